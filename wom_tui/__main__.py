@@ -1,0 +1,53 @@
+"""The command line: ``wom-tui [--data-dir PATH] [--seed N] [--debug]`` and ``wom-tui serve``."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+from .options import Options, new_seed, resolve_data_dir
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for ``wom-tui`` and its ``serve`` command."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--data-dir", metavar="PATH", help="data folder (default: $WOM_DATA_DIR, else the user data folder)")
+    common.add_argument("--seed", type=int, metavar="N", help="seed for all randomness, to replay a session exactly")
+    common.add_argument("--debug", action="store_true", help="show computer players' codes (DEBUG: RGBY)")
+
+    parser = argparse.ArgumentParser(prog="wom-tui", description="World of Mastermind in the terminal.", parents=[common])
+    parser.add_argument("--version", action="version", version=f"wom-tui {__version__}")
+    sub = parser.add_subparsers(dest="command")
+    serve = sub.add_parser("serve", parents=[common], help="host the game for SSH clients")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=2222, help="port to listen on (default 2222; 0 picks one)")
+    serve.add_argument("--max-sessions", type=int, default=32, metavar="N", help="concurrent sessions allowed (default 32)")
+    serve.add_argument("--idle-timeout", type=float, default=600, metavar="SECONDS", help="close idle sessions after this (default 600)")
+    serve.add_argument("--host-key", metavar="PATH", help="host key file (default: ssh_host_ed25519_key in the data folder)")
+    serve.add_argument("--authorized-keys", metavar="FILE", help="only let in clients with a key listed here")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the app (or the SSH server) and return the exit status."""
+    args = build_parser().parse_args(argv)
+    options = Options(
+        data_dir=resolve_data_dir(args.data_dir),
+        seed=args.seed if args.seed is not None else new_seed(),
+        debug=args.debug,
+    )
+    if args.command == "serve":
+        from .serve import run_server
+
+        return run_server(args, options)
+
+    from .app import run_app
+
+    return run_app(options, random.Random(options.seed))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

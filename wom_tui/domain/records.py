@@ -1,0 +1,103 @@
+"""Records of finished games, kept for the scoreboard and later statistics (SPEC §7)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from .codes import Feedback, Ruleset
+
+
+def utc_now() -> str:
+    """The current time as an ISO-8601 UTC string to the second."""
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """How one player fared in a finished game.
+
+    ``guesses`` holds (guess, feedback) pairs in order; for solo games a lifeline
+    appears as the guess ``"LIFELINE"`` with feedback (0, 0). ``is_user`` is False
+    for computer players and guests, who get no points.
+    """
+
+    name: str
+    is_user: bool
+    broke: bool
+    attempts: int
+    guesses: tuple[tuple[str, Feedback], ...] = ()
+    breaking: int = 0
+    making: int = 0
+
+    @property
+    def points(self) -> int:
+        """Breaking plus making points."""
+        return self.breaking + self.making
+
+    def as_json(self) -> dict[str, Any]:
+        """The record as plain JSON data."""
+        return {
+            "name": self.name,
+            "is_user": self.is_user,
+            "broke": self.broke,
+            "attempts": self.attempts,
+            "guesses": [[g, fb.black, fb.white] for g, fb in self.guesses],
+            "breaking": self.breaking,
+            "making": self.making,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> PlayerRecord:
+        """Rebuild from :meth:`as_json` data; ``ValueError`` if it is not one."""
+        try:
+            guesses = tuple((str(g), Feedback(int(b), int(w))) for g, b, w in data["guesses"])
+            record = cls(
+                data["name"], data["is_user"], data["broke"], data["attempts"], guesses,
+                data["breaking"], data["making"],
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a player record: {exc}") from exc
+        if not isinstance(record.name, str) or not isinstance(record.is_user, bool) or not isinstance(record.broke, bool):
+            raise ValueError("not a player record: wrong types")
+        for number in (record.attempts, record.breaking, record.making):
+            if type(number) is not int or number < 0:
+                raise ValueError("not a player record: counts must be whole numbers of at least 0")
+        return record
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A finished game: its kind (``"wom"`` or ``"solo"``), ruleset, players and when it ended."""
+
+    kind: str
+    ruleset: Ruleset
+    players: tuple[PlayerRecord, ...]
+    finished_at: str = field(default_factory=utc_now)
+
+    def points(self) -> dict[str, int]:
+        """Points per registered user in the game (computers and guests are left out)."""
+        return {p.name: p.points for p in self.players if p.is_user}
+
+    def as_json(self) -> dict[str, Any]:
+        """The record as plain JSON data."""
+        return {
+            "kind": self.kind,
+            "ruleset": self.ruleset.as_json(),
+            "players": [p.as_json() for p in self.players],
+            "finished_at": self.finished_at,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        """Rebuild from :meth:`as_json` data; ``ValueError`` if it is not one."""
+        if not isinstance(data, dict) or data.get("kind") not in ("wom", "solo"):
+            raise ValueError("not a game record")
+        players = data.get("players")
+        if not isinstance(players, list) or not isinstance(data.get("finished_at"), str):
+            raise ValueError("not a game record")
+        return cls(
+            data["kind"], Ruleset.from_json(data.get("ruleset")),
+            tuple(PlayerRecord.from_json(p) for p in players), data["finished_at"],
+        )

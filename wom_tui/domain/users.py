@@ -1,0 +1,166 @@
+"""Registered users, their names, and the scoreboard (SPEC §2)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+MAX_NAME = 16
+MAX_GUEST_NAME = 7
+COMPUTER_NAMES = ("HAL9000", "VIKI")
+
+_NAME_CHARS = re.compile(r"[A-Za-z0-9 ._\-]*")
+
+
+class NameRejected(ValueError):
+    """A name that cannot be registered or used; ``str(exc)`` is the reason shown to the player."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def computer_name(name: str) -> str | None:
+    """The computer player's canonical name if ``name`` is one in any case, else ``None``."""
+    for reserved in COMPUTER_NAMES:
+        if name.casefold() == reserved.casefold():
+            return reserved
+    return None
+
+
+def check_name(name: str, *, max_length: int = MAX_NAME) -> str:
+    """Return ``name`` unchanged if it is a valid player name, else raise :class:`NameRejected`.
+
+    Names are 1–``max_length`` ASCII letters, digits, spaces, ``-``, ``_`` or ``.``,
+    not starting or ending with a space, and never a computer player's name.
+    """
+    if not isinstance(name, str) or name == "":
+        raise NameRejected("Please type a name.")
+    if _NAME_CHARS.fullmatch(name) is None:
+        raise NameRejected("A name may use only the letters A-Z, digits, spaces, '-', '_' and '.'.")
+    if name.strip() == "":
+        raise NameRejected("Please type a name.")
+    if name != name.strip(" "):
+        raise NameRejected("A name cannot start or end with a space.")
+    if len(name) > max_length:
+        raise NameRejected(f"A name can be at most {max_length} characters long.")
+    reserved = computer_name(name)
+    if reserved is not None:
+        raise NameRejected(f"{reserved} is a computer player's name.")
+    return name
+
+
+def name_key(name: str) -> str:
+    """The key under which names are unique: case is ignored."""
+    return name.casefold()
+
+
+def average(score: int, games: int) -> float:
+    """Points per game rounded half-up to one decimal; 0.0 with no games (25/3 → 8.3, 1/4 → 0.3)."""
+    if games == 0:
+        return 0.0
+    return float((Decimal(score) / Decimal(games)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+
+
+class User:
+    """A registered player: a name fixed for life, a score that only grows, and games played."""
+
+    __slots__ = ("__name", "__score", "__games")
+
+    def __init__(self, name: str, score: int = 0, games: int = 0) -> None:
+        check_name(name)
+        if type(score) is not int or score < 0 or type(games) is not int or games < 0:
+            raise ValueError("score and games must be whole numbers of at least 0")
+        self.__name = name
+        self.__score = score
+        self.__games = games
+
+    @property
+    def name(self) -> str:
+        """The name as it was typed at registration; it never changes."""
+        return self.__name
+
+    @property
+    def score(self) -> int:
+        """Total points earned."""
+        return self.__score
+
+    @property
+    def games(self) -> int:
+        """Games of World of Mastermind finished."""
+        return self.__games
+
+    @property
+    def average(self) -> float:
+        """Points per game, rounded half-up to one decimal."""
+        return average(self.__score, self.__games)
+
+    def add_points(self, points: int) -> None:
+        """Add ``points`` (at least 0) to the score."""
+        if type(points) is not int or points < 0:
+            raise ValueError(f"points must be a whole number of at least 0, not {points!r}")
+        self.__score += points
+
+    def record_game(self) -> None:
+        """Count one more finished game."""
+        self.__games += 1
+
+    def as_json(self) -> dict[str, Any]:
+        """The user as plain JSON data."""
+        return {"name": self.__name, "score": self.__score, "games": self.__games}
+
+    @classmethod
+    def from_json(cls, data: Any) -> User:
+        """Rebuild a user from :meth:`as_json` data; ``ValueError`` (or NameRejected) if it is not one."""
+        if not isinstance(data, dict) or set(data) != {"name", "score", "games"}:
+            raise ValueError("a user must be an object with exactly name, score and games")
+        return cls(data["name"], data["score"], data["games"])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, User) and self.as_json() == other.as_json()
+
+    def __hash__(self) -> int:
+        return hash(name_key(self.__name))
+
+    def __repr__(self) -> str:
+        return f"User({self.__name!r}, score={self.__score}, games={self.__games})"
+
+
+class UserRegistry:
+    """All registered users, unique by name ignoring case."""
+
+    def __init__(self, users: Iterable[User] = ()) -> None:
+        self._users: dict[str, User] = {}
+        for user in users:
+            key = name_key(user.name)
+            if key in self._users:
+                raise ValueError(f"two users share the name {user.name!r}")
+            self._users[key] = user
+
+    def register(self, name: str) -> User:
+        """Create a new user with 0 points and 0 games, or raise :class:`NameRejected`."""
+        check_name(name)
+        if name_key(name) in self._users:
+            raise NameRejected("Sorry, the name is already taken.")
+        user = User(name)
+        self._users[name_key(name)] = user
+        return user
+
+    def get(self, name: str) -> User | None:
+        """The user with this name in any case, or ``None``."""
+        return self._users.get(name_key(name))
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name_key(name) in self._users
+
+    def __iter__(self) -> Iterator[User]:
+        return iter(self._users.values())
+
+    def __len__(self) -> int:
+        return len(self._users)
+
+    def scoreboard(self) -> list[User]:
+        """Users by score, highest first, then by name (ignoring case)."""
+        return sorted(self._users.values(), key=lambda u: (-u.score, name_key(u.name), u.name))
