@@ -1,5 +1,6 @@
 """The rules of World of Mastermind: pure Python, no Textual (STYLE.md, "the shape")."""
 
+from .board import Attempt, DecodingBoard, GameStateError
 from .codes import (
     DIGITS8,
     DIGITS10,
@@ -14,27 +15,67 @@ from .codes import (
     Ruleset,
     feedback,
 )
+from .players import ComputerPlayer, HumanPlayer, Player, computer_player, hal9000, viki
 from .records import GameRecord, PlayerRecord
+from .scoring import Breakdown, breakdown, breaking_points, making_points
+from .solo import LIFELINE, LifelinePolicy, LifelineResult, SoloGame, SoloRow, SoloSetup
 from .users import COMPUTER_NAMES, NameRejected, User, UserRegistry, check_name
+from .wom import (
+    GameResults,
+    MadeCode,
+    PlayerResult,
+    SetupError,
+    TurnResult,
+    WomGame,
+    player_for_name,
+    players_from_names,
+)
 
 __all__ = [
     "COMPUTER_NAMES",
     "DIGITS8",
     "DIGITS10",
+    "LIFELINE",
     "PALETTES",
     "RAINBOW",
     "SOLO_RULESET",
     "WOM",
     "WOM_RULESET",
+    "Attempt",
+    "Breakdown",
+    "ComputerPlayer",
+    "DecodingBoard",
     "Feedback",
     "GameRecord",
+    "GameResults",
+    "GameStateError",
+    "HumanPlayer",
     "InvalidCode",
+    "LifelinePolicy",
+    "LifelineResult",
+    "MadeCode",
     "NameRejected",
     "Palette",
+    "Player",
     "PlayerRecord",
+    "PlayerResult",
     "Ruleset",
+    "SetupError",
+    "SoloGame",
+    "SoloRow",
+    "SoloSetup",
+    "TurnResult",
     "User",
     "UserRegistry",
+    "WomGame",
+    "breakdown",
+    "breaking_points",
     "check_name",
+    "computer_player",
     "feedback",
+    "hal9000",
+    "making_points",
+    "player_for_name",
+    "players_from_names",
+    "viki",
 ]

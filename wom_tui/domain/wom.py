@@ -1,0 +1,331 @@
+"""A game of World of Mastermind for 2–4 players, as a UI-free state machine (SPEC §3, seed 004).
+
+Phases: ``"making"`` (each player in turn sets the code the next must break), ``"guessing"``
+(round-robin over players still guessing), then ``"finished"`` — or ``"abandoned"`` if left early.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from .board import DecodingBoard, GameStateError
+from .codes import WOM_RULESET, Feedback, Ruleset
+from .players import HumanPlayer, Player, computer_player
+from .records import GameRecord, PlayerRecord
+from .scoring import Breakdown, breakdown
+from .users import UserRegistry, computer_name, name_key
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+MIN_ATTEMPTS, MAX_ATTEMPTS = 5, 10
+
+MAKING, GUESSING, FINISHED, ABANDONED = "making", "guessing", "finished", "abandoned"
+
+
+class SetupError(ValueError):
+    """A game that cannot be set up as asked; ``str(exc)`` is the reason shown to the player."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def player_for_name(typed: str, registry: UserRegistry, already: Iterable[Player] = ()) -> Player:
+    """The player a typed name stands for: a computer player or a registered user.
+
+    Raises SetupError "Invalid user name." for an unknown name and "Alan is already in the game."
+    when that player is in ``already`` (names compared ignoring case).
+    """
+    name = typed.strip()
+    if computer_name(name) is not None:
+        player: Player = computer_player(name)
+    else:
+        user = registry.get(name) if name else None
+        if user is None:
+            raise SetupError("Invalid user name.")
+        player = HumanPlayer(user.name)
+    if any(name_key(p.name) == name_key(player.name) for p in already):
+        raise SetupError(f"{player.name} is already in the game.")
+    return player
+
+
+def players_from_names(names: Iterable[str], registry: UserRegistry) -> list[Player]:
+    """Players for typed names, in order; SetupError at the first name that cannot play."""
+    players: list[Player] = []
+    for typed in names:
+        players.append(player_for_name(typed, registry, players))
+    return players
+
+
+@dataclass(frozen=True)
+class MadeCode:
+    """A code set behind a board's shield.
+
+    ``debug_code`` is the code only when a computer made it (shown as ``DEBUG: RGBY`` under
+    ``--debug``); a person's code never leaves the board.
+    """
+
+    maker: Player
+    breaker: Player
+    message: str
+    debug_code: str | None
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    """One guessing turn: who guessed what, the feedback, and the lines to announce."""
+
+    player: Player
+    guess: str
+    feedback: Feedback
+    attempt: int
+    messages: tuple[str, ...]
+    game_finished: bool
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """How one player fared; ``points`` is None for a computer player, who earns nothing."""
+
+    player: Player
+    broke: bool
+    attempts_used: int
+    points: Breakdown | None
+
+    @property
+    def breaking(self) -> int:
+        """Points for breaking their own code (0 for a computer)."""
+        return self.points.breaking if self.points else 0
+
+    @property
+    def making(self) -> int:
+        """Points for the code they made (0 for a computer)."""
+        return self.points.making if self.points else 0
+
+    @property
+    def total(self) -> int:
+        """All points from this game (0 for a computer)."""
+        return self.points.total if self.points else 0
+
+    @property
+    def message(self) -> str | None:
+        """``"Alan receives 4 + 5 = 9 points."`` for a user, None for a computer."""
+        return self.points.message if self.points else None
+
+
+@dataclass(frozen=True)
+class GameResults:
+    """The end of a game: one result per player, in seating order, and the lines to announce."""
+
+    players: tuple[PlayerResult, ...]
+
+    @property
+    def messages(self) -> tuple[str, ...]:
+        """``"The game is now finished."`` then one points line per user."""
+        return ("The game is now finished.",) + tuple(r.message for r in self.players if r.message)
+
+
+class WomGame:
+    """A World of Mastermind game: validates the setup, then runs code making, guessing and scoring."""
+
+    def __init__(
+        self,
+        players: Sequence[Player],
+        attempts: int,
+        rng: random.Random,
+        ruleset: Ruleset = WOM_RULESET,
+        on_finish: Callable[[GameRecord], object] | None = None,
+    ) -> None:
+        players = tuple(players)
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise SetupError(f"A game needs {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+        seen: set[str] = set()
+        for player in players:
+            if name_key(player.name) in seen:
+                raise SetupError(f"{player.name} is already in the game.")
+            seen.add(name_key(player.name))
+        if type(attempts) is not int or not MIN_ATTEMPTS <= attempts <= MAX_ATTEMPTS:
+            raise SetupError(f"Attempts allowed must be between {MIN_ATTEMPTS} and {MAX_ATTEMPTS}.")
+        self.__players = players
+        self.__ruleset = ruleset.with_guesses(attempts)
+        self.__rng = rng
+        self.__on_finish = on_finish
+        # The board at index i is the one player i breaks; player i-1 set its code.
+        self.__boards = tuple(DecodingBoard(self.__ruleset) for _ in players)
+        self.__phase = MAKING
+        self.__turn = 0
+        self.__record: GameRecord | None = None
+
+    # -- the table ---------------------------------------------------------------------------
+
+    @property
+    def players(self) -> tuple[Player, ...]:
+        """The players in seating order."""
+        return self.__players
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The rules of this game, with ``guesses`` = attempts allowed."""
+        return self.__ruleset
+
+    @property
+    def attempts(self) -> int:
+        """Attempts allowed to each player."""
+        return self.__ruleset.guesses
+
+    @property
+    def phase(self) -> str:
+        """``"making"``, ``"guessing"``, ``"finished"`` or ``"abandoned"``."""
+        return self.__phase
+
+    def _index(self, player: Player) -> int:
+        for i, p in enumerate(self.__players):
+            if p is player:
+                return i
+        raise ValueError(f"{player!r} is not in this game")
+
+    def board_of(self, player: Player) -> DecodingBoard:
+        """The board ``player`` breaks."""
+        return self.__boards[self._index(player)]
+
+    def breaker_for(self, player: Player) -> Player:
+        """The player who must break the code ``player`` makes (the next one; the last's is the first)."""
+        return self.__players[(self._index(player) + 1) % len(self.__players)]
+
+    def maker_for(self, player: Player) -> Player:
+        """The player who makes the code ``player`` must break."""
+        return self.__players[self._index(player) - 1]
+
+    def _require(self, phase: str) -> None:
+        if self.__phase != phase:
+            raise GameStateError(f"The game is {self.__phase}, not {phase}.")
+
+    # -- code making -------------------------------------------------------------------------
+
+    @property
+    def maker(self) -> Player:
+        """Whose turn it is to set a code (making phase only)."""
+        self._require(MAKING)
+        return self.__players[self.__turn]
+
+    @property
+    def maker_prompt(self) -> str:
+        """``"Alan's turn to set the code for HAL9000 to break."``"""
+        maker = self.maker
+        return f"{maker.name}'s turn to set the code for {self.breaker_for(maker).name} to break."
+
+    def make_code(self, typed: str | None = None) -> MadeCode:
+        """The current maker sets their code (a person's is ``typed``); InvalidCode changes nothing."""
+        maker = self.maker
+        breaker = self.breaker_for(maker)
+        code = maker.make_code(self.__ruleset, self.__rng, typed)
+        self.board_of(breaker).set_secret(code)
+        self.__turn += 1
+        if self.__turn == len(self.__players):
+            self.__phase, self.__turn = GUESSING, 0
+        return MadeCode(
+            maker, breaker, f"The code is now set for {breaker.name} to break.",
+            code if maker.is_computer else None,
+        )
+
+    # -- guessing ----------------------------------------------------------------------------
+
+    @property
+    def current(self) -> Player:
+        """Whose turn it is to guess (guessing phase only)."""
+        self._require(GUESSING)
+        return self.__players[self.__turn]
+
+    def play_turn(self, typed: str | None = None) -> TurnResult:
+        """The current player guesses (a person's guess is ``typed``); InvalidCode costs nothing.
+
+        When this turn ends the game, ``on_finish`` receives the record (once).
+        """
+        player = self.current
+        board = self.__boards[self.__turn]
+        guess = player.make_guess(self.__ruleset, board.history, self.__rng, typed)
+        result = board.guess(guess)
+        messages: list[str] = []
+        if board.solved:
+            unit = "attempt" if board.attempts_used == 1 else "attempts"
+            messages.append(f"{player.name} broke the code in {board.attempts_used} {unit}!")
+        elif board.out_of_attempts:
+            messages.append(f"{player.name} failed to break the code.")
+        self._advance()
+        turn = TurnResult(
+            player, board.history[-1].guess, result, board.attempts_used, tuple(messages),
+            self.__phase == FINISHED,
+        )
+        if self.__phase == FINISHED:
+            self._finish()
+        return turn
+
+    def _advance(self) -> None:
+        count = len(self.__players)
+        for step in range(1, count + 1):
+            index = (self.__turn + step) % count
+            if not self.__boards[index].finished:
+                self.__turn = index
+                return
+        self.__phase = FINISHED
+
+    def _finish(self) -> None:
+        self.__record = self._build_record()
+        if self.__on_finish is not None:
+            self.__on_finish(self.__record)
+
+    # -- results -----------------------------------------------------------------------------
+
+    def results(self) -> GameResults:
+        """Each player's outcome and points (finished phase only)."""
+        self._require(FINISHED)
+        rows = []
+        for player, board in zip(self.__players, self.__boards):
+            points = None
+            if not player.is_computer:
+                breaker_board = self.board_of(self.breaker_for(player))
+                points = breakdown(
+                    player.name, self.attempts, board.attempts_used, board.solved,
+                    breaker_board.attempts_used, breaker_board.solved,
+                )
+            rows.append(PlayerResult(player, board.solved, board.attempts_used, points))
+        return GameResults(tuple(rows))
+
+    def record(self) -> GameRecord:
+        """The finished game's record, the same object ``on_finish`` received."""
+        self._require(FINISHED)
+        assert self.__record is not None
+        return self.__record
+
+    def _build_record(self) -> GameRecord:
+        players = tuple(
+            PlayerRecord(
+                r.player.name, not r.player.is_computer, r.broke, r.attempts_used,
+                tuple(tuple(a) for a in self.board_of(r.player).history), r.breaking, r.making,
+            )
+            for r in self.results().players
+        )
+        return GameRecord("wom", self.__ruleset, players)
+
+    def abandon(self) -> None:
+        """Leave the game before it ends: nobody gets anything and ``on_finish`` is never called."""
+        if self.__phase == FINISHED:
+            raise GameStateError("The game is already finished.")
+        self.__phase = ABANDONED
+
+
+__all__ = [
+    "ABANDONED",
+    "FINISHED",
+    "GUESSING",
+    "MAKING",
+    "GameResults",
+    "MadeCode",
+    "PlayerResult",
+    "SetupError",
+    "TurnResult",
+    "WomGame",
+    "player_for_name",
+    "players_from_names",
+]
