@@ -1,0 +1,551 @@
+"""The data folder: users, the hall of fame and finished games as JSON files (SPEC §7).
+
+Layout of the folder (every JSON file is pretty-printed and carries ``"schema": 1``)::
+
+    users.json                      {"schema": 1, "users": [...], "recent_games": [ids]}
+    halloffame.json                 {"schema": 1, "records": [...]}
+    games/<id>.json                 {"schema": 1, "id": "<id>", "game": {...}}  one per finished game
+    games/<id>.pending.json         a finished game whose points may not be in users.json yet
+    .lock                           the one inter-process lock (filelock)
+
+Promises:
+
+* Every write is atomic: a temp file in the same folder is written, flushed and fsynced,
+  then ``os.replace``-d over the target, then the folder is fsynced. Killing the process at any
+  instant leaves the old file or the new one. Leftover temp files (``*.wom-tmp``) are removed
+  under the lock when a :class:`Store` opens.
+* Every read-modify-write holds the lock and re-reads the file inside it, so processes sharing
+  the folder lose no update and two cannot register the same name.
+* A file that fails to parse or validate is never overwritten or dropped: reads and writes that
+  need it raise :class:`StoreError` naming the file and why, and the file stays byte for byte.
+  A damaged game file only blocks :meth:`Store.games` and :meth:`Store.check`, since no write
+  touches an existing game file.
+
+Recording a World of Mastermind game touches two files, so it is journalled: (1) the game is
+written as ``games/<id>.pending.json``; (2) users.json is rewritten with every user's points and
++1 game and the game's id appended to ``recent_games`` — one atomic write, so all users or none;
+(3) the pending file is renamed to ``games/<id>.json``. If the process dies after (1) the next
+write (or the next :class:`Store` opened on the folder) applies the points, because the id is not
+in ``recent_games``; after (2) it only renames, because the id is there. Points are therefore
+applied exactly once, never to only some of the users. Pending files are finished under the lock
+before any new game is recorded, so ``recent_games`` only needs the last few ids.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from filelock import FileLock, Timeout
+
+from .codes import Ruleset
+from .halloffame import HallEntry, HallOfFame
+from .records import GameRecord
+from .users import NameRejected, User, UserRegistry, check_name, computer_name, name_key
+
+SCHEMA = 1
+USERS_FILE = "users.json"
+HALL_FILE = "halloffame.json"
+GAMES_DIR = "games"
+LOCK_FILE = ".lock"
+TMP_SUFFIX = ".wom-tmp"
+PENDING_SUFFIX = ".pending.json"
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+"""Refuse to read anything larger: no file of ours comes near it (10,000 users is about 0.7 MB)."""
+MAX_DEPTH = 12
+"""Deepest nesting our files use is 6 (a guess inside a player inside a game)."""
+RECENT_GAMES = 64
+LOCK_TIMEOUT = 10.0
+"""Seconds to wait for another process's write before giving up with a clear error."""
+
+_GAME_ID = re.compile(r"[0-9]{8}T[0-9]{6}Z-[0-9a-f]{12}")
+_GAME_FILE = re.compile(r"(?P<id>[0-9]{8}T[0-9]{6}Z-[0-9a-f]{12})(?P<pending>\.pending)?\.json")
+_PLAYER_KEYS = {"name", "is_user", "broke", "attempts", "guesses", "breaking", "making"}
+_GAME_KEYS = {"kind", "ruleset", "players", "finished_at"}
+_LIFELINE = "LIFELINE"
+
+T = TypeVar("T")
+
+
+class StoreError(Exception):
+    """A data file that cannot be read, parsed, validated or written; ``str`` is "<path>: <reason>"."""
+
+    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
+        self.path = Path(path)
+        self.reason = reason
+        super().__init__(f"{self.path}: {reason}")
+
+
+# ---------------------------------------------------------------- parsing and encoding (pure)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed in a data file")
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        result[key] = value
+    return result
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of parsed JSON, walked without recursion."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            if deepest > MAX_DEPTH:
+                return deepest
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, level + 1) for child in children)
+    return deepest
+
+
+def parse_document(raw: bytes) -> dict[str, Any]:
+    """Parse one data file strictly; ``ValueError`` with the reason a person should read.
+
+    Refuses: empty or oversized files, bad UTF-8, invalid JSON, NaN/Infinity, duplicate keys,
+    nesting deeper than :data:`MAX_DEPTH`, a top level that is not an object, and a missing or
+    unknown schema version.
+    """
+    if len(raw) > MAX_FILE_BYTES:
+        raise ValueError(f"the file is too large ({len(raw)} bytes; the limit is {MAX_FILE_BYTES})")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"the file is not valid UTF-8 (bad byte at offset {exc.start})") from None
+    if not text.strip():
+        raise ValueError("the file is empty")
+    try:
+        data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicate_keys)
+    except RecursionError:
+        raise ValueError(f"the JSON is nested too deeply (more than {MAX_DEPTH} levels)") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"the file is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    if _depth(data) > MAX_DEPTH:
+        raise ValueError(f"the JSON is nested too deeply (more than {MAX_DEPTH} levels)")
+    if not isinstance(data, dict):
+        raise ValueError("the file must hold a JSON object")
+    if "schema" not in data:
+        raise ValueError("the file has no schema version")
+    schema = data["schema"]
+    if type(schema) is not int or schema != SCHEMA:
+        raise ValueError(f"unknown schema version {schema!r} (this wom-tui reads version {SCHEMA})")
+    return data
+
+
+def encode_document(body: dict[str, Any]) -> bytes:
+    """One data file's bytes: pretty-printed JSON with the schema version first."""
+    text = json.dumps({"schema": SCHEMA, **body}, indent=2, ensure_ascii=True, allow_nan=False)
+    return (text + "\n").encode("utf-8")
+
+
+def _expect_keys(data: dict[str, Any], required: set[str], optional: frozenset[str] = frozenset()) -> None:
+    missing = required - set(data)
+    if missing:
+        raise ValueError(f"missing field {sorted(missing)[0]!r}")
+    extra = set(data) - required - optional
+    if extra:
+        # Unknown fields would be lost on the next rewrite, so they make the file unreadable instead.
+        raise ValueError(f"unexpected field {sorted(extra)[0]!r}")
+
+
+def _check_game_id(value: Any) -> str:
+    if not isinstance(value, str) or _GAME_ID.fullmatch(value) is None:
+        raise ValueError(f"{value!r} is not a game id")
+    return value
+
+
+def decode_users(data: dict[str, Any]) -> tuple[UserRegistry, list[str]]:
+    """users.json's content → the registry and the ids of the games most recently applied."""
+    _expect_keys(data, {"schema", "users"}, frozenset({"recent_games"}))
+    users = data["users"]
+    if not isinstance(users, list):
+        raise ValueError("'users' must be a list")
+    loaded = []
+    for number, item in enumerate(users, 1):
+        try:
+            loaded.append(User.from_json(item))
+        except NameRejected as exc:
+            name = item.get("name") if isinstance(item, dict) else None
+            raise ValueError(f"user #{number} has an invalid name {name!r}: {exc.reason}") from None
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"user #{number}: {exc}") from None
+    try:
+        registry = UserRegistry(loaded)
+    except ValueError as exc:
+        raise ValueError(f"{exc} (names must be unique ignoring case)") from None
+    recent = data.get("recent_games", [])
+    if not isinstance(recent, list):
+        raise ValueError("'recent_games' must be a list")
+    return registry, [_check_game_id(game_id) for game_id in recent]
+
+
+def encode_users(registry: UserRegistry, recent_games: Iterable[str] = ()) -> bytes:
+    """users.json's bytes for ``registry`` (in registration order)."""
+    return encode_document({"users": [user.as_json() for user in registry], "recent_games": list(recent_games)})
+
+
+def decode_hall(data: dict[str, Any]) -> HallOfFame:
+    """halloffame.json's content → the hall of fame."""
+    _expect_keys(data, {"schema", "records"})
+    try:
+        return HallOfFame.from_json(data["records"])
+    except NameRejected as exc:
+        raise ValueError(f"a record has an invalid name: {exc.reason}") from None
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"bad hall-of-fame record: {exc}") from None
+
+
+def encode_hall(hall: HallOfFame) -> bytes:
+    """halloffame.json's bytes."""
+    return encode_document({"records": hall.as_json()})
+
+
+def _is_count(value: Any) -> bool:
+    return type(value) is int and value >= 0
+
+
+def check_game_json(data: Any) -> GameRecord:
+    """Validate a game record's JSON strictly (types, names, codes, feedback) and build it."""
+    if not isinstance(data, dict):
+        raise ValueError("a game must be an object")
+    _expect_keys(data, _GAME_KEYS)
+    if data["kind"] not in ("wom", "solo"):
+        raise ValueError(f"unknown kind of game {data['kind']!r}")
+    ruleset = Ruleset.from_json(data["ruleset"])
+    finished = data["finished_at"]
+    if not isinstance(finished, str):
+        raise ValueError("'finished_at' must be an ISO-8601 string")
+    datetime.fromisoformat(finished)
+    players = data["players"]
+    if not isinstance(players, list) or not 1 <= len(players) <= 4:
+        raise ValueError("a game has 1 to 4 players")
+    seen: set[str] = set()
+    for number, player in enumerate(players, 1):
+        if not isinstance(player, dict):
+            raise ValueError(f"player #{number} must be an object")
+        _expect_keys(player, _PLAYER_KEYS)
+        name = player["name"]
+        if not isinstance(name, str) or computer_name(name) != name:
+            try:
+                check_name(name)
+            except NameRejected as exc:
+                raise ValueError(f"player #{number} has an invalid name {name!r}: {exc.reason}") from None
+        if name_key(name) in seen:
+            raise ValueError(f"{name!r} plays twice in one game")
+        seen.add(name_key(name))
+        if type(player["is_user"]) is not bool or type(player["broke"]) is not bool:
+            raise ValueError(f"player #{number}: is_user and broke must be true or false")
+        if not all(_is_count(player[key]) for key in ("attempts", "breaking", "making")):
+            raise ValueError(f"player #{number}: attempts and points must be whole numbers of at least 0")
+        guesses = player["guesses"]
+        if not isinstance(guesses, list):
+            raise ValueError(f"player #{number}: guesses must be a list")
+        for row in guesses:
+            if not (isinstance(row, list) and len(row) == 3 and isinstance(row[0], str)
+                    and _is_count(row[1]) and _is_count(row[2]) and row[1] + row[2] <= ruleset.length):
+                raise ValueError(f"player #{number}: a guess must be [code, black, white]")
+            code = row[0]
+            if code != _LIFELINE and (len(code) != ruleset.length
+                                      or any(ch not in ruleset.palette.symbols for ch in code)):
+                raise ValueError(f"player #{number}: {code!r} is not a code of this ruleset")
+    return GameRecord.from_json(data)
+
+
+def decode_game(data: dict[str, Any]) -> tuple[str, GameRecord]:
+    """A game file's content → its id and record."""
+    _expect_keys(data, {"schema", "id", "game"})
+    return _check_game_id(data["id"]), check_game_json(data["game"])
+
+
+def encode_game(game_id: str, record: GameRecord) -> bytes:
+    """A game file's bytes."""
+    return encode_document({"id": game_id, "game": record.as_json()})
+
+
+def new_game_id() -> str:
+    """A unique, time-ordered id for a finished game: ``20261120T235510Z-1a2b3c4d5e6f``."""
+    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + uuid.uuid4().hex[:12]
+
+
+# ---------------------------------------------------------------- files
+
+
+def _fsync_folder(folder: Path) -> None:
+    if not hasattr(os, "O_DIRECTORY"):  # Windows cannot open a folder; NTFS journals renames itself.
+        return
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` all-or-nothing; ``OSError`` if it cannot."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    _fsync_folder(path.parent)
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    """The file's bytes, or ``None`` if it does not exist."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise StoreError(path, f"cannot read the file ({exc.strerror or exc})") from None
+
+
+def _load(path: Path, decode: Callable[[dict[str, Any]], T]) -> T | None:
+    """Read, parse and validate one file; ``None`` if it does not exist, :class:`StoreError` if bad."""
+    raw = _read_bytes(path)
+    if raw is None:
+        return None
+    try:
+        return decode(parse_document(raw))
+    except (ValueError, TypeError, KeyError) as exc:
+        raise StoreError(path, str(exc)) from None
+
+
+# ---------------------------------------------------------------- the store
+
+
+class Store:
+    """Owns one data folder: every read and write of users, hall of fame and game records."""
+
+    def __init__(self, data_dir: str | os.PathLike[str], *, lock_timeout: float = LOCK_TIMEOUT) -> None:
+        self.data_dir = Path(data_dir)
+        self.users_path = self.data_dir / USERS_FILE
+        self.hall_path = self.data_dir / HALL_FILE
+        self.games_dir = self.data_dir / GAMES_DIR
+        self.lock_path = self.data_dir / LOCK_FILE
+        self.lock_timeout = lock_timeout
+        try:
+            self.games_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(self.data_dir, f"cannot create the data folder ({exc.strerror or exc})") from None
+        self._lock = FileLock(self.lock_path, timeout=lock_timeout, poll_interval=0.001)
+        with self._locked():
+            self._remove_stale_temps()
+            try:
+                self._finish_pending()
+            except StoreError:
+                pass  # The damaged file stays as it is; check() and the next write report it.
+
+    def __repr__(self) -> str:
+        return f"Store({str(self.data_dir)!r})"
+
+    # ---- plumbing
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        try:
+            self._lock.acquire()
+        except Timeout:
+            raise StoreError(
+                self.lock_path,
+                f"another wom-tui process has held the data folder's lock for over {self.lock_timeout:g} s",
+            ) from None
+        except OSError as exc:
+            raise StoreError(self.lock_path, f"cannot lock the data folder ({exc.strerror or exc})") from None
+        try:
+            yield
+        finally:
+            self._lock.release()
+
+    def _write(self, path: Path, data: bytes) -> None:
+        try:
+            atomic_write(path, data)
+        except OSError as exc:
+            raise StoreError(path, f"cannot write the file ({exc.strerror or exc})") from None
+
+    def _remove_stale_temps(self) -> None:
+        """Delete temp files a killed writer left behind (safe: we hold the lock, so nobody is writing)."""
+        for folder in (self.data_dir, self.games_dir):
+            try:
+                with os.scandir(folder) as entries:
+                    stale = [Path(e.path) for e in entries if e.name.endswith(TMP_SUFFIX) and e.is_file()]
+            except OSError as exc:
+                raise StoreError(folder, f"cannot list the folder ({exc.strerror or exc})") from None
+            for path in stale:
+                try:
+                    path.unlink()
+                except FileNotFoundError:
+                    pass
+                except OSError as exc:
+                    raise StoreError(path, f"cannot remove a stale temp file ({exc.strerror or exc})") from None
+
+    def _game_files(self, *, pending: bool) -> list[tuple[str, Path]]:
+        """(id, path) of final or pending game files, oldest first."""
+        try:
+            names = os.listdir(self.games_dir)
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            raise StoreError(self.games_dir, f"cannot list the folder ({exc.strerror or exc})") from None
+        found = []
+        for name in names:
+            match = _GAME_FILE.fullmatch(name)
+            if match is not None and bool(match["pending"]) == pending:
+                found.append((match["id"], self.games_dir / name))
+        return sorted(found)
+
+    def _load_users(self) -> tuple[UserRegistry, list[str]]:
+        loaded = _load(self.users_path, decode_users)
+        return loaded if loaded is not None else (UserRegistry(), [])
+
+    def _load_game(self, game_id: str, path: Path) -> GameRecord:
+        loaded = _load(path, decode_game)
+        if loaded is None:
+            raise StoreError(path, "the file vanished while being read")
+        file_id, record = loaded
+        if file_id != game_id:
+            raise StoreError(path, f"the file holds game {file_id!r}, not {game_id!r}")
+        return record
+
+    def _finish_pending(self) -> None:
+        """Apply and file games a killed writer left pending (call holding the lock)."""
+        for game_id, path in self._game_files(pending=True):
+            record = self._load_game(game_id, path)
+            registry, recent = self._load_users()
+            if game_id not in recent:
+                try:
+                    self._apply(registry, record)
+                except ValueError as exc:
+                    raise StoreError(path, str(exc)) from None
+                self._write(self.users_path, encode_users(registry, (recent + [game_id])[-RECENT_GAMES:]))
+            self._file_game(game_id, path)
+
+    def _file_game(self, game_id: str, pending: Path) -> None:
+        final = self.games_dir / f"{game_id}.json"
+        try:
+            os.replace(pending, final)
+            _fsync_folder(self.games_dir)
+        except OSError as exc:
+            raise StoreError(pending, f"cannot file the game record ({exc.strerror or exc})") from None
+
+    @staticmethod
+    def _apply(registry: UserRegistry, record: GameRecord) -> None:
+        """Add each user's points and one game; all checks pass before anything changes."""
+        users = []
+        for player in record.players:
+            if player.is_user:
+                user = registry.get(player.name)
+                if user is None:
+                    raise ValueError(f"{player.name!r} is not a registered user")
+                users.append((user, player.points))
+        for user, points in users:
+            user.add_points(points)
+            user.record_game()
+
+    # ---- reads (no lock needed: every file is replaced atomically)
+
+    def check(self) -> None:
+        """Validate every file in the folder; raise :class:`StoreError` for the first bad one."""
+        self._load_users()
+        self.hall_of_fame()
+        for pending in (True, False):
+            for game_id, path in self._game_files(pending=pending):
+                self._load_game(game_id, path)
+
+    def users(self) -> UserRegistry:
+        """All registered users."""
+        return self._load_users()[0]
+
+    def scoreboard(self) -> list[User]:
+        """Users by score, highest first, then name."""
+        return self.users().scoreboard()
+
+    def user(self, name: str) -> User | None:
+        """The user with this name in any case, or ``None``."""
+        return self.users().get(name)
+
+    def hall_of_fame(self) -> HallOfFame:
+        """The hall of fame (empty when the file does not exist yet)."""
+        hall = _load(self.hall_path, decode_hall)
+        return hall if hall is not None else HallOfFame()
+
+    def games(self) -> list[GameRecord]:
+        """Every finished game on file, oldest first."""
+        return [self._load_game(game_id, path) for game_id, path in self._game_files(pending=False)]
+
+    # ---- writes (each re-reads under the lock)
+
+    def register(self, name: str) -> User:
+        """Register a new user with 0 points and 0 games; :class:`NameRejected` with the reason if not."""
+        check_name(name)
+        with self._locked():
+            registry, recent = self._load_users()
+            user = registry.register(name)
+            self._write(self.users_path, encode_users(registry, recent))
+        return user
+
+    def record_game(self, record: GameRecord) -> str:
+        """Keep a finished game; for World of Mastermind also add each user's points and +1 game.
+
+        Solo games only keep the record: the scoreboard counts World of Mastermind games.
+        ``ValueError`` (before anything is written) if the record is invalid or names an unknown user.
+        Returns the game's id.
+        """
+        if not isinstance(record, GameRecord):
+            raise TypeError("record_game needs a GameRecord")
+        check_game_json(record.as_json())
+        game_id = new_game_id()
+        data = encode_game(game_id, record)
+        with self._locked():
+            self._finish_pending()
+            if record.kind != "wom":
+                self._write(self.games_dir / f"{game_id}.json", data)
+                return game_id
+            registry, recent = self._load_users()
+            self._apply(registry, record)
+            pending = self.games_dir / f"{game_id}{PENDING_SUFFIX}"
+            self._write(pending, data)
+            self._write(self.users_path, encode_users(registry, (recent + [game_id])[-RECENT_GAMES:]))
+            self._file_game(game_id, pending)
+        return game_id
+
+    def submit_hall_entry(self, entry: HallEntry) -> bool:
+        """Make ``entry`` the record for its ruleset if it beats the current one; True if it did."""
+        if not isinstance(entry, HallEntry):
+            raise TypeError("submit_hall_entry needs a HallEntry")
+        with self._locked():
+            hall = self.hall_of_fame()
+            if not hall.consider(entry):
+                return False
+            self._write(self.hall_path, encode_hall(hall))
+        return True
+
+
+__all__ = ["SCHEMA", "Store", "StoreError", "atomic_write", "parse_document"]
