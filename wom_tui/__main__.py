@@ -17,6 +17,8 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--data-dir", metavar="PATH", help="data folder (default: $WOM_DATA_DIR, else the user data folder)")
     common.add_argument("--seed", type=int, metavar="N", help="seed for all randomness, to replay a session exactly")
     common.add_argument("--debug", action="store_true", help="show computer players' codes (DEBUG: RGBY)")
+    # Set by `wom-tui serve` for each SSH session: the app then offers nothing that writes files.
+    common.add_argument("--served", action="store_true", help=argparse.SUPPRESS)
 
     parser = argparse.ArgumentParser(prog="wom-tui", description="World of Mastermind in the terminal.", parents=[common])
     parser.add_argument("--version", action="version", version=f"wom-tui {__version__}")
@@ -38,6 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         data_dir=resolve_data_dir(args.data_dir),
         seed=args.seed if args.seed is not None else new_seed(),
         debug=args.debug,
+        served=args.served,
     )
     if args.command == "serve":
         from .serve import run_server
