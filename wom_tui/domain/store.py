@@ -37,11 +37,10 @@ import json
 import os
 import re
 import tempfile
-import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -68,8 +67,8 @@ RECENT_GAMES = 64
 LOCK_TIMEOUT = 10.0
 """Seconds to wait for another process's write before giving up with a clear error."""
 
-_GAME_ID = re.compile(r"[0-9]{8}T[0-9]{6}Z-[0-9a-f]{12}")
-_GAME_FILE = re.compile(r"(?P<id>[0-9]{8}T[0-9]{6}Z-[0-9a-f]{12})(?P<pending>\.pending)?\.json")
+_GAME_ID = re.compile(r"[0-9]{8}T[0-9]{12}Z-[0-9a-f]{12}")
+_GAME_FILE = re.compile(r"(?P<id>[0-9]{8}T[0-9]{12}Z-[0-9a-f]{12})(?P<pending>\.pending)?\.json")
 _PLAYER_KEYS = {"name", "is_user", "broke", "attempts", "guesses", "breaking", "making"}
 _GAME_KEYS = {"kind", "ruleset", "players", "finished_at"}
 _LIFELINE = "LIFELINE"
@@ -281,8 +280,9 @@ def encode_game(game_id: str, record: GameRecord) -> bytes:
 
 
 def new_game_id() -> str:
-    """A unique, time-ordered id for a finished game: ``20261120T235510Z-1a2b3c4d5e6f``."""
-    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + uuid.uuid4().hex[:12]
+    """A unique id that sorts by time to the microsecond: ``20261120T235510123456Z-1a2b3c4d5e6f``."""
+    now = datetime.now(timezone.utc)
+    return now.strftime("%Y%m%dT%H%M%S%fZ-") + uuid.uuid4().hex[:12]
 
 
 # ---------------------------------------------------------------- files
