@@ -15,10 +15,12 @@ from .codes import (
     Ruleset,
     feedback,
 )
+from .halloffame import HallEntry, HallOfFame
 from .players import ComputerPlayer, HumanPlayer, Player, computer_player, hal9000, viki
 from .records import GameRecord, PlayerRecord
 from .scoring import Breakdown, breakdown, breaking_points, making_points
 from .solo import LIFELINE, LifelinePolicy, LifelineResult, SoloGame, SoloRow, SoloSetup
+from .store import Store, StoreError
 from .users import COMPUTER_NAMES, NameRejected, User, UserRegistry, check_name
 from .wom import (
     GameResults,
@@ -49,6 +51,8 @@ __all__ = [
     "GameRecord",
     "GameResults",
     "GameStateError",
+    "HallEntry",
+    "HallOfFame",
     "HumanPlayer",
     "InvalidCode",
     "LifelinePolicy",
@@ -64,6 +68,8 @@ __all__ = [
     "SoloGame",
     "SoloRow",
     "SoloSetup",
+    "Store",
+    "StoreError",
     "TurnResult",
     "User",
     "UserRegistry",
