@@ -1,20 +1,55 @@
-"""Code-breaking strategies for computer players (SPEC §5).
+"""Code-breaking strategies for computer players (SPEC §4 "computer breaks your code", §5).
 
-Placeholder implementations: the interface is fixed, the strong solver comes with issue 4.
+- ``random``: any valid code not yet tried (seed 004's computer player); the weakest level.
+- ``consistent`` (VIKI): a uniformly random code that fits every answer so far.
+- ``expert`` (HAL9000): an opening book on 4 × 6 with repeats (average 4.35, never more than
+  5 guesses), elsewhere the guess whose answers split a sample of the fitting codes best.
+
+All choices are drawn from the ``random.Random`` passed in. The only dependence on the clock is
+a safety net: when fitting codes are so rare that drawing them takes longer than
+:data:`TIME_BUDGET` seconds, ``expert`` and ``consistent`` play the first fitting code found
+(or, if none is found in time, any code). Ordinary play never gets near it.
 """
 
 from __future__ import annotations
 
 import itertools
 import random
+import time
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Protocol
 
+import numpy as np
+
 from ..codes import Feedback, Ruleset, feedback
+from . import book as _book
+from .space import (
+    Candidates,
+    Shape,
+    candidates,
+    enumerate_codes,
+    feedback_keys,
+    history_key,
+    partition_counts,
+    to_string,
+)
 
 History = Sequence[tuple[str, Feedback]]
 
 STRATEGIES = ("random", "consistent", "expert")
+
+TIME_BUDGET = 1.5
+"""Seconds after which a strategy stops looking for a better guess and plays what it has."""
+
+EVAL_SAMPLE = 2_000
+"""Fitting codes a guess is scored against (all of them when there are fewer)."""
+
+POOL_FITTING = 600
+"""Fitting codes considered as guesses."""
+
+POOL_OTHER = 400
+"""Non-fitting codes also considered as guesses (they can split a small set better)."""
 
 
 class Strategy(Protocol):
@@ -33,43 +68,202 @@ def is_consistent(code: str, history: History) -> bool:
 
 
 def all_codes(ruleset: Ruleset):
-    """Every secret the ruleset allows, in palette order."""
+    """Every secret the ruleset allows, in palette order (a generator: mind the size)."""
     symbols = ruleset.palette.symbols
     if ruleset.repeats:
         return ("".join(c) for c in itertools.product(symbols, repeat=ruleset.length))
     return ("".join(c) for c in itertools.permutations(symbols, ruleset.length))
 
 
+def fitting(ruleset: Ruleset, history: History) -> Candidates:
+    """The codes that fit ``history`` under ``ruleset`` (exact, or a uniform sampler on huge spaces)."""
+    return candidates(Shape.of(ruleset), history_key(history, ruleset.palette.symbols))
+
+
+def _generator(rng: random.Random) -> np.random.Generator:
+    """A numpy generator fed from the one ``random.Random`` (keeps ``--seed`` reproducible)."""
+    return np.random.default_rng(rng.getrandbits(64))
+
+
+def _random_codes(shape: Shape, n: int, gen: np.random.Generator) -> np.ndarray:
+    """``n`` uniformly random codes of the shape (with replacement)."""
+    if shape.repeats:
+        return gen.integers(0, shape.colours, size=(n, shape.length), dtype=np.uint8)
+    keys = gen.random((n, shape.colours))
+    return np.argsort(keys, axis=1)[:, : shape.length].astype(np.uint8)
+
+
 class RandomStrategy:
-    """Any valid code at random, ignoring feedback (seed 004's computer player)."""
+    """Any valid code at random, never one already tried (seed 004's computer player)."""
 
     name = "random"
 
     def next_guess(self, ruleset: Ruleset, history: History, rng: random.Random) -> str:
-        """A uniformly random code."""
-        return ruleset.random_code(rng)
+        """A uniformly random code not guessed before."""
+        tried = {guess for guess, _ in history}
+        if len(tried) >= ruleset.size:
+            return ruleset.random_code(rng)
+        while True:
+            code = ruleset.random_code(rng)
+            if code not in tried:
+                return code
 
 
 class ConsistentStrategy:
-    """A random code consistent with every feedback so far (placeholder: enumerates)."""
+    """VIKI: a uniformly random code consistent with every feedback so far."""
 
     name = "consistent"
 
     def next_guess(self, ruleset: Ruleset, history: History, rng: random.Random) -> str:
-        """A random consistent code, or a random code if none is consistent."""
-        candidates = [c for c in all_codes(ruleset) if is_consistent(c, history)]
-        return rng.choice(candidates) if candidates else ruleset.random_code(rng)
+        """A uniformly random fitting code, or a random code if none fits."""
+        if not history:
+            return ruleset.random_code(rng)
+        cands = fitting(ruleset, history)
+        gen = _generator(rng)
+        if cands.exact:
+            if len(cands.codes) == 0:
+                return ruleset.random_code(rng)
+            row = cands.codes[int(gen.integers(len(cands.codes)))]
+        else:
+            rows = cands.sampler.draw(1, gen, deadline=time.monotonic() + TIME_BUDGET)
+            if len(rows) == 0:
+                return ruleset.random_code(rng)
+            row = rows[0]
+        return to_string(row, ruleset.palette.symbols)
+
+
+def _partitions(total: int, most: int, parts: int) -> list[tuple[int, ...]]:
+    """Integer partitions of ``total`` into at most ``parts`` parts, each ≤ ``most``, largest first."""
+    if total == 0:
+        return [()]
+    if parts == 0:
+        return []
+    out = []
+    for first in range(min(total, most), 0, -1):
+        out.extend((first, *rest) for rest in _partitions(total - first, first, parts - 1))
+    return out
+
+
+@lru_cache(maxsize=32)
+def opening(shape: Shape) -> np.ndarray:
+    """The best first guess by answer entropy among the colour patterns (``AABC``-like), cached."""
+    patterns = _partitions(shape.length, shape.length, shape.colours)
+    guesses = np.array(
+        [[c for c, k in enumerate(p) for _ in range(k)] for p in patterns],
+        dtype=np.uint8,
+    )
+    if shape.size <= 20_000:
+        secrets = enumerate_codes(shape.length, shape.colours, shape.repeats)
+    else:
+        # A fixed seed: the opening is part of the strategy, not of the game's randomness.
+        secrets = _random_codes(shape, 20_000, np.random.default_rng(0))
+    counts = partition_counts(feedback_keys(guesses, secrets, shape.colours), shape.outcomes)
+    return guesses[int(np.argmax(_entropy(counts)))]
+
+
+def _entropy(counts: np.ndarray) -> np.ndarray:
+    """Shannon entropy of each row of partition counts."""
+    total = counts.sum(axis=1, keepdims=True)
+    p = counts / np.maximum(total, 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logs = np.where(p > 0, np.log2(p), 0.0)
+    return -(p * logs).sum(axis=1)
+
+
+def best_guess(shape: Shape, cands: Candidates, gen: np.random.Generator, deadline: float) -> np.ndarray | None:
+    """The guess that splits the fitting codes best (by entropy, fitting codes preferred), or None."""
+    if cands.exact:
+        fit = cands.codes
+        if len(fit) <= 2:
+            return fit[0] if len(fit) else None
+        evals = cands.sample(EVAL_SAMPLE, gen)
+    else:
+        evals = cands.sampler.draw(EVAL_SAMPLE, gen, deadline=deadline)
+        if len(evals) <= 2:
+            return evals[0] if len(evals) else None
+    n = len(evals)
+    order = gen.permutation(n)[:POOL_FITTING]
+    own = evals[np.sort(order)]
+    pool = [own]
+    if n < EVAL_SAMPLE:
+        # Only worth it when the fitting codes are few enough to be split exactly.
+        pool.append(_random_codes(shape, POOL_OTHER, gen))
+    pool = np.concatenate(pool, axis=0)
+    counts = partition_counts(feedback_keys(pool, evals, shape.colours), shape.outcomes)
+    score = _entropy(counts)
+    # A fitting code may win outright: worth a little more than its split alone.
+    score[: len(own)] += 1.0 / n
+    return pool[int(np.argmax(score))]
+
+
+class ExpertStrategy:
+    """HAL9000: the opening book where it applies, else the best split of the fitting codes."""
+
+    name = "expert"
+
+    def next_guess(self, ruleset: Ruleset, history: History, rng: random.Random) -> str:
+        """The next guess: from the book, the opening pattern, or the best split."""
+        symbols = ruleset.palette.symbols
+        shape = Shape.of(ruleset)
+        booked = _book.lookup(shape, history, symbols)
+        if booked is not None:
+            return booked
+        if not history:
+            return to_string(opening(shape), symbols)
+        deadline = time.monotonic() + TIME_BUDGET
+        cands = fitting(ruleset, history)
+        row = best_guess(shape, cands, _generator(rng), deadline)
+        if row is None:
+            return ruleset.random_code(rng)
+        return to_string(row, symbols)
 
 
 def make_strategy(name: str) -> Strategy:
     """The strategy called ``name`` (``"random"``, ``"consistent"`` or ``"expert"``)."""
     if name == "random":
         return RandomStrategy()
-    if name in ("consistent", "expert"):
+    if name == "consistent":
         return ConsistentStrategy()
+    if name == "expert":
+        return ExpertStrategy()
     raise ValueError(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}")
 
 
 def count_consistent(ruleset: Ruleset, history: History) -> tuple[int, bool]:
-    """How many codes fit the history, and whether that count is exact (else an estimate)."""
-    return sum(1 for c in all_codes(ruleset) if is_consistent(c, history)), True
+    """How many codes fit the history, and whether that count is exact (else an estimate).
+
+    Exact on spaces up to a quarter of a million codes and whenever the answers narrow a larger
+    space enough to list; otherwise estimated from a sample (``exact`` is False).
+    """
+    return fitting(ruleset, history).count()
+
+
+def find_inconsistency(ruleset: Ruleset, history: History) -> int | None:
+    """None if some code fits every answer; else the index of the answer most likely wrong.
+
+    That is the latest answer whose removal leaves a history some code fits; if no single
+    removal helps, the first answer after which nothing fits.
+    """
+    if fitting(ruleset, history).any():
+        return None
+    for i in range(len(history) - 1, -1, -1):
+        if fitting(ruleset, [*history[:i], *history[i + 1 :]]).any():
+            return i
+    for i in range(len(history)):
+        if not fitting(ruleset, history[: i + 1]).any():
+            return i
+    return len(history) - 1
+
+
+__all__ = [
+    "STRATEGIES",
+    "TIME_BUDGET",
+    "History",
+    "Strategy",
+    "all_codes",
+    "count_consistent",
+    "find_inconsistency",
+    "fitting",
+    "is_consistent",
+    "make_strategy",
+]
