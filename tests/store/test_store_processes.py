@@ -1,0 +1,52 @@
+"""Several processes and sudden death: SPEC §7's promises under SIGKILL and contention."""
+
+from __future__ import annotations
+
+from random import Random
+
+from wom_tui.domain.store import Store
+
+from .workers import (
+    kill_at_random_moments,
+    race_same_name,
+    record_forever,
+    register_forever,
+    run_concurrently,
+    verify_recorded,
+    verify_registered,
+)
+
+
+def test_a_registering_writer_killed_at_random_moments_always_leaves_a_valid_file(tmp_path):
+    stats = kill_at_random_moments(tmp_path, register_forever, verify_registered, 50, Random(1))
+    assert stats["valid"] == stats["kills"] == 50
+
+
+def test_a_game_recorder_killed_at_random_moments_never_applies_points_twice_or_partly(tmp_path):
+    Store(tmp_path).register("Alan")
+    stats = kill_at_random_moments(tmp_path, record_forever, verify_recorded, 50, Random(2))
+    assert stats["valid"] == stats["kills"] == 50
+
+
+def test_eight_processes_recording_games_for_one_user_lose_nothing(tmp_path):
+    Store(tmp_path).register("Alan")
+    run_concurrently(tmp_path, "record", 8, 50)
+    store = Store(tmp_path)
+    store.check()
+    alan = store.user("Alan")
+    assert (alan.score, alan.games) == (400, 400)
+    assert len(store.games()) == 400
+
+
+def test_eight_processes_registering_distinct_users_lose_nobody(tmp_path):
+    run_concurrently(tmp_path, "register", 8, 50)
+    names = {u.name for u in Store(tmp_path).users()}
+    assert names == {f"p{w}-{n}" for w in range(8) for n in range(50)}
+
+
+def test_two_processes_registering_the_same_name_exactly_one_wins(tmp_path):
+    for round_ in range(10):
+        folder = tmp_path / str(round_)
+        outcomes = race_same_name(folder, "Alan" if round_ % 2 else "alan")
+        assert sorted(outcomes) == ["Sorry, the name is already taken.", "registered"]
+        assert len(Store(folder).users()) == 1

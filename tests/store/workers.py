@@ -1,0 +1,161 @@
+"""Processes that hammer one data folder, for the kill and concurrency tests (fork start method)."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+from pathlib import Path
+from random import Random
+
+from wom_tui.domain.store import Store, decode_users, parse_document
+from wom_tui.domain.users import NameRejected
+
+from .helpers import wom_game
+
+CTX = multiprocessing.get_context("fork")
+TIMEOUT = 30.0
+
+
+def wait_until(condition, what: str, timeout: float = TIMEOUT) -> None:
+    """Poll ``condition`` until it holds; ``AssertionError`` naming ``what`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.0002)
+
+
+def register_forever(folder: str, done) -> None:
+    """Register user0, user1, … without end, publishing how many are done."""
+    store = Store(folder)
+    n = done.value
+    while True:
+        store.register(f"user{n}")
+        n += 1
+        done.value = n
+
+
+def record_forever(folder: str, done) -> None:
+    """Record one-point games for Alan without end, publishing how many are done."""
+    store = Store(folder)
+    n = done.value
+    while True:
+        store.record_game(wom_game("Alan"))
+        n += 1
+        done.value = n
+
+
+def leftovers(folder: Path) -> tuple[int, int]:
+    """(temp files, pending games) a killed writer left behind."""
+    files = [p.name for p in folder.rglob("*")]
+    return sum(n.endswith(".wom-tmp") for n in files), sum(n.endswith(".pending.json") for n in files)
+
+
+def verify_registered(folder: Path, done: int) -> int:
+    """The users file must parse and hold the old or the new state; returns how many users it holds."""
+    registry, _ = decode_users(parse_document((folder / "users.json").read_bytes()))
+    names = [u.name for u in registry]
+    assert names == [f"user{i}" for i in range(len(names))]
+    assert len(names) in (done, done + 1), (len(names), done)
+    Store(folder)
+    assert leftovers(folder) == (0, 0)
+    return len(names)
+
+
+def verify_recorded(folder: Path, done: int) -> int:
+    """users.json must parse; after recovery Alan's points, games and game files must agree exactly."""
+    decode_users(parse_document((folder / "users.json").read_bytes()))
+    store = Store(folder)
+    store.check()
+    alan = store.user("Alan")
+    assert alan.score == alan.games, alan
+    assert alan.score in (done, done + 1), (alan, done)
+    assert len(list((folder / "games").glob("*.json"))) == alan.score
+    assert leftovers(folder) == (0, 0)
+    return alan.score
+
+
+def kill_at_random_moments(folder: Path, worker, verify, kills: int, rng: Random) -> dict[str, int]:
+    """Start ``worker``, let it finish a few writes, SIGKILL it at a random instant; verify; repeat."""
+    done = CTX.Value("q", 0, lock=False)
+    stats = {"kills": 0, "valid": 0, "temp_left": 0, "pending_left": 0}
+    for _ in range(kills):
+        child = CTX.Process(target=worker, args=(str(folder), done), daemon=True)
+        child.start()
+        target = done.value + rng.randint(1, 3)
+        wait_until(lambda: done.value >= target or not child.is_alive(), "the writer's progress")
+        assert child.is_alive(), f"the writer died on its own (exit code {child.exitcode})"
+        # A random spin, so the kill lands anywhere inside the next write rather than at its start.
+        until = time.perf_counter() + rng.uniform(0, 0.004)
+        while time.perf_counter() < until:
+            pass
+        os.kill(child.pid, signal.SIGKILL)
+        child.join(TIMEOUT)
+        assert child.exitcode == -signal.SIGKILL
+        stats["kills"] += 1
+        temps, pendings = leftovers(folder)
+        stats["temp_left"] += temps > 0
+        stats["pending_left"] += pendings > 0
+        done.value = verify(folder, done.value)
+        stats["valid"] += 1
+    return stats
+
+
+def _update(folder: str, kind: str, worker: int, updates: int, go, failures) -> None:
+    store = Store(folder)
+    go.wait(TIMEOUT)
+    try:
+        for n in range(updates):
+            if kind == "record":
+                store.record_game(wom_game("Alan"))
+            else:
+                store.register(f"p{worker}-{n}")
+    except Exception as exc:  # reported to the parent, which fails the test with it
+        failures.put(repr(exc))
+        raise
+
+
+def run_concurrently(folder: Path, kind: str, processes: int, updates: int) -> float:
+    """``processes`` processes each make ``updates`` updates at once; returns the seconds it took."""
+    go = CTX.Event()
+    failures = CTX.Queue()
+    children = [CTX.Process(target=_update, args=(str(folder), kind, i, updates, go, failures))
+                for i in range(processes)]
+    for child in children:
+        child.start()
+    started = time.perf_counter()
+    go.set()
+    for child in children:
+        child.join(TIMEOUT * 4)
+    elapsed = time.perf_counter() - started
+    problems = []
+    while not failures.empty():
+        problems.append(failures.get())
+    assert all(c.exitcode == 0 for c in children), (problems, [c.exitcode for c in children])
+    return elapsed
+
+
+def _race(folder: str, name: str, go, results) -> None:
+    store = Store(folder)
+    go.wait(TIMEOUT)
+    try:
+        store.register(name)
+        results.put("registered")
+    except NameRejected as exc:
+        results.put(exc.reason)
+
+
+def race_same_name(folder: Path, name: str, processes: int = 2) -> list[str]:
+    """``processes`` processes register ``name`` at the same moment; each one's outcome."""
+    go = CTX.Event()
+    results = CTX.Queue()
+    children = [CTX.Process(target=_race, args=(str(folder), name, go, results)) for _ in range(processes)]
+    for child in children:
+        child.start()
+    go.set()
+    outcomes = [results.get(timeout=TIMEOUT) for _ in children]
+    for child in children:
+        child.join(TIMEOUT)
+    return outcomes
