@@ -142,6 +142,7 @@ def test_winning():
         g.guess("66843")
     with pytest.raises(GameStateError):
         g.lifeline(1)
+    assert g.lifeline_refusal(1) == g.lifeline_refusal(2) == "The game is over."
 
 
 def test_losing_reveals_the_code():

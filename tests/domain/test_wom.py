@@ -25,7 +25,7 @@ from wom_tui.domain import (
 from wom_tui.domain.store import Store
 from wom_tui.domain.strategies import make_strategy
 
-from .conftest import ScriptedComputer
+from .doubles import ScriptedComputer
 
 
 def registry(*names):

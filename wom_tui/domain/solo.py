@@ -19,6 +19,7 @@ LIFELINE_COSTS = {1: 1, 2: 2}
 NO_GUESS_LEFT = "You cannot use this lifeline on this guess since you don't have any guess left."
 ONE_USED = "You already used up your lifeline earlier; you can only use one per game."
 LIFELINES_OFF = "Lifelines are off in this game."
+GAME_OVER = "The game is over."
 NOTHING_NEW_SYMBOL = "Every symbol in the code is already known; that lifeline would tell you nothing new."
 NOTHING_NEW_POSITION = "Every position is already revealed; that lifeline would tell you nothing new."
 
@@ -214,7 +215,8 @@ class SoloGame:
         """Why lifeline ``number`` cannot be used now, or None if it can."""
         if number not in LIFELINE_COSTS:
             raise ValueError(f"there is no lifeline #{number}")
-        self._require_playing()
+        if self.over:
+            return GAME_OVER
         if self.__policy is LifelinePolicy.NONE:
             return LIFELINES_OFF
         if self.__policy is LifelinePolicy.ONE_PER_GAME and self.__used_lifelines:
@@ -234,6 +236,7 @@ class SoloGame:
 
         A refusal costs nothing and does not use up the game's allowance.
         """
+        self._require_playing()
         refusal = self.lifeline_refusal(number)
         if refusal is not None:
             return LifelineResult(False, refusal)
