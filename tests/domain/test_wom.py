@@ -304,3 +304,18 @@ def test_every_game_terminates_with_every_board_finished(humans, attempts, seed)
     for r in results.players:
         assert r.total == r.breaking + r.making
         assert 0 <= r.total <= 2 * attempts
+
+
+def test_hal9000_and_viki_play_a_whole_game_with_their_real_strategies():
+    alan = HumanPlayer("Alan")
+    game = WomGame([alan, hal9000(), viki()], 10, random.Random(7))
+    game.make_code("RGBY")
+    game.make_code()
+    game.make_code()
+    while game.phase == "guessing":
+        game.play_turn("KKKK" if game.current is alan else None)
+    results = {r.player.name: r for r in game.results().players}
+    assert results["HAL9000"].broke and results["VIKI"].broke  # both strategies stay consistent
+    assert results["HAL9000"].attempts_used <= 6
+    assert results["Alan"].message == f"Alan receives 0 + {results['HAL9000'].attempts_used - 1} = " \
+        f"{results['HAL9000'].attempts_used - 1} point{'s' if results['HAL9000'].attempts_used != 2 else ''}."
