@@ -1,0 +1,109 @@
+"""Round trips: whatever the store writes, it reads back equal (hypothesis)."""
+
+from __future__ import annotations
+
+import string
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from wom_tui.domain.codes import PALETTES, Feedback, Ruleset, feedback
+from wom_tui.domain.halloffame import HallEntry, HallOfFame
+from wom_tui.domain.records import GameRecord, PlayerRecord
+from wom_tui.domain.store import (
+    Store,
+    decode_game,
+    decode_hall,
+    decode_users,
+    encode_game,
+    encode_hall,
+    encode_users,
+    parse_document,
+)
+from wom_tui.domain.users import COMPUTER_NAMES, User, UserRegistry, computer_name
+
+NAME_CHARS = string.ascii_letters + string.digits + " -_."
+
+
+def names(max_size: int = 16):
+    return st.text(NAME_CHARS, min_size=1, max_size=max_size).filter(
+        lambda n: n == n.strip(" ") and n.strip() and computer_name(n) is None
+    )
+
+
+counts = st.integers(min_value=0, max_value=10**9)
+
+registries = st.lists(st.tuples(names(), counts, counts), max_size=30,
+                      unique_by=lambda t: t[0].casefold()).map(
+    lambda rows: UserRegistry(User(n, s, g) for n, s, g in rows))
+
+rulesets = st.builds(
+    lambda length, palette, repeats, guesses: Ruleset(
+        length if repeats else min(length, len(PALETTES[palette])), PALETTES[palette], repeats, guesses),
+    st.integers(1, 8), st.sampled_from(sorted(PALETTES)), st.booleans(), st.integers(1, 20),
+)
+
+dates = st.datetimes(timezones=st.just(__import__("datetime").timezone.utc)).map(
+    lambda d: d.replace(microsecond=0).isoformat())
+
+
+@st.composite
+def hall_entries(draw, ruleset=None):
+    ruleset = ruleset or draw(rulesets)
+    guest = draw(st.booleans())
+    return HallEntry(ruleset, draw(st.integers(1, ruleset.guesses)), draw(names(7 if guest else 16)), guest,
+                     draw(dates))
+
+
+halls = st.lists(hall_entries(), max_size=12, unique_by=lambda e: e.ruleset.key).map(HallOfFame)
+
+
+@st.composite
+def game_records(draw):
+    ruleset = draw(rulesets)
+    kind = draw(st.sampled_from(["wom", "solo"]))
+    player_names = draw(st.lists(st.one_of(names(), st.sampled_from(COMPUTER_NAMES)), min_size=1, max_size=4,
+                                 unique_by=str.casefold))
+    code = st.text(ruleset.palette.symbols, min_size=ruleset.length, max_size=ruleset.length)
+    players = []
+    for name in player_names:
+        secret = draw(code)
+        guesses = draw(st.lists(st.one_of(code, st.just("LIFELINE")), max_size=ruleset.guesses))
+        rows = tuple((g, Feedback(0, 0) if g == "LIFELINE" else feedback(secret, g)) for g in guesses)
+        is_user = computer_name(name) is None and draw(st.booleans())
+        players.append(PlayerRecord(name, is_user, draw(st.booleans()), len(rows), rows,
+                                    draw(st.integers(0, 20)), draw(st.integers(0, 20))))
+    return GameRecord(kind, ruleset, tuple(players), draw(dates))
+
+
+@given(registries, st.lists(st.just("20261120T120000000000Z-0123456789ab"), max_size=1))
+def test_users_round_trip(registry, recent):
+    again, recent_again = decode_users(parse_document(encode_users(registry, recent)))
+    assert list(again) == list(registry)
+    assert recent_again == recent
+
+
+@given(halls)
+def test_hall_of_fame_round_trips(hall):
+    again = decode_hall(parse_document(encode_hall(hall)))
+    assert again == hall
+    assert again.entries() == hall.entries()
+
+
+@given(game_records())
+def test_game_records_round_trip(record):
+    game_id = "20261120T120000000000Z-0123456789ab"
+    assert decode_game(parse_document(encode_game(game_id, record))) == (game_id, record)
+
+
+@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(names(), max_size=8, unique_by=str.casefold), halls)
+def test_what_a_store_writes_it_reads_back(tmp_path_factory, users, hall):
+    store = Store(tmp_path_factory.mktemp("data"))
+    for name in users:
+        store.register(name)
+    for entry in hall.entries():
+        assert store.submit_hall_entry(entry)
+    assert [u.name for u in store.users()] == users
+    assert store.hall_of_fame() == hall
+    store.check()
