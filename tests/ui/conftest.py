@@ -1,0 +1,80 @@
+"""Fixtures for UI tests: an app on a fresh data folder with a fixed seed, and wait_for()."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from wom_tui.app import WomApp
+from wom_tui.domain.store import Store
+from wom_tui.options import Options
+
+SEED = 2026
+"""The seed every UI test runs with, so computer players and codes repeat."""
+
+
+def make_options(data_dir: Path, **overrides: object) -> Options:
+    """Options for a test session: tmp data folder, fixed seed, computers play instantly."""
+    values: dict[str, object] = {"data_dir": data_dir, "seed": SEED, "debug": False, "served": False, "computer_pace": 0}
+    values.update(overrides)
+    return Options(**values)  # type: ignore[arg-type]
+
+
+def build_app(data_dir: Path, **overrides: object) -> WomApp:
+    """A WomApp on ``data_dir`` as the entry point would build it (Store, seeded Random, Options)."""
+    options = make_options(data_dir, **overrides)
+    return WomApp(Store(options.data_dir), random.Random(options.seed), options)
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    """An empty data folder for one test."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    return folder
+
+
+@pytest.fixture
+def store(data_dir: Path) -> Store:
+    """A store on the test's data folder, for seeding users and checking what the app saved."""
+    return Store(data_dir)
+
+
+@pytest.fixture
+def make_app(data_dir: Path) -> Callable[..., WomApp]:
+    """Build an app on the test's data folder; keyword arguments override Options fields."""
+
+    def factory(**overrides: object) -> WomApp:
+        return build_app(data_dir, **overrides)
+
+    return factory
+
+
+@pytest.fixture
+def app(make_app: Callable[..., WomApp]) -> WomApp:
+    """An app with the default test options."""
+    return make_app()
+
+
+async def wait_for(
+    pilot: Pilot[object],
+    predicate: Callable[[], object],
+    timeout: float = 5.0,
+    message: str = "",
+) -> None:
+    """Let the app run until ``predicate()`` is true; fail with ``message`` after ``timeout`` seconds.
+
+    The timeout is only a guard against a hung test, never part of what is asserted.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        if predicate():
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"condition not met within {timeout} s: {message or predicate}")
+        await pilot.pause()

@@ -1,0 +1,198 @@
+"""PegInput, MessageLog and ConfirmScreen, driven by keys and clicks in a tiny host app."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.widgets import Footer, Static
+
+from wom_tui.domain.codes import DIGITS10, WOM, Feedback, Ruleset
+from wom_tui.screens.confirm import ConfirmScreen
+from wom_tui.widgets import MessageLog, PegInput, code_pegs, feedback_grid, feedback_row
+from wom_tui.widgets.peg_input import PalettePeg, PegSlot
+from wom_tui.widgets.pegs import COLOURBLIND, PLAIN, STANDARD
+
+from .conftest import wait_for
+
+WOM4 = Ruleset(4, WOM, True, 10)
+DIGITS8_LONG = Ruleset(8, DIGITS10, True, 10)
+
+
+class Host(App[None]):
+    """A bare app holding one PegInput and a log of what it submitted."""
+
+    from wom_tui.paths import stylesheets
+
+    CSS_PATH = [str(p) for p in stylesheets()]
+
+    def __init__(self, ruleset: Ruleset = WOM4, *, masked: bool = False) -> None:
+        super().__init__()
+        self.ruleset = ruleset
+        self.masked = masked
+        self.submitted: list[str] = []
+        self.confirmed: list[bool] = []
+
+    def compose(self) -> ComposeResult:
+        yield PegInput(self.ruleset, masked=self.masked, id="pegs")
+        yield MessageLog(id="log")
+        yield Static("", id="status")
+        yield Footer()
+
+    def on_peg_input_submitted(self, message: PegInput.Submitted) -> None:
+        self.submitted.append(message.text)
+
+    def on_mount(self) -> None:
+        self.query_one(PegInput).focus()
+
+
+def slot_faces(host: Host) -> list[str]:
+    """What each slot shows on its peg line."""
+    return [str(slot.render()).splitlines()[0].strip() if str(slot.render()).strip() else "" for slot in host.query(PegSlot)]
+
+
+async def test_typing_fills_slots_case_insensitively_and_enter_submits():
+    host = Host()
+    async with host.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r", "g", "B", "y", "enter")
+        await wait_for(pilot, lambda: host.submitted)
+        assert host.submitted == ["RGBY"]
+        assert host.query_one(PegInput).value == "RGBY"
+
+
+async def test_arrows_pick_a_slot_and_cycle_its_symbol():
+    host = Host()
+    async with host.run_test(size=(80, 24)) as pilot:
+        peg_input = host.query_one(PegInput)
+        await pilot.press("up")  # slot 1: empty -> first symbol R
+        await pilot.press("right", "up", "up")  # slot 2: R -> G
+        await pilot.press("right", "down")  # slot 3: empty -> last symbol K
+        await pilot.press("right", "up", "up", "up", "up", "down")  # slot 4: R G B Y then back to B
+        assert peg_input.slots == ("R", "G", "K", "B")
+        await pilot.press("left", "delete")
+        assert peg_input.slots == ("R", "G", None, "B")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: host.submitted)
+        assert host.submitted == ["RGB"]  # a gap reads as too short for the domain
+
+
+async def test_backspace_erases_backwards():
+    host = Host()
+    async with host.run_test(size=(80, 24)) as pilot:
+        peg_input = host.query_one(PegInput)
+        await pilot.press("r", "g", "b", "y")
+        assert peg_input.value == "RGBY"
+        await pilot.press("backspace", "backspace")
+        assert peg_input.slots == ("R", "G", None, None)
+        await pilot.press("backspace", "backspace", "backspace")
+        assert peg_input.value == "" and peg_input.cursor == 0
+
+
+async def test_a_typo_is_kept_so_the_domain_can_explain_it():
+    host = Host()
+    async with host.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r", "x", "b", "y", "enter")
+        await wait_for(pilot, lambda: host.submitted)
+        assert host.submitted == ["RXBY"]
+
+
+async def test_clicking_palette_pegs_and_slots_enters_a_code():
+    host = Host()
+    async with host.run_test(size=(80, 24)) as pilot:
+        peg_input = host.query_one(PegInput)
+        pegs = {p.symbol: p for p in host.query(PalettePeg)}
+        for symbol in "KWYB":
+            assert await pilot.click(pegs[symbol])
+        assert peg_input.value == "KWYB"
+        slots = list(host.query(PegSlot))
+        assert await pilot.click(slots[1])
+        assert peg_input.cursor == 1
+        assert await pilot.click(pegs["G"])
+        assert peg_input.value == "KGYB"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: host.submitted)
+        assert host.submitted == ["KGYB"]
+
+
+async def test_eight_slots_and_ten_symbols_fit_at_80_columns():
+    host = Host(DIGITS8_LONG)
+    async with host.run_test(size=(80, 24)) as pilot:
+        peg_input = host.query_one(PegInput)
+        for widget in [*host.query(PegSlot), *host.query(PalettePeg)]:
+            region = widget.region
+            assert region.width == 3 and region.right <= 80, widget
+        await pilot.press(*"12345678", "enter")
+        await wait_for(pilot, lambda: host.submitted)
+        assert host.submitted == ["12345678"]
+        assert peg_input.cursor == 7
+
+
+async def test_masked_input_hides_symbols_until_peek():
+    host = Host(masked=True)
+    async with host.run_test(size=(80, 24)) as pilot:
+        peg_input = host.query_one(PegInput)
+        await pilot.press("r", "g", "b", "y")
+        shown = "".join(str(slot.render()) for slot in host.query(PegSlot))
+        assert "•" in shown and not any(ch in shown for ch in "RGBY")
+        await pilot.press("ctrl+r")
+        shown = "".join(str(slot.render()) for slot in host.query(PegSlot))
+        assert all(ch in shown for ch in "RGBY")
+        await pilot.press("ctrl+r")
+        shown = "".join(str(slot.render()) for slot in host.query(PegSlot))
+        assert not any(ch in shown for ch in "RGBY")
+        assert peg_input.value == "RGBY"
+        peg_input.clear()
+        assert peg_input.value == "" and not peg_input.revealed
+
+
+async def test_message_log_keeps_markup_as_text():
+    host = Host()
+    async with host.run_test(size=(80, 24)) as pilot:
+        log = host.query_one(MessageLog)
+        log.say("[@click=app.quit]Alan[/] broke the code", "success")
+        log.write("[b]x[/]")
+        await pilot.pause()
+        lines = [strip.text for strip in log.lines]
+        assert any("[@click=app.quit]Alan[/] broke the code" in line for line in lines)
+        assert any("[b]x[/]" in line for line in lines)
+
+
+async def test_confirm_screen_esc_twice_leaves_and_stay_stays():
+    host = Host()
+    async with host.run_test(size=(80, 24)) as pilot:
+        host.push_screen(ConfirmScreen(), host.confirmed.append)
+        await wait_for(pilot, lambda: isinstance(host.screen, ConfirmScreen) and host.screen.query("#confirm-ok"))
+        await pilot.press("enter")  # the Stay button has focus: a stray Enter is harmless
+        await wait_for(pilot, lambda: host.confirmed)
+        assert host.confirmed == [False]
+        host.push_screen(ConfirmScreen(), host.confirmed.append)
+        await wait_for(pilot, lambda: isinstance(host.screen, ConfirmScreen) and host.screen.query("#confirm-ok"))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: len(host.confirmed) == 2)
+        assert host.confirmed == [False, True]
+        host.push_screen(ConfirmScreen(), host.confirmed.append)
+        await wait_for(pilot, lambda: isinstance(host.screen, ConfirmScreen) and host.screen.query("#confirm-ok"))
+        await pilot.click("#confirm-ok")
+        await wait_for(pilot, lambda: len(host.confirmed) == 3)
+        assert host.confirmed[-1] is True
+
+
+def test_pegs_always_show_their_symbol_in_every_scheme():
+    for scheme in (STANDARD, COLOURBLIND, PLAIN):
+        assert code_pegs("RGBYWK", WOM, scheme=scheme).plain == " R   G   B   Y   W   K "
+        assert code_pegs("0123456789", DIGITS10, gap="", scheme=scheme).plain.split() == list("0123456789")
+
+
+def test_colour_schemes_give_each_symbol_its_own_colour():
+    for scheme in (STANDARD, COLOURBLIND):
+        colours = {scheme.style_for(symbol, DIGITS10).bgcolor for symbol in DIGITS10.symbols}
+        assert len(colours) == 10
+    assert all(PLAIN.style_for(s, WOM).bgcolor is None for s in WOM.symbols)
+
+
+def test_feedback_grid_counts_without_positions():
+    grid = feedback_grid(Feedback(1, 2), 4, scheme=STANDARD).plain
+    assert grid.splitlines() == ["● ○", "○ ·"]
+    assert feedback_row(Feedback(3, 0), 4, scheme=STANDARD).plain == "● ● ● ·"
+    eight = feedback_grid(Feedback(2, 3), 8, scheme=STANDARD).plain.splitlines()
+    assert eight == ["● ● ○ ○", "○ · · ·"]
+    five = feedback_grid(Feedback(0, 0), 5, scheme=STANDARD).plain.splitlines()
+    assert len(five[0]) == len(five[1])

@@ -1,0 +1,60 @@
+"""ConfirmScreen: a small modal that asks before something is lost."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Ask a yes/no question; dismisses with True to go ahead, False to stay.
+
+    Esc here confirms, so "Esc, Esc" leaves a game as in seed 000; ``n`` or the stay
+    button (focused first, so a stray Enter is harmless) cancel.
+    """
+
+    AUTO_FOCUS = "#confirm-cancel"
+    BINDINGS = [
+        Binding("escape", "confirm", "Leave"),
+        Binding("y", "confirm", "Yes", show=False),
+        Binding("n", "cancel", "Stay"),
+    ]
+
+    def __init__(
+        self,
+        question: str = "Leave this game?",
+        detail: str = "Progress is lost.",
+        *,
+        confirm_label: str = "Leave",
+        cancel_label: str = "Stay",
+    ) -> None:
+        super().__init__(classes="confirm-screen")
+        self.question = question
+        self.detail = detail
+        self.confirm_label = confirm_label
+        self.cancel_label = cancel_label
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-dialog"):
+            yield Static(Text(self.question), id="confirm-question")
+            yield Static(Text(self.detail), id="confirm-detail")
+            yield Static(Text("Esc again to leave, n to stay."), id="confirm-hint")
+            with Horizontal(id="confirm-buttons"):
+                yield Button(self.cancel_label, id="confirm-cancel", variant="primary")
+                yield Button(self.confirm_label, id="confirm-ok", variant="error")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "confirm-ok")
+
+    def action_confirm(self) -> None:
+        """Go ahead (leave)."""
+        self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        """Stay where we were."""
+        self.dismiss(False)
