@@ -1,0 +1,60 @@
+"""The store-error screen: which data file was refused and why, in plain text."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+if TYPE_CHECKING:
+    from ..domain.store import StoreError
+
+
+class StoreErrorScreen(Screen[None]):
+    """Says which file the store refused and why; the file is kept as it is. r retries, q quits."""
+
+    BINDINGS = [
+        Binding("r", "retry", "Try again"),
+        Binding("q", "app.quit", "Quit"),
+        Binding("escape", "app.quit", "Quit", show=False),
+    ]
+
+    def __init__(self, error: StoreError) -> None:
+        super().__init__()
+        self.error = error
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="error-box"):
+            yield Static(Text("The game's data could not be read"), id="error-title")
+            yield Static(Text("File:"), classes="error-label")
+            # Path and reason come from a file someone may have edited: plain Text, never markup.
+            yield Static(Text(str(self.error.path)), id="error-path")
+            yield Static(Text("Reason:"), classes="error-label")
+            yield Static(Text(str(self.error.reason)), id="error-reason")
+            yield Static(
+                Text(
+                    "The file has been left exactly as it is. Repair or move it away, "
+                    "then press r to try again, or q to quit."
+                ),
+                id="error-advice",
+            )
+        yield Footer()
+
+    def action_retry(self) -> None:
+        """Ask the store again; back to where we were if the file is readable now."""
+        from ..domain.store import StoreError
+
+        try:
+            self.app.store.check()  # type: ignore[attr-defined]
+        except StoreError as error:
+            self.error = error
+            self.query_one("#error-path", Static).update(Text(str(error.path)))
+            self.query_one("#error-reason", Static).update(Text(str(error.reason)))
+            self.notify("Still unreadable.", severity="error")
+            return
+        self.dismiss()

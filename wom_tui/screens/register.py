@@ -1,0 +1,74 @@
+"""Register a new user: one field, restricted to the characters a name may hold (SPEC §2)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Footer, Input, Static
+
+from ..domain.users import MAX_NAME, NameRejected
+from .base import WomScreen
+
+NAME_PATTERN = r"[A-Za-z0-9 ._\-]*"
+"""What the field accepts as it is typed or pasted; the domain makes the final decision."""
+
+NAME_RULE = f"1–{MAX_NAME} characters: letters A–Z, digits, spaces, '-', '_' or '.'."
+REFUSED_KEY = f"Only letters A–Z, digits, spaces, '-', '_' and '.' — at most {MAX_NAME} characters."
+
+
+class NameInput(Input):
+    """An Input that only takes name characters and says so when a key or a paste is refused."""
+
+    class Refused(Message):
+        """A typed or pasted character was not allowed, or the name would be too long."""
+
+    def restricted(self) -> None:
+        self.post_message(self.Refused())
+
+
+class RegisterScreen(WomScreen):
+    """What is the name of the new user? — then "Welcome, Alan!" or the domain's reason."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="register-box", classes="panel"):
+            yield Static(Text("Register a new user"), classes="panel-title")
+            yield Static(Text("What is the name of the new user?"), id="register-question")
+            yield NameInput(
+                placeholder="Name",
+                restrict=NAME_PATTERN,
+                max_length=MAX_NAME,
+                id="register-name",
+            )
+            yield Static(Text(NAME_RULE), id="register-rule")
+            yield Static("", id="register-result")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(NameInput).focus()
+
+    def _say(self, content: Content | str, kind: str) -> None:
+        result = self.query_one("#register-result", Static)
+        result.set_classes(f"-{kind}")
+        result.update(content if isinstance(content, Content) else Content(content))
+
+    def on_name_input_refused(self, _message: NameInput.Refused) -> None:
+        self._say(REFUSED_KEY, "warning")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        from ..domain.store import StoreError
+
+        event.stop()
+        name = event.value
+        try:
+            user = self.wom.store.register(name)
+        except NameRejected as refusal:
+            self._say(refusal.reason, "error")
+            return
+        except StoreError as error:
+            self.wom.show_store_error(error)
+            return
+        self._say(Content.from_markup("Welcome, $name!", name=user.name), "success")
+        event.input.clear()

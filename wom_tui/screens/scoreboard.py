@@ -1,0 +1,135 @@
+"""The scoreboard (Name, Score, Games, Average) and the hall of fame, as two tabs."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
+
+from .base import WomScreen
+
+if TYPE_CHECKING:
+    from ..domain.halloffame import HallEntry
+    from ..domain.users import User
+
+COLUMNS = (("name", "Name"), ("score", "Score"), ("games", "Games"), ("average", "Average"))
+NUMERIC = {"score", "games", "average"}
+
+
+def sort_users(users: list[User], column: str, reverse: bool) -> list[User]:
+    """Users ordered by ``column`` (numbers highest first, names A–Z), ties by name; ``reverse`` flips."""
+    by_name = sorted(users, key=lambda user: (user.name.casefold(), user.name))
+    if column == "name":
+        ordered = by_name
+    else:
+        ordered = sorted(by_name, key=lambda user: getattr(user, column), reverse=True)
+    return list(reversed(ordered)) if reverse else ordered
+
+
+class ScoreboardScreen(WomScreen):
+    """Every registered user, best first; click a header to sort by it (again to reverse)."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("h", "show_tab('hall')", "Hall of fame"),
+        Binding("b", "show_tab('board')", "Scoreboard"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sort_column = "score"
+        self.sort_reverse = False
+        self._users: list[User] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="scores-box", classes="panel"):
+            yield Static(Text("Scoreboard"), classes="panel-title")
+            with TabbedContent(initial="board", id="scores-tabs"):
+                with TabPane("Scoreboard", id="board"):
+                    yield DataTable(id="board-table", cursor_type="row", zebra_stripes=True)
+                    yield Static(
+                        Text("No players yet.\nPress r on the main menu to register the first one."),
+                        id="board-empty",
+                        classes="empty-state",
+                    )
+                with TabPane("Hall of fame", id="hall"):
+                    yield DataTable(id="hall-table", cursor_type="row", zebra_stripes=True)
+                    yield Static(
+                        Text("No records yet.\nWin a solo game to enter the hall of fame."),
+                        id="hall-empty",
+                        classes="empty-state",
+                    )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        from ..domain.store import StoreError
+
+        try:
+            self._users = self.wom.store.scoreboard()
+            entries = self.wom.store.hall_of_fame().entries()
+        except StoreError as error:
+            self._users, entries = [], []
+            self.wom.show_store_error(error)
+        self._fill_board()
+        self._fill_hall(entries)
+        self.query_one("#board-table", DataTable).focus()
+
+    def _fill_board(self) -> None:
+        table = self.query_one("#board-table", DataTable)
+        table.clear(columns=True)
+        for key, label in COLUMNS:
+            marker = ""
+            if key == self.sort_column:
+                numeric_desc = key in NUMERIC
+                marker = " ▼" if numeric_desc != self.sort_reverse else " ▲"
+            table.add_column(Text(label + marker), key=key)
+        for user in sort_users(self._users, self.sort_column, self.sort_reverse):
+            table.add_row(
+                Text(user.name),
+                Text(str(user.score), justify="right"),
+                Text(str(user.games), justify="right"),
+                Text(f"{user.average:.1f}", justify="right"),
+                key=user.name,
+            )
+        empty = not self._users
+        table.display = not empty
+        self.query_one("#board-empty").display = empty
+
+    def _fill_hall(self, entries: list[HallEntry]) -> None:
+        table = self.query_one("#hall-table", DataTable)
+        table.clear(columns=True)
+        for key, label in (("ruleset", "Ruleset"), ("guesses", "Guesses"), ("name", "Name"), ("date", "Date")):
+            table.add_column(Text(label), key=key)
+        for entry in entries:
+            name = Text(entry.name)
+            if entry.guest:
+                name.append(" (guest)", style="dim")
+            table.add_row(
+                Text(entry.ruleset.describe()),
+                Text(str(entry.guesses), justify="right"),
+                name,
+                Text(entry.day),
+            )
+        empty = not entries
+        table.display = not empty
+        self.query_one("#hall-empty").display = empty
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        if event.data_table.id != "board-table":
+            return
+        event.stop()
+        column = str(event.column_key.value)
+        if column == self.sort_column:
+            self.sort_reverse = not self.sort_reverse
+        else:
+            self.sort_column, self.sort_reverse = column, False
+        self._fill_board()
+
+    def action_show_tab(self, tab: str) -> None:
+        """Switch to the scoreboard or the hall-of-fame tab."""
+        self.query_one(TabbedContent).active = tab
+        self.query_one(f"#{tab}-table", DataTable).focus()
