@@ -1,0 +1,259 @@
+"""`wom-tui serve` seen from an SSH client: the real game over a pty, and nothing but the game."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import stat
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from .sshterm import (
+    MENU_TEXT,
+    REGISTER_TEXT,
+    WAIT,
+    ServerFactory,
+    Terminal,
+    connect,
+    open_terminal,
+    registered_names,
+)
+
+
+async def until(condition: Callable[[], bool], timeout: float = WAIT) -> None:
+    """Wait (bounded) for a condition that no screen output announces, such as a process being reaped."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.02)
+
+
+def process_gone(pid: int) -> bool:
+    """True once ``pid`` has exited *and* been reaped (a zombie still answers signal 0)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def menu_centred(columns: int) -> Callable[[Terminal], bool]:
+    """The main menu's box sits in the middle of a screen ``columns`` wide."""
+
+    def check(terminal: Terminal) -> bool:
+        if terminal.screen.columns != columns or MENU_TEXT not in terminal.text:
+            return False
+        for line in terminal.lines:
+            if "╭" in line and "╮" in line:
+                left = line.index("╭")
+                right = columns - 1 - line.rindex("╮")
+                return abs(left - right) <= 1
+        return False
+
+    return check
+
+
+async def test_play_over_ssh_register_resize_and_quit(start_server: ServerFactory) -> None:
+    server = await start_server()
+    conn = await connect(server, username="alan")
+    terminal = await open_terminal(conn, 80, 24)
+    await terminal.wait_for_text(MENU_TEXT)
+    assert len(server.sessions) == 1
+
+    await terminal.register("Alan")
+    await terminal.wait_for_text("Welcome, Alan!")
+    assert "Alan" in registered_names(server.config.data_dir)
+
+    terminal.type("\x1b")
+    await terminal.wait_for_text(MENU_TEXT)
+    await terminal.wait_until(menu_centred(80))
+    terminal.resize(100, 30)
+    await terminal.wait_until(menu_centred(100))
+
+    terminal.type("q")
+    await terminal.wait_closed()
+    assert terminal.chan is not None and terminal.chan.get_exit_status() == 0
+    await until(lambda: not server.sessions)
+    conn.close()
+
+
+async def test_a_dropped_client_takes_its_game_with_it(start_server: ServerFactory) -> None:
+    server = await start_server()
+    conn = await connect(server)
+    terminal = await open_terminal(conn)
+    await terminal.wait_for_text(MENU_TEXT)
+    (session,) = server.sessions
+    assert session.pid is not None
+    conn.abort()
+    await until(lambda: not server.sessions)
+    await until(lambda: process_gone(session.pid))
+
+
+async def test_nothing_but_the_game(start_server: ServerFactory) -> None:
+    server = await start_server()
+    conn = await connect(server)
+
+    with pytest.raises(asyncssh.ChannelOpenError):
+        await conn.create_process("cat /etc/passwd")
+    with pytest.raises(asyncssh.ChannelOpenError):
+        await conn.start_sftp_client()
+    with pytest.raises(asyncssh.ChannelOpenError):
+        await conn.open_connection("127.0.0.1", server.port)
+    with pytest.raises(asyncssh.ChannelListenError):
+        await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", server.port)
+
+    _chan, no_pty = await conn.create_session(Terminal, encoding=None)
+    await no_pty.wait_closed()
+    assert "use ssh -t" in no_pty.raw.decode()
+    assert no_pty.raw.decode().count("\n") == 1
+    assert no_pty.chan is not None and no_pty.chan.get_exit_status() == 1
+    assert not server.sessions
+    conn.close()
+
+
+async def test_twenty_players_register_at_once(start_server: ServerFactory) -> None:
+    server = await start_server()
+    names = [f"Player{number:02}" for number in range(1, 21)]
+
+    async def play(name: str) -> None:
+        conn = await connect(server, username=name.lower())
+        terminal = await open_terminal(conn)
+        await terminal.wait_for_text(MENU_TEXT, timeout=90)
+        await terminal.register(name)
+        await terminal.wait_for_text(f"Welcome, {name}!")
+        conn.close()
+
+    await asyncio.gather(*(play(name) for name in names))
+    assert registered_names(server.config.data_dir) == set(names)
+
+
+async def test_two_players_racing_for_one_name(start_server: ServerFactory) -> None:
+    server = await start_server()
+    terminals = []
+    for _ in range(2):
+        terminal = await open_terminal(await connect(server))
+        await terminal.wait_for_text(MENU_TEXT)
+        terminal.type("r")
+        await terminal.wait_for_text(REGISTER_TEXT)
+        terminal.type("Zoe")
+        await terminal.wait_until(lambda t: any("Zoe" in line for line in t.lines))
+        terminals.append(terminal)
+
+    for terminal in terminals:
+        terminal.type("\r")
+    answers = ("Welcome, Zoe!", "Sorry, the name is already taken.")
+    for terminal in terminals:
+        await terminal.wait_until(lambda t: any(answer in t.text for answer in answers))
+    welcomed = [terminal for terminal in terminals if "Welcome, Zoe!" in terminal.text]
+    assert len(welcomed) == 1
+    assert registered_names(server.config.data_dir) == {"Zoe"}
+
+
+async def test_an_idle_session_is_closed_with_a_message(start_server: ServerFactory) -> None:
+    server = await start_server(idle_timeout=2)
+    terminal = await open_terminal(await connect(server))
+    await terminal.wait_for_text(MENU_TEXT)
+    (session,) = server.sessions
+    await terminal.wait_closed()
+    assert "closed this session after 2 seconds without a key press" in terminal.text
+    await until(lambda: session.pid is not None and process_gone(session.pid))
+
+
+async def test_the_session_cap_holds(start_server: ServerFactory) -> None:
+    server = await start_server(max_sessions=2)
+    seated = []
+    for _ in range(2):
+        terminal = await open_terminal(await connect(server))
+        await terminal.wait_for_text(MENU_TEXT)
+        seated.append(terminal)
+
+    turned_away = await open_terminal(await connect(server))
+    await turned_away.wait_closed()
+    assert "all 2 seats of World of Mastermind are taken" in turned_away.text
+    assert len(server.sessions) == 2
+
+    seated[0].type("q")
+    await seated[0].wait_closed()
+    await until(lambda: len(server.sessions) == 1)
+    newcomer = await open_terminal(await connect(server))
+    await newcomer.wait_for_text(MENU_TEXT)
+
+
+async def test_host_key_is_private_and_kept_across_restarts(start_server: ServerFactory, tmp_path: Path) -> None:
+    server = await start_server()
+    key_file = server.config.host_key_path
+    assert key_file == server.config.data_dir / "ssh_host_ed25519_key"
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    conn = await connect(server)
+    first = conn.get_server_host_key()
+    conn.close()
+    await server.close()
+
+    again = await start_server()
+    conn = await connect(again)
+    second = conn.get_server_host_key()
+    conn.close()
+    assert first is not None and second is not None
+    assert second.get_fingerprint() == first.get_fingerprint() == again.fingerprint
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+
+
+async def test_authorized_keys_restrict_who_may_play(start_server: ServerFactory, tmp_path: Path) -> None:
+    allowed = asyncssh.generate_private_key("ssh-ed25519")
+    stranger = asyncssh.generate_private_key("ssh-ed25519")
+    keys_file = tmp_path / "authorized_keys"
+    keys_file.write_bytes(allowed.export_public_key())
+    server = await start_server(authorized_keys=keys_file)
+
+    with pytest.raises(asyncssh.PermissionDenied):
+        await connect(server)
+    with pytest.raises(asyncssh.PermissionDenied):
+        await connect(server, client_keys=[stranger])
+    conn = await connect(server, client_keys=[allowed])
+    terminal = await open_terminal(conn)
+    await terminal.wait_for_text(MENU_TEXT)
+    conn.close()
+
+
+async def test_wom_tui_serve_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "wom_tui", "serve", "--port", "0", "--data-dir", str(tmp_path / "data"),
+        stderr=asyncio.subprocess.PIPE,
+    )
+    assert process.stderr is not None
+    log: list[str] = []
+
+    async def read_until(pattern: str) -> re.Match[str]:
+        while True:
+            line = (await process.stderr.readline()).decode()
+            assert line, "server exited early:\n" + "".join(log)
+            log.append(line)
+            if match := re.search(pattern, line):
+                return match
+
+    try:
+        port = int((await asyncio.wait_for(read_until(r"listening on 127\.0\.0\.1:(\d+)"), WAIT)).group(1))
+        conn = await asyncio.wait_for(
+            asyncssh.connect("127.0.0.1", port, known_hosts=None, client_keys=None, agent_path=None), WAIT
+        )
+        terminal = await open_terminal(conn)
+        await terminal.wait_for_text(MENU_TEXT)
+        pid = int((await asyncio.wait_for(read_until(r"game started, pid (\d+)"), WAIT)).group(1))
+
+        process.send_signal(signal.SIGTERM)
+        await terminal.wait_closed()
+        assert "server is shutting down" in terminal.text
+        assert await asyncio.wait_for(process.wait(), WAIT) == 0
+        assert process_gone(pid)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()

@@ -1,0 +1,362 @@
+"""One SSH session: the full wom-tui app in its own process, on its own pseudo-terminal."""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import logging
+import os
+import signal
+import struct
+import termios
+from typing import TYPE_CHECKING
+
+import asyncssh
+
+if TYPE_CHECKING:
+    from .server import GameServer
+
+log = logging.getLogger("wom_tui.serve")
+
+NO_TERMINAL = "World of Mastermind needs a terminal: use ssh -t (for example: ssh -t -p {port} {host}).\r\n"
+ARCADE_FULL = "Sorry, all {seats} seats of World of Mastermind are taken right now. Please try again in a little while.\r\n"
+IDLE_CLOSED = "\r\nWorld of Mastermind closed this session after {idle} without a key press. See you soon!\r\n"
+SHUTTING_DOWN = "\r\nThe World of Mastermind server is shutting down. Thanks for playing!\r\n"
+START_FAILED = "Sorry, the game could not start. Please try again later.\r\n"
+
+# Put the client's terminal back the way a shell expects it when the game could not do so itself
+# (it was stopped): main screen, cursor shown, mouse/paste/focus reporting off, colours reset.
+TERMINAL_RESET = (
+    b"\x1b[?1049l\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l"
+    b"\x1b[?2004l\x1b[?1004l\x1b[<u\x1b[0m\r\n"
+)
+
+# Variables describing the *server operator's* terminal must not reach a client's game.
+_HOST_TERMINAL_VARS = frozenset(
+    {
+        "COLUMNS", "LINES", "TERM", "COLORTERM", "NO_COLOR", "TERM_PROGRAM", "TERM_PROGRAM_VERSION",
+        "TMUX", "TMUX_PANE", "STY", "WINDOWID", "VTE_VERSION", "KITTY_WINDOW_ID", "WT_SESSION",
+        "SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY", "SSH_AUTH_SOCK", "DISPLAY",
+    }
+)
+# Variables a client may send (ssh SendEnv) that only change how the game looks.
+_CLIENT_VARS = ("COLORTERM", "NO_COLOR")
+
+_INPUT_BACKLOG = 64 * 1024
+_KILL_GRACE = 3.0
+
+
+def describe_seconds(seconds: float) -> str:
+    """Human wording for a duration: "10 minutes", "1 minute", "45 seconds"."""
+    seconds = round(seconds)
+    if seconds >= 60 and seconds % 60 == 0:
+        minutes = seconds // 60
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return f"{seconds} second{'s' if seconds != 1 else ''}"
+
+
+def set_window_size(fd: int, columns: int, rows: int, xpixels: int = 0, ypixels: int = 0) -> None:
+    """Set a pty's size; the kernel then sends SIGWINCH to the terminal's foreground process group."""
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, xpixels, ypixels))
+
+
+def child_environment(term: str, client_env: dict[str, str]) -> dict[str, str]:
+    """The game's environment: the server's, minus its terminal's traits, plus the client's TERM."""
+    env = {key: value for key, value in os.environ.items() if key not in _HOST_TERMINAL_VARS}
+    env["TERM"] = term or "xterm-256color"
+    for key in _CLIENT_VARS:
+        value = client_env.get(key)
+        if isinstance(value, str) and value.isprintable():
+            env[key] = value
+    return env
+
+
+class GameSession(asyncssh.SSHServerSession):
+    """Bridges one SSH channel (bytes, no line editor) to a wom-tui process on a fresh pty."""
+
+    def __init__(self, server: GameServer, label: str) -> None:
+        self._server = server
+        self.label = label
+        self._loop = asyncio.get_running_loop()
+        self._chan: asyncssh.SSHServerChannel | None = None
+        self._open = False
+        self._term: str | None = None
+        self._size = (80, 24, 0, 0)
+        self.pid: int | None = None
+        self._proc: asyncio.subprocess.Process | None = None
+        self._master: int | None = None
+        self._reading = False
+        self._writing_paused = False
+        self._input = bytearray()
+        self._input_paused = False
+        self._started_at = 0.0
+        self._last_input = 0.0
+        self._idle_handle: asyncio.TimerHandle | None = None
+        self._kill_handle: asyncio.TimerHandle | None = None
+        self._ending: str | None = None
+        self._farewell: str | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    # -- SSH requests ---------------------------------------------------------------------------
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:  # type: ignore[override]
+        """Remember the channel."""
+        self._chan = chan
+        self._open = True
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: object) -> bool:
+        """Accept the pty; the game sets its own terminal modes, so only type and size matter."""
+        self._term = term_type
+        self._size = term_size
+        return True
+
+    def shell_requested(self) -> bool:
+        """A shell request is how a client asks for the game."""
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        """Refuse commands: the server gives nothing but the game."""
+        log.info("%s: exec refused", self.label)
+        return False
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        """Refuse subsystems (sftp and any other)."""
+        log.info("%s: subsystem %r refused", self.label, subsystem)
+        return False
+
+    def session_started(self) -> None:
+        """Start the game, or tell the client why not and close."""
+        if self._term is None:
+            log.info("%s: refused, no terminal requested", self.label)
+            assert self._chan is not None
+            host, port = self._chan.get_extra_info("sockname", ("HOST", "PORT"))[:2]
+            self._say_and_close(NO_TERMINAL.format(host=host, port=port))
+        elif not self._server.take_seat(self):
+            log.info("%s: refused, all %d seats taken", self.label, self._server.config.max_sessions)
+            self._say_and_close(ARCADE_FULL.format(seats=self._server.config.max_sessions))
+        else:
+            self._start_game()
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        """Follow the client's window size."""
+        self._size = (width, height, pixwidth, pixheight)
+        if self._master is not None:
+            try:
+                set_window_size(self._master, width or 80, height or 24, pixwidth, pixheight)
+            except OSError:
+                pass
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:  # type: ignore[override]
+        """Pass keystrokes to the game and note the time for the idle check."""
+        if self._master is None or self._ending:
+            return
+        self._last_input = self._loop.time()
+        if self._input:
+            self._input += data
+        else:
+            written = self._write_master(data)
+            if written < len(data):
+                self._input += data[written:]
+                self._loop.add_writer(self._master, self._flush_input)
+        if len(self._input) > _INPUT_BACKLOG and not self._input_paused and self._chan is not None:
+            self._input_paused = True
+            self._chan.pause_reading()
+
+    def eof_received(self) -> bool:
+        """The client closed its input: nobody can play any more, so end the game."""
+        self.end("client closed its input")
+        return True
+
+    def break_received(self, msec: int) -> bool:
+        """Breaks mean nothing to the game."""
+        return False
+
+    def pause_writing(self) -> None:
+        """The client is slow: stop reading the game's output until it catches up."""
+        self._writing_paused = True
+        self._stop_reading()
+
+    def resume_writing(self) -> None:
+        """The client caught up: read the game's output again."""
+        self._writing_paused = False
+        self._start_reading()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """The channel closed (client left or connection dropped): the game must go too."""
+        self._open = False
+        self.end("client left")
+
+    # -- the game process -----------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        """True while this session holds a seat."""
+        return self.task is not None and not self.task.done()
+
+    def end(self, reason: str, farewell: str | None = None) -> None:
+        """End the session: stop the game (SIGHUP, then SIGKILL), then say ``farewell`` and close."""
+        if self._ending:
+            return
+        self._ending = reason
+        self._farewell = farewell
+        if self.task is None:
+            if self._open and self._chan is not None:
+                self._chan.close()
+            return
+        self._stop_reading()
+        if self._idle_handle is not None:
+            self._idle_handle.cancel()
+        self._signal_game(signal.SIGHUP)
+        self._kill_handle = self._loop.call_later(_KILL_GRACE, self._signal_game, signal.SIGKILL)
+
+    def _say_and_close(self, text: str) -> None:
+        assert self._chan is not None
+        self._chan.write(text.encode())
+        self._chan.exit(1)
+
+    def _start_game(self) -> None:
+        columns, rows, xpixels, ypixels = self._size
+        master, slave = os.openpty()
+        set_window_size(master, columns or 80, rows or 24, xpixels, ypixels)
+        os.set_blocking(master, False)
+        self._master = master
+        self._started_at = self._last_input = self._loop.time()
+        self.task = asyncio.ensure_future(self._run(slave))
+        self._arm_idle()
+
+    async def _run(self, slave: int) -> None:
+        assert self._chan is not None and self._master is not None
+        seed = self._server.next_seed()
+        argv = self._server.game_command(seed)
+        env = child_environment(self._term or "", dict(self._chan.get_environment()))
+        status = 1
+        try:
+            try:
+                self._proc = await asyncio.create_subprocess_exec(
+                    *argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True
+                )
+            finally:
+                os.close(slave)
+        except OSError as exc:
+            log.error("%s: could not start the game: %s", self.label, exc)
+            self._farewell = START_FAILED
+        else:
+            self.pid = self._proc.pid
+            log.info(
+                "%s: game started, pid %d, %dx%d %s, seed %d",
+                self.label, self.pid, self._size[0], self._size[1], self._term, seed,
+            )
+            if self._ending:
+                self._signal_game(signal.SIGHUP)
+                self._kill_handle = self._loop.call_later(_KILL_GRACE, self._signal_game, signal.SIGKILL)
+            else:
+                self._start_reading()
+            returncode = await self._proc.wait()
+            status = returncode if returncode >= 0 else 128 - returncode
+            # The game may exit between our SIGHUP and SIGKILL: make sure nothing of its group lingers.
+            self._signal_game(signal.SIGKILL)
+        finally:
+            self._finish(status)
+
+    def _finish(self, status: int) -> None:
+        for handle in (self._idle_handle, self._kill_handle):
+            if handle is not None:
+                handle.cancel()
+        master, self._master = self._master, None
+        if master is not None:
+            self._loop.remove_reader(master)
+            self._loop.remove_writer(master)
+            if not self._ending:
+                self._drain(master)
+            os.close(master)
+        self._server.leave_seat(self)
+        if self._open and self._chan is not None:
+            if self._farewell:
+                self._chan.write(TERMINAL_RESET + self._farewell.encode())
+            self._chan.exit(status)
+        log.info(
+            "%s: session ended (%s) after %.1f s, game exit status %d",
+            self.label, self._ending or "game quit", self._loop.time() - self._started_at, status,
+        )
+
+    def _signal_game(self, signum: int) -> None:
+        # The game leads its own session, so its pid is also its process group.
+        if self._proc is not None and self._proc.returncode is None:
+            try:
+                os.killpg(self._proc.pid, signum)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+    # -- pty plumbing ---------------------------------------------------------------------------
+
+    def _start_reading(self) -> None:
+        if self._master is not None and not self._reading and not self._writing_paused and not self._ending:
+            self._loop.add_reader(self._master, self._read_master)
+            self._reading = True
+
+    def _stop_reading(self) -> None:
+        if self._master is not None and self._reading:
+            self._loop.remove_reader(self._master)
+        self._reading = False
+
+    def _read_master(self) -> None:
+        assert self._master is not None
+        try:
+            data = os.read(self._master, 65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""  # EIO: the game closed the terminal; its exit is handled by _run
+        if not data:
+            self._stop_reading()
+            return
+        if self._open and self._chan is not None:
+            self._chan.write(data)
+
+    def _drain(self, master: int) -> None:
+        """Forward what the game wrote just before it exited (its terminal restore, mostly)."""
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            if self._open and self._chan is not None:
+                self._chan.write(data)
+
+    def _write_master(self, data: bytes | bytearray) -> int:
+        assert self._master is not None
+        try:
+            return os.write(self._master, data)
+        except BlockingIOError:
+            return 0
+        except OSError:
+            return len(data)  # the game is gone; its exit is handled by _run
+
+    def _flush_input(self) -> None:
+        if self._master is None:
+            return
+        written = self._write_master(self._input)
+        del self._input[:written]
+        if not self._input:
+            self._loop.remove_writer(self._master)
+        if self._input_paused and len(self._input) < _INPUT_BACKLOG // 2 and self._chan is not None:
+            self._input_paused = False
+            self._chan.resume_reading()
+
+    # -- idle check -----------------------------------------------------------------------------
+
+    def _arm_idle(self) -> None:
+        timeout = self._server.config.idle_timeout
+        if timeout and timeout > 0:
+            self._idle_handle = self._loop.call_at(self._last_input + timeout, self._check_idle)
+
+    def _check_idle(self) -> None:
+        timeout = self._server.config.idle_timeout
+        # call_at may fire a clock tick early; without the slack that would re-arm in a tight loop.
+        if self._loop.time() >= self._last_input + timeout - 0.05:
+            log.info("%s: idle for %s, closing", self.label, describe_seconds(timeout))
+            self.end("idle", IDLE_CLOSED.format(idle=describe_seconds(timeout)))
+        else:
+            self._arm_idle()
