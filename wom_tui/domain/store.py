@@ -102,18 +102,18 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _depth(value: Any) -> int:
-    """Nesting depth of parsed JSON, walked without recursion."""
-    deepest = 0
-    stack = [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        if isinstance(item, (dict, list)):
-            deepest = max(deepest, level)
-            if deepest > MAX_DEPTH:
-                return deepest
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, level + 1) for child in children)
-    return deepest
+    """Nesting depth of parsed JSON, walked level by level without recursion (stops past the limit)."""
+    depth = 0
+    level = [value] if isinstance(value, (dict, list)) else []
+    while level and depth <= MAX_DEPTH:
+        depth += 1
+        below: list[Any] = []
+        for item in level:
+            for child in item.values() if isinstance(item, dict) else item:
+                if isinstance(child, (dict, list)):
+                    below.append(child)
+        level = below
+    return depth
 
 
 def parse_document(raw: bytes) -> dict[str, Any]:
@@ -149,10 +149,26 @@ def parse_document(raw: bytes) -> dict[str, Any]:
     return data
 
 
+_ROW_ENCODER = json.JSONEncoder(allow_nan=False)
+
+
 def encode_document(body: dict[str, Any]) -> bytes:
-    """One data file's bytes: pretty-printed JSON with the schema version first."""
-    text = json.dumps({"schema": SCHEMA, **body}, indent=2, ensure_ascii=True, allow_nan=False)
-    return (text + "\n").encode("utf-8")
+    """One data file's bytes: pretty-printed JSON with the schema version first.
+
+    A top-level list is written one compact item per line (a user, a record): as readable as a
+    fully indented file, and several times faster to write, since only the compact form uses
+    the C encoder — it matters with 10,000 users.
+    """
+    lines = []
+    for key, value in {"schema": SCHEMA, **body}.items():
+        name = json.dumps(key)
+        if isinstance(value, list) and value:
+            items = ",\n".join("    " + _ROW_ENCODER.encode(item) for item in value)
+            lines.append(f"  {name}: [\n{items}\n  ]")
+        else:
+            text = json.dumps(value, indent=2, allow_nan=False).replace("\n", "\n  ")
+            lines.append(f"  {name}: {text}")
+    return ("{\n" + ",\n".join(lines) + "\n}\n").encode("utf-8")
 
 
 def _expect_keys(data: dict[str, Any], required: set[str], optional: frozenset[str] = frozenset()) -> None:
