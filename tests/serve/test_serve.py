@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import re
 import signal
@@ -97,9 +98,12 @@ async def test_a_dropped_client_takes_its_game_with_it(start_server: ServerFacto
     await until(lambda: process_gone(session.pid))
 
 
-async def test_nothing_but_the_game(start_server: ServerFactory) -> None:
+async def test_nothing_but_the_game(
+    start_server: ServerFactory, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="asyncssh")
     server = await start_server()
-    conn = await connect(server)
+    conn = await connect(server, agent_forwarding=str(tmp_path / "agent.sock"))
 
     with pytest.raises(asyncssh.ChannelOpenError):
         await conn.create_process("cat /etc/passwd")
@@ -109,6 +113,10 @@ async def test_nothing_but_the_game(start_server: ServerFactory) -> None:
         await conn.open_connection("127.0.0.1", server.port)
     with pytest.raises(asyncssh.ChannelListenError):
         await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", server.port)
+    with pytest.raises(asyncssh.ChannelOpenError, match="X11"):
+        await conn.create_session(
+            Terminal, term_type="xterm", x11_forwarding=True, x11_display="127.0.0.1:57", x11_auth_path=os.devnull
+        )
 
     _chan, no_pty = await conn.create_session(Terminal, encoding=None)
     await no_pty.wait_closed()
@@ -116,6 +124,8 @@ async def test_nothing_but_the_game(start_server: ServerFactory) -> None:
     assert no_pty.raw.decode().count("\n") == 1
     assert no_pty.chan is not None and no_pty.chan.get_exit_status() == 1
     assert not server.sessions
+    # The client asked for agent forwarding with each session; the server said no.
+    await until(lambda: "Agent forwarding request denied" in caplog.text)
     conn.close()
 
 

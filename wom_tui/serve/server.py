@@ -276,6 +276,9 @@ class GameServer:
         tasks = [session.task for session in sessions if session.task is not None]
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
+        # Let the farewells and exit statuses reach the clients before the connections go.
+        if sessions:
+            await asyncio.wait([asyncio.ensure_future(session.closed.wait()) for session in sessions], timeout=5)
         for conn in list(self._connections):
             conn.close()
         for conn in list(self._connections):
@@ -310,11 +313,22 @@ async def serve_until_stopped(config: ServeConfig) -> int:
     return 0
 
 
+def quiet_asyncssh(record: logging.LogRecord) -> bool:
+    """Log filter: of asyncssh's INFO chatter keep only its refusals (agent, X11, pty forwarding).
+
+    The rest repeats what our own log says, and some of it (exec command lines) is what
+    a client typed, which the server does not log.
+    """
+    if not record.name.startswith("asyncssh") or record.levelno >= logging.WARNING:
+        return True
+    return "request denied" in str(record.msg)
+
+
 def run_server(args: argparse.Namespace, options: Options) -> int:
     """Entry point for ``wom-tui serve``: log to stderr, serve, and return the exit status."""
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
     )
-    # asyncssh's own INFO log echoes exec command lines; ours says what an operator needs.
-    logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(quiet_asyncssh)
     return asyncio.run(serve_until_stopped(ServeConfig.from_args(args, options)))

@@ -96,6 +96,8 @@ class GameSession(asyncssh.SSHServerSession):
         self._ending: str | None = None
         self._farewell: str | None = None
         self.task: asyncio.Task[None] | None = None
+        self.closed = asyncio.Event()
+        """Set once the SSH channel has closed."""
 
     # -- SSH requests ---------------------------------------------------------------------------
 
@@ -184,6 +186,7 @@ class GameSession(asyncssh.SSHServerSession):
     def connection_lost(self, exc: Exception | None) -> None:
         """The channel closed (client left or connection dropped): the game must go too."""
         self._open = False
+        self.closed.set()
         self.end("client left")
 
     # -- the game process -----------------------------------------------------------------------

@@ -1,0 +1,194 @@
+"""Load on `wom-tui serve`: N players connect at once; how fast do they get the menu and their keys answered?
+
+For each N (default 10, 25, 50) a fresh server (`python -m wom_tui serve --port 0`, temp data folder)
+is started and N asyncssh clients with an 80x24 pty connect at the same moment. Measured:
+
+- time to main menu: from starting to connect until the menu is on that client's screen (pyte);
+- keystroke-to-screen latency while all N are connected: every client opens the register screen, then
+  all N type a name at once, one key at a time (after an untimed two-key prefix), each key timed until it shows in the name field;
+- memory: RSS of the server plus all its game processes (and PSS, which counts shared pages once).
+
+    .venv/bin/python bench/ssh_load.py [N ...]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import asyncssh
+import pyte
+
+MENU_TEXT = "Welcome to the World of Mastermind!"
+REGISTER_TEXT = "What is the name of the new user?"
+PREFIX = "Xq"
+"""Typed first, untimed, so each timed key's text is unique on the screen."""
+KEYS = "abcdefghij"
+TIMEOUT = 300.0
+
+
+class Terminal(asyncssh.SSHClientSession):
+    """A pyte screen fed by an SSH channel."""
+
+    def __init__(self) -> None:
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+        self.changed = asyncio.Event()
+        self.chan: asyncssh.SSHClientChannel | None = None
+
+    def connection_made(self, chan: asyncssh.SSHClientChannel) -> None:  # type: ignore[override]
+        self.chan = chan
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:  # type: ignore[override]
+        self.stream.feed(data)
+        self.changed.set()
+
+    def shows(self, text: str) -> bool:
+        return any(text in line for line in self.screen.display)
+
+    async def wait_for(self, text: str) -> None:
+        while not self.shows(text):
+            self.changed.clear()
+            await self.changed.wait()
+
+
+def tree_memory(root: int) -> tuple[int, int, int]:
+    """(processes, RSS sum, PSS sum) in bytes for ``root`` and all its descendants (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(ppid, []).append(int(entry))
+    pids, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        pids.append(pid)
+        todo.extend(children.get(pid, []))
+    rss = pss = 0
+    for pid in pids:
+        try:
+            rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+        except OSError:
+            continue
+        rss += int(re.search(r"^Rss:\s+(\d+) kB", rollup, re.M).group(1)) * 1024  # type: ignore[union-attr]
+        pss += int(re.search(r"^Pss:\s+(\d+) kB", rollup, re.M).group(1)) * 1024  # type: ignore[union-attr]
+    return len(pids), rss, pss
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+async def start_server(data_dir: str, sessions: int) -> tuple[asyncio.subprocess.Process, int]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "wom_tui", "serve", "--port", "0", "--data-dir", data_dir,
+        "--max-sessions", str(sessions), "--idle-timeout", "3600",
+        stderr=asyncio.subprocess.PIPE,
+    )
+    assert process.stderr is not None
+    while True:
+        line = (await process.stderr.readline()).decode()
+        if not line:
+            raise RuntimeError("server did not start")
+        if match := re.search(r"listening on 127\.0\.0\.1:(\d+)", line):
+            break
+
+    async def drain(stream: asyncio.StreamReader) -> None:
+        while await stream.readline():
+            pass
+
+    asyncio.ensure_future(drain(process.stderr))
+    return process, int(match.group(1))
+
+
+async def one_round(n: int) -> dict[str, float]:
+    with tempfile.TemporaryDirectory(prefix="wom-ssh-load-") as data_dir:
+        server, port = await start_server(data_dir, n)
+        conns: list[asyncssh.SSHClientConnection] = []
+        try:
+            async def arrive() -> tuple[Terminal, float]:
+                started = time.perf_counter()
+                conn = await asyncssh.connect(
+                    "127.0.0.1", port, known_hosts=None, client_keys=None, agent_path=None, username="bench"
+                )
+                conns.append(conn)
+                _chan, terminal = await conn.create_session(
+                    Terminal, term_type="xterm-256color", term_size=(80, 24), encoding=None
+                )
+                await terminal.wait_for(MENU_TEXT)
+                return terminal, time.perf_counter() - started
+
+            arrivals = await asyncio.wait_for(asyncio.gather(*(arrive() for _ in range(n))), TIMEOUT)
+            terminals = [terminal for terminal, _ in arrivals]
+            to_menu = [seconds for _, seconds in arrivals]
+
+            async def open_register(terminal: Terminal) -> None:
+                assert terminal.chan is not None
+                terminal.chan.write(b"r")
+                await terminal.wait_for(REGISTER_TEXT)
+
+            await asyncio.wait_for(asyncio.gather(*(open_register(t) for t in terminals)), TIMEOUT)
+
+            async def type_name(terminal: Terminal) -> list[float]:
+                assert terminal.chan is not None
+                terminal.chan.write(PREFIX.encode())
+                await terminal.wait_for(PREFIX)
+                latencies = []
+                for count in range(1, len(KEYS) + 1):
+                    started = time.perf_counter()
+                    terminal.chan.write(KEYS[count - 1].encode())
+                    await terminal.wait_for(PREFIX + KEYS[:count])
+                    latencies.append(time.perf_counter() - started)
+                return latencies
+
+            typed = await asyncio.wait_for(asyncio.gather(*(type_name(t) for t in terminals)), TIMEOUT)
+            latencies = [seconds for per_terminal in typed for seconds in per_terminal]
+            processes, rss, pss = tree_memory(server.pid)
+        finally:
+            for conn in conns:
+                conn.close()
+            server.terminate()
+            await asyncio.wait_for(server.wait(), TIMEOUT)
+    return {
+        "n": n,
+        "menu_median": statistics.median(to_menu),
+        "menu_max": max(to_menu),
+        "key_median": statistics.median(latencies) * 1000,
+        "key_p95": percentile(latencies, 0.95) * 1000,
+        "processes": processes,
+        "rss": rss / 2**20,
+        "pss": pss / 2**20,
+    }
+
+
+async def main(sizes: list[int]) -> None:
+    print(f"wom-tui serve under load: Python {sys.version.split()[0]}, {os.cpu_count()} CPU(s)")
+    header = (
+        f"{'sessions':>8} | {'to menu median':>14} | {'to menu max':>11} | {'key median':>10} | "
+        f"{'key p95':>8} | {'procs':>5} | {'RSS sum':>9} | {'PSS sum':>9} | {'PSS/session':>11}"
+    )
+    print(header)
+    print("-" * len(header))
+    for n in sizes:
+        row = await one_round(n)
+        print(
+            f"{row['n']:>8} | {row['menu_median']:>12.2f} s | {row['menu_max']:>9.2f} s | "
+            f"{row['key_median']:>7.1f} ms | {row['key_p95']:>5.1f} ms | {row['processes']:>5} | "
+            f"{row['rss']:>5.0f} MiB | {row['pss']:>5.0f} MiB | {row['pss'] / n:>7.1f} MiB",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    asyncio.run(main([int(arg) for arg in sys.argv[1:]] or [10, 25, 50]))
