@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import sys
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -145,8 +146,14 @@ class WomApp(App[int]):
 
 def run_app(options: Options, rng: random.Random) -> int:
     """Open the store in ``options.data_dir`` and run the app; return the exit status."""
-    from .domain.store import Store
+    from .domain.store import Store, StoreError
 
-    app = WomApp(Store(options.data_dir), rng, options)
+    try:
+        store = Store(options.data_dir)
+    except StoreError as error:
+        # Without a usable data folder there is no game to show; say which folder and why.
+        print(f"wom-tui: cannot use the data folder: {error}", file=sys.stderr)
+        return 1
+    app = WomApp(store, rng, options)
     app.run()
     return app.return_code or 0

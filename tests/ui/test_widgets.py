@@ -6,6 +6,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Footer, Static
 
 from wom_tui.domain.codes import DIGITS10, WOM, Feedback, Ruleset
+from wom_tui.paths import stylesheets
 from wom_tui.screens.confirm import ConfirmScreen
 from wom_tui.widgets import MessageLog, PegInput, code_pegs, feedback_grid, feedback_row
 from wom_tui.widgets.peg_input import PalettePeg, PegSlot
@@ -19,8 +20,6 @@ DIGITS8_LONG = Ruleset(8, DIGITS10, True, 10)
 
 class Host(App[None]):
     """A bare app holding one PegInput and a log of what it submitted."""
-
-    from wom_tui.paths import stylesheets
 
     CSS_PATH = [str(p) for p in stylesheets()]
 
@@ -42,11 +41,6 @@ class Host(App[None]):
 
     def on_mount(self) -> None:
         self.query_one(PegInput).focus()
-
-
-def slot_faces(host: Host) -> list[str]:
-    """What each slot shows on its peg line."""
-    return [str(slot.render()).splitlines()[0].strip() if str(slot.render()).strip() else "" for slot in host.query(PegSlot)]
 
 
 async def test_typing_fills_slots_case_insensitively_and_enter_submits():

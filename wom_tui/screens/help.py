@@ -71,7 +71,7 @@ def example_line(secret: str, guess: str, palette: object) -> Text:
     text.append_text(code_pegs(guess, palette))  # type: ignore[arg-type]
     text.append("   →  ")
     text.append_text(feedback_row(result, len(secret)))
-    text.append(f"   {feedback_summary(result)}  ({result.text})")
+    text.append(f"\n  {feedback_summary(result)}  ({result.text})", style="italic")
     return text
 
 

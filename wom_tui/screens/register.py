@@ -15,8 +15,8 @@ from .base import WomScreen
 NAME_PATTERN = r"[A-Za-z0-9 ._\-]*"
 """What the field accepts as it is typed or pasted; the domain makes the final decision."""
 
-NAME_RULE = f"1–{MAX_NAME} characters: letters A–Z, digits, spaces, '-', '_' or '.'."
-REFUSED_KEY = f"Only letters A–Z, digits, spaces, '-', '_' and '.' — at most {MAX_NAME} characters."
+NAME_RULE = f"1–{MAX_NAME} characters: A–Z, a–z, 0–9, space, - _ ."
+REFUSED_KEY = f"A name may use only A–Z, a–z, 0–9, space, - _ . (at most {MAX_NAME})."
 
 
 class NameInput(Input):

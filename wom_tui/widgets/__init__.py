@@ -1,5 +1,6 @@
 """Widgets shared by every screen: pegs, the peg input, the message log, peg displays."""
 
+from .code_view import CodePegs
 from .message_log import MessageLog
 from .peg_input import PalettePeg, PegInput, PegSlot
 from .pegs import (
@@ -20,6 +21,7 @@ from .pegs import (
 __all__ = [
     "COLOURBLIND",
     "COLOURBLIND_THEME",
+    "CodePegs",
     "PLAIN",
     "STANDARD",
     "MessageLog",

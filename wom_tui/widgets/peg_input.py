@@ -18,8 +18,6 @@ from .pegs import EMPTY, MASK, peg
 class PegSlot(Static):
     """One hole of the code being entered; click it to make it the current slot."""
 
-    COMPONENT_CLASSES = {"peg-slot--cursor"}
-
     class Selected(Message):
         """A slot was clicked."""
 
@@ -32,20 +30,15 @@ class PegSlot(Static):
         self.index = index
 
     def show(self, symbol: str | None, ruleset: Ruleset, *, masked: bool, current: bool) -> None:
-        """Draw the slot: its peg on the first line, the cursor bar under it when current."""
+        """Draw the slot's peg; the stylesheet underlines the current slot (class ``-current``)."""
         self.set_class(symbol is None, "-empty")
         self.set_class(current, "-current")
         if symbol is None:
-            face = peg(EMPTY, None)
+            self.update(peg(EMPTY, None))
         elif masked:
-            face = peg(MASK, None)
+            self.update(peg(MASK, None))
         else:
-            face = peg(symbol, ruleset.palette)
-        text = face.copy()
-        text.append("\n")
-        bar_style = self.get_component_rich_style("peg-slot--cursor", partial=True)
-        text.append("▀▀▀" if current else "   ", style=bar_style)
-        self.update(text)
+            self.update(peg(symbol, ruleset.palette))
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
@@ -138,6 +131,7 @@ class PegInput(Widget, can_focus=True):
         ruleset: Ruleset,
         *,
         masked: bool = False,
+        label: str | None = None,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -146,6 +140,7 @@ class PegInput(Widget, can_focus=True):
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self._ruleset = ruleset
         self._masked = masked
+        self._label = label
         self._slots: list[str | None] = [None] * ruleset.length
         self.set_class(masked, "-masked")
 
@@ -192,6 +187,7 @@ class PegInput(Widget, can_focus=True):
                 yield PalettePeg(symbol, self._ruleset)
 
     def on_mount(self) -> None:
+        self.border_title = self._label
         self._draw()
         self.app.theme_changed_signal.subscribe(self, self._on_theme_changed)
 
@@ -201,8 +197,6 @@ class PegInput(Widget, can_focus=True):
         self._draw()
 
     def _draw(self) -> None:
-        if not self.is_mounted:
-            return
         masked = self._masked and not self.revealed
         for slot in self.query(PegSlot):
             slot.show(self._slots[slot.index], self._ruleset, masked=masked, current=slot.index == self.cursor)
