@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import threading
 
 import pytest
 
@@ -192,6 +193,7 @@ def test_a_lock_held_too_long_gives_a_clear_error_instead_of_hanging(tmp_path):
     holder.start()
     try:
         assert held.wait(10)
+        assert store.scoreboard() == []  # reading never waits for a writer
         with pytest.raises(StoreError, match="held the data folder's lock") as caught:
             store.register("Alan")
         assert caught.value.path == tmp_path / ".lock"
@@ -207,3 +209,23 @@ def test_an_unwritable_place_gives_a_store_error(tmp_path):
     with pytest.raises(StoreError) as caught:
         Store(blocker / "data")
     assert "cannot create the data folder" in str(caught.value)
+
+
+def test_threads_sharing_stores_in_one_process_lose_nothing(tmp_path):
+    stores = [Store(tmp_path), Store(tmp_path)]
+    failures = []
+
+    def register_many(store, prefix):
+        try:
+            for n in range(30):
+                store.register(f"{prefix}{n}")
+        except Exception as exc:  # noqa: BLE001 - reported below
+            failures.append(exc)
+
+    threads = [threading.Thread(target=register_many, args=(stores[i % 2], f"t{i}-")) for i in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert failures == []
+    assert len(Store(tmp_path).users()) == 90
