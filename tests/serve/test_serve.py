@@ -177,6 +177,12 @@ async def test_an_idle_session_is_closed_with_a_message(start_server: ServerFact
     await until(lambda: session.pid is not None and process_gone(session.pid))
 
 
+async def test_a_connection_without_a_game_is_closed_when_idle(start_server: ServerFactory) -> None:
+    server = await start_server(idle_timeout=1)
+    conn = await connect(server)  # like ssh -N: signed in, but never asks for a session
+    await asyncio.wait_for(conn.wait_closed(), WAIT)
+
+
 async def test_the_session_cap_holds(start_server: ServerFactory) -> None:
     server = await start_server(max_sessions=2)
     seated = []

@@ -19,7 +19,7 @@ from pathlib import Path
 import asyncssh
 
 from ..options import Options
-from .session import SHUTTING_DOWN, GameSession
+from .session import SHUTTING_DOWN, GameSession, describe_seconds
 
 log = logging.getLogger("wom_tui.serve")
 
@@ -125,9 +125,11 @@ class _Visitor(asyncssh.SSHServer):
     def __init__(self, server: GameServer) -> None:
         self._server = server
         self._number = next(server._connection_numbers)
-        self._sessions = itertools.count(1)
+        self._session_numbers = itertools.count(1)
+        self._sessions: list[GameSession] = []
         self._peer = "?"
         self._conn: asyncssh.SSHServerConnection | None = None
+        self._idle_handle: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         """Log the newcomer."""
@@ -141,6 +143,8 @@ class _Visitor(asyncssh.SSHServer):
         """Log the departure."""
         if self._conn is not None:
             self._server._connections.discard(self._conn)
+        if self._idle_handle is not None:
+            self._idle_handle.cancel()
         log.info("connection #%d closed%s", self._number, f" ({exc})" if exc else "")
 
     def begin_auth(self, username: str) -> bool:
@@ -155,10 +159,28 @@ class _Visitor(asyncssh.SSHServer):
     def auth_completed(self) -> None:
         """Note the successful sign-in."""
         log.info("connection #%d: signed in", self._number)
+        self._arm_idle()
+
+    def _arm_idle(self) -> None:
+        timeout = self._server.config.idle_timeout
+        if timeout and timeout > 0:
+            self._idle_handle = asyncio.get_running_loop().call_later(timeout, self._check_idle)
+
+    def _check_idle(self) -> None:
+        """Close a connection that holds no game (``ssh -N``, or one left open after its game)."""
+        self._sessions = [session for session in self._sessions if not session.closed.is_set()]
+        if any(session.running for session in self._sessions):
+            self._arm_idle()
+        elif self._conn is not None:
+            idle = describe_seconds(self._server.config.idle_timeout)
+            log.info("connection #%d: no game for %s, closing", self._number, idle)
+            self._conn.close()
 
     def session_requested(self) -> GameSession:
         """Every session is a game session (it refuses exec and subsystems itself)."""
-        return GameSession(self._server, f"session #{self._number}.{next(self._sessions)}")
+        session = GameSession(self._server, f"session #{self._number}.{next(self._session_numbers)}")
+        self._sessions.append(session)
+        return session
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
         """Refuse local port forwarding (ssh -L)."""
