@@ -1,0 +1,260 @@
+"""Solo setup: who plays, which way round, and the rules (SPEC §4).
+
+The main menu opens :class:`SoloSetupScreen` by name. Play pushes the solo game
+(:class:`~wom_tui.screens.solo_game.SoloGameScreen`) or "computer breaks your code"
+(:class:`~wom_tui.screens.flip.FlipScreen`); both come back here with Esc.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Footer, RadioButton, RadioSet, Select, Static
+
+from ..domain.codes import DIGITS8, DIGITS10, MAX_GUESSES, MIN_GUESSES, PALETTES, RAINBOW, WOM, Palette
+from ..domain.solo import MAX_SOLO_LENGTH, MIN_SOLO_LENGTH, LifelinePolicy, SoloSetup
+from ..domain.wom import SetupError
+from ..widgets.pegs import code_pegs
+from .base import WomScreen
+
+GUEST = ""
+"""The player selector's value for a guest (no registered user has an empty name)."""
+
+PALETTE_CHOICES: tuple[tuple[Palette, str], ...] = (
+    (DIGITS10, "Digits 0–9"),
+    (DIGITS8, "Digits 1–8"),
+    (RAINBOW, "Rainbow"),
+    (WOM, "WoM colours"),
+)
+"""The palettes offered, with their short labels (the default first)."""
+
+LENGTHS: tuple[int | None, ...] = (*range(MIN_SOLO_LENGTH, MAX_SOLO_LENGTH + 1), None)
+"""Code lengths offered; ``None`` is "Random"."""
+
+POLICIES = (LifelinePolicy.NONE, LifelinePolicy.ONE_PER_GAME, LifelinePolicy.EACH_ONCE)
+
+
+@dataclass(frozen=True)
+class SoloChoice:
+    """What the setup screen hands to a game screen."""
+
+    player: str
+    """The name shown and recorded: a registered user's name, or ``"Guest"``."""
+    is_user: bool
+    setup: SoloSetup
+    coach: bool = False
+    flip: bool = False
+    """True for "Computer breaks your code"."""
+    by_hand: bool = False
+    """Flip mode only: the person scores every guess instead of typing a secret."""
+
+
+def _radio_set(set_id: str, labels: list[str], selected: int) -> RadioSet:
+    buttons = [
+        RadioButton(Text(label), value=index == selected, id=f"{set_id}-{index}", compact=True)
+        for index, label in enumerate(labels)
+    ]
+    return RadioSet(*buttons, id=set_id, compact=True, classes="solo-choice")
+
+
+def _pressed(radio_set: RadioSet) -> int:
+    return max(radio_set.pressed_index, 0)
+
+
+class SoloSetupScreen(WomScreen):
+    """Choose the player, the mode and the rules, then play (p or the Play button)."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("p", "play", "Play"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._refusal: str | None = None
+
+    def compose(self) -> ComposeResult:
+        users = self._user_names()
+        with Vertical(id="solo-setup", classes="panel"):
+            yield Static(Text("Solo game"), classes="panel-title")
+            with Horizontal(classes="solo-row -gap"):
+                yield Static("Player", classes="solo-label")
+                yield Select(
+                    [(Text("Guest"), GUEST), *((Text(name), name) for name in users)],
+                    allow_blank=False,
+                    value=GUEST,
+                    id="solo-player",
+                    compact=True,
+                )
+            with Horizontal(classes="solo-row"):
+                yield Static("Mode", classes="solo-label")
+                yield _radio_set("solo-mode", ["You break the code", "Computer breaks your code"], 0)
+            with Horizontal(classes="solo-row -gap"):
+                yield Static("Length", classes="solo-label")
+                yield _radio_set("solo-length", [str(n) if n else "Random" for n in LENGTHS], 0)
+            with Horizontal(classes="solo-row"):
+                yield Static("Palette", classes="solo-label")
+                yield _radio_set("solo-palette", [label for _, label in PALETTE_CHOICES], 0)
+            with Horizontal(classes="solo-row"):
+                yield Static("Repeats", classes="solo-label")
+                yield _radio_set("solo-repeats", ["Yes", "No"], 0)
+            with Horizontal(classes="solo-row"):
+                yield Static("Guesses", classes="solo-label")
+                yield Select(
+                    [(Text(str(n)), n) for n in range(MIN_GUESSES, MAX_GUESSES + 1)],
+                    allow_blank=False,
+                    value=10,
+                    id="solo-guesses",
+                    compact=True,
+                )
+            with Horizontal(classes="solo-row -break -gap", id="solo-lifelines-row"):
+                yield Static("Lifelines", classes="solo-label")
+                yield _radio_set("solo-lifelines", [policy.label for policy in POLICIES], 1)
+            with Horizontal(classes="solo-row -break", id="solo-coach-row"):
+                yield Static("Coach", classes="solo-label")
+                yield _radio_set("solo-coach", ["Off", "On"], 0)
+            with Horizontal(classes="solo-row -flip -gap", id="solo-scoring-row"):
+                yield Static("Your code", classes="solo-label")
+                yield _radio_set("solo-scoring", ["Type it in (hidden)", "Score each guess by hand"], 0)
+            yield Static("", id="solo-summary")
+            yield Static("", id="solo-error")
+            with Horizontal(id="solo-buttons"):
+                yield Button("Play", id="solo-play", variant="primary", compact=True)
+                yield Button("Back", id="solo-back", compact=True)
+        yield Footer()
+
+    def _user_names(self) -> list[str]:
+        from ..domain.store import StoreError
+
+        try:
+            users = self.wom.store.scoreboard()
+        except StoreError as error:
+            self.wom.show_store_error(error)
+            return []
+        return sorted((user.name for user in users), key=lambda name: (name.casefold(), name))
+
+    def on_mount(self) -> None:
+        self.query_one("#solo-mode", RadioSet).focus()
+        self._refresh()
+
+    # -- reading the form ------------------------------------------------------------------
+
+    @property
+    def flip(self) -> bool:
+        """True when "Computer breaks your code" is chosen."""
+        return _pressed(self.query_one("#solo-mode", RadioSet)) == 1
+
+    def setup(self) -> SoloSetup:
+        """The chosen rules; :class:`SetupError` with the domain's reason if they do not go together."""
+        palette, _ = PALETTE_CHOICES[_pressed(self.query_one("#solo-palette", RadioSet))]
+        return SoloSetup(
+            length=LENGTHS[_pressed(self.query_one("#solo-length", RadioSet))],
+            palette=PALETTES[palette.key],
+            repeats=_pressed(self.query_one("#solo-repeats", RadioSet)) == 0,
+            guesses=int(self.query_one("#solo-guesses", Select).value),  # type: ignore[arg-type]
+            lifelines=POLICIES[_pressed(self.query_one("#solo-lifelines", RadioSet))],
+        )
+
+    def choice(self) -> SoloChoice:
+        """Everything the game screen needs; :class:`SetupError` if the rules do not go together."""
+        player = self.query_one("#solo-player", Select).value
+        name = player if isinstance(player, str) and player != GUEST else None
+        return SoloChoice(
+            player=name or "Guest",
+            is_user=name is not None,
+            setup=self.setup(),
+            coach=_pressed(self.query_one("#solo-coach", RadioSet)) == 1,
+            flip=self.flip,
+            by_hand=self.flip and _pressed(self.query_one("#solo-scoring", RadioSet)) == 1,
+        )
+
+    # -- showing what was chosen -----------------------------------------------------------
+
+    def on_radio_set_changed(self, _event: RadioSet.Changed) -> None:
+        self._refresh()
+
+    def on_select_changed(self, _event: Select.Changed) -> None:
+        self._refresh()
+
+    def _refresh(self) -> None:
+        flip = self.flip
+        for row in self.query(".solo-row.-break"):
+            row.display = not flip
+        for row in self.query(".solo-row.-flip"):
+            row.display = flip
+        summary = self.query_one("#solo-summary", Static)
+        error = self.query_one("#solo-error", Static)
+        play = self.query_one("#solo-play", Button)
+        try:
+            setup = self.setup()
+        except SetupError as refusal:
+            self._refusal = refusal.reason
+            summary.update("")
+            error.update(Text(self._refusal))
+            play.disabled = True
+            play.tooltip = self._refusal
+            return
+        self._refusal = None
+        error.update("")
+        play.disabled = False
+        play.tooltip = None
+        summary.update(self._summary(setup, flip))
+
+    def _summary(self, setup: SoloSetup, flip: bool) -> Text:
+        length = setup.length
+        text = code_pegs(setup.palette.symbols, setup.palette, gap="")
+        text.append("  ")
+        size = f"{length}" if length else f"{MIN_SOLO_LENGTH}–{setup.max_length}"
+        repeats = "repeats" if setup.repeats else "no repeats"
+        text.append(f"{size} of {len(setup.palette)} symbols, {repeats}, {setup.guesses} guesses")
+        if flip or length is None:
+            return text
+        from ..domain.store import StoreError
+
+        try:
+            best = self.wom.store.hall_of_fame().best(setup.ruleset_for(length))
+        except StoreError:
+            return text
+        text.append("\n")
+        if best is None:
+            text.append("No record yet for these rules: set one!", style="italic")
+        else:
+            text.append("Record: ")
+            text.append(f"{best.guesses} {'guess' if best.guesses == 1 else 'guesses'}", style="bold")
+            text.append(" by ")
+            text.append(best.name, style="bold")
+            text.append(f" ({best.day})")
+        return text
+
+    # -- playing ---------------------------------------------------------------------------
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "solo-play":
+            self.action_play()
+        elif event.button.id == "solo-back":
+            self.action_back()
+
+    def action_play(self) -> None:
+        """Start the chosen game (or say why these rules do not go together)."""
+        try:
+            choice = self.choice()
+        except SetupError as refusal:
+            self.query_one("#solo-error", Static).update(Text(refusal.reason))
+            self.notify(refusal.reason, severity="error")
+            return
+        if choice.flip:
+            from .flip import FlipScreen
+
+            self.app.push_screen(FlipScreen(choice))
+        else:
+            from .solo_game import SoloGameScreen
+
+            self.app.push_screen(SoloGameScreen(choice))
+
+    def on_screen_resume(self) -> None:
+        self._refresh()

@@ -1,0 +1,432 @@
+"""The solo game: break the computer's code, with lifelines, a hint mask and the hall of fame (SPEC §4)."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, DataTable, Footer, Input, Static
+from textual.worker import get_current_worker
+
+from ..domain.codes import Feedback, InvalidCode
+from ..domain.halloffame import HallEntry
+from ..domain.solo import LIFELINE_COSTS, LifelineResult, SoloGame
+from ..domain.users import MAX_GUEST_NAME, NameRejected
+from ..widgets.message_log import MessageLog
+from ..widgets.pegs import code_pegs
+from .base import WomScreen
+from .confirm import ConfirmScreen
+from .solo import SoloChoice
+from .solo_widgets import GuessInput, codes_remain, guess_cell, guesses_word, history_columns, key_pegs_cell
+
+LIFELINE_LABELS = {1: "Reveal a symbol", 2: "Reveal a position"}
+LIFELINE_KEYS = {1: "F2", 2: "F3"}
+
+
+class HallNameScreen(ModalScreen[str | None]):
+    """A guest set a record: ask for a name of 1–7 characters (the domain decides what is valid)."""
+
+    BINDINGS = [Binding("escape", "skip", "Skip")]
+    AUTO_FOCUS = "#hall-name"
+
+    def __init__(self, entry_for: object, headline: str) -> None:
+        super().__init__()
+        self._entry_for = entry_for
+        self._headline = headline
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="hall-dialog"):
+            yield Static(Text("A new record!"), id="hall-title")
+            yield Static(Text(self._headline), id="hall-headline")
+            yield Static(Text(f"Your name for the hall of fame (1–{MAX_GUEST_NAME} characters):"))
+            yield Input(placeholder="Name", max_length=MAX_GUEST_NAME, id="hall-name")
+            yield Static("", id="hall-reason")
+            with Horizontal(id="hall-buttons"):
+                yield Button("Enter the hall", id="hall-ok", variant="success", compact=True)
+                yield Button("Skip", id="hall-skip", compact=True)
+
+    def _submit(self) -> None:
+        name = self.query_one("#hall-name", Input).value
+        try:
+            self._entry_for(name)  # type: ignore[operator]
+        except NameRejected as refusal:
+            self.query_one("#hall-reason", Static).update(Text(refusal.reason))
+            return
+        self.dismiss(name)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._submit()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "hall-ok":
+            self._submit()
+        else:
+            self.dismiss(None)
+
+    def action_skip(self) -> None:
+        """Leave the record unclaimed."""
+        self.dismiss(None)
+
+
+class SoloGameScreen(WomScreen):
+    """One person against a hidden code: "Guess #3 of 10", the hint mask, the history, lifelines."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("f2", "lifeline(1)", "Symbol", key_display="F2"),
+        Binding("f3", "lifeline(2)", "Position", key_display="F3"),
+        Binding("ctrl+n", "new_game", "New", key_display="^n"),
+    ]
+
+    def __init__(self, choice: SoloChoice) -> None:
+        super().__init__()
+        self.choice = choice
+        self.game: SoloGame = choice.setup.new_game(self.wom.rng)
+        self._games = 1
+        self._record_text: str | None = None
+
+    # -- layout ----------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="solo-status", classes="solo-status"):
+            yield Static("", id="solo-turn")
+            yield Static("", id="solo-mask")
+            yield Static("", id="solo-known")
+        yield Static("", id="solo-info", classes="solo-info")
+        with Horizontal(id="solo-middle", classes="solo-middle"):
+            yield DataTable(id="solo-history", classes="solo-history", cursor_type="none", zebra_stripes=True)
+            yield MessageLog(id="solo-log")
+        with Horizontal(id="solo-bottom", classes="solo-bottom"):
+            with Vertical(id="solo-entry"):
+                yield self._new_input()
+                with Vertical(id="solo-over"):
+                    yield Static("", id="solo-result")
+                    with Horizontal(id="solo-over-buttons"):
+                        yield Button("Play again", id="solo-again", variant="primary", compact=True)
+                        yield Button("Setup", id="solo-setup-button", compact=True)
+                        yield Button("Menu", id="solo-menu", compact=True)
+            with Vertical(id="solo-actions"):
+                yield Button(self._lifeline_label(1), id="solo-lifeline-1", compact=True)
+                yield Button(self._lifeline_label(2), id="solo-lifeline-2", compact=True)
+                yield Button("^n New game", id="solo-new", compact=True)
+                yield Static(Text("or type lifeline#1 / lifeline#2"), id="solo-hint")
+        yield Footer()
+
+    def _new_input(self) -> GuessInput:
+        return GuessInput(self.game.ruleset, label="Your guess", id="solo-input")
+
+    @staticmethod
+    def _lifeline_label(number: int) -> str:
+        cost = LIFELINE_COSTS[number]
+        return f"{LIFELINE_KEYS[number]} {LIFELINE_LABELS[number]} −{cost}"
+
+    def on_mount(self) -> None:
+        table = self.query_one("#solo-history", DataTable)
+        table.border_title = "History"
+        self._set_columns()
+        self.query_one("#solo-log", MessageLog).border_title = "Messages"
+        self._announce_game()
+        self._show()
+        self.query_one("#solo-input", GuessInput).focus()
+
+    # -- what the screen shows -------------------------------------------------------------
+
+    @property
+    def messages(self) -> MessageLog:
+        """The game's message log."""
+        return self.query_one("#solo-log", MessageLog)
+
+    def _announce_game(self) -> None:
+        ruleset = self.game.ruleset
+        self.messages.say(f"Game {self._games}: the hidden code is {ruleset.length} symbols long.")
+        self.messages.say(f"You have {guesses_word(ruleset.guesses)}. Symbols: {ruleset.palette.listing()}.")
+        if not ruleset.repeats:
+            self.messages.say("No symbol appears twice in the code.")
+
+    def _info_line(self) -> Text:
+        game = self.game
+        text = Text(self.choice.player, style=Style(bold=True), end="")
+        text.append(f" · {game.ruleset.describe()} · lifelines: {game.lifeline_policy.label.lower()}")
+        if self.choice.coach:
+            text.append(" · coach on")
+        return text
+
+    def _show(self) -> None:
+        """Bring every part of the screen up to date with the game."""
+        game = self.game
+        turn = self.query_one("#solo-turn", Static)
+        if game.won:
+            turn.update(Text(f"Broken in {guesses_word(game.guesses_used)}!"))
+        elif game.lost:
+            turn.update(Text("Out of guesses"))
+        else:
+            turn.update(Text(f"Guess #{game.guess_number} of {game.ruleset.guesses}"))
+        mask = Text("Code ", style=Style(dim=True), end="")
+        shown = game.reveal() if game.over else game.hint_mask
+        mask.append_text(code_pegs(shown, game.ruleset.palette, gap=""))
+        self.query_one("#solo-mask", Static).update(mask)
+        known = Text(end="")
+        if game.revealed_symbols:
+            known.append("Contains ", style=Style(dim=True))
+            known.append_text(code_pegs("".join(game.revealed_symbols), game.ruleset.palette, gap=""))
+        self.query_one("#solo-known", Static).update(known)
+        self.query_one("#solo-info", Static).update(self._info_line())
+        self._fill_history()
+        for number in LIFELINE_COSTS:
+            button = self.query_one(f"#solo-lifeline-{number}", Button)
+            refusal = game.lifeline_refusal(number)
+            button.set_class(refusal is not None, "-refused")
+            button.tooltip = refusal or f"Costs {guesses_word(LIFELINE_COSTS[number])}."
+        self.set_class(game.over, "-over")
+        if game.over:
+            self._show_result()
+
+    def _set_columns(self) -> None:
+        table = self.query_one("#solo-history", DataTable)
+        table.clear(columns=True)
+        table.styles.width = history_columns(table, self.game.ruleset)
+
+    def _fill_history(self) -> None:
+        table = self.query_one("#solo-history", DataTable)
+        table.clear()
+        ruleset = self.game.ruleset
+        for row in self.game.history:
+            number = Text(str(row.number), justify="right")
+            if row.is_lifeline or row.feedback is None:
+                table.add_row(number, Text("LIFELINE", style=Style(italic=True, dim=True)), "", "", "")
+                continue
+            result: Feedback = row.feedback
+            table.add_row(
+                number,
+                guess_cell(row.guess, ruleset),
+                Text(str(result.black), justify="center"),
+                Text(str(result.white), justify="center"),
+                key_pegs_cell(result, ruleset.length),
+            )
+        if table.row_count:
+            table.scroll_end(animate=False)
+
+    def _show_result(self) -> None:
+        game = self.game
+        result = Text(end="")
+        if game.won:
+            result.append(f"You broke the code in {guesses_word(game.guesses_used)}!", style=Style(bold=True))
+        else:
+            result.append("The code was ", style=Style(bold=True))
+            result.append_text(code_pegs(game.reveal(), game.ruleset.palette, gap=""))
+        if self._record_text:
+            result.append("\n")
+            result.append(self._record_text, style=Style(italic=True))
+        self.query_one("#solo-result", Static).update(result)
+
+    # -- playing ---------------------------------------------------------------------------
+
+    def on_peg_input_submitted(self, message: GuessInput.Submitted) -> None:
+        message.stop()
+        if self.game.over:
+            return
+        text = message.text
+        history_before = self._guess_history()
+        try:
+            outcome = self.game.submit(text)
+        except InvalidCode as invalid:
+            self.messages.say(invalid.reason, "error")
+            return
+        if isinstance(outcome, LifelineResult):
+            self._lifeline_said(outcome)
+            message.control.clear()
+            self._after_move()
+            return
+        guess = self.game.history[-1].guess
+        self.messages.say(f"Guess #{self.game.history[-1].number}: {guess} → {outcome.black} black, {outcome.white} white.")
+        message.control.clear()
+        if self.choice.coach and not self.game.won:
+            self._coach(guess, history_before, self._guess_history(), self._games)
+        self._after_move()
+
+    def _guess_history(self) -> list[tuple[str, Feedback]]:
+        return [(row.guess, row.feedback) for row in self.game.history if row.feedback is not None]
+
+    def _lifeline_said(self, result: LifelineResult) -> None:
+        if result.ok:
+            self.messages.say(f"{result.message} That cost {guesses_word(result.cost)}.", "warning")
+        else:
+            self.messages.say(result.message, "error")
+
+    def action_lifeline(self, number: int) -> None:
+        """Ask for lifeline #1 (reveal a symbol) or #2 (reveal a position)."""
+        if self.game.over:
+            self.messages.say("The game is over.", "error")
+            return
+        self._lifeline_said(self.game.lifeline(number))
+        self._after_move()
+
+    def _after_move(self) -> None:
+        self._show()
+        if self.game.over:
+            self._finish()
+
+    @work(thread=True, group="coach")
+    def _coach(
+        self,
+        guess: str,
+        before: list[tuple[str, Feedback]],
+        after: list[tuple[str, Feedback]],
+        game_number: int,
+    ) -> None:
+        from ..domain.strategies import count_consistent, is_consistent
+
+        could = is_consistent(guess, before)
+        count = count_consistent(self.game.ruleset, after)
+        if get_current_worker().is_cancelled:
+            return
+        verdict = "could have been the code" if could else "could not have been the code, given the answers before it"
+        line = f"Coach: {guess} {verdict}. {codes_remain(count)}"
+        self.app.call_from_thread(self._coach_says, line, game_number)
+
+    def _coach_says(self, line: str, game_number: int) -> None:
+        if game_number == self._games and self.is_attached:
+            self.messages.say(line, "computer")
+
+    # -- the end of a game -----------------------------------------------------------------
+
+    def _finish(self) -> None:
+        from ..domain.store import StoreError
+
+        game = self.game
+        if game.won:
+            self.messages.say(f"You broke the code in {guesses_word(game.guesses_used)}!", "success")
+        else:
+            self.messages.say(f"Out of guesses. {game.reveal_message}", "error")
+        try:
+            self.wom.store.record_game(game.record(self.choice.player, self.choice.is_user))
+        except StoreError as error:
+            self.wom.show_store_error(error)
+            return
+        if game.won:
+            self._consider_record()
+        self.query_one("#solo-again", Button).focus()
+
+    def _consider_record(self) -> None:
+        from ..domain.store import StoreError
+
+        game = self.game
+        ruleset, used = game.ruleset, game.guesses_used
+        try:
+            if not self.wom.store.hall_of_fame().would_set_record(ruleset, used):
+                return
+        except StoreError as error:
+            self.wom.show_store_error(error)
+            return
+        headline = f"{guesses_word(used)} on {ruleset.describe()}."
+        if self.choice.is_user:
+            self._enter_hall(HallEntry(ruleset, used, self.choice.player, guest=False))
+            return
+
+        def entry_for(name: str) -> HallEntry:
+            return HallEntry(ruleset, used, name, guest=True)
+
+        def named(name: str | None) -> None:
+            if name is None:
+                self.messages.say("The record is left unclaimed.")
+                return
+            self._enter_hall(entry_for(name))
+
+        self.app.push_screen(HallNameScreen(entry_for, headline), named)
+
+    def _enter_hall(self, entry: HallEntry) -> None:
+        from ..domain.store import StoreError
+
+        try:
+            entered = self.wom.store.submit_hall_entry(entry)
+        except StoreError as error:
+            self.wom.show_store_error(error)
+            return
+        if entered:
+            self._record_text = f"A new record! {entry.name} is in the hall of fame."
+            self.messages.say(
+                f"A new record for {entry.ruleset.describe()}: {guesses_word(entry.guesses)}! "
+                f"{entry.name} is in the hall of fame.",
+                "success",
+            )
+        else:
+            self.messages.say("Someone set a better record a moment ago; no new record this time.", "warning")
+        self._show_result()
+
+    # -- new game, leaving -----------------------------------------------------------------
+
+    @property
+    def in_progress(self) -> bool:
+        """True while a game has moves in it and is not over (leaving would lose them)."""
+        return not self.game.over and self.game.guesses_used > 0
+
+    def action_new_game(self) -> None:
+        """Start a new game with the same setup (asking first if this one is under way)."""
+        if not self.in_progress:
+            self._new_game()
+            return
+
+        def answered(go: bool | None) -> None:
+            if go:
+                self.messages.say("Game abandoned.", "warning")
+                self._new_game()
+
+        self.app.push_screen(
+            ConfirmScreen(
+                "Start a new game?",
+                "This game is abandoned and not recorded.",
+                confirm_label="New game",
+                cancel_label="Keep playing",
+            ),
+            answered,
+        )
+
+    def _new_game(self) -> None:
+        self.workers.cancel_group(self, "coach")
+        self.game = self.choice.setup.new_game(self.wom.rng)
+        self._games += 1
+        self._record_text = None
+        old = self.query_one("#solo-input", GuessInput)
+        entry = self.query_one("#solo-entry", Vertical)
+
+        async def swap() -> None:
+            await old.remove()
+            fresh = self._new_input()
+            await entry.mount(fresh, before=0)
+            self.messages.say("")
+            self._set_columns()
+            self._announce_game()
+            self._show()
+            fresh.focus()
+
+        self.call_later(swap)
+
+    def action_back(self) -> None:
+        """Back to the setup; a game under way asks first (Esc again leaves)."""
+        if not self.in_progress:
+            self.dismiss()
+            return
+
+        def answered(go: bool | None) -> None:
+            if go:
+                self.dismiss()
+
+        self.app.push_screen(ConfirmScreen("Leave this game?", "It is abandoned and not recorded."), answered)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        button = event.button.id or ""
+        if button.startswith("solo-lifeline-"):
+            self.action_lifeline(int(button.rsplit("-", 1)[1]))
+        elif button in ("solo-new", "solo-again"):
+            self.action_new_game()
+        elif button == "solo-setup-button":
+            self.action_back()
+        elif button == "solo-menu":
+            self.wom.action_menu()

@@ -1,0 +1,144 @@
+"""Pieces the solo game and "computer breaks your code" share: the guess input and history cells."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.widgets import DataTable, Static
+
+from ..domain.codes import Feedback, Ruleset
+from ..widgets.pegs import BLACK_PEG, NO_PEG, WHITE_PEG, code_pegs
+from ..widgets.peg_input import PegInput
+
+COMMAND_WORD = "lifeline"
+"""Typing this word (then ``#1`` or ``#2``) at the guess prompt asks for a lifeline, as in the seeds."""
+
+
+class GuessInput(PegInput):
+    """A :class:`PegInput` that also takes the seeds' typed commands ``lifeline#1`` / ``lifeline#2``.
+
+    An ``l`` (never a palette symbol) switches the slots to a one-line command prompt;
+    Enter submits the command text like a guess, Backspace edits it, and erasing it all
+    goes back to the slots.
+    """
+
+    def __init__(self, ruleset: Ruleset, *, commands: bool = True, **kwargs: object) -> None:
+        super().__init__(ruleset, **kwargs)  # type: ignore[arg-type]
+        self._commands = commands
+        self._command = ""
+
+    @property
+    def command(self) -> str:
+        """The command being typed ("" when entering pegs)."""
+        return self._command
+
+    def compose(self) -> ComposeResult:
+        yield from super().compose()
+        yield Static("", classes="guess-input--command")
+
+    def _set_command(self, text: str) -> None:
+        self._command = text
+        self.set_class(bool(text), "-command")
+        line = self.query_one(".guess-input--command", Static)
+        prompt = Text("> ", style=Style(dim=True))
+        prompt.append(text, style=Style(bold=True))
+        prompt.append("▏", style=Style(blink=False, dim=True))
+        prompt.append("   Enter asks, Backspace edits", style=Style(dim=True, italic=True))
+        line.update(prompt)
+
+    def clear(self) -> None:
+        """Empty the slots and drop a half-typed command."""
+        super().clear()
+        if self.is_mounted:
+            self._set_command("")
+
+    async def _on_key(self, event: events.Key) -> None:
+        character = event.character
+        if self._command:
+            event.stop()
+            event.prevent_default()
+            if event.key == "enter":
+                self.post_message(self.Submitted(self, self._command))
+                self._set_command("")
+            elif event.key == "backspace":
+                self._set_command(self._command[:-1])
+            elif event.key == "escape":
+                self._set_command("")
+            elif character is not None and len(character) == 1 and character.isprintable():
+                self._set_command(self._command + character)
+            return
+        if (
+            self._commands
+            and character is not None
+            and character.lower() == COMMAND_WORD[0]
+            and character.upper() not in self.ruleset.palette.symbols
+        ):
+            event.stop()
+            event.prevent_default()
+            self._set_command(character)
+            return
+        await super()._on_key(event)
+
+
+def guess_cell(code: str, ruleset: Ruleset) -> Text:
+    """A guess as coloured pegs (tight for long codes so eight fit in a table cell)."""
+    return code_pegs(code, ruleset.palette, gap="" if ruleset.length > 5 else " ")
+
+
+def key_pegs_cell(result: Feedback, length: int) -> Text:
+    """Key pegs on one line, blacks then whites then empty holes: counts only, never positions."""
+    text = Text(end="")
+    gap = "" if length > 5 else " "
+    pegs = [BLACK_PEG] * result.black + [WHITE_PEG] * result.white
+    pegs += [NO_PEG] * max(length - len(pegs), 0)
+    for index, key_peg in enumerate(pegs):
+        if index:
+            text.append(gap)
+        text.append(key_peg, style=Style(dim=True) if key_peg == NO_PEG else Style(bold=True))
+    return text
+
+
+def _pegs_width(length: int, cell: int, gap: int) -> int:
+    return length * cell + (length - 1) * gap
+
+
+def history_columns(table: DataTable[object], ruleset: Ruleset, *, extra: tuple[tuple[str, int], ...] = ()) -> int:
+    """Give ``table`` the history columns (#, Guess, Black, White, Pegs, then ``extra``) at fixed widths.
+
+    Returns the width the table needs (border and scrollbar included), so the layout never shifts
+    as rows arrive.
+    """
+    tight = ruleset.length > 5
+    columns = [
+        ("#", 2),
+        ("Guess", max(_pegs_width(ruleset.length, 3, 0 if tight else 1), 8)),
+        ("Black", 5),
+        ("White", 5),
+        ("Pegs", max(_pegs_width(ruleset.length, 1, 0 if tight else 1), 4)),
+        *extra,
+    ]
+    for label, width in columns:
+        table.add_column(label, width=width, key=label.lower())
+    padding = 2 * table.cell_padding
+    return sum(width + padding for _, width in columns) + 2 + 1
+
+
+def count_text(count: tuple[int, bool]) -> str:
+    """How many codes remain: ``"1,896"`` when exact, ``"about 13,217,737"`` otherwise."""
+    n, exact = count
+    return f"{n:,}" if exact else f"about {n:,}"
+
+
+def codes_remain(count: tuple[int, bool]) -> str:
+    """A sentence: ``"76 codes remain possible."`` / ``"1 code remains possible."``."""
+    n, exact = count
+    if exact and n == 1:
+        return "1 code remains possible."
+    return f"{count_text(count)} codes remain possible."
+
+
+def guesses_word(n: int) -> str:
+    """``"1 guess"`` / ``"5 guesses"``."""
+    return f"{n} {'guess' if n == 1 else 'guesses'}"
