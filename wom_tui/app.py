@@ -19,11 +19,11 @@ from .widgets.themes import THEMES
 if TYPE_CHECKING:
     from .domain.store import Store, StoreError
 
-SCREENS_BY_NAME: dict[str, tuple[str, str]] = {
-    "wom": ("wom_tui.screens.wom", "WomSetupScreen"),
-    "solo": ("wom_tui.screens.solo", "SoloSetupScreen"),
+SCREENS_BY_NAME: dict[str, tuple[str, str, str]] = {
+    "wom": ("wom_tui.screens.wom", "WomSetupScreen", "World of Mastermind"),
+    "solo": ("wom_tui.screens.solo", "SoloSetupScreen", "Solo game"),
 }
-"""Screens other parts provide, opened by name: module and class, imported when first needed."""
+"""Screens other parts provide, opened by name: module, class and title, imported when first needed."""
 
 
 class WomApp(App[int]):
@@ -81,13 +81,13 @@ class WomApp(App[int]):
 
     def open_screen(self, name: str, *args: Any, **kwargs: Any) -> bool:
         """Push the screen registered as ``name`` (see :data:`SCREENS_BY_NAME`); False if not built yet."""
-        module_name, class_name = SCREENS_BY_NAME[name]
+        module_name, class_name, title = SCREENS_BY_NAME[name]
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as error:
             if error.name != module_name:
                 raise
-            self.notify("Coming soon.", title=name.upper() if name == "wom" else name.title())
+            self.notify("Coming soon.", title=title)
             return False
         screen_class: Callable[..., Screen[Any]] = getattr(module, class_name)
         self.push_screen(screen_class(*args, **kwargs))

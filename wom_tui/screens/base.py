@@ -1,20 +1,33 @@
-"""The base of every screen: Esc goes back, the footer shows the keys."""
+"""The base of every screen: Esc goes back; a game in progress asks first."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from textual.binding import Binding
 from textual.screen import Screen
+
+from .confirm import ConfirmScreen
 
 if TYPE_CHECKING:
     from ..app import WomApp
 
 
 class WomScreen(Screen[Any]):
-    """A screen of the app: Esc runs :meth:`action_back` (pop the screen; game screens ask first)."""
+    """A screen of the app: Esc runs :meth:`action_back`.
+
+    Set ``self.confirm_leave = True`` while a game is in progress: Esc then opens a
+    :class:`ConfirmScreen` ("Leave this game? Progress is lost."), a second Esc or *Leave*
+    confirms and :meth:`on_leave` runs (default: back to the main menu), *Stay* or ``n`` stays.
+    """
 
     BINDINGS = [Binding("escape", "back", "Back")]
+
+    confirm_leave: bool = False
+    """True while leaving would lose something, so Esc asks first."""
+    leave_question: str = "Leave this game?"
+    leave_detail: str = "Progress is lost."
 
     @property
     def wom(self) -> WomApp:
@@ -22,6 +35,21 @@ class WomScreen(Screen[Any]):
         return cast("WomApp", self.app)
 
     def action_back(self) -> None:
-        """Go back to the previous screen (override to ask first in a game)."""
-        if len(self.app.screen_stack) > 1:
+        """Go back (asking first when :attr:`confirm_leave` is set)."""
+        if self.confirm_leave:
+            self.ask_to_leave()
+        elif len(self.app.screen_stack) > 1:
             self.dismiss()
+
+    def ask_to_leave(self, then: Callable[[], None] | None = None) -> None:
+        """Ask "Leave this game?"; on yes run ``then`` (default :meth:`on_leave`)."""
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                (then or self.on_leave)()
+
+        self.app.push_screen(ConfirmScreen(self.leave_question, self.leave_detail), answered)
+
+    def on_leave(self) -> None:
+        """What leaving does once confirmed: back to the main menu (override as needed)."""
+        self.wom.action_menu()
