@@ -42,6 +42,8 @@ _HOST_TERMINAL_VARS = frozenset(
 # Variables a client may send (ssh SendEnv) that only change how the game looks.
 _CLIENT_VARS = ("COLORTERM", "NO_COLOR")
 
+MAX_COLUMNS = 1000
+MAX_ROWS = 500
 _INPUT_BACKLOG = 64 * 1024
 _KILL_GRACE = 3.0
 
@@ -56,14 +58,22 @@ def describe_seconds(seconds: float) -> str:
 
 
 def set_window_size(fd: int, columns: int, rows: int, xpixels: int = 0, ypixels: int = 0) -> None:
-    """Set a pty's size; the kernel then sends SIGWINCH to the terminal's foreground process group."""
+    """Set a pty's size; the kernel then sends SIGWINCH to the terminal's foreground process group.
+
+    A size of 0 (some clients send it) means 80×24; absurd sizes are capped so that no
+    client can make its game allocate a gigantic screen.
+    """
+    columns = min(columns, MAX_COLUMNS) if columns > 0 else 80
+    rows = min(rows, MAX_ROWS) if rows > 0 else 24
+    xpixels, ypixels = (min(max(value, 0), 0xFFFF) for value in (xpixels, ypixels))
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, xpixels, ypixels))
 
 
 def child_environment(term: str, client_env: dict[str, str]) -> dict[str, str]:
     """The game's environment: the server's, minus its terminal's traits, plus the client's TERM."""
     env = {key: value for key, value in os.environ.items() if key not in _HOST_TERMINAL_VARS}
-    env["TERM"] = term or "xterm-256color"
+    sensible = term and len(term) <= 64 and term.isascii() and term.isprintable() and " " not in term
+    env["TERM"] = term if sensible else "xterm-256color"
     for key in _CLIENT_VARS:
         value = client_env.get(key)
         if isinstance(value, str) and value.isprintable():
@@ -144,7 +154,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._size = (width, height, pixwidth, pixheight)
         if self._master is not None:
             try:
-                set_window_size(self._master, width or 80, height or 24, pixwidth, pixheight)
+                set_window_size(self._master, width, height, pixwidth, pixheight)
             except OSError:
                 pass
 
@@ -220,7 +230,7 @@ class GameSession(asyncssh.SSHServerSession):
     def _start_game(self) -> None:
         columns, rows, xpixels, ypixels = self._size
         master, slave = os.openpty()
-        set_window_size(master, columns or 80, rows or 24, xpixels, ypixels)
+        set_window_size(master, columns, rows, xpixels, ypixels)
         os.set_blocking(master, False)
         self._master = master
         self._started_at = self._last_input = self._loop.time()
