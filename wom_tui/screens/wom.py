@@ -1,0 +1,261 @@
+"""Set up a World of Mastermind game: 2–4 players, attempts 5–10, and the rules folded away (SPEC §3).
+
+Each seat is a ``Select`` of the registered users plus HAL9000 and VIKI, offering only players not
+already seated elsewhere, so nobody can be mistyped or play twice; the domain still checks the final
+list (``players_from_names``) and its reason is shown if anything slips through.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.widgets import Button, Checkbox, Collapsible, Footer, Label, RadioButton, RadioSet, Select, Static
+
+from ..domain.codes import PALETTES, WOM_RULESET, Ruleset
+from ..domain.users import COMPUTER_NAMES
+from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS, SetupError
+from .base import WomScreen
+from .wom_game import WomGameScreen, WomSetup, start_game
+from .wom_results import WomResultsScreen
+
+__all__ = ["WomGameScreen", "WomResultsScreen", "WomSetup", "WomSetupScreen"]
+
+LENGTHS = range(4, 9)
+"""Code lengths offered under the advanced rules."""
+
+COMPUTER_LABELS = {"HAL9000": "HAL9000 · computer", "VIKI": "VIKI · computer"}
+DEFAULT_ATTEMPTS = 10
+
+
+def describe_rules(ruleset: Ruleset) -> str:
+    """``4 × R G B Y W K, repeats`` — what the advanced section holds, for its title."""
+    repeats = "repeats" if ruleset.repeats else "no repeats"
+    return f"{ruleset.length} × {' '.join(ruleset.palette.symbols)}, {repeats}"
+
+
+class WomSetupScreen(WomScreen):
+    """How many players, who they are, how many attempts — then start."""
+
+    BINDINGS = [Binding("ctrl+s", "start", "Start game")]
+    AUTO_FOCUS = "#setup-start"
+
+    def __init__(self, setup: WomSetup | None = None) -> None:
+        super().__init__(classes="wom-screen")
+        self._initial = setup
+        self._people: list[str] = []
+        self._seats: list[str | None] = [None] * MAX_PLAYERS
+        self._count = MIN_PLAYERS
+        self._rules_problem: str | None = None
+
+    # -- layout -----------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        from ..domain.store import StoreError
+
+        try:
+            self._people = [user.name for user in self.wom.store.scoreboard()]
+        except StoreError:
+            self._people = []
+        self._choose_defaults()
+        with VerticalScroll(id="setup-box", classes="panel"):
+            yield Static(Text("Play World of Mastermind"), classes="panel-title")
+            with Horizontal(classes="setup-row"):
+                yield Label("Players", classes="setup-label")
+                with RadioSet(id="setup-count", classes="setup-choice"):
+                    for count in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+                        yield RadioButton(str(count), value=count == self._count, name=str(count))
+            with Grid(id="setup-seats"):
+                for seat in range(MAX_PLAYERS):
+                    with Horizontal(classes="setup-seat", id=f"seat-{seat + 1}"):
+                        yield Label(f"Player {seat + 1}", classes="setup-label")
+                        yield Select(
+                            self._options_for(seat),
+                            prompt="Choose a player",
+                            value=self._seats[seat] if self._seats[seat] is not None else Select.NULL,
+                            id=f"seat-select-{seat + 1}",
+                            classes="setup-seat-select",
+                        )
+            with Horizontal(classes="setup-row"):
+                yield Label("Attempts", classes="setup-label")
+                with RadioSet(id="setup-attempts", classes="setup-choice"):
+                    for attempts in range(MIN_ATTEMPTS, MAX_ATTEMPTS + 1):
+                        yield RadioButton(
+                            str(attempts), value=attempts == self._attempts, name=str(attempts)
+                        )
+            with Collapsible(title=self._advanced_title(), id="setup-advanced"):
+                with Horizontal(id="setup-rules"):
+                    yield Label("Length", classes="setup-label-short")
+                    yield Select(
+                        [(Text(str(n)), n) for n in LENGTHS],
+                        value=self._ruleset.length,
+                        allow_blank=False,
+                        id="setup-length",
+                    )
+                    yield Label("Palette", classes="setup-label-short")
+                    yield Select(
+                        [(Text(f"{' '.join(p.symbols)}"), key) for key, p in PALETTES.items()],
+                        value=self._ruleset.palette.key,
+                        allow_blank=False,
+                        id="setup-palette",
+                    )
+                    yield Checkbox("Repeats", value=self._ruleset.repeats, id="setup-repeats")
+            yield Static(self._hint(), id="setup-hint")
+            yield Static("", id="setup-error")
+            with Horizontal(id="setup-buttons"):
+                yield Button("Start game", id="setup-start", variant="primary")
+                yield Button("Back", id="setup-back")
+        yield Footer()
+
+    def _choose_defaults(self) -> None:
+        initial = self._initial
+        if initial is not None:
+            self._count = len(initial.names)
+            self._seats = [*initial.names, *([None] * (MAX_PLAYERS - len(initial.names)))]
+            self._attempts = initial.attempts
+            self._ruleset = initial.ruleset
+            return
+        first = self._people[0] if self._people else "HAL9000"
+        second = "HAL9000" if self._people else "VIKI"
+        self._seats = [first, second, None, None]
+        self._attempts = DEFAULT_ATTEMPTS
+        self._ruleset = WOM_RULESET
+
+    def _all_choices(self) -> list[str]:
+        return [*self._people, *COMPUTER_NAMES]
+
+    def _options_for(self, seat: int) -> list[tuple[Text, str]]:
+        taken = {name for index, name in enumerate(self._seats[: self._count]) if index != seat and name}
+        return [
+            (Text(COMPUTER_LABELS.get(name, name)), name) for name in self._all_choices() if name not in taken
+        ]
+
+    def _advanced_title(self) -> str:
+        return f"Rules: {describe_rules(self._ruleset)}"
+
+    def _hint(self) -> Content:
+        if not self._people:
+            return Content(
+                "No one is registered yet: register from the main menu (r) to play and earn points. "
+                "Meanwhile HAL9000 and VIKI can play each other."
+            )
+        return Content("Each player sets the code the next one must break. People earn points; computers don't.")
+
+    def on_mount(self) -> None:
+        self._show_seats()
+
+    # -- choices ----------------------------------------------------------------------------
+
+    def _show_seats(self) -> None:
+        for seat in range(MAX_PLAYERS):
+            self.query_one(f"#seat-{seat + 1}").display = seat < self._count
+
+    def _sync_seat_options(self) -> None:
+        """Offer each seat only the players not seated elsewhere, keeping its own choice."""
+        with self.prevent(Select.Changed):
+            for seat in range(self._count):
+                select = self.query_one(f"#seat-select-{seat + 1}", Select)
+                select.set_options(self._options_for(seat))
+                if self._seats[seat] is not None:
+                    select.value = self._seats[seat]
+
+    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        event.stop()
+        value = int(event.pressed.name or 0)
+        if event.radio_set.id == "setup-count":
+            self._set_count(value)
+        elif event.radio_set.id == "setup-attempts":
+            self._attempts = value
+        self._say(None)
+
+    def _set_count(self, count: int) -> None:
+        for seat in range(count, MAX_PLAYERS):
+            self._seats[seat] = None
+        for seat in range(self._count, count):
+            # A new seat starts with the first player nobody has taken yet.
+            taken = set(self._seats[:count])
+            free = [name for name in self._all_choices() if name not in taken]
+            self._seats[seat] = free[0] if free else None
+        self._count = count
+        self._show_seats()
+        self._sync_seat_options()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        select_id = event.select.id or ""
+        if select_id.startswith("seat-select-"):
+            seat = int(select_id.rsplit("-", 1)[1]) - 1
+            value = None if event.value is Select.NULL else str(event.value)
+            if self._seats[seat] != value:
+                self._seats[seat] = value
+                self._sync_seat_options()
+            self._say(None)
+        elif select_id in ("setup-length", "setup-palette"):
+            self._rules_changed()
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        event.stop()
+        self._rules_changed()
+
+    def _rules_changed(self) -> None:
+        length = self.query_one("#setup-length", Select).value
+        palette = self.query_one("#setup-palette", Select).value
+        repeats = self.query_one("#setup-repeats", Checkbox).value
+        try:
+            ruleset = Ruleset(int(length), PALETTES[str(palette)], repeats)  # type: ignore[arg-type]
+        except ValueError as error:
+            reason = str(error)
+            self._rules_problem = reason[:1].upper() + reason[1:] + "."
+            self._say(self._rules_problem)
+            return
+        self._rules_problem = None
+        self._ruleset = ruleset
+        self.query_one(Collapsible).title = self._advanced_title()
+        self._say(None)
+
+    def _say(self, reason: str | None) -> None:
+        error = self.query_one("#setup-error", Static)
+        error.update(Content(reason) if reason else "")
+        error.set_class(bool(reason), "-error")
+
+    # -- starting ---------------------------------------------------------------------------
+
+    def current_setup(self) -> WomSetup | None:
+        """The setup as chosen, or None (with the reason shown) when a seat is empty or the rules clash."""
+        names: list[str] = []
+        for seat in range(self._count):
+            name = self._seats[seat]
+            if not name:
+                self._say(f"Choose a player for seat {seat + 1}.")
+                return None
+            names.append(name)
+        if self._rules_problem is not None:
+            self._say(self._rules_problem)
+            return None
+        return WomSetup(tuple(names), self._attempts, self._ruleset)
+
+    def action_start(self) -> None:
+        """Start the game with the chosen players, attempts and rules."""
+        from ..domain.store import StoreError
+
+        setup = self.current_setup()
+        if setup is None:
+            return
+        try:
+            screen = start_game(self.wom, setup)
+        except SetupError as refusal:
+            self._say(refusal.reason)
+            return
+        except StoreError as error:
+            self.wom.show_store_error(error)
+            return
+        self.app.push_screen(screen)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "setup-start":
+            self.action_start()
+        elif event.button.id == "setup-back":
+            self.action_back()

@@ -1,0 +1,102 @@
+"""Pieces of the World of Mastermind screens: a player's history table and the table of players."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from rich.style import Style
+from rich.text import Text
+from textual.widgets import DataTable, Static
+
+from ..domain.board import DecodingBoard
+from ..domain.codes import Feedback, Ruleset
+from ..domain.players import Player
+from ..widgets.pegs import code_pegs, feedback_grid
+
+WIDE_CODE = 6
+"""From this code length on, pegs sit without gaps and the feedback text loses its spaces, to fit 80 columns."""
+
+
+def guess_cell(guess: str, ruleset: Ruleset) -> Text:
+    """A guess as coloured pegs, each showing its letter."""
+    return code_pegs(guess, ruleset.palette, gap="" if ruleset.length >= WIDE_CODE else " ")
+
+
+def feedback_words(result: Feedback, ruleset: Ruleset) -> Text:
+    """The seed's ``K K W`` (``KKW`` for long codes, so the table still fits)."""
+    text = result.text
+    if ruleset.length >= WIDE_CODE:
+        text = text.replace(" ", "")
+    return Text(text, end="")
+
+
+class HistoryTable(DataTable[Text]):
+    """One board's attempts: #, the guess as pegs, key pegs in a small grid, and ``K K W``."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(
+            id=id, classes=classes, cursor_type="none", zebra_stripes=True, show_cursor=False
+        )
+        self.can_focus = False
+        self._shown: tuple[int, int] | None = None
+
+    def on_mount(self) -> None:
+        self.add_column(Text("#"), key="number")
+        self.add_column(Text("Guess"), key="guess")
+        self.add_column(Text("Keys"), key="keys")
+        self.add_column(Text("Feedback"), key="text")
+
+    def show_board(self, board: DecodingBoard, *, owner: int) -> None:
+        """Show ``board`` (``owner`` tells boards apart); only new attempts are added when it is the same board."""
+        history = board.history
+        if self._shown is None or self._shown[0] != owner or self._shown[1] > len(history):
+            self.clear()
+            start = 0
+        else:
+            start = self._shown[1]
+        ruleset = board.ruleset
+        for number, (guess, result) in enumerate(history[start:], start=start + 1):
+            self.add_row(
+                Text(str(number), justify="right"),
+                guess_cell(guess, ruleset),
+                feedback_grid(result, ruleset.length),
+                feedback_words(result, ruleset),
+                height=2,
+                key=str(number),
+            )
+        self._shown = (owner, len(history))
+        self.scroll_end(animate=False)
+
+
+PlayerStatus = Literal["waiting", "set", "playing", "broke", "failed"]
+"""How a player stands: code not yet set / set (making); still guessing / broke / failed (guessing)."""
+
+_MARKS: dict[str, str] = {
+    "waiting": "· setting",
+    "set": "✓ code set",
+    "playing": "… guessing",
+    "broke": "✓ broke",
+    "failed": "✗ failed",
+}
+
+
+class PlayersPanel(Static):
+    """Every player of the game, whose turn it is, and how each is doing."""
+
+    def show(self, rows: Sequence[tuple[Player, bool, str, PlayerStatus]]) -> None:
+        """Rows of (player, is current, attempts ``2/10``, status); names stay plain text."""
+        theme = self.app.current_theme
+        colours = {"broke": theme.success, "failed": theme.error, "set": theme.success}
+        width = max((len(player.name) for player, *_ in rows), default=7)
+        text = Text(end="")
+        for index, (player, current, attempts, status) in enumerate(rows):
+            if index:
+                text.append("\n")
+            text.append("▶ " if current else "  ", style=Style(bold=True, color=theme.accent))
+            text.append(player.name.ljust(width), style=Style(bold=current))
+            if attempts:
+                text.append(f" {attempts:>5}", style=Style(dim=not current))
+            colour = None if self.app.no_color else colours.get(status)
+            text.append(f"  {_MARKS[status]}", style=Style(color=colour, dim=status in ("waiting", "playing")))
+        self.update(text)

@@ -1,0 +1,471 @@
+"""The World of Mastermind table: code making, guessing and the hand-over between people (SPEC §3).
+
+One screen runs a :class:`~wom_tui.domain.wom.WomGame` from its first code to its last guess, then
+switches to the results. People type codes (masked, with a peek) and guesses in a PegInput; computer
+players move on their own, one move per ``options.computer_pace`` seconds, their strategy running in
+a thread so the screen never freezes. Every rule and message comes from the domain.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.timer import Timer
+from textual.widgets import Button, ContentSwitcher, Footer, Static
+from textual.worker import Worker, WorkerCancelled, WorkerFailed
+
+from ..domain.codes import WOM_RULESET, InvalidCode, Ruleset
+from ..domain.players import Player
+from ..domain.records import GameRecord
+from ..domain.wom import FINISHED, GUESSING, MAKING, MadeCode, TurnResult, WomGame, players_from_names
+from ..widgets.message_log import MessageLog
+from ..widgets.peg_input import PegInput
+from .base import WomScreen
+from .confirm import ConfirmScreen
+from .wom_board import HistoryTable, PlayersPanel, PlayerStatus
+
+if TYPE_CHECKING:
+    from ..app import WomApp
+    from ..domain.users import UserRegistry
+
+
+@dataclass(frozen=True)
+class WomSetup:
+    """What the setup screen chose: player names in seating order, attempts allowed, and the ruleset."""
+
+    names: tuple[str, ...]
+    attempts: int
+    ruleset: Ruleset = WOM_RULESET
+
+    def new_game(
+        self, registry: UserRegistry, rng: object, on_finish: Callable[[GameRecord], object]
+    ) -> WomGame:
+        """A fresh game for this setup; SetupError with the domain's reason if it cannot be played."""
+        players = players_from_names(self.names, registry)
+        return WomGame(players, self.attempts, rng, self.ruleset, on_finish=on_finish)  # type: ignore[arg-type]
+
+
+class GameSaver:
+    """The game's ``on_finish``: hands the record to ``store.record_game`` once, keeping any error to show.
+
+    A game left while a computer's last move was still being worked out is not saved (``cancel``).
+    """
+
+    def __init__(self, record_game: Callable[[GameRecord], object]) -> None:
+        self._record_game = record_game
+        self.cancelled = False
+        self.saved = False
+        self.error: Exception | None = None
+
+    def cancel(self) -> None:
+        """Save nothing from now on (the game is being left)."""
+        self.cancelled = True
+
+    def __call__(self, record: GameRecord) -> None:
+        from ..domain.store import StoreError
+
+        if self.cancelled:
+            return
+        try:
+            self._record_game(record)
+        except (StoreError, OSError, ValueError) as error:
+            self.error = error
+        else:
+            self.saved = True
+
+
+def start_game(app: WomApp, setup: WomSetup) -> WomGameScreen:
+    """A game screen for ``setup`` on the app's store and RNG; SetupError / StoreError if it cannot start."""
+    saver = GameSaver(app.store.record_game)
+    game = setup.new_game(app.store.users(), app.rng, saver)
+    return WomGameScreen(setup, game, saver)
+
+
+def people_in(game: WomGame) -> list[Player]:
+    """The players who are people, in seating order."""
+    return [player for player in game.players if not player.is_computer]
+
+
+class WomGameScreen(WomScreen):
+    """Code making, then guessing, for every player in turn; Esc asks before leaving."""
+
+    BINDINGS = [Binding("escape", "back", "Leave game")]
+
+    def __init__(self, setup: WomSetup, game: WomGame, saver: GameSaver) -> None:
+        super().__init__(classes="wom-screen")
+        self.setup = setup
+        self.game = game
+        self.saver = saver
+        self._pace = 0.0
+        self._last_person: Player | None = None
+        self._waiting_for: Player | None = None
+        self._paused = False
+        self._leaving = False
+        self._deferred: Callable[[], None] | None = None
+        self._timer: Timer | None = None
+        self._computer_worker: Worker[None] | None = None
+        self._several_people = len(people_in(game)) > 1
+
+    # -- layout ---------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        ruleset = self.game.ruleset
+        yield Static(self._top_bar(), id="wom-topbar")
+        with Horizontal(id="wom-body"):
+            with ContentSwitcher(id="wom-switcher", initial="wom-making"):
+                with Vertical(id="wom-making", classes="wom-stage"):
+                    yield Static("", id="making-prompt", classes="stage-title")
+                    yield Static("", id="making-note", classes="stage-note")
+                    yield PegInput(ruleset, masked=True, id="code-input", label="Secret code")
+                    yield Static("", id="making-error", classes="stage-error")
+                    yield Static(self._keys_hint(peek=True), id="making-keys", classes="stage-keys")
+                with Vertical(id="wom-guessing", classes="wom-stage"):
+                    yield Static("", id="guess-turn", classes="stage-title")
+                    yield Static("", id="guess-attempts", classes="stage-note")
+                    yield HistoryTable(id="guess-history")
+                    yield PegInput(ruleset, id="guess-input", label="Your guess")
+                    yield Static("", id="guess-error", classes="stage-error")
+                with Vertical(id="wom-handover", classes="wom-stage"):
+                    yield Static("", id="handover-title")
+                    yield Static("", id="handover-note")
+                    yield Button("Ready", id="handover-ready", variant="primary")
+            with Vertical(id="wom-side"):
+                yield PlayersPanel(id="wom-players")
+                yield MessageLog(id="wom-log")
+        yield Footer()
+
+    def _top_bar(self) -> Text:
+        ruleset = self.game.ruleset
+        text = Text("World of Mastermind", style="bold", end="")
+        text.append(f"  ·  {len(self.game.players)} players  ·  ")
+        text.append(f"{ruleset.length} × {' '.join(ruleset.palette.symbols)}")
+        text.append(", repeats" if ruleset.repeats else ", no repeats")
+        text.append(f"  ·  {self.game.attempts} attempts")
+        return text
+
+    def _keys_hint(self, *, peek: bool) -> Text:
+        symbols = " ".join(self.game.ruleset.palette.symbols)
+        hint = f"Type {symbols}, or ←/→ and ↑/↓, or click a peg. Enter to submit."
+        if peek:
+            hint += " Ctrl+R to peek."
+        return Text(hint)
+
+    def on_mount(self) -> None:
+        self._pace = max(float(self.wom.options.computer_pace), 0.0)
+        self.query_one("#wom-players").border_title = "Players"
+        self.query_one("#wom-log").border_title = "Messages"
+        self._proceed()
+
+    # -- the flow of turns ----------------------------------------------------------------------
+
+    @property
+    def message_log(self) -> MessageLog:
+        """The game's message log."""
+        return self.query_one("#wom-log", MessageLog)
+
+    def _player_to_move(self) -> Player | None:
+        if self.game.phase == MAKING:
+            return self.game.maker
+        if self.game.phase == GUESSING:
+            return self.game.current
+        return None
+
+    def _proceed(self) -> None:
+        """Show whoever moves next: a hand-over, a person's turn, or a computer's move."""
+        if self._leaving:
+            return
+        player = self._player_to_move()
+        if player is None:
+            self._show_results()
+            return
+        self._refresh_players()
+        if not player.is_computer and self._several_people and self._last_person not in (None, player):
+            self._show_handover(player)
+            return
+        self._show_turn(player)
+
+    def _show_turn(self, player: Player) -> None:
+        if not player.is_computer:
+            self._last_person = player
+        if self.game.phase == MAKING:
+            self._show_making(player)
+        else:
+            self._show_guessing(player)
+        if player.is_computer:
+            self._schedule(self._computer_move, self._pace / 2)
+
+    def _schedule(self, callback: Callable[[], None], delay: float) -> None:
+        """Run ``callback`` after ``delay`` seconds (next tick for 0), held back while the leave dialog is open."""
+
+        def fire() -> None:
+            self._timer = None
+            if self._leaving:
+                return
+            if self._paused:
+                self._deferred = callback
+                return
+            callback()
+
+        if delay > 0:
+            self._timer = self.set_timer(delay, fire)
+        else:
+            self.call_later(fire)
+
+    # -- code making ----------------------------------------------------------------------------
+
+    def _show_making(self, maker: Player) -> None:
+        switcher = self.query_one(ContentSwitcher)
+        switcher.current = "wom-making"
+        stage = self.query_one("#wom-making")
+        stage.set_class(maker.is_computer, "-computer")
+        breaker = self.game.breaker_for(maker)
+        self.query_one("#making-prompt", Static).update(Text(self.game.maker_prompt))
+        code_input = self.query_one("#code-input", PegInput)
+        code_input.clear()
+        self._set_error("#making-error", None)
+        if maker.is_computer:
+            note = Content.from_markup("$name is choosing a code…", name=maker.name)
+            code_input.disabled = True
+        else:
+            note = Content.from_markup(
+                "$breaker, look away! The code stays hidden as it is typed.", breaker=breaker.name
+            )
+            if breaker.is_computer:
+                note = Content("The code stays hidden as it is typed; Ctrl+R shows it to you.")
+            code_input.disabled = False
+            code_input.focus()
+        self.query_one("#making-note", Static).update(note)
+
+    def _submit_code(self, text: str) -> None:
+        maker = self.game.maker
+        if maker.is_computer or self.game.phase != MAKING:
+            return
+        try:
+            made = self.game.make_code(text)
+        except InvalidCode as refusal:
+            self._refuse("#making-error", refusal.reason)
+            return
+        self.query_one("#code-input", PegInput).clear()
+        self._announce_code(made)
+        self._proceed()
+
+    def _announce_code(self, made: MadeCode) -> None:
+        self.message_log.say(made.message, "success")
+        if made.debug_code is not None and self.wom.options.debug:
+            self.message_log.say(f"DEBUG: {made.debug_code}", "warning")
+
+    # -- guessing -------------------------------------------------------------------------------
+
+    def _show_guessing(self, player: Player) -> None:
+        self.query_one(ContentSwitcher).current = "wom-guessing"
+        stage = self.query_one("#wom-guessing")
+        stage.set_class(player.is_computer, "-computer")
+        board = self.game.board_of(player)
+        self.query_one("#guess-turn", Static).update(
+            Content.from_markup("$name's turn to guess the code.", name=player.name)
+        )
+        self._show_attempts(player)
+        self.query_one(HistoryTable).show_board(board, owner=self.game.players.index(player))
+        guess_input = self.query_one("#guess-input", PegInput)
+        guess_input.clear()
+        self._set_error("#guess-error", None)
+        if player.is_computer:
+            guess_input.disabled = True
+            self._set_error("#guess-error", Content.from_markup("$name is thinking…", name=player.name), "-info")
+        else:
+            guess_input.disabled = False
+            guess_input.focus()
+
+    def _show_attempts(self, player: Player) -> None:
+        board = self.game.board_of(player)
+        maker = self.game.maker_for(player)
+        text = Content.from_markup(
+            "Attempts left: $left of $allowed  ·  the code was set by $maker",
+            left=str(board.attempts_left),
+            allowed=str(board.attempts_allowed),
+            maker=maker.name,
+        )
+        self.query_one("#guess-attempts", Static).update(text)
+
+    def _submit_guess(self, text: str) -> None:
+        if self.game.phase != GUESSING:
+            return
+        player = self.game.current
+        if player.is_computer:
+            return
+        try:
+            turn = self.game.play_turn(text)
+        except InvalidCode as refusal:
+            self._refuse("#guess-error", refusal.reason)
+            return
+        guess_input = self.query_one("#guess-input", PegInput)
+        guess_input.clear()
+        guess_input.disabled = True
+        self._set_error("#guess-error", None)
+        self._announce_turn(turn)
+
+    def _announce_turn(self, turn: TurnResult) -> None:
+        player = turn.player
+        self.query_one(HistoryTable).show_board(
+            self.game.board_of(player), owner=self.game.players.index(player)
+        )
+        self._show_attempts(player)
+        kind = "computer" if player.is_computer else "info"
+        self.message_log.say(f"{player.name}'s guess: {turn.guess}  ·  Feedback: {turn.feedback.text}", kind)
+        for message in turn.messages:
+            self.message_log.say(message, "success" if "broke" in message else "warning")
+        self._refresh_players()
+        # A pause after every move (not only a computer's), so its key pegs are seen before the
+        # board changes hands; the same player moving again goes on at once.
+        following = self._player_to_move()
+        delay = 0.0 if following is player else self._pace
+        self._schedule(self._proceed, delay)
+
+    # -- computer players -----------------------------------------------------------------------
+
+    def _computer_move(self) -> None:
+        self._computer_worker = self.run_worker(self._play_computer(), group="computer", exclusive=True)
+
+    async def _play_computer(self) -> None:
+        player = self._player_to_move()
+        if player is None or not player.is_computer:
+            return
+        if self.game.phase == MAKING:
+            made = self.game.make_code()
+            if self._leaving:
+                return
+            self._announce_code(made)
+            self._schedule(self._proceed, self._pace / 2)
+            return
+        # A strong strategy on a big ruleset can think for a while: keep the screen alive meanwhile.
+        turn = await asyncio.to_thread(self.game.play_turn)
+        if self._leaving:
+            return
+        self._set_error("#guess-error", None)
+        self._announce_turn(turn)
+
+    # -- hand-over between people ---------------------------------------------------------------
+
+    def _show_handover(self, player: Player) -> None:
+        self._waiting_for = player
+        self.query_one(ContentSwitcher).current = "wom-handover"
+        self.query_one("#handover-title", Static).update(
+            Content.from_markup("Pass the keyboard to $name", name=player.name)
+        )
+        what = "set a code" if self.game.phase == MAKING else "guess"
+        self.query_one("#handover-note", Static).update(
+            Content.from_markup(
+                "It is $name's turn to $what. $name: press Enter when ready.", name=player.name, what=what
+            )
+        )
+        ready = self.query_one("#handover-ready", Button)
+        ready.label = Content.from_markup("I'm $name — ready", name=player.name)
+        ready.focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "handover-ready":
+            event.stop()
+            player, self._waiting_for = self._waiting_for, None
+            if player is not None and player is self._player_to_move():
+                self._show_turn(player)
+
+    # -- input ----------------------------------------------------------------------------------
+
+    def on_peg_input_submitted(self, message: PegInput.Submitted) -> None:
+        message.stop()
+        if self._leaving or self._paused:
+            return
+        if message.peg_input.id == "code-input" and self.game.phase == MAKING:
+            self._submit_code(message.text)
+        elif message.peg_input.id == "guess-input" and self.game.phase == GUESSING:
+            self._submit_guess(message.text)
+
+    def on_peg_input_changed(self, message: PegInput.Changed) -> None:
+        message.stop()
+        target = "#making-error" if message.peg_input.id == "code-input" else "#guess-error"
+        error = self.query_one(target, Static)
+        if error.has_class("-error"):
+            self._set_error(target, None)
+
+    def _refuse(self, target: str, reason: str) -> None:
+        """An invalid code or guess: the domain's reason, by the input and in the log; nothing changes."""
+        self._set_error(target, Content(reason))
+        self.message_log.say(reason, "error")
+        self.app.bell()
+
+    def _set_error(self, target: str, content: Content | None, kind: str = "-error") -> None:
+        widget = self.query_one(target, Static)
+        widget.set_class(content is not None and kind == "-error", "-error")
+        widget.set_class(content is not None and kind == "-info", "-info")
+        widget.update(content if content is not None else "")
+
+    # -- the players panel ----------------------------------------------------------------------
+
+    def _refresh_players(self) -> None:
+        game = self.game
+        mover = self._player_to_move()
+        rows: list[tuple[Player, bool, str, PlayerStatus]] = []
+        for player in game.players:
+            if game.phase == MAKING:
+                made = game.board_of(game.breaker_for(player)).is_set
+                rows.append((player, player is mover, "", "set" if made else "waiting"))
+                continue
+            board = game.board_of(player)
+            status: PlayerStatus = "broke" if board.solved else "failed" if board.out_of_attempts else "playing"
+            rows.append((player, player is mover, f"{board.attempts_used}/{board.attempts_allowed}", status))
+        self.query_one(PlayersPanel).show(rows)
+
+    # -- the end, or leaving early --------------------------------------------------------------
+
+    def _show_results(self) -> None:
+        from .wom_results import WomResultsScreen
+
+        if self.game.phase != FINISHED or self._leaving:
+            return
+        self.app.switch_screen(WomResultsScreen(self.setup, self.game, self.saver))
+
+    def action_back(self) -> None:
+        """Leaving a game in progress asks first; a left game awards nothing."""
+        if self.game.phase == FINISHED:
+            self._show_results()
+            return
+        if self._paused or self._leaving:
+            return
+        self._paused = True
+        self.app.push_screen(
+            ConfirmScreen("Leave this game?", "A game left early gives nobody any points."),
+            self._answer_leave,
+        )
+
+    def _answer_leave(self, leave: bool | None) -> None:
+        if not leave:
+            self._paused = False
+            callback, self._deferred = self._deferred, None
+            if callback is not None:
+                callback()
+            return
+        self._leaving = True
+        self.saver.cancel()
+        if self._timer is not None:
+            self._timer.stop()
+        self.run_worker(self._leave(), group="leave")
+
+    async def _leave(self) -> None:
+        worker = self._computer_worker
+        if worker is not None and worker.is_running:
+            # The domain is not thread-safe: let a computer's move finish before abandoning.
+            try:
+                await worker.wait()
+            except (WorkerCancelled, WorkerFailed):
+                pass
+        if self.game.phase != FINISHED:
+            self.game.abandon()
+        self.dismiss()

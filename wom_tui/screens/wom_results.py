@@ -1,0 +1,136 @@
+"""The results of a World of Mastermind game: who broke what, and the points each user receives."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.widgets import Button, DataTable, Footer, Static
+
+from ..domain.wom import SetupError, WomGame
+from ..widgets.pegs import code_pegs
+from .base import WomScreen
+from .wom_board import WIDE_CODE
+from .wom_game import GameSaver, WomSetup, start_game
+
+
+class WomResultsScreen(WomScreen):
+    """The finished game: a table per player, the points lines, and play again / scoreboard / menu."""
+
+    BINDINGS = [
+        Binding("escape", "app.menu", "Menu"),
+        Binding("a", "again", "Play again"),
+        Binding("s", "scoreboard", "Scoreboard"),
+        Binding("m", "app.menu", "Menu"),
+    ]
+    AUTO_FOCUS = "#results-again"
+
+    def __init__(self, setup: WomSetup, game: WomGame, saver: GameSaver) -> None:
+        super().__init__(classes="wom-screen")
+        self.setup = setup
+        self.game = game
+        self.saver = saver
+        self.results = game.results()
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="results-box", classes="panel"):
+            yield Static(Text("The game is now finished."), classes="panel-title", id="results-title")
+            yield DataTable(id="results-table", cursor_type="none", zebra_stripes=True, show_cursor=False)
+            yield Static(self._points_lines(), id="results-points")
+            yield Static(self._saved_line(), id="results-saved", classes="-error" if self.saver.error else "")
+            with Horizontal(id="results-buttons"):
+                yield Button("Play again", id="results-again", variant="primary")
+                yield Button("Scoreboard", id="results-scoreboard")
+                yield Button("Main menu", id="results-menu")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#results-table", DataTable)
+        table.can_focus = False
+        game = self.game
+        gap = "" if game.ruleset.length >= WIDE_CODE else " "
+        for label in ("Player", "Code", "Result", "Attempts", "Breaking", "Making", "Total"):
+            table.add_column(Text(label, justify="right" if label in ("Breaking", "Making", "Total") else "left"))
+        theme = self.app.current_theme
+        for row in self.results.players:
+            board = game.board_of(row.player)
+            if row.broke:
+                result = Text("✓ broke", style=Style(color=None if self.app.no_color else theme.success, bold=True))
+            else:
+                result = Text("✗ failed", style=Style(color=None if self.app.no_color else theme.error, bold=True))
+            if row.points is None:
+                points = [Text("—", justify="right")] * 3
+            else:
+                points = [
+                    Text(str(row.breaking), justify="right"),
+                    Text(str(row.making), justify="right"),
+                    Text(str(row.total), justify="right", style="bold"),
+                ]
+            table.add_row(
+                Text(row.player.name),
+                code_pegs(board.reveal(), game.ruleset.palette, gap=gap),
+                result,
+                Text(f"{row.attempts_used} of {board.attempts_allowed}"),
+                *points,
+            )
+
+    def _points_lines(self) -> Text:
+        lines = [message for message in self.results.messages[1:]]
+        if not lines:
+            lines = ["No people played, so nobody receives points."]
+        return Text("\n".join(lines))
+
+    def _saved_line(self) -> Content:
+        from ..domain.store import StoreError
+
+        error = self.saver.error
+        if error is not None:
+            return Content.assemble(("The points could not be saved. ", "bold"), str(error))
+        if not self.saver.saved:
+            return Content("")
+        totals: list[str] = []
+        for row in self.results.players:
+            if row.player.is_computer:
+                continue
+            try:
+                user = self.wom.store.user(row.player.name)
+            except StoreError:
+                user = None
+            if user is not None:
+                games = "game" if user.games == 1 else "games"
+                totals.append(f"{user.name} {user.score} points in {user.games} {games}")
+        if not totals:
+            return Content("Saved. Computers earn no points.")
+        return Content("Saved. Now: " + ", ".join(totals) + ".")
+
+    # -- what next -------------------------------------------------------------------------------
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "results-again":
+            self.action_again()
+        elif event.button.id == "results-scoreboard":
+            self.action_scoreboard()
+        elif event.button.id == "results-menu":
+            self.app.action_menu()  # type: ignore[attr-defined]
+
+    def action_again(self) -> None:
+        """A new game with the same players, attempts and rules."""
+        from ..domain.store import StoreError
+
+        try:
+            screen = start_game(self.wom, self.setup)
+        except SetupError as refusal:
+            self.notify(refusal.reason, title="Cannot play again", severity="error", markup=False)
+            return
+        except StoreError as error:
+            self.wom.show_store_error(error)
+            return
+        self.app.switch_screen(screen)
+
+    def action_scoreboard(self) -> None:
+        """Show the scoreboard (Esc comes back here)."""
+        self.wom.action_scoreboard()
