@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 from .base import WomScreen
 
 if TYPE_CHECKING:
+    from ..domain.codes import Ruleset
     from ..domain.halloffame import HallEntry
     from ..domain.users import User
 
@@ -28,6 +29,12 @@ def sort_users(users: list[User], column: str, reverse: bool) -> list[User]:
     else:
         ordered = sorted(by_name, key=lambda user: getattr(user, column), reverse=True)
     return list(reversed(ordered)) if reverse else ordered
+
+
+def ruleset_label(ruleset: Ruleset) -> str:
+    """A hall-of-fame row's ruleset, short enough for 80 columns: ``"6 × Rainbow, no repeats"``."""
+    label = f"{ruleset.length} × {ruleset.palette.title}"
+    return label if ruleset.repeats else f"{label}, no repeats"
 
 
 class ScoreboardScreen(WomScreen):
@@ -47,7 +54,7 @@ class ScoreboardScreen(WomScreen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="scores-box", classes="panel"):
-            yield Static(Text("Scoreboard"), classes="panel-title")
+            yield Static(Text("Scores and records"), classes="panel-title")
             with TabbedContent(initial="board", id="scores-tabs"):
                 with TabPane("Scoreboard", id="board"):
                     yield DataTable(id="board-table", cursor_type="row", zebra_stripes=True)
@@ -109,8 +116,8 @@ class ScoreboardScreen(WomScreen):
             if entry.guest:
                 name.append(" (guest)", style="dim")
             table.add_row(
-                Text(entry.ruleset.describe()),
-                Text(str(entry.guesses), justify="right"),
+                Text(ruleset_label(entry.ruleset)),
+                Text(f"{entry.guesses} of {entry.ruleset.guesses}", justify="right"),
                 name,
                 Text(entry.day),
             )
