@@ -18,9 +18,6 @@ from wom_tui.screens.help import HelpScreen
 from wom_tui.screens.menu import MenuScreen
 from wom_tui.screens.register import RegisterScreen
 from wom_tui.screens.scoreboard import ScoreboardScreen
-from wom_tui.widgets import PegInput
-from wom_tui.widgets.peg_input import PalettePeg
-from wom_tui.widgets.pegs import COLOURBLIND, COLOURBLIND_THEME, STANDARD
 
 from .conftest import wait_for
 
@@ -276,24 +273,6 @@ async def test_served_app_takes_no_screenshot(make_app, tmp_path, monkeypatch):
         app.action_screenshot(path=str(tmp_path))
         await pilot.pause()
         assert list(tmp_path.glob("*.svg")) == []
-
-
-def peg_background(widget) -> str:
-    """The background colour a peg widget paints, as ``#rrggbb``."""
-    segment = next(iter(widget.render_line(0)))
-    return segment.style.bgcolor.triplet.hex
-
-
-async def test_colourblind_theme_repaints_pegs(app):
-    async with app.run_test(size=(80, 24)) as pilot:
-        await app.push_screen(HelpScreen())
-        await app.screen.mount(PegInput(Ruleset(), id="probe"))
-        await wait_for(pilot, lambda: app.screen.query(PalettePeg))
-        red = app.screen.query(PalettePeg).first()
-        await wait_for(pilot, lambda: peg_background(red) == STANDARD.colours["Red"][0])
-        app.theme = COLOURBLIND_THEME
-        await wait_for(pilot, lambda: peg_background(red) == COLOURBLIND.colours["Red"][0])
-        assert "R" in red.render_line(0).text
 
 
 async def test_no_color_shows_letters_only(make_app, monkeypatch):

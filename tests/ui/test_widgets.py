@@ -10,7 +10,8 @@ from wom_tui.paths import stylesheets
 from wom_tui.screens.confirm import ConfirmScreen
 from wom_tui.widgets import MessageLog, PegInput, code_pegs, feedback_grid, feedback_row
 from wom_tui.widgets.peg_input import PalettePeg, PegSlot
-from wom_tui.widgets.pegs import COLOURBLIND, PLAIN, STANDARD
+from wom_tui.widgets.pegs import COLOURBLIND, COLOURBLIND_THEME, PLAIN, STANDARD
+from wom_tui.widgets.themes import THEMES
 
 from .conftest import wait_for
 
@@ -215,3 +216,21 @@ async def test_a_screen_in_a_game_asks_before_leaving(app):
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+
+
+def peg_background(widget) -> str:
+    """The background colour a peg widget paints, as ``#rrggbb``."""
+    segment = next(iter(widget.render_line(0)))
+    return segment.style.bgcolor.triplet.hex
+
+
+async def test_colourblind_theme_repaints_pegs():
+    host = Host()
+    for theme in THEMES:
+        host.register_theme(theme)
+    async with host.run_test(size=(80, 24)) as pilot:
+        red = host.query(PalettePeg).first()
+        await wait_for(pilot, lambda: peg_background(red) == STANDARD.colours["Red"][0])
+        host.theme = COLOURBLIND_THEME
+        await wait_for(pilot, lambda: peg_background(red) == COLOURBLIND.colours["Red"][0])
+        assert "R" in red.render_line(0).text
