@@ -25,11 +25,14 @@ import numpy as np
 from ..codes import Feedback, Ruleset, feedback
 from . import book as _book
 from .space import (
+    ENUM_LIMIT,
     Candidates,
     Shape,
     candidates,
     enumerate_codes,
     feedback_keys,
+    guess_features,
+    space_guess_features,
     history_key,
     partition_counts,
     to_string,
@@ -48,8 +51,20 @@ EVAL_SAMPLE = 2_000
 POOL_FITTING = 600
 """Fitting codes considered as guesses."""
 
-POOL_OTHER = 400
-"""Non-fitting codes also considered as guesses (they can split a small set better)."""
+POOL_OTHER = 200
+"""Random codes also considered as guesses."""
+
+POOL_MUTANTS = 600
+"""Variations of fitting codes also considered as guesses (they may split better)."""
+
+FULL_POOL_WORK = 4_000_000
+"""When (space size × fitting codes) is at most this, every code is considered as a guess."""
+
+WIN_BONUS = 1.0
+
+SCORE = "entropy"
+
+POOL_PATTERNS = 0
 
 
 class Strategy(Protocol):
@@ -170,8 +185,38 @@ def _entropy(counts: np.ndarray) -> np.ndarray:
     return -(p * logs).sum(axis=1)
 
 
+def _mutants(shape: Shape, base: np.ndarray, n: int, gen: np.random.Generator) -> np.ndarray:
+    """``n`` codes made from random rows of ``base`` by recolouring a few positions each."""
+    rows = base[gen.integers(len(base), size=n)].copy()
+    share = gen.integers(1, max(2, shape.length // 2) + 1, size=n) / shape.length
+    change = gen.random(rows.shape) < share[:, None]
+    rows[change] = gen.integers(0, shape.colours, size=int(change.sum()), dtype=np.uint8)
+    return rows
+
+
+@lru_cache(maxsize=32)
+def _patterns(shape: Shape) -> np.ndarray:
+    """One code for each colour pattern (``AABB``, ``AABC``…): the guesses a person designs."""
+    patterns = _partitions(shape.length, shape.length, shape.colours)
+    return np.array([[c for c, k in enumerate(p) for _ in range(k)] for p in patterns], dtype=np.uint8)
+
+
+def _patterned(shape: Shape, n: int, gen: np.random.Generator) -> np.ndarray:
+    """``n`` colour patterns with colours and positions shuffled at random."""
+    base = _patterns(shape)
+    rows = base[gen.integers(len(base), size=n)]
+    colours = np.argsort(gen.random((n, shape.colours)), axis=1).astype(np.uint8)
+    rows = np.take_along_axis(colours, rows.astype(np.int64), axis=1)
+    places = np.argsort(gen.random((n, shape.length)), axis=1)
+    return np.take_along_axis(rows, places, axis=1)
+
+
 def best_guess(shape: Shape, cands: Candidates, gen: np.random.Generator, deadline: float) -> np.ndarray | None:
-    """The guess that splits the fitting codes best (by entropy, fitting codes preferred), or None."""
+    """The guess that splits the fitting codes best (by entropy, fitting codes preferred), or None.
+
+    Guesses considered: a sample of fitting codes, and codes that cannot be the secret but may
+    split it better — the whole space when that is cheap, else variations of fitting codes.
+    """
     if cands.exact:
         fit = cands.codes
         if len(fit) <= 2:
@@ -185,14 +230,28 @@ def best_guess(shape: Shape, cands: Candidates, gen: np.random.Generator, deadli
     order = gen.permutation(n)[:POOL_FITTING]
     own = evals[np.sort(order)]
     pool = [own]
-    if n < EVAL_SAMPLE:
-        # Only worth it when the fitting codes are few enough to be split exactly.
+    features = None
+    if shape.size <= ENUM_LIMIT and shape.size * n <= FULL_POOL_WORK:
+        space = enumerate_codes(shape.length, shape.colours, shape.repeats)
+        pool.append(space)
+        features = np.concatenate(
+            [guess_features(own, shape.colours), space_guess_features(shape.length, shape.colours, shape.repeats)]
+        )
+    else:
+        pool.append(_mutants(shape, evals, POOL_MUTANTS, gen))
         pool.append(_random_codes(shape, POOL_OTHER, gen))
+        if POOL_PATTERNS:
+            pool.append(_patterned(shape, POOL_PATTERNS, gen))
     pool = np.concatenate(pool, axis=0)
-    counts = partition_counts(feedback_keys(pool, evals, shape.colours), shape.outcomes)
-    score = _entropy(counts)
-    # A fitting code may win outright: worth a little more than its split alone.
-    score[: len(own)] += 1.0 / n
+    counts = partition_counts(feedback_keys(pool, evals, shape.colours, features), shape.outcomes)
+    if SCORE == "parts":
+        score = (counts > 0).sum(axis=1) + _entropy(counts) * 1e-3
+    elif SCORE == "size":
+        score = -(counts.astype(np.float64) ** 2).sum(axis=1) / n
+    else:
+        score = _entropy(counts)
+    # A fitting code may win outright, saving a whole guess (worth about one guess's bits) 1 time in n.
+    score[: len(own)] += WIN_BONUS * score.max() / n
     return pool[int(np.argmax(score))]
 
 

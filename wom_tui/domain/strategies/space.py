@@ -96,10 +96,25 @@ def _features(codes: np.ndarray, colours: int, black_weight: int) -> np.ndarray:
     return np.concatenate([pos.reshape(n, -1), thresh.reshape(n, -1)], axis=1)
 
 
-def feedback_keys(guesses: np.ndarray, secrets: np.ndarray, colours: int) -> np.ndarray:
-    """Packed feedback of every guess (rows) against every secret (columns), ``uint8``."""
-    length = guesses.shape[1]
-    g = _features(guesses, colours, length + 1)
+def guess_features(guesses: np.ndarray, colours: int) -> np.ndarray:
+    """The guess-side features :func:`feedback_keys` multiplies (precompute to reuse)."""
+    return _features(guesses, colours, guesses.shape[1] + 1)
+
+
+@lru_cache(maxsize=4)
+def space_guess_features(length: int, colours: int, repeats: bool) -> np.ndarray:
+    """Guess-side features of every code of a shape, cached (for scoring the whole space as guesses)."""
+    return guess_features(enumerate_codes(length, colours, repeats), colours)
+
+
+def feedback_keys(
+    guesses: np.ndarray, secrets: np.ndarray, colours: int, features: np.ndarray | None = None
+) -> np.ndarray:
+    """Packed feedback of every guess (rows) against every secret (columns), ``uint8``.
+
+    ``features`` may carry :func:`guess_features` of ``guesses`` already computed.
+    """
+    g = guess_features(guesses, colours) if features is None else features
     s = _features(secrets, colours, 1)
     out = g @ s.T
     return np.rint(out).astype(np.uint8)

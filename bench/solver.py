@@ -1,0 +1,166 @@
+"""Benchmark the code-breakers: guesses per game, time per move, peak memory (issue 4).
+
+    python bench/solver.py                 # the table (about 5 minutes on 2 cores)
+    python bench/solver.py --pegs 4 --colours 6 [--no-repeats] --strategy expert \\
+        [--games N | --all] [--seed S] --json   # one ruleset, one JSON object
+
+``--colours`` 6, 8 or 10 picks the wom, digits8 or digits10 palette. ``won_share`` counts games
+won within 10 guesses. ``peak_mb`` is the peak resident size of the process that played (each
+table row runs in its own process, so rows do not share caches or memory). The table also plays
+a plain Knuth minimax reference on 4 × 6 (``--strategy knuth``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+from wom_tui.domain.codes import DIGITS8, DIGITS10, WOM, Feedback, Ruleset, feedback
+from wom_tui.domain.strategies import make_strategy
+from wom_tui.domain.strategies.space import Shape, enumerate_codes, feedback_keys, history_key, partition_counts
+
+PALETTES = {6: WOM, 8: DIGITS8, 10: DIGITS10}
+WON_WITHIN = 10
+
+TABLE = [
+    # (pegs, colours, repeats, strategy, games or "all")
+    (4, 6, True, "knuth", "all"),
+    (4, 6, True, "expert", "all"),
+    (4, 6, True, "consistent", "all"),
+    (4, 6, True, "random", 30),
+    (5, 8, True, "expert", 300),
+    (5, 8, True, "consistent", 300),
+    (8, 10, True, "expert", 150),
+    (8, 10, True, "consistent", 100),
+    (8, 10, False, "expert", 40),
+    (6, 10, False, "expert", 100),
+]
+
+
+class Knuth:
+    """Knuth's minimax (1976): the guess whose largest answer class is smallest, fitting codes first."""
+
+    name = "knuth"
+
+    def __init__(self, rules: Ruleset) -> None:
+        shape = Shape.of(rules)
+        self.shape = shape
+        self.codes = enumerate_codes(shape.length, shape.colours, shape.repeats)
+        self.table = feedback_keys(self.codes, self.codes, shape.colours)
+
+    def next_guess(self, rules: Ruleset, history, rng: random.Random) -> str:
+        """The minimax guess (``AABB`` first, as Knuth)."""
+        symbols = rules.palette.symbols
+        if not history:
+            return symbols[0] * 2 + symbols[1] * (rules.length - 2)
+        alive = np.arange(len(self.codes))
+        for guess, black, white in history_key(history, symbols):
+            row = int(np.flatnonzero((self.codes == np.frombuffer(guess, np.uint8)).all(axis=1))[0])
+            want = black * (self.shape.length + 1) + black + white
+            alive = alive[self.table[row, alive] == want]
+        if len(alive) == 1:
+            return "".join(symbols[i] for i in self.codes[alive[0]])
+        worst = partition_counts(self.table[:, alive], self.shape.outcomes).max(axis=1).astype(np.float64)
+        worst[alive] -= 0.5
+        best = int(np.argmin(worst))
+        return "".join(symbols[i] for i in self.codes[best])
+
+
+def run(pegs: int, colours: int, repeats: bool, strategy: str, games: int | None, seed: int) -> dict:
+    """Play ``games`` random secrets (or every secret when ``games`` is None); the figures as a dict."""
+    rules = Ruleset(pegs, PALETTES[colours], repeats, 20)
+    player = Knuth(rules) if strategy == "knuth" else make_strategy(strategy)
+    if games is None:
+        if rules.size > 200_000:
+            raise SystemExit(f"--all would play {rules.size} games; use --games")
+        symbols = rules.palette.symbols
+        every = itertools.product(symbols, repeat=pegs) if repeats else itertools.permutations(symbols, pegs)
+        secrets = ["".join(c) for c in every]
+    else:
+        secret_rng = random.Random(seed)
+        secrets = [rules.random_code(secret_rng) for _ in range(games)]
+    rng = random.Random(seed + 1)
+    cap = rules.size if strategy == "random" else 50
+    lengths, moves, game_s = [], [], []
+    for secret in secrets:
+        game_start = time.perf_counter()
+        history: list[tuple[str, Feedback]] = []
+        while len(history) < cap:
+            start = time.perf_counter()
+            guess = player.next_guess(rules, history, rng)
+            moves.append(time.perf_counter() - start)
+            fb = feedback(secret, guess)
+            history.append((guess, fb))
+            if fb.solves(pegs):
+                break
+        game_s.append(time.perf_counter() - game_start)
+        won = history[-1][1].solves(pegs)
+        lengths.append(len(history) if won else cap + 1)
+    return {
+        "games": len(lengths),
+        "average": round(statistics.mean(lengths), 4),
+        "worst": max(lengths),
+        "won_share": round(sum(n <= WON_WITHIN for n in lengths) / len(lengths), 4),
+        "median_ms": round(statistics.median(moves) * 1000, 2),
+        "max_ms": round(max(moves) * 1000, 1),
+        "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "max_game_s": round(max(game_s), 2),
+    }
+
+
+def table(seed: int) -> None:
+    """Run every row of :data:`TABLE`, each in its own process, and print the table."""
+    head = f"{'ruleset':<16}{'strategy':<12}{'games':>6}{'average':>9}{'worst':>6}{'won≤10':>8}"
+    head += f"{'median ms':>11}{'max ms':>9}{'peak MB':>9}{'game s max':>11}"
+    print(head)
+    print("-" * len(head))
+    for pegs, colours, repeats, strategy, games in TABLE:
+        args = [sys.executable, __file__, "--pegs", str(pegs), "--colours", str(colours), "--strategy", strategy]
+        args += ["--seed", str(seed), "--json", "--game-time"]
+        args += ["--all"] if games == "all" else ["--games", str(games)]
+        if not repeats:
+            args.append("--no-repeats")
+        out = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
+        name = f"{pegs}×{colours} {'rep' if repeats else 'no-rep'}"
+        print(
+            f"{name:<16}{strategy:<12}{out['games']:>6}{out['average']:>9.3f}{out['worst']:>6}"
+            f"{out['won_share'] * 100:>7.1f}%{out['median_ms']:>11.2f}{out['max_ms']:>9.1f}{out['peak_mb']:>9.1f}"
+            f"{out['max_game_s']:>11.2f}",
+            flush=True,
+        )
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Command line: the whole table, or one ruleset and strategy as JSON."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pegs", type=int, default=4)
+    parser.add_argument("--colours", type=int, choices=sorted(PALETTES), default=6)
+    parser.add_argument("--no-repeats", action="store_true")
+    parser.add_argument("--strategy", choices=["random", "consistent", "expert", "knuth"], default="expert")
+    count = parser.add_mutually_exclusive_group()
+    count.add_argument("--games", type=int, default=100)
+    count.add_argument("--all", action="store_true", help="play every secret")
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--json", action="store_true", help="one ruleset and strategy, one JSON object")
+    parser.add_argument("--game-time", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if not args.json:
+        table(args.seed)
+        return
+    result = run(args.pegs, args.colours, not args.no_repeats, args.strategy, None if args.all else args.games, args.seed)
+    if not args.game_time:
+        del result["max_game_s"]
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""Every strategy on every kind of ruleset: valid, consistent where promised, winning, reproducible."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from wom_tui.domain.codes import feedback
+from wom_tui.domain.strategies import STRATEGIES, is_consistent, make_strategy
+
+from .helpers import play, ruleset
+
+
+def small_rulesets():
+    """Rulesets small enough to play many games of: up to 4 symbols, any palette, repeats or not."""
+    return st.builds(
+        lambda length, colours, repeats: ruleset(length, colours, repeats),
+        st.integers(1, 4),
+        st.sampled_from([6, 8, 10]),
+        st.booleans(),
+    )
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=small_rulesets(), seed=st.integers(0, 2**32))
+def test_consistent_only_plays_codes_that_fit_and_wins(rules, seed):
+    rng = random.Random(seed)
+    secret = rules.random_code(rng)
+    history = play(make_strategy("consistent"), rules, secret, rng)
+    for i, (guess, _) in enumerate(history):
+        assert is_consistent(guess, history[:i])
+        if not rules.repeats:
+            assert len(set(guess)) == len(guess)
+    assert history[-1][0] == secret
+    assert len(history) <= (len(rules.palette) if rules.length == 1 else 12)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=small_rulesets(), seed=st.integers(0, 2**32))
+def test_expert_wins_within_seven(rules, seed):
+    rng = random.Random(seed)
+    secret = rules.random_code(rng)
+    history = play(make_strategy("expert"), rules, secret, rng)
+    assert history[-1][0] == secret
+    # One symbol: each guess can only rule out itself.
+    assert len(history) <= (len(rules.palette) if rules.length == 1 else 7)
+
+
+@settings(max_examples=20, deadline=None)
+@given(length=st.integers(1, 2), colours=st.sampled_from([6, 8, 10]), repeats=st.booleans(), seed=st.integers(0, 2**32))
+def test_random_never_repeats_a_guess_so_it_always_wins_in_the_end(length, colours, repeats, seed):
+    rules = ruleset(length, colours, repeats)
+    rng = random.Random(seed)
+    secret = rules.random_code(rng)
+    history = play(make_strategy("random"), rules, secret, rng, limit=rules.size)
+    guesses = [g for g, _ in history]
+    assert len(set(guesses)) == len(guesses)
+    assert guesses[-1] == secret
+
+
+@pytest.mark.parametrize(
+    ("length", "colours", "repeats"),
+    [(5, 8, True), (6, 10, False), (8, 10, True), (8, 10, False), (7, 6, True), (8, 8, False)],
+)
+def test_big_rulesets_are_won_within_ten_consistently(length, colours, repeats):
+    rules = ruleset(length, colours, repeats)
+    rng = random.Random(length * 100 + colours)
+    secret = rules.random_code(rng)
+    for name in ("consistent", "expert"):
+        history = play(make_strategy(name), rules, secret, rng)
+        assert history[-1][0] == secret
+        assert len(history) <= 10
+        if name == "consistent":
+            assert all(is_consistent(g, history[:i]) for i, (g, _) in enumerate(history))
+
+
+EVERY_RULESET = [
+    (length, colours, repeats)
+    for length in range(1, 9)
+    for colours in (6, 8, 10)
+    for repeats in (True, False)
+    if repeats or length <= colours
+]
+
+
+@pytest.mark.parametrize(("length", "colours", "repeats"), EVERY_RULESET)
+@pytest.mark.parametrize("name", STRATEGIES)
+def test_every_strategy_answers_every_ruleset(length, colours, repeats, name):
+    rules = ruleset(length, colours, repeats)
+    rng = random.Random(7)
+    secret = rules.random_code(rng)
+    strategy = make_strategy(name)
+    history = []
+    for _ in range(2):
+        guess = strategy.next_guess(rules, history, rng)
+        assert rules.parse(guess) == guess
+        history.append((guess, feedback(secret, guess)))
+
+
+@pytest.mark.parametrize("name", STRATEGIES)
+@pytest.mark.parametrize(("length", "colours", "repeats"), [(4, 6, True), (5, 8, True), (8, 10, True), (6, 10, False)])
+def test_same_seed_same_game(name, length, colours, repeats):
+    rules = ruleset(length, colours, repeats)
+    secret = rules.random_code(random.Random(1))
+    games = [play(make_strategy(name), rules, secret, random.Random(42), limit=6) for _ in range(2)]
+    assert games[0] == games[1]
