@@ -319,8 +319,10 @@ async def test_registering_on_a_damaged_store_shows_the_error(app, store):
         await open_register(pilot)
         store.users_path.write_text("{not json", encoding="utf-8")
         await pilot.press(*"Alan", "enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, StoreErrorScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, StoreErrorScreen) and app.screen.query("#error-reason"))
         assert "not valid JSON" in shown(app.screen.query_one("#error-reason", Static))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, RegisterScreen))
 
 
 # ---------------------------------------------------------------- sizes

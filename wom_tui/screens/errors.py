@@ -16,12 +16,15 @@ if TYPE_CHECKING:
 
 
 class StoreErrorScreen(Screen[None]):
-    """Says which file the store refused and why; the file is kept as it is. r retries, q quits."""
+    """Says which file the store refused and why; the file is kept as it is.
+
+    r asks the store again (and goes back if the file is readable now), Esc goes back, q quits.
+    """
 
     BINDINGS = [
         Binding("r", "retry", "Try again"),
         Binding("q", "app.quit", "Quit"),
-        Binding("escape", "app.quit", "Quit", show=False),
+        Binding("escape", "back", "Back"),
     ]
 
     def __init__(self, error: StoreError) -> None:
@@ -39,11 +42,15 @@ class StoreErrorScreen(Screen[None]):
             yield Static(
                 Text(
                     "The file has been left exactly as it is. Repair or move it away, "
-                    "then press r to try again, or q to quit."
+                    "then press r to try again."
                 ),
                 id="error-advice",
             )
         yield Footer()
+
+    def action_back(self) -> None:
+        """Back to the screen below (anything needing the file will come back here)."""
+        self.dismiss()
 
     def action_retry(self) -> None:
         """Ask the store again; back to where we were if the file is readable now."""
