@@ -155,6 +155,7 @@ async def test_register_explains_spaces_and_length(app, store):
         field.clear()
         await pilot.press(*"abcdefghijklmnopq")  # 17 keys: the field stops at 16
         assert field.value == "abcdefghijklmnop"
+        assert shown(app.screen.query_one("#register-result", Static)) == "A name can be at most 16 characters long."
         assert store.scoreboard() == []
 
 

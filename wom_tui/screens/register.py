@@ -16,7 +16,8 @@ NAME_PATTERN = r"[A-Za-z0-9 ._\-]*"
 """What the field accepts as it is typed or pasted; the domain makes the final decision."""
 
 NAME_RULE = f"1–{MAX_NAME} characters: A–Z, a–z, 0–9, space, - _ ."
-REFUSED_KEY = f"A name may use only A–Z, a–z, 0–9, space, - _ . (at most {MAX_NAME})."
+REFUSED_KEY = "A name may use only A–Z, a–z, 0–9, space, - _ ."
+TOO_LONG = f"A name can be at most {MAX_NAME} characters long."
 
 
 class NameInput(Input):
@@ -55,7 +56,8 @@ class RegisterScreen(WomScreen):
         result.update(content if isinstance(content, Content) else Content(content))
 
     def on_name_input_refused(self, _message: NameInput.Refused) -> None:
-        self._say(REFUSED_KEY, "warning")
+        full = len(self.query_one(NameInput).value) >= MAX_NAME
+        self._say(TOO_LONG if full else REFUSED_KEY, "warning")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         from ..domain.store import StoreError
