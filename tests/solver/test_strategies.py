@@ -38,6 +38,17 @@ def test_consistent_only_plays_codes_that_fit_and_wins(rules, seed):
     assert len(history) <= (len(rules.palette) if rules.length == 1 else 12)
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=small_rulesets(), seed=st.integers(0, 2**32))
+def test_expert_asked_to_stay_consistent_does_so_and_wins(rules, seed):
+    rng = random.Random(seed)
+    secret = rules.random_code(rng)
+    history = play(make_strategy("expert", consistent_only=True), rules, secret, rng)
+    assert all(is_consistent(guess, history[:i]) for i, (guess, _) in enumerate(history))
+    assert history[-1][0] == secret
+    assert len(history) <= (len(rules.palette) if rules.length == 1 else 8)
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=small_rulesets(), seed=st.integers(0, 2**32))
 def test_expert_wins_within_seven(rules, seed):
@@ -69,11 +80,11 @@ def test_big_rulesets_are_won_within_ten_consistently(length, colours, repeats):
     rules = ruleset(length, colours, repeats)
     rng = random.Random(length * 100 + colours)
     secret = rules.random_code(rng)
-    for name in ("consistent", "expert"):
-        history = play(make_strategy(name), rules, secret, rng)
+    for name, fitting in (("consistent", True), ("expert", False), ("expert", True)):
+        history = play(make_strategy(name, consistent_only=fitting), rules, secret, rng)
         assert history[-1][0] == secret
         assert len(history) <= 10
-        if name == "consistent":
+        if fitting:
             assert all(is_consistent(g, history[:i]) for i, (g, _) in enumerate(history))
 
 

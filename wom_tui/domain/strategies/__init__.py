@@ -211,7 +211,9 @@ def _patterned(shape: Shape, n: int, gen: np.random.Generator) -> np.ndarray:
     return np.take_along_axis(rows, places, axis=1)
 
 
-def best_guess(shape: Shape, cands: Candidates, gen: np.random.Generator, deadline: float) -> np.ndarray | None:
+def best_guess(
+    shape: Shape, cands: Candidates, gen: np.random.Generator, deadline: float, *, fitting_only: bool = False
+) -> np.ndarray | None:
     """The guess that splits the fitting codes best (by entropy, fitting codes preferred), or None.
 
     Guesses considered: a sample of fitting codes, and codes that cannot be the secret but may
@@ -231,13 +233,13 @@ def best_guess(shape: Shape, cands: Candidates, gen: np.random.Generator, deadli
     own = evals[np.sort(order)]
     pool = [own]
     features = None
-    if shape.size <= ENUM_LIMIT and shape.size * n <= FULL_POOL_WORK:
+    if not fitting_only and shape.size <= ENUM_LIMIT and shape.size * n <= FULL_POOL_WORK:
         space = enumerate_codes(shape.length, shape.colours, shape.repeats)
         pool.append(space)
         features = np.concatenate(
             [guess_features(own, shape.colours), space_guess_features(shape.length, shape.colours, shape.repeats)]
         )
-    else:
+    elif not fitting_only:
         pool.append(_mutants(shape, evals, POOL_MUTANTS, gen))
         pool.append(_random_codes(shape, POOL_OTHER, gen))
         if POOL_PATTERNS:
@@ -256,35 +258,46 @@ def best_guess(shape: Shape, cands: Candidates, gen: np.random.Generator, deadli
 
 
 class ExpertStrategy:
-    """HAL9000: the opening book where it applies, else the best split of the fitting codes."""
+    """HAL9000: the opening book where it applies, else the best split of the fitting codes.
+
+    With ``consistent_only`` every guess could be the secret (SPEC §4's computer breaking a
+    person's code): no book, and only fitting codes are considered.
+    """
 
     name = "expert"
+
+    def __init__(self, consistent_only: bool = False) -> None:
+        self.consistent_only = consistent_only
 
     def next_guess(self, ruleset: Ruleset, history: History, rng: random.Random) -> str:
         """The next guess: from the book, the opening pattern, or the best split."""
         symbols = ruleset.palette.symbols
         shape = Shape.of(ruleset)
-        booked = _book.lookup(shape, history, symbols)
+        booked = None if self.consistent_only else _book.lookup(shape, history, symbols)
         if booked is not None:
             return booked
         if not history:
             return to_string(opening(shape), symbols)
         deadline = time.monotonic() + TIME_BUDGET
         cands = fitting(ruleset, history)
-        row = best_guess(shape, cands, _generator(rng), deadline)
+        row = best_guess(shape, cands, _generator(rng), deadline, fitting_only=self.consistent_only)
         if row is None:
             return ruleset.random_code(rng)
         return to_string(row, symbols)
 
 
-def make_strategy(name: str) -> Strategy:
-    """The strategy called ``name`` (``"random"``, ``"consistent"`` or ``"expert"``)."""
+def make_strategy(name: str, *, consistent_only: bool = False) -> Strategy:
+    """The strategy called ``name`` (``"random"``, ``"consistent"`` or ``"expert"``).
+
+    ``consistent_only=True`` makes ``expert`` play only codes that fit every answer so far
+    (``consistent`` always does; ``random`` ignores it).
+    """
     if name == "random":
         return RandomStrategy()
     if name == "consistent":
         return ConsistentStrategy()
     if name == "expert":
-        return ExpertStrategy()
+        return ExpertStrategy(consistent_only)
     raise ValueError(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}")
 
 
