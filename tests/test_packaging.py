@@ -1,0 +1,74 @@
+"""The wheel carries everything the app needs: install it into a fresh environment and start the app.
+
+STYLE.md, Packaging: ``CSS_PATH`` resolves beside the package, and a wheel built from the package
+folder alone would leave the top-level ``styles/`` behind.
+"""
+
+from __future__ import annotations
+
+import site
+import subprocess
+import sys
+import sysconfig
+import venv
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+# Runs inside the fresh environment, from a folder outside the repo.
+PROBE = r"""
+import asyncio, random, sys, tempfile
+from pathlib import Path
+import wom_tui, wom_tui.paths
+from wom_tui.app import WomApp
+from wom_tui.domain.store import Store
+from wom_tui.options import Options
+
+home = Path(wom_tui.__file__).parent
+assert str(home).startswith(sys.prefix), f"wom_tui came from {home}, not the fresh environment"
+sheets = wom_tui.paths.stylesheets()
+assert sheets and all(s.is_relative_to(home) for s in sheets), f"stylesheets not in the wheel: {sheets}"
+
+async def main():
+    data = Path(tempfile.mkdtemp())
+    app = WomApp(Store(data), random.Random(1), Options(data_dir=data, seed=1, computer_pace=0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        from textual.widgets import OptionList
+        menu = app.screen.query_one(OptionList)
+        print("menu entries:", menu.option_count, "stylesheets:", len(sheets))
+        assert menu.option_count >= 6
+
+asyncio.run(main())
+"""
+
+
+def test_wheel_installs_into_a_fresh_environment_and_starts(tmp_path: Path) -> None:
+    wheel_dir = tmp_path / "wheel"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheel_dir), str(REPO)],
+        check=True, capture_output=True, timeout=300,
+    )
+    (wheel,) = wheel_dir.glob("wom_tui-*.whl")
+
+    env_dir = tmp_path / "env"
+    venv.create(env_dir, with_pip=False)
+    env_python = env_dir / "bin" / "python"
+    env_site = Path(subprocess.run(
+        [str(env_python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True, capture_output=True, text=True,
+    ).stdout.strip())
+    # The dependencies come from our environment's site-packages, added as a plain path so that
+    # its .pth files (among them the editable install of this very checkout) are not processed.
+    deps = [p for p in site.getsitepackages() if Path(p).is_dir()] or [sysconfig.get_paths()["purelib"]]
+    (env_site / "deps.pth").write_text("\n".join(deps) + "\n")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-compile", "--target", str(env_site), str(wheel)],
+        check=True, capture_output=True, timeout=300,
+    )
+
+    result = subprocess.run(
+        [str(env_python), "-c", PROBE], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "menu entries:" in result.stdout
