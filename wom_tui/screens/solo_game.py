@@ -100,7 +100,11 @@ class SoloGameScreen(WomScreen):
             yield Static("", id="solo-known")
         yield Static("", id="solo-info", classes="solo-info")
         with Horizontal(id="solo-middle", classes="solo-middle"):
-            yield DataTable(id="solo-history", classes="solo-history", cursor_type="none", zebra_stripes=True)
+            table: DataTable[object] = DataTable(
+                id="solo-history", classes="solo-history", cursor_type="none", zebra_stripes=True
+            )
+            self._set_columns(table)
+            yield table
             yield MessageLog(id="solo-log")
         with Horizontal(id="solo-bottom", classes="solo-bottom"):
             with Vertical(id="solo-entry"):
@@ -127,13 +131,11 @@ class SoloGameScreen(WomScreen):
         return f"{LIFELINE_KEYS[number]} {LIFELINE_LABELS[number]} −{cost}"
 
     def on_mount(self) -> None:
-        table = self.query_one("#solo-history", DataTable)
-        table.border_title = "History"
-        self._set_columns()
+        self.query_one("#solo-history", DataTable).border_title = "History"
         self.query_one("#solo-log", MessageLog).border_title = "Messages"
-        self._announce_game()
         self._show()
         self.query_one("#solo-input", GuessInput).focus()
+        self.call_after_refresh(self._announce_game)
 
     # -- what the screen shows -------------------------------------------------------------
 
@@ -187,8 +189,8 @@ class SoloGameScreen(WomScreen):
         if game.over:
             self._show_result()
 
-    def _set_columns(self) -> None:
-        table = self.query_one("#solo-history", DataTable)
+    def _set_columns(self, table: DataTable[object] | None = None) -> None:
+        table = table or self.query_one("#solo-history", DataTable)
         table.clear(columns=True)
         table.styles.width = history_columns(table, self.game.ruleset)
 
@@ -401,9 +403,9 @@ class SoloGameScreen(WomScreen):
             await entry.mount(fresh, before=0)
             self.messages.say("")
             self._set_columns()
-            self._announce_game()
             self._show()
             fresh.focus()
+            self.call_after_refresh(self._announce_game)
 
         self.call_later(swap)
 

@@ -114,8 +114,7 @@ def history_columns(table: DataTable[object], ruleset: Ruleset, *, extra: tuple[
     columns = [
         ("#", 2),
         ("Guess", max(_pegs_width(ruleset.length, 3, 0 if tight else 1), 8)),
-        ("Black", 5),
-        ("White", 5),
+        *((("B", 1), ("W", 1)) if tight and extra else (("Black", 5), ("White", 5))),
         ("Pegs", max(_pegs_width(ruleset.length, 1, 0 if tight else 1), 4)),
         *extra,
     ]
@@ -129,6 +128,17 @@ def count_text(count: tuple[int, bool]) -> str:
     """How many codes remain: ``"1,896"`` when exact, ``"about 13,217,737"`` otherwise."""
     n, exact = count
     return f"{n:,}" if exact else f"about {n:,}"
+
+
+def short_count(count: tuple[int, bool]) -> str:
+    """A count for a narrow column: ``"1,896"``, ``"≈140k"``, ``"≈13.2M"``."""
+    n, exact = count
+    prefix = "" if exact else "≈"
+    if n < 100_000:
+        return f"{prefix}{n:,}"
+    if n < 1_000_000:
+        return f"{prefix}{n // 1000}k"
+    return f"{prefix}{n / 1_000_000:.1f}M"
 
 
 def codes_remain(count: tuple[int, bool]) -> str:

@@ -1,0 +1,148 @@
+"""Computer breaks your code, at 80×24: with a hidden code, and scored by hand with a mistake fixed."""
+
+from __future__ import annotations
+
+from textual.widgets import DataTable, Static
+
+from wom_tui.domain.codes import DIGITS10, Ruleset, feedback
+from wom_tui.screens.flip import FlipScreen
+from wom_tui.screens.solo import SoloSetupScreen
+from wom_tui.screens.solo_flip import FlipGame, InvalidAnswer, check_answer
+from wom_tui.widgets.peg_input import PegSlot
+
+from .conftest import wait_for
+
+SECRET = "7307"
+
+
+def shown(widget: Static) -> str:
+    return str(widget.render())
+
+
+async def open_flip(pilot, *, by_hand: bool = False) -> FlipScreen:
+    await pilot.press("o")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, SoloSetupScreen))
+    await pilot.click("#solo-mode-1")
+    if by_hand:
+        await pilot.click("#solo-scoring-1")
+    await pilot.press("p")
+    await wait_for(
+        pilot,
+        lambda: isinstance(pilot.app.screen, FlipScreen) and pilot.app.screen.messages.lines_said,
+        message="the flip screen opens",
+    )
+    return pilot.app.screen
+
+
+def said(screen: FlipScreen) -> list[str]:
+    return screen.messages.lines_said
+
+
+def table_rows(screen: FlipScreen) -> list[list[str]]:
+    table = screen.query_one("#flip-history", DataTable)
+    return [["".join(str(cell).split()) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+async def test_hal9000_breaks_a_hidden_code_and_counts_what_remains(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_flip(pilot)
+        await pilot.press(*"73", "enter")
+        await wait_for(pilot, lambda: said(screen)[-1] == "Code too short; it must be exactly 4 symbols.")
+        faces = "".join(str(slot.render()) for slot in screen.query(PegSlot))
+        assert "7" not in faces and "•" in faces  # hidden as it is typed
+        await pilot.press(*"07", "enter")
+        await wait_for(pilot, lambda: screen.phase == "over", timeout=20, message="HAL9000 finishes")
+        rows = table_rows(screen)
+        assert rows[-1][1] == SECRET and rows[-1][2:4] == ["4", "0"]
+        assert said(screen)[-1] == f"HAL9000 broke your code in {len(rows)} guesses."
+        assert all(feedback(SECRET, row[1]) == (int(row[2]), int(row[3])) for row in rows)
+        # After every guess: how many codes remain (and in the log, in words).
+        counts = [int(row[5].replace(",", "")) for row in rows]
+        assert counts[-1] == 1 and counts == sorted(counts, reverse=True)
+        assert "1 code remains possible." in said(screen)
+        assert shown(screen.query_one("#flip-count", Static)) == "1 code remains possible."
+        assert "Your code:" in shown(screen.query_one("#flip-result", Static))
+        await pilot.press("enter")  # Play again: a fresh code to set
+        await wait_for(pilot, lambda: screen.phase == "secret" and not table_rows(screen))
+
+
+async def answer(pilot, screen: FlipScreen, black: int, white: int) -> None:
+    await pilot.press(str(black), str(white), "enter")
+
+
+async def test_scoring_by_hand_catches_a_wrong_answer_and_lets_it_be_fixed(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_flip(pilot, by_hand=True)
+        lied = False
+        fixed = False
+        for _ in range(30):
+            await wait_for(pilot, lambda: screen.phase in ("answer", "fix", "over"), timeout=20)
+            if screen.phase == "over":
+                break
+            if screen.phase == "fix":
+                assert "No code fits the answers given." in said(screen)
+                assert "No code fits" in shown(screen.query_one("#flip-count", Static))
+                named = said(screen)[-1]
+                assert named.startswith("The answer to guess #") and "is likely wrong" in named
+                # The person knows the first answer was the slip: click that row, correct it.
+                await pilot.click("#flip-history", offset=(3, 2))
+                await wait_for(pilot, lambda: screen.fixing == 0)
+                assert "guess #1" in shown(screen.query_one("#flip-question", Static))
+                first = table_rows(screen)[0][1]
+                await answer(pilot, screen, *feedback(SECRET, first))
+                await wait_for(pilot, lambda: said(screen)[-1].startswith("Answer to guess #1 corrected")
+                               or screen.phase != "fix")
+                fixed = True
+                continue
+            guess = "".join(shown(screen.query_one("#flip-question", Static)).split()[3:])
+            true = feedback(SECRET, guess)
+            before = len(said(screen))
+            if not lied:
+                # First, two answers a guess can never earn are refused at once.
+                await answer(pilot, screen, 3, 1)
+                await wait_for(pilot, lambda: len(said(screen)) > before)
+                assert said(screen)[-1].startswith("3 black and 1 white cannot happen")
+                await answer(pilot, screen, 5, 0)
+                await wait_for(pilot, lambda: said(screen)[-1] == "Black must be a number from 0 to 4.")
+                # Then the slip: "nothing right" when something was.
+                assert true != (0, 0)
+                await answer(pilot, screen, 0, 0)
+                lied = True
+            else:
+                await answer(pilot, screen, *true)
+            await wait_for(pilot, lambda: screen.phase != "answer" or len(said(screen)) > before + 1)
+        assert fixed, "the wrong answer was caught"
+        assert screen.phase == "over"
+        assert said(screen)[-1].startswith("HAL9000 broke your code in ")
+        assert table_rows(screen)[-1][1] == SECRET
+
+
+def test_answers_no_guess_could_earn_are_refused():
+    ruleset = Ruleset(4, DIGITS10, True, 10)
+    assert check_answer(ruleset, 2, 2) == (2, 2)
+    for black, white, reason in [
+        (3, 1, "3 black and 1 white cannot happen"),
+        (5, 0, "Black must be a number from 0 to 4."),
+        (0, 5, "White must be a number from 0 to 4."),
+        (2, 3, "Black and white together can be at most 4."),
+    ]:
+        try:
+            check_answer(ruleset, black, white)
+        except InvalidAnswer as refusal:
+            assert refusal.reason.startswith(reason)
+        else:
+            raise AssertionError(f"{black}, {white} accepted")
+
+
+def test_flip_game_by_hand_names_the_wrong_answer():
+    game = FlipGame(Ruleset(4, DIGITS10, True, 10))
+    game.offer("0123")
+    game.answer(0, 2)
+    game.offer("0123")
+    game.answer(1, 0)  # the same guess cannot earn another answer
+    assert game.conflict() == 1
+    game.correct(1, 0, 2)
+    assert game.conflict() is None and not game.broke
+    game.offer(SECRET)
+    game.answer(4, 0)
+    assert game.broke and game.result_message() == "HAL9000 broke your code in 3 guesses."

@@ -1,0 +1,319 @@
+"""Solo setup and the solo game at 80×24, played as a person would: keys, arrows, clicks."""
+
+from __future__ import annotations
+
+import random
+
+from textual.widgets import Button, DataTable, Input, Select, Static
+
+from wom_tui.domain.codes import SOLO_RULESET, Feedback, Ruleset, feedback
+from wom_tui.domain.solo import NO_GUESS_LEFT, ONE_USED
+from wom_tui.domain.store import atomic_write, encode_users
+from wom_tui.domain.strategies import make_strategy
+from wom_tui.domain.users import User, UserRegistry
+from wom_tui.screens.confirm import ConfirmScreen
+from wom_tui.screens.solo import SoloSetupScreen
+from wom_tui.screens.solo_game import HallNameScreen, SoloGameScreen
+from wom_tui.widgets.peg_input import PalettePeg, PegSlot
+
+from .conftest import wait_for
+
+
+def shown(widget: Static) -> str:
+    """The plain text a Static shows."""
+    return str(widget.render())
+
+
+async def open_setup(pilot) -> SoloSetupScreen:
+    await pilot.press("o")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, SoloSetupScreen))
+    return pilot.app.screen
+
+
+async def start_game(pilot) -> SoloGameScreen:
+    await pilot.press("p")
+    await wait_for(
+        pilot,
+        lambda: isinstance(pilot.app.screen, SoloGameScreen) and pilot.app.screen.messages.lines_said,
+        message="the solo game opens and greets the player",
+    )
+    return pilot.app.screen
+
+
+def said(screen) -> list[str]:
+    return screen.messages.lines_said
+
+
+def rows(screen: SoloGameScreen) -> list[tuple[str, str, str]]:
+    """The history as the table shows it: (guess, black, white); lifelines read ("LIFELINE", "", "")."""
+    table = screen.query_one("#solo-history", DataTable)
+    out = []
+    for index in range(table.row_count):
+        cells = table.get_row_at(index)
+        out.append(("".join(str(cells[1]).split()), str(cells[2]).strip(), str(cells[3]).strip()))
+    return out
+
+
+def answered(screen: SoloGameScreen) -> list[tuple[str, Feedback]]:
+    return [(g, Feedback(int(b), int(w))) for g, b, w in rows(screen) if g != "LIFELINE"]
+
+
+def turn(screen: SoloGameScreen) -> str:
+    return shown(screen.query_one("#solo-turn", Static))
+
+
+async def guess(pilot, screen: SoloGameScreen, code: str) -> None:
+    before = len(rows(screen))
+    await pilot.press(*code, "enter")
+    await wait_for(pilot, lambda: len(rows(screen)) > before, message=f"guess {code} shows in the history")
+
+
+async def play_to_win(pilot, screen: SoloGameScreen, ruleset: Ruleset = SOLO_RULESET) -> int:
+    """Guess like a careful player: each guess chosen from what the history table shows."""
+    strategy, rng = make_strategy("expert"), random.Random(7)
+    while "Broken" not in turn(screen):
+        assert "Out of guesses" not in turn(screen)
+        await guess(pilot, screen, strategy.next_guess(ruleset, answered(screen), rng))
+    return len(rows(screen))
+
+
+# -- setup -----------------------------------------------------------------------------------
+
+
+async def test_setup_lists_users_and_refuses_no_repeats_longer_than_the_palette(app, store):
+    atomic_write(store.users_path, encode_users(UserRegistry([User("bob", 3, 1), User("Ada"), User("Alan", 9, 2)])))
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = await open_setup(pilot)
+        player = setup.query_one("#solo-player", Select)
+        assert [str(prompt) for prompt, _ in player._options] == ["Guest", "Ada", "Alan", "bob"]
+        assert "No record yet" in shown(setup.query_one("#solo-summary", Static))
+        # Rainbow has six symbols: eight without repeats cannot be.
+        await pilot.click("#solo-length-4")
+        await pilot.click("#solo-palette-2")
+        await pilot.click("#solo-repeats-1")
+        reason = shown(setup.query_one("#solo-error", Static))
+        assert reason == "Without repeats a code can be at most 6 long with 6 symbols."
+        assert setup.query_one("#solo-play", Button).disabled
+        await pilot.press("p")
+        assert isinstance(pilot.app.screen, SoloSetupScreen)
+        await pilot.click("#solo-length-2")  # six fits
+        assert shown(setup.query_one("#solo-error", Static)) == ""
+        game = await start_game(pilot)
+        assert game.game.ruleset == Ruleset(6, game.game.ruleset.palette, False, 10)
+        assert game.game.ruleset.palette.key == "rainbow"
+
+
+# -- winning, losing, the hall of fame --------------------------------------------------------
+
+
+async def test_a_guest_wins_sets_a_record_and_names_it(app, store):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        screen = await start_game(pilot)
+        assert turn(screen) == "Guess #1 of 10"
+        used = await play_to_win(pilot, screen)
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, HallNameScreen), message="a guest is asked a name")
+        dialog = pilot.app.screen
+        await pilot.press(*"[/]", "enter")
+        assert "may use only" in shown(dialog.query_one("#hall-reason", Static))
+        dialog.query_one("#hall-name", Input).clear()
+        await pilot.press(*"Ann", "enter")
+        await wait_for(pilot, lambda: pilot.app.screen is screen)
+        assert f"You broke the code in {used} guesses!" in said(screen)
+        assert any("Ann is in the hall of fame" in line for line in said(screen))
+        assert "Ann is in the hall of fame" in shown(screen.query_one("#solo-result", Static))
+        best = store.hall_of_fame().best(SOLO_RULESET)
+        assert best is not None and (best.name, best.guest, best.guesses) == ("Ann", True, used)
+        records = store.games()
+        assert len(records) == 1 and records[0].kind == "solo"
+        assert records[0].players[0].name == "Guest" and records[0].players[0].broke
+
+
+async def test_a_registered_user_record_uses_their_name(app, store):
+    store.register("Alan")
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = await open_setup(pilot)
+        setup.query_one("#solo-player", Select).focus()
+        await pilot.press("enter", "down", "enter")
+        await wait_for(pilot, lambda: setup.query_one("#solo-player", Select).value == "Alan")
+        screen = await start_game(pilot)
+        used = await play_to_win(pilot, screen)
+        await wait_for(pilot, lambda: any("Alan is in the hall of fame" in line for line in said(screen)))
+        assert not isinstance(pilot.app.screen, HallNameScreen)
+        best = store.hall_of_fame().best(SOLO_RULESET)
+        assert best is not None and (best.name, best.guest, best.guesses) == ("Alan", False, used)
+        assert store.games()[0].players[0].name == "Alan"
+
+
+async def test_losing_reveals_the_code_then_play_again(app, store):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        screen = await start_game(pilot)
+        for _ in range(10):
+            await guess(pilot, screen, "9999")
+        assert turn(screen) == "Out of guesses"
+        last = said(screen)[-1]
+        assert last.startswith("Out of guesses. The code was ") and last.endswith(".")
+        code = last.removeprefix("Out of guesses. The code was ").rstrip(".")
+        assert all(feedback(code, g) == fb for g, fb in answered(screen))
+        assert "".join(shown(screen.query_one("#solo-result", Static)).split()) == f"Thecodewas{code}"
+        record = store.games()[0].players[0]
+        assert not record.broke and record.attempts == 10
+        assert pilot.app.focused is screen.query_one("#solo-again", Button)
+        await pilot.press("enter")  # Play again
+        await wait_for(pilot, lambda: not rows(screen) and turn(screen) == "Guess #1 of 10")
+        assert any(line.startswith("Game 2:") for line in said(screen))
+
+
+async def test_invalid_guesses_cost_nothing(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        screen = await start_game(pilot)
+        await pilot.press(*"12", "enter")
+        await wait_for(pilot, lambda: said(screen)[-1] == "Guess too short; it must be exactly 4 symbols.")
+        await pilot.press("backspace", "backspace", *"12x4", "enter")
+        await wait_for(pilot, lambda: said(screen)[-1] == "Only 0, 1, 2, 3, 4, 5, 6, 7, 8 and 9 are allowed.")
+        assert rows(screen) == [] and turn(screen) == "Guess #1 of 10"
+
+
+# -- lifelines --------------------------------------------------------------------------------
+
+
+async def test_one_lifeline_per_game_by_key_and_button_and_the_refusal(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        screen = await start_game(pilot)
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: rows(screen))
+        assert said(screen)[-1].startswith("The code contains ") and said(screen)[-1].endswith("That cost 1 guess.")
+        assert rows(screen) == [("LIFELINE", "", "")]
+        assert turn(screen) == "Guess #2 of 10"
+        assert "Contains" in shown(screen.query_one("#solo-known", Static))
+        for number in (1, 2):
+            button = screen.query_one(f"#solo-lifeline-{number}", Button)
+            assert button.has_class("-refused") and button.tooltip == ONE_USED
+        await pilot.click("#solo-lifeline-2")
+        await wait_for(pilot, lambda: said(screen)[-1] == ONE_USED)
+        assert len(rows(screen)) == 1
+
+
+async def test_typed_lifelines_each_once_and_the_no_guess_left_refusal(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = await open_setup(pilot)
+        await pilot.click("#solo-lifelines-2")  # each once
+        setup.query_one("#solo-guesses", Select).focus()
+        await pilot.press("enter", *["up"] * 6, "enter")  # 10 -> 4 guesses
+        await wait_for(pilot, lambda: setup.query_one("#solo-guesses", Select).value == 4)
+        screen = await start_game(pilot)
+        await pilot.press(*"lifeline#2", "enter")
+        await wait_for(pilot, lambda: len(rows(screen)) == 2)
+        message = said(screen)[-1]
+        assert message.startswith("The code has ") and message.endswith("That cost 2 guesses.")
+        # "The code has 8 at position 3." fills the hint mask there.
+        symbol, position = message.split()[3], int(message.split()[6].rstrip("."))
+        mask = shown(screen.query_one("#solo-mask", Static)).split()[1:]
+        assert mask[position - 1] == symbol and mask.count("*") == 3
+        await pilot.press(*"LIFELINE#2", "enter")
+        await wait_for(pilot, lambda: said(screen)[-1] == "You already used lifeline #2 in this game.")
+        # Two guesses left: lifeline #1 would leave one, so it still works...
+        await pilot.press(*"lifeline#1", "enter")
+        await wait_for(pilot, lambda: len(rows(screen)) == 3)
+        assert said(screen)[-1].startswith("The code contains ")
+        assert turn(screen) == "Guess #4 of 4"
+        # ...but nothing may use the last guess.
+        assert screen.query_one("#solo-lifeline-1", Button).tooltip == "You already used lifeline #1 in this game."
+        await pilot.press(*"lifeline#3", "enter")
+        await wait_for(pilot, lambda: said(screen)[-1] == "Only 0, 1, 2, 3, 4, 5, 6, 7, 8 and 9 are allowed.")
+        assert len(rows(screen)) == 3
+
+
+async def test_a_lifeline_that_would_use_the_last_guess_is_refused(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = await open_setup(pilot)
+        setup.query_one("#solo-guesses", Select).focus()
+        await pilot.press("enter", *["up"] * 8, "enter")  # 2 guesses
+        await wait_for(pilot, lambda: setup.query_one("#solo-guesses", Select).value == 2)
+        screen = await start_game(pilot)
+        button = screen.query_one("#solo-lifeline-2", Button)
+        assert button.has_class("-refused") and button.tooltip == NO_GUESS_LEFT
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: said(screen)[-1] == NO_GUESS_LEFT)
+        await pilot.press(*"lifeline#2", "enter")
+        await wait_for(pilot, lambda: said(screen).count(NO_GUESS_LEFT) == 2)
+        assert rows(screen) == []
+
+
+async def test_backspace_leaves_a_half_typed_command(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        screen = await start_game(pilot)
+        peg_input = screen.query_one("#solo-input")
+        await pilot.press(*"life")
+        assert peg_input.command == "life" and peg_input.value == ""
+        await pilot.press(*["backspace"] * 4, *"1234", "enter")
+        await wait_for(pilot, lambda: rows(screen))
+        assert rows(screen)[0][0] == "1234"
+
+
+# -- entering guesses, new game, leaving -------------------------------------------------------
+
+
+async def test_arrow_keys_and_mouse_enter_guesses(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        screen = await start_game(pilot)
+        await pilot.press("up", "right", "up", "up", "right", "down", "right", "down", "down", "enter")
+        await wait_for(pilot, lambda: rows(screen))
+        assert rows(screen)[0][0] == "0198"
+        pegs = {p.symbol: p for p in screen.query(PalettePeg)}
+        for symbol in "5371":
+            assert await pilot.click(pegs[symbol])
+        slots = list(screen.query(PegSlot))
+        assert await pilot.click(slots[2])
+        assert await pilot.click(pegs["6"])
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(rows(screen)) == 2)
+        assert rows(screen)[1][0] == "5361"
+
+
+async def test_new_game_mid_game_asks_first(app, store):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        screen = await start_game(pilot)
+        await guess(pilot, screen, "0123")
+        await pilot.press("ctrl+n")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        await pilot.press("n")  # stay
+        await wait_for(pilot, lambda: pilot.app.screen is screen)
+        assert len(rows(screen)) == 1
+        await pilot.click("#solo-new")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        await pilot.click("#confirm-ok")
+        await wait_for(pilot, lambda: pilot.app.screen is screen and not rows(screen))
+        await wait_for(pilot, lambda: any(line.startswith("Game 2:") for line in said(screen)))
+        assert turn(screen) == "Guess #1 of 10"
+        assert store.games() == []  # an abandoned game is not recorded
+        await guess(pilot, screen, "4567")  # the fresh input takes guesses
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, SoloSetupScreen))
+
+
+async def test_coach_says_whether_a_guess_could_have_been_the_code(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        await pilot.click("#solo-coach-1")
+        screen = await start_game(pilot)
+        await guess(pilot, screen, "0123")
+        await wait_for(pilot, lambda: any(line.startswith("Coach:") for line in said(screen)))
+        coach = [line for line in said(screen) if line.startswith("Coach:")]
+        assert coach[0].startswith("Coach: 0123 could have been the code.")
+        assert coach[0].endswith("codes remain possible.")
+        first = answered(screen)[0][1]
+        if first.black + first.white < 4:
+            # A repeat of a guess that was not the code cannot be it.
+            await guess(pilot, screen, "0123")
+            await wait_for(pilot, lambda: len([x for x in said(screen) if x.startswith("Coach:")]) == 2)
+            coach = [line for line in said(screen) if line.startswith("Coach:")]
+            assert "could not have been the code" in coach[1]
