@@ -1,8 +1,8 @@
 """Set up a World of Mastermind game: 2–4 players, attempts 5–10, and the rules folded away (SPEC §3).
 
-Each seat is a ``Select`` of the registered users plus HAL9000 and VIKI, offering only players not
-already seated elsewhere, so nobody can be mistyped or play twice; the domain still checks the final
-list (``players_from_names``) and its reason is shown if anything slips through.
+Each seat is a ``Select`` of the registered users plus HAL9000 and VIKI, so no name can be mistyped;
+choosing someone already seated swaps the two seats, so nobody plays twice. The domain still checks
+the final list (``players_from_names``) and its reason is shown if anything slips through.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ class WomSetupScreen(WomScreen):
                     with Horizontal(classes="setup-seat", id=f"seat-{seat + 1}"):
                         yield Label(f"Player {seat + 1}", classes="setup-label")
                         yield Select(
-                            self._options_for(seat),
+                            self._options(),
                             prompt="Choose a player",
                             value=self._seats[seat] if self._seats[seat] is not None else Select.NULL,
                             id=f"seat-select-{seat + 1}",
@@ -126,11 +126,8 @@ class WomSetupScreen(WomScreen):
     def _all_choices(self) -> list[str]:
         return [*self._people, *COMPUTER_NAMES]
 
-    def _options_for(self, seat: int) -> list[tuple[Text, str]]:
-        taken = {name for index, name in enumerate(self._seats[: self._count]) if index != seat and name}
-        return [
-            (Text(COMPUTER_LABELS.get(name, name)), name) for name in self._all_choices() if name not in taken
-        ]
+    def _options(self) -> list[tuple[Text, str]]:
+        return [(Text(COMPUTER_LABELS.get(name, name)), name) for name in self._all_choices()]
 
     def _advanced_title(self) -> str:
         return f"Rules: {describe_rules(self._ruleset)}"
@@ -152,14 +149,14 @@ class WomSetupScreen(WomScreen):
         for seat in range(MAX_PLAYERS):
             self.query_one(f"#seat-{seat + 1}").display = seat < self._count
 
-    def _sync_seat_options(self) -> None:
-        """Offer each seat only the players not seated elsewhere, keeping its own choice."""
+    def _show_choice(self, seat: int) -> None:
+        select = self.query_one(f"#seat-select-{seat + 1}", Select)
+        name = self._seats[seat]
         with self.prevent(Select.Changed):
-            for seat in range(self._count):
-                select = self.query_one(f"#seat-select-{seat + 1}", Select)
-                select.set_options(self._options_for(seat))
-                if self._seats[seat] is not None:
-                    select.value = self._seats[seat]
+            if name is None:
+                select.clear()
+            else:
+                select.value = name
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         event.stop()
@@ -180,7 +177,8 @@ class WomSetupScreen(WomScreen):
             self._seats[seat] = free[0] if free else None
         self._count = count
         self._show_seats()
-        self._sync_seat_options()
+        for seat in range(MAX_PLAYERS):
+            self._show_choice(seat)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
@@ -188,12 +186,24 @@ class WomSetupScreen(WomScreen):
         if select_id.startswith("seat-select-"):
             seat = int(select_id.rsplit("-", 1)[1]) - 1
             value = None if event.value is Select.NULL else str(event.value)
-            if self._seats[seat] != value:
-                self._seats[seat] = value
-                self._sync_seat_options()
-            self._say(None)
+            self._seat_chosen(seat, value)
         elif select_id in ("setup-length", "setup-palette"):
             self._rules_changed()
+
+    def _seat_chosen(self, seat: int, name: str | None) -> None:
+        """Seat ``name``; if they already sit elsewhere, the two seats swap, so nobody plays twice."""
+        previous = self._seats[seat]
+        if previous == name:
+            return
+        self._seats[seat] = name
+        for other in range(self._count):
+            if other != seat and name is not None and self._seats[other] == name:
+                self._seats[other] = previous
+                self._show_choice(other)
+                moved = previous or "nobody"
+                self._say(f"{name} moved to player {seat + 1}; player {other + 1} is now {moved}.", kind="-info")
+                return
+        self._say(None)
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         event.stop()
@@ -215,10 +225,11 @@ class WomSetupScreen(WomScreen):
         self.query_one(Collapsible).title = self._advanced_title()
         self._say(None)
 
-    def _say(self, reason: str | None) -> None:
+    def _say(self, reason: str | None, *, kind: str = "-error") -> None:
         error = self.query_one("#setup-error", Static)
         error.update(Content(reason) if reason else "")
-        error.set_class(bool(reason), "-error")
+        error.set_class(bool(reason) and kind == "-error", "-error")
+        error.set_class(bool(reason) and kind == "-info", "-info")
 
     # -- starting ---------------------------------------------------------------------------
 

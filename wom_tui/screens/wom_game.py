@@ -30,7 +30,7 @@ from ..widgets.message_log import MessageLog
 from ..widgets.peg_input import PegInput
 from .base import WomScreen
 from .confirm import ConfirmScreen
-from .wom_board import HistoryTable, PlayersPanel, PlayerStatus
+from .wom_board import WIDE_CODE, HistoryTable, PlayersPanel, PlayerStatus
 
 if TYPE_CHECKING:
     from ..app import WomApp
@@ -100,7 +100,8 @@ class WomGameScreen(WomScreen):
     BINDINGS = [Binding("escape", "back", "Leave game")]
 
     def __init__(self, setup: WomSetup, game: WomGame, saver: GameSaver) -> None:
-        super().__init__(classes="wom-screen")
+        wide = game.ruleset.length >= WIDE_CODE or len(game.ruleset.palette) > 6
+        super().__init__(classes="wom-screen -wide" if wide else "wom-screen")
         self.setup = setup
         self.game = game
         self.saver = saver
@@ -113,6 +114,7 @@ class WomGameScreen(WomScreen):
         self._timer: Timer | None = None
         self._computer_worker: Worker[None] | None = None
         self._several_people = len(people_in(game)) > 1
+        self._awaiting: tuple[str, str] | None = None
 
     # -- layout ---------------------------------------------------------------------------------
 
@@ -122,16 +124,20 @@ class WomGameScreen(WomScreen):
         with Horizontal(id="wom-body"):
             with ContentSwitcher(id="wom-switcher", initial="wom-making"):
                 with Vertical(id="wom-making", classes="wom-stage"):
+                    yield Static(Text("Code making"), classes="stage-kicker")
                     yield Static("", id="making-prompt", classes="stage-title")
                     yield Static("", id="making-note", classes="stage-note")
-                    yield PegInput(ruleset, masked=True, id="code-input", label="Secret code")
+                    with Horizontal(classes="input-row"):
+                        yield PegInput(ruleset, masked=True, id="code-input", label="Secret code")
+                        yield Static(self._keys_hint("set it"), classes="stage-keys")
                     yield Static("", id="making-error", classes="stage-error")
-                    yield Static(self._keys_hint(peek=True), id="making-keys", classes="stage-keys")
                 with Vertical(id="wom-guessing", classes="wom-stage"):
                     yield Static("", id="guess-turn", classes="stage-title")
                     yield Static("", id="guess-attempts", classes="stage-note")
                     yield HistoryTable(id="guess-history")
-                    yield PegInput(ruleset, id="guess-input", label="Your guess")
+                    with Horizontal(classes="input-row"):
+                        yield PegInput(ruleset, id="guess-input", label="Your guess")
+                        yield Static(self._keys_hint("guess"), classes="stage-keys")
                     yield Static("", id="guess-error", classes="stage-error")
                 with Vertical(id="wom-handover", classes="wom-stage"):
                     yield Static("", id="handover-title")
@@ -151,18 +157,21 @@ class WomGameScreen(WomScreen):
         text.append(f"  ·  {self.game.attempts} attempts")
         return text
 
-    def _keys_hint(self, *, peek: bool) -> Text:
-        symbols = " ".join(self.game.ruleset.palette.symbols)
-        hint = f"Type {symbols}, or ←/→ and ↑/↓, or click a peg. Enter to submit."
-        if peek:
-            hint += " Ctrl+R to peek."
-        return Text(hint)
+    def _keys_hint(self, enter: str) -> Text:
+        symbols = self.game.ruleset.palette.symbols
+        shown = " ".join(symbols) if len(symbols) <= 6 else symbols
+        return Text(f"Type {shown}\n←/→ pick a slot\n↑/↓ change it\nor click a peg\nEnter to {enter}")
 
     def on_mount(self) -> None:
         self._pace = max(float(self.wom.options.computer_pace), 0.0)
         self.query_one("#wom-players").border_title = "Players"
         self.query_one("#wom-log").border_title = "Messages"
         self._proceed()
+
+    @property
+    def awaiting(self) -> tuple[str, str] | None:
+        """What the table waits for from a person: ``("handover" | "code" | "guess", name)``, else None."""
+        return self._awaiting
 
     # -- the flow of turns ----------------------------------------------------------------------
 
@@ -193,6 +202,7 @@ class WomGameScreen(WomScreen):
         self._show_turn(player)
 
     def _show_turn(self, player: Player) -> None:
+        self._awaiting = None
         if not player.is_computer:
             self._last_person = player
         if self.game.phase == MAKING:
@@ -242,6 +252,7 @@ class WomGameScreen(WomScreen):
                 note = Content("The code stays hidden as it is typed; Ctrl+R shows it to you.")
             code_input.disabled = False
             code_input.focus()
+            self._awaiting = ("code", maker.name)
         self.query_one("#making-note", Static).update(note)
 
     def _submit_code(self, text: str) -> None:
@@ -253,6 +264,7 @@ class WomGameScreen(WomScreen):
         except InvalidCode as refusal:
             self._refuse("#making-error", refusal.reason)
             return
+        self._awaiting = None
         self.query_one("#code-input", PegInput).clear()
         self._announce_code(made)
         self._proceed()
@@ -283,17 +295,17 @@ class WomGameScreen(WomScreen):
         else:
             guess_input.disabled = False
             guess_input.focus()
+            self._awaiting = ("guess", player.name)
 
     def _show_attempts(self, player: Player) -> None:
         board = self.game.board_of(player)
-        maker = self.game.maker_for(player)
-        text = Content.from_markup(
-            "Attempts left: $left of $allowed  ·  the code was set by $maker",
-            left=str(board.attempts_left),
-            allowed=str(board.attempts_allowed),
-            maker=maker.name,
+        self.query_one("#guess-attempts", Static).update(
+            Text(f"Attempts left: {board.attempts_left} of {board.attempts_allowed}")
         )
-        self.query_one("#guess-attempts", Static).update(text)
+        table = self.query_one(HistoryTable)
+        table.border_title = Content.from_markup(
+            "$name's board · code by $maker", name=player.name, maker=self.game.maker_for(player).name
+        )
 
     def _submit_guess(self, text: str) -> None:
         if self.game.phase != GUESSING:
@@ -306,6 +318,7 @@ class WomGameScreen(WomScreen):
         except InvalidCode as refusal:
             self._refuse("#guess-error", refusal.reason)
             return
+        self._awaiting = None
         guess_input = self.query_one("#guess-input", PegInput)
         guess_input.clear()
         guess_input.disabled = True
@@ -319,7 +332,7 @@ class WomGameScreen(WomScreen):
         )
         self._show_attempts(player)
         kind = "computer" if player.is_computer else "info"
-        self.message_log.say(f"{player.name}'s guess: {turn.guess}  ·  Feedback: {turn.feedback.text}", kind)
+        self.message_log.say(f"{player.name}'s guess: {turn.guess} → {turn.feedback.text}", kind)
         for message in turn.messages:
             self.message_log.say(message, "success" if "broke" in message else "warning")
         self._refresh_players()
@@ -356,6 +369,7 @@ class WomGameScreen(WomScreen):
 
     def _show_handover(self, player: Player) -> None:
         self._waiting_for = player
+        self._awaiting = ("handover", player.name)
         self.query_one(ContentSwitcher).current = "wom-handover"
         self.query_one("#handover-title", Static).update(
             Content.from_markup("Pass the keyboard to $name", name=player.name)

@@ -52,7 +52,7 @@ class WomResultsScreen(WomScreen):
         table.can_focus = False
         game = self.game
         gap = "" if game.ruleset.length >= WIDE_CODE else " "
-        for label in ("Player", "Code", "Result", "Attempts", "Breaking", "Making", "Total"):
+        for label in ("Player", "Secret", "Result", "Attempts", "Breaking", "Making", "Total"):
             table.add_column(Text(label, justify="right" if label in ("Breaking", "Making", "Total") else "left"))
         theme = self.app.current_theme
         for row in self.results.players:
@@ -73,7 +73,7 @@ class WomResultsScreen(WomScreen):
                 Text(row.player.name),
                 code_pegs(board.reveal(), game.ruleset.palette, gap=gap),
                 result,
-                Text(f"{row.attempts_used} of {board.attempts_allowed}"),
+                Text(f"{row.attempts_used}/{board.attempts_allowed}"),
                 *points,
             )
 
@@ -100,11 +100,12 @@ class WomResultsScreen(WomScreen):
             except StoreError:
                 user = None
             if user is not None:
+                points = "point" if user.score == 1 else "points"
                 games = "game" if user.games == 1 else "games"
-                totals.append(f"{user.name} {user.score} points in {user.games} {games}")
+                totals.append(f"{user.name} {user.score} {points} in {user.games} {games}")
         if not totals:
             return Content("Saved. Computers earn no points.")
-        return Content("Saved. Now: " + ", ".join(totals) + ".")
+        return Content("Saved to the scoreboard: " + ", ".join(totals) + ".")
 
     # -- what next -------------------------------------------------------------------------------
 

@@ -1,0 +1,446 @@
+"""World of Mastermind at 80×24, played as people would: setup, code making, guessing, results."""
+
+from __future__ import annotations
+
+from textual.widgets import Button, RadioSet, Select, Static
+
+from wom_tui.domain.store import Store, StoreError
+from wom_tui.domain.wom import FINISHED, GUESSING, MAKING
+from wom_tui.screens.confirm import ConfirmScreen
+from wom_tui.screens.menu import MenuScreen
+from wom_tui.screens.scoreboard import ScoreboardScreen
+from wom_tui.screens.wom import WomSetupScreen
+from wom_tui.screens.wom_game import WomGameScreen
+from wom_tui.screens.wom_results import WomResultsScreen
+from wom_tui.widgets import MessageLog, PegInput
+from wom_tui.widgets.peg_input import PalettePeg, PegSlot
+
+from .conftest import wait_for
+
+
+def shown(widget: Static) -> str:
+    """The plain text a Static shows."""
+    return str(widget.render())
+
+
+_LOGS: dict[int, MessageLog] = {}
+
+
+def said(screen: WomGameScreen) -> list[str]:
+    """Every line of the game's message log (still readable once the results replaced the screen)."""
+    if id(screen) not in _LOGS:
+        _LOGS[id(screen)] = screen.query_one(MessageLog)
+    return _LOGS[id(screen)].lines_said
+
+
+def slot_faces(peg_input: PegInput) -> list[str]:
+    """What each slot of a PegInput shows."""
+    return [str(slot.render()).strip() for slot in peg_input.query(PegSlot)]
+
+
+async def open_setup(pilot) -> WomSetupScreen:
+    await pilot.press("p")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, WomSetupScreen))
+    await pilot.pause()
+    return pilot.app.screen
+
+
+async def choose(pilot, select_id: str, typed: str) -> None:
+    """Open a Select with the mouse, type the start of a player's name, and press Enter."""
+    screen = pilot.app.screen
+    select = screen.query_one(select_id, Select)
+    await pilot.click(select_id)
+    await wait_for(pilot, lambda: select.expanded)
+    await pilot.press(*typed, "enter")
+    await wait_for(pilot, lambda: not select.expanded)
+
+
+async def pick_radio(pilot, radio_set_id: str, label: str) -> None:
+    """Click the radio button labelled ``label``."""
+    radio_set = pilot.app.screen.query_one(radio_set_id, RadioSet)
+    button = next(b for b in radio_set.query("RadioButton") if b.name == label)
+    await pilot.click(button)
+    await wait_for(pilot, lambda: button.value)
+
+
+async def start(pilot) -> WomGameScreen:
+    await pilot.click("#setup-start")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, WomGameScreen))
+    return pilot.app.screen
+
+
+async def wait_turn(pilot, screen: WomGameScreen, name: str) -> str:
+    """Wait until ``name`` is asked for a code or a guess, passing the keyboard on if the screen asks."""
+    await wait_for(pilot, lambda: screen.awaiting is not None and screen.awaiting[1] == name, message=f"{name}'s turn")
+    if screen.awaiting[0] == "handover":
+        assert "Pass the keyboard to " + name in shown(screen.query_one("#handover-title", Static))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.awaiting is not None and screen.awaiting[0] != "handover")
+    return screen.awaiting[0]
+
+
+async def enter_code(pilot, screen: WomGameScreen, name: str, code: str) -> None:
+    assert await wait_turn(pilot, screen, name) == "code"
+    await pilot.press(*code.lower(), "enter")
+
+
+async def enter_guess(pilot, screen: WomGameScreen, name: str, guess: str) -> None:
+    assert await wait_turn(pilot, screen, name) == "guess"
+    await pilot.press(*guess, "enter")
+
+
+async def play_out(pilot, screen: WomGameScreen, name: str) -> None:
+    """``name`` (the only person) sets RGBY and guesses KKKK until the results show."""
+    app = pilot.app
+    await enter_code(pilot, screen, name, "RGBY")
+    while True:
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, WomResultsScreen) or screen.awaiting == ("guess", name)
+        )
+        if isinstance(app.screen, WomResultsScreen):
+            return
+        await pilot.press(*"kkkk", "enter")
+
+
+async def two_people_and_hal(pilot, attempts: str = "5") -> WomGameScreen:
+    """Set up Alan, Steve and HAL9000 with ``attempts`` attempts, by clicking, and start."""
+    await open_setup(pilot)
+    await pick_radio(pilot, "#setup-count", "3")
+    await choose(pilot, "#seat-select-1", "al")
+    await choose(pilot, "#seat-select-2", "st")
+    await choose(pilot, "#seat-select-3", "h")
+    await pick_radio(pilot, "#setup-attempts", attempts)
+    return await start(pilot)
+
+
+# ---------------------------------------------------------------- a whole game
+
+
+async def test_a_whole_game_two_people_and_hal9000(make_app, store: Store):
+    store.register("Alan")
+    store.register("Steve")
+    app = make_app(debug=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await two_people_and_hal(pilot)
+        assert [p.name for p in screen.game.players] == ["Alan", "Steve", "HAL9000"]
+        assert "Alan's turn to set the code for Steve to break." in shown(screen.query_one("#making-prompt", Static))
+
+        await enter_code(pilot, screen, "Alan", "RGBY")
+        await enter_code(pilot, screen, "Steve", "KKWW")
+        await wait_for(pilot, lambda: screen.game.phase == GUESSING)
+        debug = [line for line in said(screen) if line.startswith("DEBUG: ")]
+        assert len(debug) == 1, "only the computer's code is shown, and only under --debug"
+        hal_code = debug[0].removeprefix("DEBUG: ")
+        assert said(screen)[:4] == [
+            "The code is now set for Steve to break.",
+            "The code is now set for HAL9000 to break.",
+            "The code is now set for Alan to break.",
+            f"DEBUG: {hal_code}",
+        ]
+
+        # Alan misses once, then breaks HAL9000's code; Steve never breaks Alan's.
+        wrong = "RRRR" if hal_code != "RRRR" else "GGGG"
+        await enter_guess(pilot, screen, "Alan", wrong)
+        await enter_guess(pilot, screen, "Steve", "GGGG")
+        await enter_guess(pilot, screen, "Alan", hal_code)
+        await wait_for(pilot, lambda: "Alan broke the code in 2 attempts!" in said(screen))
+        for _ in range(4):
+            await enter_guess(pilot, screen, "Steve", "GGGG")
+        await wait_for(pilot, lambda: isinstance(app.screen, WomResultsScreen), message="results")
+
+        results = app.screen
+        game = results.game
+        assert game.phase == FINISHED
+        hal_board = game.board_of(game.players[2])
+        assert hal_board.solved, "HAL9000 always breaks 4 × 6 within 5 attempts"
+        hal_used = hal_board.attempts_used
+        assert "Steve failed to break the code." in said(screen)
+        assert f"HAL9000 broke the code in {hal_used} attempt" in " ".join(said(screen))
+
+        points = shown(results.query_one("#results-points", Static))
+        assert "Alan receives 4 + 5 = 9 points." in points
+        steve = hal_used - 1
+        assert f"Steve receives 0 + {steve} = {steve} point" in points
+        assert "HAL9000" not in points
+        assert "Saved to the scoreboard" in shown(results.query_one("#results-saved", Static))
+
+    after = Store(store.data_dir)
+    alan, steve_user = after.user("Alan"), after.user("Steve")
+    assert (alan.score, alan.games) == (9, 1)
+    assert (steve_user.score, steve_user.games) == (steve, 1)
+    assert len(after.games()) == 1
+
+
+async def test_results_lead_to_play_again_scoreboard_and_menu(make_app, store: Store):
+    store.register("Alan")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)  # defaults: Alan against HAL9000
+        await pick_radio(pilot, "#setup-attempts", "5")
+        screen = await start(pilot)
+        await play_out(pilot, screen, "Alan")
+        results = app.screen
+        await pilot.click("#results-scoreboard")
+        await wait_for(pilot, lambda: isinstance(app.screen, ScoreboardScreen))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is results)
+        await pilot.click("#results-again")
+        await wait_for(pilot, lambda: isinstance(app.screen, WomGameScreen) and app.screen is not screen)
+        again = app.screen
+        assert [p.name for p in again.game.players] == ["Alan", "HAL9000"]
+        assert again.game.attempts == 5
+        assert again.game.phase == MAKING
+        await pilot.press("escape", "escape")  # leave the new game
+        await wait_for(pilot, lambda: isinstance(app.screen, WomSetupScreen))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+    assert Store(store.data_dir).user("Alan").games == 1
+
+
+# ---------------------------------------------------------------- setup
+
+
+async def test_setup_seats_nobody_twice_and_only_2_to_4_players(make_app, store: Store):
+    for name in ("Alan", "Steve", "Ada"):
+        store.register(name)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = await open_setup(pilot)
+
+        def seated() -> list[str]:
+            return [
+                setup.query_one(f"#seat-select-{seat}", Select).value
+                for seat in range(1, 5)
+                if setup.query_one(f"#seat-{seat}").display
+            ]
+
+        assert [b.name for b in setup.query_one("#setup-count").query("RadioButton")] == ["2", "3", "4"]
+        assert [b.name for b in setup.query_one("#setup-attempts").query("RadioButton")] == [
+            "5", "6", "7", "8", "9", "10",
+        ]
+        offered = [value for _, value in setup.query_one("#seat-select-1", Select)._options]
+        assert offered[1:] == ["Ada", "Alan", "Steve", "HAL9000", "VIKI"], "registered users, then the computers"
+        assert seated() == ["Ada", "HAL9000"]
+        await pick_radio(pilot, "#setup-count", "4")
+        assert len(seated()) == 4 and len(set(seated())) == 4
+        before = seated()
+        # Choosing someone who already sits elsewhere swaps the two seats: nobody plays twice.
+        await choose(pilot, "#seat-select-1", "hal")
+        assert seated() == ["HAL9000", "Ada", *before[2:]]
+        error = setup.query_one("#setup-error", Static)
+        assert "HAL9000 moved to player 1; player 2 is now Ada." in shown(error)
+        await pick_radio(pilot, "#setup-count", "2")
+        assert seated() == ["HAL9000", "Ada"]
+        await pick_radio(pilot, "#setup-attempts", "7")
+        screen = await start(pilot)
+        assert [p.name for p in screen.game.players] == ["HAL9000", "Ada"]
+        assert screen.game.attempts == 7
+
+
+async def test_setup_says_which_seat_is_empty_and_domain_reasons_for_slips(make_app, store: Store):
+    store.register("Alan")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = await open_setup(pilot)
+        await pick_radio(pilot, "#setup-count", "3")
+        setup.query_one("#seat-select-3", Select).clear()
+        await pilot.pause()
+        await pilot.click("#setup-start")
+        error = setup.query_one("#setup-error", Static)
+        await wait_for(pilot, lambda: shown(error).strip())
+        assert shown(error).strip() == "Choose a player for seat 3."
+        assert isinstance(app.screen, WomSetupScreen)
+        # A user who vanished from the data folder after the screen opened: the domain's reason.
+        setup._seats[2] = "Bill"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: shown(error).strip() == "Invalid user name.")
+        assert isinstance(app.screen, WomSetupScreen)
+
+
+async def test_setup_with_nobody_registered_hints_and_lets_computers_play(make_app, store: Store):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = await open_setup(pilot)
+        assert "No one is registered yet" in shown(setup.query_one("#setup-hint", Static))
+        assert setup.query_one("#seat-select-1", Select).value == "HAL9000"
+        assert setup.query_one("#seat-select-2", Select).value == "VIKI"
+        await pick_radio(pilot, "#setup-attempts", "5")
+        await pilot.click("#setup-start")
+        await wait_for(pilot, lambda: isinstance(app.screen, WomResultsScreen), timeout=20, message="computers finish")
+        points = shown(app.screen.query_one("#results-points", Static))
+        assert "nobody receives points" in points
+    assert Store(store.data_dir).scoreboard() == []
+
+
+async def test_advanced_rules_change_the_game_and_refuse_impossible_ones(make_app, store: Store):
+    store.register("Alan")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = await open_setup(pilot)
+        await pilot.click("#setup-advanced CollapsibleTitle")
+        await wait_for(pilot, lambda: not setup.query_one("#setup-advanced").collapsed)
+        setup.query_one("#setup-repeats").value = False
+        setup.query_one("#setup-length", Select).value = 8
+        await pilot.pause()
+        error = setup.query_one("#setup-error", Static)
+        await wait_for(pilot, lambda: "without repeats" in shown(error))
+        await pilot.click("#setup-start")
+        await pilot.pause()
+        assert isinstance(app.screen, WomSetupScreen)
+        setup.query_one("#setup-length", Select).value = 5
+        setup.query_one("#setup-palette", Select).value = "digits8"
+        await wait_for(pilot, lambda: not shown(error).strip())
+        screen = await start(pilot)
+        ruleset = screen.game.ruleset
+        assert (ruleset.length, ruleset.palette.key, ruleset.repeats) == (5, "digits8", False)
+        await enter_code(pilot, screen, "Alan", "11234")
+        await wait_for(pilot, lambda: "Code may not repeat a symbol" in " ".join(said(screen)))
+        assert screen.game.phase == MAKING
+
+
+# ---------------------------------------------------------------- code making and guessing
+
+
+async def test_invalid_code_and_guess_show_the_reason_and_cost_nothing(make_app, store: Store):
+    store.register("Alan")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        screen = await start(pilot)
+        error = screen.query_one("#making-error", Static)
+        await wait_turn(pilot, screen, "Alan")
+        await pilot.press("r", "g", "b", "enter")
+        await wait_for(pilot, lambda: shown(error).strip())
+        assert shown(error).strip() == "Code too short; it must be exactly 4 symbols."
+        assert screen.game.phase == MAKING and screen.game.maker.name == "Alan"
+        await pilot.press("t", "enter")  # RGBT
+        await wait_for(pilot, lambda: "Only R, G, B, Y, W and K are allowed." in shown(error))
+        assert screen.game.phase == MAKING
+        await pilot.press("backspace", "y", "enter")
+        await wait_for(pilot, lambda: screen.awaiting == ("guess", "Alan"))
+
+        guess_error = screen.query_one("#guess-error", Static)
+        attempts = screen.query_one("#guess-attempts", Static)
+        assert shown(attempts) == "Attempts left: 10 of 10"
+        await pilot.press("b", "g", "y", "enter")
+        await wait_for(pilot, lambda: shown(guess_error).strip())
+        assert shown(guess_error).strip() == "Guess too short; it must be exactly 4 symbols."
+        await pilot.press("x", "enter")  # BGYX
+        await wait_for(pilot, lambda: "Only R, G, B, Y, W and K are allowed." in shown(guess_error))
+        assert shown(attempts) == "Attempts left: 10 of 10"
+        board = screen.game.board_of(screen.game.players[0])
+        assert board.attempts_used == 0
+        assert "Guess too short; it must be exactly 4 symbols." in said(screen)
+
+
+async def test_masked_code_is_hidden_until_peeked(make_app, store: Store):
+    store.register("Alan")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        screen = await start(pilot)
+        await wait_turn(pilot, screen, "Alan")
+        code_input = screen.query_one("#code-input", PegInput)
+        await pilot.press("r", "g", "b", "y")
+        assert slot_faces(code_input) == ["•"] * 4
+        await pilot.press("ctrl+r")
+        assert slot_faces(code_input) == ["R", "G", "B", "Y"]
+        await pilot.press("ctrl+r")
+        assert slot_faces(code_input) == ["•"] * 4
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.game.phase == GUESSING)
+        assert "RGBY" not in " ".join(said(screen)), "a person's code never reaches the log"
+
+
+async def test_debug_shows_a_computers_code_only_with_debug(make_app, store: Store):
+    store.register("Alan")
+    for debug in (False, True):
+        app = make_app(debug=debug)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await open_setup(pilot)
+            screen = await start(pilot)
+            await enter_code(pilot, screen, "Alan", "RGBY")
+            await wait_for(pilot, lambda: "The code is now set for Alan to break." in said(screen))
+            await pilot.pause()
+            debug_lines = [line for line in said(screen) if line.startswith("DEBUG:")]
+            if debug:
+                assert len(debug_lines) == 1 and len(debug_lines[0]) == len("DEBUG: RGBY")
+            else:
+                assert debug_lines == []
+
+
+async def test_arrow_keys_and_mouse_enter_a_guess(make_app, store: Store):
+    store.register("Alan")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        screen = await start(pilot)
+        await enter_code(pilot, screen, "Alan", "RGBY")
+        await wait_turn(pilot, screen, "Alan")
+        # Arrows: ↑ on an empty slot gives R, ↑ again G; → moves on; ↓ on an empty slot gives the last (K).
+        await pilot.press("up", "right", "up", "up", "right", "down", "right", "up", "up", "up")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any(line.startswith("Alan's guess: RGKB") for line in said(screen)))
+        await wait_turn(pilot, screen, "Alan")
+        # The mouse: click palette pegs W, Y, Y, K.
+        for symbol in "WYYK":
+            peg = next(p for p in screen.query_one("#guess-input").query(PalettePeg) if p.symbol == symbol)
+            await pilot.click(peg)
+        assert screen.query_one("#guess-input", PegInput).value == "WYYK"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any(line.startswith("Alan's guess: WYYK") for line in said(screen)))
+        board = screen.game.board_of(screen.game.players[0])
+        assert [guess for guess, _ in board.history] == ["RGKB", "WYYK"]
+        table = screen.query_one("#guess-history")
+        await wait_turn(pilot, screen, "Alan")
+        assert table.row_count == 2
+
+
+# ---------------------------------------------------------------- leaving, and a store that fails
+
+
+async def test_leaving_asks_first_and_awards_nothing(make_app, store: Store):
+    store.register("Alan")
+    store.register("Steve")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await two_people_and_hal(pilot)
+        await enter_code(pilot, screen, "Alan", "RGBY")
+        await enter_code(pilot, screen, "Steve", "KKWW")
+        await enter_guess(pilot, screen, "Alan", "RRRR")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("n")  # stay: the game goes on
+        await wait_for(pilot, lambda: app.screen is screen)
+        await enter_guess(pilot, screen, "Steve", "GGGG")
+        await wait_turn(pilot, screen, "Alan")
+        used = screen.game.board_of(screen.game.players[0]).attempts_used
+        assert used == 1
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("escape")  # Esc again leaves
+        await wait_for(pilot, lambda: isinstance(app.screen, WomSetupScreen))
+        assert screen.game.phase == "abandoned"
+    after = Store(store.data_dir)
+    assert [(u.name, u.score, u.games) for u in after.scoreboard()] == [("Alan", 0, 0), ("Steve", 0, 0)]
+    assert after.games() == []
+
+
+async def test_a_store_that_cannot_save_says_so_on_the_results(make_app, store: Store):
+    store.register("Alan")
+    app = make_app()
+
+    def refuse(record) -> str:
+        raise StoreError(store.users_path, "the disk is full")
+
+    app.store.record_game = refuse  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        await pick_radio(pilot, "#setup-attempts", "5")
+        screen = await start(pilot)
+        await play_out(pilot, screen, "Alan")
+        saved = shown(app.screen.query_one("#results-saved", Static))
+        assert "The points could not be saved." in saved
+        assert "the disk is full" in saved
+        assert app.screen.query_one("#results-again", Button)
+    assert Store(store.data_dir).user("Alan").games == 0
