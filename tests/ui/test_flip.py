@@ -19,10 +19,12 @@ def shown(widget: Static) -> str:
     return str(widget.render())
 
 
-async def open_flip(pilot, *, by_hand: bool = False) -> FlipScreen:
+async def open_flip(pilot, *, by_hand: bool = False, wom: bool = False) -> FlipScreen:
     await pilot.press("o")
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, SoloSetupScreen))
     await pilot.click("#solo-mode-1")
+    if wom:
+        await pilot.click("#solo-palette-3")
     if by_hand:
         await pilot.click("#solo-scoring-1")
     await pilot.press("p")
@@ -72,7 +74,8 @@ async def answer(pilot, screen: FlipScreen, black: int, white: int) -> None:
 
 async def test_scoring_by_hand_catches_a_wrong_answer_and_lets_it_be_fixed(app):
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await open_flip(pilot, by_hand=True)
+        screen = await open_flip(pilot, by_hand=True, wom=True)
+        secret = "YKYB"
         lied = False
         fixed = False
         for _ in range(30):
@@ -89,13 +92,13 @@ async def test_scoring_by_hand_catches_a_wrong_answer_and_lets_it_be_fixed(app):
                 await wait_for(pilot, lambda: screen.fixing == 0)
                 assert "guess #1" in shown(screen.query_one("#flip-question", Static))
                 first = table_rows(screen)[0][1]
-                await answer(pilot, screen, *feedback(SECRET, first))
+                await answer(pilot, screen, *feedback(secret, first))
                 await wait_for(pilot, lambda: said(screen)[-1].startswith("Answer to guess #1 corrected")
                                or screen.phase != "fix")
                 fixed = True
                 continue
             guess = "".join(shown(screen.query_one("#flip-question", Static)).split()[3:])
-            true = feedback(SECRET, guess)
+            true = feedback(secret, guess)
             before = len(said(screen))
             if not lied:
                 # First, two answers a guess can never earn are refused at once.
@@ -114,7 +117,7 @@ async def test_scoring_by_hand_catches_a_wrong_answer_and_lets_it_be_fixed(app):
         assert fixed, "the wrong answer was caught"
         assert screen.phase == "over"
         assert said(screen)[-1].startswith("HAL9000 broke your code in ")
-        assert table_rows(screen)[-1][1] == SECRET
+        assert table_rows(screen)[-1][1] == secret
 
 
 def test_answers_no_guess_could_earn_are_refused():

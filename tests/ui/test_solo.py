@@ -6,7 +6,7 @@ import random
 
 from textual.widgets import Button, DataTable, Input, Select, Static
 
-from wom_tui.domain.codes import SOLO_RULESET, Feedback, Ruleset, feedback
+from wom_tui.domain.codes import SOLO_RULESET, WOM_RULESET, Feedback, Ruleset, feedback
 from wom_tui.domain.solo import NO_GUESS_LEFT, ONE_USED
 from wom_tui.domain.store import atomic_write, encode_users
 from wom_tui.domain.strategies import make_strategy
@@ -136,20 +136,30 @@ async def test_a_registered_user_record_uses_their_name(app, store):
         setup.query_one("#solo-player", Select).focus()
         await pilot.press("enter", "down", "enter")
         await wait_for(pilot, lambda: setup.query_one("#solo-player", Select).value == "Alan")
+        await pilot.click("#solo-palette-3")  # WoM colours: letters as pegs
         screen = await start_game(pilot)
-        used = await play_to_win(pilot, screen)
+        used = await play_to_win(pilot, screen, WOM_RULESET)
         await wait_for(pilot, lambda: any("Alan is in the hall of fame" in line for line in said(screen)))
         assert not isinstance(pilot.app.screen, HallNameScreen)
-        best = store.hall_of_fame().best(SOLO_RULESET)
+        best = store.hall_of_fame().best(WOM_RULESET)
         assert best is not None and (best.name, best.guest, best.guesses) == ("Alan", False, used)
         assert store.games()[0].players[0].name == "Alan"
 
 
-async def test_losing_reveals_the_code_then_play_again(app, store):
+async def test_invalid_guesses_cost_nothing_and_losing_reveals_the_code(app, store):
     async with app.run_test(size=(80, 24)) as pilot:
-        await open_setup(pilot)
+        setup = await open_setup(pilot)
+        setup.query_one("#solo-guesses", Select).focus()
+        await pilot.press("enter", "3", "enter")  # type to find 3 guesses
+        await wait_for(pilot, lambda: setup.query_one("#solo-guesses", Select).value == 3)
         screen = await start_game(pilot)
-        for _ in range(10):
+        await pilot.press(*"12", "enter")
+        await wait_for(pilot, lambda: said(screen)[-1] == "Guess too short; it must be exactly 4 symbols.")
+        await pilot.press("backspace", "backspace", *"12x4", "enter")
+        await wait_for(pilot, lambda: said(screen)[-1] == "Only 0, 1, 2, 3, 4, 5, 6, 7, 8 and 9 are allowed.")
+        assert rows(screen) == [] and turn(screen) == "Guess #1 of 3"
+        await pilot.press(*["backspace"] * 4)
+        for _ in range(3):
             await guess(pilot, screen, "9999")
         assert turn(screen) == "Out of guesses"
         last = said(screen)[-1]
@@ -158,22 +168,11 @@ async def test_losing_reveals_the_code_then_play_again(app, store):
         assert all(feedback(code, g) == fb for g, fb in answered(screen))
         assert "".join(shown(screen.query_one("#solo-result", Static)).split()) == f"Thecodewas{code}"
         record = store.games()[0].players[0]
-        assert not record.broke and record.attempts == 10
+        assert not record.broke and record.attempts == 3
         assert pilot.app.focused is screen.query_one("#solo-again", Button)
         await pilot.press("enter")  # Play again
-        await wait_for(pilot, lambda: not rows(screen) and turn(screen) == "Guess #1 of 10")
+        await wait_for(pilot, lambda: not rows(screen) and turn(screen) == "Guess #1 of 3")
         assert any(line.startswith("Game 2:") for line in said(screen))
-
-
-async def test_invalid_guesses_cost_nothing(app):
-    async with app.run_test(size=(80, 24)) as pilot:
-        await open_setup(pilot)
-        screen = await start_game(pilot)
-        await pilot.press(*"12", "enter")
-        await wait_for(pilot, lambda: said(screen)[-1] == "Guess too short; it must be exactly 4 symbols.")
-        await pilot.press("backspace", "backspace", *"12x4", "enter")
-        await wait_for(pilot, lambda: said(screen)[-1] == "Only 0, 1, 2, 3, 4, 5, 6, 7, 8 and 9 are allowed.")
-        assert rows(screen) == [] and turn(screen) == "Guess #1 of 10"
 
 
 # -- lifelines --------------------------------------------------------------------------------
@@ -202,10 +201,13 @@ async def test_typed_lifelines_each_once_and_the_no_guess_left_refusal(app):
         setup = await open_setup(pilot)
         await pilot.click("#solo-lifelines-2")  # each once
         setup.query_one("#solo-guesses", Select).focus()
-        await pilot.press("enter", *["up"] * 6, "enter")  # 10 -> 4 guesses
-        await wait_for(pilot, lambda: setup.query_one("#solo-guesses", Select).value == 4)
+        await pilot.press("enter", "3", "enter")  # type to find 3 guesses
+        await wait_for(pilot, lambda: setup.query_one("#solo-guesses", Select).value == 3)
         screen = await start_game(pilot)
-        await pilot.press(*"lifeline#2", "enter")
+        peg_input = screen.query_one("#solo-input")
+        await pilot.press(*"life")  # "l" is never a peg: it starts a command
+        assert peg_input.command == "life" and peg_input.value == ""
+        await pilot.press(*"line#2", "enter")
         await wait_for(pilot, lambda: len(rows(screen)) == 2)
         message = said(screen)[-1]
         assert message.startswith("The code has ") and message.endswith("That cost 2 guesses.")
@@ -213,46 +215,19 @@ async def test_typed_lifelines_each_once_and_the_no_guess_left_refusal(app):
         symbol, position = message.split()[3], int(message.split()[6].rstrip("."))
         mask = shown(screen.query_one("#solo-mask", Static)).split()[1:]
         assert mask[position - 1] == symbol and mask.count("*") == 3
+        assert turn(screen) == "Guess #3 of 3"
         await pilot.press(*"LIFELINE#2", "enter")
         await wait_for(pilot, lambda: said(screen)[-1] == "You already used lifeline #2 in this game.")
-        # Two guesses left: lifeline #1 would leave one, so it still works...
-        await pilot.press(*"lifeline#1", "enter")
-        await wait_for(pilot, lambda: len(rows(screen)) == 3)
-        assert said(screen)[-1].startswith("The code contains ")
-        assert turn(screen) == "Guess #4 of 4"
-        # ...but nothing may use the last guess.
-        assert screen.query_one("#solo-lifeline-1", Button).tooltip == "You already used lifeline #1 in this game."
-        await pilot.press(*"lifeline#3", "enter")
-        await wait_for(pilot, lambda: said(screen)[-1] == "Only 0, 1, 2, 3, 4, 5, 6, 7, 8 and 9 are allowed.")
-        assert len(rows(screen)) == 3
-
-
-async def test_a_lifeline_that_would_use_the_last_guess_is_refused(app):
-    async with app.run_test(size=(80, 24)) as pilot:
-        setup = await open_setup(pilot)
-        setup.query_one("#solo-guesses", Select).focus()
-        await pilot.press("enter", *["up"] * 8, "enter")  # 2 guesses
-        await wait_for(pilot, lambda: setup.query_one("#solo-guesses", Select).value == 2)
-        screen = await start_game(pilot)
-        button = screen.query_one("#solo-lifeline-2", Button)
+        # One guess left: lifeline #1 would use it up, so it is refused (greyed, and by key).
+        button = screen.query_one("#solo-lifeline-1", Button)
         assert button.has_class("-refused") and button.tooltip == NO_GUESS_LEFT
-        await pilot.press("f3")
+        await pilot.press("f2")
         await wait_for(pilot, lambda: said(screen)[-1] == NO_GUESS_LEFT)
-        await pilot.press(*"lifeline#2", "enter")
-        await wait_for(pilot, lambda: said(screen).count(NO_GUESS_LEFT) == 2)
-        assert rows(screen) == []
-
-
-async def test_backspace_leaves_a_half_typed_command(app):
-    async with app.run_test(size=(80, 24)) as pilot:
-        await open_setup(pilot)
-        screen = await start_game(pilot)
-        peg_input = screen.query_one("#solo-input")
-        await pilot.press(*"life")
-        assert peg_input.command == "life" and peg_input.value == ""
-        await pilot.press(*["backspace"] * 4, *"1234", "enter")
-        await wait_for(pilot, lambda: rows(screen))
-        assert rows(screen)[0][0] == "1234"
+        assert len(rows(screen)) == 2
+        # A half-typed command is erased with Backspace; the slots come back.
+        await pilot.press(*"li", "backspace", "backspace", *"1234", "enter")
+        await wait_for(pilot, lambda: len(rows(screen)) == 3)
+        assert rows(screen)[2][0] == "1234"
 
 
 # -- entering guesses, new game, leaving -------------------------------------------------------

@@ -115,6 +115,7 @@ class FlipScreen(WomScreen):
                         yield Static("White", classes="flip-answer-label")
                         yield DigitInput(id="flip-white")
                         yield Button("Answer", id="flip-send", variant="primary", compact=True)
+                yield Static("", id="flip-wait")
                 with Vertical(id="flip-over"):
                     yield Static("", id="flip-result")
                     with Horizontal(id="flip-over-buttons"):
@@ -137,6 +138,8 @@ class FlipScreen(WomScreen):
     def on_mount(self) -> None:
         self.query_one("#flip-history", DataTable).border_title = "HAL9000's guesses"
         self.query_one("#flip-log", MessageLog).border_title = "Messages"
+        # The log may be narrow beside a long code's history: wrap to its width, never crop.
+        self.query_one("#flip-log", MessageLog).min_width = 12
         self.call_after_refresh(self._begin)
 
     def _set_columns(self, table: DataTable[object] | None = None) -> None:
@@ -237,16 +240,19 @@ class FlipScreen(WomScreen):
             text.append("^r shows or hides it.", style=Style(dim=True))
         elif self.phase in ("answer", "fix"):
             text.append("● Black", style=Style(bold=True))
-            text.append(": right symbol, right place\n")
+            text.append(": right symbol and place\n")
             text.append("○ White", style=Style(bold=True))
-            text.append(": right symbol only\n")
+            text.append(": symbol in the wrong place\n")
             if self.phase == "fix":
                 text.append("Or click another row to correct.", style=Style(dim=True))
             else:
                 text.append("Type two digits, then Enter.", style=Style(dim=True))
-        elif self.phase == "thinking":
-            text.append(f"{BREAKER} is thinking…", style=Style(italic=True))
         self.query_one("#flip-actions", Static).update(text)
+        wait = Text(f"{BREAKER} is thinking…", style=Style(italic=True), end="")
+        if not self.choice.by_hand:
+            wait.append("\nYour code: ", style=Style(italic=False))
+            wait.append_text(code_pegs("•" * self.ruleset.length, None, gap=""))
+        self.query_one("#flip-wait", Static).update(wait)
 
     # -- the secret ------------------------------------------------------------------------
 
@@ -284,11 +290,13 @@ class FlipScreen(WomScreen):
             return
         number = self.game.guesses_used + 1
         result = self.game.offer(guess)
-        self.messages.say(f"{BREAKER}'s guess #{number}: {guess}", "computer")
         if result is None:
+            self.messages.say(f"{BREAKER}'s guess #{number}: {guess}", "computer")
             self._ask_answer()
             return
-        self.messages.say(f"Your code answers {result.black} black, {result.white} white.")
+        self.messages.say(
+            f"{BREAKER}'s guess #{number}: {guess} → {result.black} black, {result.white} white.", "computer"
+        )
         self._analyse(len(self.game.history) - 1)
 
     def _ask_answer(self) -> None:

@@ -133,6 +133,8 @@ class SoloGameScreen(WomScreen):
     def on_mount(self) -> None:
         self.query_one("#solo-history", DataTable).border_title = "History"
         self.query_one("#solo-log", MessageLog).border_title = "Messages"
+        # The log may be narrow beside a long code's history: wrap to its width, never crop.
+        self.query_one("#solo-log", MessageLog).min_width = 12
         self._show()
         self.query_one("#solo-input", GuessInput).focus()
         self.call_after_refresh(self._announce_game)

@@ -114,7 +114,7 @@ def history_columns(table: DataTable[object], ruleset: Ruleset, *, extra: tuple[
     columns = [
         ("#", 2),
         ("Guess", max(_pegs_width(ruleset.length, 3, 0 if tight else 1), 8)),
-        *((("B", 1), ("W", 1)) if tight and extra else (("Black", 5), ("White", 5))),
+        *((("B", 1), ("W", 1)) if tight else (("Black", 5), ("White", 5))),
         ("Pegs", max(_pegs_width(ruleset.length, 1, 0 if tight else 1), 4)),
         *extra,
     ]

@@ -1,0 +1,81 @@
+"""Visual regression snapshots of solo setup, the solo game and the flip game at 80×24."""
+
+from __future__ import annotations
+
+from textual.widgets import DataTable, Input
+
+from wom_tui.screens.flip import FlipScreen
+from wom_tui.screens.solo import SoloSetupScreen
+from wom_tui.screens.solo_game import SoloGameScreen
+
+from .conftest import build_app, wait_for
+
+SIZE = (80, 24)
+
+
+async def no_blink(pilot) -> None:
+    """Turn off cursor blink so every run draws the same frame."""
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
+    await pilot.pause()
+
+
+def test_solo_setup(snap_compare, data_dir):
+    async def run_before(pilot) -> None:
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, SoloSetupScreen))
+        await pilot.pause()
+
+    assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_solo_game(snap_compare, data_dir):
+    async def run_before(pilot) -> None:
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, SoloSetupScreen))
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, SoloGameScreen))
+        screen = pilot.app.screen
+        table = screen.query_one("#solo-history", DataTable)
+        for code in ("0123", "4567"):
+            before = table.row_count
+            await pilot.press(*code, "enter")
+            await wait_for(pilot, lambda: table.row_count > before)
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: table.row_count == 4)
+        await pilot.press(*"89")
+        await pilot.pause()
+
+    assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_flip_game(snap_compare, data_dir):
+    async def run_before(pilot) -> None:
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, SoloSetupScreen))
+        await pilot.click("#solo-mode-1")
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, FlipScreen))
+        screen = pilot.app.screen
+        await pilot.press(*"7307", "enter")
+        await wait_for(pilot, lambda: screen.phase == "over", timeout=20)
+        await no_blink(pilot)
+
+    assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_flip_by_hand_answer(snap_compare, data_dir):
+    async def run_before(pilot) -> None:
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, SoloSetupScreen))
+        await pilot.click("#solo-mode-1")
+        await pilot.click("#solo-scoring-1")
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, FlipScreen))
+        screen = pilot.app.screen
+        await wait_for(pilot, lambda: screen.phase == "answer", timeout=20)
+        await pilot.press("0", "2", "enter")
+        await wait_for(pilot, lambda: screen.phase == "answer" and screen.game.guesses_used == 1, timeout=20)
+        await no_blink(pilot)
+
+    assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)
