@@ -15,6 +15,8 @@ from pathlib import Path
 import asyncssh
 import pytest
 
+from wom_tui.serve.server import ServeError
+
 from .sshterm import (
     MENU_TEXT,
     REGISTER_TEXT,
@@ -220,6 +222,14 @@ async def test_host_key_is_private_and_kept_across_restarts(start_server: Server
     assert first is not None and second is not None
     assert second.get_fingerprint() == first.get_fingerprint() == again.fingerprint
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+
+
+async def test_a_damaged_host_key_is_reported_and_kept(start_server: ServerFactory, tmp_path: Path) -> None:
+    key_file = tmp_path / "damaged_key"
+    key_file.write_bytes(b"not a key\n")
+    with pytest.raises(ServeError, match="damaged_key"):
+        await start_server(host_key=key_file)
+    assert key_file.read_bytes() == b"not a key\n"
 
 
 async def test_authorized_keys_restrict_who_may_play(start_server: ServerFactory, tmp_path: Path) -> None:

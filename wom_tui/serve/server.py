@@ -99,6 +99,8 @@ def load_or_create_host_key(path: Path) -> asyncssh.SSHKey:
             os.link(temp, path)
         except FileExistsError:
             return load_or_create_host_key(path)
+        except OSError:
+            os.replace(temp, path)  # a filesystem without hard links: still atomic, just not exclusive
     finally:
         temp.unlink(missing_ok=True)
     _fsync_folder(path.parent)
@@ -218,7 +220,10 @@ class GameServer:
 
     async def start(self) -> None:
         """Load or make the host key and start listening (raises ServeError if that fails)."""
-        self.host_key = load_or_create_host_key(self.config.host_key_path)
+        try:
+            self.host_key = load_or_create_host_key(self.config.host_key_path)
+        except OSError as exc:
+            raise ServeError(f"cannot make the host key {self.config.host_key_path}: {exc.strerror or exc}") from exc
         authorized = None
         if self.config.authorized_keys is not None:
             try:
