@@ -172,7 +172,7 @@ async def test_two_players_racing_for_one_name(start_server: ServerFactory) -> N
 async def test_an_idle_session_is_closed_with_a_message(start_server: ServerFactory) -> None:
     server = await start_server(idle_timeout=2)
     terminal = await open_terminal(await connect(server))
-    await terminal.wait_for_text(MENU_TEXT)
+    await until(lambda: len(server.sessions) == 1)
     (session,) = server.sessions
     await terminal.wait_closed()
     assert "closed this session after 2 seconds without a key press" in terminal.text

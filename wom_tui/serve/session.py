@@ -266,8 +266,6 @@ class GameSession(asyncssh.SSHServerSession):
                 self._start_reading()
             returncode = await self._proc.wait()
             status = returncode if returncode >= 0 else 128 - returncode
-            # The game may exit between our SIGHUP and SIGKILL: make sure nothing of its group lingers.
-            self._signal_game(signal.SIGKILL)
         finally:
             self._finish(status)
 
