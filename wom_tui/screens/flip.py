@@ -34,6 +34,7 @@ from .solo_widgets import (
     guesses_word,
     history_columns,
     key_pegs_cell,
+    roomy,
     short_count,
 )
 
@@ -82,6 +83,7 @@ class FlipScreen(WomScreen):
         self.phase: Phase = "answer" if choice.by_hand else "secret"
         self.counts: list[tuple[int, bool] | None] = []
         self.fixing: int | None = None
+        self._grid = False
         self._token = 0
         """Bumped for every new game, so a worker's late answer for an old game is ignored."""
 
@@ -164,6 +166,11 @@ class FlipScreen(WomScreen):
             self._set_phase("secret")
             self.query_one("#flip-secret", GuessInput).focus()
 
+    def on_resize(self) -> None:
+        # Tall enough for every row to hold the two-row peg grid of a real board: redraw so.
+        if roomy(self.size.height, self.ruleset) != self._grid:
+            self._fill_history()
+
     # -- showing ---------------------------------------------------------------------------
 
     def _set_phase(self, phase: Phase) -> None:
@@ -206,6 +213,7 @@ class FlipScreen(WomScreen):
         if game is None:
             return
         length = self.ruleset.length
+        grid = self._grid = roomy(self.size.height, self.ruleset)
         for index, (guess, result) in enumerate(game.history):
             count = self.counts[index] if index < len(self.counts) else None
             mark = index == self.fixing
@@ -216,8 +224,9 @@ class FlipScreen(WomScreen):
                 guess_cell(guess, self.ruleset),
                 Text(str(result.black), justify="center"),
                 Text(str(result.white), justify="center"),
-                key_pegs_cell(result, length),
+                key_pegs_cell(result, length, grid=grid),
                 Text(short_count(count) if count else "", justify="right"),
+                height=2 if grid else 1,
             )
         if game.pending is not None:
             table.add_row(

@@ -21,7 +21,15 @@ from ..widgets.pegs import code_pegs
 from .base import WomScreen
 from .confirm import ConfirmScreen
 from .solo import SoloChoice
-from .solo_widgets import GuessInput, codes_remain, guess_cell, guesses_word, history_columns, key_pegs_cell
+from .solo_widgets import (
+    GuessInput,
+    codes_remain,
+    guess_cell,
+    guesses_word,
+    history_columns,
+    key_pegs_cell,
+    roomy,
+)
 
 LIFELINE_LABELS = {1: "Reveal a symbol", 2: "Reveal a position"}
 LIFELINE_KEYS = {1: "F2", 2: "F3"}
@@ -90,6 +98,7 @@ class SoloGameScreen(WomScreen):
         self.game: SoloGame = choice.setup.new_game(self.wom.rng)
         self._games = 1
         self._record_text: str | None = None
+        self._grid = False
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -138,6 +147,11 @@ class SoloGameScreen(WomScreen):
         self._show()
         self.query_one("#solo-input", GuessInput).focus()
         self.call_after_refresh(self._announce_game)
+
+    def on_resize(self) -> None:
+        # Tall enough for every row to hold the two-row peg grid of a real board: redraw so.
+        if roomy(self.size.height, self.game.ruleset) != self._grid:
+            self._fill_history()
 
     # -- what the screen shows -------------------------------------------------------------
 
@@ -200,10 +214,12 @@ class SoloGameScreen(WomScreen):
         table = self.query_one("#solo-history", DataTable)
         table.clear()
         ruleset = self.game.ruleset
+        grid = self._grid = roomy(self.size.height, ruleset)
         for row in self.game.history:
             number = Text(str(row.number), justify="right")
             if row.is_lifeline or row.feedback is None:
-                table.add_row(number, Text("LIFELINE", style=Style(italic=True, dim=True)), "", "", "")
+                lifeline = Text("LIFELINE", style=Style(italic=True, dim=True))
+                table.add_row(number, lifeline, "", "", "", height=2 if grid else 1)
                 continue
             result: Feedback = row.feedback
             table.add_row(
@@ -211,7 +227,8 @@ class SoloGameScreen(WomScreen):
                 guess_cell(row.guess, ruleset),
                 Text(str(result.black), justify="center"),
                 Text(str(result.white), justify="center"),
-                key_pegs_cell(result, ruleset.length),
+                key_pegs_cell(result, ruleset.length, grid=grid),
+                height=2 if grid else 1,
             )
         if table.row_count:
             table.scroll_end(animate=False)

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.widgets import DataTable, Static
 
 from ..domain.codes import Feedback, Ruleset
-from ..widgets.pegs import BLACK_PEG, NO_PEG, WHITE_PEG, code_pegs
+from ..widgets.pegs import BLACK_PEG, NO_PEG, WHITE_PEG, code_pegs, feedback_grid
 from ..widgets.peg_input import PegInput
 
 COMMAND_WORD = "lifeline"
@@ -87,8 +87,13 @@ def guess_cell(code: str, ruleset: Ruleset) -> Text:
     return code_pegs(code, ruleset.palette, gap="" if ruleset.length > 5 else " ")
 
 
-def key_pegs_cell(result: Feedback, length: int) -> Text:
-    """Key pegs on one line, blacks then whites then empty holes: counts only, never positions."""
+def key_pegs_cell(result: Feedback, length: int, *, grid: bool = False) -> Text:
+    """Key pegs, blacks then whites then empty holes (counts only, never positions).
+
+    On one line (``"● ○ · ·"``), or with ``grid`` in the two-row grid of a real board.
+    """
+    if grid:
+        return feedback_grid(result, length)
     text = Text(end="")
     gap = "" if length > 5 else " "
     pegs = [BLACK_PEG] * result.black + [WHITE_PEG] * result.white
@@ -122,6 +127,11 @@ def history_columns(table: DataTable[object], ruleset: Ruleset, *, extra: tuple[
         table.add_column(label, width=width, key=label.lower())
     padding = 2 * table.cell_padding
     return sum(width + padding for _, width in columns) + 2 + 1
+
+
+def roomy(height: int, ruleset: Ruleset) -> bool:
+    """True when a screen ``height`` rows tall can give every history row two lines (the peg grid)."""
+    return height >= 2 * ruleset.guesses + 12
 
 
 def count_text(count: tuple[int, bool]) -> str:
