@@ -31,18 +31,20 @@ class ConfirmScreen(ModalScreen[bool]):
         *,
         confirm_label: str = "Leave",
         cancel_label: str = "Stay",
+        hint: str = "Esc again to leave, n to stay.",
     ) -> None:
         super().__init__(classes="confirm-screen")
         self.question = question
         self.detail = detail
         self.confirm_label = confirm_label
         self.cancel_label = cancel_label
+        self.hint = hint
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-dialog"):
             yield Static(Text(self.question), id="confirm-question")
             yield Static(Text(self.detail), id="confirm-detail")
-            yield Static(Text("Esc again to leave, n to stay."), id="confirm-hint")
+            yield Static(Text(self.hint), id="confirm-hint")
             with Horizontal(id="confirm-buttons"):
                 yield Button(self.cancel_label, id="confirm-cancel", variant="primary")
                 yield Button(self.confirm_label, id="confirm-ok", variant="error")
