@@ -465,8 +465,13 @@ class FlipScreen(WomScreen):
                 self._new_game()
 
         self.app.push_screen(
-            ConfirmScreen("Start a new game?", "HAL9000 stops work on this code.",
-                          confirm_label="New game", cancel_label="Keep playing"),
+            ConfirmScreen(
+                "Start a new game?",
+                "HAL9000 stops work on this code.",
+                confirm_label="New game",
+                cancel_label="Keep playing",
+                hint="Esc again for a new game, n to keep playing.",
+            ),
             answered,
         )
 

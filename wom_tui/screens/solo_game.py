@@ -404,6 +404,7 @@ class SoloGameScreen(WomScreen):
                 "This game is abandoned and not recorded.",
                 confirm_label="New game",
                 cancel_label="Keep playing",
+                hint="Esc again for a new game, n to keep playing.",
             ),
             answered,
         )
