@@ -13,17 +13,21 @@ from .options import Options, new_seed, resolve_data_dir
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for ``wom-tui`` and its ``serve`` command."""
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--data-dir", metavar="PATH", help="data folder (default: $WOM_DATA_DIR, else the user data folder)")
-    common.add_argument("--seed", type=int, metavar="N", help="seed for all randomness, to replay a session exactly")
-    common.add_argument("--debug", action="store_true", help="show computer players' codes (DEBUG: RGBY)")
-    # Set by `wom-tui serve` for each SSH session: the app then offers nothing that writes files.
-    common.add_argument("--served", action="store_true", help=argparse.SUPPRESS)
+    def common(default: object = None) -> argparse.ArgumentParser:
+        # The serve command repeats the options with SUPPRESS defaults, so that
+        # `wom-tui --data-dir X serve` keeps X instead of the subcommand's default overwriting it.
+        options = argparse.ArgumentParser(add_help=False, argument_default=default)
+        options.add_argument("--data-dir", metavar="PATH", help="data folder (default: $WOM_DATA_DIR, else the user data folder)")
+        options.add_argument("--seed", type=int, metavar="N", help="seed for all randomness, to replay a session exactly")
+        options.add_argument("--debug", action="store_true", help="show computer players' codes (DEBUG: RGBY)")
+        # Set by `wom-tui serve` for each SSH session: the app then offers nothing that writes files.
+        options.add_argument("--served", action="store_true", help=argparse.SUPPRESS)
+        return options
 
-    parser = argparse.ArgumentParser(prog="wom-tui", description="World of Mastermind in the terminal.", parents=[common])
+    parser = argparse.ArgumentParser(prog="wom-tui", description="World of Mastermind in the terminal.", parents=[common()])
     parser.add_argument("--version", action="version", version=f"wom-tui {__version__}")
     sub = parser.add_subparsers(dest="command")
-    serve = sub.add_parser("serve", parents=[common], help="host the game for SSH clients")
+    serve = sub.add_parser("serve", parents=[common(argparse.SUPPRESS)], help="host the game for SSH clients")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=2222, help="port to listen on (default 2222; 0 picks one)")
     serve.add_argument("--max-sessions", type=int, default=32, metavar="N", help="concurrent sessions allowed (default 32)")

@@ -1,0 +1,70 @@
+"""The command line: options reach the app and the server wherever they are written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wom_tui import __main__ as cli
+
+
+@pytest.fixture
+def captured(monkeypatch):
+    """Run main() with the app and server replaced by recorders of the options they receive."""
+    seen = {}
+
+    def fake_app(options, rng):
+        seen.update(command="play", options=options, first=rng.random())
+        return 0
+
+    def fake_server(args, options):
+        seen.update(command="serve", options=options, args=args)
+        return 0
+
+    import wom_tui.app
+    import wom_tui.serve
+
+    monkeypatch.setattr(wom_tui.app, "run_app", fake_app)
+    monkeypatch.setattr(wom_tui.serve, "run_server", fake_server)
+    monkeypatch.delenv("WOM_DATA_DIR", raising=False)
+    return seen
+
+
+def test_play_options(captured, tmp_path):
+    assert cli.main(["--data-dir", str(tmp_path), "--seed", "7", "--debug"]) == 0
+    options = captured["options"]
+    assert (captured["command"], options.data_dir, options.seed, options.debug) == ("play", tmp_path, 7, True)
+
+
+def test_the_same_seed_gives_the_same_randomness(captured, tmp_path):
+    cli.main(["--data-dir", str(tmp_path), "--seed", "7"])
+    first = captured["first"]
+    cli.main(["--data-dir", str(tmp_path), "--seed", "7"])
+    assert captured["first"] == first
+    cli.main(["--data-dir", str(tmp_path), "--seed", "8"])
+    assert captured["first"] != first
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_serve_keeps_common_options_on_either_side_of_the_command(captured, tmp_path, where):
+    common = ["--data-dir", str(tmp_path), "--seed", "3", "--debug"]
+    argv = common + ["serve", "--port", "0"] if where == "before" else ["serve", "--port", "0"] + common
+    cli.main(argv)
+    options = captured["options"]
+    assert (captured["command"], options.data_dir, options.seed, options.debug) == ("serve", tmp_path, 3, True)
+    assert captured["args"].port == 0
+
+
+def test_data_dir_falls_back_to_the_environment(captured, tmp_path, monkeypatch):
+    monkeypatch.setenv("WOM_DATA_DIR", str(tmp_path / "env"))
+    cli.main([])
+    assert captured["options"].data_dir == Path(tmp_path / "env")
+
+
+def test_bad_seed_is_a_clear_usage_error(captured, capsys):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["--seed", "many"])
+    assert stop.value.code == 2
+    assert "--seed" in capsys.readouterr().err
+    assert "command" not in captured
