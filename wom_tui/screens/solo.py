@@ -81,7 +81,10 @@ class SoloSetupScreen(WomScreen):
         users = self._user_names()
         with Vertical(id="solo-setup", classes="panel"):
             yield Static(Text("Solo game"), classes="panel-title")
-            with Horizontal(classes="solo-row -gap"):
+            yield Static(
+                Text("Tab: next row · ←/→ then Space or Enter: choose · p: play · Esc: back"), id="solo-keys"
+            )
+            with Horizontal(classes="solo-row"):
                 yield Static("Player", classes="solo-label")
                 yield Select(
                     [(Text("Guest"), GUEST), *((Text(name), name) for name in users)],
