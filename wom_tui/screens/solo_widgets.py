@@ -141,14 +141,16 @@ def count_text(count: tuple[int, bool]) -> str:
 
 
 def short_count(count: tuple[int, bool]) -> str:
-    """A count for a narrow column: ``"1,896"``, ``"≈140k"``, ``"≈13.2M"``."""
+    """A count for a six-cell column: ``"1,896"``, ``"≈640"``, ``"≈18k"``, ``"≈9.6M"`` (≈ when estimated)."""
     n, exact = count
     prefix = "" if exact else "≈"
-    if n < 100_000:
+    if n < (100_000 if exact else 1_000):
         return f"{prefix}{n:,}"
     if n < 1_000_000:
         return f"{prefix}{n // 1000}k"
-    return f"{prefix}{n / 1_000_000:.1f}M"
+    if n < 10_000_000:
+        return f"{prefix}{n / 1_000_000:.1f}M"
+    return f"{prefix}{n // 1_000_000}M"
 
 
 def codes_remain(count: tuple[int, bool]) -> str:
