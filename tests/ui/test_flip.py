@@ -149,3 +149,14 @@ def test_flip_game_by_hand_names_the_wrong_answer():
     game.offer(SECRET)
     game.answer(4, 0)
     assert game.broke and game.result_message() == "HAL9000 broke your code in 3 guesses."
+
+
+def test_counts_read_exact_or_about():
+    from wom_tui.screens.solo_widgets import codes_remain, short_count
+
+    assert codes_remain((1, True)) == "1 code remains possible."
+    assert codes_remain((1896, True)) == "1,896 codes remain possible."
+    assert codes_remain((13_217_737, False)) == "about 13,217,737 codes remain possible."
+    for count in [(99_999, True), (640, False), (18_263, False), (624_000, False), (100_000_000, False)]:
+        assert len(short_count(count)) <= 6
+    assert short_count((18_263, False)) == "≈18k"
