@@ -329,7 +329,9 @@ class FlipScreen(WomScreen):
     def _count(self, token: int, history: tuple[tuple[str, Feedback], ...], start: int) -> None:
         assert self.game is not None
         conflict = self.game.conflict(history)
-        counts = [] if conflict is not None else [self.game.remaining(history[: i + 1]) for i in range(start, len(history))]
+        counts = []
+        if conflict is None:
+            counts = [self.game.remaining(history[: i + 1]) for i in range(start, len(history))]
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._counted, token, conflict, counts)
 
@@ -404,7 +406,9 @@ class FlipScreen(WomScreen):
             if self.phase == "fix" and self.fixing is not None:
                 index = self.fixing
                 result = game.correct(index, black, white)
-                self.messages.say(f"Answer to guess #{index + 1} corrected: {result.black} black, {result.white} white.")
+                self.messages.say(
+                    f"Answer to guess #{index + 1} corrected: {result.black} black, {result.white} white."
+                )
                 self.query_one("#flip-history", DataTable).cursor_type = "none"
                 start = index
             else:

@@ -264,8 +264,9 @@ class SoloGameScreen(WomScreen):
             message.control.clear()
             self._after_move()
             return
-        guess = self.game.history[-1].guess
-        self.messages.say(f"Guess #{self.game.history[-1].number}: {guess} → {outcome.black} black, {outcome.white} white.")
+        row = self.game.history[-1]
+        guess = row.guess
+        self.messages.say(f"Guess #{row.number}: {guess} → {outcome.black} black, {outcome.white} white.")
         message.control.clear()
         if self.choice.coach and not self.game.won:
             self._coach(guess, history_before, self._guess_history(), self._games)
