@@ -109,9 +109,10 @@ async def test_setup_lists_users_and_refuses_no_repeats_longer_than_the_palette(
 async def test_a_guest_wins_sets_a_record_and_names_it(app, store):
     async with app.run_test(size=(80, 24)) as pilot:
         await open_setup(pilot)
+        await pilot.click("#solo-palette-3")  # WoM colours
         screen = await start_game(pilot)
         assert turn(screen) == "Guess #1 of 10"
-        used = await play_to_win(pilot, screen)
+        used = await play_to_win(pilot, screen, WOM_RULESET)
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, HallNameScreen), message="a guest is asked a name")
         dialog = pilot.app.screen
         await pilot.press(*"[/]", "enter")
@@ -122,7 +123,7 @@ async def test_a_guest_wins_sets_a_record_and_names_it(app, store):
         assert f"You broke the code in {used} guesses!" in said(screen)
         assert any("Ann is in the hall of fame" in line for line in said(screen))
         assert "Ann is in the hall of fame" in shown(screen.query_one("#solo-result", Static))
-        best = store.hall_of_fame().best(SOLO_RULESET)
+        best = store.hall_of_fame().best(WOM_RULESET)
         assert best is not None and (best.name, best.guest, best.guesses) == ("Ann", True, used)
         records = store.games()
         assert len(records) == 1 and records[0].kind == "solo"
