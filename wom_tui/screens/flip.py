@@ -474,7 +474,7 @@ class FlipScreen(WomScreen):
                 "HAL9000 stops work on this code.",
                 confirm_label="New game",
                 cancel_label="Keep playing",
-                hint="Esc again for a new game, n to keep playing.",
+                hint="Esc again: new game · n: keep playing",
             ),
             answered,
         )

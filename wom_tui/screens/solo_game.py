@@ -402,10 +402,10 @@ class SoloGameScreen(WomScreen):
         self.app.push_screen(
             ConfirmScreen(
                 "Start a new game?",
-                "This game is abandoned and not recorded.",
+                "This one is dropped, not recorded.",
                 confirm_label="New game",
                 cancel_label="Keep playing",
-                hint="Esc again for a new game, n to keep playing.",
+                hint="Esc again: new game · n: keep playing",
             ),
             answered,
         )
