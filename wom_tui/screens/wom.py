@@ -135,12 +135,14 @@ class WomSetupScreen(WomScreen):
     def _hint(self) -> Content:
         if not self._people:
             return Content(
-                "No one is registered yet: register from the main menu (r) to play and earn points. "
-                "Meanwhile HAL9000 and VIKI can play each other."
+                "No one is registered yet: register in the main menu (r) to play and earn points. "
+                "Meanwhile, HAL9000 and VIKI can play each other."
             )
-        return Content("Each player sets the code the next one must break. People earn points; computers don't.")
+        return Content("Each player sets the code the next one breaks. Only people earn points.")
 
     def on_mount(self) -> None:
+        # The box scrolls only on short terminals; focus belongs to the fields in it.
+        self.query_one("#setup-box").can_focus = False
         self._show_seats()
 
     # -- choices ----------------------------------------------------------------------------

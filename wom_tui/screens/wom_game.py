@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Center, Horizontal, Vertical
 from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import Button, ContentSwitcher, Footer, Static
@@ -142,7 +142,8 @@ class WomGameScreen(WomScreen):
                 with Vertical(id="wom-handover", classes="wom-stage"):
                     yield Static("", id="handover-title")
                     yield Static("", id="handover-note")
-                    yield Button("Ready", id="handover-ready", variant="primary")
+                    with Center():
+                        yield Button("Ready", id="handover-ready", variant="primary")
             with Vertical(id="wom-side"):
                 yield PlayersPanel(id="wom-players")
                 yield MessageLog(id="wom-log")
@@ -374,11 +375,12 @@ class WomGameScreen(WomScreen):
         self.query_one("#handover-title", Static).update(
             Content.from_markup("Pass the keyboard to $name", name=player.name)
         )
-        what = "set a code" if self.game.phase == MAKING else "guess"
+        if self.game.phase == MAKING:
+            turn = Content(self.game.maker_prompt)
+        else:
+            turn = Content.from_markup("$name's turn to guess the code.", name=player.name)
         self.query_one("#handover-note", Static).update(
-            Content.from_markup(
-                "It is $name's turn to $what. $name: press Enter when ready.", name=player.name, what=what
-            )
+            Content.assemble(turn, "\n", Content.from_markup("Press Enter when you are ready, $name.", name=player.name))
         )
         ready = self.query_one("#handover-ready", Button)
         ready.label = Content.from_markup("I'm $name — ready", name=player.name)

@@ -1,0 +1,93 @@
+"""Visual regression snapshots of the World of Mastermind screens at 80×24 (update with --snapshot-update)."""
+
+from __future__ import annotations
+
+from wom_tui.domain.store import Store
+from wom_tui.screens.wom_results import WomResultsScreen
+
+from wom_tui.screens.wom_game import WomGameScreen, WomSetup, start_game
+
+from .conftest import build_app
+from .test_wom import enter_code, enter_guess, open_setup, said, until, wait_turn
+
+SIZE = (80, 24)
+
+
+def register(data_dir, *names: str) -> None:
+    store = Store(data_dir)
+    for name in names:
+        store.register(name)
+
+
+async def seat(pilot, *names: str, attempts: int = 5) -> WomGameScreen:
+    """Sit ``names`` at a table straight away (the setup screen has its own snapshot and tests)."""
+    app = pilot.app
+    await pilot.press("p")
+    await until(pilot, lambda: app.screen.query("#setup-start"))
+    app.push_screen(start_game(app, WomSetup(names, attempts)))
+    await until(pilot, lambda: isinstance(app.screen, WomGameScreen))
+    return app.screen
+
+
+def test_setup(snap_compare, data_dir):
+    register(data_dir, "Alan", "Steve")
+
+    async def run_before(pilot) -> None:
+        await open_setup(pilot)
+
+    assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_code_making_masked(snap_compare, data_dir):
+    register(data_dir, "Alan", "Steve")
+
+    async def run_before(pilot) -> None:
+        screen = await seat(pilot, "Alan", "Steve", "HAL9000")
+        await wait_turn(pilot, screen, "Alan")
+        await pilot.press("r", "g", "b")
+
+    assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_hand_over(snap_compare, data_dir):
+    register(data_dir, "Alan", "Steve")
+
+    async def run_before(pilot) -> None:
+        screen = await seat(pilot, "Alan", "Steve", "HAL9000")
+        await enter_code(pilot, screen, "Alan", "RGBY", paste=True)
+        await until(pilot, lambda: screen.awaiting == ("handover", "Steve"))
+
+    assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_guessing(snap_compare, data_dir):
+    register(data_dir, "Alan", "Steve")
+
+    async def run_before(pilot) -> None:
+        screen = await seat(pilot, "Alan", "Steve", "HAL9000")
+        await enter_code(pilot, screen, "Alan", "RGBY", paste=True)
+        await enter_code(pilot, screen, "Steve", "KKWW", paste=True)
+        await enter_guess(pilot, screen, "Alan", "RRGG", paste=True)
+        await enter_guess(pilot, screen, "Steve", "RGBB", paste=True)
+        await enter_guess(pilot, screen, "Alan", "GGBB", paste=True)
+        await wait_turn(pilot, screen, "Steve")
+        await pilot.press("x")  # a symbol outside the palette, shown on a grey peg
+
+    assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_results(snap_compare, data_dir):
+    register(data_dir, "Alan", "Steve")
+
+    async def run_before(pilot) -> None:
+        screen = await seat(pilot, "Alan", "Steve", "HAL9000")
+        await enter_code(pilot, screen, "Alan", "RGBY", paste=True)
+        await enter_code(pilot, screen, "Steve", "KKWW", paste=True)
+        await until(pilot, lambda: any(line.startswith("DEBUG: ") for line in said(screen)))
+        hal_code = next(line for line in said(screen) if line.startswith("DEBUG: ")).removeprefix("DEBUG: ")
+        await enter_guess(pilot, screen, "Alan", "WWKK" if hal_code != "WWKK" else "RRRR", paste=True)
+        await enter_guess(pilot, screen, "Steve", "RGBY", paste=True)
+        await enter_guess(pilot, screen, "Alan", hal_code, paste=True)
+        await until(pilot, lambda: isinstance(pilot.app.screen, WomResultsScreen), message="results")
+
+    assert snap_compare(build_app(data_dir, debug=True), terminal_size=SIZE, run_before=run_before)
