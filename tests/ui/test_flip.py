@@ -90,14 +90,15 @@ async def test_scoring_by_hand_catches_a_wrong_answer_and_lets_it_be_fixed(app):
                 # The person knows the first answer was the slip: click that row, correct it.
                 await pilot.click("#flip-history", offset=(3, 2))
                 await wait_for(pilot, lambda: screen.fixing == 0)
-                assert "guess #1" in shown(screen.query_one("#flip-question", Static))
+                assert shown(screen.query_one("#flip-question", Static)).startswith("Guess #1 ")
+                assert screen.query_one("#flip-answer").border_title == "Correct the answer to guess #1"
                 first = table_rows(screen)[0][1]
                 await answer(pilot, screen, *feedback(secret, first))
                 await wait_for(pilot, lambda: said(screen)[-1].startswith("Answer to guess #1 corrected")
                                or screen.phase != "fix")
                 fixed = True
                 continue
-            guess = "".join(shown(screen.query_one("#flip-question", Static)).split()[3:])
+            guess = "".join(shown(screen.query_one("#flip-question", Static)).split()[2:])
             true = feedback(secret, guess)
             before = len(said(screen))
             if not lied:

@@ -251,7 +251,7 @@ class FlipScreen(WomScreen):
             text.append("● Black", style=Style(bold=True))
             text.append(": right symbol and place\n")
             text.append("○ White", style=Style(bold=True))
-            text.append(": symbol in the wrong place\n")
+            text.append(": symbol in wrong place\n")
             if self.phase == "fix":
                 text.append("Or click another row to correct.", style=Style(dim=True))
             else:
@@ -310,9 +310,10 @@ class FlipScreen(WomScreen):
 
     def _ask_answer(self) -> None:
         assert self.game is not None
-        question = Text(f"{BREAKER}'s guess #{self.game.guesses_used + 1}  ", end="")
+        question = Text(f"Guess #{self.game.guesses_used + 1}  ", end="")
         question.append_text(code_pegs(self.game.pending or "", self.ruleset.palette, gap=""))
         self.query_one("#flip-question", Static).update(question)
+        self.query_one("#flip-answer").border_title = f"Score {BREAKER}'s guess"
         black, white = self.query_one("#flip-black", Input), self.query_one("#flip-white", Input)
         black.value = white.value = ""
         self._set_phase("answer")
@@ -369,9 +370,10 @@ class FlipScreen(WomScreen):
                 "warning",
             )
         self.fixing = index
-        question = Text(f"Correct the answer to guess #{index + 1}  ", end="")
+        question = Text(f"Guess #{index + 1}  ", end="")
         question.append_text(code_pegs(guess, self.ruleset.palette, gap=""))
         self.query_one("#flip-question", Static).update(question)
+        self.query_one("#flip-answer").border_title = f"Correct the answer to guess #{index + 1}"
         black, white = self.query_one("#flip-black", Input), self.query_one("#flip-white", Input)
         black.value, white.value = str(result.black), str(result.white)
         table = self.query_one("#flip-history", DataTable)
