@@ -72,31 +72,60 @@ class HistoryTable(DataTable[Text]):
 PlayerStatus = Literal["waiting", "set", "playing", "broke", "failed"]
 """How a player stands: code not yet set / set (making); still guessing / broke / failed (guessing)."""
 
-_MARKS: dict[str, str] = {
-    "waiting": "· setting",
-    "set": "✓ code set",
-    "playing": "… guessing",
-    "broke": "✓ broke",
-    "failed": "✗ failed",
+_MARKS: dict[str, tuple[str, str]] = {
+    "waiting": ("·", "setting"),
+    "set": ("✓", "code set"),
+    "playing": ("…", "guessing"),
+    "broke": ("✓", "broke"),
+    "failed": ("✗", "failed"),
 }
 
 
 class PlayersPanel(Static):
-    """Every player of the game, whose turn it is, and how each is doing."""
+    """Every player of the game, whose turn it is, and how each is doing.
+
+    Wide enough, a row reads ``▶ Alan     2/10  … guessing``; when narrow, the words go and the
+    name moves last so a long name is cut rather than the state: ``▶ … 2/10 Alan``.
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._rows: Sequence[tuple[Player, bool, str, PlayerStatus]] = ()
 
     def show(self, rows: Sequence[tuple[Player, bool, str, PlayerStatus]]) -> None:
         """Rows of (player, is current, attempts ``2/10``, status); names stay plain text."""
+        self._rows = tuple(rows)
+        self._draw()
+
+    def on_resize(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        rows = self._rows
+        if not rows:
+            return
         theme = self.app.current_theme
         colours = {"broke": theme.success, "failed": theme.error, "set": theme.success}
-        width = max((len(player.name) for player, *_ in rows), default=7)
-        text = Text(end="")
+        name_width = max(len(player.name) for player, *_ in rows)
+        attempts_width = max(len(attempts) for _, _, attempts, _ in rows)
+        available = self.content_region.width
+        full = 2 + name_width + (attempts_width + 1 if attempts_width else 0) + 2 + 10
+        text = Text(end="", no_wrap=True, overflow="ellipsis")
         for index, (player, current, attempts, status) in enumerate(rows):
             if index:
                 text.append("\n")
-            text.append("▶ " if current else "  ", style=Style(bold=True, color=theme.accent))
-            text.append(player.name.ljust(width), style=Style(bold=current))
-            if attempts:
-                text.append(f" {attempts:>5}", style=Style(dim=not current))
+            icon, word = _MARKS[status]
             colour = None if self.app.no_color else colours.get(status)
-            text.append(f"  {_MARKS[status]}", style=Style(color=colour, dim=status in ("waiting", "playing")))
+            state_style = Style(color=colour, dim=status in ("waiting", "playing"))
+            text.append("▶ " if current else "  ", style=Style(bold=True, color=theme.accent))
+            if available == 0 or full <= available:
+                text.append(player.name.ljust(name_width), style=Style(bold=current))
+                if attempts_width:
+                    text.append(" " + attempts.rjust(attempts_width), style=Style(dim=not current))
+                text.append(f"  {icon} {word}", style=state_style)
+            else:
+                text.append(icon, style=state_style)
+                if attempts_width:
+                    text.append(" " + attempts.rjust(attempts_width), style=Style(dim=not current))
+                text.append(" " + player.name, style=Style(bold=current))
         self.update(text)

@@ -151,9 +151,10 @@ class WomGameScreen(WomScreen):
 
     def _top_bar(self) -> Text:
         ruleset = self.game.ruleset
+        symbols = ruleset.palette.symbols
+        shown = " ".join(symbols) if len(symbols) <= 6 else ruleset.palette.title
         text = Text("World of Mastermind", style="bold", end="")
-        text.append(f"  ·  {len(self.game.players)} players  ·  ")
-        text.append(f"{ruleset.length} × {' '.join(ruleset.palette.symbols)}")
+        text.append(f"  ·  {len(self.game.players)} players  ·  {ruleset.length} × {shown}")
         text.append(", repeats" if ruleset.repeats else ", no repeats")
         text.append(f"  ·  {self.game.attempts} attempts")
         return text
