@@ -25,7 +25,6 @@ import numpy as np
 from ..codes import Feedback, Ruleset, feedback
 from . import book as _book
 from .space import (
-    ENUM_LIMIT,
     Candidates,
     Shape,
     candidates,
@@ -57,14 +56,23 @@ POOL_OTHER = 200
 POOL_MUTANTS = 600
 """Variations of fitting codes also considered as guesses (they may split better)."""
 
+FULL_POOL_SIZE = 50_000
+"""Spaces up to this size may offer every code as a guess (their features are cached)."""
+
 FULL_POOL_WORK = 4_000_000
 """When (space size × fitting codes) is at most this, every code is considered as a guess."""
 
 WIN_BONUS = 1.0
+"""Weight of the chance that a fitting guess wins outright, in guesses' worth of bits."""
 
-SCORE = "entropy"
+PLAN_UP_TO = 60
+"""Up to this many fitting codes, the end-game is searched (see :class:`_Planner`)."""
 
-POOL_PATTERNS = 0
+PLAN_BRANCH = 8
+"""Guesses tried at each node of the end-game search."""
+
+PLAN_HELPERS = 30
+"""Strong non-fitting guesses offered to the end-game search."""
 
 
 class Strategy(Protocol):
@@ -194,23 +202,6 @@ def _mutants(shape: Shape, base: np.ndarray, n: int, gen: np.random.Generator) -
     return rows
 
 
-@lru_cache(maxsize=32)
-def _patterns(shape: Shape) -> np.ndarray:
-    """One code for each colour pattern (``AABB``, ``AABC``…): the guesses a person designs."""
-    patterns = _partitions(shape.length, shape.length, shape.colours)
-    return np.array([[c for c, k in enumerate(p) for _ in range(k)] for p in patterns], dtype=np.uint8)
-
-
-def _patterned(shape: Shape, n: int, gen: np.random.Generator) -> np.ndarray:
-    """``n`` colour patterns with colours and positions shuffled at random."""
-    base = _patterns(shape)
-    rows = base[gen.integers(len(base), size=n)]
-    colours = np.argsort(gen.random((n, shape.colours)), axis=1).astype(np.uint8)
-    rows = np.take_along_axis(colours, rows.astype(np.int64), axis=1)
-    places = np.argsort(gen.random((n, shape.length)), axis=1)
-    return np.take_along_axis(rows, places, axis=1)
-
-
 def best_guess(
     shape: Shape, cands: Candidates, gen: np.random.Generator, deadline: float, *, fitting_only: bool = False
 ) -> np.ndarray | None:
@@ -233,7 +224,7 @@ def best_guess(
     own = evals[np.sort(order)]
     pool = [own]
     features = None
-    if not fitting_only and shape.size <= ENUM_LIMIT and shape.size * n <= FULL_POOL_WORK:
+    if not fitting_only and shape.size <= FULL_POOL_SIZE and shape.size * n <= FULL_POOL_WORK:
         space = enumerate_codes(shape.length, shape.colours, shape.repeats)
         pool.append(space)
         features = np.concatenate(
@@ -242,19 +233,58 @@ def best_guess(
     elif not fitting_only:
         pool.append(_mutants(shape, evals, POOL_MUTANTS, gen))
         pool.append(_random_codes(shape, POOL_OTHER, gen))
-        if POOL_PATTERNS:
-            pool.append(_patterned(shape, POOL_PATTERNS, gen))
     pool = np.concatenate(pool, axis=0)
-    counts = partition_counts(feedback_keys(pool, evals, shape.colours, features), shape.outcomes)
-    if SCORE == "parts":
-        score = (counts > 0).sum(axis=1) + _entropy(counts) * 1e-3
-    elif SCORE == "size":
-        score = -(counts.astype(np.float64) ** 2).sum(axis=1) / n
-    else:
-        score = _entropy(counts)
+    keys = feedback_keys(pool, evals, shape.colours, features)
+    counts = partition_counts(keys, shape.outcomes)
+    score = _entropy(counts)
     # A fitting code may win outright, saving a whole guess (worth about one guess's bits) 1 time in n.
     score[: len(own)] += WIN_BONUS * score.max() / n
+    if cands.exact and n == len(cands.codes) and 3 <= n <= PLAN_UP_TO:
+        helpers = pool[np.argsort(-score, kind="stable")[:PLAN_HELPERS]] if not fitting_only else evals[:0]
+        return _Planner(shape, helpers).plan(evals)[1]
     return pool[int(np.argmax(score))]
+
+
+class _Planner:
+    """End-game search: the guess that minimises the total guesses over a few remaining codes.
+
+    Each node tries its best few guesses by entropy (fitting codes and some strong outsiders)
+    and plays every answer out the same way, so the plan is exact within that choice.
+    """
+
+    def __init__(self, shape: Shape, helpers: np.ndarray) -> None:
+        self.shape = shape
+        self.helpers = helpers
+        self.memo: dict[bytes, tuple[int, np.ndarray]] = {}
+
+    def plan(self, codes: np.ndarray) -> tuple[int, np.ndarray]:
+        """(total guesses to find every code of ``codes``, the first guess to play)."""
+        k = len(codes)
+        if k <= 2:
+            return 2 * k - 1, codes[0]
+        memo_key = codes.tobytes()
+        if memo_key in self.memo:
+            return self.memo[memo_key]
+        pool = np.concatenate([codes, self.helpers], axis=0)
+        keys = feedback_keys(pool, codes, self.shape.colours)
+        counts = partition_counts(keys, self.shape.outcomes)
+        score = _entropy(counts)
+        score[:k] += WIN_BONUS * score.max() / k
+        best = None
+        for t in np.argsort(-score, kind="stable")[:PLAN_BRANCH]:
+            if counts[t].max() == k:
+                continue  # learns nothing
+            total = k
+            row = keys[t]
+            for key in np.unique(row):
+                if key != self.shape.win_key:
+                    total += self.plan(codes[row == key])[0]
+                if best is not None and total >= best[0]:
+                    break
+            if best is None or total < best[0]:
+                best = (total, pool[t])
+        self.memo[memo_key] = best
+        return best
 
 
 class ExpertStrategy:

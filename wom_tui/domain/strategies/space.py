@@ -216,7 +216,7 @@ def filter_codes(codes: np.ndarray, counts: np.ndarray, guess: bytes, black: int
     return codes[keep], counts[keep]
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
 def _enumerated(shape: Shape, hist: HistoryKey) -> tuple[np.ndarray, np.ndarray]:
     if not hist:
         return enumerate_codes(shape.length, shape.colours, shape.repeats), enumerate_counts(
