@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from textual.widgets import DataTable, Static
 
-from wom_tui.domain.codes import DIGITS10, Ruleset, feedback
+from wom_tui.domain.codes import feedback
 from wom_tui.screens.flip import FlipScreen
 from wom_tui.screens.solo import SoloSetupScreen
-from wom_tui.screens.solo_flip import FlipGame, InvalidAnswer, check_answer
 from wom_tui.widgets.peg_input import PegSlot
 
 from .conftest import wait_for
@@ -119,37 +118,6 @@ async def test_scoring_by_hand_catches_a_wrong_answer_and_lets_it_be_fixed(app):
         assert screen.phase == "over"
         assert said(screen)[-1].startswith("HAL9000 broke your code in ")
         assert table_rows(screen)[-1][1] == secret
-
-
-def test_answers_no_guess_could_earn_are_refused():
-    ruleset = Ruleset(4, DIGITS10, True, 10)
-    assert check_answer(ruleset, 2, 2) == (2, 2)
-    for black, white, reason in [
-        (3, 1, "3 black and 1 white cannot happen"),
-        (5, 0, "Black must be a number from 0 to 4."),
-        (0, 5, "White must be a number from 0 to 4."),
-        (2, 3, "Black and white together can be at most 4."),
-    ]:
-        try:
-            check_answer(ruleset, black, white)
-        except InvalidAnswer as refusal:
-            assert refusal.reason.startswith(reason)
-        else:
-            raise AssertionError(f"{black}, {white} accepted")
-
-
-def test_flip_game_by_hand_names_the_wrong_answer():
-    game = FlipGame(Ruleset(4, DIGITS10, True, 10))
-    game.offer("0123")
-    game.answer(0, 2)
-    game.offer("0123")
-    game.answer(1, 0)  # the same guess cannot earn another answer
-    assert game.conflict() == 1
-    game.correct(1, 0, 2)
-    assert game.conflict() is None and not game.broke
-    game.offer(SECRET)
-    game.answer(4, 0)
-    assert game.broke and game.result_message() == "HAL9000 broke your code in 3 guesses."
 
 
 def test_counts_read_exact_or_about():

@@ -26,7 +26,7 @@ from ..widgets.pegs import code_pegs
 from .base import WomScreen
 from .confirm import ConfirmScreen
 from .solo import SoloChoice
-from .solo_flip import BREAKER, FlipGame, InvalidAnswer
+from ..domain.flip import BREAKER, FlipGame, InvalidAnswer
 from .solo_widgets import (
     GuessInput,
     codes_remain,

@@ -1,17 +1,13 @@
-"""The rules of "computer breaks your code" (flip the script), in plain Python without Textual.
-
-Kept beside the screens only because the domain package belongs to another part of the team;
-nothing here imports Textual, so it can move to ``wom_tui/domain/`` unchanged.
-"""
+"""The rules of "computer breaks your code" (flip the script): the person keeps the secret (SPEC §4)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
 
-from ..domain.board import DecodingBoard, GameStateError
-from ..domain.codes import Feedback, Ruleset
-from ..domain.strategies import Strategy, count_consistent, find_inconsistency, make_strategy
+from .board import DecodingBoard, GameStateError
+from .codes import Feedback, Ruleset
+from .strategies import Strategy, count_consistent, find_inconsistency, make_strategy
 
 BREAKER = "HAL9000"
 """Who breaks the person's code: HAL9000 plays the ``expert`` strategy."""

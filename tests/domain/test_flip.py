@@ -1,0 +1,39 @@
+"""Computer breaks your code: answers a person gives by hand are checked, and a wrong one is found."""
+
+from __future__ import annotations
+
+from wom_tui.domain.codes import DIGITS10, Ruleset
+from wom_tui.domain.flip import FlipGame, InvalidAnswer, check_answer
+
+SECRET = "7307"
+
+
+def test_answers_no_guess_could_earn_are_refused():
+    ruleset = Ruleset(4, DIGITS10, True, 10)
+    assert check_answer(ruleset, 2, 2) == (2, 2)
+    for black, white, reason in [
+        (3, 1, "3 black and 1 white cannot happen"),
+        (5, 0, "Black must be a number from 0 to 4."),
+        (0, 5, "White must be a number from 0 to 4."),
+        (2, 3, "Black and white together can be at most 4."),
+    ]:
+        try:
+            check_answer(ruleset, black, white)
+        except InvalidAnswer as refusal:
+            assert refusal.reason.startswith(reason)
+        else:
+            raise AssertionError(f"{black}, {white} accepted")
+
+
+def test_flip_game_by_hand_names_the_wrong_answer():
+    game = FlipGame(Ruleset(4, DIGITS10, True, 10))
+    game.offer("0123")
+    game.answer(0, 2)
+    game.offer("0123")
+    game.answer(1, 0)  # the same guess cannot earn another answer
+    assert game.conflict() == 1
+    game.correct(1, 0, 2)
+    assert game.conflict() is None and not game.broke
+    game.offer(SECRET)
+    game.answer(4, 0)
+    assert game.broke and game.result_message() == "HAL9000 broke your code in 3 guesses."
