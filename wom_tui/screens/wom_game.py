@@ -112,7 +112,9 @@ class WomGameScreen(WomScreen):
         self._leaving = False
         self._deferred: Callable[[], None] | None = None
         self._timer: Timer | None = None
-        self._computer_worker: Worker[None] | None = None
+        self._move: Worker[None] | None = None
+        """The move being worked out off the event loop (a computer's, or a person's guess being played)."""
+        self._shown_results = False
         self._several_people = len(people_in(game)) > 1
         self._awaiting: tuple[str, str] | None = None
 
@@ -310,15 +312,22 @@ class WomGameScreen(WomScreen):
         )
 
     def _submit_guess(self, text: str) -> None:
-        if self.game.phase != GUESSING:
+        if self.game.phase != GUESSING or self._move is not None:
             return
-        player = self.game.current
-        if player.is_computer:
+        if self.game.current.is_computer:
             return
+        self._move = self.run_worker(self._play_person(text), group="move")
+
+    async def _play_person(self, text: str) -> None:
+        # In a thread too: the game's last move saves it, and the store may wait for another process.
         try:
-            turn = self.game.play_turn(text)
+            turn = await asyncio.to_thread(self.game.play_turn, text)
         except InvalidCode as refusal:
             self._refuse("#guess-error", refusal.reason)
+            return
+        finally:
+            self._move = None
+        if self._leaving:
             return
         self._awaiting = None
         guess_input = self.query_one("#guess-input", PegInput)
@@ -335,9 +344,11 @@ class WomGameScreen(WomScreen):
         self._show_attempts(player)
         kind = "computer" if player.is_computer else "info"
         self.message_log.say(f"{player.name}'s guess: {turn.guess} → {turn.feedback.text}", kind)
+        broke = self.game.board_of(player).solved
         for message in turn.messages:
-            self.message_log.say(message, "success" if "broke" in message else "warning")
-        self._refresh_players()
+            self.message_log.say(message, "success" if broke else "warning")
+        # The board on show is still this player's until the next turn begins.
+        self._refresh_players(player)
         # A pause after every move (not only a computer's), so its key pegs are seen before the
         # board changes hands; the same player moving again goes on at once.
         following = self._player_to_move()
@@ -347,25 +358,26 @@ class WomGameScreen(WomScreen):
     # -- computer players -----------------------------------------------------------------------
 
     def _computer_move(self) -> None:
-        self._computer_worker = self.run_worker(self._play_computer(), group="computer", exclusive=True)
+        self._move = self.run_worker(self._play_computer(), group="move")
 
     async def _play_computer(self) -> None:
-        player = self._player_to_move()
-        if player is None or not player.is_computer:
-            return
-        if self.game.phase == MAKING:
-            made = self.game.make_code()
-            if self._leaving:
+        try:
+            player = self._player_to_move()
+            if player is None or not player.is_computer:
                 return
-            self._announce_code(made)
-            self._schedule(self._proceed, self._pace / 2)
-            return
-        # A strong strategy on a big ruleset can think for a while: keep the screen alive meanwhile.
-        turn = await asyncio.to_thread(self.game.play_turn)
-        if self._leaving:
-            return
-        self._set_error("#guess-error", None)
-        self._announce_turn(turn)
+            if self.game.phase == MAKING:
+                made = self.game.make_code()
+                if not self._leaving:
+                    self._announce_code(made)
+                    self._schedule(self._proceed, self._pace / 2)
+                return
+            # A strong strategy on a big ruleset can think for a while: keep the screen alive meanwhile.
+            turn = await asyncio.to_thread(self.game.play_turn)
+            if not self._leaving:
+                self._set_error("#guess-error", None)
+                self._announce_turn(turn)
+        finally:
+            self._move = None
 
     # -- hand-over between people ---------------------------------------------------------------
 
@@ -426,9 +438,10 @@ class WomGameScreen(WomScreen):
 
     # -- the players panel ----------------------------------------------------------------------
 
-    def _refresh_players(self) -> None:
+    def _refresh_players(self, mover: Player | None = None) -> None:
+        """Redraw the players panel, marking ``mover`` (default: whoever moves next)."""
         game = self.game
-        mover = self._player_to_move()
+        mover = mover or self._player_to_move()
         rows: list[tuple[Player, bool, str, PlayerStatus]] = []
         for player in game.players:
             if game.phase == MAKING:
@@ -445,8 +458,9 @@ class WomGameScreen(WomScreen):
     def _show_results(self) -> None:
         from .wom_results import WomResultsScreen
 
-        if self.game.phase != FINISHED or self._leaving:
+        if self.game.phase != FINISHED or self._leaving or self._shown_results:
             return
+        self._shown_results = True
         self.app.switch_screen(WomResultsScreen(self.setup, self.game, self.saver))
 
     def action_back(self) -> None:
@@ -476,7 +490,7 @@ class WomGameScreen(WomScreen):
         self.run_worker(self._leave(), group="leave")
 
     async def _leave(self) -> None:
-        worker = self._computer_worker
+        worker = self._move
         if worker is not None and worker.is_running:
             # The domain is not thread-safe: let a computer's move finish before abandoning.
             try:
