@@ -7,10 +7,12 @@ the final list (``players_from_names``) and its reason is shown if anything slip
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Checkbox, Collapsible, Footer, Label, RadioButton, RadioSet, Select, Static
 
@@ -20,6 +22,9 @@ from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS, S
 from .base import WomScreen
 from .wom_game import WomGameScreen, WomSetup, start_game
 from .wom_results import WomResultsScreen
+
+if TYPE_CHECKING:
+    from ..domain.store import StoreError
 
 __all__ = ["WomGameScreen", "WomResultsScreen", "WomSetup", "WomSetupScreen"]
 
@@ -49,6 +54,7 @@ class WomSetupScreen(WomScreen):
         self._seats: list[str | None] = [None] * MAX_PLAYERS
         self._count = MIN_PLAYERS
         self._rules_problem: str | None = None
+        self._store_error: StoreError | None = None
 
     # -- layout -----------------------------------------------------------------------------
 
@@ -57,8 +63,9 @@ class WomSetupScreen(WomScreen):
 
         try:
             self._people = [user.name for user in self.wom.store.scoreboard()]
-        except StoreError:
+        except StoreError as error:
             self._people = []
+            self._store_error = error
         self._choose_defaults()
         with VerticalScroll(id="setup-box", classes="panel"):
             yield Static(Text("Play World of Mastermind"), classes="panel-title")
@@ -141,9 +148,13 @@ class WomSetupScreen(WomScreen):
         return Content("Each player sets the code the next one breaks. Only people earn points.")
 
     def on_mount(self) -> None:
+
+        """Show only the seats in play."""
         # The box scrolls only on short terminals; focus belongs to the fields in it.
         self.query_one("#setup-box").can_focus = False
         self._show_seats()
+        if self._store_error is not None:
+            self.wom.show_store_error(self._store_error)
 
     # -- choices ----------------------------------------------------------------------------
 
@@ -161,6 +172,8 @@ class WomSetupScreen(WomScreen):
                 select.value = name
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+
+        """Players or attempts chosen."""
         event.stop()
         value = int(event.pressed.name or 0)
         if event.radio_set.id == "setup-count":
@@ -183,6 +196,8 @@ class WomSetupScreen(WomScreen):
             self._show_choice(seat)
 
     def on_select_changed(self, event: Select.Changed) -> None:
+
+        """A seat, the code length or the palette chosen."""
         event.stop()
         select_id = event.select.id or ""
         if select_id.startswith("seat-select-"):
@@ -208,6 +223,8 @@ class WomSetupScreen(WomScreen):
         self._say(None)
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+
+        """Repeats switched on or off."""
         event.stop()
         self._rules_changed()
 
@@ -267,6 +284,8 @@ class WomSetupScreen(WomScreen):
         self.app.push_screen(screen)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+
+        """Start or Back."""
         event.stop()
         if event.button.id == "setup-start":
             self.action_start()

@@ -42,6 +42,8 @@ class HistoryTable(DataTable[Text]):
         self._shown: tuple[int, int] | None = None
 
     def on_mount(self) -> None:
+
+        """Add the columns."""
         self.add_column(Text("#"), key="number")
         self.add_column(Text("Guess"), key="guess")
         self.add_column(Text("Keys"), key="keys")
@@ -98,6 +100,8 @@ class PlayersPanel(Static):
         self._draw()
 
     def on_resize(self) -> None:
+
+        """Choose the wide or compact form for the new width."""
         self._draw()
 
     def _draw(self) -> None:

@@ -167,6 +167,8 @@ class WomGameScreen(WomScreen):
         return Text(f"Type {shown}\n←/→ pick a slot\n↑/↓ change it\nor click a peg\nEnter to {enter}")
 
     def on_mount(self) -> None:
+
+        """Title the panels and show the first turn."""
         self._pace = max(float(self.wom.options.computer_pace), 0.0)
         self.query_one("#wom-players").border_title = "Players"
         self.query_one("#wom-log").border_title = "Messages"
@@ -400,6 +402,8 @@ class WomGameScreen(WomScreen):
         ready.focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+
+        """The next person is at the keyboard: show their turn."""
         if event.button.id == "handover-ready":
             event.stop()
             player, self._waiting_for = self._waiting_for, None
@@ -409,6 +413,8 @@ class WomGameScreen(WomScreen):
     # -- input ----------------------------------------------------------------------------------
 
     def on_peg_input_submitted(self, message: PegInput.Submitted) -> None:
+
+        """Enter in the code or guess input."""
         message.stop()
         if self._leaving or self._paused:
             return
@@ -418,6 +424,8 @@ class WomGameScreen(WomScreen):
             self._submit_guess(message.text)
 
     def on_peg_input_changed(self, message: PegInput.Changed) -> None:
+
+        """Editing the input clears the last refusal."""
         message.stop()
         target = "#making-error" if message.peg_input.id == "code-input" else "#guess-error"
         error = self.query_one(target, Static)
