@@ -46,7 +46,7 @@ def test_expert_asked_to_stay_consistent_does_so_and_wins(rules, seed):
     history = play(make_strategy("expert", consistent_only=True), rules, secret, rng)
     assert all(is_consistent(guess, history[:i]) for i, (guess, _) in enumerate(history))
     assert history[-1][0] == secret
-    assert len(history) <= (len(rules.palette) if rules.length == 1 else 8)
+    assert len(history) <= (len(rules.palette) if rules.length == 1 else 12)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -65,11 +65,14 @@ FULL_POOL_WORK = 4_000_000
 WIN_BONUS = 1.0
 """Weight of the chance that a fitting guess wins outright, in guesses' worth of bits."""
 
-PLAN_UP_TO = 60
+PLAN_UP_TO = 300
 """Up to this many fitting codes, the end-game is searched (see :class:`_Planner`)."""
 
-PLAN_BRANCH = 8
+PLAN_BRANCH = 6
 """Guesses tried at each node of the end-game search."""
+
+PLAN_NODES = 400
+"""Positions the end-game search may branch at before it plays on greedily."""
 
 PLAN_HELPERS = 30
 """Strong non-fitting guesses offered to the end-game search."""
@@ -256,6 +259,7 @@ class _Planner:
         self.shape = shape
         self.helpers = helpers
         self.memo: dict[bytes, tuple[int, np.ndarray]] = {}
+        self.budget = PLAN_NODES
 
     def plan(self, codes: np.ndarray) -> tuple[int, np.ndarray]:
         """(total guesses to find every code of ``codes``, the first guess to play)."""
@@ -271,7 +275,11 @@ class _Planner:
         score = _entropy(counts)
         score[:k] += WIN_BONUS * score.max() / k
         best = None
-        for t in np.argsort(-score, kind="stable")[:PLAN_BRANCH]:
+        # Past the node budget, play the rest greedily: few answers (e.g. long codes without
+        # repeats) would otherwise make the search grow without bound.
+        self.budget -= 1
+        branch = PLAN_BRANCH if self.budget > 0 else 1
+        for t in np.argsort(-score, kind="stable")[:branch]:
             if counts[t].max() == k:
                 continue  # learns nothing
             total = k
