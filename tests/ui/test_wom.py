@@ -298,18 +298,22 @@ async def test_advanced_rules_change_the_game_and_refuse_impossible_ones(make_ap
         setup = await open_setup(pilot)
         await pilot.click("#setup-advanced CollapsibleTitle")
         await until(pilot, lambda: not setup.query_one("#setup-advanced").collapsed)
-        setup.query_one("#setup-repeats").value = False
-        setup.query_one("#setup-length", Select).value = 8
-        await pilot.pause()
+        await pilot.click("#setup-repeats")
+        await until(pilot, lambda: setup.query_one("#setup-repeats").value is False)
+        await choose(pilot, "#setup-length", "8")
         error = setup.query_one("#setup-error", Static)
         await until(pilot, lambda: "without repeats" in shown(error))
-        await pilot.click("#setup-start")
+        assert "needs at least 8 symbols" in shown(error)
+        await pilot.press("ctrl+s")
         await pilot.pause()
-        assert isinstance(app.screen, WomSetupScreen)
-        setup.query_one("#setup-length", Select).value = 5
-        setup.query_one("#setup-palette", Select).value = "digits8"
+        assert isinstance(app.screen, WomSetupScreen), "an impossible ruleset never starts"
+        await choose(pilot, "#setup-length", "5")
+        await choose(pilot, "#setup-palette", "1")  # the eight digits 1–8
         await until(pilot, lambda: not shown(error).strip())
-        screen = await start(pilot)
+        assert "Rules: 5 × 1 2 3 4 5 6 7 8, no repeats" in str(setup.query_one("#setup-advanced").title)
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, WomGameScreen))
+        screen = app.screen
         ruleset = screen.game.ruleset
         assert (ruleset.length, ruleset.palette.key, ruleset.repeats) == (5, "digits8", False)
         await enter_code(pilot, screen, "Alan", "11234")
