@@ -145,6 +145,10 @@ async def test_a_whole_game_two_people_and_hal9000(make_app, store: Store):
         assert "Alan's turn to set the code for Steve to break." in shown(screen.query_one("#making-prompt", Static))
 
         await enter_code(pilot, screen, "Alan", "RGBY")
+        # One keyboard, two people: the screen hides everything until Steve says he is there.
+        await until(pilot, lambda: screen.awaiting == ("handover", "Steve"))
+        assert screen.query_one("#wom-switcher").current == "wom-handover"
+        assert "Press Enter when you are ready, Steve." in shown(screen.query_one("#handover-note", Static))
         await enter_code(pilot, screen, "Steve", "KKWW")
         await until(pilot, lambda: screen.game.phase == GUESSING)
         debug = [line for line in said(screen) if line.startswith("DEBUG: ")]
@@ -176,6 +180,15 @@ async def test_a_whole_game_two_people_and_hal9000(make_app, store: Store):
         assert "Steve failed to break the code." in said(screen)
         assert f"HAL9000 broke the code in {hal_used} attempt" in " ".join(said(screen))
 
+        table = results.query_one("#results-table")
+        rows = [[str(cell) for cell in table.get_row_at(index)] for index in range(table.row_count)]
+        assert [(row[0], row[2], row[3]) for row in rows] == [
+            ("Alan", "✓ broke", "2/5"),
+            ("Steve", "✗ failed", "5/5"),
+            ("HAL9000", "✓ broke", f"{hal_used}/5"),
+        ]
+        assert [row[4:] for row in rows] == [["4", "5", "9"], ["0", str(hal_used - 1), str(hal_used - 1)], ["—"] * 3]
+        assert rows[0][1].replace(" ", "") == hal_code, "the results reveal every code"
         points = shown(results.query_one("#results-points", Static))
         assert "Alan receives 4 + 5 = 9 points." in points
         steve = hal_used - 1
