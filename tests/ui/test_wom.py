@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from textual import events
 from textual.widgets import Button, RadioSet, Select, Static
 
@@ -337,7 +339,7 @@ async def test_advanced_rules_change_the_game_and_refuse_impossible_ones(make_ap
 # ---------------------------------------------------------------- code making and guessing
 
 
-async def test_invalid_code_and_guess_show_the_reason_and_cost_nothing(make_app, store: Store):
+async def test_masked_code_and_invalid_code_or_guess_cost_nothing(make_app, store: Store):
     store.register("Alan")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -345,7 +347,14 @@ async def test_invalid_code_and_guess_show_the_reason_and_cost_nothing(make_app,
         screen = await start(pilot)
         error = screen.query_one("#making-error", Static)
         await wait_turn(pilot, screen, "Alan")
-        await pilot.press("r", "g", "b", "enter")
+        code_input = screen.query_one("#code-input", PegInput)
+        await pilot.press("r", "g", "b")
+        assert slot_faces(code_input) == ["•", "•", "•", "·"], "the code is masked as it is typed"
+        await pilot.press("ctrl+r")
+        assert slot_faces(code_input) == ["R", "G", "B", "·"], "Ctrl+R peeks"
+        await pilot.press("ctrl+r")
+        assert slot_faces(code_input) == ["•", "•", "•", "·"]
+        await pilot.press("enter")
         await until(pilot, lambda: shown(error).strip())
         assert shown(error).strip() == "Code too short; it must be exactly 4 symbols."
         assert screen.game.phase == MAKING and screen.game.maker.name == "Alan"
@@ -369,40 +378,18 @@ async def test_invalid_code_and_guess_show_the_reason_and_cost_nothing(make_app,
         assert "Guess too short; it must be exactly 4 symbols." in said(screen)
 
 
-async def test_masked_code_is_hidden_until_peeked(make_app, store: Store):
+async def test_without_debug_no_code_is_ever_shown(make_app, store: Store):
+    # With --debug, the whole-game test sees exactly one DEBUG line: the computer's code.
     store.register("Alan")
-    app = make_app()
+    app = make_app(debug=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await open_setup(pilot)
         screen = await start(pilot)
+        await enter_code(pilot, screen, "Alan", "RGBY")
+        await until(pilot, lambda: "The code is now set for Alan to break." in said(screen))
         await wait_turn(pilot, screen, "Alan")
-        code_input = screen.query_one("#code-input", PegInput)
-        await pilot.press("r", "g", "b", "y")
-        assert slot_faces(code_input) == ["•"] * 4
-        await pilot.press("ctrl+r")
-        assert slot_faces(code_input) == ["R", "G", "B", "Y"]
-        await pilot.press("ctrl+r")
-        assert slot_faces(code_input) == ["•"] * 4
-        await pilot.press("enter")
-        await until(pilot, lambda: screen.game.phase == GUESSING)
-        assert "RGBY" not in " ".join(said(screen)), "a person's code never reaches the log"
-
-
-async def test_debug_shows_a_computers_code_only_with_debug(make_app, store: Store):
-    store.register("Alan")
-    for debug in (False, True):
-        app = make_app(debug=debug)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await open_setup(pilot)
-            screen = await start(pilot)
-            await enter_code(pilot, screen, "Alan", "RGBY")
-            await until(pilot, lambda: "The code is now set for Alan to break." in said(screen))
-            await pilot.pause()
-            debug_lines = [line for line in said(screen) if line.startswith("DEBUG:")]
-            if debug:
-                assert len(debug_lines) == 1 and len(debug_lines[0]) == len("DEBUG: RGBY")
-            else:
-                assert debug_lines == []
+        assert not any(line.startswith("DEBUG") for line in said(screen))
+        assert not any("RGBY" in line for line in said(screen)), "a person's code never reaches the log"
 
 
 async def test_arrow_keys_and_mouse_enter_a_guess(make_app, store: Store):
@@ -418,6 +405,12 @@ async def test_arrow_keys_and_mouse_enter_a_guess(make_app, store: Store):
         await pilot.press("enter")
         await until(pilot, lambda: any(line.startswith("Alan's guess: RGKB") for line in said(screen)))
         await wait_turn(pilot, screen, "Alan")
+        for size in ((120, 40), (80, 24)):  # the table follows the terminal
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            box = screen.query_one("#guess-input", PegInput).region
+            assert box.right <= size[0] and box.bottom <= size[1] - 1
+            assert screen.query_one("#guess-history").row_count == 1
         # The mouse: click palette pegs W, Y, Y, K.
         for symbol in "WYYK":
             peg = next(p for p in screen.query_one("#guess-input").query(PalettePeg) if p.symbol == symbol)
@@ -435,9 +428,10 @@ async def test_arrow_keys_and_mouse_enter_a_guess(make_app, store: Store):
 # ---------------------------------------------------------------- leaving, and a store that fails
 
 
-async def test_leaving_asks_first_and_awards_nothing(make_app, store: Store):
+async def test_leaving_asks_first_and_awards_nothing_even_while_a_computer_thinks(make_app, store: Store):
     store.register("Alan")
     app = make_app()
+    release = threading.Event()
     async with app.run_test(size=(80, 24)) as pilot:
         await open_setup(pilot)  # Alan against HAL9000
         screen = await start(pilot)
@@ -448,12 +442,24 @@ async def test_leaving_asks_first_and_awards_nothing(make_app, store: Store):
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("n")  # stay: the game goes on
         await until(pilot, lambda: app.screen is screen)
+
+        hal = screen.game.players[1]
+        think = hal.strategy.next_guess
+
+        def slow(*args):
+            release.wait(30)  # as if searching a huge ruleset
+            return think(*args)
+
+        hal.strategy.next_guess = slow
         await enter_guess(pilot, screen, "Alan", "GGGG")
-        await wait_turn(pilot, screen, "Alan")
+        status = screen.query_one("#guess-error", Static)
+        await until(pilot, lambda: "HAL9000 is thinking" in shown(status))
         assert screen.game.board_of(screen.game.players[0]).attempts_used == 2
+        # The screen still answers while HAL9000 thinks: Esc asks, Esc again leaves.
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        await pilot.press("escape")  # Esc again leaves
+        await pilot.press("escape")
+        release.set()
         await until(pilot, lambda: isinstance(app.screen, WomSetupScreen))
         assert screen.game.phase == "abandoned"
     after = Store(store.data_dir)
