@@ -77,7 +77,7 @@ class Knuth:
 
 def run(pegs: int, colours: int, repeats: bool, strategy: str, games: int | None, seed: int) -> dict:
     """Play ``games`` random secrets (or every secret when ``games`` is None); the figures as a dict."""
-    rules = Ruleset(pegs, PALETTES[colours], repeats, 20)
+    rules = Ruleset(pegs, PALETTES[colours], repeats, WON_WITHIN)
     player = Knuth(rules) if strategy == "knuth" else make_strategy(strategy)
     if games is None:
         if rules.size > 200_000:

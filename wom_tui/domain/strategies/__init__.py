@@ -206,7 +206,13 @@ def _mutants(shape: Shape, base: np.ndarray, n: int, gen: np.random.Generator) -
 
 
 def best_guess(
-    shape: Shape, cands: Candidates, gen: np.random.Generator, deadline: float, *, fitting_only: bool = False
+    shape: Shape,
+    cands: Candidates,
+    gen: np.random.Generator,
+    deadline: float,
+    *,
+    fitting_only: bool = False,
+    left: int = 10,
 ) -> np.ndarray | None:
     """The guess that splits the fitting codes best (by entropy, fitting codes preferred), or None.
 
@@ -244,7 +250,7 @@ def best_guess(
     score[: len(own)] += WIN_BONUS * score.max() / n
     if cands.exact and n == len(cands.codes) and 3 <= n <= PLAN_UP_TO:
         helpers = pool[np.argsort(-score, kind="stable")[:PLAN_HELPERS]] if not fitting_only else evals[:0]
-        return _Planner(shape, helpers).plan(evals)[1]
+        return _Planner(shape, helpers).plan(evals, left)[1]
     return pool[int(np.argmax(score))]
 
 
@@ -252,21 +258,25 @@ class _Planner:
     """End-game search: the guess that minimises the total guesses over a few remaining codes.
 
     Each node tries its best few guesses by entropy (fitting codes and some strong outsiders)
-    and plays every answer out the same way, so the plan is exact within that choice.
+    and plays every answer out the same way, so the plan is exact within that choice. Plans
+    that could run past the guesses left are refused when another fits.
     """
 
     def __init__(self, shape: Shape, helpers: np.ndarray) -> None:
         self.shape = shape
         self.helpers = helpers
-        self.memo: dict[bytes, tuple[int, np.ndarray]] = {}
+        self.memo: dict[tuple[bytes, int], tuple[tuple[int, int], np.ndarray]] = {}
         self.budget = PLAN_NODES
 
-    def plan(self, codes: np.ndarray) -> tuple[int, np.ndarray]:
-        """(total guesses to find every code of ``codes``, the first guess to play)."""
+    def plan(self, codes: np.ndarray, left: int) -> tuple[tuple[int, int], np.ndarray]:
+        """((guesses over the limit, total guesses) to find every code, the first guess to play).
+
+        ``left`` is how many guesses remain, this one included.
+        """
         k = len(codes)
         if k <= 2:
-            return 2 * k - 1, codes[0]
-        memo_key = codes.tobytes()
+            return (max(0, k - left), 2 * k - 1), codes[0]
+        memo_key = (codes.tobytes(), left)
         if memo_key in self.memo:
             return self.memo[memo_key]
         pool = np.concatenate([codes, self.helpers], axis=0)
@@ -282,15 +292,16 @@ class _Planner:
         for t in np.argsort(-score, kind="stable")[:branch]:
             if counts[t].max() == k:
                 continue  # learns nothing
-            total = k
+            over, total = 0, k
             row = keys[t]
             for key in np.unique(row):
                 if key != self.shape.win_key:
-                    total += self.plan(codes[row == key])[0]
-                if best is not None and total >= best[0]:
+                    (o, n), _ = self.plan(codes[row == key], left - 1)
+                    over, total = over + o, total + n
+                if best is not None and (over, total) >= best[0]:
                     break
-            if best is None or total < best[0]:
-                best = (total, pool[t])
+            if best is None or (over, total) < best[0]:
+                best = ((over, total), pool[t])
         self.memo[memo_key] = best
         return best
 
@@ -318,7 +329,8 @@ class ExpertStrategy:
             return to_string(opening(shape), symbols)
         deadline = time.monotonic() + TIME_BUDGET
         cands = fitting(ruleset, history)
-        row = best_guess(shape, cands, _generator(rng), deadline, fitting_only=self.consistent_only)
+        left = max(1, ruleset.guesses - len(history))
+        row = best_guess(shape, cands, _generator(rng), deadline, fitting_only=self.consistent_only, left=left)
         if row is None:
             return ruleset.random_code(rng)
         return to_string(row, symbols)
