@@ -148,7 +148,6 @@ class WomSetupScreen(WomScreen):
         return Content("Each player sets the code the next one breaks. Only people earn points.")
 
     def on_mount(self) -> None:
-
         """Show only the seats in play."""
         # The box scrolls only on short terminals; focus belongs to the fields in it.
         self.query_one("#setup-box").can_focus = False
@@ -172,7 +171,6 @@ class WomSetupScreen(WomScreen):
                 select.value = name
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
-
         """Players or attempts chosen."""
         event.stop()
         value = int(event.pressed.name or 0)
@@ -196,7 +194,6 @@ class WomSetupScreen(WomScreen):
             self._show_choice(seat)
 
     def on_select_changed(self, event: Select.Changed) -> None:
-
         """A seat, the code length or the palette chosen."""
         event.stop()
         select_id = event.select.id or ""
@@ -223,7 +220,6 @@ class WomSetupScreen(WomScreen):
         self._say(None)
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
-
         """Repeats switched on or off."""
         event.stop()
         self._rules_changed()
@@ -284,7 +280,6 @@ class WomSetupScreen(WomScreen):
         self.app.push_screen(screen)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-
         """Start or Back."""
         event.stop()
         if event.button.id == "setup-start":

@@ -42,7 +42,6 @@ class HistoryTable(DataTable[Text]):
         self._shown: tuple[int, int] | None = None
 
     def on_mount(self) -> None:
-
         """Add the columns."""
         self.add_column(Text("#"), key="number")
         self.add_column(Text("Guess"), key="guess")
@@ -100,7 +99,6 @@ class PlayersPanel(Static):
         self._draw()
 
     def on_resize(self) -> None:
-
         """Choose the wide or compact form for the new width."""
         self._draw()
 

@@ -9,6 +9,7 @@ a thread so the screen never freezes. Every rule and message comes from the doma
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -46,11 +47,11 @@ class WomSetup:
     ruleset: Ruleset = WOM_RULESET
 
     def new_game(
-        self, registry: UserRegistry, rng: object, on_finish: Callable[[GameRecord], object]
+        self, registry: UserRegistry, rng: random.Random, on_finish: Callable[[GameRecord], object]
     ) -> WomGame:
         """A fresh game for this setup; SetupError with the domain's reason if it cannot be played."""
         players = players_from_names(self.names, registry)
-        return WomGame(players, self.attempts, rng, self.ruleset, on_finish=on_finish)  # type: ignore[arg-type]
+        return WomGame(players, self.attempts, rng, self.ruleset, on_finish=on_finish)
 
 
 class GameSaver:
@@ -167,7 +168,6 @@ class WomGameScreen(WomScreen):
         return Text(f"Type {shown}\n←/→ pick a slot\n↑/↓ change it\nor click a peg\nEnter to {enter}")
 
     def on_mount(self) -> None:
-
         """Title the panels and show the first turn."""
         self._pace = max(float(self.wom.options.computer_pace), 0.0)
         self.query_one("#wom-players").border_title = "Players"
@@ -402,7 +402,6 @@ class WomGameScreen(WomScreen):
         ready.focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-
         """The next person is at the keyboard: show their turn."""
         if event.button.id == "handover-ready":
             event.stop()
@@ -413,7 +412,6 @@ class WomGameScreen(WomScreen):
     # -- input ----------------------------------------------------------------------------------
 
     def on_peg_input_submitted(self, message: PegInput.Submitted) -> None:
-
         """Enter in the code or guess input."""
         message.stop()
         if self._leaving or self._paused:
@@ -424,7 +422,6 @@ class WomGameScreen(WomScreen):
             self._submit_guess(message.text)
 
     def on_peg_input_changed(self, message: PegInput.Changed) -> None:
-
         """Editing the input clears the last refusal."""
         message.stop()
         target = "#making-error" if message.peg_input.id == "code-input" else "#guess-error"
@@ -500,7 +497,7 @@ class WomGameScreen(WomScreen):
     async def _leave(self) -> None:
         worker = self._move
         if worker is not None and worker.is_running:
-            # The domain is not thread-safe: let a computer's move finish before abandoning.
+            # The game is not thread-safe: let the move in flight finish before abandoning.
             try:
                 await worker.wait()
             except (WorkerCancelled, WorkerFailed):

@@ -48,7 +48,6 @@ class WomResultsScreen(WomScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-
         """Fill the table, one row per player in seating order."""
         table = self.query_one("#results-table", DataTable)
         table.can_focus = False
@@ -112,7 +111,6 @@ class WomResultsScreen(WomScreen):
     # -- what next -------------------------------------------------------------------------------
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-
         """Play again, scoreboard or menu."""
         event.stop()
         if event.button.id == "results-again":
