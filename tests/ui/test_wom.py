@@ -180,6 +180,7 @@ async def test_a_whole_game_two_people_and_hal9000(make_app, store: Store):
         assert hal_board.solved, "HAL9000 always breaks 4 × 6 within 5 attempts"
         hal_used = hal_board.attempts_used
         assert "Steve failed to break the code." in said(screen)
+        assert said(screen)[said(screen).index("Steve failed to break the code.") + 1] == "The code was RGBY."
         assert f"HAL9000 broke the code in {hal_used} attempt" in " ".join(said(screen))
 
         table = results.query_one("#results-table")

@@ -346,9 +346,12 @@ class WomGameScreen(WomScreen):
         self._show_attempts(player)
         kind = "computer" if player.is_computer else "info"
         self.message_log.say(f"{player.name}'s guess: {turn.guess} → {turn.feedback.text}", kind)
-        broke = self.game.board_of(player).solved
+        board = self.game.board_of(player)
         for message in turn.messages:
-            self.message_log.say(message, "success" if broke else "warning")
+            self.message_log.say(message, "success" if board.solved else "warning")
+        if board.out_of_attempts and not board.solved:
+            # That board is over, so its code can be shown: nobody else is breaking it.
+            self.message_log.say(f"The code was {board.reveal()}.", "warning")
         # The board on show is still this player's until the next turn begins.
         self._refresh_players(player)
         # A pause after every move (not only a computer's), so its key pegs are seen before the
