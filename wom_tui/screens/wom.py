@@ -35,10 +35,15 @@ COMPUTER_LABELS = {"HAL9000": "HAL9000 · computer", "VIKI": "VIKI · computer"}
 DEFAULT_ATTEMPTS = 10
 
 
+def palette_label(symbols: str) -> str:
+    """``R G B Y W K`` for a short palette, ``0–9`` for a long run of digits."""
+    return " ".join(symbols) if len(symbols) <= 6 else f"{symbols[0]}–{symbols[-1]}"
+
+
 def describe_rules(ruleset: Ruleset) -> str:
     """``4 × R G B Y W K, repeats`` — what the advanced section holds, for its title."""
     repeats = "repeats" if ruleset.repeats else "no repeats"
-    return f"{ruleset.length} × {' '.join(ruleset.palette.symbols)}, {repeats}"
+    return f"{ruleset.length} × {palette_label(ruleset.palette.symbols)}, {repeats}"
 
 
 class WomSetupScreen(WomScreen):
@@ -103,7 +108,7 @@ class WomSetupScreen(WomScreen):
                     )
                     yield Label("Palette", classes="setup-label-short")
                     yield Select(
-                        [(Text(f"{' '.join(p.symbols)}"), key) for key, p in PALETTES.items()],
+                        [(Text(palette_label(p.symbols)), key) for key, p in PALETTES.items()],
                         value=self._ruleset.palette.key,
                         allow_blank=False,
                         id="setup-palette",
@@ -137,7 +142,7 @@ class WomSetupScreen(WomScreen):
         return [(Text(COMPUTER_LABELS.get(name, name)), name) for name in self._all_choices()]
 
     def _advanced_title(self) -> str:
-        return f"Rules: {describe_rules(self._ruleset)}"
+        return f"Advanced rules: {describe_rules(self._ruleset)}"
 
     def _hint(self) -> Content:
         if not self._people:
