@@ -290,6 +290,10 @@ async def test_setup_says_which_seat_is_empty_and_domain_reasons_for_slips(make_
         await pilot.press("ctrl+s")
         await until(pilot, lambda: shown(error).strip() == "Invalid user name.")
         assert isinstance(app.screen, WomSetupScreen)
+        setup._seats[2] = setup._seats[0]
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: shown(error).strip() == f"{setup._seats[0]} is already in the game.")
+        assert isinstance(app.screen, WomSetupScreen)
 
 
 async def test_setup_with_nobody_registered_hints_and_lets_computers_play(make_app, store: Store):
