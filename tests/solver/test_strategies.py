@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -118,3 +122,16 @@ def test_same_seed_same_game(name, length, colours, repeats):
     secret = rules.random_code(random.Random(1))
     games = [play(make_strategy(name), rules, secret, random.Random(42), limit=6) for _ in range(2)]
     assert games[0] == games[1]
+
+
+def test_the_benchmark_prints_one_json_object_for_other_tools():
+    script = Path(__file__).resolve().parents[2] / "bench" / "solver.py"
+    out = subprocess.run(
+        [sys.executable, str(script), "--pegs", "4", "--colours", "6", "--strategy", "expert", "--games", "5", "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    result = json.loads(out)
+    assert set(result) == {"games", "average", "worst", "won_share", "median_ms", "max_ms", "peak_mb"}
+    assert result["games"] == 5 and result["worst"] <= 5
