@@ -134,8 +134,13 @@ async def test_masked_input_hides_symbols_until_peek():
         shown = "".join(str(slot.render()) for slot in host.query(PegSlot))
         assert not any(ch in shown for ch in "RGBY")
         assert peg_input.value == "RGBY"
+        await pilot.press("ctrl+r")  # peeking when the code is cleared for the next player...
         peg_input.clear()
         assert peg_input.value == "" and not peg_input.revealed
+        assert not peg_input.has_class("-revealed")
+        await pilot.press("k", "w")  # ...must not leave the next player's code on show
+        shown = "".join(str(slot.render()) for slot in host.query(PegSlot))
+        assert "•" in shown and not any(ch in shown for ch in "KW")
 
 
 async def test_message_log_keeps_markup_as_text():

@@ -208,7 +208,8 @@ class PegInput(Widget, can_focus=True):
     def watch_cursor(self) -> None:
         self._draw()
 
-    def watch_revealed(self) -> None:
+    def watch_revealed(self, revealed: bool) -> None:
+        self.set_class(revealed, "-revealed")
         self._draw()
 
     def validate_cursor(self, cursor: int) -> int:
@@ -264,7 +265,6 @@ class PegInput(Widget, can_focus=True):
     def action_peek(self) -> None:
         """Show or hide a masked code."""
         self.revealed = not self.revealed
-        self.set_class(self.revealed, "-revealed")
 
     async def _on_key(self, event: events.Key) -> None:
         # Letters and digits go into the slots, palette symbol or not: a typo is shown and the
