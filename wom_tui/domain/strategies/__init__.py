@@ -41,7 +41,7 @@ History = Sequence[tuple[str, Feedback]]
 
 STRATEGIES = ("random", "consistent", "expert")
 
-TIME_BUDGET = 1.5
+TIME_BUDGET = 1.0
 """Seconds after which a strategy stops looking for a better guess and plays what it has."""
 
 EVAL_SAMPLE = 2_000
