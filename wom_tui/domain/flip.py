@@ -10,7 +10,7 @@ from .codes import Feedback, Ruleset
 from .strategies import Strategy, count_consistent, find_inconsistency, make_strategy
 
 BREAKER = "HAL9000"
-"""Who breaks the person's code: HAL9000 plays the ``expert`` strategy."""
+"""Who breaks the person's code: HAL9000, playing ``expert`` restricted to codes that fit every answer."""
 
 
 class InvalidAnswer(ValueError):
@@ -48,7 +48,9 @@ class FlipGame:
 
     def __init__(self, ruleset: Ruleset, secret: str | None = None, strategy: Strategy | None = None) -> None:
         self.ruleset = ruleset
-        self.strategy = strategy or make_strategy("expert")
+        # SPEC §4: every guess is consistent with all feedback so far, so the opening book and the
+        # end-game search (which may play a code no answer allows) are off here.
+        self.strategy = strategy or make_strategy("expert", consistent_only=True)
         self._board: DecodingBoard | None = None
         if secret is not None:
             board = DecodingBoard(ruleset)
