@@ -159,8 +159,8 @@ async def test_a_whole_game_two_people_and_hal9000(make_app, store: Store):
         assert said(screen)[:4] == [
             "The code is now set for Steve to break.",
             "The code is now set for HAL9000 to break.",
-            "The code is now set for Alan to break.",
             f"DEBUG: {hal_code}",
+            "The code is now set for Alan to break.",
         ]
 
         # Alan misses once, then breaks HAL9000's code; Steve never breaks Alan's.

@@ -276,9 +276,10 @@ class WomGameScreen(WomScreen):
         self._proceed()
 
     def _announce_code(self, made: MadeCode) -> None:
-        self.message_log.say(made.message, "success")
+        # Seed 004 prints the computer's code before saying it is set.
         if made.debug_code is not None and self.wom.options.debug:
             self.message_log.say(f"DEBUG: {made.debug_code}", "warning")
+        self.message_log.say(made.message, "success")
 
     # -- guessing -------------------------------------------------------------------------------
 
