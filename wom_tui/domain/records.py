@@ -50,21 +50,29 @@ class PlayerRecord:
 
     @classmethod
     def from_json(cls, data: Any) -> PlayerRecord:
-        """Rebuild from :meth:`as_json` data; ``ValueError`` if it is not one."""
-        try:
-            guesses = tuple((str(g), Feedback(int(b), int(w))) for g, b, w in data["guesses"])
-            record = cls(
-                data["name"], data["is_user"], data["broke"], data["attempts"], guesses,
-                data["breaking"], data["making"],
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"not a player record: {exc}") from exc
-        if not isinstance(record.name, str) or not isinstance(record.is_user, bool) or not isinstance(record.broke, bool):
+        """Rebuild from :meth:`as_json` data; ``ValueError`` if it is not one (types are not coerced)."""
+        keys = {"name", "is_user", "broke", "attempts", "guesses", "breaking", "making"}
+        if not isinstance(data, dict) or set(data) != keys:
+            raise ValueError(f"not a player record: it needs exactly {', '.join(sorted(keys))}")
+        if not isinstance(data["name"], str) or type(data["is_user"]) is not bool or type(data["broke"]) is not bool:
             raise ValueError("not a player record: wrong types")
-        for number in (record.attempts, record.breaking, record.making):
-            if type(number) is not int or number < 0:
-                raise ValueError("not a player record: counts must be whole numbers of at least 0")
-        return record
+        for key in ("attempts", "breaking", "making"):
+            if not _is_count(data[key]):
+                raise ValueError(f"not a player record: {key} must be a whole number of at least 0")
+        guesses = data["guesses"]
+        if not isinstance(guesses, list) or not all(
+            isinstance(row, list) and len(row) == 3 and isinstance(row[0], str) and _is_count(row[1]) and _is_count(row[2])
+            for row in guesses
+        ):
+            raise ValueError("not a player record: guesses must be [guess, black, white] rows")
+        return cls(
+            data["name"], data["is_user"], data["broke"], data["attempts"],
+            tuple((g, Feedback(b, w)) for g, b, w in guesses), data["breaking"], data["making"],
+        )
+
+
+def _is_count(value: Any) -> bool:
+    return type(value) is int and value >= 0
 
 
 @dataclass(frozen=True)
