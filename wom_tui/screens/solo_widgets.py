@@ -105,6 +105,16 @@ def key_pegs_cell(result: Feedback, length: int, *, grid: bool = False) -> Text:
     return text
 
 
+def result_cells(guess: str, result: Feedback, ruleset: Ruleset, *, grid: bool = False) -> tuple[Text, Text, Text, Text]:
+    """A scored guess's history cells: the guess, black and white counts, and the key pegs."""
+    return (
+        guess_cell(guess, ruleset),
+        Text(str(result.black), justify="center"),
+        Text(str(result.white), justify="center"),
+        key_pegs_cell(result, ruleset.length, grid=grid),
+    )
+
+
 def _pegs_width(length: int, cell: int, gap: int) -> int:
     return length * cell + (length - 1) * gap
 
