@@ -23,17 +23,15 @@ from ..domain.codes import Feedback, InvalidCode, Ruleset
 from ..domain.solo import MIN_SOLO_LENGTH
 from ..widgets.message_log import MessageLog
 from ..widgets.pegs import code_pegs
-from .base import WomScreen
-from .confirm import ConfirmScreen
 from .solo import SoloChoice
+from .solo_base import SoloPlayScreen
 from ..domain.flip import BREAKER, FlipGame, InvalidAnswer
 from .solo_widgets import (
     GuessInput,
     codes_remain,
     guess_cell,
     guesses_word,
-    history_columns,
-    key_pegs_cell,
+    result_cells,
     roomy,
     short_count,
 )
@@ -67,7 +65,7 @@ class DigitInput(Input):
         await super()._on_key(event)
 
 
-class FlipScreen(WomScreen):
+class FlipScreen(SoloPlayScreen):
     """HAL9000 breaks the person's code; the history shows how many codes remain after each answer."""
 
     BINDINGS = [
@@ -75,15 +73,19 @@ class FlipScreen(WomScreen):
         Binding("ctrl+n", "new_game", "New", key_display="^n"),
     ]
 
+    PREFIX = "flip"
+    INPUT_ID = "flip-secret"
+    HISTORY_EXTRA = (("Left", 6),)
+    new_game_detail = "HAL9000 stops work on this code."
+    leave_detail = "HAL9000 stops work on your code."
+
     def __init__(self, choice: SoloChoice) -> None:
-        super().__init__()
-        self.choice = choice
+        super().__init__(choice)
         self.ruleset = self._pick_ruleset()
         self.game: FlipGame | None = None if not choice.by_hand else FlipGame(self.ruleset)
         self.phase: Phase = "answer" if choice.by_hand else "secret"
         self.counts: list[tuple[int, bool] | None] = []
         self.fixing: int | None = None
-        self._grid = False
         self._token = 0
         """Bumped for every new game, so a worker's late answer for an old game is ignored."""
 
@@ -100,15 +102,11 @@ class FlipScreen(WomScreen):
             yield Static("", id="flip-count")
         yield Static("", id="flip-info", classes="solo-info")
         with Horizontal(classes="solo-middle"):
-            table: DataTable[object] = DataTable(
-                id="flip-history", classes="solo-history", cursor_type="none", zebra_stripes=True
-            )
-            self._set_columns(table)
-            yield table
+            yield self._history_table()
             yield MessageLog(id="flip-log")
         with Horizontal(classes="solo-bottom"):
             with Vertical(id="flip-entry"):
-                yield self._secret_input()
+                yield self._new_input()
                 with Vertical(id="flip-answer"):
                     yield Static("", id="flip-question")
                     with Horizontal(id="flip-answer-row"):
@@ -118,36 +116,18 @@ class FlipScreen(WomScreen):
                         yield DigitInput(id="flip-white")
                         yield Button("Answer", id="flip-send", variant="primary", compact=True)
                 yield Static("", id="flip-wait")
-                with Vertical(id="flip-over"):
-                    yield Static("", id="flip-result")
-                    with Horizontal(id="flip-over-buttons"):
-                        yield Button("Play again", id="flip-again", variant="primary", compact=True)
-                        yield Button("Setup", id="flip-setup-button", compact=True)
-                        yield Button("Menu", id="flip-menu", compact=True)
+                yield self._over_panel()
             yield Static("", id="flip-actions")
         yield Footer()
 
-    def _secret_input(self) -> GuessInput:
+    def _new_input(self) -> GuessInput:
         return GuessInput(
             self.ruleset, commands=False, masked=True, label="Your secret code · ^r peek", id="flip-secret"
         )
 
-    @property
-    def messages(self) -> MessageLog:
-        """The game's message log."""
-        return self.query_one("#flip-log", MessageLog)
-
     def on_mount(self) -> None:
-        self.query_one("#flip-history", DataTable).border_title = "HAL9000's guesses"
-        self.query_one("#flip-log", MessageLog).border_title = "Messages"
-        # The log may be narrow beside a long code's history: wrap to its width, never crop.
-        self.query_one("#flip-log", MessageLog).min_width = 12
+        self._dress_panels("HAL9000's guesses")
         self.call_after_refresh(self._begin)
-
-    def _set_columns(self, table: DataTable[object] | None = None) -> None:
-        table = table or self.query_one("#flip-history", DataTable)
-        table.clear(columns=True)
-        table.styles.width = history_columns(table, self.ruleset, extra=(("Left", 6),))
 
     def _begin(self) -> None:
         ruleset = self.ruleset
@@ -165,11 +145,6 @@ class FlipScreen(WomScreen):
             self.messages.say(f"It stays hidden (^r to peek); {BREAKER} has {guesses_word(ruleset.guesses)}.")
             self._set_phase("secret")
             self.query_one("#flip-secret", GuessInput).focus()
-
-    def on_resize(self) -> None:
-        # Tall enough for every row to hold the two-row peg grid of a real board: redraw so.
-        if roomy(self.size.height, self.ruleset) != self._grid:
-            self._fill_history()
 
     # -- showing ---------------------------------------------------------------------------
 
@@ -212,7 +187,6 @@ class FlipScreen(WomScreen):
         game = self.game
         if game is None:
             return
-        length = self.ruleset.length
         grid = self._grid = roomy(self.size.height, self.ruleset)
         for index, (guess, result) in enumerate(game.history):
             count = self.counts[index] if index < len(self.counts) else None
@@ -221,10 +195,7 @@ class FlipScreen(WomScreen):
                           style=Style(bold=True, reverse=True) if mark else Style())
             table.add_row(
                 number,
-                guess_cell(guess, self.ruleset),
-                Text(str(result.black), justify="center"),
-                Text(str(result.white), justify="center"),
-                key_pegs_cell(result, length, grid=grid),
+                *result_cells(guess, result, self.ruleset, grid=grid),
                 Text(short_count(count) if count else "", justify="right"),
                 height=2 if grid else 1,
             )
@@ -460,27 +431,6 @@ class FlipScreen(WomScreen):
         """True while HAL9000 is at work on a code (leaving would drop it)."""
         return self.game is not None and self.phase != "over"
 
-    def action_new_game(self) -> None:
-        """Start again with the same setup (asking first if a game is under way)."""
-        if not self.in_progress:
-            self._new_game()
-            return
-
-        def answered(go: bool | None) -> None:
-            if go:
-                self._new_game()
-
-        self.app.push_screen(
-            ConfirmScreen(
-                "Start a new game?",
-                "HAL9000 stops work on this code.",
-                confirm_label="New game",
-                cancel_label="Keep playing",
-                hint="Esc again: new game · n: keep playing",
-            ),
-            answered,
-        )
-
     def _new_game(self) -> None:
         self._token += 1
         self.workers.cancel_group(self, "flip")
@@ -489,39 +439,16 @@ class FlipScreen(WomScreen):
         self.counts = []
         self.fixing = None
         self.query_one("#flip-history", DataTable).cursor_type = "none"
-        old = self.query_one("#flip-secret", GuessInput)
-        entry = self.query_one("#flip-entry", Vertical)
+        self._swap_input()
 
-        async def swap() -> None:
-            await old.remove()
-            await entry.mount(self._secret_input(), before=0)
-            self._set_columns()
-            self.messages.say("")
-            self.call_after_refresh(self._begin)
+    def _start(self, fresh: GuessInput) -> None:
+        self.call_after_refresh(self._begin)
 
-        self.call_later(swap)
+    def _leave(self) -> None:
+        # A worker's late answer must not land on the screen once the person has left.
+        self._token += 1
+        super()._leave()
 
-    def action_back(self) -> None:
-        """Back to the setup; a game under way asks first (Esc again leaves)."""
-        if not self.in_progress:
-            self.dismiss()
-            return
-
-        def answered(go: bool | None) -> None:
-            if go:
-                self._token += 1
-                self.dismiss()
-
-        self.app.push_screen(ConfirmScreen("Leave this game?", "HAL9000 stops work on your code."), answered)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        button = event.button.id
-        if button == "flip-send":
+    def _pressed(self, button: str) -> None:
+        if button == "send":
             self._send_answer()
-        elif button == "flip-again":
-            self.action_new_game()
-        elif button == "flip-setup-button":
-            self.action_back()
-        elif button == "flip-menu":
-            self.wom.action_menu()

@@ -12,22 +12,19 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Footer, Input, Static
 from textual.worker import get_current_worker
 
-from ..domain.codes import Feedback, InvalidCode
+from ..domain.codes import Feedback, InvalidCode, Ruleset
 from ..domain.halloffame import HallEntry
 from ..domain.solo import LIFELINE_COSTS, LifelineResult, SoloGame
 from ..domain.users import MAX_GUEST_NAME, NameRejected
 from ..widgets.message_log import MessageLog
 from ..widgets.pegs import code_pegs
-from .base import WomScreen
-from .confirm import ConfirmScreen
 from .solo import SoloChoice
+from .solo_base import SoloPlayScreen
 from .solo_widgets import (
     GuessInput,
     codes_remain,
-    guess_cell,
     guesses_word,
-    history_columns,
-    key_pegs_cell,
+    result_cells,
     roomy,
 )
 
@@ -82,7 +79,7 @@ class HallNameScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class SoloGameScreen(WomScreen):
+class SoloGameScreen(SoloPlayScreen):
     """One person against a hidden code: "Guess #3 of 10", the hint mask, the history, lifelines."""
 
     BINDINGS = [
@@ -92,13 +89,22 @@ class SoloGameScreen(WomScreen):
         Binding("ctrl+n", "new_game", "New", key_display="^n"),
     ]
 
+    PREFIX = "solo"
+    INPUT_ID = "solo-input"
+    new_game_detail = "This one is dropped, not recorded."
+    abandon_message = "Game abandoned."
+    leave_detail = "It is abandoned and not recorded."
+
     def __init__(self, choice: SoloChoice) -> None:
-        super().__init__()
-        self.choice = choice
+        super().__init__(choice)
         self.game: SoloGame = choice.setup.new_game(self.wom.rng)
         self._games = 1
         self._record_text: str | None = None
-        self._grid = False
+
+    @property
+    def ruleset(self) -> Ruleset:  # type: ignore[override]
+        """The rules of the game being played."""
+        return self.game.ruleset
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -109,21 +115,12 @@ class SoloGameScreen(WomScreen):
             yield Static("", id="solo-known")
         yield Static("", id="solo-info", classes="solo-info")
         with Horizontal(id="solo-middle", classes="solo-middle"):
-            table: DataTable[object] = DataTable(
-                id="solo-history", classes="solo-history", cursor_type="none", zebra_stripes=True
-            )
-            self._set_columns(table)
-            yield table
+            yield self._history_table()
             yield MessageLog(id="solo-log")
         with Horizontal(id="solo-bottom", classes="solo-bottom"):
             with Vertical(id="solo-entry"):
                 yield self._new_input()
-                with Vertical(id="solo-over"):
-                    yield Static("", id="solo-result")
-                    with Horizontal(id="solo-over-buttons"):
-                        yield Button("Play again", id="solo-again", variant="primary", compact=True)
-                        yield Button("Setup", id="solo-setup-button", compact=True)
-                        yield Button("Menu", id="solo-menu", compact=True)
+                yield self._over_panel()
             with Vertical(id="solo-actions"):
                 yield Button(self._lifeline_label(1), id="solo-lifeline-1", compact=True)
                 yield Button(self._lifeline_label(2), id="solo-lifeline-2", compact=True)
@@ -140,25 +137,12 @@ class SoloGameScreen(WomScreen):
         return f"{LIFELINE_KEYS[number]} {LIFELINE_LABELS[number]} −{cost}"
 
     def on_mount(self) -> None:
-        self.query_one("#solo-history", DataTable).border_title = "History"
-        self.query_one("#solo-log", MessageLog).border_title = "Messages"
-        # The log may be narrow beside a long code's history: wrap to its width, never crop.
-        self.query_one("#solo-log", MessageLog).min_width = 12
+        self._dress_panels("History")
         self._show()
         self.query_one("#solo-input", GuessInput).focus()
         self.call_after_refresh(self._announce_game)
 
-    def on_resize(self) -> None:
-        # Tall enough for every row to hold the two-row peg grid of a real board: redraw so.
-        if roomy(self.size.height, self.game.ruleset) != self._grid:
-            self._fill_history()
-
     # -- what the screen shows -------------------------------------------------------------
-
-    @property
-    def messages(self) -> MessageLog:
-        """The game's message log."""
-        return self.query_one("#solo-log", MessageLog)
 
     def _announce_game(self) -> None:
         ruleset = self.game.ruleset
@@ -205,11 +189,6 @@ class SoloGameScreen(WomScreen):
         if game.over:
             self._show_result()
 
-    def _set_columns(self, table: DataTable[object] | None = None) -> None:
-        table = table or self.query_one("#solo-history", DataTable)
-        table.clear(columns=True)
-        table.styles.width = history_columns(table, self.game.ruleset)
-
     def _fill_history(self) -> None:
         table = self.query_one("#solo-history", DataTable)
         table.clear()
@@ -222,14 +201,7 @@ class SoloGameScreen(WomScreen):
                 table.add_row(number, lifeline, "", "", "", height=2 if grid else 1)
                 continue
             result: Feedback = row.feedback
-            table.add_row(
-                number,
-                guess_cell(row.guess, ruleset),
-                Text(str(result.black), justify="center"),
-                Text(str(result.white), justify="center"),
-                key_pegs_cell(result, ruleset.length, grid=grid),
-                height=2 if grid else 1,
-            )
+            table.add_row(number, *result_cells(row.guess, result, ruleset, grid=grid), height=2 if grid else 1)
         if table.row_count:
             table.scroll_end(animate=False)
 
@@ -388,68 +360,20 @@ class SoloGameScreen(WomScreen):
         """True while a game has moves in it and is not over (leaving would lose them)."""
         return not self.game.over and self.game.guesses_used > 0
 
-    def action_new_game(self) -> None:
-        """Start a new game with the same setup (asking first if this one is under way)."""
-        if not self.in_progress:
-            self._new_game()
-            return
-
-        def answered(go: bool | None) -> None:
-            if go:
-                self.messages.say("Game abandoned.", "warning")
-                self._new_game()
-
-        self.app.push_screen(
-            ConfirmScreen(
-                "Start a new game?",
-                "This one is dropped, not recorded.",
-                confirm_label="New game",
-                cancel_label="Keep playing",
-                hint="Esc again: new game · n: keep playing",
-            ),
-            answered,
-        )
-
     def _new_game(self) -> None:
         self.workers.cancel_group(self, "coach")
         self.game = self.choice.setup.new_game(self.wom.rng)
         self._games += 1
         self._record_text = None
-        old = self.query_one("#solo-input", GuessInput)
-        entry = self.query_one("#solo-entry", Vertical)
+        self._swap_input()
 
-        async def swap() -> None:
-            await old.remove()
-            fresh = self._new_input()
-            await entry.mount(fresh, before=0)
-            self.messages.say("")
-            self._set_columns()
-            self._show()
-            fresh.focus()
-            self.call_after_refresh(self._announce_game)
+    def _start(self, fresh: GuessInput) -> None:
+        self._show()
+        fresh.focus()
+        self.call_after_refresh(self._announce_game)
 
-        self.call_later(swap)
-
-    def action_back(self) -> None:
-        """Back to the setup; a game under way asks first (Esc again leaves)."""
-        if not self.in_progress:
-            self.dismiss()
-            return
-
-        def answered(go: bool | None) -> None:
-            if go:
-                self.dismiss()
-
-        self.app.push_screen(ConfirmScreen("Leave this game?", "It is abandoned and not recorded."), answered)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        button = event.button.id or ""
-        if button.startswith("solo-lifeline-"):
+    def _pressed(self, button: str) -> None:
+        if button.startswith("lifeline-"):
             self.action_lifeline(int(button.rsplit("-", 1)[1]))
-        elif button in ("solo-new", "solo-again"):
+        elif button == "new":
             self.action_new_game()
-        elif button == "solo-setup-button":
-            self.action_back()
-        elif button == "solo-menu":
-            self.wom.action_menu()

@@ -1,0 +1,172 @@
+"""What the two solo play screens share: the history table, the message log, the game-over panel,
+starting again with the same setup, and leaving (asking first while a game is under way)."""
+
+from __future__ import annotations
+
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, DataTable, Static
+
+from ..domain.codes import Ruleset
+from ..widgets.message_log import MessageLog
+from .base import WomScreen
+from .confirm import ConfirmScreen
+from .solo import SoloChoice
+from .solo_widgets import GuessInput, history_columns, roomy
+
+
+class SoloPlayScreen(WomScreen):
+    """A screen where one person plays with a :class:`SoloChoice`: the solo game or "computer breaks your code".
+
+    Its widgets' ids start with :attr:`PREFIX` (``#solo-history``, ``#flip-log``, ``#flip-again`` …).
+    A subclass says whether a game is :attr:`in_progress`, builds its code input (:meth:`_new_input`),
+    fills the history (:meth:`_fill_history`) and starts a game once a fresh input is in (:meth:`_start`).
+    """
+
+    PREFIX = "solo"
+    """The start of every id on the screen."""
+    INPUT_ID = "solo-input"
+    """The id of the code input that a new game replaces."""
+    HISTORY_EXTRA: tuple[tuple[str, int], ...] = ()
+    """Columns the history shows after the pegs (label, width)."""
+    new_game_detail = "This one is dropped, not recorded."
+    """What "Start a new game?" warns of while a game is under way."""
+    abandon_message: str | None = None
+    """Said in the log when a game under way is dropped for a new one."""
+
+    ruleset: Ruleset
+    """The rules of the game being played (the history's columns follow them)."""
+
+    def __init__(self, choice: SoloChoice) -> None:
+        super().__init__()
+        self.choice = choice
+        self._grid = False
+
+    # -- what a subclass says --------------------------------------------------------------
+
+    @property
+    def in_progress(self) -> bool:
+        """True while leaving would drop a game under way."""
+        raise NotImplementedError
+
+    def _new_input(self) -> GuessInput:
+        raise NotImplementedError
+
+    def _fill_history(self) -> None:
+        raise NotImplementedError
+
+    def _new_game(self) -> None:
+        """Reset the game with the same setup, then :meth:`_swap_input`."""
+        raise NotImplementedError
+
+    def _start(self, fresh: GuessInput) -> None:
+        """Begin the new game once ``fresh`` (its code input) is mounted."""
+        raise NotImplementedError
+
+    def _pressed(self, button: str) -> None:
+        """A button of the subclass's own was pressed (``button`` is its id without :attr:`PREFIX`)."""
+
+    # -- layout ----------------------------------------------------------------------------
+
+    @property
+    def messages(self) -> MessageLog:
+        """The game's message log."""
+        return self.query_one(f"#{self.PREFIX}-log", MessageLog)
+
+    def _history_table(self) -> DataTable[object]:
+        table: DataTable[object] = DataTable(
+            id=f"{self.PREFIX}-history", classes="solo-history", cursor_type="none", zebra_stripes=True
+        )
+        self._set_columns(table)
+        return table
+
+    def _over_panel(self) -> Vertical:
+        prefix = self.PREFIX
+        return Vertical(
+            Static("", id=f"{prefix}-result"),
+            Horizontal(
+                Button("Play again", id=f"{prefix}-again", variant="primary", compact=True),
+                Button("Setup", id=f"{prefix}-setup-button", compact=True),
+                Button("Menu", id=f"{prefix}-menu", compact=True),
+                id=f"{prefix}-over-buttons",
+            ),
+            id=f"{prefix}-over",
+        )
+
+    def _dress_panels(self, history_title: str) -> None:
+        self.query_one(f"#{self.PREFIX}-history", DataTable).border_title = history_title
+        self.messages.border_title = "Messages"
+        # The log may be narrow beside a long code's history: wrap to its width, never crop.
+        self.messages.min_width = 12
+
+    def _set_columns(self, table: DataTable[object] | None = None) -> None:
+        table = table or self.query_one(f"#{self.PREFIX}-history", DataTable)
+        table.clear(columns=True)
+        table.styles.width = history_columns(table, self.ruleset, extra=self.HISTORY_EXTRA)
+
+    def on_resize(self) -> None:
+        # Tall enough for every row to hold the two-row peg grid of a real board: redraw so.
+        if roomy(self.size.height, self.ruleset) != self._grid:
+            self._fill_history()
+
+    # -- new game, leaving -----------------------------------------------------------------
+
+    def action_new_game(self) -> None:
+        """Start again with the same setup (asking first if a game is under way)."""
+        if not self.in_progress:
+            self._new_game()
+            return
+
+        def answered(go: bool | None) -> None:
+            if go:
+                if self.abandon_message:
+                    self.messages.say(self.abandon_message, "warning")
+                self._new_game()
+
+        self.app.push_screen(
+            ConfirmScreen(
+                "Start a new game?",
+                self.new_game_detail,
+                confirm_label="New game",
+                cancel_label="Keep playing",
+                hint="Esc again: new game · n: keep playing",
+            ),
+            answered,
+        )
+
+    def _swap_input(self) -> None:
+        """Replace the code input with a fresh one, clear the history's columns, then :meth:`_start`."""
+        old = self.query_one(f"#{self.INPUT_ID}", GuessInput)
+        entry = self.query_one(f"#{self.PREFIX}-entry", Vertical)
+
+        async def swap() -> None:
+            await old.remove()
+            fresh = self._new_input()
+            await entry.mount(fresh, before=0)
+            self.messages.say("")
+            self._set_columns()
+            self._start(fresh)
+
+        self.call_later(swap)
+
+    def action_back(self) -> None:
+        """Back to the setup; a game under way asks first (Esc again leaves)."""
+        if not self.in_progress:
+            self.dismiss()
+            return
+        self.ask_to_leave(self._leave)
+
+    def _leave(self) -> None:
+        # Not WomScreen.on_leave: Textual also calls that name for the mouse's Leave event.
+        self.dismiss()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        button = (event.button.id or "").removeprefix(f"{self.PREFIX}-")
+        if button == "again":
+            self.action_new_game()
+        elif button == "setup-button":
+            self.action_back()
+        elif button == "menu":
+            self.wom.action_menu()
+        else:
+            self._pressed(button)
