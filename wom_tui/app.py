@@ -94,7 +94,13 @@ class WomApp(App[int]):
         return True
 
     def action_menu(self) -> None:
-        """Go back to the main menu, closing every screen above it."""
+        """Go back to the main menu, closing every screen above it; a game in progress asks first."""
+        from .screens.base import WomScreen
+
+        screen = self.screen
+        if isinstance(screen, WomScreen) and screen.leaving_loses_progress():
+            screen.action_back()
+            return
         while len(self.screen_stack) > 1:
             self.pop_screen()
 

@@ -19,7 +19,8 @@ class WomScreen(Screen[Any]):
 
     Set ``self.confirm_leave = True`` while a game is in progress: Esc then opens a
     :class:`ConfirmScreen` ("Leave this game? Progress is lost."), a second Esc or *Leave*
-    confirms and :meth:`on_leave` runs (default: back to the main menu), *Stay* or ``n`` stays.
+    confirms and :meth:`leave_confirmed` runs (default: back to the main menu), *Stay* or ``n`` stays.
+    Game screens with their own rules override :meth:`leaving_loses_progress` and :meth:`action_back`.
     """
 
     BINDINGS = [Binding("escape", "back", "Back")]
@@ -42,14 +43,20 @@ class WomScreen(Screen[Any]):
             self.dismiss()
 
     def ask_to_leave(self, then: Callable[[], None] | None = None) -> None:
-        """Ask "Leave this game?"; on yes run ``then`` (default :meth:`on_leave`)."""
+        """Ask "Leave this game?"; on yes run ``then`` (default :meth:`leave_confirmed`)."""
 
         def answered(leave: bool | None) -> None:
             if leave:
-                (then or self.on_leave)()
+                (then or self.leave_confirmed)()
 
         self.app.push_screen(ConfirmScreen(self.leave_question, self.leave_detail), answered)
 
-    def on_leave(self) -> None:
+    def leaving_loses_progress(self) -> bool:
+        """True while leaving this screen would lose a game in progress (so leaving asks first)."""
+        return self.confirm_leave
+
+    # Not named on_leave: Textual calls that for the mouse's Leave event, which bubbles from
+    # every child widget, so merely moving the mouse would have left the game.
+    def leave_confirmed(self) -> None:
         """What leaving does once confirmed: back to the main menu (override as needed)."""
         self.wom.action_menu()

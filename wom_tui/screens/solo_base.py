@@ -148,6 +148,10 @@ class SoloPlayScreen(WomScreen):
 
         self.call_later(swap)
 
+    def leaving_loses_progress(self) -> bool:
+        """A game under way would be lost."""
+        return self.in_progress
+
     def action_back(self) -> None:
         """Back to the setup; a game under way asks first (Esc again leaves)."""
         if not self.in_progress:
@@ -156,7 +160,6 @@ class SoloPlayScreen(WomScreen):
         self.ask_to_leave(self._leave)
 
     def _leave(self) -> None:
-        # Not WomScreen.on_leave: Textual also calls that name for the mouse's Leave event.
         self.dismiss()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -472,6 +472,10 @@ class WomGameScreen(WomScreen):
         self._shown_results = True
         self.app.switch_screen(WomResultsScreen(self.setup, self.game, self.saver))
 
+    def leaving_loses_progress(self) -> bool:
+        """Codes are being made or broken: leaving would end the game with no points."""
+        return self.game.phase in (MAKING, GUESSING) and not self._leaving
+
     def action_back(self) -> None:
         """Leaving a game in progress asks first; a left game awards nothing."""
         if self.game.phase == FINISHED:
