@@ -101,6 +101,10 @@ class WomApp(App[int]):
         if isinstance(screen, WomScreen) and screen.leaving_loses_progress():
             screen.action_back()
             return
+        self.return_to_menu()
+
+    def return_to_menu(self) -> None:
+        """Close every screen above the main menu, without asking."""
         while len(self.screen_stack) > 1:
             self.pop_screen()
 

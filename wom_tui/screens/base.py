@@ -59,4 +59,4 @@ class WomScreen(Screen[Any]):
     # every child widget, so merely moving the mouse would have left the game.
     def leave_confirmed(self) -> None:
         """What leaving does once confirmed: back to the main menu (override as needed)."""
-        self.wom.action_menu()
+        self.wom.return_to_menu()
