@@ -74,3 +74,21 @@ def test_an_eight_symbol_code_of_ten_digits_is_broken_with_consistent_guesses(se
         assert is_consistent(guess, game.history)
         game.offer(guess)
     assert game.broke
+
+
+def test_a_finished_flip_game_becomes_a_record_the_store_keeps(tmp_path):
+    from wom_tui.domain.board import GameStateError
+    from wom_tui.domain.store import Store
+
+    game = FlipGame(Ruleset(4, DIGITS10, True, 10), SECRET)
+    rng = random.Random(4)
+    with pytest.raises(GameStateError):
+        game.record("Ada", True)
+    while not game.over:
+        game.offer(game.think(game.history, rng))
+    store = Store(tmp_path)
+    store.register("Ada")
+    store.record_game(game.record("Ada", True))
+    (kept,) = Store(tmp_path).games()
+    assert kept.kind == "flip" and kept.players[0].guesses == game.history
+    assert store.user("Ada").games == 0, "only World of Mastermind games count on the scoreboard"

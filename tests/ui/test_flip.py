@@ -44,7 +44,7 @@ def table_rows(screen: FlipScreen) -> list[list[str]]:
     return [["".join(str(cell).split()) for cell in table.get_row_at(i)] for i in range(table.row_count)]
 
 
-async def test_hal9000_breaks_a_hidden_code_and_counts_what_remains(app):
+async def test_hal9000_breaks_a_hidden_code_and_counts_what_remains(app, store):
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_flip(pilot)
         await pilot.press(*"73", "enter")
@@ -63,6 +63,12 @@ async def test_hal9000_breaks_a_hidden_code_and_counts_what_remains(app):
         assert "1 code remains possible." in said(screen)
         assert shown(screen.query_one("#flip-count", Static)) == "1 code remains possible."
         assert "Your code:" in shown(screen.query_one("#flip-result", Static))
+        # The finished game is kept: HAL9000's guesses, and the guest as the code's owner.
+        (record,) = store.games()
+        hal, owner = record.players
+        assert record.kind == "flip" and (hal.name, hal.broke, hal.attempts) == ("HAL9000", True, len(rows))
+        assert [guess for guess, _ in hal.guesses] == [row[1] for row in rows]
+        assert (owner.name, owner.is_user) == ("Guest", False)
         await pilot.press("enter")  # Play again: a fresh code to set
         await wait_for(pilot, lambda: screen.phase == "secret" and not table_rows(screen))
 

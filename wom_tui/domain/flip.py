@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from .board import DecodingBoard, GameStateError
 from .codes import Feedback, Ruleset
+from .records import GameRecord, PlayerRecord
 from .strategies import Strategy, count_consistent, find_inconsistency, make_strategy
 
 BREAKER = "HAL9000"
@@ -143,6 +144,13 @@ class FlipGame:
         if self._board is None or not (self.broke or self.out_of_guesses):
             return None
         return self._board.reveal()
+
+    def record(self, maker: str, is_user: bool) -> GameRecord:
+        """The finished game for the store: HAL9000's guesses, and ``maker`` as the code's owner."""
+        if not self.over:
+            raise GameStateError("The game is not over yet.")
+        breaker = PlayerRecord(BREAKER, False, self.broke, self.guesses_used, self.history)
+        return GameRecord("flip", self.ruleset, (breaker, PlayerRecord(maker, is_user, False, 0)))
 
     def result_message(self) -> str:
         """``"HAL9000 broke your code in 5 guesses."`` or the failure, once over."""

@@ -75,9 +75,17 @@ def _is_count(value: Any) -> bool:
     return type(value) is int and value >= 0
 
 
+GAME_KINDS = ("wom", "solo", "flip")
+"""Every kind of game a record can hold."""
+
+
 @dataclass(frozen=True)
 class GameRecord:
-    """A finished game: its kind (``"wom"`` or ``"solo"``), ruleset, players and when it ended."""
+    """A finished game: its kind, ruleset, players and when it ended.
+
+    Kinds: ``"wom"`` (World of Mastermind), ``"solo"`` (a person breaks the computer's code) and
+    ``"flip"`` (HAL9000 breaks a person's code; the person is listed as the code maker, with no guesses).
+    """
 
     kind: str
     ruleset: Ruleset
@@ -100,7 +108,7 @@ class GameRecord:
     @classmethod
     def from_json(cls, data: Any) -> GameRecord:
         """Rebuild from :meth:`as_json` data; ``ValueError`` if it is not one."""
-        if not isinstance(data, dict) or data.get("kind") not in ("wom", "solo"):
+        if not isinstance(data, dict) or data.get("kind") not in GAME_KINDS:
             raise ValueError("not a game record")
         players = data.get("players")
         if not isinstance(players, list) or not isinstance(data.get("finished_at"), str):

@@ -48,7 +48,7 @@ from filelock import FileLock, Timeout
 
 from .codes import Ruleset
 from .halloffame import HallEntry, HallOfFame
-from .records import GameRecord
+from .records import GAME_KINDS, GameRecord
 from .users import NameRejected, User, UserRegistry, check_name, computer_name, name_key
 
 SCHEMA = 1
@@ -242,7 +242,7 @@ def check_game_json(data: Any) -> GameRecord:
     if not isinstance(data, dict):
         raise ValueError("a game must be an object")
     _expect_keys(data, _GAME_KEYS)
-    if data["kind"] not in ("wom", "solo"):
+    if data["kind"] not in GAME_KINDS:
         raise ValueError(f"unknown kind of game {data['kind']!r}")
     ruleset = Ruleset.from_json(data["ruleset"])
     finished = data["finished_at"]

@@ -20,12 +20,13 @@ from textual.widgets import Button, DataTable, Footer, Input, Static
 from textual.worker import get_current_worker
 
 from ..domain.codes import Feedback, InvalidCode, Ruleset
+from ..domain.flip import BREAKER, FlipGame, InvalidAnswer
 from ..domain.solo import MIN_SOLO_LENGTH
+from ..domain.store import StoreError
 from ..widgets.message_log import MessageLog
 from ..widgets.pegs import code_pegs
 from .solo import SoloChoice
 from .solo_base import SoloPlayScreen
-from ..domain.flip import BREAKER, FlipGame, InvalidAnswer
 from .solo_widgets import (
     GuessInput,
     codes_remain,
@@ -422,6 +423,11 @@ class FlipScreen(SoloPlayScreen):
             result.append_text(code_pegs(code, self.ruleset.palette, gap=""))
         self.query_one("#flip-result", Static).update(result)
         self._set_phase("over")
+        try:
+            self.wom.store.record_game(game.record(self.choice.player, self.choice.is_user))
+        except StoreError as error:
+            self.wom.show_store_error(error)
+            return
         self.query_one("#flip-again", Button).focus()
 
     # -- new game, leaving -----------------------------------------------------------------
