@@ -73,6 +73,20 @@ class PalettePeg(Static):
         self.post_message(self.Picked(self.symbol))
 
 
+class _EntryMessage(Message):
+    """A message from a :class:`PegInput` carrying the entered ``text``."""
+
+    def __init__(self, peg_input: PegInput, text: str) -> None:
+        super().__init__()
+        self.peg_input = peg_input
+        self.text = text
+
+    @property
+    def control(self) -> PegInput:
+        """The PegInput that sent the message."""
+        return self.peg_input
+
+
 class PegInput(Widget, can_focus=True):
     """Slots for a code of ``ruleset.length`` symbols above a clickable palette row.
 
@@ -95,31 +109,11 @@ class PegInput(Widget, can_focus=True):
         Binding("ctrl+r", "peek", "Peek"),
     ]
 
-    class Submitted(Message):
+    class Submitted(_EntryMessage):
         """Enter was pressed; ``text`` is what was entered (filled slots, in order)."""
 
-        def __init__(self, peg_input: PegInput, text: str) -> None:
-            super().__init__()
-            self.peg_input = peg_input
-            self.text = text
-
-        @property
-        def control(self) -> PegInput:
-            """The PegInput that sent the message."""
-            return self.peg_input
-
-    class Changed(Message):
+    class Changed(_EntryMessage):
         """The entered code changed."""
-
-        def __init__(self, peg_input: PegInput, text: str) -> None:
-            super().__init__()
-            self.peg_input = peg_input
-            self.text = text
-
-        @property
-        def control(self) -> PegInput:
-            """The PegInput that sent the message."""
-            return self.peg_input
 
     cursor: reactive[int] = reactive(0, init=False)
     """Index of the current slot."""
