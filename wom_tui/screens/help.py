@@ -54,6 +54,8 @@ KEYS = """\
 | Entering a code | type symbols (any case) · **←/→** pick a slot · **↑/↓** change it · **Backspace**/**Delete** clear · click a palette peg · **Enter** submit |
 | Secret code | shown as • — **ctrl+r** peeks |
 | In a game | **Esc** asks before leaving; **Esc** again (or *Leave*) confirms |
+| Game setup | **ctrl+s** start a World of Mastermind game · **p** play a solo game |
+| Solo game | **F2** reveal a symbol (costs 1) · **F3** reveal a position (costs 2) · or type **lifeline#1** / **lifeline#2** · **ctrl+n** new game |
 | Scoreboard | click a column header to sort by it (again to reverse) · **h** hall of fame · **b** scoreboard |
 
 Themes: ctrl+p → *Theme*; **wom-colourblind** uses colour-blind-safe peg colours.
