@@ -94,10 +94,14 @@ class SoloSetup:
         """The ruleset of a game with this code length."""
         return Ruleset(length, self.palette, self.repeats, self.guesses)
 
+    def pick_ruleset(self, rng: random.Random) -> Ruleset:
+        """The ruleset of the next game: a "random" length is drawn from ``rng`` (4 up to :attr:`max_length`)."""
+        length = self.length if self.length is not None else rng.randint(MIN_SOLO_LENGTH, self.max_length)
+        return self.ruleset_for(length)
+
     def new_game(self, rng: random.Random) -> SoloGame:
         """A fresh game: the length (if random) and the secret both come from ``rng``."""
-        length = self.length if self.length is not None else rng.randint(MIN_SOLO_LENGTH, self.max_length)
-        ruleset = self.ruleset_for(length)
+        ruleset = self.pick_ruleset(rng)
         return SoloGame(ruleset, ruleset.random_code(rng), rng, self.lifelines)
 
 

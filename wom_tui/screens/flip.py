@@ -21,7 +21,6 @@ from textual.worker import get_current_worker
 
 from ..domain.codes import Feedback, InvalidCode, Ruleset
 from ..domain.flip import BREAKER, FlipGame, InvalidAnswer
-from ..domain.solo import MIN_SOLO_LENGTH
 from ..domain.store import StoreError
 from ..widgets.message_log import MessageLog
 from ..widgets.pegs import code_pegs
@@ -91,9 +90,7 @@ class FlipScreen(SoloPlayScreen):
         """Bumped for every new game, so a worker's late answer for an old game is ignored."""
 
     def _pick_ruleset(self) -> Ruleset:
-        setup = self.choice.setup
-        length = setup.length if setup.length is not None else self.wom.rng.randint(MIN_SOLO_LENGTH, setup.max_length)
-        return setup.ruleset_for(length)
+        return self.choice.setup.pick_ruleset(self.wom.rng)
 
     # -- layout ----------------------------------------------------------------------------
 
