@@ -56,6 +56,15 @@ POOL_OTHER = 200
 POOL_MUTANTS = 600
 """Variations of fitting codes also considered as guesses (they may split better)."""
 
+SCREEN_MUTANTS = 6_000
+"""Extra variations screened on a small sample (spaces too big to offer whole); the best few join the pool."""
+
+SCREEN_SAMPLE = 400
+"""Fitting codes the extra variations are screened against."""
+
+SCREEN_KEEP = 100
+"""Screened variations that join the guess pool."""
+
 FULL_POOL_SIZE = 50_000
 """Spaces up to this size may offer every code as a guess (their features are cached)."""
 
@@ -76,6 +85,10 @@ PLAN_NODES = 400
 
 PLAN_HELPERS = 30
 """Strong non-fitting guesses offered to the end-game search."""
+
+WIDE_PLAN = (12, 2_000, 60)
+"""(branch, nodes, helpers) of the end-game search on spaces too big to offer whole (e.g. 8 × 10):
+their games run well inside the time limits, and the wider search saves guesses there."""
 
 
 class Strategy(Protocol):
@@ -242,6 +255,12 @@ def best_guess(
     elif not fitting_only:
         pool.append(_mutants(shape, evals, POOL_MUTANTS, gen))
         pool.append(_random_codes(shape, POOL_OTHER, gen))
+        if SCREEN_MUTANTS and shape.size > FULL_POOL_SIZE:
+            # Two stages: many variations scored roughly on a few codes, the best scored fully.
+            extra = _mutants(shape, evals, SCREEN_MUTANTS, gen)
+            rough_keys = feedback_keys(extra, evals[:SCREEN_SAMPLE], shape.colours)
+            rough = _entropy(partition_counts(rough_keys, shape.outcomes))
+            pool.append(extra[np.argsort(-rough, kind="stable")[:SCREEN_KEEP]])
     pool = np.concatenate(pool, axis=0)
     keys = feedback_keys(pool, evals, shape.colours, features)
     counts = partition_counts(keys, shape.outcomes)
@@ -249,8 +268,11 @@ def best_guess(
     # A fitting code may win outright, saving a whole guess (worth about one guess's bits) 1 time in n.
     score[: len(own)] += WIN_BONUS * score.max() / n
     if cands.exact and n == len(cands.codes) and 3 <= n <= PLAN_UP_TO:
-        helpers = pool[np.argsort(-score, kind="stable")[:PLAN_HELPERS]] if not fitting_only else evals[:0]
-        return _Planner(shape, helpers).plan(evals, left)[1]
+        branch, nodes, n_helpers = (
+            WIDE_PLAN if shape.size > FULL_POOL_SIZE else (PLAN_BRANCH, PLAN_NODES, PLAN_HELPERS)
+        )
+        helpers = pool[np.argsort(-score, kind="stable")[:n_helpers]] if not fitting_only else evals[:0]
+        return _Planner(shape, helpers, branch=branch, nodes=nodes).plan(evals, left)[1]
     return pool[int(np.argmax(score))]
 
 
@@ -262,11 +284,14 @@ class _Planner:
     that could run past the guesses left are refused when another fits.
     """
 
-    def __init__(self, shape: Shape, helpers: np.ndarray) -> None:
+    def __init__(
+        self, shape: Shape, helpers: np.ndarray, *, branch: int = PLAN_BRANCH, nodes: int = PLAN_NODES
+    ) -> None:
         self.shape = shape
         self.helpers = helpers
+        self.branch = branch
         self.memo: dict[tuple[bytes, int], tuple[tuple[int, int], np.ndarray]] = {}
-        self.budget = PLAN_NODES
+        self.budget = nodes
 
     def plan(self, codes: np.ndarray, left: int) -> tuple[tuple[int, int], np.ndarray]:
         """((guesses over the limit, total guesses) to find every code, the first guess to play).
@@ -288,7 +313,7 @@ class _Planner:
         # Past the node budget, play the rest greedily: few answers (e.g. long codes without
         # repeats) would otherwise make the search grow without bound.
         self.budget -= 1
-        branch = PLAN_BRANCH if self.budget > 0 else 1
+        branch = self.branch if self.budget > 0 else 1
         for t in np.argsort(-score, kind="stable")[:branch]:
             if counts[t].max() == k:
                 continue  # learns nothing
