@@ -23,6 +23,7 @@ import wom_tui, wom_tui.paths
 from wom_tui.app import WomApp
 from wom_tui.domain.store import Store
 from wom_tui.options import Options
+from textual.widgets import OptionList
 
 home = Path(wom_tui.__file__).parent
 assert str(home).startswith(sys.prefix), f"wom_tui came from {home}, not the fresh environment"
@@ -34,7 +35,6 @@ async def main():
     app = WomApp(Store(data), random.Random(1), Options(data_dir=data, seed=1, computer_pace=0))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        from textual.widgets import OptionList
         menu = app.screen.query_one(OptionList)
         print("menu entries:", menu.option_count, "stylesheets:", len(sheets))
         assert menu.option_count >= 6
