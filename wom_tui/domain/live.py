@@ -350,8 +350,11 @@ class LiveState:
             (self.presence_dir / f"{session}.json").unlink(missing_ok=True)
 
     def sessions(self) -> list[Presence]:
-        """Sessions online now (fresh heartbeat), oldest first; stale or unreadable records are skipped."""
-        now = self.clock()
+        """Sessions online now (fresh heartbeat), oldest first; stale or unreadable records are skipped.
+
+        Freshness compares the records' modification times with the wall clock (the file system's).
+        """
+        now = time.time()
         found = []
         try:
             entries = list(os.scandir(self.presence_dir))
@@ -381,7 +384,7 @@ class LiveState:
         for path in self.presence_dir.glob("*.json"):
             if path.stem not in live:
                 try:
-                    if self.clock() - path.stat().st_mtime > PRESENCE_STALE:
+                    if time.time() - path.stat().st_mtime > PRESENCE_STALE:
                         path.unlink()
                 except FileNotFoundError:
                     pass
