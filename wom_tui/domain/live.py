@@ -68,6 +68,7 @@ PRESENCE_STALE = 6.0
 """A session whose heartbeat is older than this is gone."""
 KEEP_ENDED = 600.0
 """Seconds a finished (recorded) or closed table stays on file for its results to be read."""
+PROBE_PREFIX = ".feed-probe-"
 POLL_INTERVAL = 1.0
 """Seconds between two looks at the folder when file-system notifications are not available."""
 
@@ -161,8 +162,12 @@ class LiveChange:
 class ChangeFeed(Protocol):
     """A store's change feed: async iteration yields a :class:`LiveChange` after each change."""
 
-    def changes(self, stop: asyncio.Event | None = None) -> AsyncIterator[LiveChange]:
-        """Changes from now on, until ``stop`` is set or the iteration is closed."""
+    def changes(self, stop: asyncio.Event | None = None, ready: asyncio.Event | None = None) -> AsyncIterator[LiveChange]:
+        """Changes from now on, until ``stop`` is set or the iteration is closed.
+
+        ``ready`` is set once every later change is sure to be reported: subscribe, wait for
+        ``ready``, then read the state, and no change falls in between.
+        """
         ...
 
 
@@ -173,7 +178,7 @@ def _classify(root: Path, paths: Iterable[tuple[str, str]]) -> LiveChange | None
     for kind, raw in paths:
         path = Path(raw)
         name = path.name
-        if name.endswith(TMP_SUFFIX) or name.startswith(".lock"):
+        if name.endswith(TMP_SUFFIX) or name.startswith((".lock", PROBE_PREFIX)):
             continue
         try:
             parts = path.relative_to(root).parts
@@ -199,27 +204,47 @@ class FolderFeed:
         self.polling = polling
         self.poll_interval = poll_interval
 
-    async def changes(self, stop: asyncio.Event | None = None) -> AsyncIterator[LiveChange]:
+    async def changes(self, stop: asyncio.Event | None = None, ready: asyncio.Event | None = None) -> AsyncIterator[LiveChange]:
         """Changes from now on (see :class:`ChangeFeed`)."""
         stop = stop or asyncio.Event()
+        ready = ready or asyncio.Event()
         if not self.polling:
             try:
                 import watchfiles
             except ImportError:  # pragma: no cover - a dependency, but the feed must not need it
                 pass
             else:
+                probe = self.data_dir / f"{PROBE_PREFIX}{uuid.uuid4().hex}"
+                prober = asyncio.ensure_future(self._probe(probe, ready, stop))
                 try:
                     async for batch in watchfiles.awatch(
                         self.data_dir, stop_event=stop, debounce=200, step=15, recursive=True,
                     ):
+                        if not ready.is_set() and any(Path(p) == probe for _, p in batch):
+                            ready.set()
                         change = _classify(self.data_dir, ((c.name, p) for c, p in batch))
                         if change is not None:
                             yield change
                     return
                 except (OSError, RuntimeError):
                     pass  # no notifications here (inotify limit, odd file system): poll instead
-        async for change in self._poll(stop):
+                finally:
+                    prober.cancel()
+                    probe.unlink(missing_ok=True)
+        async for change in self._poll(stop, ready):
             yield change
+
+    @staticmethod
+    async def _probe(probe: Path, ready: asyncio.Event, stop: asyncio.Event) -> None:
+        """Touch a probe file until the watcher reports it: from then on, it sees every change."""
+        delay = 0.01
+        while not ready.is_set() and not stop.is_set():
+            probe.touch()
+            try:
+                await asyncio.wait_for(ready.wait(), delay)
+            except asyncio.TimeoutError:
+                delay = min(delay * 2, 1.0)
+        probe.unlink(missing_ok=True)
 
     def _snapshot(self) -> dict[str, tuple[int, int]]:
         seen: dict[str, tuple[int, int]] = {}
@@ -239,8 +264,9 @@ class FolderFeed:
                     seen[entry.path] = (stamp, stat.st_size)
         return seen
 
-    async def _poll(self, stop: asyncio.Event) -> AsyncIterator[LiveChange]:
+    async def _poll(self, stop: asyncio.Event, ready: asyncio.Event) -> AsyncIterator[LiveChange]:
         before = self._snapshot()
+        ready.set()
         while not stop.is_set():
             try:
                 await asyncio.wait_for(stop.wait(), self.poll_interval)
@@ -491,7 +517,7 @@ class LiveState:
         kept, problems = [], list(listing.problems)
         for table in listing.tables:
             if table.phase == CLOSED or table.recorded:
-                if now - table.created_at > KEEP_ENDED and now - _ended(table, self.table_path(table.table_id)) > KEEP_ENDED:
+                if time.time() - _ended(self.table_path(table.table_id)) > KEEP_ENDED:
                     with self.store._locked():
                         self.table_path(table.table_id).unlink(missing_ok=True)
                     continue
@@ -534,11 +560,12 @@ class LiveState:
         return FolderFeed(self.store.data_dir, polling=polling)
 
 
-def _ended(table: Table, path: Path) -> float:
+def _ended(path: Path) -> float:
+    """When a table that ended was last written (the file system's time)."""
     try:
         return path.stat().st_mtime
     except OSError:
-        return 0.0
+        return time.time()
 
 
 __all__ = [
