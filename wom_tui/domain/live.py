@@ -305,6 +305,8 @@ class LiveState:
             for folder in (self.tables_dir, self.presence_dir):
                 for path in folder.glob(f"*{TMP_SUFFIX}"):
                     path.unlink(missing_ok=True)
+        self._presence_cache: dict[str, Any] = {}
+        self._table_cache: dict[str, tuple[tuple[int, int, int], dict[str, Any]]] = {}
 
     # ---- plumbing
 
@@ -334,10 +336,26 @@ class LiveState:
         return StoreError(path, f"{error.reason}. The table is closed; the file was kept as {target}")
 
     def _load_table(self, table_id: str) -> Table | None:
+        """Read a table strictly; a file unchanged since the last read (same inode, time and size:
+        every write replaces the file) is not parsed again."""
         path = self.table_path(table_id)
+        try:
+            stat = path.stat()
+        except FileNotFoundError:
+            self._table_cache.pop(table_id, None)
+            return None
+        except OSError as exc:
+            raise StoreError(path, f"cannot read the file ({exc.strerror or exc})") from None
+        key = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+        known = self._table_cache.get(table_id)
+        if known is not None and known[0] == key:
+            return Table.from_json(known[1])
         table = _load(path, decode_table)
-        if table is not None and table.table_id != table_id:
+        if table is None:
+            return None
+        if table.table_id != table_id:
             raise StoreError(path, f"the file holds table {table.table_id!r}, not {table_id!r}")
+        self._table_cache[table_id] = (key, table.to_json())
         return table
 
     def _table_ids(self) -> list[str]:
@@ -379,6 +397,7 @@ class LiveState:
         """Sessions online now (fresh heartbeat), oldest first; stale or unreadable records are skipped.
 
         Freshness compares the records' modification times with the wall clock (the file system's).
+        A record is parsed once: a heartbeat keeps its inode and size, a rewrite changes the inode.
         """
         now = time.time()
         found = []
@@ -386,36 +405,53 @@ class LiveState:
             entries = list(os.scandir(self.presence_dir))
         except OSError as exc:
             raise StoreError(self.presence_dir, f"cannot list the folder ({exc.strerror or exc})") from None
+        cache: dict[str, tuple[tuple[int, int], tuple[str, str, bool, float] | None]] = {}
         for entry in entries:
             if not entry.name.endswith(".json"):
                 continue
             try:
-                seen = entry.stat().st_mtime
-                raw = _read_bytes(Path(entry.path))
-            except (OSError, StoreError):
+                stat = entry.stat()
+            except OSError:
                 continue
-            if raw is None or now - seen > PRESENCE_STALE:
+            if now - stat.st_mtime > PRESENCE_STALE:
                 continue
-            try:
-                session, name, registered, since = decode_presence(parse_document(raw))
-            except ValueError:
-                continue
-            if entry.name == f"{session}.json":
-                found.append(Presence(session, name, registered, since, seen))
+            key = (stat.st_ino, stat.st_size)
+            known = self._presence_cache.get(entry.name)
+            if known is not None and known[0] == key:
+                decoded = known[1]
+            else:
+                try:
+                    raw = _read_bytes(Path(entry.path))
+                    decoded = decode_presence(parse_document(raw)) if raw is not None else None
+                except (StoreError, ValueError):
+                    decoded = None
+            cache[entry.name] = (key, decoded)
+            if decoded is not None and entry.name == f"{decoded[0]}.json":
+                found.append(Presence(*decoded, stat.st_mtime))
+        self._presence_cache = cache
         return sorted(found, key=lambda p: (p.since, p.session))
 
     def _collect_presence(self) -> set[str]:
-        """Remove stale and unreadable presence records (call holding the lock); the live sessions."""
+        """Remove stale and unreadable presence records; the live sessions. Takes the lock only
+        when there is something to remove."""
         live = {p.session for p in self.sessions()}
+        stale = []
         for path in self.presence_dir.glob("*.json"):
-            if path.stem not in live:
-                try:
-                    if time.time() - path.stat().st_mtime > PRESENCE_STALE:
-                        path.unlink()
-                except FileNotFoundError:
-                    pass
-                except OSError as exc:
-                    raise StoreError(path, f"cannot remove a stale presence ({exc.strerror or exc})") from None
+            try:
+                if path.stem not in live and time.time() - path.stat().st_mtime > PRESENCE_STALE:
+                    stale.append(path)
+            except FileNotFoundError:
+                pass
+        if stale:
+            with self.store._locked():
+                for path in stale:
+                    try:
+                        if time.time() - path.stat().st_mtime > PRESENCE_STALE:  # not touched meanwhile
+                            path.unlink()
+                    except FileNotFoundError:
+                        pass
+                    except OSError as exc:
+                        raise StoreError(path, f"cannot remove a stale presence ({exc.strerror or exc})") from None
         return live
 
     # ---- tables
@@ -527,6 +563,10 @@ class LiveState:
                 t.mark_presence(live, now)
                 t.tick(now)
                 return t
+            version = table.version
+            if bring_up_to_date(table).version == version and table.phase != FINISHED:
+                kept.append(table)  # nothing due: no need for the lock
+                continue
             try:
                 table = self.update_table(table.table_id, bring_up_to_date)
             except LookupError:
