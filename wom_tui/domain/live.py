@@ -218,7 +218,7 @@ class FolderFeed:
                 prober = asyncio.ensure_future(self._probe(probe, ready, stop))
                 try:
                     async for batch in watchfiles.awatch(
-                        self.data_dir, stop_event=stop, debounce=200, step=15, recursive=True,
+                        self.data_dir, stop_event=stop, debounce=200, step=50, recursive=True,
                     ):
                         if not ready.is_set() and any(Path(p) == probe for _, p in batch):
                             ready.set()
