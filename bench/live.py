@@ -7,7 +7,8 @@
   and with the polling fallback (1 s);
 * one sweep (presence collected, every table brought up to date) with ``--sessions`` sessions
   online and ``--tables`` open tables: wall and CPU ms;
-* one ``tick`` of a table (the lock, a read, presence): wall ms.
+* one ``tick`` of a table (the lock, a read, presence): wall ms;
+* ``--sessions`` idle subscribers in one process over 10 s: percent of one core.
 
 These are the building blocks of issue 11's goals (``bench/together.py`` measures them through
 the screens, later).
@@ -77,6 +78,30 @@ async def feed_latency(folder: Path, table_id: str, count: int, polling: bool) -
     return latencies
 
 
+async def idle_cpu(folder: Path, subscribers: int, seconds: float) -> float:
+    """Percent of one core that ``subscribers`` feeds in this process use while nothing changes."""
+    import resource
+
+    stops = [asyncio.Event() for _ in range(subscribers)]
+    readies = [asyncio.Event() for _ in range(subscribers)]
+
+    async def subscribe(i: int) -> None:
+        async for _ in FolderFeed(folder).changes(stops[i], readies[i]):
+            pass
+
+    tasks = [asyncio.create_task(subscribe(i)) for i in range(subscribers)]
+    for ready in readies:
+        await ready.wait()
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    await asyncio.sleep(seconds)
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    for stop in stops:
+        stop.set()
+    await asyncio.gather(*tasks)
+    used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return used / seconds * 100
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
@@ -100,6 +125,9 @@ def main() -> None:
             figures[f"feed_{name}_p50_ms"] = statistics.median(latencies)
             figures[f"feed_{name}_p95_ms"] = percentile(latencies, 0.95)
             figures[f"feed_{name}_max_ms"] = max(latencies)
+    with tempfile.TemporaryDirectory() as tmp:
+        Store(tmp).live
+        figures["idle_feeds_cpu_percent"] = asyncio.run(idle_cpu(Path(tmp), args.sessions, 10.0))
     with tempfile.TemporaryDirectory() as tmp:
         live = Store(tmp).live
         people = [live.join(f"guest {i}", False) for i in range(args.sessions)]

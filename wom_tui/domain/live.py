@@ -199,10 +199,15 @@ class FolderFeed:
     """The change feed of a JSON data folder: ``watchfiles`` notifications, else polling."""
 
     def __init__(self, data_dir: str | os.PathLike[str], *, polling: bool = False,
-                 poll_interval: float = POLL_INTERVAL) -> None:
+                 poll_interval: float = POLL_INTERVAL, step_ms: int = 20, debounce_ms: int = 100) -> None:
+        """``step_ms``: a batch of changes is handed over after this long without another one
+        (the watcher also wakes this often when idle); ``debounce_ms``: at the latest after this
+        long, even while changes keep coming."""
         self.data_dir = Path(data_dir)
         self.polling = polling
         self.poll_interval = poll_interval
+        self.step_ms = step_ms
+        self.debounce_ms = debounce_ms
 
     async def changes(self, stop: asyncio.Event | None = None, ready: asyncio.Event | None = None) -> AsyncIterator[LiveChange]:
         """Changes from now on (see :class:`ChangeFeed`)."""
@@ -218,7 +223,8 @@ class FolderFeed:
                 prober = asyncio.ensure_future(self._probe(probe, ready, stop))
                 try:
                     async for batch in watchfiles.awatch(
-                        self.data_dir, stop_event=stop, debounce=200, step=50, recursive=True,
+                        self.data_dir, stop_event=stop, debounce=self.debounce_ms, step=self.step_ms,
+                        recursive=True,
                     ):
                         if not ready.is_set() and any(Path(p) == probe for _, p in batch):
                             ready.set()
