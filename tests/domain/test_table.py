@@ -363,3 +363,12 @@ def test_from_json_refuses_what_is_not_a_table_with_the_reason(damage, reason):
 
 def test_the_open_phase_is_the_first():
     assert table().phase == OPEN
+
+
+def test_computer_moves_worked_out_on_a_copy_are_the_moves_the_table_plays():
+    t = running("HAL9000", "VIKI", pace=(1.0, 2.0))
+    copy = Table.from_json(t.to_json())
+    moves = copy.tick(30.0)
+    assert moves and all(isinstance(code, str) for code in moves.values())
+    t.tick(30.0, moves)
+    assert t.to_json() == copy.to_json()

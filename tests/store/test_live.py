@@ -270,3 +270,31 @@ async def test_the_feed_reports_table_and_presence_changes_but_not_heartbeats(li
         count = len(sub.seen)
         await asyncio.to_thread(live.store.register, "Cy")
         await sub.until(lambda seen: any(c.scores for c in seen[count:]))
+
+
+def test_computers_think_outside_the_lock(store, live, clock, monkeypatch):
+    from wom_tui.domain import table as table_module
+
+    thought_locked = []
+    real = table_module.computer_player
+
+    class Watched:
+        def __init__(self, name):
+            self.inner = real(name)
+
+        def make_guess(self, *args):
+            thought_locked.append(store._lock.is_locked)
+            return self.inner.make_guess(*args)
+
+    online(live, ALAN)
+    table = live.create_table(ALAN, seats=2, attempts=5, pace=(1.0, 1.0))
+    live.update_table(table.table_id, lambda t: t.seat_computer(ALAN, 1, "HAL9000"))
+    live.act(table.table_id, lambda t, now: t.start(ALAN, now))
+    live.act(table.table_id, lambda t, now: t.set_code(ALAN, "RGBY", now))
+    monkeypatch.setattr(table_module, "computer_player", Watched)
+    clock.now += 3
+    live.tick(table.table_id)
+    clock.now += 10
+    live.sweep()
+    assert live.table(table.table_id).view_for(None).seats[1].attempts_used >= 2
+    assert thought_locked and not any(thought_locked)

@@ -521,13 +521,28 @@ class LiveState:
     def act(self, table_id: str, action: Callable[[Table, float], T]) -> T:
         """:meth:`update_table` with the clock: notes who is online, does what is due, then
         ``action(table, now)`` — e.g. ``lambda t, now: t.guess(me, "RGBY", now)``."""
+        now = self.clock()
+        live = {p.session for p in self.sessions()}
+        moves = self._think_ahead(table_id, live, now)
+
         def change(table: Table) -> T:
-            now = self.clock()
-            table.mark_presence({p.session for p in self.sessions()}, now)
-            table.tick(now)
+            table.mark_presence(live, now)
+            table.tick(now, moves)
             return action(table, now)
 
         return self.update_table(table_id, change)
+
+    def _think_ahead(self, table_id: str, live: set[str], now: float) -> dict[tuple[int, int], str]:
+        """The computers' moves due by ``now``, worked out on a copy outside the lock (a strong
+        computer on a large ruleset may think for a second: nobody should wait on the lock for it)."""
+        try:
+            copy = self._load_table(table_id)
+        except StoreError:
+            return {}
+        if copy is None:
+            return {}
+        copy.mark_presence(live, now)
+        return copy.tick(now)
 
     def tick(self, table_id: str) -> Table:
         """Bring one table up to date (presence, graces, computers' moves); the table as written."""
@@ -565,14 +580,17 @@ class LiveState:
                     continue
                 kept.append(table)
                 continue
-            def bring_up_to_date(t: Table) -> Table:
-                t.mark_presence(live, now)
-                t.tick(now)
-                return t
             version = table.version
-            if bring_up_to_date(table).version == version and table.phase != FINISHED:
+            table.mark_presence(live, now)
+            moves = table.tick(now)  # on the copy, outside the lock
+            if table.version == version and table.phase != FINISHED:
                 kept.append(table)  # nothing due: no need for the lock
                 continue
+
+            def bring_up_to_date(t: Table, moves: dict[tuple[int, int], str] = moves) -> Table:
+                t.mark_presence(live, now)
+                t.tick(now, moves)
+                return t
             try:
                 table = self.update_table(table.table_id, bring_up_to_date)
             except LookupError:

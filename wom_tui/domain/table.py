@@ -587,27 +587,38 @@ class Table:
                 seat.away_since = float(now)
                 self._changed()
 
-    def tick(self, now: float) -> None:
-        """Do everything due by ``now``: graces that ran out, computers' moves (catching up)."""
+    def tick(self, now: float, known_moves: dict[tuple[int, int], str] | None = None) -> dict[tuple[int, int], str]:
+        """Do everything due by ``now``: graces that ran out, computers' moves (catching up).
+
+        A computer's move depends only on the table's seed and its board, so it can be worked out
+        ahead on a copy of the table (outside any lock): pass the moves a copy's ``tick`` returned,
+        ``{(seat, attempts used before): guess}``, and they are played without thinking again.
+        """
+        known = known_moves or {}
+        moves: dict[tuple[int, int], str] = {}
         for index, seat in enumerate(self._seats):
             if self.phase in (FINISHED, CLOSED):
-                return
+                return moves
             if seat.holder is not None and not seat.gone and seat.away_since is not None:
                 if seat.away_since + self.grace <= now:
                     self._gone(index, now, f"{seat.holder.name} did not come back in time.")
         while self.phase == GUESSING:
             due = [(s.next_move_at, i) for i, s in enumerate(self._seats) if s.next_move_at is not None]
             if not due or min(due)[0] > now:
-                return
+                return moves
             at, index = min(due)
             seat = self._seats[index]
             board = self._boards[index]
-            rng = self._rng("guess", index, board.attempts_used)
-            code = seat.player().make_guess(self.ruleset, board.history, rng)
+            code = known.get((index, board.attempts_used))
+            if code is None:
+                rng = self._rng("guess", index, board.attempts_used)
+                code = seat.player().make_guess(self.ruleset, board.history, rng)
+            moves[(index, board.attempts_used)] = code
             seat.next_move_at = None
             self._play(index, code)
             if not board.finished and self.phase == GUESSING:
                 seat.next_move_at = at + self._pace(index, board.attempts_used)
+        return moves
 
     # -- results -------------------------------------------------------------------------------
 
