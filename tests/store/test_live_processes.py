@@ -138,7 +138,11 @@ def test_a_process_killed_at_any_moment_leaves_no_table_stuck_and_no_points_twic
         worker = CTX.Process(target=play_forever, args=(str(folder), games))
         worker.start()
         wait_until(lambda: games.value >= 1, "a first game")
-        time.sleep(rng.uniform(0, 0.05))  # the kill lands anywhere in a table's life
+        assert worker.is_alive(), f"the player died on its own (exit code {worker.exitcode})"
+        # A random spin, so the kill lands anywhere in the life of the next table, writes included.
+        until = time.perf_counter() + rng.uniform(0, 0.03)
+        while time.perf_counter() < until:
+            pass
         os.kill(worker.pid, signal.SIGKILL)
         worker.join(TIMEOUT)
         recover_and_check(folder)
