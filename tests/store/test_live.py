@@ -298,3 +298,9 @@ def test_computers_think_outside_the_lock(store, live, clock, monkeypatch):
     live.sweep()
     assert live.table(table.table_id).view_for(None).seats[1].attempts_used >= 2
     assert thought_locked and not any(thought_locked)
+
+
+def test_a_stray_file_in_the_tables_folder_is_not_a_table(live):
+    table = live.create_table(ALAN)
+    (live.tables_dir / "notes from bob.json").write_text("hello")
+    assert [t.table_id for t in live.sweep().tables] == [table.table_id]

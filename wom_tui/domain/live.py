@@ -369,7 +369,14 @@ class LiveState:
             names = os.listdir(self.tables_dir)
         except OSError as exc:
             raise StoreError(self.tables_dir, f"cannot list the folder ({exc.strerror or exc})") from None
-        return sorted(n[:-5] for n in names if n.endswith(".json") and not n.startswith("."))
+        ids = []
+        for name in names:
+            if name.endswith(".json"):
+                try:
+                    ids.append(check_table_id(name[:-5]))
+                except TableDataError:
+                    continue  # not a table of ours (a stray file someone put there)
+        return sorted(ids)
 
     # ---- presence
 
