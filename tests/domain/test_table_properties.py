@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from wom_tui.domain.codes import WOM, Ruleset
 from wom_tui.domain.scoring import breakdown
-from wom_tui.domain.table import CLOSED, FINISHED, GUESSING, MAKING, OPEN, Refused, SeatHolder, Table
+from wom_tui.domain.table import CLOSED, FINISHED, GUESSING, MAKING, OPEN, Refused, SeatHolder, Table, TableDataError
 
 from .test_table import strings_in
 
@@ -164,3 +164,55 @@ def test_any_order_keeps_the_invariants_and_the_game_always_ends(seats, quick, s
         assert all(table.seat_done(i) for i in range(table.seat_count))
         record = table.record()
         assert len(record.players) == seats
+
+
+json_value = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 50) | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from(["", "RGBY", "Alan", "open", "guessing", "HAL9000", "s-1", "RRRR"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["name", "x", "code"]), inner, max_size=2),
+    max_leaves=6,
+)
+
+
+def _paths(data, prefix=()):
+    yield prefix
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from _paths(value, (*prefix, key))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from _paths(value, (*prefix, index))
+
+
+def _running_table_json():
+    table = Table("t", PEOPLE[0], seats=3, attempts=5, ruleset=RULES, seed=1, pace=(1.0, 1.0))
+    table.sit(PEOPLE[1], 1)
+    table.seat_computer(PEOPLE[0], 2, "VIKI")
+    table.start(PEOPLE[0], 0)
+    table.set_code(PEOPLE[0], "RGR", 0)
+    table.set_code(PEOPLE[1], "GGR", 0)
+    table.guess(PEOPLE[1], "RRR", 1)
+    table.mark_presence({"a1"}, 2)
+    return table.to_json()
+
+
+RUNNING = _running_table_json()
+PATHS = [p for p in _paths(RUNNING) if p]
+
+
+@settings(max_examples=300, deadline=None)
+@given(where=st.sampled_from(PATHS), value=json_value)
+def test_from_json_takes_a_valid_table_or_refuses_with_a_reason(where, value):
+    data = json.loads(json.dumps(RUNNING))
+    target = data
+    for key in where[:-1]:
+        target = target[key]
+    target[where[-1]] = value
+    try:
+        table = Table.from_json(data)
+    except TableDataError as exc:
+        assert exc.reason
+    else:
+        assert Table.from_json(table.to_json()).to_json() == table.to_json()
+        for viewer in (None, 0, 1, 2):
+            table.view_for(viewer)
