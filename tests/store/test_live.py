@@ -304,3 +304,17 @@ def test_a_stray_file_in_the_tables_folder_is_not_a_table(live):
     table = live.create_table(ALAN)
     (live.tables_dir / "notes from bob.json").write_text("hello")
     assert [t.table_id for t in live.sweep().tables] == [table.table_id]
+
+
+def test_record_game_with_a_game_id_records_it_once_however_often_it_is_asked(store):
+    from wom_tui.domain.store import new_game_id
+
+    from .helpers import wom_game
+
+    game_id = new_game_id()
+    assert store.record_game(wom_game("Alan", points=3), game_id=game_id) == game_id
+    assert store.record_game(wom_game("Alan", points=3), game_id=game_id) == game_id
+    assert (store.user("Alan").score, store.user("Alan").games) == (3, 1)
+    assert len(store.games()) == 1
+    with pytest.raises(ValueError):
+        store.record_game(wom_game("Alan"), game_id="../../etc/passwd")
