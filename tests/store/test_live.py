@@ -318,3 +318,16 @@ def test_record_game_with_a_game_id_records_it_once_however_often_it_is_asked(st
     assert len(store.games()) == 1
     with pytest.raises(ValueError):
         store.record_game(wom_game("Alan"), game_id="../../etc/passwd")
+
+
+def test_a_damaged_presence_record_is_ignored_then_collected_and_bad_names_never_join(live):
+    live.join("Alan", True, "s-alan")
+    (live.presence_dir / "s-bad.json").write_text('{"schema": 1, "session": "s-bad", "name": "\\u001b[31mX"}')
+    assert [p.name for p in live.sessions()] == ["Alan"]
+    backdate(live, "s-bad")
+    live.sweep()
+    assert not (live.presence_dir / "s-bad.json").exists()
+    with pytest.raises(ValueError):
+        live.join("\x1b[31mEvil", False)
+    with pytest.raises(ValueError):
+        live.join("HAL9000", False)
