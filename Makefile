@@ -19,6 +19,7 @@ bench: $(VENV)/.installed-test
 	$(PY) bench/store.py
 	$(PY) bench/solver.py
 	$(PY) bench/startup.py
+	$(PY) bench/live.py
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)

@@ -7,7 +7,7 @@ import inspect
 
 import pytest
 
-MODULES = ["board", "players", "scoring", "wom", "solo", "codes", "users", "records"]
+MODULES = ["board", "players", "scoring", "wom", "solo", "codes", "users", "records", "table", "live"]
 
 
 def public_things(module):

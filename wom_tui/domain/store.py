@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from filelock import FileLock, Timeout
 
@@ -50,6 +50,9 @@ from .codes import Ruleset
 from .halloffame import HallEntry, HallOfFame
 from .records import GAME_KINDS, GameRecord
 from .users import NameRejected, User, UserRegistry, check_name, computer_name, name_key
+
+if TYPE_CHECKING:
+    from .live import LiveState
 
 SCHEMA = 1
 USERS_FILE = "users.json"
@@ -372,6 +375,7 @@ class Store:
         except OSError as exc:
             raise StoreError(self.data_dir, f"cannot create the data folder ({exc.strerror or exc})") from None
         self._lock = FileLock(self.lock_path, timeout=lock_timeout, poll_interval=0.001)
+        self._live: LiveState | None = None
         with self._locked():
             self._remove_stale_temps()
             try:
@@ -381,6 +385,15 @@ class Store:
 
     def __repr__(self) -> str:
         return f"Store({str(self.data_dir)!r})"
+
+    @property
+    def live(self) -> LiveState:
+        """Tables, live games, presence and the change feed of this folder (:mod:`.live`)."""
+        if self._live is None:
+            from .live import LiveState
+
+            self._live = LiveState(self)
+        return self._live
 
     # ---- plumbing
 
@@ -527,20 +540,24 @@ class Store:
             self._write(self.users_path, encode_users(registry, recent))
         return user
 
-    def record_game(self, record: GameRecord) -> str:
+    def record_game(self, record: GameRecord, *, game_id: str | None = None) -> str:
         """Keep a finished game; for World of Mastermind also add each user's points and +1 game.
 
         Solo games only keep the record: the scoreboard counts World of Mastermind games.
         ``ValueError`` (before anything is written) if the record is invalid or names an unknown user.
+        ``game_id`` (from :func:`new_game_id`) makes recording idempotent: a game already filed
+        under that id is not recorded again (a live table retrying after a crash).
         Returns the game's id.
         """
         if not isinstance(record, GameRecord):
             raise TypeError("record_game needs a GameRecord")
         check_game_json(record.as_json())
-        game_id = new_game_id()
+        game_id = new_game_id() if game_id is None else _check_game_id(game_id)
         data = encode_game(game_id, record)
         with self._locked():
             self._finish_pending()
+            if (self.games_dir / f"{game_id}.json").exists():
+                return game_id
             if record.kind != "wom":
                 self._write(self.games_dir / f"{game_id}.json", data)
                 return game_id

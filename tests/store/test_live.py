@@ -1,0 +1,333 @@
+"""Live state in the data folder (domain/live.py), in one process: tables, recording, presence, damage."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+
+import pytest
+
+from wom_tui.domain.live import PRESENCE_STALE, FolderFeed, LiveState
+from wom_tui.domain.store import Store, StoreError
+from wom_tui.domain.table import CLOSED, FINISHED, GUESSING, Refused, SeatHolder
+
+from .helpers import snapshot
+
+ALAN = SeatHolder("Alan", "s-alan", True)
+BEA = SeatHolder("Bea", "s-bea", True)
+
+
+class Clock:
+    """A clock the test moves by hand (the tables' time; presence uses the files' times)."""
+
+    def __init__(self, now: float = 1_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def store(tmp_path):
+    store = Store(tmp_path / "data")
+    store.register("Alan")
+    store.register("Bea")
+    return store
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def live(store, clock):
+    return LiveState(store, clock=clock)
+
+
+def online(live: LiveState, *people: SeatHolder) -> None:
+    for person in people:
+        live.join(person.name, person.registered, person.session)
+
+
+def backdate(live: LiveState, session: str) -> None:
+    """Make a session's heartbeat look older than the staleness limit (as if it was killed)."""
+    path = live.presence_dir / f"{session}.json"
+    old = time.time() - PRESENCE_STALE - 1
+    os.utime(path, (old, old))
+
+
+def play_to_the_end(live: LiveState, table_id: str) -> None:
+    """Alan (seat 1) and Bea (seat 2) set codes; Bea breaks at once, Alan fails five times."""
+    live.act(table_id, lambda t, now: t.start(ALAN, now))
+    live.act(table_id, lambda t, now: t.set_code(ALAN, "RGBY", now))
+    live.act(table_id, lambda t, now: t.set_code(BEA, "KKWW", now))
+    live.act(table_id, lambda t, now: t.guess(BEA, "RGBY", now))
+    for _ in range(5):
+        live.act(table_id, lambda t, now: t.guess(ALAN, "RRRR", now))
+
+
+def test_the_store_offers_the_live_state_of_its_folder(store):
+    assert store.live is store.live and store.live.tables_dir == store.data_dir / "tables"
+
+
+def test_a_table_lives_in_the_folder_and_another_store_sees_every_change(store, live, tmp_path):
+    online(live, ALAN, BEA)
+    table = live.create_table(ALAN, seats=2, attempts=5)
+    other = LiveState(Store(tmp_path / "data"))
+    other.update_table(table.table_id, lambda t: t.sit(BEA, 1))
+    assert live.table(table.table_id).names == ("Alan", "Bea")
+    assert [t.table_id for t in live.tables().tables] == [table.table_id]
+
+
+def test_a_refused_change_writes_nothing(store, live):
+    table = live.create_table(ALAN, seats=2)
+    live.update_table(table.table_id, lambda t: t.sit(BEA, 1))
+    before = snapshot(store.data_dir)
+    with pytest.raises(Refused) as info:
+        live.update_table(table.table_id, lambda t: t.sit(SeatHolder("Cy", "s-cy", False), 1))
+    assert info.value.reason == "Seat 2 was just taken by Bea."
+    assert snapshot(store.data_dir) == before
+
+
+def test_a_finished_game_is_recorded_once_with_everyones_points(store, live):
+    online(live, ALAN, BEA)
+    table = live.create_table(ALAN, seats=2, attempts=5)
+    live.update_table(table.table_id, lambda t: t.sit(BEA, 1))
+    play_to_the_end(live, table.table_id)
+    done = live.table(table.table_id)
+    assert done.phase == FINISHED and done.recorded and done.game_id
+    scores = {u.name: (u.score, u.games) for u in store.users()}
+    # Bea broke on 1 (5) + Alan failed her code (5); Alan 0 + Bea broke his on 1 (0).
+    assert scores == {"Alan": (0, 1), "Bea": (10, 1)}
+    live.sweep()
+    live.tick(table.table_id)
+    assert {u.name: (u.score, u.games) for u in store.users()} == scores
+    assert len(store.games()) == 1
+
+
+@pytest.mark.parametrize("crash", ["after taking the game id", "after recording the game"])
+def test_a_recording_cut_short_is_finished_by_the_next_sweep_without_counting_twice(store, live, crash, monkeypatch):
+    online(live, ALAN, BEA)
+    table = live.create_table(ALAN, seats=2, attempts=5)
+    live.update_table(table.table_id, lambda t: t.sit(BEA, 1))
+
+    class Killed(BaseException):
+        pass
+
+    real_record_game = store.record_game
+
+    def dying_record_game(record, *, game_id=None):
+        if crash == "after recording the game":
+            real_record_game(record, game_id=game_id)
+        raise Killed
+
+    monkeypatch.setattr(store, "record_game", dying_record_game)
+    with pytest.raises(Killed):
+        play_to_the_end(live, table.table_id)
+    monkeypatch.setattr(store, "record_game", real_record_game)
+    half = live.table(table.table_id)
+    assert half.phase == FINISHED and half.game_id and not half.recorded
+    live.sweep()
+    assert live.table(table.table_id).recorded
+    assert {u.name: (u.score, u.games) for u in store.users()} == {"Alan": (0, 1), "Bea": (10, 1)}
+    assert len(store.games()) == 1
+
+
+def test_a_damaged_table_file_is_named_that_table_closed_and_nothing_else_touched(store, live):
+    good = live.create_table(ALAN, seats=2)
+    bad = live.create_table(BEA, seats=3)
+    path = live.table_path(bad.table_id)
+    path.write_bytes(b'{"schema": 1, "table": {"id": 5}}')
+    users_before = (store.data_dir / "users.json").read_bytes()
+    with pytest.raises(StoreError) as info:
+        live.table(bad.table_id)
+    assert str(path) in str(info.value)
+    listing = live.tables()
+    assert [t.table_id for t in listing.tables] == [good.table_id]
+    [problem] = listing.problems
+    assert problem.path == path and "The table is closed" in problem.reason
+    assert not path.exists()
+    assert (live.damaged_dir / path.name).read_bytes() == b'{"schema": 1, "table": {"id": 5}}'
+    assert (store.data_dir / "users.json").read_bytes() == users_before
+    live.update_table(good.table_id, lambda t: t.sit(BEA, 1))  # the other table plays on
+
+
+def test_a_table_damaged_under_a_player_closes_with_a_message_naming_it(store, live):
+    table = live.create_table(ALAN, seats=2)
+    path = live.table_path(table.table_id)
+    path.write_text('{"schema": 1, "table": [')
+    with pytest.raises(StoreError) as info:
+        live.update_table(table.table_id, lambda t: t.sit(BEA, 1))
+    assert info.value.path == path and "not valid JSON" in info.value.reason
+    with pytest.raises(LookupError):
+        live.update_table(table.table_id, lambda t: t.sit(BEA, 1))
+
+
+def test_presence_lists_live_sessions_and_a_killed_one_disappears(live):
+    alan = live.join("Alan", True, "s-alan")
+    live.join("guest 2", False, "s-guest")
+    assert [(p.name, p.registered) for p in live.sessions()] == [("Alan", True), ("guest 2", False)]
+    backdate(live, "s-guest")
+    assert [p.name for p in live.sessions()] == ["Alan"]
+    live.sweep()
+    assert not (live.presence_dir / "s-guest.json").exists()
+    backdate(live, "s-alan")
+    live.heartbeat(alan)
+    assert [p.name for p in live.sessions()] == ["Alan"]
+    live.part("s-alan")
+    assert live.sessions() == []
+    live.heartbeat(alan)  # a heartbeat after its record was collected brings it back
+    assert [p.name for p in live.sessions()] == ["Alan"]
+
+
+def test_a_killed_session_keeps_its_seat_for_the_grace_then_the_game_goes_on(store, live, clock):
+    online(live, ALAN, BEA)
+    table = live.create_table(ALAN, seats=2, attempts=5, grace=120.0)
+    live.update_table(table.table_id, lambda t: t.sit(BEA, 1))
+    live.act(table.table_id, lambda t, now: t.start(ALAN, now))
+    live.act(table.table_id, lambda t, now: t.set_code(ALAN, "RGBY", now))
+    live.act(table.table_id, lambda t, now: t.set_code(BEA, "KKWW", now))
+    live.act(table.table_id, lambda t, now: t.guess(BEA, "RGYB", now))
+    backdate(live, BEA.session)  # Bea's process was killed
+    [t] = live.sweep().tables
+    assert t.view_for(None).seats[1].away and not t.view_for(None).seats[1].gone
+    clock.now += 119
+    back = SeatHolder("Bea", "s-bea-2", True)
+    online(live, back)
+    seat = live.act(table.table_id, lambda t, now: t.resume(back, now))
+    view = live.table(table.table_id).view_for(back)
+    assert seat == 1 and not view.seats[1].away and [a.guess for a in view.own.history] == ["RGYB"]
+    backdate(live, back.session)
+    live.sweep()
+    clock.now += 121
+    [t] = live.sweep().tables
+    assert t.view_for(None).seats[1].gone and t.phase == GUESSING
+    live.act(table.table_id, lambda t, now: t.guess(ALAN, "KKWW", now))
+    assert {u.name: u.score for u in store.users()} == {"Alan": 10, "Bea": 0}
+
+
+def test_an_abandoned_open_table_closes_and_ended_tables_are_cleared_later(live, clock):
+    online(live, ALAN)
+    table = live.create_table(ALAN, seats=2, grace=10.0)
+    backdate(live, ALAN.session)
+    live.sweep()
+    clock.now += 10
+    [t] = live.sweep().tables
+    assert t.phase == CLOSED
+    clock.now += 3600
+    old = time.time() - 3600
+    os.utime(live.table_path(table.table_id), (old, old))
+    assert live.sweep().tables == ()
+
+
+class Subscriber:
+    """Collects a feed's changes in the background; ``until`` waits (bounded) for a condition on them."""
+
+    def __init__(self, feed) -> None:
+        self.feed, self.seen = feed, []
+        self.stop, self.ready, self.arrived = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+    async def __aenter__(self):
+        self.task = asyncio.create_task(self._run())
+        await asyncio.wait_for(self.ready.wait(), 10)
+        return self
+
+    async def _run(self):
+        async for change in self.feed.changes(self.stop, self.ready):
+            self.seen.append(change)
+            self.arrived.set()
+
+    async def until(self, condition, timeout: float = 10.0):
+        deadline = time.monotonic() + timeout
+        while not condition(self.seen):
+            self.arrived.clear()
+            remaining = deadline - time.monotonic()
+            assert remaining > 0, f"the change never came; seen: {self.seen}"
+            try:
+                await asyncio.wait_for(self.arrived.wait(), remaining)
+            except asyncio.TimeoutError:
+                pass
+
+    async def __aexit__(self, *exc):
+        self.stop.set()
+        await asyncio.wait_for(self.task, 10)
+
+
+@pytest.mark.parametrize("polling", [False, True])
+async def test_the_feed_reports_table_and_presence_changes_but_not_heartbeats(live, polling):
+    feed = FolderFeed(live.store.data_dir, polling=polling, poll_interval=0.05)
+    async with Subscriber(feed) as sub:
+        alan = await asyncio.to_thread(live.join, "Alan", True, "s-alan")
+        table = await asyncio.to_thread(live.create_table, ALAN)
+        await sub.until(lambda seen: any(c.presence for c in seen) and any(table.table_id in c.tables for c in seen))
+        count = len(sub.seen)
+        await asyncio.to_thread(live.heartbeat, alan)
+        await asyncio.to_thread(live.update_table, table.table_id, lambda t: t.sit(BEA, 1))
+        await sub.until(lambda seen: any(table.table_id in c.tables for c in seen[count:]))
+        assert not any(c.presence for c in sub.seen[count:])
+        count = len(sub.seen)
+        await asyncio.to_thread(live.store.register, "Cy")
+        await sub.until(lambda seen: any(c.scores for c in seen[count:]))
+
+
+def test_computers_think_outside_the_lock(store, live, clock, monkeypatch):
+    from wom_tui.domain import table as table_module
+
+    thought_locked = []
+    real = table_module.computer_player
+
+    class Watched:
+        def __init__(self, name):
+            self.inner = real(name)
+
+        def make_guess(self, *args):
+            thought_locked.append(store._lock.is_locked)
+            return self.inner.make_guess(*args)
+
+    online(live, ALAN)
+    table = live.create_table(ALAN, seats=2, attempts=5, pace=(1.0, 1.0))
+    live.update_table(table.table_id, lambda t: t.seat_computer(ALAN, 1, "HAL9000"))
+    live.act(table.table_id, lambda t, now: t.start(ALAN, now))
+    live.act(table.table_id, lambda t, now: t.set_code(ALAN, "RGBY", now))
+    monkeypatch.setattr(table_module, "computer_player", Watched)
+    clock.now += 3
+    live.tick(table.table_id)
+    clock.now += 10
+    live.sweep()
+    assert live.table(table.table_id).view_for(None).seats[1].attempts_used >= 2
+    assert thought_locked and not any(thought_locked)
+
+
+def test_a_stray_file_in_the_tables_folder_is_not_a_table(live):
+    table = live.create_table(ALAN)
+    (live.tables_dir / "notes from bob.json").write_text("hello")
+    assert [t.table_id for t in live.sweep().tables] == [table.table_id]
+
+
+def test_record_game_with_a_game_id_records_it_once_however_often_it_is_asked(store):
+    from wom_tui.domain.store import new_game_id
+
+    from .helpers import wom_game
+
+    game_id = new_game_id()
+    assert store.record_game(wom_game("Alan", points=3), game_id=game_id) == game_id
+    assert store.record_game(wom_game("Alan", points=3), game_id=game_id) == game_id
+    assert (store.user("Alan").score, store.user("Alan").games) == (3, 1)
+    assert len(store.games()) == 1
+    with pytest.raises(ValueError):
+        store.record_game(wom_game("Alan"), game_id="../../etc/passwd")
+
+
+def test_a_damaged_presence_record_is_ignored_then_collected_and_bad_names_never_join(live):
+    live.join("Alan", True, "s-alan")
+    (live.presence_dir / "s-bad.json").write_text('{"schema": 1, "session": "s-bad", "name": "\\u001b[31mX"}')
+    assert [p.name for p in live.sessions()] == ["Alan"]
+    backdate(live, "s-bad")
+    live.sweep()
+    assert not (live.presence_dir / "s-bad.json").exists()
+    with pytest.raises(ValueError):
+        live.join("\x1b[31mEvil", False)
+    with pytest.raises(ValueError):
+        live.join("HAL9000", False)

@@ -1,0 +1,655 @@
+"""Live state in the data folder: tables with their live games, who is online, and a change feed.
+
+Layout, beside the store's files (every file ``"schema": 1``, written atomically under the store's
+lock, read strictly)::
+
+    tables/<id>.json            {"schema": 1, "table": {...}}   a table and its live game (:mod:`.table`)
+    tables/damaged/<id>.json    a table file that could not be read, moved aside byte for byte
+    presence/<session>.json     {"schema": 1, "session": ..., "name": ..., "registered": ..., "since": ...}
+
+Promises:
+
+* :meth:`LiveState.update_table` is a compare-and-swap under the lock: it re-reads the table, runs
+  the caller's function on it and writes it back only if it changed, so processes sharing the
+  folder never lose an update, and two people taking the last seat cannot both get it.
+* A finished game is recorded through :meth:`.store.Store.record_game` exactly once: the table
+  first takes a game id (written), then the game is recorded under that id (the store's journal
+  makes it all-or-nothing and skips an id already filed), then the table is marked recorded.
+  A process killed between any two steps leaves a table the next :meth:`LiveState.sweep` finishes.
+* A damaged table file raises :class:`.store.StoreError` naming it; it is moved to
+  ``tables/damaged/`` (the table is closed) and every other table and every user is untouched.
+* Presence: a session writes its record once and then touches it every
+  :data:`HEARTBEAT_INTERVAL` seconds (the file's modification time is the heartbeat, so a
+  heartbeat costs no write and wakes no subscriber). A record older than :data:`PRESENCE_STALE`
+  is ignored and removed by the next sweep; the seats of its session follow the dropping-out rule.
+* :class:`ChangeFeed`: ``changes()`` is an async iterator of :class:`LiveChange` ("something in the
+  live state changed"). :class:`FolderFeed` watches the folder with ``watchfiles`` (inotify and its
+  kin) and falls back to slow polling. The same contract can sit on another store later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from .codes import WOM_RULESET, Ruleset
+from .store import (
+    PENDING_SUFFIX,
+    TMP_SUFFIX,
+    StoreError,
+    _load,
+    _read_bytes,
+    atomic_write,
+    encode_document,
+    new_game_id,
+    parse_document,
+)
+from .table import CLOSED, COMPUTER_PACE, FINISHED, SEAT_GRACE, SeatHolder, Table, TableDataError, check_table_id
+from .users import NameRejected, check_name, name_key
+
+if TYPE_CHECKING:
+    from .store import Store
+
+TABLES_DIR = "tables"
+DAMAGED_DIR = "damaged"
+PRESENCE_DIR = "presence"
+
+HEARTBEAT_INTERVAL = 2.0
+"""Seconds between two heartbeats of a session."""
+PRESENCE_STALE = 6.0
+"""A session whose heartbeat is older than this is gone."""
+KEEP_ENDED = 600.0
+"""Seconds a finished (recorded) or closed table stays on file for its results to be read."""
+PROBE_PREFIX = ".feed-probe-"
+POLL_INTERVAL = 1.0
+"""Seconds between two looks at the folder when file-system notifications are not available."""
+
+_SESSION = re.compile(r"[A-Za-z0-9_.:\-]{1,64}")
+_PRESENCE_KEYS = {"schema", "session", "name", "registered", "since"}
+
+T = TypeVar("T")
+
+
+def new_session_id() -> str:
+    """A fresh, unique session id."""
+    return uuid.uuid4().hex
+
+
+def new_table_id() -> str:
+    """A unique table id that sorts by creation time."""
+    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%f-") + uuid.uuid4().hex[:8]
+
+
+@dataclass(frozen=True)
+class Presence:
+    """A session that is online: its name (a registered user's or a guest label) and since when."""
+
+    session: str
+    name: str
+    registered: bool
+    since: float
+    seen: float
+    """The last heartbeat (the record's modification time)."""
+
+    def holder(self) -> SeatHolder:
+        """The person of this session, as they sit at a table."""
+        return SeatHolder(self.name, self.session, self.registered)
+
+
+def decode_presence(data: dict[str, Any]) -> tuple[str, str, bool, float]:
+    """A presence file's content → (session, name, registered, since); ``ValueError`` if bad."""
+    if set(data) != _PRESENCE_KEYS:
+        extra = sorted(set(data) ^ _PRESENCE_KEYS)[0]
+        raise ValueError(f"{'unexpected' if extra in data else 'missing'} field {extra!r}")
+    session, name, registered, since = data["session"], data["name"], data["registered"], data["since"]
+    if not isinstance(session, str) or _SESSION.fullmatch(session) is None:
+        raise ValueError(f"{session!r} is not a session id")
+    try:
+        check_name(name)
+    except NameRejected as exc:
+        raise ValueError(f"invalid name {name!r}: {exc.reason}") from None
+    if type(registered) is not bool or type(since) not in (int, float):
+        raise ValueError("'registered' must be true or false and 'since' a number")
+    return session, name, registered, float(since)
+
+
+def decode_table(data: dict[str, Any]) -> Table:
+    """A table file's content → the table; ``ValueError`` with the reason if it is not one."""
+    if set(data) != {"schema", "table"}:
+        raise ValueError("a table file holds exactly 'schema' and 'table'")
+    try:
+        return Table.from_json(data["table"])
+    except TableDataError as exc:
+        raise ValueError(exc.reason) from None
+
+
+def encode_table(table: Table) -> bytes:
+    """A table file's bytes."""
+    return encode_document({"table": table.to_json()})
+
+
+@dataclass(frozen=True)
+class Listing:
+    """Every table on file, and the damaged table files found (each closed and moved aside)."""
+
+    tables: tuple[Table, ...]
+    problems: tuple[StoreError, ...]
+
+
+# ---------------------------------------------------------------- the change feed
+
+
+@dataclass(frozen=True)
+class LiveChange:
+    """Something in the live state changed: re-read what you show."""
+
+    tables: frozenset[str]
+    """Ids of the tables created, changed or removed (may be empty)."""
+    presence: bool
+    """A session came or went."""
+    scores: bool
+    """Users or finished games changed (scoreboards)."""
+
+
+class ChangeFeed(Protocol):
+    """A store's change feed: async iteration yields a :class:`LiveChange` after each change."""
+
+    def changes(self, stop: asyncio.Event | None = None, ready: asyncio.Event | None = None) -> AsyncIterator[LiveChange]:
+        """Changes from now on, until ``stop`` is set or the iteration is closed.
+
+        ``ready`` is set once every later change is sure to be reported: subscribe, wait for
+        ``ready``, then read the state, and no change falls in between.
+        """
+        ...
+
+
+def _classify(root: Path, paths: Iterable[tuple[str, str]]) -> LiveChange | None:
+    """(kind of change, path) pairs from the watcher → one :class:`LiveChange`, or None if nothing counts."""
+    tables: set[str] = set()
+    presence = scores = False
+    for kind, raw in paths:
+        path = Path(raw)
+        name = path.name
+        if name.endswith(TMP_SUFFIX) or name.startswith((".lock", PROBE_PREFIX)):
+            continue
+        try:
+            parts = path.relative_to(root).parts
+        except ValueError:
+            continue
+        if len(parts) == 2 and parts[0] == TABLES_DIR and name.endswith(".json"):
+            tables.add(name[: -len(".json")])
+        elif len(parts) >= 2 and parts[0] == PRESENCE_DIR:
+            presence = presence or kind != "modified"  # a heartbeat only touches the file
+        elif parts == ("users.json",) or (parts[0] == "games" and not name.endswith(PENDING_SUFFIX)):
+            scores = True
+    if not (tables or presence or scores):
+        return None
+    return LiveChange(frozenset(tables), presence, scores)
+
+
+class FolderFeed:
+    """The change feed of a JSON data folder: ``watchfiles`` notifications, else polling."""
+
+    def __init__(self, data_dir: str | os.PathLike[str], *, polling: bool = False,
+                 poll_interval: float = POLL_INTERVAL, step_ms: int = 20, debounce_ms: int = 100) -> None:
+        """``step_ms``: a batch of changes is handed over after this long without another one
+        (the watcher also wakes this often when idle); ``debounce_ms``: at the latest after this
+        long, even while changes keep coming."""
+        self.data_dir = Path(data_dir)
+        self.polling = polling
+        self.poll_interval = poll_interval
+        self.step_ms = step_ms
+        self.debounce_ms = debounce_ms
+
+    async def changes(self, stop: asyncio.Event | None = None, ready: asyncio.Event | None = None) -> AsyncIterator[LiveChange]:
+        """Changes from now on (see :class:`ChangeFeed`)."""
+        stop = stop or asyncio.Event()
+        ready = ready or asyncio.Event()
+        if not self.polling:
+            try:
+                import watchfiles
+            except ImportError:  # pragma: no cover - a dependency, but the feed must not need it
+                pass
+            else:
+                probe = self.data_dir / f"{PROBE_PREFIX}{uuid.uuid4().hex}"
+                prober = asyncio.ensure_future(self._probe(probe, ready, stop))
+                try:
+                    async for batch in watchfiles.awatch(
+                        self.data_dir, stop_event=stop, debounce=self.debounce_ms, step=self.step_ms,
+                        recursive=True,
+                    ):
+                        if not ready.is_set() and any(Path(p) == probe for _, p in batch):
+                            ready.set()
+                        change = _classify(self.data_dir, ((c.name, p) for c, p in batch))
+                        if change is not None:
+                            yield change
+                    return
+                except (OSError, RuntimeError):
+                    pass  # no notifications here (inotify limit, odd file system): poll instead
+                finally:
+                    prober.cancel()
+                    probe.unlink(missing_ok=True)
+        async for change in self._poll(stop, ready):
+            yield change
+
+    @staticmethod
+    async def _probe(probe: Path, ready: asyncio.Event, stop: asyncio.Event) -> None:
+        """Touch a probe file until the watcher reports it: from then on, it sees every change."""
+        delay = 0.01
+        while not ready.is_set() and not stop.is_set():
+            probe.touch()
+            try:
+                await asyncio.wait_for(ready.wait(), delay)
+            except asyncio.TimeoutError:
+                delay = min(delay * 2, 1.0)
+        probe.unlink(missing_ok=True)
+
+    def _snapshot(self) -> dict[str, tuple[int, int]]:
+        seen: dict[str, tuple[int, int]] = {}
+        for folder in (self.data_dir, self.data_dir / TABLES_DIR, self.data_dir / PRESENCE_DIR, self.data_dir / "games"):
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+            for entry in entries:
+                try:
+                    stat = entry.stat()
+                except OSError:
+                    continue
+                if entry.is_file():
+                    # A heartbeat changes only a presence file's time: polling ignores it too.
+                    stamp = 0 if folder.name == PRESENCE_DIR else stat.st_mtime_ns
+                    seen[entry.path] = (stamp, stat.st_size)
+        return seen
+
+    async def _poll(self, stop: asyncio.Event, ready: asyncio.Event) -> AsyncIterator[LiveChange]:
+        before = self._snapshot()
+        ready.set()
+        while not stop.is_set():
+            try:
+                await asyncio.wait_for(stop.wait(), self.poll_interval)
+            except asyncio.TimeoutError:
+                pass
+            if stop.is_set():
+                return
+            after = self._snapshot()
+            changed = [("added", p) for p in after.keys() - before.keys()]
+            changed += [("deleted", p) for p in before.keys() - after.keys()]
+            changed += [("modified", p) for p in after.keys() & before.keys() if after[p] != before[p]]
+            before = after
+            change = _classify(self.data_dir, changed)
+            if change is not None:
+                yield change
+
+
+# ---------------------------------------------------------------- the live state
+
+
+class LiveState:
+    """Tables, live games and presence in one data folder, sharing the :class:`.store.Store`'s lock."""
+
+    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+        self.tables_dir = store.data_dir / TABLES_DIR
+        self.damaged_dir = self.tables_dir / DAMAGED_DIR
+        self.presence_dir = store.data_dir / PRESENCE_DIR
+        for folder in (self.tables_dir, self.presence_dir):
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(folder, f"cannot create the folder ({exc.strerror or exc})") from None
+        with self.store._locked():
+            for folder in (self.tables_dir, self.presence_dir):
+                for path in folder.glob(f"*{TMP_SUFFIX}"):
+                    path.unlink(missing_ok=True)
+        self._presence_cache: dict[str, Any] = {}
+        self._table_cache: dict[str, tuple[tuple[int, int, int], dict[str, Any]]] = {}
+
+    # ---- plumbing
+
+    def _write(self, path: Path, data: bytes) -> None:
+        try:
+            atomic_write(path, data)
+        except OSError as exc:
+            raise StoreError(path, f"cannot write the file ({exc.strerror or exc})") from None
+
+    def table_path(self, table_id: str) -> Path:
+        """Where a table's file is."""
+        return self.tables_dir / f"{check_table_id(table_id)}.json"
+
+    def _quarantine(self, table_id: str, error: StoreError) -> StoreError:
+        """Move a damaged table file aside, byte for byte (call holding the lock); the error to raise."""
+        path = self.table_path(table_id)
+        target = self.damaged_dir / path.name
+        try:
+            self.damaged_dir.mkdir(exist_ok=True)
+            if target.exists():
+                target = self.damaged_dir / f"{table_id}-{uuid.uuid4().hex[:8]}.json"
+            os.replace(path, target)
+        except FileNotFoundError:
+            return error
+        except OSError as exc:
+            return StoreError(path, f"{error.reason}; it could not be moved aside ({exc.strerror or exc})")
+        return StoreError(path, f"{error.reason}. The table is closed; the file was kept as {target}")
+
+    def _load_table(self, table_id: str) -> Table | None:
+        """Read a table strictly; a file unchanged since the last read (same inode, time and size:
+        every write replaces the file) is not parsed again."""
+        path = self.table_path(table_id)
+        try:
+            stat = path.stat()
+        except FileNotFoundError:
+            self._table_cache.pop(table_id, None)
+            return None
+        except OSError as exc:
+            raise StoreError(path, f"cannot read the file ({exc.strerror or exc})") from None
+        key = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+        known = self._table_cache.get(table_id)
+        if known is not None and known[0] == key:
+            return Table.from_json(known[1])
+        table = _load(path, decode_table)
+        if table is None:
+            return None
+        if table.table_id != table_id:
+            raise StoreError(path, f"the file holds table {table.table_id!r}, not {table_id!r}")
+        self._table_cache[table_id] = (key, table.to_json())
+        return table
+
+    def _table_ids(self) -> list[str]:
+        try:
+            names = os.listdir(self.tables_dir)
+        except OSError as exc:
+            raise StoreError(self.tables_dir, f"cannot list the folder ({exc.strerror or exc})") from None
+        ids = []
+        for name in names:
+            if name.endswith(".json"):
+                try:
+                    ids.append(check_table_id(name[:-5]))
+                except TableDataError:
+                    continue  # not a table of ours (a stray file someone put there)
+        return sorted(ids)
+
+    # ---- presence
+
+    def join(self, name: str, registered: bool, session: str | None = None) -> Presence:
+        """Announce a session online (or again, after its record was collected); returns it."""
+        session = session or new_session_id()
+        holder = SeatHolder(name, session, registered)  # validates
+        now = self.clock()
+        body = {"session": holder.session, "name": holder.name, "registered": holder.registered, "since": now}
+        path = self.presence_dir / f"{session}.json"
+        with self.store._locked():
+            self._write(path, encode_document(body))
+        return Presence(session, name, registered, now, now)
+
+    def heartbeat(self, presence: Presence) -> None:
+        """Keep ``presence`` online: touch its record, or write it again if it was collected."""
+        path = self.presence_dir / f"{presence.session}.json"
+        try:
+            os.utime(path)
+        except FileNotFoundError:
+            self.join(presence.name, presence.registered, presence.session)
+        except OSError as exc:
+            raise StoreError(path, f"cannot touch the file ({exc.strerror or exc})") from None
+
+    def part(self, session: str) -> None:
+        """A session ending cleanly: its record goes at once (its seats follow the dropping-out rule)."""
+        with self.store._locked():
+            (self.presence_dir / f"{session}.json").unlink(missing_ok=True)
+
+    def sessions(self) -> list[Presence]:
+        """Sessions online now (fresh heartbeat), oldest first; stale or unreadable records are skipped.
+
+        Freshness compares the records' modification times with the wall clock (the file system's).
+        A record is parsed once: a heartbeat keeps its inode and size, a rewrite changes the inode.
+        """
+        now = time.time()
+        found = []
+        try:
+            entries = list(os.scandir(self.presence_dir))
+        except OSError as exc:
+            raise StoreError(self.presence_dir, f"cannot list the folder ({exc.strerror or exc})") from None
+        cache: dict[str, tuple[tuple[int, int], tuple[str, str, bool, float] | None]] = {}
+        for entry in entries:
+            if not entry.name.endswith(".json"):
+                continue
+            try:
+                stat = entry.stat()
+            except OSError:
+                continue
+            if now - stat.st_mtime > PRESENCE_STALE:
+                continue
+            key = (stat.st_ino, stat.st_size)
+            known = self._presence_cache.get(entry.name)
+            if known is not None and known[0] == key:
+                decoded = known[1]
+            else:
+                try:
+                    raw = _read_bytes(Path(entry.path))
+                    decoded = decode_presence(parse_document(raw)) if raw is not None else None
+                except (StoreError, ValueError):
+                    decoded = None
+            cache[entry.name] = (key, decoded)
+            if decoded is not None and entry.name == f"{decoded[0]}.json":
+                found.append(Presence(*decoded, stat.st_mtime))
+        self._presence_cache = cache
+        return sorted(found, key=lambda p: (p.since, p.session))
+
+    def _collect_presence(self) -> set[str]:
+        """Remove stale and unreadable presence records; the live sessions. Takes the lock only
+        when there is something to remove."""
+        live = {p.session for p in self.sessions()}
+        stale = []
+        for path in self.presence_dir.glob("*.json"):
+            try:
+                if path.stem not in live and time.time() - path.stat().st_mtime > PRESENCE_STALE:
+                    stale.append(path)
+            except FileNotFoundError:
+                pass
+        if stale:
+            with self.store._locked():
+                for path in stale:
+                    try:
+                        if time.time() - path.stat().st_mtime > PRESENCE_STALE:  # not touched meanwhile
+                            path.unlink()
+                    except FileNotFoundError:
+                        pass
+                    except OSError as exc:
+                        raise StoreError(path, f"cannot remove a stale presence ({exc.strerror or exc})") from None
+        return live
+
+    # ---- tables
+
+    def create_table(
+        self, creator: SeatHolder, *, seats: int = 2, attempts: int = 10, ruleset: Ruleset = WOM_RULESET,
+        seed: int = 0, grace: float = SEAT_GRACE, pace: tuple[float, float] = COMPUTER_PACE,
+    ) -> Table:
+        """Open a new table with ``creator`` in seat 1; :class:`.table.Refused` for rules it cannot have."""
+        table = Table(new_table_id(), creator, seats=seats, attempts=attempts, ruleset=ruleset, seed=seed,
+                      now=self.clock(), grace=grace, pace=pace)
+        with self.store._locked():
+            self._write(self.table_path(table.table_id), encode_table(table))
+        return table
+
+    def table(self, table_id: str) -> Table | None:
+        """The table as on file now (None if it is gone); :class:`StoreError` naming a damaged file."""
+        return self._load_table(table_id)
+
+    def tables(self) -> Listing:
+        """Every table on file; damaged files are closed (moved aside) and reported, not raised."""
+        tables, problems = [], []
+        for table_id in self._table_ids():
+            try:
+                table = self._load_table(table_id)
+            except StoreError:
+                with self.store._locked():
+                    try:
+                        table = self._load_table(table_id)  # a writer may have just fixed it
+                    except StoreError as exc:
+                        problems.append(self._quarantine(table_id, exc))
+                        continue
+            if table is not None:
+                tables.append(table)
+        return Listing(tuple(tables), tuple(problems))
+
+    def update_table(self, table_id: str, change: Callable[[Table], T]) -> T:
+        """Compare-and-swap: under the lock, re-read the table, run ``change`` on it and write it back
+        if it changed; then record its game if it just finished. Returns what ``change`` returned.
+
+        ``change`` raising (e.g. :class:`.table.Refused`) writes nothing. :class:`LookupError` if
+        the table is gone; :class:`StoreError` (the table closed) if its file is damaged.
+        """
+        with self.store._locked():
+            try:
+                table = self._load_table(table_id)
+            except StoreError as exc:
+                raise self._quarantine(table_id, exc) from None
+            if table is None:
+                raise LookupError(f"There is no table {table_id!r} any more.")
+            version = table.version
+            result = change(table)
+            if table.version != version:
+                self._write(self.table_path(table_id), encode_table(table))
+            try:
+                self._record(table)
+            except (StoreError, ValueError):
+                pass  # The move stands; the next sweep retries the recording and reports why.
+        return result
+
+    def act(self, table_id: str, action: Callable[[Table, float], T]) -> T:
+        """:meth:`update_table` with the clock: notes who is online, does what is due, then
+        ``action(table, now)`` — e.g. ``lambda t, now: t.guess(me, "RGBY", now)``."""
+        now = self.clock()
+        live = {p.session for p in self.sessions()}
+        moves = self._think_ahead(table_id, live, now)
+
+        def change(table: Table) -> T:
+            table.mark_presence(live, now)
+            table.tick(now, moves)
+            return action(table, now)
+
+        return self.update_table(table_id, change)
+
+    def _think_ahead(self, table_id: str, live: set[str], now: float) -> dict[tuple[int, int], str]:
+        """The computers' moves due by ``now``, worked out on a copy outside the lock (a strong
+        computer on a large ruleset may think for a second: nobody should wait on the lock for it)."""
+        try:
+            copy = self._load_table(table_id)
+        except StoreError:
+            return {}
+        if copy is None:
+            return {}
+        copy.mark_presence(live, now)
+        return copy.tick(now)
+
+    def tick(self, table_id: str) -> Table:
+        """Bring one table up to date (presence, graces, computers' moves); the table as written."""
+        return self.act(table_id, lambda table, now: table)
+
+    def _record(self, table: Table) -> None:
+        """Record a finished game exactly once (call holding the lock, with ``table`` as on file)."""
+        if table.phase != FINISHED or table.recorded:
+            return
+        path = self.table_path(table.table_id)
+        if table.game_id is None:
+            table.game_id = new_game_id()
+            table.version += 1
+            self._write(path, encode_table(table))
+        registered = {name_key(user.name) for user in self.store.users()}
+        self.store.record_game(table.record(registered), game_id=table.game_id)
+        table.recorded = True
+        table.version += 1
+        self._write(path, encode_table(table))
+
+    def sweep(self) -> Listing:
+        """Housekeeping any session may run every few seconds: collect stale presences, bring every
+        table up to date (dropped seats, graces, computers, unfinished recordings), and remove
+        tables that ended over :data:`KEEP_ENDED` seconds ago. Returns the tables as left."""
+        with self.store._locked():
+            live = self._collect_presence()
+        listing = self.tables()
+        now = self.clock()
+        kept, problems = [], list(listing.problems)
+        for table in listing.tables:
+            if table.phase == CLOSED or table.recorded:
+                if time.time() - _ended(self.table_path(table.table_id)) > KEEP_ENDED:
+                    with self.store._locked():
+                        self.table_path(table.table_id).unlink(missing_ok=True)
+                    continue
+                kept.append(table)
+                continue
+            version = table.version
+            table.mark_presence(live, now)
+            moves = table.tick(now)  # on the copy, outside the lock
+            if table.version == version and table.phase != FINISHED:
+                kept.append(table)  # nothing due: no need for the lock
+                continue
+
+            def bring_up_to_date(t: Table, moves: dict[tuple[int, int], str] = moves) -> Table:
+                t.mark_presence(live, now)
+                t.tick(now, moves)
+                return t
+            try:
+                table = self.update_table(table.table_id, bring_up_to_date)
+            except LookupError:
+                continue
+            except StoreError as exc:
+                problems.append(exc)
+                continue
+            if table.phase == FINISHED and not table.recorded:
+                problem = self._record_again(table.table_id)
+                if problem is not None:
+                    problems.append(problem)
+            kept.append(table)
+        return Listing(tuple(kept), tuple(problems))
+
+    def _record_again(self, table_id: str) -> StoreError | None:
+        """Retry a recording that failed; the error saying why it fails, or None if it went through."""
+        path = self.table_path(table_id)
+        with self.store._locked():
+            try:
+                table = self._load_table(table_id)
+                if table is not None:
+                    self._record(table)
+            except StoreError as exc:
+                return StoreError(path, f"the game could not be recorded: {exc}")
+            except ValueError as exc:
+                return StoreError(path, f"the game could not be recorded: {exc}")
+        return None
+
+    def feed(self, *, polling: bool = False) -> ChangeFeed:
+        """The change feed of this folder (see :class:`FolderFeed`)."""
+        return FolderFeed(self.store.data_dir, polling=polling)
+
+
+def _ended(path: Path) -> float:
+    """When a table that ended was last written (the file system's time)."""
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return time.time()
+
+
+__all__ = [
+    "HEARTBEAT_INTERVAL",
+    "PRESENCE_STALE",
+    "ChangeFeed",
+    "FolderFeed",
+    "LiveChange",
+    "LiveState",
+    "Listing",
+    "Presence",
+    "decode_table",
+    "encode_table",
+    "new_session_id",
+    "new_table_id",
+]

@@ -1,0 +1,871 @@
+"""A table of World of Mastermind played from separate terminals, as a UI-free state machine.
+
+A table has rules (a ruleset whose ``guesses`` are the attempts, 5–10) and 2–4 seats. Its phases:
+
+* ``"open"``: the creator sits in seat 1 and may fill seats with HAL9000 or VIKI; others take a free
+  seat and may stand up again. The creator starts the game once every seat is filled, or closes it.
+* ``"making"``: each seat sets the code the NEXT seat must break (the last seat's code is the
+  first's); computers set theirs at once. The game begins when every code is set.
+* ``"guessing"``: everyone breaks a different code at the same time, without turns. Everybody sees
+  everyone's progress (attempts used, broken or not), never another's guesses or any code.
+  Computers play at a human pace: :meth:`Table.next_due` says when their next move is due.
+* ``"finished"``: results by SPEC §3.4 (:mod:`.scoring`), the same as :class:`.wom.WomGame`'s.
+* ``"closed"``: the creator closed the table before the start, or left it, or it was damaged.
+
+Dropping out: a seat whose session is gone keeps its place for ``grace`` seconds, and the same
+person (same name, registered or guest) may :meth:`Table.resume` exactly where they were. After the
+grace, or after a confirmed :meth:`Table.leave`, the seat is *gone*: the code it was breaking counts
+as not broken (a code it never set is drawn at random), and the game goes on.
+
+The table never reads the wall clock: every method that depends on time takes ``now`` (seconds).
+Every refusal raises :class:`Refused` with the ``reason`` a person should read, and changes nothing.
+:meth:`Table.to_json` / :meth:`Table.from_json` round-trip every state; ``from_json`` is strict.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import Any
+
+from .board import Attempt, DecodingBoard
+from .codes import WOM_RULESET, Feedback, InvalidCode, Ruleset
+from .players import HumanPlayer, Player, computer_player
+from .records import GameRecord, PlayerRecord
+from .scoring import breakdown
+from .users import COMPUTER_NAMES, NameRejected, check_name, computer_name, name_key
+from .wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS, GameResults, PlayerResult
+
+OPEN, MAKING, GUESSING, FINISHED, CLOSED = "open", "making", "guessing", "finished", "closed"
+PHASES = (OPEN, MAKING, GUESSING, FINISHED, CLOSED)
+
+SEAT_GRACE = 120.0
+"""Seconds a dropped person keeps their seat (``--seat-grace``)."""
+COMPUTER_PACE = (2.0, 5.0)
+"""Seconds between two guesses of a computer player: drawn between these bounds."""
+LOG_LINES = 40
+"""Public announcements kept on a table (the newest)."""
+
+_SESSION = re.compile(r"[A-Za-z0-9_.:\-]{1,64}")
+_TABLE_ID = re.compile(r"[A-Za-z0-9_\-]{1,64}")
+
+
+class Refused(Exception):
+    """An action the table does not allow now; ``reason`` is the sentence shown to the person."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class TableDataError(ValueError):
+    """A table's JSON that is not a valid table; ``reason`` says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def check_table_id(value: Any) -> str:
+    """``value`` if it is a table id (1–64 letters, digits, ``_`` or ``-``), else :class:`TableDataError`."""
+    if not isinstance(value, str) or _TABLE_ID.fullmatch(value) is None:
+        raise TableDataError(f"{value!r} is not a table id")
+    return value
+
+
+@dataclass(frozen=True)
+class SeatHolder:
+    """A person at a table: a registered name or a guest label, and the session they sit from.
+
+    Two holders are the same person when their names match ignoring case and both are registered
+    or both are guests; the session may differ (a person who comes back on a new connection).
+    """
+
+    name: str
+    session: str
+    registered: bool
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise ValueError("a seat holder's name must be a string")
+        try:
+            check_name(self.name)
+        except NameRejected as exc:
+            raise ValueError(f"{self.name!r} cannot sit at a table: {exc.reason}") from None
+        if not isinstance(self.session, str) or _SESSION.fullmatch(self.session) is None:
+            raise ValueError(f"{self.session!r} is not a session id")
+        if type(self.registered) is not bool:
+            raise ValueError("'registered' must be true or false")
+
+    @property
+    def identity(self) -> tuple[bool, str]:
+        """What stays the same when the person returns on another session."""
+        return (self.registered, name_key(self.name))
+
+    def as_json(self) -> dict[str, Any]:
+        """The holder as plain JSON data."""
+        return {"name": self.name, "session": self.session, "registered": self.registered}
+
+    @classmethod
+    def from_json(cls, data: Any) -> SeatHolder:
+        """Rebuild from :meth:`as_json` data; :class:`TableDataError` if it is not one."""
+        if not isinstance(data, dict) or set(data) != {"name", "session", "registered"}:
+            raise TableDataError("a seat holder needs exactly name, session and registered")
+        try:
+            return cls(data["name"], data["session"], data["registered"])
+        except ValueError as exc:
+            raise TableDataError(str(exc)) from None
+
+
+# ---------------------------------------------------------------- views (what a viewer may see)
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """One seat as everybody sees it: who sits there and their progress, never a code or a guess."""
+
+    index: int
+    name: str | None
+    kind: str
+    """``"free"``, ``"person"`` or ``"computer"``."""
+    registered: bool
+    away: bool
+    """The person's session is gone; they may still come back within the grace."""
+    gone: bool
+    """The person left or did not come back in time: their code counts as not broken."""
+    code_set: bool
+    """This seat has set the code the next seat breaks."""
+    attempts_used: int
+    broke: bool
+    done: bool
+    """Broken, out of attempts, or gone."""
+
+
+@dataclass(frozen=True)
+class OwnView:
+    """What only the seat's own person sees: the board they break and the code they still owe."""
+
+    history: tuple[Attempt, ...]
+    attempts_left: int
+    breaking_code_of: str
+    """The name of whoever set the code on this board."""
+    code_for: str | None
+    """During code making, the name of the seat whose code this person must still set; else None."""
+    done: bool
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A table as one viewer sees it (a seated person or a spectator)."""
+
+    table_id: str
+    version: int
+    phase: str
+    ruleset: Ruleset
+    creator: str
+    seats: tuple[SeatView, ...]
+    you: int | None
+    """The viewer's seat, or None for a spectator."""
+    own: OwnView | None
+    log: tuple[str, ...]
+    results: GameResults | None
+    closed_reason: str | None
+    next_due: float | None
+
+    @property
+    def attempts(self) -> int:
+        """Attempts each player is allowed."""
+        return self.ruleset.guesses
+
+    @property
+    def free_seats(self) -> tuple[int, ...]:
+        """Indexes of the seats nobody holds."""
+        return tuple(s.index for s in self.seats if s.kind == "free")
+
+
+# ---------------------------------------------------------------- seats
+
+
+@dataclass
+class _Seat:
+    computer: str | None = None
+    holder: SeatHolder | None = None
+    away_since: float | None = None
+    gone: bool = False
+    code: str | None = None
+    """The code this seat set for the next seat: a secret that never leaves the table."""
+    guesses: list[str] = field(default_factory=list)
+    next_move_at: float | None = None
+
+    @property
+    def free(self) -> bool:
+        return self.computer is None and self.holder is None
+
+    @property
+    def name(self) -> str | None:
+        return self.computer if self.computer is not None else (self.holder.name if self.holder else None)
+
+    def player(self) -> Player:
+        if self.computer is not None:
+            return computer_player(self.computer)
+        assert self.holder is not None
+        return HumanPlayer(self.holder.name)
+
+
+_SEAT_KEYS = {"computer", "holder", "away_since", "gone", "code", "guesses", "next_move_at"}
+_TABLE_KEYS = {
+    "id", "ruleset", "creator", "seats", "phase", "seed", "pace", "grace", "version",
+    "closed_reason", "log", "game_id", "recorded", "created_at",
+}
+
+
+def _number(value: Any, what: str, *, optional: bool = False) -> float | None:
+    if value is None and optional:
+        return None
+    if type(value) not in (int, float) or value != value or value in (float("inf"), float("-inf")):
+        raise TableDataError(f"{what} must be a number")
+    return float(value)
+
+
+# ---------------------------------------------------------------- the table
+
+
+class Table:
+    """A table and its live game; see the module's docstring for the phases and rules."""
+
+    def __init__(
+        self,
+        table_id: str,
+        creator: SeatHolder,
+        *,
+        seats: int = 2,
+        attempts: int = 10,
+        ruleset: Ruleset = WOM_RULESET,
+        seed: int = 0,
+        now: float = 0.0,
+        grace: float = SEAT_GRACE,
+        pace: tuple[float, float] = COMPUTER_PACE,
+    ) -> None:
+        check_table_id(table_id)
+        if not isinstance(creator, SeatHolder):
+            raise TypeError("the creator must be a SeatHolder")
+        if type(seats) is not int or not MIN_PLAYERS <= seats <= MAX_PLAYERS:
+            raise Refused(f"A table has {MIN_PLAYERS} to {MAX_PLAYERS} seats.")
+        if type(attempts) is not int or not MIN_ATTEMPTS <= attempts <= MAX_ATTEMPTS:
+            raise Refused(f"Attempts allowed must be between {MIN_ATTEMPTS} and {MAX_ATTEMPTS}.")
+        if not 0 <= pace[0] <= pace[1] or grace < 0:
+            raise ValueError("the pace and the grace must be at least 0, the pace's bounds in order")
+        self.table_id = table_id
+        self.ruleset = ruleset.with_guesses(attempts)
+        self.creator = creator
+        self.seed = seed
+        self.pace = (float(pace[0]), float(pace[1]))
+        self.grace = float(grace)
+        self.phase = OPEN
+        self.version = 0
+        self.closed_reason: str | None = None
+        self.log: list[str] = []
+        self.game_id: str | None = None
+        """Set by the store when it starts recording the finished game (journalled, exactly once)."""
+        self.recorded = False
+        self.created_at = float(now)
+        self._seats = [_Seat() for _ in range(seats)]
+        self._seats[0].holder = creator
+        self._boards: list[DecodingBoard] = []
+
+    def __repr__(self) -> str:
+        return f"Table({self.table_id!r}, {self.phase}, seats={list(self.names)!r}, version={self.version})"
+
+    # -- reading -----------------------------------------------------------------------------
+
+    @property
+    def attempts(self) -> int:
+        """Attempts each player is allowed."""
+        return self.ruleset.guesses
+
+    @property
+    def seat_count(self) -> int:
+        """How many seats the table has."""
+        return len(self._seats)
+
+    @property
+    def names(self) -> tuple[str | None, ...]:
+        """Who sits in each seat (None for a free one)."""
+        return tuple(s.name for s in self._seats)
+
+    def seat_of(self, person: SeatHolder) -> int | None:
+        """The seat this person holds (on any session), or None."""
+        for index, seat in enumerate(self._seats):
+            if seat.holder is not None and seat.holder.identity == person.identity:
+                return index
+        return None
+
+    def sessions(self) -> frozenset[str]:
+        """The sessions of every person holding a seat who is not gone."""
+        return frozenset(s.holder.session for s in self._seats if s.holder is not None and not s.gone)
+
+    def seat_done(self, index: int) -> bool:
+        """True when the seat's board is broken or out of attempts, or its person is gone."""
+        seat = self._seats[index]
+        return seat.gone or (bool(self._boards) and self._boards[index].finished)
+
+    def next_due(self) -> float | None:
+        """The earliest time at which :meth:`tick` has something to do (a computer's move, a grace
+        running out), or None when nothing will happen without someone acting."""
+        due = []
+        if self.phase in (OPEN, MAKING, GUESSING):
+            due += [s.away_since + self.grace for s in self._seats if s.away_since is not None and not s.gone]
+        if self.phase == GUESSING:
+            due += [s.next_move_at for s in self._seats if s.next_move_at is not None]
+        return min(due) if due else None
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _changed(self) -> None:
+        self.version += 1
+
+    def _announce(self, line: str) -> None:
+        self.log.append(line)
+        del self.log[:-LOG_LINES]
+
+    def _rng(self, *purpose: object) -> random.Random:
+        """A generator drawn from the table's seed and what it is for, so a table replays the same."""
+        return random.Random(":".join(str(p) for p in (self.seed, *purpose)))
+
+    def _pace(self, index: int, move: int) -> float:
+        low, high = self.pace
+        return self._rng("pace", index, move).uniform(low, high)
+
+    def _seated(self, person: SeatHolder) -> int:
+        index = self.seat_of(person)
+        if index is None:
+            raise Refused("You have no seat at this table.")
+        if self._seats[index].gone:
+            raise Refused("You have left this game.")
+        return index
+
+    def _require(self, *phases: str) -> None:
+        if self.phase in phases:
+            return
+        raise Refused({
+            OPEN: "The game has not started yet.",
+            MAKING: "The codes are still being set.",
+            GUESSING: "The game has already started.",
+            FINISHED: "The game is over.",
+            CLOSED: "The table is closed.",
+        }[self.phase])
+
+    def _require_creator(self, person: SeatHolder) -> None:
+        if person.identity != self.creator.identity:
+            raise Refused(f"Only {self.creator.name}, who opened the table, can do that.")
+
+    def _check_index(self, index: Any) -> int:
+        if type(index) is not int or not 0 <= index < len(self._seats):
+            raise Refused(f"There is no seat {index!r} at this table.")
+        return index
+
+    # -- seating (open phase) ------------------------------------------------------------------
+
+    def sit(self, person: SeatHolder, index: int) -> None:
+        """Take the free seat ``index`` (0-based)."""
+        self._require(OPEN)
+        self._check_index(index)
+        mine = self.seat_of(person)
+        if mine is not None:
+            raise Refused(f"You already have seat {mine + 1}.")
+        seat = self._seats[index]
+        if not seat.free:
+            raise Refused(f"Seat {index + 1} was just taken by {seat.name}.")
+        if any(name is not None and name_key(name) == name_key(person.name) for name in self.names):
+            raise Refused(f"{person.name} is already at this table.")
+        seat.holder = person
+        self._changed()
+
+    def stand(self, person: SeatHolder) -> None:
+        """Give one's seat back before the start (the creator closes the table instead)."""
+        self._require(OPEN)
+        index = self._seated(person)
+        if person.identity == self.creator.identity:
+            raise Refused("You opened this table: close it instead.")
+        self._seats[index] = _Seat()
+        self._changed()
+
+    def seat_computer(self, person: SeatHolder, index: int, name: str) -> None:
+        """The creator puts HAL9000 or VIKI in the free seat ``index``."""
+        self._require(OPEN)
+        self._require_creator(person)
+        self._check_index(index)
+        canonical = computer_name(name) if isinstance(name, str) else None
+        if canonical is None:
+            raise Refused(f"The computer players are {' and '.join(COMPUTER_NAMES)}.")
+        if not self._seats[index].free:
+            raise Refused(f"Seat {index + 1} was just taken by {self._seats[index].name}.")
+        if canonical in self.names:
+            raise Refused(f"{canonical} is already at this table.")
+        self._seats[index].computer = canonical
+        self._changed()
+
+    def unseat_computer(self, person: SeatHolder, index: int) -> None:
+        """The creator frees a seat a computer holds."""
+        self._require(OPEN)
+        self._require_creator(person)
+        self._check_index(index)
+        if self._seats[index].computer is None:
+            raise Refused(f"No computer sits in seat {index + 1}.")
+        self._seats[index] = _Seat()
+        self._changed()
+
+    def close(self, person: SeatHolder) -> None:
+        """The creator closes the table before the start."""
+        self._require(OPEN)
+        self._require_creator(person)
+        self._close(f"{self.creator.name} closed the table.")
+
+    def _close(self, reason: str) -> None:
+        self.phase = CLOSED
+        self.closed_reason = reason
+        self._announce(reason)
+        self._changed()
+
+    def start(self, person: SeatHolder, now: float) -> None:
+        """The creator starts the game once every seat is filled; computers set their codes at once."""
+        self._require(OPEN)
+        self._require_creator(person)
+        free = [i + 1 for i, s in enumerate(self._seats) if s.free]
+        if free:
+            raise Refused(f"Every seat must be filled first (seat {free[0]} is free).")
+        self.phase = MAKING
+        self._boards = [DecodingBoard(self.ruleset) for _ in self._seats]
+        for index, seat in enumerate(self._seats):
+            if seat.computer is not None:
+                self._set_code(index, self.ruleset.random_code(self._rng("code", index)))
+        self._announce("The game has started: each player sets the code the next one breaks.")
+        self._changed()
+        self._maybe_begin_guessing(now)
+
+    # -- code making and guessing --------------------------------------------------------------
+
+    def _breaker(self, index: int) -> int:
+        return (index + 1) % len(self._seats)
+
+    def _set_code(self, index: int, code: str) -> None:
+        seat = self._seats[index]
+        self._boards[self._breaker(index)].set_secret(code)
+        seat.code = code
+
+    def _maybe_begin_guessing(self, now: float) -> None:
+        if self.phase != MAKING or any(s.code is None for s in self._seats):
+            return
+        self.phase = GUESSING
+        for index, seat in enumerate(self._seats):
+            if seat.computer is not None:
+                seat.next_move_at = now + self._pace(index, 0)
+        self._announce("Every code is set: break yours!")
+        self._changed()
+        self._maybe_finish()
+
+    def set_code(self, person: SeatHolder, typed: str, now: float) -> None:
+        """Set the code the next seat must break (refused with the reason for a code the rules forbid)."""
+        self._require(MAKING)
+        index = self._seated(person)
+        if self._seats[index].code is not None:
+            raise Refused("You have already set your code.")
+        if not isinstance(typed, str):
+            raise Refused("Please type a code.")
+        try:
+            code = self.ruleset.parse(typed, what="Code", secret=True)
+        except InvalidCode as exc:
+            raise Refused(exc.reason) from None
+        self._set_code(index, code)
+        self._announce(f"{person.name} has set the code for {self._seats[self._breaker(index)].name} to break.")
+        self._changed()
+        self._maybe_begin_guessing(now)
+
+    def guess(self, person: SeatHolder, typed: str, now: float) -> Feedback:
+        """Guess the code on one's own board; the feedback, or :class:`Refused` (costing nothing)."""
+        self._require(GUESSING)
+        index = self._seated(person)
+        if self._boards[index].finished:
+            raise Refused("Your board is finished; wait for the others.")
+        if not isinstance(typed, str):
+            raise Refused("Please type a guess.")
+        try:
+            code = self.ruleset.parse(typed)
+        except InvalidCode as exc:
+            raise Refused(exc.reason) from None
+        return self._play(index, code)
+
+    def _play(self, index: int, code: str) -> Feedback:
+        board = self._boards[index]
+        result = board.guess(code)
+        self._seats[index].guesses.append(code)
+        name = self._seats[index].name
+        if board.solved:
+            unit = "attempt" if board.attempts_used == 1 else "attempts"
+            self._announce(f"{name} broke the code in {board.attempts_used} {unit}!")
+        elif board.out_of_attempts:
+            self._announce(f"{name} failed to break the code.")
+        self._changed()
+        self._maybe_finish()
+        return result
+
+    def _maybe_finish(self) -> None:
+        if self.phase != GUESSING or not all(self.seat_done(i) for i in range(len(self._seats))):
+            return
+        self.phase = FINISHED
+        for seat in self._seats:
+            seat.next_move_at = None
+        for line in self.results().messages:
+            self._announce(line)
+        self._changed()
+
+    # -- dropping out and coming back ----------------------------------------------------------
+
+    def leave(self, person: SeatHolder, now: float) -> None:
+        """A confirmed leave: before the start, stand up (the creator closes the table);
+        once started, the seat is gone and the game goes on."""
+        if self.phase == OPEN:
+            self._seated(person)
+            if person.identity == self.creator.identity:
+                self._close(f"{self.creator.name} closed the table.")
+            else:
+                self.stand(person)
+            return
+        self._require(MAKING, GUESSING)
+        self._gone(self._seated(person), now, f"{person.name} left the game.")
+
+    def _gone(self, index: int, now: float, line: str) -> None:
+        seat = self._seats[index]
+        if self.phase == OPEN:
+            if seat.holder is not None and seat.holder.identity == self.creator.identity:
+                self._close(f"{self.creator.name} left, so the table is closed.")
+            else:
+                self._seats[index] = _Seat()
+                self._announce(line)
+                self._changed()
+            return
+        seat.gone = True
+        seat.away_since = None
+        self._announce(line + " Their code counts as not broken.")
+        if self.phase == MAKING and seat.code is None:
+            self._set_code(index, self.ruleset.random_code(self._rng("code", index)))
+            self._announce(f"A code was drawn for {self._seats[self._breaker(index)].name} to break.")
+        self._changed()
+        self._maybe_begin_guessing(now)
+        self._maybe_finish()
+
+    def resume(self, person: SeatHolder, now: float) -> int | None:
+        """The same person back (perhaps on a new session): their seat, exactly as they left it.
+
+        Returns the seat, or None when they have none here (or are gone for good).
+        """
+        index = self.seat_of(person)
+        if index is None or self._seats[index].gone or self.phase == CLOSED:
+            return None
+        seat = self._seats[index]
+        if seat.holder != person or seat.away_since is not None:
+            seat.holder = person
+            seat.away_since = None
+            self._changed()
+        return index
+
+    def mark_presence(self, live_sessions: Collection[str], now: float) -> None:
+        """Note which seated people still have a live session: one whose session is gone is *away*
+        from ``now``, and comes back when their session is live again."""
+        if self.phase not in (OPEN, MAKING, GUESSING):
+            return
+        for seat in self._seats:
+            if seat.holder is None or seat.gone:
+                continue
+            live = seat.holder.session in live_sessions
+            if live and seat.away_since is not None:
+                seat.away_since = None
+                self._changed()
+            elif not live and seat.away_since is None:
+                seat.away_since = float(now)
+                self._changed()
+
+    def tick(self, now: float, known_moves: dict[tuple[int, int], str] | None = None) -> dict[tuple[int, int], str]:
+        """Do everything due by ``now``: graces that ran out, computers' moves (catching up).
+
+        A computer's move depends only on the table's seed and its board, so it can be worked out
+        ahead on a copy of the table (outside any lock): pass the moves a copy's ``tick`` returned,
+        ``{(seat, attempts used before): guess}``, and they are played without thinking again.
+        """
+        known = known_moves or {}
+        moves: dict[tuple[int, int], str] = {}
+        for index, seat in enumerate(self._seats):
+            if self.phase in (FINISHED, CLOSED):
+                return moves
+            if seat.holder is not None and not seat.gone and seat.away_since is not None:
+                if seat.away_since + self.grace <= now:
+                    self._gone(index, now, f"{seat.holder.name} did not come back in time.")
+        while self.phase == GUESSING:
+            due = [(s.next_move_at, i) for i, s in enumerate(self._seats) if s.next_move_at is not None]
+            if not due or min(due)[0] > now:
+                return moves
+            at, index = min(due)
+            seat = self._seats[index]
+            board = self._boards[index]
+            code = known.get((index, board.attempts_used))
+            if code is None:
+                rng = self._rng("guess", index, board.attempts_used)
+                code = seat.player().make_guess(self.ruleset, board.history, rng)
+            moves[(index, board.attempts_used)] = code
+            seat.next_move_at = None
+            self._play(index, code)
+            if not board.finished and self.phase == GUESSING:
+                seat.next_move_at = at + self._pace(index, board.attempts_used)
+        return moves
+
+    # -- results -------------------------------------------------------------------------------
+
+    def results(self) -> GameResults:
+        """Each seat's outcome and points, in seating order (finished phase only).
+
+        Points go to registered people (a guest or a computer earns nothing), by SPEC §3.4:
+        a seat that is gone broke nothing, and its maker earns as if it failed.
+        """
+        if self.phase != FINISHED:
+            raise Refused("The game is not finished.")
+        rows = []
+        for index, seat in enumerate(self._seats):
+            board = self._boards[index]
+            broke, used = board.solved, board.attempts_used
+            points = None
+            if seat.holder is not None and seat.holder.registered:
+                breaker = self._boards[self._breaker(index)]
+                points = breakdown(seat.holder.name, self.attempts, used, broke, breaker.attempts_used, breaker.solved)
+            rows.append(PlayerResult(seat.player(), broke, used, points))
+        return GameResults(tuple(rows))
+
+    def record(self, registered: Collection[str] | None = None) -> GameRecord:
+        """The finished game as a record for the store.
+
+        ``registered``: the name keys of the users the store knows; a seat claiming to be a
+        registered user who is not among them is kept as a player without points.
+        """
+        players = []
+        for index, row in enumerate(self.results().players):
+            seat = self._seats[index]
+            is_user = seat.holder is not None and seat.holder.registered
+            if is_user and registered is not None and name_key(row.player.name) not in registered:
+                is_user = False
+            players.append(PlayerRecord(
+                row.player.name, is_user, row.broke, row.attempts_used,
+                tuple(tuple(a) for a in self._boards[index].history),
+                row.breaking if is_user else 0, row.making if is_user else 0,
+            ))
+        return GameRecord("wom", self.ruleset, tuple(players))
+
+    # -- views -----------------------------------------------------------------------------------
+
+    def view_for(self, seat: int | SeatHolder | None) -> TableView:
+        """The table as a viewer sees it: ``seat`` (an index or a person), or None for a spectator.
+
+        Everyone sees who sits where and everyone's progress; only the seat's own person sees
+        their board's guesses; nobody sees a code.
+        """
+        you = self.seat_of(seat) if isinstance(seat, SeatHolder) else seat
+        if you is not None:
+            self._check_index(you)
+        seats = []
+        for index, s in enumerate(self._seats):
+            board = self._boards[index] if self._boards else None
+            seats.append(SeatView(
+                index, s.name,
+                "free" if s.free else ("computer" if s.computer is not None else "person"),
+                bool(s.holder and s.holder.registered), s.away_since is not None, s.gone, s.code is not None,
+                board.attempts_used if board else 0, bool(board and board.solved), self.seat_done(index),
+            ))
+        own = None
+        if you is not None and self._boards:
+            board = self._boards[you]
+            maker = self._seats[you - 1].name or ""
+            owes = self._seats[self._breaker(you)].name if self.phase == MAKING and self._seats[you].code is None else None
+            own = OwnView(board.history, board.attempts_left, maker, owes, self.seat_done(you))
+        return TableView(
+            self.table_id, self.version, self.phase, self.ruleset, self.creator.name, tuple(seats), you, own,
+            tuple(self.log), self.results() if self.phase == FINISHED else None, self.closed_reason, self.next_due(),
+        )
+
+    # -- JSON ------------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole table, secrets included, as plain JSON data (for the store only)."""
+        return {
+            "id": self.table_id,
+            "ruleset": self.ruleset.as_json(),
+            "creator": self.creator.as_json(),
+            "seats": [
+                {
+                    "computer": s.computer,
+                    "holder": s.holder.as_json() if s.holder else None,
+                    "away_since": s.away_since,
+                    "gone": s.gone,
+                    "code": s.code,
+                    "guesses": list(s.guesses),
+                    "next_move_at": s.next_move_at,
+                }
+                for s in self._seats
+            ],
+            "phase": self.phase,
+            "seed": self.seed,
+            "pace": list(self.pace),
+            "grace": self.grace,
+            "version": self.version,
+            "closed_reason": self.closed_reason,
+            "log": list(self.log),
+            "game_id": self.game_id,
+            "recorded": self.recorded,
+            "created_at": self.created_at,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Table:
+        """Rebuild a table from :meth:`to_json` data; :class:`TableDataError` with the reason if it
+        is not one (wrong types, unknown fields, impossible states, guesses the rules forbid)."""
+        try:
+            return cls._from_json(data)
+        except TableDataError:
+            raise
+        except Refused as exc:
+            raise TableDataError(exc.reason) from None
+        except (ValueError, TypeError, KeyError, InvalidCode) as exc:
+            raise TableDataError(str(exc)) from None
+
+    @classmethod
+    def _from_json(cls, data: Any) -> Table:
+        if not isinstance(data, dict):
+            raise TableDataError("a table must be an object")
+        missing, extra = _TABLE_KEYS - set(data), set(data) - _TABLE_KEYS
+        if missing or extra:
+            raise TableDataError(f"{'missing' if missing else 'unexpected'} field {sorted(missing or extra)[0]!r}")
+        ruleset = Ruleset.from_json(data["ruleset"])
+        seats = data["seats"]
+        if not isinstance(seats, list) or not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+            raise TableDataError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats")
+        pace = data["pace"]
+        if not isinstance(pace, list) or len(pace) != 2:
+            raise TableDataError("'pace' must be two numbers")
+        if type(data["seed"]) is not int or type(data["version"]) is not int or data["version"] < 0:
+            raise TableDataError("'seed' and 'version' must be whole numbers")
+        if data["phase"] not in PHASES:
+            raise TableDataError(f"unknown phase {data['phase']!r}")
+        for key in ("closed_reason", "game_id"):
+            if data[key] is not None and not isinstance(data[key], str):
+                raise TableDataError(f"{key!r} must be a string or null")
+        if type(data["recorded"]) is not bool:
+            raise TableDataError("'recorded' must be true or false")
+        log = data["log"]
+        if not isinstance(log, list) or not all(isinstance(line, str) for line in log):
+            raise TableDataError("'log' must be a list of strings")
+        table = cls(
+            data["id"], SeatHolder.from_json(data["creator"]), seats=len(seats), attempts=ruleset.guesses,
+            ruleset=ruleset, seed=data["seed"], now=_number(data["created_at"], "'created_at'"),
+            grace=_number(data["grace"], "'grace'"),
+            pace=(_number(pace[0], "'pace'"), _number(pace[1], "'pace'")),
+        )
+        table.phase = data["phase"]
+        table.version = data["version"]
+        table.closed_reason = data["closed_reason"]
+        table.log = list(log[-LOG_LINES:])
+        table.game_id = data["game_id"]
+        table.recorded = data["recorded"]
+        table._seats = [cls._seat_from_json(number, item, ruleset) for number, item in enumerate(seats, 1)]
+        table._check_loaded()
+        return table
+
+    @staticmethod
+    def _seat_from_json(number: int, item: Any, ruleset: Ruleset) -> _Seat:
+        if not isinstance(item, dict) or set(item) != _SEAT_KEYS:
+            raise TableDataError(f"seat {number} needs exactly {', '.join(sorted(_SEAT_KEYS))}")
+        computer = item["computer"]
+        if computer is not None and (not isinstance(computer, str) or computer_name(computer) != computer):
+            raise TableDataError(f"seat {number}: {computer!r} is not a computer player")
+        holder = SeatHolder.from_json(item["holder"]) if item["holder"] is not None else None
+        if holder is not None and computer is not None:
+            raise TableDataError(f"seat {number} holds both a person and a computer")
+        if type(item["gone"]) is not bool:
+            raise TableDataError(f"seat {number}: 'gone' must be true or false")
+        code = item["code"]
+        if code is not None:
+            if not isinstance(code, str):
+                raise TableDataError(f"seat {number}: the code must be a string")
+            try:
+                if ruleset.parse(code, what="Code", secret=True) != code:
+                    raise TableDataError(f"seat {number}: {code!r} is not written as a code")
+            except InvalidCode as exc:
+                raise TableDataError(f"seat {number}: {exc.reason}") from None
+        guesses = item["guesses"]
+        if not isinstance(guesses, list) or not all(isinstance(g, str) for g in guesses):
+            raise TableDataError(f"seat {number}: 'guesses' must be a list of codes")
+        return _Seat(
+            computer, holder, _number(item["away_since"], f"seat {number}: 'away_since'", optional=True),
+            item["gone"], code, list(guesses),
+            _number(item["next_move_at"], f"seat {number}: 'next_move_at'", optional=True),
+        )
+
+    def _check_loaded(self) -> None:
+        """Rebuild the boards from the codes and guesses, refusing any state play cannot reach."""
+        seats = self._seats
+        names = [name_key(s.name) for s in seats if s.name is not None]
+        if len(names) != len(set(names)):
+            raise TableDataError("someone sits twice at the table")
+        if seats[0].holder is None or seats[0].holder.identity != self.creator.identity:
+            raise TableDataError("the creator must hold seat 1")
+        started = self.phase in (MAKING, GUESSING, FINISHED)
+        for number, seat in enumerate(seats, 1):
+            if seat.holder is None and (seat.gone or seat.away_since is not None):
+                raise TableDataError(f"seat {number}: only a person can be away or gone")
+            if not started and (seat.code is not None or seat.guesses or seat.gone or seat.next_move_at is not None):
+                raise TableDataError(f"seat {number} has played before the game started")
+            if seat.next_move_at is not None and (seat.computer is None or self.phase != GUESSING):
+                raise TableDataError(f"seat {number}: only a computer in a running game has a move due")
+        if started:
+            if any(s.free for s in seats):
+                raise TableDataError("a started game has a free seat")
+            if self.phase in (GUESSING, FINISHED) and any(s.code is None for s in seats):
+                raise TableDataError("a code is missing in a game that is being played")
+            self._boards = [DecodingBoard(self.ruleset) for _ in seats]
+            for index, seat in enumerate(seats):
+                if seat.code is not None:
+                    self._boards[self._breaker(index)].set_secret(seat.code)
+            for index, seat in enumerate(seats):
+                if seat.guesses and self.phase == MAKING:
+                    raise TableDataError(f"seat {index + 1} guessed before every code was set")
+                board = self._boards[index]
+                for code in seat.guesses:
+                    if board.finished:
+                        raise TableDataError(f"seat {index + 1} guessed after its board was finished")
+                    if self.ruleset.parse(code) != code:
+                        raise TableDataError(f"seat {index + 1}: {code!r} is not written as a code")
+                    board.guess(code)
+            done = all(self.seat_done(i) for i in range(len(seats)))
+            if self.phase == GUESSING and done:
+                raise TableDataError("every seat is done but the game is still being played")
+            if self.phase == FINISHED and not done:
+                raise TableDataError("the game is finished but a seat is still playing")
+        if self.recorded and (self.phase != FINISHED or self.game_id is None):
+            raise TableDataError("only a finished game with a game id can be recorded")
+
+
+__all__ = [
+    "CLOSED",
+    "COMPUTER_PACE",
+    "FINISHED",
+    "GUESSING",
+    "MAKING",
+    "OPEN",
+    "SEAT_GRACE",
+    "OwnView",
+    "Refused",
+    "SeatHolder",
+    "SeatView",
+    "Table",
+    "TableDataError",
+    "TableView",
+    "check_table_id",
+]
