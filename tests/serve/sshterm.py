@@ -94,9 +94,24 @@ class Terminal(asyncssh.SSHClientSession):
         self.type("\r")
 
 
-async def connect(server: GameServer, username: str = "player", **options: object) -> asyncssh.SSHClientConnection:
-    """An SSH connection to the test server that trusts any host key and offers no keys of its own."""
-    options.setdefault("client_keys", None)
+def new_key() -> asyncssh.SSHKey:
+    """A fresh ed25519 key pair, as ``ssh-keygen -t ed25519`` makes."""
+    return asyncssh.generate_private_key("ssh-ed25519")
+
+
+async def connect(
+    server: GameServer, username: str = "player", key: asyncssh.SSHKey | None = None, **options: object
+) -> asyncssh.SSHClientConnection:
+    """An SSH connection to the test server that trusts any host key.
+
+    With ``key`` it signs in with that key only; without, it offers no key and comes in as a
+    guest (keyboard-interactive, as ``ssh -o PubkeyAuthentication=no`` does).
+    """
+    if key is not None:
+        options.setdefault("client_keys", [key])
+    else:
+        options.setdefault("client_keys", None)
+        options.setdefault("password", "")  # lets asyncssh answer keyboard-interactive (no prompt is asked)
     return await asyncio.wait_for(
         asyncssh.connect(
             "127.0.0.1",
