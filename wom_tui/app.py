@@ -53,6 +53,8 @@ class WomApp(App[int]):
         self.options = options
         self.identity = identity if identity is not None else Identity.local()
         """Who is playing; over SSH only what the server verified (see :class:`Identity`)."""
+        self.wrong_link_codes = 0
+        """Wrong one-time codes typed in this session (the link screen stops asking after a few)."""
         for theme in THEMES:
             self.register_theme(theme)
 
@@ -166,6 +168,16 @@ class WomApp(App[int]):
         from .screens.register import RegisterScreen
 
         self.push_screen(RegisterScreen())
+
+    def action_link_key(self) -> None:
+        """Link another key to the signed-in name, or this key to a name (served sessions with a key)."""
+        if self.identity.fingerprint is None:
+            if self.identity.served:
+                self.notify("Guests have no key to link: connect with an SSH key.", title="Link a key")
+            return
+        from .screens.link import LinkKeyScreen
+
+        self.push_screen(LinkKeyScreen())
 
     def action_scoreboard(self) -> None:
         """Open the scoreboard (and hall of fame)."""

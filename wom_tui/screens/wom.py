@@ -67,7 +67,8 @@ class WomSetupScreen(WomScreen):
         from ..domain.store import StoreError
 
         try:
-            self._people = [user.name for user in self.wom.store.scoreboard()]
+            # Over SSH you seat only yourself (and the computers): Identity.seatable decides.
+            self._people = self.wom.identity.seatable([user.name for user in self.wom.store.scoreboard()])
         except StoreError as error:
             self._people = []
             self._store_error = error
@@ -145,6 +146,16 @@ class WomSetupScreen(WomScreen):
         return f"Advanced rules: {describe_rules(self._ruleset)}"
 
     def _hint(self) -> Content:
+        identity = self.wom.identity
+        if identity.served and not self._people:
+            return Content(
+                "Over SSH you play as yourself: register in the main menu (r) with your SSH key to play "
+                "and earn points. Meanwhile, HAL9000 and VIKI can play each other while you watch."
+                if not identity.is_guest
+                else "Guests watch HAL9000 and VIKI play each other; connect with an SSH key to register and play."
+            )
+        if identity.served:
+            return Content("You play as yourself, against HAL9000 and VIKI. Only people earn points.")
         if not self._people:
             return Content(
                 "No one is registered yet: register in the main menu (r) to play and earn points. "
@@ -273,6 +284,10 @@ class WomSetupScreen(WomScreen):
 
         setup = self.current_setup()
         if setup is None:
+            return
+        refused = [name for name in setup.names if not self.wom.identity.may_seat(name)]
+        if refused:
+            self._say(f"You cannot seat {refused[0]}: over SSH you play only as yourself.")
             return
         try:
             screen = start_game(self.wom, setup)
