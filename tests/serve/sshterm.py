@@ -8,9 +8,11 @@ from pathlib import Path
 
 import asyncssh
 import pyte
+from asyncssh.public_key import SSHLocalKeyPair
 
 from wom_tui.domain.store import Store
 from wom_tui.serve.server import GameServer
+from wom_tui.serve.session import GameSession
 
 MENU_TEXT = "Welcome to the World of Mastermind!"
 REGISTER_TEXT = "What is the name of the new user?"
@@ -141,3 +143,31 @@ def registered_names(data_dir: Path) -> set[str]:
 
 
 ServerFactory = Callable[..., Awaitable[GameServer]]
+
+
+class Impostor(SSHLocalKeyPair):
+    """An attacker's key pair: it offers ``victim``'s *public* key, and signs with ``signer`` (None: cannot sign).
+
+    Offering a key never proves holding it; only a signature does.
+    """
+
+    def __init__(self, victim: asyncssh.SSHKey, signer: asyncssh.SSHKey | None = None) -> None:
+        public_only = asyncssh.import_public_key(victim.export_public_key())
+        super().__init__(public_only, None, None, None)
+        self._signer = signer
+
+    def sign(self, data: bytes) -> bytes:
+        if self._signer is None:
+            raise ValueError("the attacker does not hold this key")
+        return self._signer.sign(data, self._signer.sig_algorithms[0])
+
+
+def newest_session(server: GameServer) -> GameSession:
+    """The server's side of the session that started last."""
+    return max(server.sessions, key=lambda session: session.started_at)
+
+
+def game_argv(session: GameSession) -> list[str]:
+    """The command line the server gave the session's game process."""
+    assert session.pid is not None
+    return Path(f"/proc/{session.pid}/cmdline").read_bytes().decode().split("\0")

@@ -234,6 +234,11 @@ class GameSession(asyncssh.SSHServerSession):
     # -- the game process -----------------------------------------------------------------------
 
     @property
+    def started_at(self) -> float:
+        """When the game started (loop time; 0 before)."""
+        return self._started_at
+
+    @property
     def running(self) -> bool:
         """True while this session holds a seat."""
         return self.task is not None and not self.task.done()
