@@ -84,7 +84,7 @@ class MenuScreen(Screen[None]):
         if identity.name is not None:
             return Text(f"{'Welcome back' if self._returning else 'Signed in as'}, {identity.name}!")
         if identity.fingerprint is not None:
-            return Text("New here? Register a name (r), or link this key to your name (k).")
+            return Text("New here? Register a name (r) or link this key (k).")
         return Text("Playing as a guest: solo games and watching. Connect with an SSH key to register.")
 
     def _entries(self) -> list[tuple[str, str, str]]:

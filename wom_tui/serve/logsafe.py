@@ -26,11 +26,22 @@ def clean(text: object, limit: int = MAX_CLEAN) -> str:
     return shown + ("…" if len(value) > limit else "")
 
 
+def escape_controls(text: str) -> str:
+    """Only the unprintable characters of ``text`` escaped (``\n``, ``\x1b``); the rest, backslashes too, as is."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
 class SafeFormatter(logging.Formatter):
-    """A formatter whose messages can never hold a raw newline or escape (tracebacks stay multi-line)."""
+    """A formatter whose messages never hold a raw newline or escape sequence, whoever logged them.
+
+    Client-chosen text is already :func:`clean`-ed where it is logged; this catches the rest
+    (asyncssh's own messages, say). Tracebacks still span several lines.
+    """
 
     def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 (logging's name)
-        record.message = clean(record.message, limit=4000)
+        record.message = escape_controls(record.message)
         return super().formatMessage(record)
 
 

@@ -172,6 +172,22 @@ class _Visitor(asyncssh.SSHServer):
         self._peer = f"{clean(self.host)}:{peer[1]}"
         self._server._connections.add(conn)
         self._server.admit(self)
+        # asyncssh ignores its transport's pause_writing, and the SSH window is whatever the client
+        # asks for (up to 4 GiB): a client that never reads would make the server buffer the game's
+        # output without end. These hooks stop reading the game's output while the socket is full.
+        self.transport_paused = False
+        conn.pause_writing = self._transport_full  # type: ignore[method-assign]
+        conn.resume_writing = self._transport_drained  # type: ignore[method-assign]
+
+    def _transport_full(self) -> None:
+        self.transport_paused = True
+        for session in self._sessions:
+            session.pause_output()
+
+    def _transport_drained(self) -> None:
+        self.transport_paused = False
+        for session in self._sessions:
+            session.resume_output()
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Log a player's departure; only count one that never signed in."""
@@ -267,6 +283,7 @@ class _Visitor(asyncssh.SSHServer):
         """Every session is a game session (it refuses exec and subsystems itself)."""
         label = f"session #{self._number}.{next(self._session_numbers)}"
         session = GameSession(self._server, label, self.host, self.fingerprint)
+        session.transport_paused = self.transport_paused
         self._sessions.append(session)
         return session
 

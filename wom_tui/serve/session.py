@@ -116,6 +116,8 @@ class GameSession(asyncssh.SSHServerSession):
         self._master: int | None = None
         self._reading = False
         self._writing_paused = False
+        self.transport_paused = False
+        """Set by the connection while its TCP send buffer is full (the client is not reading)."""
         self._input = bytearray()
         self._input_paused = False
         self._started_at = 0.0
@@ -220,6 +222,16 @@ class GameSession(asyncssh.SSHServerSession):
         self._writing_paused = True
         self._stop_reading()
 
+    def pause_output(self) -> None:
+        """The connection's socket is full (a client that does not read): stop reading the game's output."""
+        self.transport_paused = True
+        self._stop_reading()
+
+    def resume_output(self) -> None:
+        """The socket drained: read the game's output again."""
+        self.transport_paused = False
+        self._start_reading()
+
     def resume_writing(self) -> None:
         """The client caught up: read the game's output again."""
         self._writing_paused = False
@@ -232,6 +244,21 @@ class GameSession(asyncssh.SSHServerSession):
         self.end("client left")
 
     # -- the game process -----------------------------------------------------------------------
+
+    @property
+    def input_dropped(self) -> int:
+        """Keystrokes dropped so far for coming faster than a person types."""
+        return self._throttle.dropped
+
+    def buffered_output(self) -> int:
+        """Bytes of the game's output the server holds for this client (channel + its connection's socket buffer)."""
+        if self._chan is None:
+            return 0
+        size = self._chan.get_write_buffer_size()
+        transport = getattr(self._chan.get_extra_info("connection"), "_transport", None)
+        if transport is not None:
+            size += transport.get_write_buffer_size()
+        return size
 
     @property
     def started_at(self) -> float:
@@ -387,7 +414,10 @@ class GameSession(asyncssh.SSHServerSession):
     # -- pty plumbing ---------------------------------------------------------------------------
 
     def _start_reading(self) -> None:
-        if self._master is not None and not self._reading and not self._writing_paused and not self._ending:
+        if (
+            self._master is not None and not self._reading and not self._writing_paused
+            and not self.transport_paused and not self._ending
+        ):
             self._loop.add_reader(self._master, self._read_master)
             self._reading = True
 
