@@ -34,7 +34,12 @@ class Terminal(asyncssh.SSHClientSession):
     def connection_made(self, chan: asyncssh.SSHClientChannel) -> None:  # type: ignore[override]
         self.chan = chan
 
+    muted = False
+    """While True, output is read but not drawn (pyte is slow with megabytes of it)."""
+
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:  # type: ignore[override]
+        if self.muted:
+            return
         self.raw += data
         self.stream.feed(data)
         self._changed.set()

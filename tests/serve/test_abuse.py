@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import resource
+import socket
 import sys
 from pathlib import Path
 
@@ -88,10 +89,15 @@ async def test_typing_faster_than_a_person_is_cut_down_and_a_big_paste_still_wor
 
 async def test_a_client_that_never_reads_cannot_grow_the_servers_buffers(start_server: ServerFactory) -> None:
     server = await start_server()
-    conn = await connect(server, key=new_key())
+    # A small receive buffer, so the kernel does not hide megabytes of what the client leaves unread.
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", server.port))
+    conn = await connect(server, key=new_key(), sock=sock)
     # A client may grant any window (here 2 GiB) and then stop reading its socket.
     _chan, terminal = await conn.create_session(
-        lambda: Terminal(200, 60), term_type="xterm-256color", term_size=(200, 60), encoding=None, window=2**31 - 1
+        lambda: Terminal(400, 150), term_type="xterm-256color", term_size=(400, 150), encoding=None, window=2**31 - 1
     )
     await terminal.wait_for_text(MENU_TEXT)
     session = newest_session(server)
@@ -100,9 +106,9 @@ async def test_a_client_that_never_reads_cannot_grow_the_servers_buffers(start_s
     transport.pause_reading()
 
     async def keep_resizing() -> None:
-        for step in range(10_000):  # each resize makes the game redraw the whole 200×60 screen
+        for step in range(10_000):  # each resize makes the game redraw its whole 400×150 screen
             assert terminal.chan is not None
-            terminal.chan.change_terminal_size(200 - step % 2, 60)
+            terminal.chan.change_terminal_size(400 - step % 2, 150)
             await asyncio.sleep(0.01)  # pacing the producer, not waiting for a result
 
     resizer = asyncio.ensure_future(keep_resizing())
@@ -112,9 +118,10 @@ async def test_a_client_that_never_reads_cannot_grow_the_servers_buffers(start_s
         assert buffered <= 256 * 1024, f"{buffered} bytes buffered for a client that does not read"
     finally:
         resizer.cancel()
+    terminal.muted = True  # what piled up is megabytes of redraws: read it, skip drawing it
     transport.resume_reading()
-    terminal.type("?")
-    await terminal.wait_for_text(HELP_TEXT)
+    await until(lambda: not session.transport_paused and session.reading_output)  # the game goes on
+    assert session.running
 
 
 async def test_silent_connections_cannot_lock_players_out_and_the_log_cannot_be_forged(tmp_path: Path) -> None:
@@ -138,17 +145,16 @@ async def test_silent_connections_cannot_lock_players_out_and_the_log_cannot_be_
                 port_found.set()
 
     reader = asyncio.ensure_future(read_log())
-    silent: list[asyncio.StreamWriter] = []
+    silent: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
     try:
         await asyncio.wait_for(port_found.wait(), WAIT)
         port = int(log.split(b"listening on 127.0.0.1:")[1].split(b",")[0])
 
         async def open_silent() -> None:
             try:
-                _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                silent.append(await asyncio.open_connection("127.0.0.1", port))
             except OSError:
                 return  # refused or reset while the server makes room: still a connection that tried
-            silent.append(writer)
 
         await asyncio.wait_for(asyncio.gather(*(open_silent() for _ in range(1100))), 60)
         assert len(silent) > 1024 // 2
@@ -160,7 +166,7 @@ async def test_silent_connections_cannot_lock_players_out_and_the_log_cannot_be_
         await until(lambda: b"game started" in log)
         conn.close()
     finally:
-        for writer in silent:
+        for _reader, writer in silent:
             writer.close()
         process.terminate()
         await asyncio.wait_for(process.wait(), WAIT)
@@ -170,7 +176,7 @@ async def test_silent_connections_cannot_lock_players_out_and_the_log_cannot_be_
     assert len(log) < 64 * 1024, f"{len(log)} bytes of log"
     assert "Traceback" not in text
     assert b"\x1b" not in log and b"\x07" not in log
-    assert text.count("dropped") <= 3  # once per interval, not once per connection
+    assert 1 <= text.count("dropped") <= 3  # once per interval, not once per connection
     forged_lines = [line for line in text.splitlines() if "FORGED" in line]
     assert len(forged_lines) == 1 and "game started" in forged_lines[0]
     assert "xterm\\n2026-01-01" in forged_lines[0] and "\\x1b[2J" in forged_lines[0]

@@ -246,6 +246,11 @@ class GameSession(asyncssh.SSHServerSession):
     # -- the game process -----------------------------------------------------------------------
 
     @property
+    def reading_output(self) -> bool:
+        """True while the game's output is being read and forwarded (False while the client is behind)."""
+        return self._reading
+
+    @property
     def input_dropped(self) -> int:
         """Keystrokes dropped so far for coming faster than a person types."""
         return self._throttle.dropped
@@ -354,10 +359,13 @@ class GameSession(asyncssh.SSHServerSession):
                 self._drain(master)
             os.close(master)
         self._server.leave_seat(self)
+        if self._farewell:
+            self._send(TERMINAL_RESET + self._farewell.encode())
         if self._open and self._chan is not None:
-            if self._farewell:
-                self._chan.write(TERMINAL_RESET + self._farewell.encode())
-            self._chan.exit(status)
+            try:
+                self._chan.exit(status)
+            except (BrokenPipeError, ConnectionError, OSError):
+                self._open = False
         log.info(
             "%s: session ended (%s) after %.1f s, game exit status %d",
             self.label, self._ending or "game quit", self._loop.time() - self._started_at, status,
@@ -437,8 +445,15 @@ class GameSession(asyncssh.SSHServerSession):
         if not data:
             self._stop_reading()
             return
+        self._send(data)
+
+    def _send(self, data: bytes) -> None:
+        """Forward game output to the client, unless the channel is already closing (client gone)."""
         if self._open and self._chan is not None:
-            self._chan.write(data)
+            try:
+                self._chan.write(data)
+            except (BrokenPipeError, ConnectionError):
+                self._open = False
 
     def _drain(self, master: int) -> None:
         """Forward what the game wrote just before it exited (its terminal restore, mostly)."""
@@ -449,8 +464,7 @@ class GameSession(asyncssh.SSHServerSession):
                 return
             if not data:
                 return
-            if self._open and self._chan is not None:
-                self._chan.write(data)
+            self._send(data)
 
     def _write_master(self, data: bytes | bytearray) -> int:
         assert self._master is not None
