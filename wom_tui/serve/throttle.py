@@ -22,6 +22,7 @@ BURST = 600
 _ESC = 0x1B
 _PASTE_START = b"[200~"
 _PASTE_END = b"\x1b[201~"
+_CONTINUATION = bytes(range(0x80, 0xC0))
 _MAX_SEQUENCE = 64
 """An escape sequence longer than this is not one a terminal sends: it ends there."""
 
@@ -43,6 +44,8 @@ class InputThrottle:
         self._passing = True
         """Whether the keystroke being read was let through (decided at its first byte)."""
         self._paste_tail = b""
+        self._char_passed = True
+        """Whether the last plain character went through (its continuation bytes follow it)."""
         self.dropped = 0
         """Keystrokes dropped so far."""
 
@@ -85,29 +88,40 @@ class InputThrottle:
         return bytes(out)
 
     def _ground_run(self, run: memoryview, out: bytearray) -> None:
-        """Plain bytes: one keystroke each (a UTF-8 character's continuation bytes ride along)."""
+        """Plain bytes: one keystroke per character (a UTF-8 character's continuation bytes share its fate)."""
         now = self._clock()
         self._tokens = min(float(self.burst), self._tokens + (now - self._refilled) * self.rate)
         self._refilled = now
-        starts = sum(1 for byte in run if not 0x80 <= byte < 0xC0)
+        head = 0
+        while head < len(run) and 0x80 <= run[head] < 0xC0:
+            head += 1
+        if head and self._char_passed:
+            out += run[:head]
+        rest = bytes(run[head:])
+        if not rest:
+            return
+        starts = len(rest.translate(None, _CONTINUATION))
         allowed = int(self._tokens)
         if starts <= allowed:
             self._tokens -= starts
-            out += run
+            self._char_passed = True
+            out += rest
             return
         # Let the first `allowed` characters through, cut on a character boundary.
-        cut, seen = 0, 0
-        for index, byte in enumerate(run):
-            if not 0x80 <= byte < 0xC0:
-                if seen == allowed:
-                    cut = index
-                    break
-                seen += 1
+        if starts == len(rest):
+            cut = allowed
         else:
-            cut = len(run)
+            cut, seen = len(rest), 0
+            for index, byte in enumerate(rest):
+                if not 0x80 <= byte < 0xC0:
+                    if seen == allowed:
+                        cut = index
+                        break
+                    seen += 1
         self._tokens -= allowed
         self.dropped += starts - allowed
-        out += run[:cut]
+        self._char_passed = False
+        out += rest[:cut]
 
     def _start_sequence(self, out: bytearray) -> None:
         self._passing = self._take()
