@@ -4,6 +4,7 @@ clients that never read, connections that never sign in, and a log nobody can fo
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import resource
 import socket
@@ -188,3 +189,25 @@ class _Port:
     def __init__(self, port: int) -> None:
         self.port = port
 
+
+
+CRASHING_GAME = (
+    sys.executable, "-c",
+    "import sys, wom_tui.app as app; app.WomApp.on_mount = lambda self: 1 / 0; "
+    "from wom_tui.serve.child import main; sys.exit(main(sys.argv[1:]))",
+)
+"""The real game, made to fail as it starts."""
+
+
+async def test_a_failing_game_shows_an_apology_and_logs_the_details(
+    start_server: ServerFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="wom_tui.serve")
+    server = await start_server(game_command=CRASHING_GAME)
+    terminal = await open_terminal(await connect(server, key=new_key()))
+    await terminal.wait_closed()
+    shown = " ".join(terminal.raw.decode("utf-8", "replace").split())
+    assert "Sorry, something went wrong in the game and it had to stop." in shown
+    assert "Traceback" not in shown and "ZeroDivisionError" not in shown and "wom_tui" not in shown
+    await until(lambda: "ZeroDivisionError" in caplog.text)
+    assert "game: Traceback" in caplog.text

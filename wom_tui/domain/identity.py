@@ -8,10 +8,12 @@ whatever user holds that key in the store.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 
 from .keys import check_fingerprint
-from .users import COMPUTER_NAMES, computer_name, name_key
+from .users import computer_name, name_key
+from .wom import GUEST_SEATS
 
 
 @dataclass(frozen=True)
@@ -75,19 +77,25 @@ class Identity:
             return self.name
         return "Guest" if self.fingerprint is None else "New player"
 
-    def may_seat(self, name: str) -> bool:
-        """True if this identity may put ``name`` in a World of Mastermind seat (computers always)."""
+    def may_seat(self, name: str, registered: Collection[str] = ()) -> bool:
+        """True if this identity may put ``name`` in a World of Mastermind seat.
+
+        Computers always; over SSH otherwise only yourself, or a guest seat ("Guest 1") that is
+        not also a registered name (in ``registered``), since that would play as the user.
+        """
         if not self.served or computer_name(name) is not None:
             return True
-        return self.name is not None and name_key(name) == name_key(self.name)
+        if self.name is not None and name_key(name) == name_key(self.name):
+            return True
+        return name in GUEST_SEATS and name_key(name) not in {name_key(other) for other in registered}
 
     def seatable(self, registered: list[str]) -> list[str]:
         """Of the registered names, those this identity may seat, in the given order."""
-        return [name for name in registered if self.may_seat(name) and computer_name(name) is None]
+        return [name for name in registered if self.may_seat(name, registered) and computer_name(name) is None]
 
     def may_play_solo_as(self, name: str) -> bool:
         """True if a solo game may be recorded under the registered ``name``."""
         return self.may_seat(name)
 
 
-__all__ = ["COMPUTER_NAMES", "Identity"]
+__all__ = ["Identity"]

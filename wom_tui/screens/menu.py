@@ -82,7 +82,7 @@ class MenuScreen(Screen[None]):
         """Who you are over SSH: welcome back, new key, or guest (a name is data, never markup)."""
         identity = self.app.identity  # type: ignore[attr-defined]
         if identity.name is not None:
-            return Text(f"{'Welcome back' if self._returning else 'Signed in as'}, {identity.name}!")
+            return Text(f"Welcome back, {identity.name}!" if self._returning else f"Signed in as {identity.name}.")
         if identity.fingerprint is not None:
             return Text("New here? Register a name (r) or link this key (k).")
         return Text("Playing as a guest: solo games and watching. Connect with an SSH key to register.")

@@ -18,7 +18,7 @@ from textual.widgets import Button, Checkbox, Collapsible, Footer, Label, RadioB
 
 from ..domain.codes import PALETTES, WOM_RULESET, Ruleset
 from ..domain.users import COMPUTER_NAMES
-from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS, SetupError
+from ..domain.wom import GUEST_SEATS, MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS, SetupError
 from .base import WomScreen
 from .wom_game import WomGameScreen, WomSetup, start_game
 from .wom_results import WomResultsScreen
@@ -60,6 +60,7 @@ class WomSetupScreen(WomScreen):
         self._count = MIN_PLAYERS
         self._rules_problem: str | None = None
         self._store_error: StoreError | None = None
+        self._registered: list[str] = []
 
     # -- layout -----------------------------------------------------------------------------
 
@@ -68,7 +69,8 @@ class WomSetupScreen(WomScreen):
 
         try:
             # Over SSH you seat only yourself (and the computers): Identity.seatable decides.
-            self._people = self.wom.identity.seatable([user.name for user in self.wom.store.scoreboard()])
+            self._registered = [user.name for user in self.wom.store.scoreboard()]
+            self._people = self.wom.identity.seatable(self._registered)
         except StoreError as error:
             self._people = []
             self._store_error = error
@@ -137,10 +139,14 @@ class WomSetupScreen(WomScreen):
         self._ruleset = WOM_RULESET
 
     def _all_choices(self) -> list[str]:
-        return [*self._people, *COMPUTER_NAMES]
+        # Over SSH a friend at your keyboard takes a guest seat: they play, and earn nothing.
+        identity = self.wom.identity
+        guests = [seat for seat in GUEST_SEATS if identity.served and identity.may_seat(seat, self._registered)]
+        return [*self._people, *COMPUTER_NAMES, *guests]
 
     def _options(self) -> list[tuple[Text, str]]:
-        return [(Text(COMPUTER_LABELS.get(name, name)), name) for name in self._all_choices()]
+        labels = {**COMPUTER_LABELS, **{seat: f"{seat} · no points" for seat in GUEST_SEATS}}
+        return [(Text(labels.get(name, name)), name) for name in self._all_choices()]
 
     def _advanced_title(self) -> str:
         return f"Advanced rules: {describe_rules(self._ruleset)}"
@@ -285,7 +291,7 @@ class WomSetupScreen(WomScreen):
         setup = self.current_setup()
         if setup is None:
             return
-        refused = [name for name in setup.names if not self.wom.identity.may_seat(name)]
+        refused = [name for name in setup.names if not self.wom.identity.may_seat(name, self._registered)]
         if refused:
             self._say(f"You cannot seat {refused[0]}: over SSH you play only as yourself.")
             return
