@@ -114,6 +114,11 @@ async def test_nothing_but_the_game(
         await conn.start_sftp_client()
     with pytest.raises(asyncssh.ChannelOpenError):
         await conn.open_connection("127.0.0.1", server.port)
+    caplog.set_level(logging.INFO, logger="wom_tui.serve")
+    with pytest.raises(asyncssh.ChannelOpenError):
+        await conn.open_connection("evil\n2026 INFO wom_tui.serve: FORGED\x1b[2J", 80)
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "wom_tui.serve" and "FORGED" in r.getMessage()]
+    assert "evil\\n2026 INFO wom_tui.serve: FORGED\\x1b[2J" in line and "\n" not in line
     with pytest.raises(asyncssh.ChannelListenError):
         await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", server.port)
     with pytest.raises(asyncssh.ChannelOpenError, match="X11"):
