@@ -29,6 +29,9 @@ def fingerprint(line: str) -> str:
 def test_list_on_a_fresh_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert users(tmp_path / "data", "list") == 0
     assert capsys.readouterr().out == "No users yet.\n"
+    assert not (tmp_path / "data").exists()
+    assert users(tmp_path, "list") == 0  # an existing empty folder
+    assert capsys.readouterr().out == "No users yet.\n"
 
 
 def test_bind_list_unbind(tmp_path: Path, key_line: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -80,7 +83,7 @@ def test_bad_input_on_a_fresh_folder_creates_no_users_file(tmp_path: Path, key_l
     folder = tmp_path / "data"
     assert users(folder, "bind", "Alan", "--key", key_line) == 2
     assert "there is no user called 'Alan'" in capsys.readouterr().err
-    assert not (folder / "users.json").exists()
+    assert not folder.exists()
 
 
 def test_a_missing_argument_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

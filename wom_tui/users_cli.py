@@ -73,6 +73,12 @@ def run_users_command(args: argparse.Namespace, options: Options, out: TextIO | 
             fingerprint = check_fingerprint(args.fingerprint)
         except KeyRejected as exc:
             return refuse(exc.reason)
+    if not options.data_dir.exists():
+        # A folder that does not exist holds no users; looking must not create it.
+        if command == "list":
+            out.write(format_users([]))
+            return 0
+        return refuse(f"there is no user called {args.name!r} (see `wom-tui users list`)")
     try:
         store = Store(options.data_dir)
         if command == "list":
