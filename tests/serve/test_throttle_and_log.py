@@ -55,3 +55,30 @@ def test_the_formatter_escapes_whatever_slips_through() -> None:
     record = logging.LogRecord("x", logging.INFO, __file__, 1, "term %s", ("vt100\n\x1b[31mFAKE",), None)
     line = SafeFormatter("%(levelname)s %(message)s").format(record)
     assert line == "INFO term vt100\\n\\x1b[31mFAKE"
+
+
+def test_failed_accepts_are_logged_once_per_interval_without_a_traceback(caplog) -> None:
+    import asyncio
+
+    from wom_tui.serve.server import _quiet_exception_handler
+
+    handler = _quiet_exception_handler()
+    loop = asyncio.new_event_loop()
+    try:
+        with caplog.at_level(logging.INFO, logger="wom_tui.serve"):
+            for _ in range(1000):
+                handler(loop, {"message": "socket.accept() out of system resource", "exception": OSError(24, "Too many open files")})
+    finally:
+        loop.close()
+    lines = [record for record in caplog.records if record.name == "wom_tui.serve"]
+    assert len(lines) == 1 and lines[0].exc_info is None
+    assert "could not accept 1 connection(s)" in lines[0].getMessage() and "Too many open files" in lines[0].getMessage()
+
+
+def test_connections_signing_in_never_take_more_than_a_quarter_of_the_descriptors(monkeypatch, tmp_path) -> None:
+    from wom_tui.serve import server as server_module
+
+    server = server_module.GameServer(server_module.ServeConfig(data_dir=tmp_path, seed=1, port=0))
+    for limit, caps in ((1024, (256, 32)), (100_000, (256, 32)), (64, (16, 16)), (10, (8, 8))):
+        monkeypatch.setattr(server_module, "_descriptor_limit", lambda limit=limit: limit)
+        assert server.unauthenticated_caps == caps

@@ -19,6 +19,7 @@ import itertools
 import logging
 import os
 import random
+import resource
 import secrets
 import signal
 import stat
@@ -328,19 +329,30 @@ class GameServer:
         )
         self.unauthenticated_closed = RateLimitedLog(log, "%d connection(s) closed without signing in", level=logging.INFO)
 
+    @property
+    def unauthenticated_caps(self) -> tuple[int, int]:
+        """Connections allowed to be signing in, overall and per address.
+
+        ``max_unauthenticated`` and ``max_unauthenticated_per_ip``, but never more than a quarter
+        of this process's descriptor limit, so that silent connections cannot use up the
+        descriptors players and their games need (256 under ``ulimit -n 1024``).
+        """
+        overall = min(self.config.max_unauthenticated, max(8, _descriptor_limit() // 4))
+        return overall, max(1, min(self.config.max_unauthenticated_per_ip, overall))
+
     def admit(self, visitor: _Visitor) -> None:
         """Count a new connection among those signing in, dropping the oldest beyond the caps."""
-        config = self.config
-        while self._signing_in and len(self._signing_in) >= config.max_unauthenticated:
+        overall, per_ip = self.unauthenticated_caps
+        while self._signing_in and len(self._signing_in) >= overall:
             self._drop(next(iter(self._signing_in)))
         same = [other for other in self._signing_in if other.host == visitor.host]
-        for other in same[: max(0, len(same) - config.max_unauthenticated_per_ip + 1)]:
+        for other in same[: max(0, len(same) - per_ip + 1)]:
             self._drop(other)
         self._signing_in[visitor] = None
 
     def _drop(self, visitor: _Visitor) -> None:
         self._signing_in.pop(visitor, None)
-        self.dropped.note(self.config.max_unauthenticated, self.config.max_unauthenticated_per_ip)
+        self.dropped.note(*self.unauthenticated_caps)
         visitor.drop()
 
     def forget(self, visitor: _Visitor) -> None:
@@ -484,6 +496,12 @@ async def serve_until_stopped(config: ServeConfig) -> int:
     await server.close()
     log.info("stopped")
     return 0
+
+
+def _descriptor_limit() -> int:
+    """This process's soft limit on open descriptors (RLIMIT_NOFILE)."""
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return soft if soft != resource.RLIM_INFINITY else 1 << 20
 
 
 def _quiet_exception_handler() -> Callable[[asyncio.AbstractEventLoop, dict[str, Any]], None]:
