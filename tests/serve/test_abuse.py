@@ -65,6 +65,18 @@ async def test_seats_per_address_and_no_guests(start_server: ServerFactory) -> N
     assert len(server.sessions) == 2
 
 
+async def test_a_connection_that_does_not_sign_in_in_time_is_closed(start_server: ServerFactory) -> None:
+    server = await start_server(login_timeout=1)
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    try:
+        assert (await asyncio.wait_for(reader.readline(), WAIT)).startswith(b"SSH-2.0-")
+        await asyncio.wait_for(reader.read(), WAIT)  # returns at EOF: the server hung up on us
+        assert reader.at_eof()
+        await until(lambda: server.signing_in == 0)
+    finally:
+        writer.close()
+
+
 async def test_typing_faster_than_a_person_is_cut_down_and_a_big_paste_still_works(start_server: ServerFactory) -> None:
     server = await start_server()
     terminal = await open_terminal(await connect(server, key=new_key()))
