@@ -93,7 +93,7 @@ def percentile(values: list[float], fraction: float) -> float:
 async def start_server(data_dir: str, sessions: int) -> tuple[asyncio.subprocess.Process, int]:
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "wom_tui", "serve", "--port", "0", "--data-dir", data_dir,
-        "--max-sessions", str(sessions), "--idle-timeout", "3600",
+        "--max-sessions", str(sessions), "--max-per-ip", str(sessions), "--idle-timeout", "3600",
         stderr=asyncio.subprocess.PIPE,
     )
     assert process.stderr is not None
@@ -120,7 +120,8 @@ async def one_round(n: int) -> dict[str, float]:
             async def arrive() -> tuple[Terminal, float]:
                 started = time.perf_counter()
                 conn = await asyncssh.connect(
-                    "127.0.0.1", port, known_hosts=None, client_keys=None, agent_path=None, username="bench"
+                    "127.0.0.1", port, known_hosts=None, client_keys=None, password="", agent_path=None,
+                    username="bench",  # a guest: no key, keyboard-interactive without prompts
                 )
                 conns.append(conn)
                 _chan, terminal = await conn.create_session(

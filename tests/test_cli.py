@@ -14,7 +14,7 @@ def captured(monkeypatch):
     """Run main() with the app and server replaced by recorders of the options they receive."""
     seen = {}
 
-    def fake_app(options, rng):
+    def fake_app(options, rng, identity=None):
         seen.update(command="play", options=options, first=rng.random())
         return 0
 

@@ -1,4 +1,4 @@
-"""The command line: ``wom-tui [--data-dir PATH] [--seed N] [--debug]`` and ``wom-tui serve``."""
+"""The command line: ``wom-tui [--data-dir PATH] [--seed N] [--debug]``, ``wom-tui serve`` and ``wom-tui users``."""
 
 from __future__ import annotations
 
@@ -12,16 +12,19 @@ from .options import Options, new_seed, resolve_data_dir
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser for ``wom-tui`` and its ``serve`` command."""
+    """The argument parser for ``wom-tui`` and its ``serve`` and ``users`` commands."""
     def common(default: object = None) -> argparse.ArgumentParser:
-        # The serve command repeats the options with SUPPRESS defaults, so that
+        # The subcommands repeat the options with SUPPRESS defaults, so that
         # `wom-tui --data-dir X serve` keeps X instead of the subcommand's default overwriting it.
         options = argparse.ArgumentParser(add_help=False, argument_default=default)
         options.add_argument("--data-dir", metavar="PATH", help="data folder (default: $WOM_DATA_DIR, else the user data folder)")
         options.add_argument("--seed", type=int, metavar="N", help="seed for all randomness, to replay a session exactly")
         options.add_argument("--debug", action="store_true", help="show computer players' codes (DEBUG: RGBY)")
-        # Set by `wom-tui serve` for each SSH session: the app then offers nothing that writes files.
+        # Set by `wom-tui serve` for each SSH session: the app then offers nothing that writes files,
+        # and plays as the key the server verified (no key: a guest). Never from the client.
         options.add_argument("--served", action="store_true", help=argparse.SUPPRESS)
+        options.add_argument("--key-fingerprint", metavar="FP", help=argparse.SUPPRESS)
+        options.add_argument("--log-fd", type=int, metavar="FD", help=argparse.SUPPRESS)
         return options
 
     parser = argparse.ArgumentParser(prog="wom-tui", description="World of Mastermind in the terminal.", parents=[common()])
@@ -31,14 +34,47 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=2222, help="port to listen on (default 2222; 0 picks one)")
     serve.add_argument("--max-sessions", type=int, default=32, metavar="N", help="concurrent sessions allowed (default 32)")
+    serve.add_argument("--max-per-ip", type=int, default=4, metavar="N", help="concurrent sessions from one address (default 4)")
     serve.add_argument("--idle-timeout", type=float, default=600, metavar="SECONDS", help="close idle sessions after this (default 600)")
     serve.add_argument("--host-key", metavar="PATH", help="host key file (default: ssh_host_ed25519_key in the data folder)")
     serve.add_argument("--authorized-keys", metavar="FILE", help="only let in clients with a key listed here")
+    serve.add_argument("--no-guests", action="store_true", help="turn away clients without an SSH key")
+
+    users = sub.add_parser("users", parents=[common(argparse.SUPPRESS)], help="list users, bind or unbind their SSH keys")
+    users_sub = users.add_subparsers(dest="users_command", required=True, metavar="{list,bind,unbind}")
+    users_sub.add_parser("list", parents=[common(argparse.SUPPRESS)], help="name, score, games and key fingerprints")
+    bind = users_sub.add_parser("bind", parents=[common(argparse.SUPPRESS)], help="let an SSH key sign in as NAME")
+    bind.add_argument("name", metavar="NAME")
+    bind.add_argument("--key", required=True, metavar="PUBLIC_KEY", help='the public key, e.g. "ssh-ed25519 AAAA... alan@home"')
+    unbind = users_sub.add_parser("unbind", parents=[common(argparse.SUPPRESS)], help="take a key from NAME")
+    unbind.add_argument("name", metavar="NAME")
+    unbind.add_argument("fingerprint", metavar="FINGERPRINT", help="as `wom-tui users list` shows it (SHA256:...)")
     return parser
 
 
+def log_to_server(fd: int) -> None:
+    """A served game logs (errors, tracebacks) to the pipe the server gave it, never to the player's screen."""
+    import logging
+    import os
+
+    logger = logging.getLogger("wom_tui")
+    if getattr(logger, "wom_server_fd", None) == fd:
+        return
+    try:
+        stream = os.fdopen(fd, "w", buffering=1, encoding="utf-8", errors="replace")
+    except OSError:
+        handler: logging.Handler = logging.NullHandler()
+    else:
+        handler = logging.StreamHandler(stream)
+        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    logger.wom_server_fd = fd  # type: ignore[attr-defined]
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the app (or the SSH server) and return the exit status."""
+    """Run the app, the SSH server or a users command, and return the exit status."""
     args = build_parser().parse_args(argv)
     options = Options(
         data_dir=resolve_data_dir(args.data_dir),
@@ -46,14 +82,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         debug=args.debug,
         served=args.served,
     )
+    if args.log_fd is not None:
+        log_to_server(args.log_fd)
     if args.command == "serve":
         from .serve import run_server
 
         return run_server(args, options)
+    if args.command == "users":
+        from .users_cli import run_users_command
+
+        return run_users_command(args, options)
 
     from .app import run_app
+    from .domain.identity import Identity
 
-    return run_app(options, random.Random(options.seed))
+    if not args.served:
+        identity = Identity.local()
+    elif args.key_fingerprint:
+        identity = Identity.key(args.key_fingerprint)
+    else:
+        identity = Identity.guest()
+    return run_app(options, random.Random(options.seed), identity)
 
 
 if __name__ == "__main__":

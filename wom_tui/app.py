@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import logging
 import random
 import sys
 from collections.abc import Callable, Iterable
@@ -12,6 +13,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from .domain.identity import Identity
 from .options import Options
 from .paths import stylesheets
 from .widgets.themes import THEMES
@@ -26,11 +28,15 @@ SCREENS_BY_NAME: dict[str, tuple[str, str, str]] = {
 """Screens other parts provide, opened by name: module, class and title, imported when first needed."""
 
 
+SERVED_APOLOGY = "Sorry, something went wrong in the game and it had to stop. Please connect again."
+
+
 class WomApp(App[int]):
     """World of Mastermind: the main menu and every screen pushed from it.
 
     Screens reach the domain through ``app.store``, ``app.rng`` (the one seeded source of
-    randomness) and ``app.options`` (data_dir, seed, debug, served, computer_pace).
+    randomness), ``app.options`` (data_dir, seed, debug, served, computer_pace) and
+    ``app.identity`` (who is playing: local, a served key and its name, or a guest).
     """
 
     TITLE = "World of Mastermind"
@@ -40,11 +46,15 @@ class WomApp(App[int]):
         Binding("question_mark", "help", "Help", show=False),
     ]
 
-    def __init__(self, store: Store, rng: random.Random, options: Options) -> None:
+    def __init__(self, store: Store, rng: random.Random, options: Options, identity: Identity | None = None) -> None:
         super().__init__()
         self.store = store
         self.rng = rng
         self.options = options
+        self.identity = identity if identity is not None else Identity.local()
+        """Who is playing; over SSH only what the server verified (see :class:`Identity`)."""
+        self.wrong_link_codes = 0
+        """Wrong one-time codes typed in this session (the link screen stops asking after a few)."""
         for theme in THEMES:
             self.register_theme(theme)
 
@@ -54,7 +64,52 @@ class WomApp(App[int]):
         return MenuScreen()
 
     def on_mount(self) -> None:
+        if self.identity.served:
+            self.sub_title = self.identity.label
+            self.screen_change_signal.subscribe(self, self._badge)
+            self._badge(self.screen)
         self.check_store()
+
+    # -- who is playing --------------------------------------------------------------------
+
+    def sign_in(self, name: str) -> None:
+        """The served key now belongs to ``name`` (just registered or linked): show it everywhere."""
+        self.identity = self.identity.signed_in_as(name)
+        self.sub_title = self.identity.label
+        from .widgets.whoami import WhoAmI
+
+        for screen in self.screen_stack:
+            for badge in screen.query(WhoAmI):
+                badge.show(self.identity.label)
+
+    def _badge(self, screen: Screen[Any]) -> None:
+        """Put the who-am-I badge on a served session's screen (once)."""
+        from .widgets.whoami import WhoAmI
+
+        if screen.query(WhoAmI):
+            return
+        if not screen.styles.layers:
+            screen.styles.layers = ("default", "whoami")
+        badge = WhoAmI(id="whoami")
+        badge.show(self.identity.label)
+        screen.mount(badge)
+
+    # -- errors ----------------------------------------------------------------------------
+
+    def _handle_exception(self, error: Exception) -> None:
+        """A served player never sees a traceback: a short apology; the details go to the server's log."""
+        if not self.options.served:
+            super()._handle_exception(error)
+            return
+        from rich.text import Text
+
+        logging.getLogger("wom_tui.session").error("the game failed", exc_info=error)
+        self._return_code = 1
+        if self._exception is None:
+            self._exception = error
+            self._exception_event.set()
+        self._exit_renderables.append(Text(SERVED_APOLOGY))
+        self._close_messages_no_wait()
 
     # -- the store -------------------------------------------------------------------------
 
@@ -114,6 +169,16 @@ class WomApp(App[int]):
 
         self.push_screen(RegisterScreen())
 
+    def action_link_key(self) -> None:
+        """Link another key to the signed-in name, or this key to a name (served sessions with a key)."""
+        if self.identity.fingerprint is None:
+            if self.identity.served:
+                self.notify("Guests have no key to link: connect with an SSH key.", title="Link a key")
+            return
+        from .screens.link import LinkKeyScreen
+
+        self.push_screen(LinkKeyScreen())
+
     def action_scoreboard(self) -> None:
         """Open the scoreboard (and hall of fame)."""
         from .screens.scoreboard import ScoreboardScreen
@@ -154,16 +219,32 @@ class WomApp(App[int]):
                 yield command
 
 
-def run_app(options: Options, rng: random.Random) -> int:
-    """Open the store in ``options.data_dir`` and run the app; return the exit status."""
+def run_app(options: Options, rng: random.Random, identity: Identity | None = None) -> int:
+    """Open the store in ``options.data_dir`` and run the app as ``identity``; return the exit status.
+
+    A served key that belongs to a registered user signs in as that user.
+    """
     from .domain.store import Store, StoreError
 
+    identity = identity if identity is not None else Identity.local()
     try:
         store = Store(options.data_dir)
     except StoreError as error:
-        # Without a usable data folder there is no game to show; say which folder and why.
-        print(f"wom-tui: cannot use the data folder: {error}", file=sys.stderr)
+        # Without a usable data folder there is no game to show; say which folder and why
+        # (to a served player without the server's paths: those go to the server's log).
+        if options.served:
+            logging.getLogger("wom_tui.session").error("cannot use the data folder: %s", error)
+            print("Sorry, the game's data cannot be read right now. Please try again later.", file=sys.stderr)
+        else:
+            print(f"wom-tui: cannot use the data folder: {error}", file=sys.stderr)
         return 1
-    app = WomApp(store, rng, options)
+    if identity.fingerprint is not None:
+        try:
+            holder = store.user_for_key(identity.fingerprint)
+        except StoreError:
+            holder = None  # the app shows the store's refusal on start
+        if holder is not None:
+            identity = identity.signed_in_as(holder.name)
+    app = WomApp(store, rng, options, identity)
     app.run()
     return app.return_code or 0

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from wom_tui.serve.server import GameServer, ServeConfig
 
@@ -29,3 +30,14 @@ async def start_server(tmp_path: Path) -> AsyncIterator[ServerFactory]:
     yield start
     for server in servers:
         await asyncio.wait_for(server.close(), WAIT)
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared_server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[GameServer]:
+    """One game server for a whole test module (tests keep to their own keys and names)."""
+    server = GameServer(
+        ServeConfig(data_dir=tmp_path_factory.mktemp("shared") / "data", seed=4321, port=0, max_per_ip=16)
+    )
+    await server.start()
+    yield server
+    await asyncio.wait_for(server.close(), WAIT)

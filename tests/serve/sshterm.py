@@ -8,9 +8,11 @@ from pathlib import Path
 
 import asyncssh
 import pyte
+from asyncssh.public_key import SSHLocalKeyPair
 
 from wom_tui.domain.store import Store
 from wom_tui.serve.server import GameServer
+from wom_tui.serve.session import GameSession
 
 MENU_TEXT = "Welcome to the World of Mastermind!"
 REGISTER_TEXT = "What is the name of the new user?"
@@ -32,7 +34,12 @@ class Terminal(asyncssh.SSHClientSession):
     def connection_made(self, chan: asyncssh.SSHClientChannel) -> None:  # type: ignore[override]
         self.chan = chan
 
+    muted = False
+    """While True, output is read but not drawn (pyte is slow with megabytes of it)."""
+
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:  # type: ignore[override]
+        if self.muted:
+            return
         self.raw += data
         self.stream.feed(data)
         self._changed.set()
@@ -94,9 +101,24 @@ class Terminal(asyncssh.SSHClientSession):
         self.type("\r")
 
 
-async def connect(server: GameServer, username: str = "player", **options: object) -> asyncssh.SSHClientConnection:
-    """An SSH connection to the test server that trusts any host key and offers no keys of its own."""
-    options.setdefault("client_keys", None)
+def new_key() -> asyncssh.SSHKey:
+    """A fresh ed25519 key pair, as ``ssh-keygen -t ed25519`` makes."""
+    return asyncssh.generate_private_key("ssh-ed25519")
+
+
+async def connect(
+    server: GameServer, username: str = "player", key: asyncssh.SSHKey | None = None, **options: object
+) -> asyncssh.SSHClientConnection:
+    """An SSH connection to the test server that trusts any host key.
+
+    With ``key`` it signs in with that key only; without, it offers no key and comes in as a
+    guest (keyboard-interactive, as ``ssh -o PubkeyAuthentication=no`` does).
+    """
+    if key is not None:
+        options.setdefault("client_keys", [key])
+    else:
+        options.setdefault("client_keys", None)
+        options.setdefault("password", "")  # lets asyncssh answer keyboard-interactive (no prompt is asked)
     return await asyncio.wait_for(
         asyncssh.connect(
             "127.0.0.1",
@@ -126,3 +148,31 @@ def registered_names(data_dir: Path) -> set[str]:
 
 
 ServerFactory = Callable[..., Awaitable[GameServer]]
+
+
+class Impostor(SSHLocalKeyPair):
+    """An attacker's key pair: it offers ``victim``'s *public* key, and signs with ``signer`` (None: cannot sign).
+
+    Offering a key never proves holding it; only a signature does.
+    """
+
+    def __init__(self, victim: asyncssh.SSHKey, signer: asyncssh.SSHKey | None = None) -> None:
+        public_only = asyncssh.import_public_key(victim.export_public_key())
+        super().__init__(public_only, None, None, None)
+        self._signer = signer
+
+    def sign(self, data: bytes) -> bytes:
+        if self._signer is None:
+            raise ValueError("the attacker does not hold this key")
+        return self._signer.sign(data, self._signer.sig_algorithms[0])
+
+
+def newest_session(server: GameServer) -> GameSession:
+    """The server's side of the session that started last."""
+    return max(server.sessions, key=lambda session: session.started_at)
+
+
+def game_argv(session: GameSession) -> list[str]:
+    """The command line the server gave the session's game process."""
+    assert session.pid is not None
+    return Path(f"/proc/{session.pid}/cmdline").read_bytes().decode().split("\0")

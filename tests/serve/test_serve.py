@@ -24,6 +24,7 @@ from .sshterm import (
     ServerFactory,
     Terminal,
     connect,
+    new_key,
     open_terminal,
     registered_names,
 )
@@ -66,7 +67,7 @@ def menu_centred(columns: int) -> Callable[[Terminal], bool]:
 
 async def test_play_over_ssh_register_resize_and_quit(start_server: ServerFactory) -> None:
     server = await start_server()
-    conn = await connect(server, username="alan")
+    conn = await connect(server, username="alan", key=new_key())
     terminal = await open_terminal(conn, 80, 24)
     await terminal.wait_for_text(MENU_TEXT)
     assert len(server.sessions) == 1
@@ -113,6 +114,11 @@ async def test_nothing_but_the_game(
         await conn.start_sftp_client()
     with pytest.raises(asyncssh.ChannelOpenError):
         await conn.open_connection("127.0.0.1", server.port)
+    caplog.set_level(logging.INFO, logger="wom_tui.serve")
+    with pytest.raises(asyncssh.ChannelOpenError):
+        await conn.open_connection("evil\n2026 INFO wom_tui.serve: FORGED\x1b[2J", 80)
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "wom_tui.serve" and "FORGED" in r.getMessage()]
+    assert "evil\\n2026 INFO wom_tui.serve: FORGED\\x1b[2J" in line and "\n" not in line
     with pytest.raises(asyncssh.ChannelListenError):
         await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", server.port)
     with pytest.raises(asyncssh.ChannelOpenError, match="X11"):
@@ -132,11 +138,11 @@ async def test_nothing_but_the_game(
 
 
 async def test_twenty_players_register_at_once(start_server: ServerFactory) -> None:
-    server = await start_server()
+    server = await start_server(max_per_ip=20)
     names = [f"Player{number:02}" for number in range(1, 21)]
 
     async def play(name: str) -> None:
-        conn = await connect(server, username=name.lower())
+        conn = await connect(server, username=name.lower(), key=new_key())
         terminal = await open_terminal(conn)
         await terminal.wait_for_text(MENU_TEXT, timeout=90)
         await terminal.register(name)
@@ -151,7 +157,7 @@ async def test_two_players_racing_for_one_name(start_server: ServerFactory) -> N
     server = await start_server()
     terminals = []
     for _ in range(2):
-        terminal = await open_terminal(await connect(server))
+        terminal = await open_terminal(await connect(server, key=new_key()))
         await terminal.wait_for_text(MENU_TEXT)
         terminal.type("r")
         await terminal.wait_for_text(REGISTER_TEXT)
@@ -268,7 +274,8 @@ async def test_wom_tui_serve_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
     try:
         port = int((await asyncio.wait_for(read_until(r"listening on 127\.0\.0\.1:(\d+)"), WAIT)).group(1))
         conn = await asyncio.wait_for(
-            asyncssh.connect("127.0.0.1", port, known_hosts=None, client_keys=None, agent_path=None), WAIT
+            asyncssh.connect("127.0.0.1", port, known_hosts=None, client_keys=None, password="", agent_path=None),
+            WAIT,
         )
         terminal = await open_terminal(conn)
         await terminal.wait_for_text(MENU_TEXT)

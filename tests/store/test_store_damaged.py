@@ -36,7 +36,7 @@ DAMAGED_USERS = {
     "top level a list": (b"[1, 2]", "must hold a JSON object"),
     "deep nesting": (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
     "nesting past the limit": (users_doc("[" * 20 + "]" * 20), "nested too deeply"),
-    "unknown schema": (users_doc(GOOD_USER, schema="2"), "unknown schema version 2"),
+    "unknown schema": (users_doc(GOOD_USER, schema="3"), "unknown schema version 3"),
     "schema true": (users_doc(GOOD_USER, schema="true"), "unknown schema version True"),
     "no schema": (b'{"users": []}', "no schema version"),
     "duplicate names ignoring case": (users_doc(GOOD_USER, GOOD_USER.replace("Alan", "ALAN")), "unique ignoring case"),

@@ -59,8 +59,9 @@ def test_files_are_pretty_printed_with_a_schema_version(tmp_path):
     assert len(files) == 3
     for path in files:
         text = path.read_text("utf-8")
-        assert text.startswith('{\n  "schema": 1,\n')
-        assert json.loads(text)["schema"] == 1
+        schema = 2 if path == store.users_path else 1  # users.json is schema 2: users carry key fingerprints
+        assert text.startswith(f'{{\n  "schema": {schema},\n')
+        assert json.loads(text)["schema"] == schema
 
 
 def test_seed_game_gives_alan_nine_points_and_one_game_and_is_kept(tmp_path):

@@ -29,6 +29,16 @@ class Player(ABC):
         """True for a computer player (who earns no points)."""
         return False
 
+    @property
+    def is_guest(self) -> bool:
+        """True for a person in a guest seat (who earns no points)."""
+        return False
+
+    @property
+    def is_user(self) -> bool:
+        """True for a registered user, the only players who earn points."""
+        return not (self.is_computer or self.is_guest)
+
     @abstractmethod
     def make_code(self, ruleset: Ruleset, rng: random.Random, typed: str | None = None) -> str:
         """The code this player sets for the next player; raises InvalidCode for a bad typed code."""
@@ -55,6 +65,15 @@ class HumanPlayer(Player):
     ) -> str:
         """The typed guess, read by the ruleset."""
         return ruleset.parse(typed or "")
+
+
+class GuestPlayer(HumanPlayer):
+    """A person in a guest seat ("Guest 1"): plays like anyone, earns and records no points."""
+
+    @property
+    def is_guest(self) -> bool:
+        """Always True."""
+        return True
 
 
 class ComputerPlayer(Player):

@@ -1,12 +1,18 @@
 """The data folder: users, the hall of fame and finished games as JSON files (SPEC §7).
 
-Layout of the folder (every JSON file is pretty-printed and carries ``"schema": 1``)::
+Layout of the folder (every JSON file is pretty-printed and carries its ``"schema"`` version)::
 
-    users.json                      {"schema": 1, "users": [...], "recent_games": [ids]}
+    users.json                      {"schema": 2, "users": [...], "recent_games": [ids]}
+    links.json                      {"schema": 1, "links": [...]}  one-time codes to link a key
     halloffame.json                 {"schema": 1, "records": [...]}
     games/<id>.json                 {"schema": 1, "id": "<id>", "game": {...}}  one per finished game
     games/<id>.pending.json         a finished game whose points may not be in users.json yet
     .lock                           the one inter-process lock (filelock)
+
+users.json is schema 2 since every user carries ``"keys"``, the fingerprints of the SSH keys
+that sign in as them. A schema-1 users.json is read as users without keys and is rewritten as
+schema 2 by the next write; nothing else in it changes. An older wom-tui refuses schema 2 with
+"unknown schema version" rather than dropping the keys.
 
 Promises:
 
@@ -49,13 +55,17 @@ from filelock import FileLock, Timeout
 from .codes import Ruleset
 from .halloffame import HallEntry, HallOfFame
 from .records import GAME_KINDS, GameRecord
+from .keys import KeyRejected, PendingLink, check_fingerprint
 from .users import NameRejected, User, UserRegistry, check_name, computer_name, name_key
 
 if TYPE_CHECKING:
     from .live import LiveState
 
 SCHEMA = 1
+USERS_SCHEMA = 2
+"""users.json's version: 2 added each user's key fingerprints (version 1 is still read)."""
 USERS_FILE = "users.json"
+LINKS_FILE = "links.json"
 HALL_FILE = "halloffame.json"
 GAMES_DIR = "games"
 LOCK_FILE = ".lock"
@@ -119,12 +129,12 @@ def _depth(value: Any) -> int:
     return depth
 
 
-def parse_document(raw: bytes) -> dict[str, Any]:
+def parse_document(raw: bytes, schemas: tuple[int, ...] = (SCHEMA, USERS_SCHEMA)) -> dict[str, Any]:
     """Parse one data file strictly; ``ValueError`` with the reason a person should read.
 
     Refuses: empty or oversized files, bad UTF-8, invalid JSON, NaN/Infinity, duplicate keys,
     nesting deeper than :data:`MAX_DEPTH`, a top level that is not an object, and a missing or
-    unknown schema version.
+    unknown schema version (any of ``schemas``; each decoder then checks its own file's version).
     """
     if len(raw) > MAX_FILE_BYTES:
         raise ValueError(f"the file is too large ({len(raw)} bytes; the limit is {MAX_FILE_BYTES})")
@@ -147,15 +157,15 @@ def parse_document(raw: bytes) -> dict[str, Any]:
     if "schema" not in data:
         raise ValueError("the file has no schema version")
     schema = data["schema"]
-    if type(schema) is not int or schema != SCHEMA:
-        raise ValueError(f"unknown schema version {schema!r} (this wom-tui reads version {SCHEMA})")
+    if type(schema) is not int or schema not in schemas:
+        raise ValueError(f"unknown schema version {schema!r} (this wom-tui reads version {max(schemas)})")
     return data
 
 
 _ROW_ENCODER = json.JSONEncoder(allow_nan=False)
 
 
-def encode_document(body: dict[str, Any]) -> bytes:
+def encode_document(body: dict[str, Any], schema: int = SCHEMA) -> bytes:
     """One data file's bytes: pretty-printed JSON with the schema version first.
 
     A top-level list is written one compact item per line (a user, a record): as readable as a
@@ -163,7 +173,7 @@ def encode_document(body: dict[str, Any]) -> bytes:
     the C encoder — it matters with 10,000 users.
     """
     lines = []
-    for key, value in {"schema": SCHEMA, **body}.items():
+    for key, value in {"schema": schema, **body}.items():
         name = json.dumps(key)
         if isinstance(value, list) and value:
             items = ",\n".join("    " + _ROW_ENCODER.encode(item) for item in value)
@@ -182,6 +192,11 @@ def _expect_keys(data: dict[str, Any], required: set[str], optional: frozenset[s
     if extra:
         # Unknown fields would be lost on the next rewrite, so they make the file unreadable instead.
         raise ValueError(f"unexpected field {sorted(extra)[0]!r}")
+
+
+def _expect_schema(data: dict[str, Any], schema: int = SCHEMA) -> None:
+    if data["schema"] != schema:
+        raise ValueError(f"unknown schema version {data['schema']!r} (this wom-tui reads version {schema})")
 
 
 def _check_game_id(value: Any) -> str:
@@ -216,13 +231,35 @@ def decode_users(data: dict[str, Any]) -> tuple[UserRegistry, list[str]]:
 
 
 def encode_users(registry: UserRegistry, recent_games: Iterable[str] = ()) -> bytes:
-    """users.json's bytes for ``registry`` (in registration order)."""
-    return encode_document({"users": [user.as_json() for user in registry], "recent_games": list(recent_games)})
+    """users.json's bytes for ``registry`` (in registration order), always schema 2."""
+    body = {"users": [user.as_json() for user in registry], "recent_games": list(recent_games)}
+    return encode_document(body, USERS_SCHEMA)
+
+
+def decode_links(data: dict[str, Any]) -> list[PendingLink]:
+    """links.json's content → the one-time codes waiting to be typed."""
+    _expect_keys(data, {"schema", "links"})
+    _expect_schema(data)
+    links = data["links"]
+    if not isinstance(links, list):
+        raise ValueError("'links' must be a list")
+    try:
+        return [PendingLink.from_json(item) for item in links]
+    except NameRejected as exc:
+        raise ValueError(f"a link code has an invalid name: {exc.reason}") from None
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"bad link code: {exc}") from None
+
+
+def encode_links(links: Iterable[PendingLink]) -> bytes:
+    """links.json's bytes."""
+    return encode_document({"links": [link.as_json() for link in links]})
 
 
 def decode_hall(data: dict[str, Any]) -> HallOfFame:
     """halloffame.json's content → the hall of fame."""
     _expect_keys(data, {"schema", "records"})
+    _expect_schema(data)
     try:
         return HallOfFame.from_json(data["records"])
     except NameRejected as exc:
@@ -290,6 +327,7 @@ def check_game_json(data: Any) -> GameRecord:
 def decode_game(data: dict[str, Any]) -> tuple[str, GameRecord]:
     """A game file's content → its id and record."""
     _expect_keys(data, {"schema", "id", "game"})
+    _expect_schema(data)
     return _check_game_id(data["id"]), check_game_json(data["game"])
 
 
@@ -367,6 +405,7 @@ class Store:
         self.data_dir = Path(data_dir)
         self.users_path = self.data_dir / USERS_FILE
         self.hall_path = self.data_dir / HALL_FILE
+        self.links_path = self.data_dir / LINKS_FILE
         self.games_dir = self.data_dir / GAMES_DIR
         self.lock_path = self.data_dir / LOCK_FILE
         self.lock_timeout = lock_timeout
@@ -454,6 +493,10 @@ class Store:
         loaded = _load(self.users_path, decode_users)
         return loaded if loaded is not None else (UserRegistry(), [])
 
+    def _load_links(self) -> list[PendingLink]:
+        loaded = _load(self.links_path, decode_links)
+        return loaded if loaded is not None else []
+
     def _load_game(self, game_id: str, path: Path) -> GameRecord:
         loaded = _load(path, decode_game)
         if loaded is None:
@@ -503,6 +546,7 @@ class Store:
     def check(self) -> None:
         """Validate every file in the folder; raise :class:`StoreError` for the first bad one."""
         self._load_users()
+        self._load_links()
         self.hall_of_fame()
         for pending in (True, False):
             for game_id, path in self._game_files(pending=pending):
@@ -520,6 +564,10 @@ class Store:
         """The user with this name in any case, or ``None``."""
         return self.users().get(name)
 
+    def user_for_key(self, fingerprint: str) -> User | None:
+        """The user holding the SSH key with this fingerprint, or ``None``."""
+        return self.users().holder_of(fingerprint)
+
     def hall_of_fame(self) -> HallOfFame:
         """The hall of fame (empty when the file does not exist yet)."""
         hall = _load(self.hall_path, decode_hall)
@@ -531,12 +579,82 @@ class Store:
 
     # ---- writes (each re-reads under the lock)
 
-    def register(self, name: str) -> User:
-        """Register a new user with 0 points and 0 games; :class:`NameRejected` with the reason if not."""
+    def register(self, name: str, key: str | None = None) -> User:
+        """Register a new user with 0 points and 0 games, holding the SSH key ``key`` if given.
+
+        :class:`NameRejected` (bad or taken name) or :class:`KeyRejected` (the key is someone
+        else's) with the reason if not; nothing is written then. Both are checked under the lock.
+        """
         check_name(name)
+        if key is not None:
+            check_fingerprint(key)
         with self._locked():
             registry, recent = self._load_users()
-            user = registry.register(name)
+            user = registry.register(name, key)
+            self._write(self.users_path, encode_users(registry, recent))
+        return user
+
+    def bind_key(self, name: str, fingerprint: str) -> User:
+        """Let the SSH key ``fingerprint`` sign in as ``name``; KeyRejected (nothing written) if it cannot.
+
+        A key belongs to one user at most, checked under the lock; binding a key the user
+        already holds changes nothing.
+        """
+        check_fingerprint(fingerprint)
+        with self._locked():
+            registry, recent = self._load_users()
+            before = registry.get(name)
+            if before is not None and fingerprint in before.keys:
+                return before
+            user = registry.bind_key(name, fingerprint)
+            self._write(self.users_path, encode_users(registry, recent))
+        return user
+
+    def unbind_key(self, name: str, fingerprint: str) -> User:
+        """Take the key ``fingerprint`` from ``name``; KeyRejected (nothing written) if they do not hold it."""
+        with self._locked():
+            registry, recent = self._load_users()
+            user = registry.unbind_key(name, fingerprint)
+            self._write(self.users_path, encode_users(registry, recent))
+        return user
+
+    def issue_link_code(self, fingerprint: str, now: datetime | None = None) -> str:
+        """A one-time code with which another key can join the name that ``fingerprint`` signs in as.
+
+        Valid for 10 minutes and once; only its hash is written (to links.json). KeyRejected
+        if the key holds no name.
+        """
+        now = now or datetime.now(timezone.utc)
+        with self._locked():
+            user = self._load_users()[0].holder_of(fingerprint)
+            if user is None:
+                raise KeyRejected("Only a signed-in player can link another key.")
+            code, link = PendingLink.issue(user.name, now)
+            links = [kept for kept in self._load_links() if kept.expires > now]
+            self._write(self.links_path, encode_links([*links, link]))
+        return code
+
+    def redeem_link_code(self, typed: str, fingerprint: str, now: datetime | None = None) -> User:
+        """Bind ``fingerprint`` to the name a valid one-time code was issued for, using the code up.
+
+        KeyRejected, with nothing written, for a wrong, used or expired code or a key that
+        already holds a name. The code is removed before the key is bound, so a crash between the
+        two writes leaves the code used and the key unbound (ask for a new code), never a code
+        that works twice.
+        """
+        check_fingerprint(fingerprint)
+        now = now or datetime.now(timezone.utc)
+        with self._locked():
+            registry, recent = self._load_users()
+            holder = registry.holder_of(fingerprint)
+            if holder is not None:
+                raise KeyRejected(f"This key already belongs to {holder.name}.")
+            links = self._load_links()
+            found = next((link for link in links if link.matches(typed, now)), None)
+            if found is None:
+                raise KeyRejected("That code is wrong, used or expired.")
+            user = registry.bind_key(found.name, fingerprint)
+            self._write(self.links_path, encode_links([kept for kept in links if kept is not found and kept.expires > now]))
             self._write(self.users_path, encode_users(registry, recent))
         return user
 
@@ -581,4 +699,4 @@ class Store:
         return True
 
 
-__all__ = ["SCHEMA", "Store", "StoreError", "atomic_write", "parse_document"]
+__all__ = ["SCHEMA", "USERS_SCHEMA", "KeyRejected", "Store", "StoreError", "atomic_write", "parse_document"]

@@ -7,6 +7,8 @@ from collections.abc import Iterable, Iterator
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from .keys import KeyRejected, check_fingerprint
+
 MAX_NAME = 16
 MAX_GUEST_NAME = 7
 COMPUTER_NAMES = ("HAL9000", "VIKI")
@@ -65,17 +67,30 @@ def average(score: int, games: int) -> float:
 
 
 class User:
-    """A registered player: a name fixed for life, a score that only grows, and games played."""
+    """A registered player: a name fixed for life, a score that only grows, games played, and keys.
 
-    __slots__ = ("__name", "__score", "__games")
+    ``keys`` are the SHA256 fingerprints of the SSH keys that sign in as this user over ``serve``
+    (none for a name registered locally until the operator binds one).
+    """
 
-    def __init__(self, name: str, score: int = 0, games: int = 0) -> None:
+    __slots__ = ("__name", "__score", "__games", "__keys")
+
+    def __init__(self, name: str, score: int = 0, games: int = 0, keys: Iterable[str] = ()) -> None:
         check_name(name)
         if type(score) is not int or score < 0 or type(games) is not int or games < 0:
             raise ValueError("score and games must be whole numbers of at least 0")
+        if isinstance(keys, str):
+            raise ValueError("keys must be a list of fingerprints")
+        fingerprints: list[str] = []
+        for key in keys:
+            check_fingerprint(key)
+            if key in fingerprints:
+                raise ValueError(f"the key {key} is listed twice")
+            fingerprints.append(key)
         self.__name = name
         self.__score = score
         self.__games = games
+        self.__keys = tuple(fingerprints)
 
     @property
     def name(self) -> str:
@@ -93,6 +108,11 @@ class User:
         return self.__games
 
     @property
+    def keys(self) -> tuple[str, ...]:
+        """Fingerprints of the SSH keys bound to this user, oldest first."""
+        return self.__keys
+
+    @property
     def average(self) -> float:
         """Points per game, rounded half-up to one decimal."""
         return average(self.__score, self.__games)
@@ -107,16 +127,34 @@ class User:
         """Count one more finished game."""
         self.__games += 1
 
+    def add_key(self, fingerprint: str) -> None:
+        """Bind one more key (use :meth:`UserRegistry.bind_key`, which keeps keys unique across users)."""
+        check_fingerprint(fingerprint)
+        if fingerprint not in self.__keys:
+            self.__keys = (*self.__keys, fingerprint)
+
+    def remove_key(self, fingerprint: str) -> None:
+        """Unbind a key; KeyRejected if this user does not hold it."""
+        if fingerprint not in self.__keys:
+            raise KeyRejected(f"{self.__name} holds no key {fingerprint}.")
+        self.__keys = tuple(key for key in self.__keys if key != fingerprint)
+
     def as_json(self) -> dict[str, Any]:
-        """The user as plain JSON data."""
-        return {"name": self.__name, "score": self.__score, "games": self.__games}
+        """The user as plain JSON data (schema 2: with the key fingerprints)."""
+        return {"name": self.__name, "score": self.__score, "games": self.__games, "keys": list(self.__keys)}
 
     @classmethod
     def from_json(cls, data: Any) -> User:
-        """Rebuild a user from :meth:`as_json` data; ``ValueError`` (or NameRejected) if it is not one."""
-        if not isinstance(data, dict) or set(data) != {"name", "score", "games"}:
-            raise ValueError("a user must be an object with exactly name, score and games")
-        return cls(data["name"], data["score"], data["games"])
+        """Rebuild a user from :meth:`as_json` data (``keys`` may be absent: schema 1).
+
+        ``ValueError`` (or NameRejected) if it is not one.
+        """
+        if not isinstance(data, dict) or not {"name", "score", "games"} <= set(data) <= {"name", "score", "games", "keys"}:
+            raise ValueError("a user must be an object with exactly name, score, games and keys")
+        keys = data.get("keys", [])
+        if not isinstance(keys, list):
+            raise ValueError("keys must be a list of fingerprints")
+        return cls(data["name"], data["score"], data["games"], keys)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, User) and self.as_json() == other.as_json()
@@ -125,27 +163,69 @@ class User:
         return hash(name_key(self.__name))
 
     def __repr__(self) -> str:
-        return f"User({self.__name!r}, score={self.__score}, games={self.__games})"
+        keys = f", keys={list(self.__keys)!r}" if self.__keys else ""
+        return f"User({self.__name!r}, score={self.__score}, games={self.__games}{keys})"
 
 
 class UserRegistry:
-    """All registered users, unique by name ignoring case."""
+    """All registered users, unique by name ignoring case; each key fingerprint belongs to one user."""
 
     def __init__(self, users: Iterable[User] = ()) -> None:
         self._users: dict[str, User] = {}
+        holders: dict[str, str] = {}
         for user in users:
             key = name_key(user.name)
             if key in self._users:
                 raise ValueError(f"two users share the name {user.name!r}")
+            for fingerprint in user.keys:
+                if fingerprint in holders:
+                    raise ValueError(f"the key {fingerprint} is bound to both {holders[fingerprint]!r} and {user.name!r}")
+                holders[fingerprint] = user.name
             self._users[key] = user
 
-    def register(self, name: str) -> User:
-        """Create a new user with 0 points and 0 games, or raise :class:`NameRejected`."""
+    def register(self, name: str, key: str | None = None) -> User:
+        """Create a new user with 0 points and 0 games (holding ``key`` if given).
+
+        Raises :class:`NameRejected` for a bad or taken name, :class:`KeyRejected` if the key
+        already belongs to someone; nothing changes then.
+        """
         check_name(name)
         if name_key(name) in self._users:
             raise NameRejected("Sorry, the name is already taken.")
-        user = User(name)
+        if key is not None:
+            check_fingerprint(key)
+            holder = self.holder_of(key)
+            if holder is not None:
+                raise KeyRejected(f"This key already belongs to {holder.name}.")
+        user = User(name, keys=() if key is None else (key,))
         self._users[name_key(name)] = user
+        return user
+
+    def holder_of(self, fingerprint: str) -> User | None:
+        """The user holding the key with this fingerprint, or ``None``."""
+        for user in self._users.values():
+            if fingerprint in user.keys:
+                return user
+        return None
+
+    def bind_key(self, name: str, fingerprint: str) -> User:
+        """Give user ``name`` the key ``fingerprint``; KeyRejected if the name is unknown or the key is someone else's."""
+        check_fingerprint(fingerprint)
+        user = self.get(name)
+        if user is None:
+            raise KeyRejected(f"There is no user called {name}.")
+        holder = self.holder_of(fingerprint)
+        if holder is not None and holder is not user:
+            raise KeyRejected(f"This key already belongs to {holder.name}.")
+        user.add_key(fingerprint)
+        return user
+
+    def unbind_key(self, name: str, fingerprint: str) -> User:
+        """Take the key ``fingerprint`` from user ``name``; KeyRejected if they do not hold it."""
+        user = self.get(name)
+        if user is None:
+            raise KeyRejected(f"There is no user called {name}.")
+        user.remove_key(fingerprint)
         return user
 
     def get(self, name: str) -> User | None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .board import DecodingBoard, GameStateError
 from .codes import WOM_RULESET, Feedback, Ruleset
-from .players import HumanPlayer, Player, computer_player
+from .players import GuestPlayer, HumanPlayer, Player, computer_player
 from .records import GameRecord, PlayerRecord
 from .scoring import Breakdown, breakdown
 from .users import UserRegistry, computer_name, name_key
@@ -21,6 +21,9 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MIN_ATTEMPTS, MAX_ATTEMPTS = 5, 10
 
 MAKING, GUESSING, FINISHED, ABANDONED = "making", "guessing", "finished", "abandoned"
+
+GUEST_SEATS = ("Guest 1", "Guest 2", "Guest 3")
+"""Seats for people who play without a registered name (and earn nothing); a user of that name comes first."""
 
 
 class SetupError(ValueError):
@@ -40,6 +43,8 @@ def player_for_name(typed: str, registry: UserRegistry, already: Iterable[Player
     name = typed.strip()
     if computer_name(name) is not None:
         player: Player = computer_player(name)
+    elif name in GUEST_SEATS and registry.get(name) is None:
+        player = GuestPlayer(name)
     else:
         user = registry.get(name) if name else None
         if user is None:
@@ -283,7 +288,7 @@ class WomGame:
         rows = []
         for player, board in zip(self.__players, self.__boards):
             points = None
-            if not player.is_computer:
+            if player.is_user:
                 breaker_board = self.board_of(self.breaker_for(player))
                 points = breakdown(
                     player.name, self.attempts, board.attempts_used, board.solved,
@@ -301,7 +306,7 @@ class WomGame:
     def _build_record(self) -> GameRecord:
         players = tuple(
             PlayerRecord(
-                r.player.name, not r.player.is_computer, r.broke, r.attempts_used,
+                r.player.name, r.player.is_user, r.broke, r.attempts_used,
                 tuple(tuple(a) for a in self.board_of(r.player).history), r.breaking, r.making,
             )
             for r in self.results().players

@@ -50,8 +50,12 @@ class MenuScreen(Screen[None]):
         Binding("s", "app.scoreboard", "Scores"),
         Binding("p", "app.play", "Play"),
         Binding("o", "app.solo", "Solo"),
+        Binding("k", "app.link_key", "Link key", show=False),
         Binding("q", "app.quit", "Quit"),
     ]
+
+    _returning = False
+    """Signed in when the menu first showed (the session began signed in): "Welcome back"."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box"):
@@ -59,13 +63,50 @@ class MenuScreen(Screen[None]):
             with Center():
                 yield Static(title_pegs(), id="menu-title")
             yield Static(Text("Welcome to the World of Mastermind!"), id="menu-welcome")
+            if self._served_key_or_guest():
+                self._returning = self.app.identity.signed_in  # type: ignore[attr-defined]
+                whoami = Static(self._greeting(), id="menu-whoami")
+                whoami.styles.width = "100%"
+                whoami.styles.text_align = "center"
+                whoami.styles.margin = (0, 0, 1, 0)
+                yield whoami
             with Center():
                 yield OptionList(*self._options(), id="menu-options")
         yield Footer()
 
+    def _served_key_or_guest(self) -> bool:
+        identity = getattr(self.app, "identity", None)
+        return identity is not None and identity.served
+
+    def _greeting(self) -> Text:
+        """Who you are over SSH: welcome back, new key, or guest (a name is data, never markup)."""
+        identity = self.app.identity  # type: ignore[attr-defined]
+        if identity.name is not None:
+            return Text(f"Welcome back, {identity.name}!" if self._returning else f"Signed in as {identity.name}.")
+        if identity.fingerprint is not None:
+            return Text("New here? Register a name (r) or link this key (k).")
+        return Text("Playing as a guest: solo games and watching. Connect with an SSH key to register.")
+
+    def _entries(self) -> list[tuple[str, str, str]]:
+        entries = list(MENU)
+        identity = getattr(self.app, "identity", None)
+        if identity is not None and identity.fingerprint is not None:
+            label = "Link another key" if identity.signed_in else "Link this key to your name"
+            entries.insert(len(entries) - 2, ("k", "link_key", label))
+        return entries
+
+    def on_screen_resume(self) -> None:
+        """Back at the menu: the greeting follows a registration or a link made meanwhile."""
+        if self._served_key_or_guest():
+            self.query_one("#menu-whoami", Static).update(self._greeting())
+            options = self.query_one("#menu-options", OptionList)
+            highlighted = options.highlighted
+            options.set_options(self._options())
+            options.highlighted = highlighted
+
     def _options(self) -> list[Option]:
         options = []
-        for key, action, label in MENU:
+        for key, action, label in self._entries():
             prompt = Text(end="")
             prompt.append(f" {key} ", style=Style(bold=True))
             prompt.append(f"  {label}")

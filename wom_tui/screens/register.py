@@ -9,6 +9,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Footer, Input, Static
 
+from ..domain.keys import KeyRejected
 from ..domain.users import MAX_NAME, NameRejected
 from .base import WomScreen
 
@@ -18,6 +19,9 @@ NAME_PATTERN = r"[A-Za-z0-9 ._\-]*"
 NAME_RULE = f"1–{MAX_NAME} characters: A–Z, a–z, 0–9, space, - _ ."
 REFUSED_KEY = "A name may use only A–Z, a–z, 0–9, space, - _ ."
 TOO_LONG = f"A name can be at most {MAX_NAME} characters long."
+GUESTS_CANNOT_REGISTER = (
+    "Guests play solo games and watch. To register a name, connect with an SSH key (ssh-keygen -t ed25519 makes one)."
+)
 
 
 class NameInput(Input):
@@ -49,6 +53,17 @@ class RegisterScreen(WomScreen):
 
     def on_mount(self) -> None:
         self.query_one(NameInput).focus()
+        if self.wom.identity.is_guest:
+            self._say(GUESTS_CANNOT_REGISTER, "warning")
+
+    def _served_refusal(self) -> str | None:
+        """Over SSH a name is bound to the key you came with: guests and keys that hold a name cannot register."""
+        identity = self.wom.identity
+        if identity.may_register:
+            return None
+        if identity.is_guest:
+            return GUESTS_CANNOT_REGISTER
+        return f"This key already signs in as {identity.name}: one key holds one name."
 
     def _say(self, content: Content | str, kind: str) -> None:
         result = self.query_one("#register-result", Static)
@@ -64,13 +79,22 @@ class RegisterScreen(WomScreen):
 
         event.stop()
         name = event.value
+        refusal_reason = self._served_refusal()
+        if refusal_reason is not None:
+            self._say(refusal_reason, "error")
+            return
         try:
-            user = self.wom.store.register(name)
-        except NameRejected as refusal:
+            user = self.wom.store.register(name, key=self.wom.identity.fingerprint)
+        except (NameRejected, KeyRejected) as refusal:
             self._say(refusal.reason, "error")
             return
         except StoreError as error:
             self.wom.show_store_error(error)
             return
-        self._say(Content.from_markup("Welcome, $name!", name=user.name), "success")
+        if self.wom.identity.served:
+            self.wom.sign_in(user.name)
+            welcome = Content.from_markup("Welcome, $name! This key now signs in as $name.", name=user.name)
+        else:
+            welcome = Content.from_markup("Welcome, $name!", name=user.name)
+        self._say(welcome, "success")
         event.input.clear()

@@ -138,7 +138,9 @@ class SoloSetupScreen(WomScreen):
         except StoreError as error:
             self.wom.show_store_error(error)
             return []
-        return sorted((user.name for user in users), key=lambda name: (name.casefold(), name))
+        # Over SSH you play solo as yourself or as a guest, never as another user.
+        names = self.wom.identity.seatable([user.name for user in users])
+        return sorted(names, key=lambda name: (name.casefold(), name))
 
     def on_mount(self) -> None:
         self.query_one("#solo-mode", RadioSet).focus()

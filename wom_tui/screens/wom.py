@@ -18,7 +18,7 @@ from textual.widgets import Button, Checkbox, Collapsible, Footer, Label, RadioB
 
 from ..domain.codes import PALETTES, WOM_RULESET, Ruleset
 from ..domain.users import COMPUTER_NAMES
-from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS, SetupError
+from ..domain.wom import GUEST_SEATS, MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS, SetupError
 from .base import WomScreen
 from .wom_game import WomGameScreen, WomSetup, start_game
 from .wom_results import WomResultsScreen
@@ -60,6 +60,7 @@ class WomSetupScreen(WomScreen):
         self._count = MIN_PLAYERS
         self._rules_problem: str | None = None
         self._store_error: StoreError | None = None
+        self._registered: list[str] = []
 
     # -- layout -----------------------------------------------------------------------------
 
@@ -67,7 +68,9 @@ class WomSetupScreen(WomScreen):
         from ..domain.store import StoreError
 
         try:
-            self._people = [user.name for user in self.wom.store.scoreboard()]
+            # Over SSH you seat only yourself (and the computers): Identity.seatable decides.
+            self._registered = [user.name for user in self.wom.store.scoreboard()]
+            self._people = self.wom.identity.seatable(self._registered)
         except StoreError as error:
             self._people = []
             self._store_error = error
@@ -136,15 +139,29 @@ class WomSetupScreen(WomScreen):
         self._ruleset = WOM_RULESET
 
     def _all_choices(self) -> list[str]:
-        return [*self._people, *COMPUTER_NAMES]
+        # Over SSH a friend at your keyboard takes a guest seat: they play, and earn nothing.
+        identity = self.wom.identity
+        guests = [seat for seat in GUEST_SEATS if identity.served and identity.may_seat(seat, self._registered)]
+        return [*self._people, *COMPUTER_NAMES, *guests]
 
     def _options(self) -> list[tuple[Text, str]]:
-        return [(Text(COMPUTER_LABELS.get(name, name)), name) for name in self._all_choices()]
+        labels = {**COMPUTER_LABELS, **{seat: f"{seat} · no points" for seat in GUEST_SEATS}}
+        return [(Text(labels.get(name, name)), name) for name in self._all_choices()]
 
     def _advanced_title(self) -> str:
         return f"Advanced rules: {describe_rules(self._ruleset)}"
 
     def _hint(self) -> Content:
+        identity = self.wom.identity
+        if identity.served and not self._people:
+            return Content(
+                "Over SSH you play as yourself: register in the main menu (r) with your SSH key to play "
+                "and earn points. Meanwhile, HAL9000 and VIKI can play each other while you watch."
+                if not identity.is_guest
+                else "Guests watch HAL9000 and VIKI play each other; connect with an SSH key to register and play."
+            )
+        if identity.served:
+            return Content("You play as yourself, against HAL9000 and VIKI. Only people earn points.")
         if not self._people:
             return Content(
                 "No one is registered yet: register in the main menu (r) to play and earn points. "
@@ -273,6 +290,10 @@ class WomSetupScreen(WomScreen):
 
         setup = self.current_setup()
         if setup is None:
+            return
+        refused = [name for name in setup.names if not self.wom.identity.may_seat(name, self._registered)]
+        if refused:
+            self._say(f"You cannot seat {refused[0]}: over SSH you play only as yourself.")
             return
         try:
             screen = start_game(self.wom, setup)

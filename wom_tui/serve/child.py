@@ -24,12 +24,43 @@ def claim_terminal(fd: int = 0) -> None:
     fcntl.ioctl(fd, termios.TIOCSCTTY, 0)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Claim the terminal and run ``wom-tui`` with the given arguments."""
-    claim_terminal()
-    from ..__main__ import main as wom_main
+def _log_early(args: list[str]) -> None:
+    """Send this process's log to the server's pipe before anything can fail (never to the player)."""
+    import logging
 
-    return wom_main(list(sys.argv[1:] if argv is None else argv))
+    from ..__main__ import log_to_server
+
+    logging.getLogger("wom_tui").addHandler(logging.NullHandler())
+    if "--log-fd" in args[:-1]:
+        try:
+            log_to_server(int(args[args.index("--log-fd") + 1]))
+        except ValueError:
+            pass
+
+
+APOLOGY = "Sorry, something went wrong in the game and it had to stop. Please connect again.\r\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Claim the terminal and run ``wom-tui`` with the given arguments.
+
+    Whatever goes wrong, the player reads a short apology; the traceback goes to the server's
+    log (through ``--log-fd``), never to the player's screen.
+    """
+    args = list(sys.argv[1:] if argv is None else argv)
+    _log_early(args)
+    try:
+        claim_terminal()
+        from ..__main__ import main as wom_main
+
+        return wom_main(args)
+    except Exception:
+        import logging
+
+        logging.getLogger("wom_tui.session").exception("the game process failed")
+        sys.stderr.write(APOLOGY)
+        sys.stderr.flush()
+        return 70
 
 
 if __name__ == "__main__":

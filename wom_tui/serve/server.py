@@ -1,4 +1,15 @@
-"""The SSH server: host key, authentication, refusals, the seat cap, and clean shutdown."""
+"""The SSH server: host key, who you are (a key, or a guest), refusals, the caps, and clean shutdown.
+
+Identity (issue 10): every client authenticates. Any public key is welcome, but asyncssh asks
+:meth:`_Visitor.validate_public_key` about *unsigned offers* too, so that hook only notes the
+key as the candidate; every other way in (keyboard-interactive, which admits guests) forgets it,
+and the identity is fixed in :meth:`_Visitor.auth_completed`, which asyncssh calls in the same
+step as verifying the signature of the request that succeeded. So offering someone else's key
+unsigned and then signing with your own (GHSA-pchf-49fh-w34r), or failing with a key and then
+going in by keyboard-interactive (CVE-2023-43809), leaves you as yourself or a guest. The game
+process gets the fingerprint on its command line from the server, never from anything the
+client sends (user name, environment).
+"""
 
 from __future__ import annotations
 
@@ -8,17 +19,20 @@ import itertools
 import logging
 import os
 import random
+import resource
 import secrets
 import signal
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 
 from ..options import Options
+from .logsafe import RateLimitedLog, SafeFormatter, clean
 from .session import SHUTTING_DOWN, GameSession, describe_seconds
 
 log = logging.getLogger("wom_tui.serve")
@@ -40,7 +54,17 @@ class ServeConfig:
     host: str = "127.0.0.1"
     port: int = 2222
     max_sessions: int = 32
+    max_per_ip: int = 4
+    """Sessions one address may hold at once (0: no limit)."""
+    no_guests: bool = False
+    """Turn away clients without a key (with one line saying why)."""
     idle_timeout: float = 600.0
+    login_timeout: float = 20.0
+    """Seconds a connection may take to sign in."""
+    max_unauthenticated: int = 256
+    """Connections still signing in, overall; beyond it the oldest is dropped."""
+    max_unauthenticated_per_ip: int = 32
+    """Connections still signing in from one address; beyond it that address's oldest is dropped."""
     host_key: Path | None = None
     authorized_keys: Path | None = None
     debug: bool = False
@@ -56,6 +80,8 @@ class ServeConfig:
             host=args.host,
             port=args.port,
             max_sessions=args.max_sessions,
+            max_per_ip=args.max_per_ip,
+            no_guests=args.no_guests,
             idle_timeout=args.idle_timeout,
             host_key=Path(args.host_key).expanduser() if args.host_key else None,
             authorized_keys=Path(args.authorized_keys).expanduser() if args.authorized_keys else None,
@@ -122,45 +148,121 @@ def _fsync_folder(folder: Path) -> None:
 
 
 class _Visitor(asyncssh.SSHServer):
-    """One client connection: authentication policy and refusal of everything but sessions."""
+    """One client connection: authentication, identity, and refusal of everything but sessions."""
 
     def __init__(self, server: GameServer) -> None:
         self._server = server
         self._number = next(server._connection_numbers)
         self._session_numbers = itertools.count(1)
         self._sessions: list[GameSession] = []
+        self.host = "?"
         self._peer = "?"
         self._conn: asyncssh.SSHServerConnection | None = None
         self._idle_handle: asyncio.TimerHandle | None = None
+        self._candidate: asyncssh.SSHKey | None = None
+        """The key of the public-key request being checked; only auth_completed makes it the identity."""
+        self.authenticated = False
+        self.fingerprint: str | None = None
+        """The verified key's SHA256 fingerprint once signed in with a key; None for a guest."""
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
-        """Log the newcomer."""
+        """Count the newcomer among the connections still signing in (dropping the oldest if too many)."""
         self._conn = conn
         peer = conn.get_extra_info("peername") or ("?", 0)
-        self._peer = f"{peer[0]}:{peer[1]}"
+        self.host = str(peer[0])
+        self._peer = f"{clean(self.host)}:{peer[1]}"
         self._server._connections.add(conn)
-        log.info("connection #%d from %s", self._number, self._peer)
+        self._server.admit(self)
+        # asyncssh ignores its transport's pause_writing, and the SSH window is whatever the client
+        # asks for (up to 4 GiB): a client that never reads would make the server buffer the game's
+        # output without end. These hooks stop reading the game's output while the socket is full.
+        self.transport_paused = False
+        conn.pause_writing = self._transport_full  # type: ignore[method-assign]
+        conn.resume_writing = self._transport_drained  # type: ignore[method-assign]
+
+    def _transport_full(self) -> None:
+        self.transport_paused = True
+        for session in self._sessions:
+            session.pause_output()
+
+    def _transport_drained(self) -> None:
+        self.transport_paused = False
+        for session in self._sessions:
+            session.resume_output()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        """Log the departure."""
+        """Log a player's departure; only count one that never signed in."""
         if self._conn is not None:
             self._server._connections.discard(self._conn)
+        self._server.forget(self)
         if self._idle_handle is not None:
             self._idle_handle.cancel()
-        log.info("connection #%d closed%s", self._number, f" ({exc})" if exc else "")
+        if self.authenticated:
+            log.info("connection #%d closed%s", self._number, f" ({clean(str(exc))})" if exc else "")
+        else:
+            self._server.unauthenticated_closed.note()
+
+    def drop(self) -> None:
+        """Close a connection that has not signed in (to make room for newer ones)."""
+        if self._conn is not None:
+            self._conn.abort()
+
+    # -- authentication -------------------------------------------------------------------------
 
     def begin_auth(self, username: str) -> bool:
-        """Public arcade: no authentication, unless ``--authorized-keys`` restricts who may play."""
-        log.info("connection #%d: user %r", self._number, username)
-        return self._server.config.authorized_keys is not None
+        """Everyone authenticates: with a key, or as a guest through keyboard-interactive."""
+        self._candidate = None
+        return True
 
     def public_key_auth_supported(self) -> bool:
-        """Keys are the only way in when ``--authorized-keys`` is given."""
-        return self._server.config.authorized_keys is not None
+        """Keys are how players are known."""
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        """Any key may try (unless ``--authorized-keys`` restricts them); asyncssh then checks its signature.
+
+        asyncssh calls this for unsigned offers too, so it only notes the candidate: the
+        identity is fixed in :meth:`auth_completed`.
+        """
+        self._candidate = None
+        authorized = self._server.authorized_keys
+        if authorized is not None and authorized.validate(key, self.host, self.host) is None:
+            return False
+        self._candidate = key
+        return True
+
+    def host_based_auth_supported(self) -> bool:
+        """No host-based authentication."""
+        return False
+
+    def password_auth_supported(self) -> bool:
+        """No passwords: keys, or guests."""
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        """Keyboard-interactive without questions is the guests' way in (not with ``--authorized-keys``)."""
+        return self._server.authorized_keys is None
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        """A guest: no prompts, straight in, and no key from an earlier attempt carries over."""
+        self._candidate = None
+        return True
+
+    def validate_kbdint_response(self, username: str, responses: object) -> bool:
+        """Never reached (no prompts are asked); a guest either way."""
+        self._candidate = None
+        return True
 
     def auth_completed(self) -> None:
-        """Note the successful sign-in."""
-        log.info("connection #%d: signed in", self._number)
+        """Fix the identity: the key whose signature asyncssh just verified, else a guest."""
+        key, self._candidate = self._candidate, None
+        self.fingerprint = key.get_fingerprint() if key is not None else None
+        self.authenticated = True
+        self._server.forget(self)
+        log.info(
+            "connection #%d from %s signed in %s",
+            self._number, self._peer, f"with key {self.fingerprint}" if self.fingerprint else "as a guest",
+        )
         self._arm_idle()
 
     def _arm_idle(self) -> None:
@@ -180,18 +282,20 @@ class _Visitor(asyncssh.SSHServer):
 
     def session_requested(self) -> GameSession:
         """Every session is a game session (it refuses exec and subsystems itself)."""
-        session = GameSession(self._server, f"session #{self._number}.{next(self._session_numbers)}")
+        label = f"session #{self._number}.{next(self._session_numbers)}"
+        session = GameSession(self._server, label, self.host, self.fingerprint)
+        session.transport_paused = self.transport_paused
         self._sessions.append(session)
         return session
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
         """Refuse local port forwarding (ssh -L)."""
-        log.info("connection #%d: port forwarding to %s:%d refused", self._number, dest_host, dest_port)
+        log.info("connection #%d: port forwarding to %s:%d refused", self._number, clean(dest_host), dest_port)
         return False
 
     def server_requested(self, listen_host: str, listen_port: int) -> bool:
         """Refuse remote port forwarding (ssh -R)."""
-        log.info("connection #%d: remote forwarding from %s:%d refused", self._number, listen_host, listen_port)
+        log.info("connection #%d: remote forwarding from %s:%d refused", self._number, clean(listen_host), listen_port)
         return False
 
     def unix_connection_requested(self, dest_path: str) -> bool:
@@ -216,7 +320,49 @@ class GameServer:
         self._connection_numbers = itertools.count(1)
         self._seated: set[GameSession] = set()
         self._ended: list[asyncio.Task[None]] = []
+        self._signing_in: dict[_Visitor, None] = {}
+        """Connections still signing in, oldest first."""
         self.host_key: asyncssh.SSHKey | None = None
+        self.authorized_keys: asyncssh.SSHAuthorizedKeys | None = None
+        self.dropped = RateLimitedLog(
+            log, "dropped %d connection(s) that had not signed in, to make room (at most %d signing in, %d per address)"
+        )
+        self.unauthenticated_closed = RateLimitedLog(log, "%d connection(s) closed without signing in", level=logging.INFO)
+
+    @property
+    def unauthenticated_caps(self) -> tuple[int, int]:
+        """Connections allowed to be signing in, overall and per address.
+
+        ``max_unauthenticated`` and ``max_unauthenticated_per_ip``, but never more than a quarter
+        of this process's descriptor limit, so that silent connections cannot use up the
+        descriptors players and their games need (256 under ``ulimit -n 1024``).
+        """
+        overall = min(self.config.max_unauthenticated, max(8, _descriptor_limit() // 4))
+        return overall, max(1, min(self.config.max_unauthenticated_per_ip, overall))
+
+    def admit(self, visitor: _Visitor) -> None:
+        """Count a new connection among those signing in, dropping the oldest beyond the caps."""
+        overall, per_ip = self.unauthenticated_caps
+        while self._signing_in and len(self._signing_in) >= overall:
+            self._drop(next(iter(self._signing_in)))
+        same = [other for other in self._signing_in if other.host == visitor.host]
+        for other in same[: max(0, len(same) - per_ip + 1)]:
+            self._drop(other)
+        self._signing_in[visitor] = None
+
+    def _drop(self, visitor: _Visitor) -> None:
+        self._signing_in.pop(visitor, None)
+        self.dropped.note(*self.unauthenticated_caps)
+        visitor.drop()
+
+    def forget(self, visitor: _Visitor) -> None:
+        """The connection signed in or left: it no longer counts as signing in."""
+        self._signing_in.pop(visitor, None)
+
+    @property
+    def signing_in(self) -> int:
+        """How many connections are still signing in."""
+        return len(self._signing_in)
 
     async def start(self) -> None:
         """Load or make the host key and start listening (raises ServeError if that fails)."""
@@ -230,20 +376,24 @@ class GameServer:
                 authorized = asyncssh.read_authorized_keys(str(self.config.authorized_keys))
             except (OSError, ValueError, asyncssh.KeyImportError) as exc:
                 raise ServeError(f"cannot read the authorized keys {self.config.authorized_keys}: {exc}") from exc
+        # Checked by _Visitor.validate_public_key rather than handed to asyncssh, which would then
+        # skip that hook for listed keys, and the hook is where the candidate identity is noted.
+        self.authorized_keys = authorized
         try:
             self._acceptor = await asyncssh.create_server(
                 lambda: _Visitor(self),
                 self.config.host,
                 self.config.port,
                 server_host_keys=[self.host_key],
-                authorized_client_keys=authorized,
                 encoding=None,
                 line_editor=False,
                 agent_forwarding=False,
                 x11_forwarding=False,
-                login_timeout=60,
-                keepalive_interval=30,
-                keepalive_count_max=4,
+                gss_host=None,
+                password_auth=False,
+                login_timeout=self.config.login_timeout,
+                keepalive_interval=15,
+                keepalive_count_max=3,
             )
         except OSError as exc:
             raise ServeError(f"cannot listen on {self.config.host}:{self.config.port}: {exc.strerror or exc}") from exc
@@ -270,12 +420,15 @@ class GameServer:
         """The sessions currently holding a seat."""
         return list(self._seated)
 
-    def take_seat(self, session: GameSession) -> bool:
-        """Seat a session unless all ``max_sessions`` seats are taken."""
+    def take_seat(self, session: GameSession) -> str | None:
+        """Seat a session, or say why not: ``"full"`` (``max_sessions``) or ``"address"`` (``max_per_ip``)."""
         if len(self._seated) >= self.config.max_sessions:
-            return False
+            return "full"
+        per_ip = self.config.max_per_ip
+        if per_ip > 0 and sum(1 for other in self._seated if other.host == session.host) >= per_ip:
+            return "address"
         self._seated.add(session)
-        return True
+        return None
 
     def leave_seat(self, session: GameSession) -> None:
         """Free a session's seat."""
@@ -285,12 +438,16 @@ class GameServer:
         """A seed for the next session, drawn from the server's seed (so ``--seed`` replays a server)."""
         return self._rng.randrange(2**32)
 
-    def game_command(self, seed: int) -> list[str]:
-        """The command line of one session's game process."""
+    def game_command(self, seed: int, fingerprint: str | None = None, log_fd: int | None = None) -> list[str]:
+        """The command line of one session's game process: served, as the verified key (or a guest)."""
         argv = [*self.config.game_command, "--data-dir", str(self.config.data_dir), "--seed", str(seed)]
         if self.config.debug:
             argv.append("--debug")
         argv.append("--served")
+        if fingerprint is not None:
+            argv += ["--key-fingerprint", fingerprint]
+        if log_fd is not None:
+            argv += ["--log-fd", str(log_fd)]
         return argv
 
     async def close(self) -> None:
@@ -325,6 +482,7 @@ async def serve_until_stopped(config: ServeConfig) -> int:
         return 1
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    loop.set_exception_handler(_quiet_exception_handler())
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         loop.add_signal_handler(signum, stop.set)
     print(
@@ -340,6 +498,27 @@ async def serve_until_stopped(config: ServeConfig) -> int:
     return 0
 
 
+def _descriptor_limit() -> int:
+    """This process's soft limit on open descriptors (RLIMIT_NOFILE)."""
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return soft if soft != resource.RLIM_INFINITY else 1 << 20
+
+
+def _quiet_exception_handler() -> Callable[[asyncio.AbstractEventLoop, dict[str, Any]], None]:
+    """The loop's error handler: failed accepts (out of descriptors) are logged once per interval, no traceback."""
+    failed_accepts = RateLimitedLog(log, "could not accept %d connection(s): %s")
+
+    def handle(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        message = str(context.get("message", ""))
+        if "accept" in message:
+            exc = context.get("exception")
+            failed_accepts.note(clean(str(exc) if exc else message))
+        else:
+            loop.default_exception_handler(context)
+
+    return handle
+
+
 def quiet_asyncssh(record: logging.LogRecord) -> bool:
     """Log filter: of asyncssh's INFO chatter keep only its refusals (agent, X11, pty forwarding).
 
@@ -353,9 +532,8 @@ def quiet_asyncssh(record: logging.LogRecord) -> bool:
 
 def run_server(args: argparse.Namespace, options: Options) -> int:
     """Entry point for ``wom-tui serve``: log to stderr, serve, and return the exit status."""
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
-    )
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(quiet_asyncssh)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(SafeFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(quiet_asyncssh)
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
     return asyncio.run(serve_until_stopped(ServeConfig.from_args(args, options)))

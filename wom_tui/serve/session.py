@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
+from .logsafe import clean
+from .throttle import InputThrottle
+
 if TYPE_CHECKING:
     from .server import GameServer
 
@@ -20,6 +23,11 @@ log = logging.getLogger("wom_tui.serve")
 
 NO_TERMINAL = "World of Mastermind needs a terminal: use ssh -t (for example: ssh -t -p {port} {host}).\r\n"
 ARCADE_FULL = "Sorry, all {seats} seats of World of Mastermind are taken right now. Please try again in a little while.\r\n"
+TOO_MANY_FROM_ADDRESS = "Sorry, at most {count} games of World of Mastermind at once from one address.\r\n"
+NO_GUESTS = (
+    "This World of Mastermind server only lets in players with an SSH key "
+    "(make one with ssh-keygen -t ed25519, then connect again).\r\n"
+)
 IDLE_CLOSED = "\r\nWorld of Mastermind closed this session after {idle} without a key press. See you soon!\r\n"
 SHUTTING_DOWN = "\r\nThe World of Mastermind server is shutting down. Thanks for playing!\r\n"
 START_FAILED = "Sorry, the game could not start. Please try again later.\r\n"
@@ -45,6 +53,9 @@ _CLIENT_VARS = ("COLORTERM", "NO_COLOR")
 MAX_COLUMNS = 1000
 MAX_ROWS = 500
 _INPUT_BACKLOG = 64 * 1024
+_LOG_BUDGET = 256 * 1024
+"""Bytes of a game's own log copied into the server's log, at most (a traceback is a few KiB)."""
+_LOG_LINE = 2000
 _KILL_GRACE = 3.0
 
 
@@ -84,9 +95,17 @@ def child_environment(term: str, client_env: dict[str, str]) -> dict[str, str]:
 class GameSession(asyncssh.SSHServerSession):
     """Bridges one SSH channel (bytes, no line editor) to a wom-tui process on a fresh pty."""
 
-    def __init__(self, server: GameServer, label: str) -> None:
+    def __init__(self, server: GameServer, label: str, host: str = "?", fingerprint: str | None = None) -> None:
         self._server = server
         self.label = label
+        self.host = host
+        """The client's address (for the per-address cap)."""
+        self.fingerprint = fingerprint
+        """The verified key's fingerprint, or None for a guest: the game process is told this, nothing else."""
+        self._throttle = InputThrottle()
+        self._log_fd: int | None = None
+        self._log_buffer = bytearray()
+        self._log_budget = _LOG_BUDGET
         self._loop = asyncio.get_running_loop()
         self._chan: asyncssh.SSHServerChannel | None = None
         self._open = False
@@ -97,6 +116,8 @@ class GameSession(asyncssh.SSHServerSession):
         self._master: int | None = None
         self._reading = False
         self._writing_paused = False
+        self.transport_paused = False
+        """Set by the connection while its TCP send buffer is full (the client is not reading)."""
         self._input = bytearray()
         self._input_paused = False
         self._started_at = 0.0
@@ -133,7 +154,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     def subsystem_requested(self, subsystem: str) -> bool:
         """Refuse subsystems (sftp and any other)."""
-        log.info("%s: subsystem %r refused", self.label, subsystem)
+        log.info("%s: subsystem %s refused", self.label, clean(subsystem, 40))
         return False
 
     def session_started(self) -> None:
@@ -143,9 +164,16 @@ class GameSession(asyncssh.SSHServerSession):
             assert self._chan is not None
             host, port = self._chan.get_extra_info("sockname", ("HOST", "PORT"))[:2]
             self._say_and_close(NO_TERMINAL.format(host=host, port=port))
-        elif not self._server.take_seat(self):
+        elif self.fingerprint is None and self._server.config.no_guests:
+            log.info("%s: refused, no key and no guests", self.label)
+            self._say_and_close(NO_GUESTS)
+        elif (refusal := self._server.take_seat(self)) == "full":
             log.info("%s: refused, all %d seats taken", self.label, self._server.config.max_sessions)
             self._say_and_close(ARCADE_FULL.format(seats=self._server.config.max_sessions))
+        elif refusal == "address":
+            count = self._server.config.max_per_ip
+            log.info("%s: refused, %d sessions from %s already", self.label, count, clean(self.host))
+            self._say_and_close(TOO_MANY_FROM_ADDRESS.format(count=count))
         else:
             self._start_game()
 
@@ -159,10 +187,16 @@ class GameSession(asyncssh.SSHServerSession):
                 pass
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:  # type: ignore[override]
-        """Pass keystrokes to the game and note the time for the idle check."""
+        """Pass keystrokes to the game (no faster than a person types) and note the time for the idle check."""
         if self._master is None or self._ending:
             return
         self._last_input = self._loop.time()
+        dropped = self._throttle.dropped
+        data = self._throttle.feed(data)
+        if self._throttle.dropped and not dropped:
+            log.warning("%s: input faster than a person types; dropping the excess", self.label)
+        if not data:
+            return
         if self._input:
             self._input += data
         else:
@@ -188,6 +222,16 @@ class GameSession(asyncssh.SSHServerSession):
         self._writing_paused = True
         self._stop_reading()
 
+    def pause_output(self) -> None:
+        """The connection's socket is full (a client that does not read): stop reading the game's output."""
+        self.transport_paused = True
+        self._stop_reading()
+
+    def resume_output(self) -> None:
+        """The socket drained: read the game's output again."""
+        self.transport_paused = False
+        self._start_reading()
+
     def resume_writing(self) -> None:
         """The client caught up: read the game's output again."""
         self._writing_paused = False
@@ -200,6 +244,31 @@ class GameSession(asyncssh.SSHServerSession):
         self.end("client left")
 
     # -- the game process -----------------------------------------------------------------------
+
+    @property
+    def reading_output(self) -> bool:
+        """True while the game's output is being read and forwarded (False while the client is behind)."""
+        return self._reading
+
+    @property
+    def input_dropped(self) -> int:
+        """Keystrokes dropped so far for coming faster than a person types."""
+        return self._throttle.dropped
+
+    def buffered_output(self) -> int:
+        """Bytes of the game's output the server holds for this client (channel + its connection's socket buffer)."""
+        if self._chan is None:
+            return 0
+        size = self._chan.get_write_buffer_size()
+        transport = getattr(self._chan.get_extra_info("connection"), "_transport", None)
+        if transport is not None:
+            size += transport.get_write_buffer_size()
+        return size
+
+    @property
+    def started_at(self) -> float:
+        """When the game started (loop time; 0 before)."""
+        return self._started_at
 
     @property
     def running(self) -> bool:
@@ -240,24 +309,31 @@ class GameSession(asyncssh.SSHServerSession):
     async def _run(self, slave: int) -> None:
         assert self._chan is not None and self._master is not None
         seed = self._server.next_seed()
-        argv = self._server.game_command(seed)
+        log_read, log_write = os.pipe()
+        argv = self._server.game_command(seed, self.fingerprint, log_write)
         env = child_environment(self._term or "", dict(self._chan.get_environment()))
         status = 1
         try:
             try:
                 self._proc = await asyncio.create_subprocess_exec(
-                    *argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True
+                    *argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True,
+                    pass_fds=(log_write,),
                 )
             finally:
                 os.close(slave)
+                os.close(log_write)
+                os.set_blocking(log_read, False)
+                self._log_fd = log_read
+                self._loop.add_reader(log_read, self._read_game_log)
         except OSError as exc:
             log.error("%s: could not start the game: %s", self.label, exc)
             self._farewell = START_FAILED
         else:
             self.pid = self._proc.pid
             log.info(
-                "%s: game started, pid %d, %dx%d %s, seed %d",
-                self.label, self.pid, self._size[0], self._size[1], self._term, seed,
+                "%s: game started, pid %d, %dx%d %s, seed %d, %s",
+                self.label, self.pid, self._size[0], self._size[1], clean(self._term or "", 64), seed,
+                f"key {self.fingerprint}" if self.fingerprint else "guest",
             )
             if self._ending:
                 self._signal_game(signal.SIGHUP)
@@ -273,6 +349,8 @@ class GameSession(asyncssh.SSHServerSession):
         for handle in (self._idle_handle, self._kill_handle):
             if handle is not None:
                 handle.cancel()
+        self._read_game_log()
+        self._close_game_log()
         master, self._master = self._master, None
         if master is not None:
             self._loop.remove_reader(master)
@@ -281,10 +359,13 @@ class GameSession(asyncssh.SSHServerSession):
                 self._drain(master)
             os.close(master)
         self._server.leave_seat(self)
+        if self._farewell:
+            self._send(TERMINAL_RESET + self._farewell.encode())
         if self._open and self._chan is not None:
-            if self._farewell:
-                self._chan.write(TERMINAL_RESET + self._farewell.encode())
-            self._chan.exit(status)
+            try:
+                self._chan.exit(status)
+            except (BrokenPipeError, ConnectionError, OSError):
+                self._open = False
         log.info(
             "%s: session ended (%s) after %.1f s, game exit status %d",
             self.label, self._ending or "game quit", self._loop.time() - self._started_at, status,
@@ -298,10 +379,53 @@ class GameSession(asyncssh.SSHServerSession):
             except (ProcessLookupError, PermissionError):
                 pass
 
+    # -- the game's own log (errors the player must not see) -------------------------------------
+
+    def _read_game_log(self) -> None:
+        """Copy what the game logged (a traceback, say) into the server's log, line by line, cleaned."""
+        if self._log_fd is None:
+            return
+        while True:
+            try:
+                data = os.read(self._log_fd, 65536)
+            except BlockingIOError:
+                break
+            except OSError:
+                data = b""
+            if not data:
+                self._close_game_log()
+                break
+            self._log_buffer += data
+        *lines, rest = self._log_buffer.split(b"\n")
+        self._log_buffer = bytearray(rest[-_LOG_LINE:])
+        for line in lines:
+            self._log_line(line)
+
+    def _log_line(self, line: bytes) -> None:
+        if self._log_budget <= 0:
+            return
+        self._log_budget -= len(line)
+        if self._log_budget <= 0:
+            log.warning("%s: the game logs too much; the rest is left out", self.label)
+            return
+        log.error("%s: game: %s", self.label, clean(line.decode("utf-8", "replace"), _LOG_LINE))
+
+    def _close_game_log(self) -> None:
+        if self._log_fd is not None:
+            if self._log_buffer:
+                self._log_line(bytes(self._log_buffer))
+                self._log_buffer.clear()
+            self._loop.remove_reader(self._log_fd)
+            os.close(self._log_fd)
+            self._log_fd = None
+
     # -- pty plumbing ---------------------------------------------------------------------------
 
     def _start_reading(self) -> None:
-        if self._master is not None and not self._reading and not self._writing_paused and not self._ending:
+        if (
+            self._master is not None and not self._reading and not self._writing_paused
+            and not self.transport_paused and not self._ending
+        ):
             self._loop.add_reader(self._master, self._read_master)
             self._reading = True
 
@@ -321,8 +445,15 @@ class GameSession(asyncssh.SSHServerSession):
         if not data:
             self._stop_reading()
             return
+        self._send(data)
+
+    def _send(self, data: bytes) -> None:
+        """Forward game output to the client, unless the channel is already closing (client gone)."""
         if self._open and self._chan is not None:
-            self._chan.write(data)
+            try:
+                self._chan.write(data)
+            except (BrokenPipeError, ConnectionError):
+                self._open = False
 
     def _drain(self, master: int) -> None:
         """Forward what the game wrote just before it exited (its terminal restore, mostly)."""
@@ -333,8 +464,7 @@ class GameSession(asyncssh.SSHServerSession):
                 return
             if not data:
                 return
-            if self._open and self._chan is not None:
-                self._chan.write(data)
+            self._send(data)
 
     def _write_master(self, data: bytes | bytearray) -> int:
         assert self._master is not None

@@ -1,0 +1,126 @@
+"""users.json schema 2: key fingerprints per user, upgraded from schema 1 on the first write (issue 10)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from wom_tui.domain.keys import KeyRejected
+from wom_tui.domain.store import Store, StoreError
+
+from .helpers import snapshot
+
+SCHEMA1_FOLDER = Path(__file__).parent / "data" / "schema1"
+"""A data folder written by wom-tui before issue 10 (commit 3e5f4a9): three users, one game, one record."""
+
+FP_A = "SHA256:" + "A" * 43
+FP_B = "SHA256:" + "B" * 43
+FP_C = "SHA256:" + "C" * 43
+NOW = datetime(2026, 11, 23, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def old_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "data"
+    shutil.copytree(SCHEMA1_FOLDER, folder)
+    return folder
+
+
+def test_a_schema_1_folder_is_read_as_users_without_keys_and_left_alone(old_folder: Path) -> None:
+    before = snapshot(old_folder)
+    store = Store(old_folder)
+    store.check()
+    assert [(u.name, u.score, u.games, u.keys) for u in store.users()] == [
+        ("Alan", 9, 1, ()), ("Bob", 0, 0, ()), ("Ada Lovelace", 0, 0, ()),
+    ]
+    assert store.user_for_key(FP_A) is None
+    assert snapshot(old_folder) == before
+
+
+def test_the_first_write_upgrades_to_schema_2_and_loses_nothing(old_folder: Path) -> None:
+    before = snapshot(old_folder)
+    old_users = json.loads((old_folder / "users.json").read_text())
+    store = Store(old_folder)
+    store.bind_key("alan", FP_A)  # any case finds the name
+
+    new_users = json.loads((old_folder / "users.json").read_text())
+    assert old_users["schema"] == 1 and new_users["schema"] == 2
+    assert new_users["recent_games"] == old_users["recent_games"]
+    assert [{k: v for k, v in user.items() if k != "keys"} for user in new_users["users"]] == old_users["users"]
+    assert [user["keys"] for user in new_users["users"]] == [[FP_A], [], []]
+    after = snapshot(old_folder)
+    assert {name: data for name, data in after.items() if name != "users.json"} == {
+        name: data for name, data in before.items() if name != "users.json"
+    }
+    assert len(Store(old_folder).games()) == 1
+    assert Store(old_folder).user_for_key(FP_A).name == "Alan"  # type: ignore[union-attr]
+
+
+def test_a_key_belongs_to_one_user_and_a_refusal_writes_nothing(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.register("Alan", key=FP_A)
+    store.register("Bob")
+    before = snapshot(tmp_path)
+    with pytest.raises(KeyRejected, match="already belongs to Alan"):
+        store.bind_key("Bob", FP_A)
+    with pytest.raises(KeyRejected, match="already belongs to Alan"):
+        store.register("Carol", key=FP_A)
+    with pytest.raises(KeyRejected, match="no user called Zed"):
+        store.bind_key("Zed", FP_B)
+    with pytest.raises(KeyRejected, match="holds no key"):
+        store.unbind_key("Bob", FP_A)
+    with pytest.raises(KeyRejected):
+        store.bind_key("Bob", "SHA256:short")
+    assert snapshot(tmp_path) == before
+    store.bind_key("Alan", FP_A)  # already hers: nothing to do
+    assert snapshot(tmp_path) == before
+
+    store.unbind_key("Alan", FP_A)
+    assert store.user_for_key(FP_A) is None
+    store.bind_key("Bob", FP_A)
+    assert store.user_for_key(FP_A).name == "Bob"  # type: ignore[union-attr]
+
+
+def test_a_file_binding_one_key_to_two_users_is_refused_and_kept(tmp_path: Path) -> None:
+    users = {"schema": 2, "users": [
+        {"name": "Alan", "score": 0, "games": 0, "keys": [FP_A]},
+        {"name": "Bob", "score": 0, "games": 0, "keys": [FP_A]},
+    ]}
+    path = tmp_path / "users.json"
+    path.write_text(json.dumps(users))
+    raw = path.read_bytes()
+    with pytest.raises(StoreError, match="bound to both"):
+        Store(tmp_path).users()
+    with pytest.raises(StoreError):
+        Store(tmp_path).register("Carol")
+    assert path.read_bytes() == raw
+
+
+def test_a_link_code_works_once_and_only_for_ten_minutes(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.register("Alan", key=FP_A)
+    with pytest.raises(KeyRejected, match="signed-in"):
+        store.issue_link_code(FP_B, now=NOW)
+
+    code = store.issue_link_code(FP_A, now=NOW)
+    assert code not in (tmp_path / "links.json").read_text()  # only its hash is kept
+    before = snapshot(tmp_path)
+    for wrong in ("", "AAAA-AAAA", code[:-1]):
+        with pytest.raises(KeyRejected, match="wrong, used or expired"):
+            store.redeem_link_code(wrong, FP_B, now=NOW)
+    with pytest.raises(KeyRejected, match="wrong, used or expired"):
+        store.redeem_link_code(code, FP_B, now=NOW + timedelta(minutes=10))
+    with pytest.raises(KeyRejected, match="already belongs to Alan"):
+        store.redeem_link_code(code, FP_A, now=NOW)
+    assert snapshot(tmp_path) == before
+
+    user = store.redeem_link_code(code.lower().replace("-", " "), FP_B, now=NOW + timedelta(minutes=9))
+    assert user.name == "Alan" and user.keys == (FP_A, FP_B)
+    after = snapshot(tmp_path)
+    with pytest.raises(KeyRejected, match="wrong, used or expired"):
+        store.redeem_link_code(code, FP_C, now=NOW + timedelta(minutes=9))
+    assert snapshot(tmp_path) == after

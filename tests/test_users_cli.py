@@ -1,0 +1,93 @@
+"""`wom-tui users list|bind|unbind`: the operator binds SSH keys to names (issue 10)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from wom_tui import __main__ as cli
+from wom_tui.domain.store import Store
+
+from tests.store.helpers import snapshot
+
+
+def users(folder: Path, *argv: str) -> int:
+    return cli.main(["users", *argv, "--data-dir", str(folder)])
+
+
+@pytest.fixture(scope="module")
+def key_line() -> str:
+    return asyncssh.generate_private_key("ssh-ed25519", comment="alan@home").export_public_key().decode()
+
+
+def fingerprint(line: str) -> str:
+    return asyncssh.import_public_key(line).get_fingerprint()
+
+
+def test_list_on_a_fresh_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert users(tmp_path / "data", "list") == 0
+    assert capsys.readouterr().out == "No users yet.\n"
+    assert not (tmp_path / "data").exists()
+    assert users(tmp_path, "list") == 0  # an existing empty folder
+    assert capsys.readouterr().out == "No users yet.\n"
+
+
+def test_bind_list_unbind(tmp_path: Path, key_line: str, capsys: pytest.CaptureFixture[str]) -> None:
+    store = Store(tmp_path)
+    store.register("Alan")
+    store.register("Bob")
+    assert users(tmp_path, "bind", "alan", "--key", key_line) == 0
+    assert f"{fingerprint(key_line)} now signs in as Alan." in capsys.readouterr().out
+    assert Store(tmp_path).user_for_key(fingerprint(key_line)).name == "Alan"  # type: ignore[union-attr]
+
+    assert users(tmp_path, "list") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["Name", "Score", "Games", "Keys"]
+    assert lines[1].split() == ["Alan", "0", "0", fingerprint(key_line)]
+    assert lines[2].startswith("Bob") and "(none: registered locally" in lines[2]
+
+    assert users(tmp_path, "unbind", "Alan", fingerprint(key_line)) == 0
+    assert Store(tmp_path).user_for_key(fingerprint(key_line)) is None
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["bind", "Zed", "--key", "KEY"], "there is no user called 'Zed'"),
+        (["bind", "Alan", "--key", "ssh-ed25519 not-base64!"], "not an SSH public key"),
+        (["bind", "Alan", "--key", ""], "the key is empty"),
+        (["bind", "Alan", "--key", "-----BEGIN OPENSSH PRIVATE KEY-----"], "that is a private key"),
+        (["bind", "Bob", "--key", "KEY"], "This key already belongs to Alan."),
+        (["unbind", "Alan", "SHA256:nope"], "A key fingerprint looks like SHA256:"),
+        (["unbind", "Bob", "FINGERPRINT"], "Bob holds no key"),
+        (["unbind", "Zed", "FINGERPRINT"], "there is no user called 'Zed'"),
+    ],
+)
+def test_bad_input_says_why_exits_2_and_writes_nothing(
+    tmp_path: Path, key_line: str, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    store = Store(tmp_path)
+    store.register("Alan", key=fingerprint(key_line))
+    store.register("Bob")
+    before = snapshot(tmp_path)
+    argv = [key_line if arg == "KEY" else fingerprint(key_line) if arg == "FINGERPRINT" else arg for arg in argv]
+    assert users(tmp_path, *argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+    assert snapshot(tmp_path) == before
+
+
+def test_bad_input_on_a_fresh_folder_creates_no_users_file(tmp_path: Path, key_line: str, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "data"
+    assert users(folder, "bind", "Alan", "--key", key_line) == 2
+    assert "there is no user called 'Alan'" in capsys.readouterr().err
+    assert not folder.exists()
+
+
+def test_a_missing_argument_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        users(tmp_path, "bind", "Alan")
+    assert exited.value.code == 2
+    assert "--key" in capsys.readouterr().err

@@ -1,0 +1,107 @@
+"""The app in a served session (issue 10): who is signed in, what they may register, seat and link."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from textual.widgets import Select, Static
+
+from wom_tui.app import SERVED_APOLOGY, WomApp
+from wom_tui.domain.identity import Identity
+from wom_tui.domain.store import Store
+from wom_tui.screens.wom import WomSetupScreen
+from wom_tui.widgets.whoami import WhoAmI
+
+from .conftest import make_options, wait_for
+
+FP_A = "SHA256:" + "A" * 43
+FP_B = "SHA256:" + "B" * 43
+
+
+def served_app(data_dir: Path, identity: Identity) -> WomApp:
+    options = make_options(data_dir, served=True)
+    return WomApp(Store(data_dir), random.Random(options.seed), options, identity)
+
+
+def badge(app: WomApp) -> str:
+    return str(app.screen.query_one(WhoAmI).render())
+
+
+def result_text(app: WomApp) -> str:
+    return str(app.screen.query_one("#register-result", Static).render())
+
+
+async def test_a_new_key_registers_its_name_and_is_signed_in_on_every_screen(data_dir: Path, store: Store) -> None:
+    app = served_app(data_dir, Identity.key(FP_A))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert badge(app) == "New player"
+        await pilot.press("r")
+        await wait_for(pilot, lambda: app.screen.query("#register-result"))
+        await pilot.press(*"Zoe", "enter")
+        await wait_for(pilot, lambda: "Welcome, Zoe!" in result_text(app))
+        assert store.user("Zoe").keys == (FP_A,)  # type: ignore[union-attr]
+        assert app.identity.name == "Zoe" and badge(app) == "Zoe"
+        await pilot.press(*"Zed", "enter")
+        await wait_for(pilot, lambda: "already signs in as Zoe" in result_text(app))
+        assert store.user("Zed") is None
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: "Signed in as Zoe." in str(app.screen.query_one("#menu-whoami", Static).render()))
+        for key, screen in (("s", "ScoreboardScreen"), ("o", "SoloSetupScreen"), ("p", "WomSetupScreen")):
+            await pilot.press(key)
+            await wait_for(pilot, lambda screen=screen: type(app.screen).__name__ == screen)
+            assert badge(app) == "Zoe"
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: type(app.screen).__name__ == "MenuScreen")
+
+
+async def test_seats_and_solo_players_are_yourself_the_computers_and_guests(data_dir: Path, store: Store) -> None:
+    store.register("Alan", key=FP_A)
+    store.register("Bob", key=FP_B)
+    store.register("Guest 2")  # a user named like a guest seat: that seat is not offered
+    app = served_app(data_dir, Identity.key(FP_A, "Alan"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, WomSetupScreen))
+        offered = [value for _, value in app.screen.query_one("#seat-select-1", Select)._options]
+        assert [value for value in offered if value is not Select.NULL] == ["Alan", "HAL9000", "VIKI", "Guest 1", "Guest 3"]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "MenuScreen")
+        await pilot.press("o")  # and a solo game is yours or a guest's
+        await wait_for(pilot, lambda: app.screen.query("#solo-player"))
+        offered = [value for _, value in app.screen.query_one("#solo-player", Select)._options]
+        assert offered == ["", "Alan"]
+
+
+@pytest.mark.parametrize("identity", [Identity.guest(), Identity.key(FP_A, "Alan")])
+async def test_guests_and_named_keys_cannot_register(data_dir: Path, store: Store, identity: Identity) -> None:
+    store.register("Alan", key=FP_A)
+    app = served_app(data_dir, identity)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        await wait_for(pilot, lambda: app.screen.query("#register-result"))
+        await pilot.press(*"Newbie", "enter")
+        await wait_for(pilot, lambda: "Guests play solo" in result_text(app) or "already signs in" in result_text(app))
+        assert [user.name for user in store.users()] == ["Alan"]
+
+
+async def test_a_served_player_gets_an_apology_not_a_traceback(
+    data_dir: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    app = served_app(data_dir, Identity.guest())
+
+    def explode() -> None:
+        raise RuntimeError("secret server detail")
+
+    with pytest.raises(RuntimeError):
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.call_later(explode)
+            await pilot.pause()
+    captured = capsys.readouterr()
+    shown = " ".join((captured.err + captured.out).split())
+    assert SERVED_APOLOGY in shown
+    assert "Traceback" not in shown and "secret server detail" not in shown
+    assert app.return_code == 1
+    # The details are for the server's log (the served game's log goes to the server through --log-fd).
+    assert "secret server detail" in caplog.text and "the game failed" in caplog.text

@@ -1,0 +1,101 @@
+"""Who is playing: trusted local play, or over ``serve`` a verified SSH key or a guest (issue 10).
+
+The entry point builds the :class:`Identity` and hands it to the app like the store and the RNG.
+Over SSH it comes only from what the server verified: the fingerprint of the key whose
+signature the server checked, passed to the session process by the server itself. The name is
+whatever user holds that key in the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, replace
+
+from .keys import check_fingerprint
+from .users import computer_name, name_key
+from .wom import GUEST_SEATS
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Local play (``served`` False) trusts whoever sits at the keyboard, as it always has.
+
+    A served session is a *guest* without a key, else the holder of ``fingerprint``, signed in
+    as ``name`` once that key belongs to a registered user.
+    """
+
+    served: bool = False
+    fingerprint: str | None = None
+    name: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.fingerprint is not None:
+            check_fingerprint(self.fingerprint)
+            if not self.served:
+                raise ValueError("only a served session has a key")
+        if self.name is not None and self.fingerprint is None:
+            raise ValueError("a name comes with the key that signs in as it")
+
+    @classmethod
+    def local(cls) -> Identity:
+        """Play on this machine: every registered user may be seated, as before."""
+        return cls()
+
+    @classmethod
+    def guest(cls) -> Identity:
+        """An SSH client without a usable key."""
+        return cls(served=True)
+
+    @classmethod
+    def key(cls, fingerprint: str, name: str | None = None) -> Identity:
+        """An SSH client that proved it holds the key ``fingerprint`` (signed in as ``name``, if any)."""
+        return cls(served=True, fingerprint=fingerprint, name=name)
+
+    def signed_in_as(self, name: str) -> Identity:
+        """The same key, now signed in as ``name`` (after registering or linking)."""
+        return replace(self, name=name)
+
+    @property
+    def is_guest(self) -> bool:
+        """True for an SSH client without a key: solo games and watching, no name, no points."""
+        return self.served and self.fingerprint is None
+
+    @property
+    def signed_in(self) -> bool:
+        """True once a served key belongs to a registered name."""
+        return self.name is not None
+
+    @property
+    def may_register(self) -> bool:
+        """Local play may register names; over SSH only a key that holds no name yet."""
+        return not self.served or (self.fingerprint is not None and self.name is None)
+
+    @property
+    def label(self) -> str:
+        """Who this is, for the corner of the screen: ``Alan``, ``Guest`` or ``New player``."""
+        if self.name is not None:
+            return self.name
+        return "Guest" if self.fingerprint is None else "New player"
+
+    def may_seat(self, name: str, registered: Collection[str] = ()) -> bool:
+        """True if this identity may put ``name`` in a World of Mastermind seat.
+
+        Computers always; over SSH otherwise only yourself, or a guest seat ("Guest 1") that is
+        not also a registered name (in ``registered``), since that would play as the user.
+        """
+        if not self.served or computer_name(name) is not None:
+            return True
+        if self.name is not None and name_key(name) == name_key(self.name):
+            return True
+        return name in GUEST_SEATS and name_key(name) not in {name_key(other) for other in registered}
+
+    def seatable(self, registered: list[str]) -> list[str]:
+        """Of the registered names, those this identity may seat, in the given order."""
+        return [name for name in registered if self.may_seat(name, registered) and computer_name(name) is None]
+
+    def may_play_solo_as(self, name: str) -> bool:
+        """True if a solo game may be recorded under the registered ``name``."""
+        return self.may_seat(name)
+
+
+__all__ = ["Identity"]

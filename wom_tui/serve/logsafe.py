@@ -1,0 +1,83 @@
+"""The server's log stays readable and small whatever clients send (issue 10).
+
+* :func:`clean` turns anything a client chose (a TERM, a host name in a forwarding request)
+  into one line of printable ASCII: newlines and escape sequences appear escaped, never raw,
+  so nobody can forge a log line or drive the operator's terminal.
+* :class:`SafeFormatter` does the same to every message as a last line of defence.
+* :class:`RateLimitedLog` logs a kind of event at most once per interval with a count, for the
+  things a flood produces by the thousand (dropped connections, failed accepts).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+MAX_CLEAN = 120
+"""Longest client-chosen text kept in a log line (longer is cut, with an ellipsis)."""
+INTERVAL = 10.0
+
+
+def clean(text: object, limit: int = MAX_CLEAN) -> str:
+    """``text`` as printable ASCII on one line: control characters and non-ASCII escaped (``\\n``, ``\\x1b``)."""
+    value = str(text)
+    shown = ascii(value[:limit])[1:-1]
+    return shown + ("…" if len(value) > limit else "")
+
+
+def escape_controls(text: str) -> str:
+    """Only the unprintable characters of ``text`` escaped (``\n``, ``\x1b``); the rest, backslashes too, as is."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
+class SafeFormatter(logging.Formatter):
+    """A formatter whose messages never hold a raw newline or escape sequence, whoever logged them.
+
+    Client-chosen text is already :func:`clean`-ed where it is logged; this catches the rest
+    (asyncssh's own messages, say). Tracebacks still span several lines.
+    """
+
+    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 (logging's name)
+        record.message = escape_controls(record.message)
+        return super().formatMessage(record)
+
+
+class RateLimitedLog:
+    """Log ``template % (count, *args)`` at most once per ``interval`` seconds for a repeated event."""
+
+    def __init__(self, logger: logging.Logger, template: str, interval: float = INTERVAL, level: int = logging.WARNING) -> None:
+        self._logger = logger
+        self._template = template
+        self._interval = interval
+        self._level = level
+        self._count = 0
+        self._args: tuple[object, ...] = ()
+        self._last = -float("inf")
+        self._timer: asyncio.TimerHandle | None = None
+        self.total = 0
+        """Events noted since the start."""
+
+    def note(self, *args: object) -> None:
+        """One more event (``args`` fill the template after the count; the latest are shown)."""
+        self.total += 1
+        self._count += 1
+        self._args = args
+        now = time.monotonic()
+        if now - self._last >= self._interval:
+            self._flush()
+        elif self._timer is None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return
+            self._timer = loop.call_later(self._last + self._interval - now, self._flush)
+
+    def _flush(self) -> None:
+        self._timer = None
+        if self._count:
+            self._logger.log(self._level, self._template, self._count, *self._args)
+            self._count = 0
+            self._last = time.monotonic()
