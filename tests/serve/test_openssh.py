@@ -5,20 +5,16 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import os
-import shutil
 import struct
 import termios
 from pathlib import Path
 
 import asyncssh
 import pyte
-import pytest
 
 from wom_tui.serve.server import GameServer
 
 from .sshterm import MENU_TEXT, WAIT, ServerFactory, new_key
-
-pytestmark = pytest.mark.skipif(shutil.which("ssh") is None, reason="needs the OpenSSH client")
 
 
 class OpenSSH:
