@@ -155,15 +155,20 @@ class WomApp(App[int]):
 
 
 def run_app(options: Options, rng: random.Random) -> int:
-    """Open the store in ``options.data_dir`` and run the app; return the exit status."""
-    from .domain.store import Store, StoreError
+    """Open the store (``options.store`` or the data folder) and run the app; return the exit status."""
+    from .domain.store import StoreError
+    from .options import open_store
 
     try:
-        store = Store(options.data_dir)
+        store = open_store(options)
     except StoreError as error:
-        # Without a usable data folder there is no game to show; say which folder and why.
-        print(f"wom-tui: cannot use the data folder: {error}", file=sys.stderr)
+        # Without a usable store there is no game to show; say which folder or database and why.
+        where = "the database" if options.store else "the data folder"
+        print(f"wom-tui: cannot use {where}: {error}", file=sys.stderr)
         return 1
-    app = WomApp(store, rng, options)
-    app.run()
+    app = WomApp(store, rng, options)  # type: ignore[arg-type]
+    try:
+        app.run()
+    finally:
+        store.close()
     return app.return_code or 0
