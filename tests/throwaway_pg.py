@@ -7,7 +7,8 @@ none), started through ``setpriv``. A developer's own account runs it directly.
 
 The server is for tests only: it listens on 127.0.0.1 at a free port (and a socket in its own
 temporary folder), asks for a random password, and runs with ``fsync=off`` — fast, and unsafe for
-anything that matters. Each test gets its own database (``new_database``).
+anything that matters (but a killed server still keeps every commit it acknowledged: the WAL is in
+the operating system's cache, so ``synchronous_commit`` stays on for the restart tests). Each test gets its own database (``new_database``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ SUPERUSER = "wom"
 FAST_SETTINGS = {
     "listen_addresses": "127.0.0.1",
     "fsync": "off",
-    "synchronous_commit": "off",
     "full_page_writes": "off",
     "max_connections": "200",
     "shared_buffers": "32MB",

@@ -28,6 +28,7 @@ explicitly.
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from collections.abc import Callable, Iterable
@@ -46,6 +47,11 @@ from .store import StoreError, check_game_json, new_game_id
 from .users import NameRejected, User, UserRegistry, check_name, name_key
 
 T = TypeVar("T")
+
+# The pool reports each failed reconnection through logging. With no handler configured, Python
+# would print those to stderr: across the game's screen, or an SSH player's. A server that sets
+# up logging still gets them; everyone else gets the StoreError.
+logging.getLogger("psycopg").addHandler(logging.NullHandler())
 
 CONNECT_TIMEOUT = 5
 """Seconds to wait for the database to answer a new connection."""
@@ -169,10 +175,12 @@ class PostgresStore:
     """Users, hall of fame and game records in one PostgreSQL database (see the module's promises)."""
 
     def __init__(self, url: str, *, pool_max: int = POOL_MAX, connect_timeout: float = CONNECT_TIMEOUT,
-                 migrate_schema: bool = True) -> None:
+                 attempts: int = ATTEMPTS, retry_pause: float = RETRY_PAUSE, migrate_schema: bool = True) -> None:
         self.url = url
         self.database = describe(url)
         self.connect_timeout = connect_timeout
+        self.attempts = attempts
+        self.retry_pause = retry_pause
         # First one plain connection: its errors say exactly why (refused, wrong password, no such
         # database); the pool's would only say that it timed out.
         try:
@@ -198,7 +206,7 @@ class PostgresStore:
 
     def close(self) -> None:
         """Close every connection of this store."""
-        self._pool.close()
+        self._pool.close(timeout=1)
 
     def __enter__(self) -> PostgresStore:
         return self
@@ -214,26 +222,37 @@ class PostgresStore:
         Errors of ``work`` itself (``ValueError``, ``NameRejected``) roll the transaction back and
         pass through; a database that stays unreachable becomes a :class:`DatabaseError`.
         """
-        pause = RETRY_PAUSE
-        for attempt in range(ATTEMPTS):
+        pause = self.retry_pause
+        for attempt in range(self.attempts):
             try:
                 with self._pool.connection() as conn:
                     with conn.transaction():
                         return work(conn, attempt)
+            except PoolTimeout:  # (a kind of OperationalError, so first)
+                # The pool has already tried to connect for connect_timeout seconds: waiting longer
+                # would only keep a player looking at a frozen screen.
+                raise DatabaseError(self.database, f"cannot reach the database ({self._why_unreachable()})") from None
             except psycopg.OperationalError as exc:
                 # A lost or refused connection, a server shutting down, a serialization failure or a
                 # deadlock: nothing of this transaction was kept unless COMMIT itself was cut,
                 # which every write below makes harmless to repeat.
                 reason = _reason(exc)
-            except PoolTimeout:
-                reason = f"no connection within {self.connect_timeout:g} s"
             except psycopg.Error as exc:
                 raise DatabaseError(self.database, f"the database refused the change ({_reason(exc)})") from None
-            if attempt + 1 < ATTEMPTS:
+            if attempt + 1 < self.attempts:
                 time.sleep(pause)
                 pause *= 2
-        raise DatabaseError(self.database, f"lost the connection to the database after {ATTEMPTS} tries "
+        raise DatabaseError(self.database, f"lost the connection to the database after {self.attempts} tries "
                                            f"({reason})")
+
+    def _why_unreachable(self) -> str:
+        """The driver's own reason a new connection fails now (the pool only says it timed out)."""
+        try:
+            with psycopg.connect(self.url, connect_timeout=max(1, round(self.connect_timeout))):
+                pass
+        except psycopg.Error as exc:
+            return _reason(exc)
+        return f"every connection was busy for {self.connect_timeout:g} s"
 
     def _read(self, query: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
         return self._transaction(lambda conn, _: conn.execute(query, tuple(params)).fetchall())
