@@ -14,7 +14,18 @@ from pathlib import Path
 
 from .halloffame import HallOfFame
 from .records import GameRecord
-from .store import GAMES_DIR, HALL_FILE, USERS_FILE, Store, StoreError, atomic_write, encode_game, encode_hall, encode_users
+from .store import (
+    GAMES_DIR,
+    HALL_FILE,
+    TMP_SUFFIX,
+    USERS_FILE,
+    Store,
+    StoreError,
+    atomic_write,
+    encode_game,
+    encode_hall,
+    encode_users,
+)
 from .stores import StoreLike, is_database_url, open_store
 from .users import User, UserRegistry
 
@@ -58,13 +69,24 @@ def is_empty(store: StoreLike) -> bool:
 
 
 def write_folder(store: Store, arcade: Arcade) -> None:
-    """Write ``arcade`` into the empty folder of ``store``: game files first, users.json last."""
+    """Write ``arcade`` into the empty folder of ``store``: game files first, users.json last.
+
+    Game files are each written under a temporary name and renamed, then flushed to disk all at
+    once (``os.sync``): one fsync per file makes 5,000 games take 20 s instead of one. Each file
+    is whole or absent at any instant; if the copy is cut short, users.json is missing, and the
+    folder is not empty, so copying again asks for it to be cleared first.
+    """
     if not _folder_is_empty(store):
         raise StoreError(store.data_dir, "the folder already holds an arcade; a copy only goes into an empty one")
     games_dir = store.data_dir / GAMES_DIR
     try:
         for game_id, record in arcade.games:
-            atomic_write(games_dir / f"{game_id}.json", encode_game(game_id, record))
+            final = games_dir / f"{game_id}.json"
+            temporary = games_dir / f".{game_id}.json{TMP_SUFFIX}"
+            temporary.write_bytes(encode_game(game_id, record))
+            os.replace(temporary, final)
+        if hasattr(os, "sync"):
+            os.sync()
         atomic_write(store.data_dir / HALL_FILE, encode_hall(arcade.hall))
         atomic_write(store.data_dir / USERS_FILE, encode_users(UserRegistry(arcade.users)))
     except OSError as exc:
