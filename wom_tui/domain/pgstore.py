@@ -59,8 +59,8 @@ ATTEMPTS = 5
 """Tries of one transaction whose connection is lost before the loss is reported."""
 RETRY_PAUSE = 0.2
 """Seconds before the first retry; doubled after each (0.2 + 0.4 + 0.8 + 1.6 s in all)."""
-POOL_MAX = 4
-"""Connections one process keeps at most (a served game process needs one)."""
+POOL_MAX = 2
+"""Connections one process keeps at most: a game process needs one at a time (the pool keeps one open)."""
 MIGRATION_LOCK = 0x574F4D  # "WOM": the advisory lock migrations take, so only one server migrates.
 
 
