@@ -238,7 +238,7 @@ class PostgresStore:
                 # which every write below makes harmless to repeat.
                 reason = _reason(exc)
             except psycopg.Error as exc:
-                raise DatabaseError(self.database, f"the database refused the change ({_reason(exc)})") from None
+                raise DatabaseError(self.database, f"the database refused the request ({_reason(exc)})") from None
             if attempt + 1 < self.attempts:
                 time.sleep(pause)
                 pause *= 2
