@@ -235,3 +235,11 @@ def test_registering_through_a_restart_gives_the_name_to_its_registrant(postgres
     postgres_server.restart("fast")
     assert store.register("Bea") == User("Bea")
     assert [u.name for u in store.users()] == ["Alan", "Bea"]
+
+
+def test_a_table_dropped_by_hand_is_a_store_error_not_a_traceback(url, opened):
+    store = opened(url)
+    run_sql(url, "DROP TABLE wom_games")
+    with pytest.raises(StoreError, match=r'refused the request \(relation "wom_games" does not exist\)'):
+        store.check()
+    assert store.register("Alan") == User("Alan")  # what does not need the table still works
