@@ -61,6 +61,8 @@ RETRY_PAUSE = 0.2
 """Seconds before the first retry; doubled after each (0.2 + 0.4 + 0.8 + 1.6 s in all)."""
 POOL_MAX = 2
 """Connections one process keeps at most: a game process needs one at a time (the pool keeps one open)."""
+POOL_WAIT = 2.0
+"""Seconds to wait for a pooled connection before asking the database directly what is wrong."""
 MIGRATION_LOCK = 0x574F4D  # "WOM": the advisory lock migrations take, so only one server migrates.
 
 
@@ -195,11 +197,20 @@ class PostgresStore:
         if self.version != SCHEMA_VERSION:
             raise DatabaseError(self.database, f"the database has schema version {self.version}, not "
                                                f"{SCHEMA_VERSION}: run `wom-tui store migrate`")
-        self._pool = ConnectionPool(
-            url, min_size=1, max_size=pool_max, open=True, timeout=connect_timeout,
-            kwargs={"autocommit": True, "connect_timeout": max(1, round(connect_timeout))},
+        self.pool_max = pool_max
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> ConnectionPool:
+        return ConnectionPool(
+            self.url, min_size=1, max_size=self.pool_max, open=True, timeout=min(self.connect_timeout, POOL_WAIT),
+            kwargs={"autocommit": True, "connect_timeout": max(1, round(self.connect_timeout))},
             check=ConnectionPool.check_connection, name="wom-store",
         )
+
+    def _renew_pool(self) -> None:
+        """A new pool in place of one still backing off after an outage (it waits 1, 2, 4… s between tries)."""
+        old, self._pool = self._pool, self._new_pool()
+        old.close(timeout=0)
 
     def __repr__(self) -> str:
         return f"PostgresStore({self.database!r})"
@@ -224,14 +235,21 @@ class PostgresStore:
         """
         pause = self.retry_pause
         for attempt in range(self.attempts):
+            wait = True
             try:
                 with self._pool.connection() as conn:
                     with conn.transaction():
                         return work(conn, attempt)
             except PoolTimeout:  # (a kind of OperationalError, so first)
-                # The pool has already tried to connect for connect_timeout seconds: waiting longer
-                # would only keep a player looking at a frozen screen.
-                raise DatabaseError(self.database, f"cannot reach the database ({self._why_unreachable()})") from None
+                # The pool has already tried to connect for connect_timeout seconds: if the database
+                # does not answer a connection of our own either, waiting longer would only keep a
+                # player looking at a frozen screen. If it does, the pool was still backing off
+                # after an outage: a new pool, and try again.
+                why = self._why_unreachable()
+                if why is not None:
+                    raise DatabaseError(self.database, f"cannot reach the database ({why})") from None
+                self._renew_pool()
+                reason, wait = "the connection pool was waiting to reconnect", False
             except psycopg.OperationalError as exc:
                 # A lost or refused connection, a server shutting down, a serialization failure or a
                 # deadlock: nothing of this transaction was kept unless COMMIT itself was cut,
@@ -239,20 +257,20 @@ class PostgresStore:
                 reason = _reason(exc)
             except psycopg.Error as exc:
                 raise DatabaseError(self.database, f"the database refused the request ({_reason(exc)})") from None
-            if attempt + 1 < self.attempts:
+            if wait and attempt + 1 < self.attempts:
                 time.sleep(pause)
                 pause *= 2
         raise DatabaseError(self.database, f"lost the connection to the database after {self.attempts} tries "
                                            f"({reason})")
 
-    def _why_unreachable(self) -> str:
-        """The driver's own reason a new connection fails now (the pool only says it timed out)."""
+    def _why_unreachable(self) -> str | None:
+        """The driver's own reason a new connection fails now (the pool only says it timed out); None if it works."""
         try:
             with psycopg.connect(self.url, connect_timeout=max(1, round(self.connect_timeout))):
                 pass
         except psycopg.Error as exc:
             return _reason(exc)
-        return f"every connection was busy for {self.connect_timeout:g} s"
+        return None
 
     def _read(self, query: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
         return self._transaction(lambda conn, _: conn.execute(query, tuple(params)).fetchall())
