@@ -111,3 +111,18 @@ async def test_the_app_shows_a_bad_row_where_it_shows_a_damaged_file(postgres_se
             assert postgres_server.password not in shown
     finally:
         store.close()
+
+
+def test_serve_migrates_the_database_and_hands_it_to_its_sessions_by_environment(postgres_server, monkeypatch):
+    import os
+
+    import wom_tui.serve.server as server
+
+    url = postgres_server.new_database()
+    seen = {}
+    monkeypatch.delenv("WOM_STORE", raising=False)  # also restores it after the test
+    monkeypatch.setattr(server, "run_server", lambda args, options: seen.update(env=os.environ.get("WOM_STORE")) or 0)
+    assert cli.main(["serve", "--port", "0", "--store", url]) == 0
+    assert seen["env"] == url  # each session's game process inherits it; its command line never shows it
+    with psycopg.connect(url) as conn:
+        assert conn.execute("SELECT max(version) FROM wom_migrations").fetchone()[0] >= 1
