@@ -57,6 +57,12 @@ def open_store(options: Options) -> StoreLike:
 
     ``StoreError`` (naming the folder or the database, without its password) if it cannot be used.
     """
+    from .domain.stores import is_database_url
     from .domain.stores import open_store as open_location
 
+    if options.store and not is_database_url(options.store):
+        from .domain.store import StoreError
+
+        raise StoreError(options.store, "not a PostgreSQL address (postgresql://user@host/db); "
+                                        "a data folder is given with --data-dir")
     return open_location(options.store or options.data_dir)

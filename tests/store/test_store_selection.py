@@ -126,3 +126,10 @@ def test_serve_migrates_the_database_and_hands_it_to_its_sessions_by_environment
     assert seen["env"] == url  # each session's game process inherits it; its command line never shows it
     with psycopg.connect(url) as conn:
         assert conn.execute("SELECT max(version) FROM wom_migrations").fetchone()[0] >= 1
+
+
+def test_a_store_that_is_not_a_database_address_is_refused(tmp_path, capsys):
+    assert cli.main(["--data-dir", str(tmp_path / "data"), "--store", str(tmp_path / "elsewhere")]) == 1
+    assert "not a PostgreSQL address (postgresql://user@host/db); a data folder is given with --data-dir" in \
+        capsys.readouterr().err
+    assert not (tmp_path / "elsewhere").exists()
