@@ -109,6 +109,9 @@ async def test_the_app_shows_a_bad_row_where_it_shows_a_damaged_file(postgres_se
             assert describe(url) in shown
             assert "table wom_users, row 1: invalid name '[b]Al[/b]'" in shown
             assert postgres_server.password not in shown
+            labels = [str(label.render()) for label in app.screen.query(".error-label")]
+            assert labels == ["Database:", "Reason:"]
+            assert "Check that the database is running" in str(app.screen.query_one("#error-advice").render())
     finally:
         store.close()
 

@@ -110,6 +110,12 @@ class DatabaseError(StoreError):
     so the app shows it where it shows a damaged file's path.
     """
 
+    label = "Database:"
+    """What the store-error screen calls :attr:`path`."""
+    advice = ("Nothing has been changed. Check that the database is running and reachable, or repair "
+              "the row, then press r to try again.")
+    """What the store-error screen suggests."""
+
     def __init__(self, database: str, reason: str) -> None:
         Exception.__init__(self, f"{database}: {reason}")
         self.path = database  # type: ignore[assignment]
