@@ -4,18 +4,18 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 ARGS   ?=
 
-.PHONY: play test serve bench clean
+.PHONY: play test serve bench clean postgresql-server
 
 play: $(VENV)/.installed
 	$(VENV)/bin/wom-tui $(ARGS)
 
-test: $(VENV)/.installed-test
+test: $(VENV)/.installed-test postgresql-server
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 serve: $(VENV)/.installed
 	$(VENV)/bin/wom-tui serve $(ARGS)
 
-bench: $(VENV)/.installed-test
+bench: $(VENV)/.installed-test postgresql-server
 	$(PY) bench/store.py
 	$(PY) bench/solver.py
 	$(PY) bench/startup.py
@@ -32,6 +32,20 @@ $(VENV)/.installed: pyproject.toml | $(PY)
 $(VENV)/.installed-test: pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e '.[test]'
 	@touch $@ $(VENV)/.installed
+
+# The tests start a throwaway PostgreSQL server of their own (tests/throwaway_pg.py) from the
+# system's server binaries: as root on Debian/Ubuntu this installs the package when it is missing.
+postgresql-server:
+	@if [ -z "$$WOM_PG_BINDIR" ] && ! command -v initdb >/dev/null 2>&1 \
+	    && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing the PostgreSQL server for the tests (apt-get install postgresql)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	  else \
+	    echo "make test needs the PostgreSQL server binaries: apt-get install postgresql (or brew install postgresql), or set WOM_PG_BINDIR" >&2; \
+	    exit 1; \
+	  fi; \
+	fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis dist build

@@ -1,10 +1,14 @@
-"""The store's figures: write times with 10,000 users, the SIGKILL test, and 8 processes at once.
+"""The store's figures: write times with 10,000 users, the SIGKILL test, and 8 processes at once;
+then the data folder against PostgreSQL with 10,000 and 100,000 users.
 
     .venv/bin/python bench/store.py [--users 10000] [--writes 100] [--kills 100]
+                                    [--sizes 10000,100000] [--compare-writes 20] [--only-compare]
 
 Prints median and max per write (register, record_game, and a full read of the scoreboard) on a
 folder that already holds ``--users`` users; how many random SIGKILLs left a valid folder; and
-how long 8 processes × 50 updates take, with a check that all 400 arrived.
+how long 8 processes × 50 updates take, with a check that all 400 arrived. The comparison starts
+a throwaway PostgreSQL server (tests/throwaway_pg.py: the system's package, fsync off — so its
+figures are the database's work without the disk's, while the folder's include fsync).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from pathlib import Path
 from random import Random
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from tests.store.helpers import wom_game  # noqa: E402
 from tests.store.workers import (  # noqa: E402
@@ -28,6 +33,7 @@ from tests.store.workers import (  # noqa: E402
     verify_recorded,
     verify_registered,
 )
+from wom_tui.domain.halloffame import HallOfFame  # noqa: E402
 from wom_tui.domain.store import Store, atomic_write, encode_users  # noqa: E402
 from wom_tui.domain.users import User, UserRegistry  # noqa: E402
 
@@ -103,16 +109,66 @@ def bench_concurrency(processes: int, updates: int) -> None:
               f"({elapsed / expected * 1000:.1f} ms per update)")
 
 
+def filled_stores(users: int, folder: Path, url: str):
+    """A data folder and a database each holding ``users`` users plus Alan (written directly, not registered)."""
+    from wom_tui.domain.pgstore import PostgresStore
+
+    rng = Random(0)
+    registry = UserRegistry(User(f"player{i:06d}", rng.randrange(500), rng.randrange(60)) for i in range(users))
+    registry.register("Alan")
+    atomic_write(folder / "users.json", encode_users(registry))
+    database = PostgresStore(url)
+    database.load(list(registry), HallOfFame(), [])
+    return Store(folder), database
+
+
+def bench_json_against_postgres(sizes: list[int], writes: int) -> None:
+    from throwaway_pg import ThrowawayPostgres
+
+    server = ThrowawayPostgres().start()
+    try:
+        print(f"Data folder against PostgreSQL {server.sql('SHOW server_version')[0][0]} (same run, same machine):")
+        for users in sizes:
+            with tempfile.TemporaryDirectory() as tmp:
+                folder, database = filled_stores(users, Path(tmp), server.new_database(f"b{users}"))
+                print(f" {users + 1:,} users:")
+                for name, store in (("folder", folder), ("postgresql", database)):
+                    line(f"{name:<10} register", timed(lambda i: store.register(f"new{i:05d}"), writes))
+                    line(f"{name:<10} record_game (2 users)",
+                         timed(lambda i: store.record_game(wom_game("Alan", f"new{i % writes:05d}")), writes))
+                    line(f"{name:<10} scoreboard", timed(lambda i: store.scoreboard(), max(3, writes // 4)))
+                database.close()
+        url = server.new_database("conc")
+        from wom_tui.domain.pgstore import PostgresStore
+
+        with PostgresStore(url) as database:
+            database.register("Alan")
+        elapsed = run_concurrently(url, "record", 8, 50)
+        with PostgresStore(url) as database:
+            alan = database.user("Alan")
+            present = min(alan.score, alan.games, len(database.games()))
+        print(f"  postgresql 8 processes × 50 record_game for one user: {present}/400 "
+              f"{'all present' if present == 400 else 'LOST UPDATES'}, {elapsed:.2f} s "
+              f"({elapsed / 400 * 1000:.1f} ms per update)")
+    finally:
+        server.remove()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--users", type=int, default=10_000)
     parser.add_argument("--writes", type=int, default=100)
     parser.add_argument("--kills", type=int, default=100)
+    parser.add_argument("--sizes", default="10000,100000", help="user counts for the folder/PostgreSQL comparison")
+    parser.add_argument("--compare-writes", type=int, default=20)
+    parser.add_argument("--only-compare", action="store_true", help="only the folder/PostgreSQL comparison")
     args = parser.parse_args()
     started = time.perf_counter()
-    bench_big_folder(args.users, args.writes)
-    bench_kills(args.kills)
-    bench_concurrency(8, 50)
+    if not args.only_compare:
+        bench_big_folder(args.users, args.writes)
+        bench_kills(args.kills)
+        bench_concurrency(8, 50)
+    bench_json_against_postgres([int(n) for n in args.sizes.split(",")], args.compare_writes)
     print(f"(bench took {time.perf_counter() - started:.1f} s)")
 
 

@@ -1,4 +1,4 @@
-"""The command line: ``wom-tui [--data-dir PATH] [--seed N] [--debug]``, ``wom-tui serve`` and ``wom-tui users``."""
+"""The command line: ``wom-tui [--data-dir PATH] [--store URL] [--seed N] [--debug]``, ``serve``, ``users`` and ``store``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
-from .options import Options, new_seed, resolve_data_dir
+from .options import Options, new_seed, resolve_data_dir, resolve_store
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -18,6 +18,8 @@ def build_parser() -> argparse.ArgumentParser:
         # `wom-tui --data-dir X serve` keeps X instead of the subcommand's default overwriting it.
         options = argparse.ArgumentParser(add_help=False, argument_default=default)
         options.add_argument("--data-dir", metavar="PATH", help="data folder (default: $WOM_DATA_DIR, else the user data folder)")
+        options.add_argument("--store", metavar="URL", help="keep users and games in this PostgreSQL database, "
+                             "postgresql://user@host/db (default: $WOM_STORE, else the data folder)")
         options.add_argument("--seed", type=int, metavar="N", help="seed for all randomness, to replay a session exactly")
         options.add_argument("--debug", action="store_true", help="show computer players' codes (DEBUG: RGBY)")
         # Set by `wom-tui serve` for each SSH session: the app then offers nothing that writes files,
@@ -49,6 +51,10 @@ def build_parser() -> argparse.ArgumentParser:
     unbind = users_sub.add_parser("unbind", parents=[common(argparse.SUPPRESS)], help="take a key from NAME")
     unbind.add_argument("name", metavar="NAME")
     unbind.add_argument("fingerprint", metavar="FINGERPRINT", help="as `wom-tui users list` shows it (SHA256:...)")
+
+    from .store_cli import add_store_command
+
+    add_store_command(sub)
     return parser
 
 
@@ -81,9 +87,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         seed=args.seed if args.seed is not None else new_seed(),
         debug=args.debug,
         served=args.served,
+        store=resolve_store(args.store),
     )
     if args.log_fd is not None:
         log_to_server(args.log_fd)
+    if args.command == "store":
+        from .store_cli import run_store_command
+
+        return run_store_command(args)
     if args.command == "serve":
         from .serve import run_server
 

@@ -220,31 +220,36 @@ class WomApp(App[int]):
 
 
 def run_app(options: Options, rng: random.Random, identity: Identity | None = None) -> int:
-    """Open the store in ``options.data_dir`` and run the app as ``identity``; return the exit status.
+    """Open the store (``options.store`` or the data folder) and run the app as ``identity``; return the exit status.
 
     A served key that belongs to a registered user signs in as that user.
     """
-    from .domain.store import Store, StoreError
+    from .domain.store import StoreError
+    from .options import open_store
 
     identity = identity if identity is not None else Identity.local()
     try:
-        store = Store(options.data_dir)
+        store = open_store(options)
     except StoreError as error:
-        # Without a usable data folder there is no game to show; say which folder and why
+        # Without a usable store there is no game to show; say which folder or database and why
         # (to a served player without the server's paths: those go to the server's log).
+        where = "the database" if options.store else "the data folder"
         if options.served:
-            logging.getLogger("wom_tui.session").error("cannot use the data folder: %s", error)
+            logging.getLogger("wom_tui.session").error("cannot use %s: %s", where, error)
             print("Sorry, the game's data cannot be read right now. Please try again later.", file=sys.stderr)
         else:
-            print(f"wom-tui: cannot use the data folder: {error}", file=sys.stderr)
+            print(f"wom-tui: cannot use {where}: {error}", file=sys.stderr)
         return 1
-    if identity.fingerprint is not None:
-        try:
-            holder = store.user_for_key(identity.fingerprint)
-        except StoreError:
-            holder = None  # the app shows the store's refusal on start
-        if holder is not None:
-            identity = identity.signed_in_as(holder.name)
-    app = WomApp(store, rng, options, identity)
-    app.run()
+    try:
+        if identity.fingerprint is not None:
+            try:
+                holder = store.user_for_key(identity.fingerprint)
+            except StoreError:
+                holder = None  # the app shows the store's refusal on start
+            if holder is not None:
+                identity = identity.signed_in_as(holder.name)
+        app = WomApp(store, rng, options, identity)  # type: ignore[arg-type]
+        app.run()
+    finally:
+        store.close()
     return app.return_code or 0

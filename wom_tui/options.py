@@ -6,10 +6,15 @@ import os
 import random
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import platformdirs
 
+if TYPE_CHECKING:
+    from .domain.stores import StoreLike
+
 DATA_DIR_ENV = "WOM_DATA_DIR"
+STORE_ENV = "WOM_STORE"
 
 
 def resolve_data_dir(arg: str | os.PathLike[str] | None) -> Path:
@@ -20,6 +25,11 @@ def resolve_data_dir(arg: str | os.PathLike[str] | None) -> Path:
     if env:
         return Path(env).expanduser()
     return Path(platformdirs.user_data_dir("wom-tui", appauthor=False))
+
+
+def resolve_store(arg: str | None) -> str | None:
+    """``--store`` if given, else ``$WOM_STORE``, else ``None`` (the data folder keeps everything)."""
+    return arg or os.environ.get(STORE_ENV) or None
 
 
 def new_seed() -> int:
@@ -38,3 +48,21 @@ class Options:
     """True when the app runs for an SSH client: nothing may write files on the server."""
     computer_pace: float = 0.7
     """Seconds between a computer player's moves, so a person can follow them (0 in tests)."""
+    store: str | None = None
+    """A PostgreSQL URL (``--store`` / ``$WOM_STORE``) keeping users and games instead of the data folder."""
+
+
+def open_store(options: Options) -> StoreLike:
+    """The one place a store is chosen: the database of ``options.store``, else the data folder.
+
+    ``StoreError`` (naming the folder or the database, without its password) if it cannot be used.
+    """
+    from .domain.stores import is_database_url
+    from .domain.stores import open_store as open_location
+
+    if options.store and not is_database_url(options.store):
+        from .domain.store import StoreError
+
+        raise StoreError(options.store, "not a PostgreSQL address (postgresql://user@host/db); "
+                                        "a data folder is given with --data-dir")
+    return open_location(options.store or options.data_dir)

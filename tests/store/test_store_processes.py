@@ -1,4 +1,8 @@
-"""Several processes and sudden death: SPEC §7's promises under SIGKILL and contention."""
+"""Several processes and sudden death: SPEC §7's promises under SIGKILL and contention.
+
+Contention runs on both stores (``store_factory``); SIGKILL in the middle of a file write is the
+data folder's own concern.
+"""
 
 from __future__ import annotations
 
@@ -28,25 +32,26 @@ def test_a_game_recorder_killed_at_random_moments_never_applies_points_twice_or_
     assert stats["valid"] == stats["kills"] == 50
 
 
-def test_eight_processes_recording_games_for_one_user_lose_nothing(tmp_path):
-    Store(tmp_path).register("Alan")
-    run_concurrently(tmp_path, "record", 8, 50)
-    store = Store(tmp_path)
+def test_eight_processes_recording_games_for_one_user_lose_nothing(store_factory):
+    store_factory().register("Alan")
+    run_concurrently(store_factory.location, "record", 8, 50)
+    store = store_factory()
     store.check()
     alan = store.user("Alan")
     assert (alan.score, alan.games) == (400, 400)
     assert len(store.games()) == 400
 
 
-def test_eight_processes_registering_distinct_users_lose_nobody(tmp_path):
-    run_concurrently(tmp_path, "register", 8, 50)
-    names = {u.name for u in Store(tmp_path).users()}
+def test_eight_processes_registering_distinct_users_lose_nobody(store_factory):
+    run_concurrently(store_factory.location, "register", 8, 50)
+    names = {u.name for u in store_factory().users()}
     assert names == {f"p{w}-{n}" for w in range(8) for n in range(50)}
 
 
-def test_two_processes_registering_the_same_name_exactly_one_wins(tmp_path):
+def test_two_processes_registering_the_same_name_exactly_one_wins(store_factory):
     for round_ in range(10):
-        folder = tmp_path / str(round_)
-        outcomes = race_same_name(folder, "Alan" if round_ % 2 else "alan")
+        place = store_factory.fresh()
+        where = getattr(place, "url", None) or str(place.data_dir)
+        outcomes = race_same_name(where, "Alan" if round_ % 2 else "alan")
         assert sorted(outcomes) == ["Sorry, the name is already taken.", "registered"]
-        assert len(Store(folder).users()) == 1
+        assert len(store_factory(where).users()) == 1

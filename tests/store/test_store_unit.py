@@ -1,4 +1,7 @@
-"""The store's everyday behaviour: registering, recording games, the hall of fame, the files it writes."""
+"""The store's everyday behaviour: registering, recording games, the hall of fame, the files it writes.
+
+Tests taking ``store_factory`` are the store contract: they run on the data folder and on PostgreSQL.
+"""
 
 from __future__ import annotations
 
@@ -18,8 +21,8 @@ from wom_tui.domain.users import NameRejected, User, UserRegistry
 from .helpers import seed_transcript_game, snapshot, wom_game
 
 
-def test_empty_folder_means_empty_state(tmp_path):
-    store = Store(tmp_path / "new" / "data")
+def test_empty_folder_means_empty_state(store_factory):
+    store = store_factory()
     store.check()
     assert store.scoreboard() == []
     assert store.user("Alan") is None
@@ -27,11 +30,11 @@ def test_empty_folder_means_empty_state(tmp_path):
     assert store.games() == []
 
 
-def test_register_keeps_case_and_refuses_the_same_name_in_any_case(tmp_path):
-    store = Store(tmp_path)
+def test_register_keeps_case_and_refuses_the_same_name_in_any_case(store_factory):
+    store = store_factory()
     assert store.register("Alan") == User("Alan")
     with pytest.raises(NameRejected, match="Sorry, the name is already taken."):
-        Store(tmp_path).register("alan")
+        store_factory().register("alan")
     assert store.user("ALAN").name == "Alan"
     assert [u.name for u in store.scoreboard()] == ["Alan"]
 
@@ -42,12 +45,14 @@ def test_register_keeps_case_and_refuses_the_same_name_in_any_case(tmp_path):
     ("", "Please type a name."),
     ("x" * 17, "at most 16"),
 ])
-def test_register_refuses_bad_names_and_writes_nothing(tmp_path, name, reason):
-    store = Store(tmp_path)
+def test_register_refuses_bad_names_and_writes_nothing(store_factory, name, reason):
+    store = store_factory()
+    before = store_factory.state()
     with pytest.raises(NameRejected, match=reason if reason[0] != "[" else None) as caught:
         store.register(name)
     assert reason in caught.value.reason
-    assert not store.users_path.exists()
+    assert store_factory.state() == before
+    assert store.users().scoreboard() == []
 
 
 def test_files_are_pretty_printed_with_a_schema_version(tmp_path):
@@ -64,36 +69,39 @@ def test_files_are_pretty_printed_with_a_schema_version(tmp_path):
         assert json.loads(text)["schema"] == schema
 
 
-def test_seed_game_gives_alan_nine_points_and_one_game_and_is_kept(tmp_path):
-    store = Store(tmp_path)
+def test_seed_game_gives_alan_nine_points_and_one_game_and_is_kept(store_factory):
+    store = store_factory()
     store.register("Alan")
-    store.record_game(seed_transcript_game())
-    alan = Store(tmp_path).user("Alan")
+    game_id = store.record_game(seed_transcript_game())
+    alan = store_factory().user("Alan")
     assert (alan.score, alan.games, alan.average) == (9, 1, 9.0)
-    (game,) = Store(tmp_path).games()
+    (game,) = store_factory().games()
+    assert store.games_with_ids() == [(game_id, game)]
     assert game == seed_transcript_game()
     assert game.players[0].guesses[1] == ("RGYB", Feedback(4, 0))
 
 
-def test_record_game_updates_every_user_together(tmp_path):
-    store = Store(tmp_path)
+def test_record_game_updates_every_user_together(store_factory):
+    store = store_factory()
     for name in ("Alan", "Bea", "Cy"):
         store.register(name)
     store.record_game(wom_game("Alan", "Bea", "Cy", points=3))
     assert [(u.name, u.score, u.games) for u in store.scoreboard()] == [("Alan", 3, 1), ("Bea", 3, 1), ("Cy", 3, 1)]
 
 
-def test_record_game_for_an_unknown_user_writes_nothing(tmp_path):
-    store = Store(tmp_path)
+@pytest.mark.parametrize("players", [("Alan", "Zed"), ("Zed", "Alan")])
+def test_record_game_for_an_unknown_user_writes_nothing(store_factory, players):
+    store = store_factory()
     store.register("Alan")
-    before = snapshot(tmp_path)
+    before = store_factory.state()
     with pytest.raises(ValueError, match="'Zed' is not a registered user"):
-        store.record_game(wom_game("Alan", "Zed"))
-    assert snapshot(tmp_path) == before
+        store.record_game(wom_game(*players))
+    assert store_factory.state() == before
+    assert (store.user("Alan").score, store.games()) == (0, [])
 
 
-def test_record_game_refuses_an_invalid_record(tmp_path):
-    store = Store(tmp_path)
+def test_record_game_refuses_an_invalid_record(store_factory):
+    store = store_factory()
     store.register("Alan")
     bad = GameRecord("wom", WOM_RULESET, (PlayerRecord("Alan", True, True, 1, (("RGBX", Feedback(4, 0)),), 1, 0),))
     with pytest.raises(ValueError, match="not a code of this ruleset"):
@@ -101,8 +109,8 @@ def test_record_game_refuses_an_invalid_record(tmp_path):
     assert store.games() == []
 
 
-def test_solo_games_are_kept_without_touching_the_scoreboard(tmp_path):
-    store = Store(tmp_path)
+def test_solo_games_are_kept_without_touching_the_scoreboard(store_factory):
+    store = store_factory()
     store.register("Alan")
     solo = GameRecord("solo", SOLO_RULESET, (
         PlayerRecord("Alan", True, True, 3, (("1234", Feedback(0, 1)), ("LIFELINE", Feedback(0, 0)),
@@ -113,8 +121,8 @@ def test_solo_games_are_kept_without_touching_the_scoreboard(tmp_path):
     assert store.games() == [solo]
 
 
-def test_games_come_back_oldest_first(tmp_path):
-    store = Store(tmp_path)
+def test_games_come_back_oldest_first(store_factory):
+    store = store_factory()
     store.register("Alan")
     games = [wom_game("Alan", points=n) for n in range(5)]
     for game in games:
@@ -123,15 +131,15 @@ def test_games_come_back_oldest_first(tmp_path):
     assert store.user("Alan").score == 10
 
 
-def test_hall_of_fame_keeps_the_fewest_guesses_and_the_earlier_holder_on_a_tie(tmp_path):
-    store = Store(tmp_path)
+def test_hall_of_fame_keeps_the_fewest_guesses_and_the_earlier_holder_on_a_tie(store_factory):
+    store = store_factory()
     assert store.submit_hall_entry(HallEntry(SOLO_RULESET, 6, "Bob", guest=True))
     assert store.submit_hall_entry(HallEntry(SOLO_RULESET, 5, "Alan"))
     assert not store.submit_hall_entry(HallEntry(SOLO_RULESET, 5, "Cy", guest=True))
     assert not store.submit_hall_entry(HallEntry(SOLO_RULESET, 7, "Dee", guest=True))
     other = Ruleset(5, DIGITS10, False, 10)
     assert store.submit_hall_entry(HallEntry(other, 8, "Eve", guest=True))
-    hall = Store(tmp_path).hall_of_fame()
+    hall = store_factory().hall_of_fame()
     assert hall.best(SOLO_RULESET).name == "Alan"
     assert [e.name for e in hall.entries()] == ["Alan", "Eve"]
 
@@ -212,8 +220,8 @@ def test_an_unwritable_place_gives_a_store_error(tmp_path):
     assert "cannot create the data folder" in str(caught.value)
 
 
-def test_threads_sharing_stores_in_one_process_lose_nothing(tmp_path):
-    stores = [Store(tmp_path), Store(tmp_path)]
+def test_threads_sharing_stores_in_one_process_lose_nothing(store_factory):
+    stores = [store_factory(), store_factory()]
     failures = []
 
     def register_many(store, prefix):
@@ -229,4 +237,4 @@ def test_threads_sharing_stores_in_one_process_lose_nothing(tmp_path):
     for thread in threads:
         thread.join(60)
     assert failures == []
-    assert len(Store(tmp_path).users()) == 90
+    assert len(store_factory().users()) == 90

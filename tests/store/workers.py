@@ -1,4 +1,8 @@
-"""Processes that hammer one data folder, for the kill and concurrency tests (fork start method)."""
+"""Processes that hammer one store, for the kill and concurrency tests (fork start method).
+
+``location`` is a data folder or a PostgreSQL URL (the concurrency tests run on both stores);
+the SIGKILL tests look at the folder's files, so they are for the data folder only.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from pathlib import Path
 from random import Random
 
 from wom_tui.domain.store import Store, decode_users, parse_document
+from wom_tui.domain.stores import open_store
 from wom_tui.domain.users import NameRejected
 
 from .helpers import wom_game
@@ -103,8 +108,8 @@ def kill_at_random_moments(folder: Path, worker, verify, kills: int, rng: Random
     return stats
 
 
-def _update(folder: str, kind: str, worker: int, updates: int, go, failures) -> None:
-    store = Store(folder)
+def _update(location: str, kind: str, worker: int, updates: int, go, failures) -> None:
+    store = open_store(location)
     go.wait(TIMEOUT)
     try:
         for n in range(updates):
@@ -117,11 +122,11 @@ def _update(folder: str, kind: str, worker: int, updates: int, go, failures) -> 
         raise
 
 
-def run_concurrently(folder: Path, kind: str, processes: int, updates: int) -> float:
+def run_concurrently(location: str, kind: str, processes: int, updates: int) -> float:
     """``processes`` processes each make ``updates`` updates at once; returns the seconds it took."""
     go = CTX.Event()
     failures = CTX.Queue()
-    children = [CTX.Process(target=_update, args=(str(folder), kind, i, updates, go, failures))
+    children = [CTX.Process(target=_update, args=(str(location), kind, i, updates, go, failures))
                 for i in range(processes)]
     for child in children:
         child.start()
@@ -137,8 +142,8 @@ def run_concurrently(folder: Path, kind: str, processes: int, updates: int) -> f
     return elapsed
 
 
-def _race(folder: str, name: str, go, results) -> None:
-    store = Store(folder)
+def _race(location: str, name: str, go, results) -> None:
+    store = open_store(location)
     go.wait(TIMEOUT)
     try:
         store.register(name)
@@ -147,11 +152,11 @@ def _race(folder: str, name: str, go, results) -> None:
         results.put(exc.reason)
 
 
-def race_same_name(folder: Path, name: str, processes: int = 2) -> list[str]:
+def race_same_name(location: str, name: str, processes: int = 2) -> list[str]:
     """``processes`` processes register ``name`` at the same moment; each one's outcome."""
     go = CTX.Event()
     results = CTX.Queue()
-    children = [CTX.Process(target=_race, args=(str(folder), name, go, results)) for _ in range(processes)]
+    children = [CTX.Process(target=_race, args=(str(location), name, go, results)) for _ in range(processes)]
     for child in children:
         child.start()
     go.set()

@@ -577,6 +577,13 @@ class Store:
         """Every finished game on file, oldest first."""
         return [self._load_game(game_id, path) for game_id, path in self._game_files(pending=False)]
 
+    def games_with_ids(self) -> list[tuple[str, GameRecord]]:
+        """Every finished game on file with its id, oldest first (for ``wom-tui store copy``)."""
+        return [(game_id, self._load_game(game_id, path)) for game_id, path in self._game_files(pending=False)]
+
+    def close(self) -> None:
+        """Nothing to release: a folder holds no connection (the same call as the database store)."""
+
     # ---- writes (each re-reads under the lock)
 
     def register(self, name: str, key: str | None = None) -> User:

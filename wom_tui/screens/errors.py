@@ -34,14 +34,15 @@ class StoreErrorScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="error-box"):
             yield Static(Text("The game's data could not be read"), id="error-title")
-            yield Static(Text("File:"), classes="error-label")
+            yield Static(Text(getattr(self.error, "label", "File:")), classes="error-label")
             # Path and reason come from a file someone may have edited: plain Text, never markup.
             yield Static(Text(str(self.error.path)), id="error-path")
             yield Static(Text("Reason:"), classes="error-label")
             yield Static(Text(str(self.error.reason)), id="error-reason")
             yield Static(
                 Text(
-                    "The file has been left exactly as it is. Repair or move it away, "
+                    getattr(self.error, "advice", None)  # a database's error says what to do about it
+                    or "The file has been left exactly as it is. Repair or move it away, "
                     "then press r to try again."
                 ),
                 id="error-advice",

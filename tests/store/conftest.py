@@ -1,0 +1,65 @@
+"""One fixture for the store contract: every test that takes ``store_factory`` runs on both stores."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wom_tui.domain.stores import open_store
+
+from .helpers import snapshot
+
+TABLES = ("wom_users", "wom_games", "wom_hall_of_fame")
+
+
+class StoreFactory:
+    """Opens stores on one place (a data folder or a PostgreSQL schema): ``factory()`` is a new store there.
+
+    Each call is a separate store object, as another process would open it; ``state()`` is
+    everything kept, raw (each file's bytes, or each table's rows), to prove a refusal changed nothing.
+    """
+
+    def __init__(self, kind: str, location: str, new_location) -> None:
+        self.kind = kind
+        self.location = location
+        self._new_location = new_location
+        self._opened = []
+
+    def __call__(self, location: str | None = None):
+        store = open_store(location or self.location)
+        self._opened.append(store)
+        return store
+
+    def fresh(self):
+        """A store on a new, empty place of the same kind (for hypothesis examples)."""
+        return self(self._new_location())
+
+    def state(self, location: str | None = None):
+        location = location or self.location
+        if self.kind == "json":
+            return snapshot(Path(location)) if Path(location).exists() else {}
+        import psycopg
+
+        with psycopg.connect(location) as conn:
+            return {table: conn.execute(f"SELECT * FROM {table} ORDER BY 1").fetchall() for table in TABLES}
+
+    def close(self) -> None:
+        for store in self._opened:
+            store.close()
+
+
+@pytest.fixture(params=["json", "postgresql"])
+def store_factory(request, tmp_path_factory):
+    """Stores of one kind on a fresh place: a data folder, or a schema of the session's PostgreSQL server."""
+    if request.param == "json":
+        def new_location() -> str:
+            return str(tmp_path_factory.mktemp("store") / "new" / "data")
+    else:
+        server = request.getfixturevalue("postgres_server")
+
+        def new_location() -> str:
+            return server.new_database()
+    factory = StoreFactory(request.param, new_location(), new_location)
+    yield factory
+    factory.close()

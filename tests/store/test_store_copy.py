@@ -1,0 +1,113 @@
+"""``wom-tui store copy``: an arcade moves into PostgreSQL and back with every byte of it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from random import Random
+
+import pytest
+
+from wom_tui import __main__ as cli
+from wom_tui.domain.codes import DIGITS8, RAINBOW, SOLO_RULESET, WOM, Feedback, Ruleset
+from wom_tui.domain.halloffame import HallEntry, HallOfFame
+from wom_tui.domain.pgstore import PostgresStore
+from wom_tui.domain.records import GameRecord, PlayerRecord
+from wom_tui.domain.store import Store, encode_game, encode_hall, encode_users
+from wom_tui.domain.users import User, UserRegistry
+
+from .helpers import RULESET5, snapshot
+
+
+def make_arcade(folder: Path, users: int, games: int, rng: Random) -> None:
+    """A data folder written straight through the store's encoders (no playing): quick for thousands."""
+    names = [f"Player {n:05d}" if n % 3 else f"p.{n}_x" for n in range(users)]
+    registry = UserRegistry(User(name, rng.randrange(10**6), rng.randrange(500)) for name in names)
+    (folder / "games").mkdir(parents=True)
+    (folder / "users.json").write_bytes(encode_users(registry))
+    hall = HallOfFame([
+        HallEntry(SOLO_RULESET, 3, names[0]),
+        HallEntry(Ruleset(5, RAINBOW, False, 12), 7, "Bo", guest=True, date="2026-01-02T03:04:05+00:00"),
+        HallEntry(Ruleset(3, DIGITS8, True, 10), 1, names[-1]),
+    ])
+    (folder / "halloffame.json").write_bytes(encode_hall(hall))
+    for n in range(games):
+        kind = ("wom", "solo", "flip")[n % 3]
+        seated = rng.sample(names, 1 if kind != "wom" else rng.randint(1, 3))
+        players = [PlayerRecord(name, True, rng.random() < 0.5, 2,
+                                (("RGBY", Feedback(1, 2)), ("KWRG", Feedback(rng.randint(0, 4), 0))),
+                                rng.randrange(6), rng.randrange(6)) for name in seated]
+        if kind != "solo":
+            players.append(PlayerRecord("HAL9000", False, False, 1, (("RRRR", Feedback(0, 0)),), 0, 0))
+        ruleset = RULESET5 if kind == "wom" else Ruleset(4, WOM, True, 10)
+        record = GameRecord(kind, ruleset, tuple(players), f"2026-11-{1 + n % 28:02d}T10:00:{n % 60:02d}+00:00")
+        game_id = f"20261120T{n:012d}Z-{rng.getrandbits(48):012x}"
+        (folder / "games" / f"{game_id}.json").write_bytes(encode_game(game_id, record))
+
+
+def totals(out: str) -> dict[str, tuple[str, str]]:
+    """The copy's table of counts: label → (from, to)."""
+    rows = [re.split(r"\s{2,}", line.strip()) for line in out.splitlines()]
+    return {row[0]: (row[1], row[2]) for row in rows if len(row) == 3}
+
+
+def test_a_big_arcade_goes_into_postgresql_and_back_exactly(postgres_server, tmp_path, capsys):
+    source, back = tmp_path / "arcade", tmp_path / "back"
+    make_arcade(source, 1000, 5000, Random(14))
+    url = postgres_server.new_database()
+
+    assert cli.main(["store", "copy", "--from", str(source), "--to", url]) == 0
+    out = capsys.readouterr().out
+    counts = totals(out)
+    assert counts["users"] == ("1,000", "1,000")
+    assert counts["game records"] == ("5,000", "5,000")
+    assert counts["hall of fame records"] == ("3", "3")
+    points = f"{sum(u.score for u in Store(source).users()):,}"
+    assert counts["points"] == (points, points)
+    assert out.rstrip().endswith("everything matches.")
+    assert postgres_server.password not in out
+
+    # The way back comes out of the database alone, so equal bytes mean the database held it all.
+    assert cli.main(["store", "copy", "--from", url, "--to", str(back)]) == 0
+    assert "everything matches." in capsys.readouterr().out
+    assert snapshot(back) == snapshot(source)  # every file, byte for byte
+
+
+def test_copy_refuses_a_target_that_holds_anything_and_leaves_it_alone(postgres_server, tmp_path, capsys):
+    source = tmp_path / "arcade"
+    make_arcade(source, 3, 4, Random(1))
+    url = postgres_server.new_database()
+    with PostgresStore(url) as database:
+        database.register("Zed")
+    assert cli.main(["store", "copy", "--from", str(source), "--to", url]) == 1
+    err = capsys.readouterr().err
+    assert "already holds an arcade; a copy only goes into an empty one" in err
+    with PostgresStore(url) as database:
+        assert [u.name for u in database.users()] == ["Zed"]
+
+    folder = tmp_path / "busy"
+    Store(folder).register("Amy")
+    before = snapshot(folder)
+    assert cli.main(["store", "copy", "--from", url, "--to", str(folder)]) == 1
+    assert "already holds an arcade" in capsys.readouterr().err
+    assert snapshot(folder) == before
+
+
+def test_copy_from_a_damaged_folder_writes_nothing(postgres_server, tmp_path, capsys):
+    source = tmp_path / "arcade"
+    make_arcade(source, 3, 4, Random(2))
+    (source / "halloffame.json").write_bytes(b'{"schema": 1, "records": [')
+    url = postgres_server.new_database()
+    assert cli.main(["store", "copy", "--from", str(source), "--to", url]) == 1
+    assert "halloffame.json: the file is not valid JSON" in capsys.readouterr().err
+    with PostgresStore(url) as database:
+        assert database.is_empty()
+
+
+@pytest.mark.parametrize("missing", ["folder", "database"])
+def test_copy_from_nowhere_says_so(tmp_path, capsys, missing):
+    source = str(tmp_path / "nothing") if missing == "folder" else "postgresql://wom:pw@127.0.0.1:1/none"
+    assert cli.main(["store", "copy", "--from", source, "--to", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert ("no such data folder" if missing == "folder" else "cannot use the database") in err
+    assert "Traceback" not in err and ":pw@" not in err

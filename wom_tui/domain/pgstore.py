@@ -1,0 +1,478 @@
+"""The store in PostgreSQL: what a fleet of servers shares (SPEC §7's promises, held by the database).
+
+``PostgresStore(url)`` keeps the same users, hall of fame and game records as the data folder,
+behind the same methods (:class:`~.stores.StoreLike`). Tables are prefixed ``wom_`` and live in the
+first schema of the connection's ``search_path`` (``?options=-csearch_path%3Dname`` in the URL gives
+wom-tui a schema of its own in a shared database).
+
+Promises, and what keeps them:
+
+* All or nothing: every change is one transaction.
+* No lost update: points are added in the database (``score = score + n``) under its row locks,
+  never read, changed and written back.
+* A name is registered once in any case: a unique index on ``lower(name)`` (names are ASCII, where
+  ``lower`` is :func:`~.users.name_key`), so two servers racing one name get one row and one refusal.
+* A finished game's points are applied exactly once, to all its players or to none: the game row
+  (primary key: its id) and every player's update are one transaction, and the game is inserted
+  first with ``ON CONFLICT DO NOTHING`` — a retry after a connection lost during COMMIT finds the
+  game already there and applies nothing.
+* A row that fails validation, an unreachable database or a connection lost for good is a
+  :class:`DatabaseError` (a ``StoreError``) naming the database without its password and the
+  reason; nothing is written. A lost connection is retried (:data:`ATTEMPTS` times, with a pause)
+  before it is reported.
+
+The schema is versioned (:data:`MIGRATIONS`); opening a store applies the missing migrations under
+an advisory lock, so servers starting together migrate once. ``wom-tui store migrate`` does the same
+explicitly.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import psycopg
+from psycopg import sql
+from psycopg.conninfo import conninfo_to_dict
+from psycopg.types.json import Jsonb
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from .halloffame import HallEntry, HallOfFame
+from .records import GameRecord
+from .store import StoreError, check_game_json, new_game_id
+from .users import NameRejected, User, UserRegistry, check_name, name_key
+
+T = TypeVar("T")
+
+# The pool reports each failed reconnection through logging. With no handler configured, Python
+# would print those to stderr: across the game's screen, or an SSH player's. A server that sets
+# up logging still gets them; everyone else gets the StoreError.
+logging.getLogger("psycopg").addHandler(logging.NullHandler())
+
+CONNECT_TIMEOUT = 5
+"""Seconds to wait for the database to answer a new connection."""
+ATTEMPTS = 5
+"""Tries of one transaction whose connection is lost before the loss is reported."""
+RETRY_PAUSE = 0.2
+"""Seconds before the first retry; doubled after each (0.2 + 0.4 + 0.8 + 1.6 s in all)."""
+POOL_MAX = 2
+"""Connections one process keeps at most: a game process needs one at a time (the pool keeps one open)."""
+POOL_WAIT = 2.0
+"""Seconds to wait for a pooled connection before asking the database directly what is wrong."""
+MIGRATION_LOCK = 0x574F4D  # "WOM": the advisory lock migrations take, so only one server migrates.
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One step of the schema: its version, what it adds, and the SQL that adds it."""
+
+    version: int
+    description: str
+    statements: tuple[str, ...]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "users, finished games and the hall of fame", (
+        """CREATE TABLE wom_users (
+               id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+               name text NOT NULL,
+               score bigint NOT NULL DEFAULT 0 CHECK (score >= 0),
+               games bigint NOT NULL DEFAULT 0 CHECK (games >= 0),
+               registration uuid UNIQUE,
+               registered_at timestamptz NOT NULL DEFAULT now()
+           )""",
+        "CREATE UNIQUE INDEX wom_users_folded_name ON wom_users (lower(name))",
+        """CREATE TABLE wom_games (
+               id text COLLATE "C" PRIMARY KEY,
+               kind text NOT NULL,
+               finished_at text NOT NULL,
+               record jsonb NOT NULL
+           )""",
+        """CREATE TABLE wom_hall_of_fame (
+               ruleset text COLLATE "C" PRIMARY KEY,
+               entry jsonb NOT NULL
+           )""",
+    )),
+    # Later versions append here, never edit an applied one: keys per user (wom_user_keys,
+    # wom_links), then live tables, presence heartbeats and the LISTEN/NOTIFY change feed.
+)
+SCHEMA_VERSION = MIGRATIONS[-1].version
+
+
+class DatabaseError(StoreError):
+    """The database cannot be reached or holds a bad row; ``str`` is "<database>: <reason>".
+
+    ``path`` is the database's description without its password (as :func:`describe` gives it),
+    so the app shows it where it shows a damaged file's path.
+    """
+
+    label = "Database:"
+    """What the store-error screen calls :attr:`path`."""
+    advice = ("Nothing has been changed. Check that the database is running and reachable, or repair "
+              "the row, then press r to try again.")
+    """What the store-error screen suggests."""
+
+    def __init__(self, database: str, reason: str) -> None:
+        Exception.__init__(self, f"{database}: {reason}")
+        self.path = database  # type: ignore[assignment]
+        self.reason = reason
+
+
+def describe(url: str) -> str:
+    """``postgresql://user@host:port/dbname`` for messages: never the password or other options."""
+    try:
+        params = conninfo_to_dict(url)
+    except psycopg.Error:
+        return "postgresql://(an unreadable address)"
+    user = params.get("user")
+    host = params.get("host") or "localhost"
+    port = params.get("port")
+    dbname = params.get("dbname") or user or ""
+    where = f"{host}:{port}" if port else str(host)
+    return f"postgresql://{user + '@' if user else ''}{where}/{dbname}"
+
+
+def _reason(exc: BaseException) -> str:
+    """The first meaningful line of a driver error, without libpq's hints."""
+    text = str(exc).strip() or type(exc).__name__
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[0] if lines else type(exc).__name__
+
+
+def _schema_version(conn: psycopg.Connection[Any]) -> int:
+    """The highest applied migration (0 on an empty database)."""
+    exists = conn.execute("SELECT to_regclass('wom_migrations') IS NOT NULL").fetchone()
+    if not exists or not exists[0]:
+        return 0
+    row = conn.execute("SELECT max(version) FROM wom_migrations").fetchone()
+    return int(row[0]) if row and row[0] is not None else 0
+
+
+def migrate(conn: psycopg.Connection[Any], database: str) -> list[Migration]:
+    """Apply the migrations this database lacks, in one transaction; the ones applied.
+
+    ``DatabaseError`` if the database was migrated by a newer wom-tui (its tables are left alone).
+    """
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        conn.execute("""CREATE TABLE IF NOT EXISTS wom_migrations (
+                            version integer PRIMARY KEY,
+                            description text NOT NULL,
+                            applied_at timestamptz NOT NULL DEFAULT now())""")
+        current = _schema_version(conn)
+        if current > SCHEMA_VERSION:
+            raise DatabaseError(database, f"the database has schema version {current}; this wom-tui knows "
+                                          f"up to version {SCHEMA_VERSION} (upgrade wom-tui)")
+        applied = []
+        for migration in MIGRATIONS:
+            if migration.version <= current:
+                continue
+            for statement in migration.statements:
+                conn.execute(statement)
+            conn.execute("INSERT INTO wom_migrations (version, description) VALUES (%s, %s)",
+                         (migration.version, migration.description))
+            applied.append(migration)
+    return applied
+
+
+class PostgresStore:
+    """Users, hall of fame and game records in one PostgreSQL database (see the module's promises)."""
+
+    def __init__(self, url: str, *, pool_max: int = POOL_MAX, connect_timeout: float = CONNECT_TIMEOUT,
+                 attempts: int = ATTEMPTS, retry_pause: float = RETRY_PAUSE, migrate_schema: bool = True) -> None:
+        self.url = url
+        self.database = describe(url)
+        self.connect_timeout = connect_timeout
+        self.attempts = attempts
+        self.retry_pause = retry_pause
+        # First one plain connection: its errors say exactly why (refused, wrong password, no such
+        # database); the pool's would only say that it timed out.
+        try:
+            with psycopg.connect(url, connect_timeout=max(1, round(connect_timeout)), autocommit=True) as conn:
+                if migrate_schema:
+                    self.applied = migrate(conn, self.database)
+                else:
+                    self.applied = []
+                self.version = _schema_version(conn)
+        except psycopg.Error as exc:
+            raise DatabaseError(self.database, f"cannot use the database ({_reason(exc)})") from None
+        if self.version != SCHEMA_VERSION:
+            raise DatabaseError(self.database, f"the database has schema version {self.version}, not "
+                                               f"{SCHEMA_VERSION}: run `wom-tui store migrate`")
+        self.pool_max = pool_max
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> ConnectionPool:
+        return ConnectionPool(
+            self.url, min_size=1, max_size=self.pool_max, open=True, timeout=min(self.connect_timeout, POOL_WAIT),
+            kwargs={"autocommit": True, "connect_timeout": max(1, round(self.connect_timeout))},
+            check=ConnectionPool.check_connection, name="wom-store",
+        )
+
+    def _renew_pool(self) -> None:
+        """A new pool in place of one still backing off after an outage (it waits 1, 2, 4… s between tries)."""
+        old, self._pool = self._pool, self._new_pool()
+        old.close(timeout=0)
+
+    def __repr__(self) -> str:
+        return f"PostgresStore({self.database!r})"
+
+    def close(self) -> None:
+        """Close every connection of this store."""
+        self._pool.close(timeout=1)
+
+    def __enter__(self) -> PostgresStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---- plumbing
+
+    def _transaction(self, work: Callable[[psycopg.Connection[Any], int], T]) -> T:
+        """Run ``work(conn, attempt)`` in one transaction, retrying it when the connection is lost.
+
+        Errors of ``work`` itself (``ValueError``, ``NameRejected``) roll the transaction back and
+        pass through; a database that stays unreachable becomes a :class:`DatabaseError`.
+        """
+        pause = self.retry_pause
+        for attempt in range(self.attempts):
+            wait = True
+            try:
+                with self._pool.connection() as conn:
+                    with conn.transaction():
+                        return work(conn, attempt)
+            except PoolTimeout:  # (a kind of OperationalError, so first)
+                # The pool has already tried to connect for connect_timeout seconds: if the database
+                # does not answer a connection of our own either, waiting longer would only keep a
+                # player looking at a frozen screen. If it does, the pool was still backing off
+                # after an outage: a new pool, and try again.
+                why = self._why_unreachable()
+                if why is not None:
+                    raise DatabaseError(self.database, f"cannot reach the database ({why})") from None
+                self._renew_pool()
+                reason, wait = "the connection pool was waiting to reconnect", False
+            except psycopg.OperationalError as exc:
+                # A lost or refused connection, a server shutting down, a serialization failure or a
+                # deadlock: nothing of this transaction was kept unless COMMIT itself was cut,
+                # which every write below makes harmless to repeat.
+                reason = _reason(exc)
+            except psycopg.Error as exc:
+                raise DatabaseError(self.database, f"the database refused the request ({_reason(exc)})") from None
+            if wait and attempt + 1 < self.attempts:
+                time.sleep(pause)
+                pause *= 2
+        raise DatabaseError(self.database, f"lost the connection to the database after {self.attempts} tries "
+                                           f"({reason})")
+
+    def _why_unreachable(self) -> str | None:
+        """The driver's own reason a new connection fails now (the pool only says it timed out); None if it works."""
+        try:
+            with psycopg.connect(self.url, connect_timeout=max(1, round(self.connect_timeout))):
+                pass
+        except psycopg.Error as exc:
+            return _reason(exc)
+        return None
+
+    def _read(self, query: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
+        return self._transaction(lambda conn, _: conn.execute(query, tuple(params)).fetchall())
+
+    def _bad_row(self, table: str, key: object, reason: str) -> DatabaseError:
+        return DatabaseError(self.database, f"table {table}, row {key!r}: {reason}")
+
+    def _user(self, row: tuple[Any, ...]) -> User:
+        row_id, name, score, games = row
+        try:
+            return User(name, score, games)
+        except NameRejected as exc:
+            raise self._bad_row("wom_users", row_id, f"invalid name {name!r}: {exc.reason}") from None
+        except (ValueError, TypeError) as exc:
+            raise self._bad_row("wom_users", row_id, str(exc)) from None
+
+    def _game(self, game_id: str, kind: str, record: Any) -> GameRecord:
+        try:
+            game = check_game_json(record)
+        except (ValueError, TypeError, KeyError) as exc:
+            raise self._bad_row("wom_games", game_id, str(exc)) from None
+        if game.kind != kind:
+            raise self._bad_row("wom_games", game_id, f"the kind column says {kind!r}, the record {game.kind!r}")
+        return game
+
+    # ---- reads
+
+    def check(self) -> None:
+        """Validate every row; raise :class:`DatabaseError` for the first bad one."""
+        self.users()
+        self.hall_of_fame()
+        self.games_with_ids()
+
+    def users(self) -> UserRegistry:
+        """All registered users, in registration order."""
+        rows = self._read("SELECT id, name, score, games FROM wom_users ORDER BY id")
+        users = [self._user(row) for row in rows]
+        try:
+            return UserRegistry(users)
+        except ValueError as exc:  # only if the unique index was dropped by hand
+            raise DatabaseError(self.database, f"table wom_users: {exc}") from None
+
+    def scoreboard(self) -> list[User]:
+        """Users by score, highest first, then name."""
+        return self.users().scoreboard()
+
+    def user(self, name: str) -> User | None:
+        """The user with this name in any case, or ``None``."""
+        if not isinstance(name, str):
+            return None
+        rows = self._read("SELECT id, name, score, games FROM wom_users WHERE lower(name) = %s", (name_key(name),))
+        return self._user(rows[0]) if rows else None
+
+    def hall_of_fame(self) -> HallOfFame:
+        """The hall of fame."""
+        entries = []
+        for key, data in self._read("SELECT ruleset, entry FROM wom_hall_of_fame ORDER BY ruleset"):
+            try:
+                entry = HallEntry.from_json(data)
+            except (ValueError, TypeError, KeyError) as exc:
+                raise self._bad_row("wom_hall_of_fame", key, f"bad hall-of-fame record: {exc}") from None
+            if entry.ruleset.key != key:
+                raise self._bad_row("wom_hall_of_fame", key, f"the record is for {entry.ruleset.key!r}")
+            entries.append(entry)
+        return HallOfFame(entries)
+
+    def games(self) -> list[GameRecord]:
+        """Every finished game, oldest first."""
+        return [game for _, game in self.games_with_ids()]
+
+    def games_with_ids(self) -> list[tuple[str, GameRecord]]:
+        """Every finished game with its id, oldest first (ids sort by time)."""
+        rows = self._read("SELECT id, kind, record FROM wom_games ORDER BY id")
+        return [(game_id, self._game(game_id, kind, record)) for game_id, kind, record in rows]
+
+    # ---- writes
+
+    def register(self, name: str) -> User:
+        """Register a new user with 0 points and 0 games; :class:`NameRejected` with the reason if not."""
+        check_name(name)
+        token = uuid.uuid4()
+
+        def insert(conn: psycopg.Connection[Any], attempt: int) -> User:
+            if attempt:  # Was the first try's COMMIT cut after it took effect? Then it is ours.
+                mine = conn.execute("SELECT 1 FROM wom_users WHERE registration = %s", (token,)).fetchone()
+                if mine:
+                    return User(name)
+            row = conn.execute(
+                "INSERT INTO wom_users (name, registration) VALUES (%s, %s) "
+                "ON CONFLICT ((lower(name))) DO NOTHING RETURNING id", (name, token)).fetchone()
+            if row is None:
+                raise NameRejected("Sorry, the name is already taken.")
+            return User(name)
+
+        return self._transaction(insert)
+
+    def record_game(self, record: GameRecord) -> str:
+        """Keep a finished game; for World of Mastermind also add each user's points and +1 game.
+
+        ``ValueError`` (and nothing written) if the record is invalid or names an unknown user.
+        Returns the game's id.
+        """
+        if not isinstance(record, GameRecord):
+            raise TypeError("record_game needs a GameRecord")
+        data = record.as_json()
+        check_game_json(data)
+        game_id = new_game_id()
+        # Fixed order (by folded name) so two games sharing players lock their rows in the same order.
+        points = sorted((name_key(player.name), player.name, player.points)
+                        for player in record.players if player.is_user)
+
+        def insert(conn: psycopg.Connection[Any], attempt: int) -> str:
+            new = conn.execute(
+                "INSERT INTO wom_games (id, kind, finished_at, record) VALUES (%s, %s, %s, %s) "
+                "ON CONFLICT (id) DO NOTHING RETURNING id",
+                (game_id, record.kind, record.finished_at, Jsonb(data))).fetchone()
+            if new is None:  # a retry after a cut COMMIT: this game and its points are already kept
+                return game_id
+            if record.kind != "wom":
+                return game_id
+            for key, name, score in points:
+                updated = conn.execute(
+                    "UPDATE wom_users SET score = score + %s, games = games + 1 WHERE lower(name) = %s",
+                    (score, key))
+                if updated.rowcount != 1:
+                    raise ValueError(f"{name!r} is not a registered user")
+            return game_id
+
+        return self._transaction(insert)
+
+    def submit_hall_entry(self, entry: HallEntry) -> bool:
+        """Make ``entry`` the record for its ruleset if it beats the current one; True if it did."""
+        if not isinstance(entry, HallEntry):
+            raise TypeError("submit_hall_entry needs a HallEntry")
+
+        def submit(conn: psycopg.Connection[Any], attempt: int) -> bool:
+            # Fewer guesses win; a tie keeps the earlier holder. One statement, so it is atomic.
+            row = conn.execute(
+                "INSERT INTO wom_hall_of_fame AS h (ruleset, entry) VALUES (%s, %s) "
+                "ON CONFLICT (ruleset) DO UPDATE SET entry = EXCLUDED.entry "
+                "WHERE (EXCLUDED.entry->>'guesses')::int < (h.entry->>'guesses')::int "
+                "RETURNING entry", (entry.ruleset.key, Jsonb(entry.as_json()))).fetchone()
+            if row is None and attempt:
+                # Our own first try may have set it before the connection was cut.
+                held = conn.execute("SELECT entry FROM wom_hall_of_fame WHERE ruleset = %s",
+                                    (entry.ruleset.key,)).fetchone()
+                return held is not None and held[0] == entry.as_json()
+            return row is not None
+
+        return self._transaction(submit)
+
+    # ---- copying whole arcades (wom-tui store copy)
+
+    def is_empty(self) -> bool:
+        """True when no user, game or hall-of-fame record is kept yet."""
+        rows = self._read("SELECT (SELECT count(*) FROM wom_users) + (SELECT count(*) FROM wom_games) "
+                          "+ (SELECT count(*) FROM wom_hall_of_fame)")
+        return rows[0][0] == 0
+
+    def load(self, users: Iterable[User], hall: HallOfFame, games: Iterable[tuple[str, GameRecord]]) -> None:
+        """Fill an empty database with exactly these users, records and games, in one transaction.
+
+        Points are taken as they are (not recomputed from the games). ``DatabaseError`` if anything
+        is kept already: a copy never merges.
+        """
+        users = list(users)
+        games = list(games)
+
+        def fill(conn: psycopg.Connection[Any], attempt: int) -> None:
+            for table in ("wom_users", "wom_games", "wom_hall_of_fame"):
+                conn.execute(sql.SQL("LOCK TABLE {} IN EXCLUSIVE MODE").format(sql.Identifier(table)))
+            count = conn.execute("SELECT (SELECT count(*) FROM wom_users) + (SELECT count(*) FROM wom_games) "
+                                 "+ (SELECT count(*) FROM wom_hall_of_fame)").fetchone()
+            if count and count[0]:
+                raise DatabaseError(self.database, "the database already holds an arcade; a copy only "
+                                                   "goes into an empty one")
+            with conn.cursor() as cur:
+                with cur.copy("COPY wom_users (name, score, games) FROM STDIN") as copy:
+                    for user in users:
+                        copy.write_row((user.name, user.score, user.games))
+                with cur.copy("COPY wom_games (id, kind, finished_at, record) FROM STDIN") as copy:
+                    for game_id, record in games:
+                        copy.write_row((game_id, record.kind, record.finished_at, Jsonb(record.as_json())))
+                with cur.copy("COPY wom_hall_of_fame (ruleset, entry) FROM STDIN") as copy:
+                    for entry in hall.entries():
+                        copy.write_row((entry.ruleset.key, Jsonb(entry.as_json())))
+
+        self._transaction(fill)
+
+
+def migrate_database(url: str) -> tuple[int, list[Migration]]:
+    """Apply missing migrations to the database at ``url``; (its version now, the ones applied)."""
+    store = PostgresStore(url)
+    store.close()
+    return store.version, store.applied
+
+
+__all__ = ["ATTEMPTS", "MIGRATIONS", "SCHEMA_VERSION", "DatabaseError", "Migration", "PostgresStore", "describe",
+           "migrate_database"]
