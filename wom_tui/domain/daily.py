@@ -338,4 +338,6 @@ __all__ = [
     "peg_row",
     "share_text",
     "solo_title",
+    "started",
+    "until_next",
 ]
