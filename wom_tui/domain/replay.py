@@ -124,6 +124,14 @@ class Replay:
         """The coach's count for every board at the current step."""
         return [self.count_after(board, min(self.step, len(p.guesses))) for board, p in enumerate(self.boards)]
 
+    def counted_now(self) -> bool:
+        """True once every board's count at the current step is known (so :meth:`counts_now` is quick)."""
+        for board, player in enumerate(self.boards):
+            guesses = min(self.step, len(player.guesses))
+            if guesses > 0 and (board, guesses) not in self._counts:
+                return False
+        return True
+
     def title(self) -> str:
         """``"Round 3 of 7"`` (``"Before the first guess"`` at step 0)."""
         if self.step == 0:

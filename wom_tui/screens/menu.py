@@ -21,6 +21,9 @@ MENU: tuple[tuple[str, str, str], ...] = (
     ("s", "scoreboard", "Show the scoreboard"),
     ("p", "play", "Play World of Mastermind"),
     ("o", "solo", "Solo game"),
+    ("d", "daily", "Daily code"),
+    ("m", "stats", "My stats"),
+    ("v", "replays", "Replays"),
     ("?", "help", "Help: rules and keys"),
     ("q", "quit", "Quit"),
 )
@@ -50,6 +53,9 @@ class MenuScreen(Screen[None]):
         Binding("s", "app.scoreboard", "Scores"),
         Binding("p", "app.play", "Play"),
         Binding("o", "app.solo", "Solo"),
+        Binding("d", "app.daily", "Daily"),
+        Binding("m", "app.stats", "Stats"),
+        Binding("v", "app.replays", "Replays"),
         Binding("q", "app.quit", "Quit"),
     ]
 
