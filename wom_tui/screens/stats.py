@@ -179,7 +179,8 @@ class StatsScreen(WomScreen):
         label = self.query_one("#stats-points-label", Static)
         points = self.query_one("#stats-points", Sparkline)
         if stats.points:
-            label.update(Text(f"Points over {len(stats.points)} WoM games: 0 → {stats.points[-1]} "))
+            games = f"{len(stats.points)} WoM {'game' if len(stats.points) == 1 else 'games'}"
+            label.update(Text(f"Points over {games}: 0 → {stats.points[-1]} "))
             points.data = [0, *stats.points]
             points.display = True
         else:
