@@ -53,9 +53,9 @@ class MenuScreen(Screen[None]):
         Binding("s", "app.scoreboard", "Scores"),
         Binding("p", "app.play", "Play"),
         Binding("o", "app.solo", "Solo"),
-        Binding("d", "app.daily", "Daily"),
-        Binding("m", "app.stats", "Stats"),
-        Binding("v", "app.replays", "Replays"),
+        Binding("d", "app.daily", "Daily", show=False),
+        Binding("m", "app.stats", "Stats", show=False),
+        Binding("v", "app.replays", "Replays", show=False),
         Binding("q", "app.quit", "Quit"),
     ]
 
