@@ -178,12 +178,13 @@ def player_stats(games: Iterable[GameSummary], player: str) -> PlayerStats:
     """The statistics of the registered user ``player`` (case ignored) from the recorded games."""
     every = sorted(games, key=lambda game: game.order)
     own: list[tuple[GameSummary, PlayerLine]] = []
+    key = name_key(player)
     for game in every:
-        if game.kind not in BREAKING_KINDS:
-            continue
-        line = game.line_of(player)
-        if line is not None:
-            own.append((game, line))
+        if game.kind in BREAKING_KINDS:
+            for line in game.players:
+                if line.is_user and name_key(line.name) == key:
+                    own.append((game, line))
+                    break
     results = [line.broke for _, line in own]
     current, best = _streaks(results)
     by_ruleset: dict[str, list[tuple[GameSummary, PlayerLine]]] = {}

@@ -595,13 +595,11 @@ class Store:
         A damaged game file never stops the rest: it is left out and named in the second list
         (the file itself is not touched). Summaries come from ``games_index.json``, a cache of
         files already read, keyed by each file's size and modification time, so only new or
-        changed game files are read; the cache is then brought up to date. The cache holds
+        changed game files are read; the cache is then brought up to date (and kept in memory
+        while the file is unchanged, so looking again only lists the folder). The cache holds
         nothing that is not in the game files: a damaged or missing one is simply rebuilt.
         """
-        try:
-            cached = _load(self.index_path, decode_index) or {}
-        except StoreError:
-            cached = {}
+        cached = self._read_index()
         try:
             with os.scandir(self.games_dir) as entries:
                 found = []
@@ -636,10 +634,37 @@ class Store:
             try:
                 with self._locked():
                     self._write(self.index_path, encode_index(fresh))
+                    self._remember_index(fresh)
             except StoreError:
                 pass  # Only a cache: the next look reads the files again.
         summaries.sort(key=lambda summary: summary.order)
         return summaries, left_out
+
+    def _index_stamp(self) -> tuple[int, int, int] | None:
+        try:
+            info = os.stat(self.index_path)
+        except OSError:
+            return None
+        return (info.st_size, info.st_mtime_ns, info.st_ino)
+
+    def _read_index(self) -> dict[str, tuple[int, int, GameSummary]]:
+        """The index as last read or written by this store if the file is unchanged, else read afresh."""
+        stamp = self._index_stamp()
+        remembered = getattr(self, "_index_memo", None)
+        if stamp is not None and remembered is not None and remembered[0] == stamp:
+            return remembered[1]
+        try:
+            index = _load(self.index_path, decode_index) or {}
+        except StoreError:
+            return {}  # A damaged cache is rebuilt from the game files.
+        if stamp is not None and stamp == self._index_stamp():
+            self._index_memo = (stamp, index)
+        return index
+
+    def _remember_index(self, index: dict[str, tuple[int, int, GameSummary]]) -> None:
+        stamp = self._index_stamp()
+        if stamp is not None:
+            self._index_memo = (stamp, dict(index))
 
     def daily_secret(self) -> bytes:
         """The data folder's daily secret, made (32 random bytes, file mode 0600) on first use."""
