@@ -18,11 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import NamedTuple
 
 from .codes import Ruleset
 from .records import GameRecord
 from .users import COMPUTER_NAMES, name_key
+
+_ORDER = attrgetter("finished_at", "game_id")
 
 BREAKING_KINDS = ("wom", "solo", "daily")
 """Kinds of game in which a person breaks a code: the ones a user's statistics count."""
@@ -157,26 +160,41 @@ def _streaks(results: Sequence[bool]) -> tuple[int, int]:
 
 def computer_averages(games: Iterable[GameSummary], ruleset: Ruleset) -> tuple[ComputerAverage, ...]:
     """HAL9000's and VIKI's record as code breakers on ``ruleset``, in every kind of recorded game."""
-    wins: dict[str, list[int]] = {name: [] for name in COMPUTER_NAMES}
-    played = dict.fromkeys(COMPUTER_NAMES, 0)
-    key = ruleset.key
+    return _computer_averages(games, {ruleset.key})[ruleset.key]
+
+
+def _computer_averages(games: Iterable[GameSummary], keys: set[str]) -> dict[str, tuple[ComputerAverage, ...]]:
+    """:func:`computer_averages` for several rulesets (by key) in one pass over the games."""
+    wins: dict[tuple[str, str], list[int]] = {}
+    played: dict[tuple[str, str], int] = {}
+    key_of: dict[int, str] = {}
     for game in games:
-        if game.ruleset.key != key:
+        ruleset = game.ruleset
+        key = key_of.get(id(ruleset))
+        if key is None:
+            key = key_of[id(ruleset)] = ruleset.key
+        if key not in keys:
             continue
         for line in game.players:
-            if line.is_user or line.name not in played:
+            if line.is_user or line.name not in COMPUTER_NAMES:
                 continue
-            played[line.name] += 1
+            slot = (key, line.name)
+            played[slot] = played.get(slot, 0) + 1
             if line.broke:
-                wins[line.name].append(line.attempts)
-    return tuple(
-        ComputerAverage(name, played[name], len(wins[name]), _average(wins[name])) for name in COMPUTER_NAMES
-    )
+                wins.setdefault(slot, []).append(line.attempts)
+    return {
+        key: tuple(
+            ComputerAverage(name, played.get((key, name), 0), len(wins.get((key, name), [])),
+                            _average(wins.get((key, name), [])))
+            for name in COMPUTER_NAMES
+        )
+        for key in keys
+    }
 
 
 def player_stats(games: Iterable[GameSummary], player: str) -> PlayerStats:
     """The statistics of the registered user ``player`` (case ignored) from the recorded games."""
-    every = sorted(games, key=lambda game: game.order)
+    every = sorted(games, key=_ORDER)
     own: list[tuple[GameSummary, PlayerLine]] = []
     key = name_key(player)
     for game in every:
@@ -192,7 +210,8 @@ def player_stats(games: Iterable[GameSummary], player: str) -> PlayerStats:
         by_ruleset.setdefault(game.ruleset.key, []).append((game, line))
     # The ruleset of the latest game first, then the others by how recently they were played.
     order = sorted(by_ruleset, key=lambda key: by_ruleset[key][-1][0].order, reverse=True)
-    rulesets = tuple(_ruleset_stats(by_ruleset[key], every) for key in order)
+    computers = _computer_averages(every, set(order))
+    rulesets = tuple(_ruleset_stats(by_ruleset[key], computers[key]) for key in order)
     points: list[int] = []
     total = 0
     for game, line in own:
@@ -211,7 +230,9 @@ def player_stats(games: Iterable[GameSummary], player: str) -> PlayerStats:
     )
 
 
-def _ruleset_stats(own: Sequence[tuple[GameSummary, PlayerLine]], every: Sequence[GameSummary]) -> RulesetStats:
+def _ruleset_stats(
+    own: Sequence[tuple[GameSummary, PlayerLine]], computers: tuple[ComputerAverage, ...]
+) -> RulesetStats:
     ruleset = own[0][0].ruleset
     counts = [0] * ruleset.guesses
     losses = 0
@@ -231,7 +252,7 @@ def _ruleset_stats(own: Sequence[tuple[GameSummary, PlayerLine]], every: Sequenc
         wins=len(wins),
         average=_average(wins),
         bars=tuple(bars),
-        computers=computer_averages(every, ruleset),
+        computers=computers,
     )
 
 

@@ -43,6 +43,7 @@ import tempfile
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from operator import attrgetter
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar
@@ -637,7 +638,7 @@ class Store:
                     self._remember_index(fresh)
             except StoreError:
                 pass  # Only a cache: the next look reads the files again.
-        summaries.sort(key=lambda summary: summary.order)
+        summaries.sort(key=attrgetter("finished_at", "game_id"))
         return summaries, left_out
 
     def _index_stamp(self) -> tuple[int, int, int] | None:
