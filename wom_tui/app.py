@@ -24,8 +24,14 @@ if TYPE_CHECKING:
 SCREENS_BY_NAME: dict[str, tuple[str, str, str]] = {
     "wom": ("wom_tui.screens.wom", "WomSetupScreen", "World of Mastermind"),
     "solo": ("wom_tui.screens.solo", "SoloSetupScreen", "Solo game"),
+    "stats": ("wom_tui.screens.stats", "StatsScreen", "My stats"),
+    "replays": ("wom_tui.screens.replay", "ReplaysScreen", "Replays"),
+    "daily": ("wom_tui.screens.daily", "DailyScreen", "Daily code"),
 }
 """Screens other parts provide, opened by name: module, class and title, imported when first needed."""
+
+GOODBYE = "Thank you for playing the World of Mastermind!"
+"""Said when the player quits (seed 004)."""
 
 
 SERVED_APOLOGY = "Sorry, something went wrong in the game and it had to stop. Please connect again."
@@ -193,6 +199,22 @@ class WomApp(App[int]):
         """Set up a solo game."""
         self.open_screen("solo")
 
+    def action_stats(self, player: str | None = None) -> None:
+        """My stats (``player``: whose first; None starts on the latest game's player)."""
+        self.open_screen("stats", player)
+
+    def action_replays(self, player: str | None = None) -> None:
+        """Browse finished games and replay them guess by guess."""
+        self.open_screen("replays", player)
+
+    def action_daily(self, player: str | None = None) -> None:
+        """Today's daily code and its leaderboard."""
+        self.open_screen("daily", player)
+
+    async def action_quit(self) -> None:
+        """Quit, saying goodbye as seed 004 does (printed once the screen is restored)."""
+        self.exit(message=GOODBYE)
+
     def action_help(self) -> None:
         """Show the rules and keys (not twice on top of each other)."""
         from .screens.help import HelpScreen
@@ -212,6 +234,9 @@ class WomApp(App[int]):
         yield SystemCommand("Scoreboard", "Show the scoreboard and the hall of fame", self.action_scoreboard)
         yield SystemCommand("Play World of Mastermind", "Set up a game for 2-4 players", self.action_play)
         yield SystemCommand("Solo game", "Break a code on your own", self.action_solo)
+        yield SystemCommand("My stats", "Games, wins, streaks and the guess chart", self.action_stats)
+        yield SystemCommand("Replays", "Step through finished games guess by guess", self.action_replays)
+        yield SystemCommand("Daily code", "One code a day for everyone, and its leaderboard", self.action_daily)
         yield SystemCommand("Help", "Rules, feedback and keys", self.action_help)
         yield SystemCommand("Main menu", "Go back to the main menu", self.action_menu)
         for command in super().get_system_commands(screen):

@@ -75,7 +75,7 @@ def _is_count(value: Any) -> bool:
     return type(value) is int and value >= 0
 
 
-GAME_KINDS = ("wom", "solo", "flip")
+GAME_KINDS = ("wom", "solo", "flip", "daily")
 """Every kind of game a record can hold."""
 
 
@@ -84,7 +84,8 @@ class GameRecord:
     """A finished game: its kind, ruleset, players and when it ended.
 
     Kinds: ``"wom"`` (World of Mastermind), ``"solo"`` (a person breaks the computer's code) and
-    ``"flip"`` (HAL9000 breaks a person's code; the person is listed as the code maker, with no guesses).
+    ``"flip"`` (HAL9000 breaks a person's code; the person is listed as the code maker, with no guesses)
+    and ``"daily"`` (a person breaks the daily code: a solo game on the day's rules, see ``daily.py``).
     """
 
     kind: str

@@ -7,6 +7,9 @@ Layout of the folder (every JSON file is pretty-printed and carries its ``"schem
     halloffame.json                 {"schema": 1, "records": [...]}
     games/<id>.json                 {"schema": 1, "id": "<id>", "game": {...}}  one per finished game
     games/<id>.pending.json         a finished game whose points may not be in users.json yet
+    games_index.json                a cache of every game's summary, for statistics (rebuilt at will)
+    daily_secret.json               the secret the daily codes are derived from (made on first use)
+    daily.json                      {"schema": 1, "attempts": [...]}  one per identity, puzzle and day
     .lock                           the one inter-process lock (filelock)
 
 users.json is schema 2 since every user carries ``"keys"``, the fingerprints of the SSH keys
@@ -46,6 +49,7 @@ import tempfile
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from operator import attrgetter
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -53,9 +57,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from filelock import FileLock, Timeout
 
 from .codes import Ruleset
+from .daily import SECRET_BYTES, DailyAttempt, check_can_start
+from .daily import finished as _finished_attempts
 from .halloffame import HallEntry, HallOfFame
 from .records import GAME_KINDS, GameRecord
 from .keys import KeyRejected, PendingLink, check_fingerprint
+from .stats import GameSummary, PlayerLine
 from .users import NameRejected, User, UserRegistry, check_name, computer_name, name_key
 
 if TYPE_CHECKING:
@@ -69,6 +76,9 @@ LINKS_FILE = "links.json"
 HALL_FILE = "halloffame.json"
 GAMES_DIR = "games"
 LOCK_FILE = ".lock"
+INDEX_FILE = "games_index.json"
+DAILY_SECRET_FILE = "daily_secret.json"
+DAILY_FILE = "daily.json"
 TMP_SUFFIX = ".wom-tmp"
 PENDING_SUFFIX = ".pending.json"
 
@@ -704,6 +714,240 @@ class Store:
                 return False
             self._write(self.hall_path, encode_hall(hall))
         return True
+
+
+    # ---- statistics, replays and the daily code (issue 13)
+
+    @property
+    def index_path(self) -> Path:
+        """The summaries cache (``games_index.json``)."""
+        return self.data_dir / INDEX_FILE
+
+    def game(self, game_id: str) -> GameRecord:
+        """One finished game, read and validated in full; :class:`StoreError` if missing or damaged."""
+        if not isinstance(game_id, str) or _GAME_ID.fullmatch(game_id) is None:
+            raise StoreError(self.games_dir, f"{game_id!r} is not a game id")
+        path = self.games_dir / f"{game_id}.json"
+        if not path.exists():
+            raise StoreError(path, "there is no such game (was the file moved?)")
+        return self._load_game(game_id, path)
+
+    def game_summaries(self) -> tuple[list[GameSummary], list[StoreError]]:
+        """A summary of every finished game (oldest first), and the files that had to be left out.
+
+        A damaged game file never stops the rest: it is left out and named in the second list
+        (the file itself is not touched). Summaries come from ``games_index.json``, a cache of
+        files already read, keyed by each file's size and modification time, so only new or
+        changed game files are read; the cache is then brought up to date (and kept in memory
+        while the file is unchanged, so looking again only lists the folder). The cache holds
+        nothing that is not in the game files: a damaged or missing one is simply rebuilt.
+        """
+        cached = self._read_index()
+        try:
+            with os.scandir(self.games_dir) as entries:
+                found = []
+                for entry in entries:
+                    match = _GAME_FILE.fullmatch(entry.name)
+                    if match is not None and not match["pending"]:
+                        info = entry.stat()
+                        found.append((match["id"], entry.name, info.st_size, info.st_mtime_ns))
+        except FileNotFoundError:
+            found = []
+        except OSError as exc:
+            raise StoreError(self.games_dir, f"cannot list the folder ({exc.strerror or exc})") from None
+        found.sort()
+        summaries: list[GameSummary] = []
+        left_out: list[StoreError] = []
+        fresh: dict[str, tuple[int, int, GameSummary]] = {}
+        changed = len(cached) != len(found)
+        for game_id, name, size, mtime in found:
+            hit = cached.get(game_id)
+            if hit is not None and hit[0] == size and hit[1] == mtime:
+                summary = hit[2]
+            else:
+                changed = True
+                try:
+                    summary = GameSummary.of(game_id, self._load_game(game_id, self.games_dir / name))
+                except StoreError as error:
+                    left_out.append(error)
+                    continue
+            fresh[game_id] = (size, mtime, summary)
+            summaries.append(summary)
+        if changed:
+            try:
+                with self._locked():
+                    self._write(self.index_path, encode_index(fresh))
+                    self._remember_index(fresh)
+            except StoreError:
+                pass  # Only a cache: the next look reads the files again.
+        summaries.sort(key=attrgetter("finished_at", "game_id"))
+        return summaries, left_out
+
+    def _index_stamp(self) -> tuple[int, int, int] | None:
+        try:
+            info = os.stat(self.index_path)
+        except OSError:
+            return None
+        return (info.st_size, info.st_mtime_ns, info.st_ino)
+
+    def _read_index(self) -> dict[str, tuple[int, int, GameSummary]]:
+        """The index as last read or written by this store if the file is unchanged, else read afresh."""
+        stamp = self._index_stamp()
+        remembered = getattr(self, "_index_memo", None)
+        if stamp is not None and remembered is not None and remembered[0] == stamp:
+            return remembered[1]
+        try:
+            index = _load(self.index_path, decode_index) or {}
+        except StoreError:
+            return {}  # A damaged cache is rebuilt from the game files.
+        if stamp is not None and stamp == self._index_stamp():
+            self._index_memo = (stamp, index)
+        return index
+
+    def _remember_index(self, index: dict[str, tuple[int, int, GameSummary]]) -> None:
+        stamp = self._index_stamp()
+        if stamp is not None:
+            self._index_memo = (stamp, dict(index))
+
+    def daily_secret(self) -> bytes:
+        """The data folder's daily secret, made (32 random bytes, file mode 0600) on first use."""
+        secret = _load(self.data_dir / DAILY_SECRET_FILE, decode_secret)
+        if secret is not None:
+            return secret
+        with self._locked():
+            path = self.data_dir / DAILY_SECRET_FILE
+            secret = _load(path, decode_secret)
+            if secret is None:
+                # Not from the seeded RNG on purpose: with a known --seed the codes could be computed.
+                import secrets
+
+                secret = secrets.token_bytes(SECRET_BYTES)
+                self._write(path, encode_secret(secret))
+        return secret
+
+    def daily_attempts(self) -> list[DailyAttempt]:
+        """Every daily attempt on file (empty when there is no ``daily.json`` yet)."""
+        attempts = _load(self.data_dir / DAILY_FILE, decode_attempts)
+        return attempts if attempts is not None else []
+
+    def start_daily(self, attempt: DailyAttempt) -> None:
+        """Record that ``attempt.player`` started a daily puzzle (at their first guess).
+
+        :class:`~wom_tui.domain.daily.DailyRefused` (and nothing written) if they already have
+        an attempt at that puzzle on that day, even one started a moment ago in another session.
+        """
+        if not isinstance(attempt, DailyAttempt):
+            raise TypeError("start_daily needs a DailyAttempt")
+        with self._locked():
+            attempts = self.daily_attempts()
+            check_can_start(attempts, attempt.day, attempt.puzzle, attempt.player)
+            self._write(self.data_dir / DAILY_FILE, encode_attempts([*attempts, attempt]))
+
+    def finish_daily(
+        self, day: str, puzzle: str, player: str, *, finished_at: str, guesses: int, broke: bool, game_id: str | None
+    ) -> None:
+        """Record how ``player``'s started attempt ended; ``DailyRefused`` if none is under way."""
+        with self._locked():
+            attempts = _finished_attempts(
+                self.daily_attempts(), day, puzzle, player,
+                finished_at=finished_at, guesses=guesses, broke=broke, game_id=game_id,
+            )
+            self._write(self.data_dir / DAILY_FILE, encode_attempts(attempts))
+
+
+# ---------------------------------------------------------------- issue 13's files (pure)
+
+
+def decode_index(data: dict[str, Any]) -> dict[str, tuple[int, int, GameSummary]]:
+    """games_index.json's content → {game id: (size, mtime_ns, summary)}.
+
+    Compact on purpose (it is read whole each time statistics open): ``rulesets`` lists each
+    ruleset once; each game is one flat row ``[game id, size, mtime_ns, kind, ruleset number,
+    finished_at]`` followed by ``name, is_user, broke, attempts, points`` for each player.
+    """
+    _expect_keys(data, {"schema", "rulesets", "games"})
+    raw_rulesets, games = data["rulesets"], data["games"]
+    if not isinstance(raw_rulesets, list) or not isinstance(games, list):
+        raise ValueError("'rulesets' and 'games' must be lists")
+    rulesets = [Ruleset.from_json(item) for item in raw_rulesets]
+    kinds = frozenset(GAME_KINDS)
+    result = {}
+    for row in games:
+        if type(row) is not list or not 11 <= len(row) <= 26 or (len(row) - 6) % 5:
+            raise ValueError("an index row must be [game id, size, mtime_ns, kind, ruleset, finished_at, players…]")
+        game_id, size, mtime, kind, number, finished = row[:6]
+        # The id is only looked up among the files found in games/, so it needs no pattern check.
+        if (type(game_id) is not str or type(size) is not int or type(mtime) is not int
+                or kind not in kinds or type(number) is not int or not 0 <= number < len(rulesets)
+                or type(finished) is not str):
+            raise ValueError(f"bad index row for {game_id!r}")
+        players = []
+        for i in range(6, len(row), 5):
+            player, is_user, broke, attempts, points = row[i:i + 5]
+            if (type(player) is not str or type(is_user) is not bool or type(broke) is not bool
+                    or type(attempts) is not int or type(points) is not int or attempts < 0 or points < 0):
+                raise ValueError(f"bad player in the index row for {game_id!r}")
+            players.append(PlayerLine(player, is_user, broke, attempts, points))
+        result[game_id] = (size, mtime, GameSummary(game_id, kind, rulesets[number], finished, tuple(players)))
+    return result
+
+
+def encode_index(entries: dict[str, tuple[int, int, GameSummary]]) -> bytes:
+    """games_index.json's bytes (see :func:`decode_index`)."""
+    numbers: dict[Ruleset, int] = {}
+    rows = []
+    for game_id, (size, mtime, summary) in entries.items():
+        number = numbers.setdefault(summary.ruleset, len(numbers))
+        row: list[Any] = [game_id, size, mtime, summary.kind, number, summary.finished_at]
+        for line in summary.players:
+            row.extend(line)
+        rows.append(row)
+    return encode_document({"rulesets": [ruleset.as_json() for ruleset in numbers], "games": rows})
+
+
+def decode_secret(data: dict[str, Any]) -> bytes:
+    """daily_secret.json's content → the secret's bytes."""
+    _expect_keys(data, {"schema", "secret"})
+    secret = data["secret"]
+    if not isinstance(secret, str) or re.fullmatch(r"[0-9a-f]{32,128}", secret) is None:
+        raise ValueError("'secret' must be 32 to 128 lowercase hex digits")
+    return bytes.fromhex(secret)
+
+
+def encode_secret(secret: bytes) -> bytes:
+    """daily_secret.json's bytes."""
+    return encode_document({"secret": secret.hex()})
+
+
+def decode_attempts(data: dict[str, Any]) -> list[DailyAttempt]:
+    """daily.json's content → every attempt."""
+    _expect_keys(data, {"schema", "attempts"})
+    attempts = data["attempts"]
+    if not isinstance(attempts, list):
+        raise ValueError("'attempts' must be a list")
+    result = []
+    for number, item in enumerate(attempts, 1):
+        try:
+            result.append(DailyAttempt.from_json(item))
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"attempt #{number}: {exc}") from None
+        if isinstance(item, dict):
+            try:
+                check_name(item["player"])
+            except NameRejected as exc:
+                raise ValueError(f"attempt #{number} has an invalid name: {exc.reason}") from None
+    seen = set()
+    for attempt in result:
+        key = (attempt.day, attempt.puzzle, name_key(attempt.player))
+        if key in seen:
+            raise ValueError(f"{attempt.player!r} has two attempts at the {attempt.puzzle} code of {attempt.day}")
+        seen.add(key)
+    return result
+
+
+def encode_attempts(attempts: Iterable[DailyAttempt]) -> bytes:
+    """daily.json's bytes."""
+    return encode_document({"attempts": [attempt.as_json() for attempt in attempts]})
 
 
 __all__ = ["SCHEMA", "USERS_SCHEMA", "KeyRejected", "Store", "StoreError", "atomic_write", "parse_document"]

@@ -57,6 +57,9 @@ KEYS = """\
 | Game setup | **ctrl+s** start a World of Mastermind game · **p** play a solo game |
 | Solo game | **F2** reveal a symbol (costs 1) · **F3** reveal a position (costs 2) · or type **lifeline#1** / **lifeline#2** · **ctrl+n** new game |
 | Scoreboard | click a column header to sort by it (again to reverse) · **h** hall of fame · **b** scoreboard |
+| Daily code | **d** on the main menu · **p** play (one attempt a day, counted from the first guess) · **c** copy the share grid |
+| My stats | **m** on the main menu (or on the scoreboard, for the highlighted user) · **←/→** other rules |
+| Replays | **v** on the main menu · **Enter** replay a game · **←/→** step a guess · **Home/End** jump · **c** share |
 
 Themes: ctrl+p → *Theme*; **wom-colourblind** uses colour-blind-safe peg colours.
 """

@@ -21,6 +21,9 @@ MENU: tuple[tuple[str, str, str], ...] = (
     ("s", "scoreboard", "Show the scoreboard"),
     ("p", "play", "Play World of Mastermind"),
     ("o", "solo", "Solo game"),
+    ("d", "daily", "Daily code"),
+    ("m", "stats", "My stats"),
+    ("v", "replays", "Replays"),
     ("?", "help", "Help: rules and keys"),
     ("q", "quit", "Quit"),
 )
@@ -51,6 +54,9 @@ class MenuScreen(Screen[None]):
         Binding("p", "app.play", "Play"),
         Binding("o", "app.solo", "Solo"),
         Binding("k", "app.link_key", "Link key", show=False),
+        Binding("d", "app.daily", "Daily", show=False),
+        Binding("m", "app.stats", "Stats", show=False),
+        Binding("v", "app.replays", "Replays", show=False),
         Binding("q", "app.quit", "Quit"),
     ]
 

@@ -44,6 +44,7 @@ class ScoreboardScreen(WomScreen):
         Binding("escape", "back", "Back"),
         Binding("h", "show_tab('hall')", "Hall of fame"),
         Binding("b", "show_tab('board')", "Scoreboard"),
+        Binding("m", "stats", "Stats"),
     ]
 
     def __init__(self) -> None:
@@ -135,6 +136,14 @@ class ScoreboardScreen(WomScreen):
         else:
             self.sort_column, self.sort_reverse = column, False
         self._fill_board()
+
+    def action_stats(self) -> None:
+        """Open My stats for the highlighted user (issue 13)."""
+        table = self.query_one("#board-table", DataTable)
+        player = None
+        if table.display and table.row_count:
+            player = str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+        self.wom.action_stats(player)
 
     def action_show_tab(self, tab: str) -> None:
         """Switch to the scoreboard or the hall-of-fame tab."""

@@ -1,0 +1,151 @@
+"""My stats with 10,000 recorded games: how long it takes to open (goal: ≤ 300 ms once the index exists).
+
+    .venv/bin/python bench/stats.py [--games 10000] [--runs 5]
+
+Fills a temporary data folder with ``--games`` game records (World of Mastermind and solo games
+of three users, HAL9000 and VIKI), then prints:
+
+* the store's ``game_summaries()`` the first time (no ``games_index.json`` yet: every file is read
+  and validated) and then with the index (only the folder listing and the index are read);
+* ``player_stats()`` over all of them;
+* opening *My stats* in the app at 80×24 (key ``m`` on the main menu until the numbers are shown):
+  the first time on the folder (no index), then again; then in a new session, first and again.
+  (The app's own start-up check of every file comes before the timing starts.) For scale on a
+  busy machine, the scoreboard's opening is timed the same way.
+
+Figures only, never a timed assert.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from wom_tui.app import WomApp  # noqa: E402
+from wom_tui.domain.codes import DIGITS10, WOM, Ruleset, feedback  # noqa: E402
+from wom_tui.domain.records import GameRecord, PlayerRecord  # noqa: E402
+from wom_tui.domain.stats import player_stats  # noqa: E402
+from wom_tui.domain.store import INDEX_FILE, Store, encode_game  # noqa: E402
+from wom_tui.options import Options  # noqa: E402
+
+USERS = ("Alan", "Ada", "Grace")
+
+
+def breaker(rng: random.Random, name: str, ruleset: Ruleset, is_user: bool) -> PlayerRecord:
+    secret = ruleset.random_code(rng)
+    guesses = []
+    for _ in range(ruleset.guesses):
+        guess = secret if rng.random() < 0.25 else ruleset.random_code(rng)
+        guesses.append((guess, feedback(secret, guess)))
+        if guess == secret:
+            break
+    broke = guesses[-1][0] == secret
+    points = ruleset.guesses - len(guesses) + 1 if broke and is_user else 0
+    return PlayerRecord(name, is_user, broke, len(guesses), tuple(guesses), points, 0)
+
+
+def fill(folder: Path, games: int) -> None:
+    """Write ``games`` final game files straight into ``folder/games`` (as the store would)."""
+    Store(folder)
+    for name in USERS:
+        Store(folder).register(name)
+    rng = random.Random(13)
+    rulesets = [Ruleset(4, WOM, True, 10), Ruleset(4, WOM, True, 8), Ruleset(5, DIGITS10, True, 10)]
+    for i in range(games):
+        ruleset = rng.choice(rulesets)
+        if rng.random() < 0.5:
+            names = rng.sample(USERS, rng.randint(1, 2)) + rng.sample(["HAL9000", "VIKI"], 1)
+            players = tuple(breaker(rng, n, ruleset, n in USERS) for n in names)
+            record = GameRecord("wom", ruleset, players, f"2026-{1 + i % 11:02d}-{1 + i % 28:02d}T10:00:00+00:00")
+        else:
+            record = GameRecord("solo", ruleset, (breaker(rng, rng.choice(USERS), ruleset, True),),
+                                f"2026-{1 + i % 11:02d}-{1 + i % 28:02d}T11:00:00+00:00")
+        game_id = f"2026{i:04d}T000000000000Z-{i:012x}"
+        (folder / "games" / f"{game_id}.json").write_bytes(encode_game(game_id, record))
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:7.1f} ms"
+
+
+async def open_stats(folder: Path, times: int, key: str = "m") -> list[float]:
+    """Seconds from pressing m on the main menu until My stats shows the numbers, ``times`` times in one app.
+
+    The first includes importing the screen's module and styling its widgets for the first time.
+    """
+    from wom_tui.screens.menu import MenuScreen
+    from wom_tui.screens.scoreboard import ScoreboardScreen
+    from wom_tui.screens.stats import StatsScreen
+
+    def shown() -> bool:
+        if key == "s":
+            return isinstance(app.screen, ScoreboardScreen) and app.screen.is_mounted
+        return isinstance(app.screen, StatsScreen) and app.screen.stats is not None
+
+    options = Options(data_dir=folder, seed=1, computer_pace=0)
+    app = WomApp(Store(folder), random.Random(1), options)
+    result = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for _ in range(times):
+            while not isinstance(app.screen, MenuScreen):
+                await asyncio.sleep(0.001)
+            await pilot.pause()
+            started = time.perf_counter()
+            await pilot.press(key)
+            while not shown():
+                await asyncio.sleep(0.001)
+            await pilot.pause()  # one refresh: the chart is drawn
+            result.append(time.perf_counter() - started)
+            await pilot.press("escape")
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        fill(folder, args.games)
+        store = Store(folder)
+        started = time.perf_counter()
+        summaries, left_out = store.game_summaries()
+        first = time.perf_counter() - started
+        assert len(summaries) == args.games and not left_out
+        size = (folder / INDEX_FILE).stat().st_size
+        print(f"{args.games:,} games; {INDEX_FILE} {size / 1024:.0f} KiB")
+        print(f"  game_summaries, no index yet (reads every file) {ms(first)}")
+        warm = []
+        for _ in range(args.runs):
+            started = time.perf_counter()
+            store.game_summaries()
+            warm.append(time.perf_counter() - started)
+        print(f"  game_summaries with the index   median {ms(statistics.median(warm))}   max {ms(max(warm))}")
+        compute = []
+        for _ in range(args.runs):
+            started = time.perf_counter()
+            player_stats(summaries, "Alan")
+            compute.append(time.perf_counter() - started)
+        print(f"  player_stats over every game    median {ms(statistics.median(compute))}   max {ms(max(compute))}")
+        (folder / INDEX_FILE).unlink()
+        first, *again = asyncio.run(open_stats(folder, args.runs + 1))
+        print(f"  My stats at 80×24, first open, no index yet     {ms(first)}")
+        print(f"  My stats at 80×24, opened again (goal ≤ 300 ms) median {ms(statistics.median(again))}   max {ms(max(again))}")
+        first, *again = asyncio.run(open_stats(folder, args.runs + 1))
+        print(f"  new session: first open (imports the screen)    {ms(first)}")
+        print(f"  new session: opened again                median {ms(statistics.median(again))}   max {ms(max(again))}")
+        _, *board = asyncio.run(open_stats(folder, args.runs + 1, "s"))
+        print(f"  for scale, the scoreboard (s) opened again   median {ms(statistics.median(board))}   max {ms(max(board))}")
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+"""Replays: stepping guess by guess, every board, and the coach's count (issue 13)."""
+
+from __future__ import annotations
+
+from wom_tui.domain.codes import DIGITS10, WOM, Feedback, Ruleset, feedback
+from wom_tui.domain.records import GameRecord, PlayerRecord
+from wom_tui.domain.replay import Replay, remaining_text
+from wom_tui.domain.strategies import all_codes, is_consistent
+
+R5 = Ruleset(4, WOM, True, 5)
+
+
+def played(secret: str, guesses: list[str], ruleset: Ruleset) -> tuple[tuple[str, Feedback], ...]:
+    return tuple((g, feedback(secret, g)) for g in guesses)
+
+
+def wom_record() -> GameRecord:
+    alan = played("RGYB", ["RGBY", "RGYB"], R5)
+    hal = played("BYWR", ["RRGG", "BBYY", "WWKK", "BYWK", "BYWW"], R5)
+    return GameRecord("wom", R5, (
+        PlayerRecord("Alan", True, True, 2, alan, 4, 5),
+        PlayerRecord("HAL9000", False, False, 5, hal, 0, 0),
+    ), "2026-11-23T10:00:00+00:00")
+
+
+def test_stepping_shows_each_board_as_it_was_and_stops_at_both_ends():
+    replay = Replay(wom_record())
+    assert len(replay.boards) == 2 and replay.rounds == 5 and replay.step == 1
+    assert [len(replay.rows(b)) for b in (0, 1)] == [1, 1]
+    assert replay.forward() and replay.step == 2
+    assert replay.broke_by(0) and not replay.broke_by(1)
+    for _ in range(10):
+        replay.forward()
+    assert replay.step == 5 and not replay.forward()
+    assert [len(replay.rows(b)) for b in (0, 1)] == [2, 5]  # Alan stopped once broken
+    replay.go_to(-3)
+    assert replay.step == 0 and replay.rows(0) == () and not replay.back()
+    assert replay.title().startswith("Before the first guess")
+    replay.go_to(3)
+    assert replay.title() == "Round 3 of 5"
+
+
+def test_the_count_is_the_number_of_codes_that_still_fit():
+    replay = Replay(wom_record())
+    for board in (0, 1):
+        history = [(g, fb) for g, fb in replay.boards[board].guesses]
+        for n in range(1, len(history) + 1):
+            expected = sum(1 for code in all_codes(R5) if is_consistent(code, history[:n]))
+            assert replay.count_after(board, n) == (expected, True)
+    assert replay.count_after(0, 2) == (1, True)  # broken: only the code itself fits
+    assert replay.count_after(0, 0) is None
+
+
+def test_counts_are_computed_once_and_lifelines_are_skipped():
+    calls = []
+
+    def counter(ruleset, history):
+        calls.append(list(history))
+        return (len(history), True)
+
+    ruleset = Ruleset(4, DIGITS10, True, 10)
+    guesses = (("1234", Feedback(1, 0)), ("LIFELINE", Feedback(0, 0)), ("LIFELINE", Feedback(0, 0)), ("5678", Feedback(4, 0)))
+    record = GameRecord("solo", ruleset, (PlayerRecord("Guest", False, True, 4, guesses),))
+    replay = Replay(record, counter)
+    replay.go_to(4)
+    assert replay.counts_now() == [(2, True)]
+    assert replay.rows(0)[1].is_lifeline
+    replay.counts_now()
+    assert calls == [[("1234", Feedback(1, 0)), ("5678", Feedback(4, 0))]]
+
+
+def test_a_flip_game_shows_only_the_computers_board():
+    ruleset = Ruleset(4, WOM, True, 10)
+    record = GameRecord("flip", ruleset, (
+        PlayerRecord("Alan", True, False, 0, ()),
+        PlayerRecord("HAL9000", False, True, 2, played("RGBY", ["RRGG", "RGBY"], ruleset)),
+    ))
+    assert [p.name for p in Replay(record).boards] == ["HAL9000"]
+
+
+def test_remaining_text():
+    assert remaining_text((1, True)) == "1 code still possible"
+    assert remaining_text((12345, False)) == "about 12,345 codes still possible"
+    assert remaining_text(None) == ""

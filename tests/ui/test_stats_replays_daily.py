@@ -1,0 +1,332 @@
+"""My stats, replays, the daily code, sharing and the goodbye, driven as a person would at 80×24."""
+
+from __future__ import annotations
+
+import base64
+import json
+from datetime import datetime, timezone
+
+import pytest
+from textual.widgets import DataTable, Select, Static
+
+from wom_tui.app import GOODBYE
+from wom_tui.domain.codes import WOM_RULESET, Feedback, Ruleset, feedback
+from wom_tui.domain.daily import CLASSIC, daily_code, day_of
+from wom_tui.domain.records import GameRecord, PlayerRecord
+from wom_tui.screens.confirm import ConfirmScreen
+from wom_tui.screens.daily import DailyGameScreen, DailyScreen
+from wom_tui.screens.menu import MenuScreen
+from wom_tui.screens.replay import ReplayScreen, ReplaysScreen
+from wom_tui.screens.stats import StatsScreen
+from wom_tui.widgets.bar_chart import BarChart
+
+from .conftest import build_app, wait_for
+
+SIZE = (80, 24)
+R5 = WOM_RULESET.with_guesses(5)
+
+
+def text_of(app, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+def breaker(name: str, secret: str, guesses: list[str], *, is_user: bool = True, points: int = 0) -> PlayerRecord:
+    played = tuple((g, feedback(secret, g)) for g in guesses)
+    return PlayerRecord(name, is_user, guesses[-1] == secret, len(guesses), played, points, 0)
+
+
+def seed_games(store) -> list[str]:
+    """Alan: a WoM game (broke in 2, 9 points) and two solo games (won in 3, lost); a guest's win."""
+    store.register("Alan")
+    store.register("Ada")
+    ten = Ruleset(4, WOM_RULESET.palette, True, 10)
+    ids = [
+        store.record_game(GameRecord("wom", R5, (
+            breaker("Alan", "RGYB", ["RGBY", "RGYB"], points=9),
+            breaker("HAL9000", "BYWR", ["RRGG", "BBYY", "WWKK", "BYWK", "BYWW"], is_user=False),
+        ), "2026-11-20T10:00:00+00:00")),
+        store.record_game(GameRecord("solo", ten, (breaker("Alan", "KKWW", ["RRGG", "WWKK", "KKWW"]),),
+                                     "2026-11-21T10:00:00+00:00")),
+        store.record_game(GameRecord("solo", ten, (breaker("Alan", "KKWW", ["RRRR"] * 10),),
+                                     "2026-11-22T10:00:00+00:00")),
+        store.record_game(GameRecord("solo", ten, (breaker("Alan", "RRRR", ["RRRR"], is_user=False),),
+                                     "2026-11-22T11:00:00+00:00")),
+    ]
+    return ids
+
+
+async def open_stats(pilot) -> StatsScreen:
+    await pilot.press("m")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, StatsScreen) and pilot.app.screen.summaries is not None)
+    await pilot.pause()
+    return pilot.app.screen
+
+
+# ---------------------------------------------------------------- My stats
+
+
+async def test_my_stats_count_what_the_store_recorded(store, app):
+    seed_games(store)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_stats(pilot)
+        assert screen.query_one("#stats-player", Select).value == "Alan"  # the latest user's game
+        numbers = text_of(app, "#stats-numbers")
+        for expected in ("Games 3", "Wins 2", "Win % 67", "Streak 0", "Best 2", "Avg guesses 2.5"):
+            assert expected in numbers
+        chart = screen.query_one(BarChart)
+        assert [(label, count) for label, count, _ in chart.bars if count] == [("3", 1), ("X", 1)]
+        assert [label for label, _, high in chart.bars if high] == ["X"]  # the last game was lost
+        # → goes to the other ruleset played (the 5-attempt WoM game), with HAL9000 beside.
+        await pilot.press("right")
+        assert [(label, count) for label, count, _ in chart.bars if count] == [("2", 1)]
+        assert len(chart.bars) == 6  # 5 attempts allowed, then X
+        compare = text_of(app, "#stats-compare")
+        assert "Alan 2.0" in compare and "HAL9000 —" in compare and "VIKI —" in compare
+        assert "0 → 9" in text_of(app, "#stats-points-label")
+        await pilot.press("right", "right")  # wraps round, one key too many does no harm
+        assert [label for label, count, _ in chart.bars if count] == ["2"]
+
+
+async def test_stats_for_another_user_and_for_a_guest(store, app):
+    seed_games(store)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_stats(pilot)
+        select = screen.query_one("#stats-player", Select)
+        select.value = "Ada"
+        await wait_for(pilot, lambda: "Games 0" in text_of(app, "#stats-numbers"))
+        assert "no recorded games" in text_of(app, "#stats-numbers")
+        assert screen.query_one(BarChart).bars == ()
+        select.value = ""
+        await wait_for(pilot, lambda: "count for nobody" in text_of(app, "#stats-numbers"))
+
+
+async def test_stats_open_from_the_scoreboard_for_the_highlighted_user(store, app):
+    seed_games(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s")
+        await wait_for(pilot, lambda: app.screen.query("#board-table"))
+        table = app.screen.query_one("#board-table", DataTable)
+        await pilot.press("down")  # Alan (0 points, by the scoreboard) then Ada: order by name on a tie
+        highlighted = str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen))
+        assert app.screen.query_one("#stats-player", Select).value == highlighted
+
+
+async def test_a_damaged_record_is_named_and_the_rest_still_counts(store, app, data_dir):
+    seed_games(store)
+    bad = data_dir / "games" / "20200101T000000000000Z-000000000000.json"
+    bad.write_text('{"schema": 1, "id": "20200101T000000000000Z-000000000000", "game": NaN}')
+    async with app.run_test(size=SIZE) as pilot:
+        from wom_tui.screens.errors import StoreErrorScreen
+
+        await wait_for(pilot, lambda: isinstance(app.screen, StoreErrorScreen))  # the start-up check names it
+        await pilot.press("escape")  # and the player goes on
+        await open_stats(pilot)
+        assert "Games 3" in text_of(app, "#stats-numbers")
+        left_out = text_of(app, "#stats-left-out")
+        assert "games/20200101T000000000000Z-000000000000.json" in left_out and "NaN" in left_out
+    assert bad.read_text().endswith("NaN}")
+
+
+def test_stats_chart_snapshot(snap_compare, data_dir):
+    from wom_tui.domain.store import Store
+
+    seed_games(Store(data_dir))
+
+    async def run_before(pilot) -> None:
+        await open_stats(pilot)
+
+    assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+# ---------------------------------------------------------------- Replays
+
+
+async def test_replays_newest_first_filtered_and_stepped(store, app):
+    ids = seed_games(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplaysScreen) and app.screen.summaries is not None)
+        table = app.screen.query_one("#replays-table", DataTable)
+        assert [str(table.coordinate_to_cell_key((r, 0)).row_key.value) for r in range(table.row_count)] == ids[::-1]
+        app.screen.query_one("#replays-kind", Select).value = "wom"
+        await wait_for(pilot, lambda: table.row_count == 1)
+        table.focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        screen = app.screen
+        assert screen.replay.step == 1
+        assert len(screen.query(".replay-board")) == 2  # every player's board
+        await wait_for(pilot, lambda: "still possible" in text_of(app, "#replay-board-0"))
+        assert " 2 " not in text_of(app, "#replay-board-0")
+        await pilot.press("right")
+        await wait_for(pilot, lambda: "Broke the code!" in text_of(app, "#replay-board-0"))
+        assert "Round 2 of 5" in text_of(app, "#replay-step")
+        await pilot.press("right", "right", "right", "right", "right")  # one too many
+        assert screen.replay.step == 5
+        assert "Out of guesses." in text_of(app, "#replay-board-1")
+        await pilot.press("left")
+        await wait_for(pilot, lambda: "codes still possible" in text_of(app, "#replay-board-1")
+                       or "1 code still possible" in text_of(app, "#replay-board-1"))
+        assert "Round 4 of 5" in text_of(app, "#replay-step")
+        await pilot.press("home")
+        assert "Before the first guess" in text_of(app, "#replay-step")
+        await pilot.press("left")
+        assert screen.replay.step == 0
+
+
+async def test_a_solo_replay_shares_its_grid_over_osc52(store, app):
+    seed_games(store)
+    async with app.run_test(size=SIZE) as pilot:
+        written: list[str] = []
+        original = app._driver.write
+        app._driver.write = lambda data: (written.append(data), original(data))[1]
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplaysScreen) and app.screen.summaries is not None)
+        app.screen.query_one("#replays-kind", Select).value = "solo"
+        await wait_for(pilot, lambda: app.screen.query_one("#replays-table", DataTable).row_count == 3)
+        app.screen.query_one("#replays-table", DataTable).focus()
+        await pilot.press("down", "down", "enter")  # the oldest solo game: Alan's win in 3
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.press("c")
+        expected = "Mastermind solo · 4 × World of Mastermind · 3/10\n····\n○○○○\n●●●●"
+        await wait_for(pilot, lambda: expected in text_of(app, "#replay-share"))
+        sequence = f"\x1b]52;c;{base64.b64encode(expected.encode()).decode()}\a"
+        assert sequence in written
+
+
+# ---------------------------------------------------------------- The daily code
+
+
+def today() -> str:
+    return day_of(datetime.now(timezone.utc)).isoformat()
+
+
+async def open_daily(pilot, player: str | None) -> DailyScreen:
+    await pilot.press("d")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, DailyScreen) and pilot.app.screen.query("#daily-board"))
+    await pilot.pause()
+    if player is not None:
+        pilot.app.screen.query_one("#daily-player", Select).value = player
+        await pilot.pause()
+    return pilot.app.screen
+
+
+async def test_a_guest_cannot_play_the_daily_code(store, app, data_dir):
+    async with app.run_test(size=SIZE) as pilot:
+        await open_daily(pilot, None)
+        assert "register" in text_of(app, "#daily-status")
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, DailyScreen)
+    assert not (data_dir / "daily.json").exists()
+
+
+async def test_the_attempt_is_spent_at_the_first_guess_and_leaving_gives_no_second_try(store, app, data_dir):
+    store.register("Alan")
+    async with app.run_test(size=SIZE) as pilot:
+        await open_daily(pilot, "Alan")
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, DailyGameScreen))
+        await pilot.press(*"RGB", "enter")  # too short: refused, nothing spent
+        assert "too short" in text_of(app, "#daily-message")
+        assert not (data_dir / "daily.json").exists()
+        await pilot.press("escape")  # nothing played yet: leaves freely
+        await wait_for(pilot, lambda: isinstance(app.screen, DailyScreen))
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, DailyGameScreen))
+        await pilot.press(*"RRGG", "enter")
+        await wait_for(pilot, lambda: (data_dir / "daily.json").exists())
+        (attempt,) = json.loads((data_dir / "daily.json").read_text())["attempts"]
+        assert (attempt["player"], attempt["day"], attempt["finished_at"]) == ("Alan", today(), None)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("escape")  # a second Esc confirms
+        await wait_for(pilot, lambda: isinstance(app.screen, DailyScreen))
+        assert "no second try" in text_of(app, "#daily-status")
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, DailyScreen)
+        table = app.screen.query_one("#daily-board", DataTable)
+        assert [str(c) for c in table.get_row_at(0)][1:3] == ["Alan", "did not finish"]
+
+
+async def test_dropping_the_session_after_the_first_guess_gives_no_second_try(store, data_dir):
+    store.register("Alan")
+    first = build_app(data_dir)
+    async with first.run_test(size=SIZE) as pilot:
+        await open_daily(pilot, "Alan")
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(first.screen, DailyGameScreen))
+        await pilot.press(*"RRGG", "enter")
+        await wait_for(pilot, lambda: (data_dir / "daily.json").exists())
+        first.exit()  # the connection drops: no goodbye, no confirmation
+    second = build_app(data_dir)
+    async with second.run_test(size=SIZE) as pilot:
+        await second.run_action("daily('alan')")  # the identity handed in by name, in any case
+        await wait_for(pilot, lambda: isinstance(second.screen, DailyScreen) and second.screen.query("#daily-board"))
+        await pilot.pause()
+        screen = second.screen
+        assert screen.identity == "Alan"
+        assert screen.query_one("#daily-play").disabled
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(second.screen, DailyScreen)
+
+
+async def test_breaking_the_daily_code_leads_the_board_and_shares_over_osc52(store, app, data_dir):
+    store.register("Alan")
+    code = daily_code(store.daily_secret(), day_of(datetime.now(timezone.utc)), CLASSIC)
+    wrong = "".join("R" if ch != "R" else "G" for ch in code)
+    async with app.run_test(size=SIZE) as pilot:
+        written: list[str] = []
+        original = app._driver.write
+        app._driver.write = lambda data: (written.append(data), original(data))[1]
+        await open_daily(pilot, "Alan")
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, DailyGameScreen))
+        await pilot.press(*wrong.lower(), "enter", *code, "enter")
+        await wait_for(pilot, lambda: app.screen.share_text is not None)
+        pegs = "".join("●" * f.black + "○" * f.white + "·" * (4 - f.black - f.white) for f in [feedback(code, wrong)])
+        expected = f"Mastermind daily {today()} · 2/10\n{pegs}\n●●●●"
+        assert app.screen.share_text == expected
+        assert expected in text_of(app, "#daily-share")
+        await pilot.press("enter")  # a second Enter after the end changes nothing
+        await pilot.press("c")
+        assert f"\x1b]52;c;{base64.b64encode(expected.encode()).decode()}\a" in written
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, DailyScreen))
+        table = app.screen.query_one("#daily-board", DataTable)
+        assert [str(c) for c in table.get_row_at(0)][:3] == ["1", "Alan", "2/10"]
+    (attempt,) = json.loads((data_dir / "daily.json").read_text())["attempts"]
+    assert (attempt["guesses"], attempt["broke"]) == (2, True)
+    (record,) = store.games()
+    assert record.kind == "daily" and record.players[0].guesses[-1] == (code, Feedback(4, 0))
+
+
+async def test_the_wait_until_the_next_code(store, app, monkeypatch):
+    monkeypatch.setattr(DailyScreen, "clock", staticmethod(lambda: datetime(2026, 11, 23, 21, 52, 30, tzinfo=timezone.utc)))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_daily(pilot, None)
+        assert "Next code in 2 h 07 min" in text_of(app, "#daily-wait")
+        assert "2026-11-23" in text_of(app, "#daily-title")
+
+
+# ---------------------------------------------------------------- the menu and the goodbye
+
+
+async def test_the_new_entries_fit_the_menu_at_60x20(app):
+    async with app.run_test(size=(60, 20)) as pilot:
+        for key, screen in (("m", StatsScreen), ("v", ReplaysScreen), ("d", DailyScreen)):
+            await pilot.press(key)
+            await wait_for(pilot, lambda: isinstance(app.screen, screen))
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+
+
+async def test_quitting_says_goodbye(app, capsys: pytest.CaptureFixture[str]):
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("q")
+        await pilot.pause()
+    assert GOODBYE in capsys.readouterr().err

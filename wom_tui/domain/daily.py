@@ -1,0 +1,343 @@
+"""The daily code: one code per day and puzzle, the same for everyone on a data folder (issue 13).
+
+* **Which code.** ``HMAC-SHA256(secret, "<puzzle>:<YYYY-MM-DD>")`` read as symbols of the
+  puzzle's palette (bytes that would bias the choice are skipped). The secret is 32 random bytes
+  the store makes on first use and keeps in the data folder, so the code cannot be computed from
+  the source and the date: only someone who can read the data folder could.
+* **Which day.** Days are UTC days; the next code comes at 00:00 UTC.
+* **One attempt.** Each identity (a registered user's name, case ignored) has one attempt per
+  puzzle and day. It is recorded when the first guess is made, so leaving, quitting or losing
+  the connection afterwards does not give a second try. Guests have no identity and cannot play.
+* **Leaderboard.** Codes broken, by fewest guesses then earliest finish; then codes not broken
+  (by finish); then attempts that were left unfinished (by start).
+* **Share.** A spoiler-free grid: one line of key pegs per guess, never its symbols.
+
+Nothing here reads files or the clock: callers pass the secret, the day and the time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta, timezone
+from typing import Any
+
+from .codes import DIGITS8, WOM, Feedback, Ruleset
+from .users import name_key
+
+SECRET_BYTES = 32
+"""Length of the data folder's daily secret."""
+
+
+@dataclass(frozen=True)
+class DailyPuzzle:
+    """One of the day's codes: its key, its title and its rules."""
+
+    key: str
+    title: str
+    ruleset: Ruleset
+    share_label: str = ""
+    """Said after the date in the share line ("" for the classic puzzle)."""
+
+
+CLASSIC = DailyPuzzle("classic", "4 × WoM colours", Ruleset(4, WOM, True, 10))
+DIGITS = DailyPuzzle("digits", "5 × digits 1–8", Ruleset(5, DIGITS8, True, 10), "5 × 1–8")
+
+PUZZLES: dict[str, DailyPuzzle] = {p.key: p for p in (CLASSIC, DIGITS)}
+"""Every daily puzzle, the classic one first."""
+
+
+class DailyRefused(Exception):
+    """This identity cannot play this daily code; ``str(exc)`` is the reason shown to the player."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+GUEST_REFUSAL = "The daily code is one attempt per player: register (r on the main menu) to play it."
+
+
+# ---------------------------------------------------------------- days and codes
+
+
+def day_of(moment: datetime) -> date:
+    """The UTC day of ``moment`` (a naive time is taken as UTC)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc).date()
+
+
+def until_next(moment: datetime) -> timedelta:
+    """Time from ``moment`` until the next daily code (00:00 UTC of the next day)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    moment = moment.astimezone(timezone.utc)
+    midnight = datetime.combine(moment.date() + timedelta(days=1), time(0), tzinfo=timezone.utc)
+    return midnight - moment
+
+
+def format_wait(wait: timedelta) -> str:
+    """``"5 h 07 min"``, ``"12 min 05 s"`` or ``"42 s"``."""
+    seconds = max(0, int(wait.total_seconds()))
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if hours:
+        return f"{hours} h {minutes:02d} min"
+    if minutes:
+        return f"{minutes} min {seconds:02d} s"
+    return f"{seconds} s"
+
+
+def daily_code(secret: bytes, day: date, puzzle: DailyPuzzle) -> str:
+    """The code of ``puzzle`` on ``day`` for the data folder whose secret is ``secret``."""
+    if not isinstance(secret, bytes) or len(secret) < 16:
+        raise ValueError("the daily secret must be at least 16 bytes")
+    ruleset = puzzle.ruleset
+    symbols = ruleset.palette.symbols
+    n = len(symbols)
+    limit = 256 - 256 % n  # bytes at or above this would favour the first symbols
+    code: list[str] = []
+    block = 0
+    while len(code) < ruleset.length:
+        message = f"{puzzle.key}:{day.isoformat()}:{block}".encode()
+        for byte in hmac.new(secret, message, hashlib.sha256).digest():
+            if byte < limit:
+                symbol = symbols[byte % n]
+                if ruleset.repeats or symbol not in code:
+                    code.append(symbol)
+                if len(code) == ruleset.length:
+                    break
+        block += 1
+    return "".join(code)
+
+
+# ---------------------------------------------------------------- attempts
+
+
+@dataclass(frozen=True)
+class DailyAttempt:
+    """One identity's attempt at one day's puzzle; unfinished until ``finished_at`` is set."""
+
+    day: str
+    puzzle: str
+    player: str
+    started_at: str
+    finished_at: str | None = None
+    guesses: int | None = None
+    broke: bool | None = None
+    game_id: str | None = None
+
+    @property
+    def finished(self) -> bool:
+        """True once the game ended (broken or out of guesses)."""
+        return self.finished_at is not None
+
+    def is_for(self, day: str, puzzle: str, player: str) -> bool:
+        """True if this is ``player``'s (case ignored) attempt at ``puzzle`` on ``day``."""
+        return self.day == day and self.puzzle == puzzle and name_key(self.player) == name_key(player)
+
+    def as_json(self) -> dict[str, Any]:
+        """Plain JSON data."""
+        return {
+            "day": self.day,
+            "puzzle": self.puzzle,
+            "player": self.player,
+            "started_at": self.started_at,
+            "finished_at": self.finished_at,
+            "guesses": self.guesses,
+            "broke": self.broke,
+            "game_id": self.game_id,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> DailyAttempt:
+        """Rebuild from :meth:`as_json` data; ``ValueError`` naming what is wrong."""
+        keys = {"day", "puzzle", "player", "started_at", "finished_at", "guesses", "broke", "game_id"}
+        if not isinstance(data, dict) or set(data) != keys:
+            raise ValueError(f"an attempt needs exactly {', '.join(sorted(keys))}")
+        for key in ("day", "puzzle", "player", "started_at"):
+            if not isinstance(data[key], str):
+                raise ValueError(f"an attempt's {key} must be text")
+        if data["puzzle"] not in PUZZLES:
+            raise ValueError(f"unknown daily puzzle {data['puzzle']!r}")
+        date.fromisoformat(data["day"])
+        datetime.fromisoformat(data["started_at"])
+        finished = data["finished_at"]
+        if finished is None:
+            if any(data[key] is not None for key in ("guesses", "broke", "game_id")):
+                raise ValueError("an unfinished attempt has no guesses, result or game")
+        else:
+            if not isinstance(finished, str):
+                raise ValueError("an attempt's finished_at must be text or null")
+            datetime.fromisoformat(finished)
+            guesses = data["guesses"]
+            if type(guesses) is not int or not 1 <= guesses <= PUZZLES[data["puzzle"]].ruleset.guesses:
+                raise ValueError("a finished attempt needs its number of guesses")
+            if type(data["broke"]) is not bool:
+                raise ValueError("a finished attempt needs broke: true or false")
+            if data["game_id"] is not None and not isinstance(data["game_id"], str):
+                raise ValueError("an attempt's game_id must be text or null")
+        return cls(**data)
+
+
+def find_attempt(attempts: Iterable[DailyAttempt], day: str, puzzle: str, player: str) -> DailyAttempt | None:
+    """``player``'s attempt at ``puzzle`` on ``day``, or None."""
+    for attempt in attempts:
+        if attempt.is_for(day, puzzle, player):
+            return attempt
+    return None
+
+
+def check_can_start(attempts: Iterable[DailyAttempt], day: str, puzzle: str, player: str | None) -> None:
+    """Raise :class:`DailyRefused` unless ``player`` may start ``puzzle`` on ``day``."""
+    if puzzle not in PUZZLES:
+        raise DailyRefused(f"There is no daily puzzle {puzzle!r}.")
+    if player is None:
+        raise DailyRefused(GUEST_REFUSAL)
+    existing = find_attempt(attempts, day, puzzle, player)
+    if existing is not None:
+        if existing.finished:
+            raise DailyRefused(f"{existing.player} has already played today's {PUZZLES[puzzle].title} code.")
+        raise DailyRefused(
+            f"{existing.player} has already started today's {PUZZLES[puzzle].title} code: one attempt a day."
+        )
+
+
+def started(attempts: Sequence[DailyAttempt], attempt: DailyAttempt) -> list[DailyAttempt]:
+    """The attempts with ``attempt`` added; :class:`DailyRefused` if that identity already has one."""
+    check_can_start(attempts, attempt.day, attempt.puzzle, attempt.player)
+    return [*attempts, attempt]
+
+
+def finished(
+    attempts: Sequence[DailyAttempt],
+    day: str,
+    puzzle: str,
+    player: str,
+    *,
+    finished_at: str,
+    guesses: int,
+    broke: bool,
+    game_id: str | None,
+) -> list[DailyAttempt]:
+    """The attempts with ``player``'s started attempt finished; ``DailyRefused`` if there is none open."""
+    result = []
+    done = False
+    for attempt in attempts:
+        if attempt.is_for(day, puzzle, player):
+            if attempt.finished:
+                raise DailyRefused("This attempt is already finished.")
+            attempt = DailyAttempt(
+                attempt.day, attempt.puzzle, attempt.player, attempt.started_at, finished_at, guesses, broke, game_id
+            )
+            done = True
+        result.append(attempt)
+    if not done:
+        raise DailyRefused("There is no attempt under way to finish.")
+    return result
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    """One line of the daily leaderboard."""
+
+    place: int | None
+    """1, 2, … for codes broken; None for the rest."""
+    player: str
+    result: str
+    """``"4/10"``, ``"X/10"`` or ``"did not finish"``."""
+    time: str
+    """When it finished (or started, if unfinished): ``"09:41:07"`` UTC."""
+
+
+def leaderboard(attempts: Iterable[DailyAttempt], day: str, puzzle: str) -> list[LeaderRow]:
+    """The day's leaderboard for ``puzzle``: fewest guesses then earliest finish, then the rest."""
+    allowed = PUZZLES[puzzle].ruleset.guesses
+    todays = [a for a in attempts if a.day == day and a.puzzle == puzzle]
+    broke = sorted((a for a in todays if a.finished and a.broke), key=lambda a: (a.guesses, a.finished_at, a.player))
+    failed = sorted((a for a in todays if a.finished and not a.broke), key=lambda a: (a.finished_at, a.player))
+    open_ = sorted((a for a in todays if not a.finished), key=lambda a: (a.started_at, a.player))
+    rows = []
+    for place, attempt in enumerate(broke, 1):
+        rows.append(LeaderRow(place, attempt.player, f"{attempt.guesses}/{allowed}", _clock(attempt.finished_at)))
+    rows.extend(LeaderRow(None, a.player, f"X/{allowed}", _clock(a.finished_at)) for a in failed)
+    rows.extend(LeaderRow(None, a.player, "did not finish", _clock(a.started_at)) for a in open_)
+    return rows
+
+
+def _clock(stamp: str | None) -> str:
+    if stamp is None:
+        return ""
+    moment = datetime.fromisoformat(stamp)
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(timezone.utc)
+    return moment.strftime("%H:%M:%S")
+
+
+# ---------------------------------------------------------------- sharing
+
+
+LIFELINE_ROW = "lifeline"
+"""What a share grid shows for a guess spent on a lifeline."""
+
+
+def peg_row(result: Feedback | None, length: int) -> str:
+    """A guess's key pegs as ``●`` black, ``○`` white and ``·`` for the places that earned none."""
+    if result is None:
+        return LIFELINE_ROW
+    return "●" * result.black + "○" * result.white + "·" * (length - result.black - result.white)
+
+
+def share_text(title: str, results: Sequence[Feedback | None], ruleset: Ruleset, broke: bool) -> str:
+    """The spoiler-free grid: ``"<title> · 5/10"`` then one line of key pegs per guess."""
+    score = f"{len(results)}/{ruleset.guesses}" if broke else f"X/{ruleset.guesses}"
+    lines = [f"{title} · {score}"]
+    lines.extend(peg_row(result, ruleset.length) for result in results)
+    return "\n".join(lines)
+
+
+def daily_title(day: date | str, puzzle: DailyPuzzle) -> str:
+    """``"Mastermind daily 2026-11-23"`` (with the puzzle's label for other puzzles than the classic)."""
+    stamp = day if isinstance(day, str) else day.isoformat()
+    label = f" · {puzzle.share_label}" if puzzle.share_label else ""
+    return f"Mastermind daily {stamp}{label}"
+
+
+def daily_share(day: date | str, puzzle: DailyPuzzle, results: Sequence[Feedback], broke: bool) -> str:
+    """The share text of a daily game: ``"Mastermind daily 2026-11-23 · 5/10"`` and the grid."""
+    return share_text(daily_title(day, puzzle), results, puzzle.ruleset, broke)
+
+
+def solo_title(ruleset: Ruleset) -> str:
+    """``"Mastermind solo · 4 × Ten digits"``."""
+    return f"Mastermind solo · {ruleset.length} × {ruleset.palette.title}"
+
+
+__all__ = [
+    "CLASSIC",
+    "DIGITS",
+    "GUEST_REFUSAL",
+    "PUZZLES",
+    "SECRET_BYTES",
+    "DailyAttempt",
+    "DailyPuzzle",
+    "DailyRefused",
+    "LeaderRow",
+    "check_can_start",
+    "daily_code",
+    "daily_share",
+    "daily_title",
+    "day_of",
+    "find_attempt",
+    "finished",
+    "format_wait",
+    "leaderboard",
+    "peg_row",
+    "share_text",
+    "solo_title",
+    "started",
+    "until_next",
+]

@@ -1,0 +1,142 @@
+"""Stepping through a recorded game guess by guess, with the coach's count (issue 13).
+
+A replay shows every board of the game (one per player who guessed: every player of a World of
+Mastermind game, the player of a solo or daily game, HAL9000 in a flip game) as it was after
+round ``step``: each board's first ``step`` guesses. Players guess in turn, so round ``n`` is
+everyone's ``n``-th guess. After each guess the coach's count says how many codes still fitted
+every answer so far — the same counting function the coach uses in a game
+(:func:`wom_tui.domain.strategies.count_consistent`). Guesses spent on lifelines are skipped
+by the count (they earned no answer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .codes import Feedback, Ruleset
+from .records import GameRecord, PlayerRecord
+from .solo import LIFELINE
+
+Counter = Callable[[Ruleset, Sequence[tuple[str, Feedback]]], tuple[int, bool]]
+"""A function giving (codes that fit the history, whether that count is exact)."""
+
+
+def _default_counter(ruleset: Ruleset, history: Sequence[tuple[str, Feedback]]) -> tuple[int, bool]:
+    from .strategies import count_consistent
+
+    return count_consistent(ruleset, history)
+
+
+@dataclass(frozen=True)
+class ReplayRow:
+    """One guess on a board as the replay shows it."""
+
+    number: int
+    guess: str
+    """The code guessed, or ``"LIFELINE"`` for a guess spent on a lifeline."""
+    feedback: Feedback
+
+    @property
+    def is_lifeline(self) -> bool:
+        """True for a guess spent on a lifeline."""
+        return self.guess == LIFELINE
+
+
+def remaining_text(count: tuple[int, bool] | None) -> str:
+    """The coach's count as words: ``"12 codes still possible"``, ``"about 3,400 …"``, ``"1 code …"``."""
+    if count is None:
+        return ""
+    number, exact = count
+    noun = "code" if number == 1 else "codes"
+    figure = f"{number:,}" if exact else f"about {number:,}"
+    return f"{figure} {noun} still possible"
+
+
+class Replay:
+    """A recorded game seen one round at a time: :meth:`forward` / :meth:`back` move the step.
+
+    The step starts at 1 (everyone's first guess) and runs from 0 (empty boards) to :attr:`rounds`.
+    """
+
+    def __init__(self, record: GameRecord, counter: Counter | None = None) -> None:
+        self.record = record
+        self.boards: tuple[PlayerRecord, ...] = tuple(p for p in record.players if p.guesses)
+        self.rounds = max((len(p.guesses) for p in self.boards), default=0)
+        self._counter = counter or _default_counter
+        self._counts: dict[tuple[int, int], tuple[int, bool]] = {}
+        self.step = min(1, self.rounds)
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The rules the game was played with."""
+        return self.record.ruleset
+
+    # -- moving ----------------------------------------------------------------------------
+
+    def forward(self) -> bool:
+        """One round on; False (and no change) at the end."""
+        if self.step >= self.rounds:
+            return False
+        self.step += 1
+        return True
+
+    def back(self) -> bool:
+        """One round back; False (and no change) at the start."""
+        if self.step <= 0:
+            return False
+        self.step -= 1
+        return True
+
+    def go_to(self, step: int) -> None:
+        """Jump to ``step``, kept within 0 … :attr:`rounds`."""
+        self.step = max(0, min(self.rounds, step))
+
+    # -- what a board shows ----------------------------------------------------------------
+
+    def rows(self, board: int, step: int | None = None) -> tuple[ReplayRow, ...]:
+        """Board ``board``'s guesses up to round ``step`` (default: the current step)."""
+        step = self.step if step is None else step
+        player = self.boards[board]
+        return tuple(ReplayRow(n, guess, fb) for n, (guess, fb) in enumerate(player.guesses[:step], 1))
+
+    def broke_by(self, board: int, step: int | None = None) -> bool:
+        """True if board ``board``'s code was broken by round ``step``."""
+        step = self.step if step is None else step
+        player = self.boards[board]
+        return player.broke and len(player.guesses) <= step
+
+    def count_after(self, board: int, guesses: int) -> tuple[int, bool] | None:
+        """Codes that still fitted board ``board``'s answers after its first ``guesses`` guesses.
+
+        None before the first guess. Computed once per (board, guesses) and then remembered.
+        """
+        if guesses <= 0:
+            return None
+        guesses = min(guesses, len(self.boards[board].guesses))
+        key = (board, guesses)
+        if key not in self._counts:
+            history = [(g, fb) for g, fb in self.boards[board].guesses[:guesses] if g != LIFELINE]
+            self._counts[key] = self._counter(self.ruleset, history)
+        return self._counts[key]
+
+    def counts_now(self) -> list[tuple[int, bool] | None]:
+        """The coach's count for every board at the current step."""
+        return [self.count_after(board, min(self.step, len(p.guesses))) for board, p in enumerate(self.boards)]
+
+    def counted_now(self) -> bool:
+        """True once every board's count at the current step is known (so :meth:`counts_now` is quick)."""
+        for board, player in enumerate(self.boards):
+            guesses = min(self.step, len(player.guesses))
+            if guesses > 0 and (board, guesses) not in self._counts:
+                return False
+        return True
+
+    def title(self) -> str:
+        """``"Round 3 of 7"`` (``"Before the first guess"`` at step 0)."""
+        if self.step == 0:
+            return f"Before the first guess · {self.rounds} rounds"
+        return f"Round {self.step} of {self.rounds}"
+
+
+__all__ = ["Counter", "Replay", "ReplayRow", "remaining_text"]

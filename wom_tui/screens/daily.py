@@ -1,0 +1,300 @@
+"""The daily code: today's puzzles, who played, the leaderboard and the wait (issue 13).
+
+:class:`DailyScreen` shows the day (UTC), the time until the next code, each player's standing
+and the leaderboard; ``p`` opens :class:`DailyGameScreen`. The rules (one attempt per identity
+and day, recorded at the first guess; the code from the folder's secret) are in
+:mod:`wom_tui.domain.daily`; this module only binds them. ``player`` is the identity the screen
+starts on (a registered name, or None for a guest) and ``can_switch=False`` hides the selector:
+that is where a signed-in SSH identity can be passed later.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from datetime import date, datetime, timezone
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, DataTable, Footer, Select, Static
+
+from ..domain.codes import InvalidCode
+from ..domain.daily import (
+    GUEST_REFUSAL,
+    PUZZLES,
+    DailyAttempt,
+    DailyPuzzle,
+    DailyRefused,
+    daily_code,
+    daily_share,
+    day_of,
+    find_attempt,
+    format_wait,
+    leaderboard,
+    until_next,
+)
+from ..domain.records import utc_now
+from ..domain.solo import LifelinePolicy, SoloGame
+from ..domain.store import StoreError
+from ..widgets.peg_input import PegInput
+from ..widgets.pegs import code_pegs, feedback_row
+from .base import WomScreen
+from .stats import GUEST, player_select, registered_names
+
+Clock = Callable[[], datetime]
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class DailyScreen(WomScreen):
+    """Today's daily codes: choose the player and the puzzle, see the leaderboard, ``p`` to play."""
+
+    BINDINGS = [Binding("escape", "back", "Back"), Binding("p", "play", "Play")]
+
+    clock: Clock = staticmethod(_now)
+    """Where the screen reads the time (tests replace it)."""
+
+    def __init__(self, player: str | None = None, *, can_switch: bool = True) -> None:
+        super().__init__()
+        self.player = player
+        self.can_switch = can_switch
+        self.day = day_of(self.clock())
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="daily-box", classes="panel"):
+            with Horizontal(id="daily-top"):
+                yield Static(Text(f"Daily code · {self.day.isoformat()}"), id="daily-title")
+                yield Static("", id="daily-wait")
+            with Horizontal(id="daily-choose"):
+                yield player_select(registered_names(self), self.player, "daily-player")
+                yield Select([(Text(p.title), p.key) for p in PUZZLES.values()], allow_blank=False,
+                             value="classic", id="daily-puzzle", compact=True)
+                yield Button("Play", id="daily-play", variant="primary", compact=True)
+            yield Static("", id="daily-status")
+            yield DataTable(id="daily-board", cursor_type="none", zebra_stripes=True)
+            yield Static("", id="daily-empty", classes="empty-state")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#daily-player", Select).display = self.can_switch
+        table = self.query_one("#daily-board", DataTable)
+        for key, label in (("place", "#"), ("player", "Player"), ("result", "Guesses"), ("time", "Time (UTC)")):
+            table.add_column(Text(label), key=key)
+        table.border_title = "Today's leaderboard"
+        self._tick()
+        self.set_interval(1, self._tick)
+        self._refresh()
+        if self.identity is None and self.can_switch:
+            self.query_one("#daily-player", Select).focus()
+        else:
+            self.query_one("#daily-play", Button).focus()
+
+    def on_screen_resume(self) -> None:
+        self._refresh()
+
+    @property
+    def puzzle(self) -> DailyPuzzle:
+        """The puzzle chosen."""
+        return PUZZLES[str(self.query_one("#daily-puzzle", Select).value)]
+
+    @property
+    def identity(self) -> str | None:
+        """The registered user chosen, or None for a guest."""
+        value = self.query_one("#daily-player", Select).value
+        return value if isinstance(value, str) and value != GUEST else None
+
+    def _tick(self) -> None:
+        now = self.clock()
+        text = Text("Next code in ", style=Style(dim=True), end="")
+        text.append(format_wait(until_next(now)), style=Style(bold=True))
+        self.query_one("#daily-wait", Static).update(text)
+        if day_of(now) != self.day:
+            self.day = day_of(now)
+            self.query_one("#daily-title", Static).update(Text(f"Daily code · {self.day.isoformat()}"))
+            self._refresh()
+
+    def _refresh(self) -> None:
+        try:
+            attempts = self.wom.store.daily_attempts()
+        except StoreError as error:
+            self.wom.show_store_error(error)
+            return
+        day, puzzle, who = self.day.isoformat(), self.puzzle, self.identity
+        status = self.query_one("#daily-status", Static)
+        play = self.query_one("#daily-play", Button)
+        mine = find_attempt(attempts, day, puzzle.key, who) if who else None
+        if who is None:
+            status.update(Text(GUEST_REFUSAL))
+        elif mine is None:
+            status.update(Text(f"{who}: today's {puzzle.title} code is waiting. One attempt — p to play."))
+        elif not mine.finished:
+            status.update(Text(f"{mine.player} started today's {puzzle.title} code and left: no second try today."))
+        elif mine.broke:
+            status.update(Text(f"{mine.player} broke today's {puzzle.title} code in {mine.guesses}/{puzzle.ruleset.guesses}."))
+        else:
+            status.update(Text(f"{mine.player} did not break today's {puzzle.title} code (X/{puzzle.ruleset.guesses})."))
+        play.disabled = who is None or mine is not None
+        table = self.query_one("#daily-board", DataTable)
+        table.clear()
+        rows = leaderboard(attempts, day, puzzle.key)
+        for row in rows:
+            table.add_row(Text(str(row.place or "")), Text(row.player), Text(row.result), Text(row.time))
+        table.display = bool(rows)
+        empty = self.query_one("#daily-empty", Static)
+        empty.update(Text("Nobody has played today's code yet: be the first!"))
+        empty.display = not rows
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        self._refresh()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "daily-play":
+            self.action_play()
+
+    def action_play(self) -> None:
+        """Play today's chosen puzzle, if this identity still may."""
+        who = self.identity
+        try:
+            from ..domain.daily import check_can_start
+
+            check_can_start(self.wom.store.daily_attempts(), self.day.isoformat(), self.puzzle.key, who)
+            secret = self.wom.store.daily_secret()
+        except DailyRefused as refusal:
+            self.notify(refusal.reason, severity="warning")
+            return
+        except StoreError as error:
+            self.wom.show_store_error(error)
+            return
+        assert who is not None
+        code = daily_code(secret, self.day, self.puzzle)
+        self.app.push_screen(DailyGameScreen(who, self.puzzle, self.day, code))
+
+
+class DailyGameScreen(WomScreen):
+    """One attempt at a daily code; the attempt is recorded at the first guess."""
+
+    BINDINGS = [Binding("escape", "back", "Back"), Binding("c", "share", "Share")]
+
+    leave_question = "Leave today's code?"
+    leave_detail = "Your attempt is spent: there is no second try today."
+
+    def __init__(self, player: str, puzzle: DailyPuzzle, day: date, code: str) -> None:
+        super().__init__()
+        self.player = player
+        self.puzzle = puzzle
+        self.day = day
+        # No lifelines in the daily code, so the random source is never drawn from.
+        self.game = SoloGame(puzzle.ruleset, code, self.wom.rng, LifelinePolicy.NONE)
+        self.started = False
+        self.share_text: str | None = None
+
+    def compose(self) -> ComposeResult:
+        ruleset = self.puzzle.ruleset
+        with Vertical(id="daily-game-box", classes="panel"):
+            head = Text(f"Daily code {self.day.isoformat()} · {self.puzzle.title} · ", end="")
+            head.append(self.player, style=Style(bold=True))
+            yield Static(head, id="daily-game-head")
+            with Horizontal(id="daily-game-main"):
+                yield Static("", id="daily-game-rows")
+                yield Static("", id="daily-share")
+            yield PegInput(ruleset, label="Your guess", id="daily-input")
+            yield Static("", id="daily-message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._show()
+        self.query_one("#daily-input", PegInput).focus()
+
+    def _show(self) -> None:
+        game, ruleset = self.game, self.puzzle.ruleset
+        text = Text(end="")
+        for row in game.history:
+            text.append(f"{row.number:>2} ", style=Style(dim=True))
+            text.append_text(code_pegs(row.guess, ruleset.palette, gap=""))
+            text.append("  ")
+            if row.feedback is not None:
+                text.append_text(feedback_row(row.feedback, ruleset.length))
+            text.append("\n")
+        left = game.guesses_left
+        if not game.over:
+            text.append(f"Guess #{game.guess_number} of {ruleset.guesses}", style=Style(bold=True))
+            text.append(f" · {left} left · symbols {ruleset.palette.listing()}", style=Style(dim=True))
+        self.query_one("#daily-game-rows", Static).update(text)
+
+    def _say(self, message: str, style: str = "") -> None:
+        self.query_one("#daily-message", Static).update(Text(message, style=style))
+
+    def on_peg_input_submitted(self, message: PegInput.Submitted) -> None:
+        message.stop()
+        if self.game.over:
+            return
+        try:
+            guess = self.puzzle.ruleset.parse(message.text)
+        except InvalidCode as invalid:
+            self._say(invalid.reason, "bold red")
+            return
+        if not self.started:
+            attempt = DailyAttempt(self.day.isoformat(), self.puzzle.key, self.player, utc_now())
+            try:
+                self.wom.store.start_daily(attempt)
+            except DailyRefused as refusal:
+                self._say(refusal.reason, "bold red")
+                self.query_one("#daily-input", PegInput).disabled = True
+                return
+            except StoreError as error:
+                self.wom.show_store_error(error)
+                return
+            self.started = True
+            self.confirm_leave = True
+        result = self.game.guess(guess)
+        message.control.clear()
+        self._say(f"Guess #{self.game.guesses_used}: {result.black} black, {result.white} white.")
+        self._show()
+        if self.game.over:
+            self._finish()
+
+    def _finish(self) -> None:
+        game = self.game
+        self.confirm_leave = False
+        self.query_one("#daily-input", PegInput).display = False
+        record = dataclasses.replace(game.record(self.player, True), kind="daily")
+        try:
+            game_id = self.wom.store.record_game(record)
+            self.wom.store.finish_daily(
+                self.day.isoformat(), self.puzzle.key, self.player,
+                finished_at=record.finished_at, guesses=game.guesses_used, broke=game.won, game_id=game_id,
+            )
+        except StoreError as error:
+            self.wom.show_store_error(error)
+            return
+        except DailyRefused as refusal:
+            self._say(refusal.reason, "bold red")
+            return
+        results = [row.feedback for row in game.history if row.feedback is not None]
+        self.share_text = daily_share(self.day, self.puzzle, results, game.won)
+        if game.won:
+            self._say(f"You broke today's code in {game.guesses_used}!", "bold green")
+        else:
+            self._say(f"Out of guesses. {game.reveal_message}", "bold")
+        share = Text(self.share_text)
+        share.append("\nc: copy to your clipboard · Esc: back", style=Style(dim=True))
+        self.query_one("#daily-share", Static).update(share)
+
+    def action_share(self) -> None:
+        """Copy the spoiler-free grid to the player's clipboard (OSC 52; reaches SSH clients too)."""
+        if self.share_text is None:
+            self.notify("The grid can be shared once the game is over.", severity="warning")
+            return
+        self.app.copy_to_clipboard(self.share_text)
+        self.notify("Copied to your clipboard.", title="Share")
+
+    def leave_confirmed(self) -> None:
+        """Back to the daily screen: the attempt stays spent."""
+        self.dismiss()

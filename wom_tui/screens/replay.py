@@ -1,0 +1,316 @@
+"""Replays: finished games newest first (filter by kind and player), then one game guess by guess.
+
+:class:`ReplaysScreen` lists the store's game summaries; Enter (or a click) opens
+:class:`ReplayScreen`, which binds a :class:`wom_tui.domain.replay.Replay`: ←/→ step a round,
+Home/End jump, every board is shown as it was, with the coach's count under it. Solo and daily
+games can be shared from there (``c``). ``player`` is whose games the list starts on (a name, or
+None for everyone's); it can be wired to the signed-in identity later.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from rich.style import Style
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Footer, Select, Static
+from textual.worker import get_current_worker
+
+from ..domain.codes import Palette, Ruleset
+from ..domain.daily import PUZZLES, daily_share, share_text, solo_title
+from ..domain.records import GameRecord
+from ..domain.replay import Replay, remaining_text
+from ..domain.stats import GameSummary
+from ..domain.store import StoreError
+from ..domain.users import name_key
+from ..widgets.pegs import code_pegs, current_scheme, feedback_row
+from .base import WomScreen
+from .stats import GUEST, left_out_text, registered_names
+
+KINDS: tuple[tuple[str, str], ...] = (
+    ("", "All kinds"),
+    ("wom", "World of Mastermind"),
+    ("solo", "Solo"),
+    ("daily", "Daily"),
+    ("flip", "Computer breaks"),
+)
+KIND_LABELS = {"wom": "WoM", "solo": "Solo", "daily": "Daily", "flip": "Flip"}
+
+
+def when(stamp: str) -> str:
+    """``"2026-11-23 09:41"`` (UTC) from a record's ISO time."""
+    moment = datetime.fromisoformat(stamp)
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(timezone.utc)
+    return moment.strftime("%Y-%m-%d %H:%M")
+
+
+def rules_label(ruleset: Ruleset) -> str:
+    """``"4×RGBYWK/10"``: length, symbols and guesses allowed, short enough for a table cell."""
+    repeats = "" if ruleset.repeats else " nr"
+    return f"{ruleset.length}×{ruleset.palette.symbols}{repeats}/{ruleset.guesses}"
+
+
+def players_cell(summary: GameSummary) -> Text:
+    """Each player with ✓ and their guesses if they broke their code, ✗ if not."""
+    text = Text(end="")
+    for index, line in enumerate(summary.players):
+        if index:
+            text.append(" · ")
+        text.append(line.name)
+        if summary.kind == "flip" and line.attempts == 0:
+            text.append(" (code)", style=Style(dim=True))
+        elif line.broke:
+            text.append(f" ✓{line.attempts}", style=Style(bold=True))
+        else:
+            text.append(" ✗", style=Style(dim=True))
+    return text
+
+
+class ReplaysScreen(WomScreen):
+    """Finished games, newest first; choose a kind and a player, Enter replays the highlighted one."""
+
+    BINDINGS = [Binding("escape", "back", "Back"), Binding("enter", "open", "Replay", show=True)]
+
+    def __init__(self, player: str | None = None) -> None:
+        super().__init__()
+        self.player = player
+        self.summaries: list[GameSummary] | None = None
+        self.left_out: list[StoreError] = []
+
+    def compose(self) -> ComposeResult:
+        names = registered_names(self)
+        chosen = next((n for n in names if self.player is not None and name_key(n) == name_key(self.player)), GUEST)
+        with Vertical(id="replays-box", classes="panel"):
+            with Horizontal(id="replays-top"):
+                yield Static(Text("Replays"), id="replays-title")
+                yield Select([(Text(label), key) for key, label in KINDS], allow_blank=False, value="",
+                             id="replays-kind", compact=True)
+                yield Select([(Text("Everyone"), GUEST), *((Text(n), n) for n in names)], allow_blank=False,
+                             value=chosen, id="replays-player", compact=True)
+            yield DataTable(id="replays-table", cursor_type="row", zebra_stripes=True)
+            yield Static(Text("Reading the game records…"), id="replays-empty", classes="empty-state")
+            yield Static("", id="replays-left-out")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#replays-table", DataTable)
+        for key, label in (("when", "Finished (UTC)"), ("kind", "Kind"), ("rules", "Rules"), ("players", "Players")):
+            table.add_column(Text(label), key=key)
+        table.display = False
+        self._load()
+
+    @work(thread=True, exclusive=True, group="replays-load")
+    def _load(self) -> None:
+        try:
+            summaries, left_out = self.wom.store.game_summaries()
+        except StoreError as error:
+            self.app.call_from_thread(self.wom.show_store_error, error)
+            return
+        self.app.call_from_thread(self._loaded, summaries, left_out)
+
+    def _loaded(self, summaries: list[GameSummary], left_out: list[StoreError]) -> None:
+        self.summaries, self.left_out = summaries, left_out
+        self.query_one("#replays-left-out", Static).update(left_out_text(left_out))
+        self._fill()
+
+    def shown(self) -> list[GameSummary]:
+        """The games the filters let through, newest first."""
+        kind = self.query_one("#replays-kind", Select).value
+        player = self.query_one("#replays-player", Select).value
+        games = []
+        for summary in reversed(self.summaries or []):
+            if kind and summary.kind != kind:
+                continue
+            if player and not any(name_key(line.name) == name_key(str(player)) and line.is_user
+                                  for line in summary.players):
+                continue
+            games.append(summary)
+        return games
+
+    def _fill(self) -> None:
+        if self.summaries is None:
+            return
+        table = self.query_one("#replays-table", DataTable)
+        table.clear()
+        for summary in self.shown():
+            table.add_row(
+                Text(when(summary.finished_at)),
+                Text(KIND_LABELS.get(summary.kind, summary.kind)),
+                Text(rules_label(summary.ruleset)),
+                players_cell(summary),
+                key=summary.game_id,
+            )
+        empty = table.row_count == 0
+        table.display = not empty
+        self.query_one("#replays-empty", Static).update(Text("No finished games to show."))
+        self.query_one("#replays-empty").display = empty
+        if not empty:
+            table.focus()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        self._fill()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self._open(str(event.row_key.value))
+
+    def action_open(self) -> None:
+        """Replay the highlighted game."""
+        table = self.query_one("#replays-table", DataTable)
+        if not table.display or table.row_count == 0:
+            return
+        self._open(str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value))
+
+    def _open(self, game_id: str) -> None:
+        try:
+            record = self.wom.store.game(game_id)
+        except StoreError as error:
+            self.notify(str(error), title="This game cannot be replayed", severity="error")
+            return
+        self.app.push_screen(ReplayScreen(record, game_id))
+
+
+def small_code(code: str, palette: Palette) -> Text:
+    """A code as one coloured cell per symbol (for boards side by side)."""
+    scheme = current_scheme()
+    text = Text(end="")
+    for symbol in code:
+        text.append(symbol, style=scheme.style_for(symbol, palette))
+    return text
+
+
+class ReplayScreen(WomScreen):
+    """One finished game, a round at a time: ←/→ step, Home/End jump, ``c`` shares a solo or daily game."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("left", "step(-1)", "Back a guess", key_display="←"),
+        Binding("right", "step(1)", "Next guess", key_display="→"),
+        Binding("home", "jump(0)", "Start", show=False),
+        Binding("end", "jump(-1)", "End", show=False),
+        Binding("c", "share", "Share"),
+    ]
+
+    def __init__(self, record: GameRecord, game_id: str = "") -> None:
+        super().__init__()
+        self.record = record
+        self.game_id = game_id
+        self.replay = Replay(record)
+
+    def compose(self) -> ComposeResult:
+        record = self.record
+        with Vertical(id="replay-box", classes="panel"):
+            head = Text(f"{KIND_LABELS.get(record.kind, record.kind)} · {record.ruleset.describe()} · ", end="")
+            head.append(when(record.finished_at))
+            yield Static(head, id="replay-head")
+            yield Static("", id="replay-step")
+            with Horizontal(id="replay-boards"):
+                for index, player in enumerate(self.replay.boards):
+                    board = Static("", id=f"replay-board-{index}", classes="replay-board")
+                    board.border_title = player.name
+                    yield board
+            yield Static("", id="replay-share")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._show()
+
+    @property
+    def wide(self) -> bool:
+        """True when the boards have room for full pegs (else one cell per symbol)."""
+        per_board = (self.size.width or 80) // max(1, len(self.replay.boards))
+        return per_board >= self.record.ruleset.length * 4 + self.record.ruleset.length * 2 + 12
+
+    def _board_text(self, index: int, counts_ready: bool) -> Text:
+        replay, ruleset = self.replay, self.record.ruleset
+        text = Text(end="")
+        rows = replay.rows(index)
+        for row in rows:
+            text.append(f"{row.number:>2} ", style=Style(dim=True))
+            if row.is_lifeline:
+                text.append("LIFELINE", style=Style(italic=True, dim=True))
+            else:
+                code = code_pegs(row.guess, ruleset.palette, gap="") if self.wide else small_code(row.guess, ruleset.palette)
+                text.append_text(code)
+                text.append(" ")
+                text.append_text(feedback_row(row.feedback, ruleset.length))
+            text.append("\n")
+        if not rows:
+            text.append("no guess yet\n", style=Style(dim=True, italic=True))
+        if replay.broke_by(index):
+            text.append("Broke the code!", style=Style(bold=True))
+        elif rows and len(rows) == len(replay.boards[index].guesses):
+            text.append("Out of guesses.", style=Style(dim=True))
+        elif rows:
+            count = replay.count_after(index, len(rows)) if counts_ready else None
+            text.append(remaining_text(count) if count else "counting…", style=Style(italic=True))
+        return text
+
+    def _show(self) -> None:
+        replay = self.replay
+        self.query_one("#replay-step", Static).update(
+            Text(f"{replay.title()}   ←/→ step · Home/End jump", end="")
+        )
+        for index in range(len(replay.boards)):
+            self.query_one(f"#replay-board-{index}", Static).update(self._board_text(index, self._counted()))
+        if not self._counted():
+            self._count(replay.step)
+
+    def _counted(self) -> bool:
+        return self.replay.counted_now()
+
+    @work(thread=True, exclusive=True, group="replay-count")
+    def _count(self, step: int) -> None:
+        self.replay.counts_now()
+        if get_current_worker().is_cancelled:
+            return
+        self.app.call_from_thread(self._show)
+
+    def action_step(self, step: int) -> None:
+        """One round back (-1) or on (+1)."""
+        moved = self.replay.forward() if step > 0 else self.replay.back()
+        if moved:
+            self._show()
+
+    def action_jump(self, step: int) -> None:
+        """To the start (0) or the end (-1)."""
+        self.replay.go_to(self.replay.rounds if step < 0 else 0)
+        self._show()
+
+    def share(self) -> str | None:
+        """The spoiler-free grid of this game (solo and daily games only), or None."""
+        record = self.record
+        if record.kind not in ("solo", "daily") or not record.players:
+            return None
+        player = record.players[0]
+        results = [None if guess == "LIFELINE" else fb for guess, fb in player.guesses]
+        if record.kind == "daily":
+            puzzle = next((p for p in PUZZLES.values() if p.ruleset == record.ruleset), None)
+            if puzzle is not None:
+                return daily_share(self._daily_day(), puzzle, [r for r in results if r is not None], player.broke)
+        return share_text(solo_title(record.ruleset), results, record.ruleset, player.broke)
+
+    def _daily_day(self) -> str:
+        try:
+            for attempt in self.wom.store.daily_attempts():
+                if attempt.game_id == self.game_id:
+                    return attempt.day
+        except StoreError:
+            pass
+        return when(self.record.finished_at)[:10]
+
+    def action_share(self) -> None:
+        """Show this game's share grid and copy it to the clipboard (OSC 52)."""
+        text = self.share()
+        if text is None:
+            self.notify("Only solo and daily games can be shared.", severity="warning")
+            return
+        self.query_one("#replay-share", Static).update(Text(text))
+        self.app.copy_to_clipboard(text)
+        self.notify("Copied to your clipboard.", title="Share")

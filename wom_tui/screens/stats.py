@@ -1,0 +1,235 @@
+"""My stats: games, wins, streaks, the guess-distribution chart, points over time (issue 13).
+
+The screen only binds: the numbers come from :func:`wom_tui.domain.stats.player_stats` over the
+store's game summaries. ``player`` is whose statistics open first — a registered name, or None
+to start on the player of the latest recorded game (the SSH identity can be passed here later);
+``can_switch=False`` hides the player selector.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, Select, Sparkline, Static
+
+from ..domain.stats import BREAKING_KINDS, GameSummary, PlayerStats, RulesetStats, player_stats
+from ..domain.store import StoreError
+from ..domain.users import name_key
+from ..widgets.bar_chart import BarChart
+from .base import WomScreen
+
+GUEST = ""
+"""The player selector's value for a guest (no registered user has an empty name)."""
+
+GUEST_NOTE = "Guests' games count for nobody: choose a registered player to see their statistics."
+
+
+def average_text(value: float | None) -> str:
+    """An average to one decimal, or ``"—"`` when there is none."""
+    return "—" if value is None else f"{value:.1f}"
+
+
+def left_out_text(left_out: list[StoreError]) -> Text:
+    """``"Left out (damaged): games/….json — reason"`` for each game file that could not be read."""
+    text = Text(end="")
+    for index, error in enumerate(left_out):
+        if index:
+            text.append("\n")
+        text.append("Left out, damaged: ", style=Style(bold=True))
+        text.append(f"{error.path.parent.name}/{error.path.name}: {error.reason}")
+    return text
+
+
+def registered_names(screen: WomScreen) -> list[str]:
+    """Registered users' names A–Z (a damaged users file shows the store-error screen, then [])."""
+    try:
+        users = screen.wom.store.users()
+    except StoreError as error:
+        screen.wom.show_store_error(error)
+        return []
+    return sorted((user.name for user in users), key=lambda name: (name.casefold(), name))
+
+
+def player_select(names: list[str], value: str | None, select_id: str, *, guest: str = "Guest") -> Select[str]:
+    """A compact selector of the registered users, with a guest entry first."""
+    options = [(Text(guest), GUEST), *((Text(name), name) for name in names)]
+    chosen = GUEST
+    if value is not None:
+        chosen = next((name for name in names if name_key(name) == name_key(value)), GUEST)
+    return Select(options, allow_blank=False, value=chosen, id=select_id, compact=True)
+
+
+class StatsScreen(WomScreen):
+    """A player's statistics; ←/→ (or the rules selector) change the ruleset of the chart."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("left", "ruleset(-1)", "Rules ←", key_display="←"),
+        Binding("right", "ruleset(1)", "Rules →", key_display="→"),
+    ]
+
+    def __init__(self, player: str | None = None, *, can_switch: bool = True) -> None:
+        super().__init__()
+        self.player = player
+        self.can_switch = can_switch
+        self.summaries: list[GameSummary] | None = None
+        self.left_out: list[StoreError] = []
+        self.stats: PlayerStats | None = None
+        self.ruleset_index = 0
+        self._names: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="stats-box", classes="panel"):
+            with Horizontal(id="stats-top"):
+                yield Static(Text("My stats"), id="stats-title")
+                self._names = registered_names(self)
+                yield player_select(self._names, self.player, "stats-player")
+            yield Static(Text("Reading the game records…"), id="stats-numbers")
+            with Horizontal(id="stats-rules-row"):
+                yield Static(Text("Rules"), classes="stats-label")
+                yield Select([], id="stats-rules", compact=True, prompt="no games yet")
+            yield BarChart(id="stats-chart")
+            yield Static("", id="stats-compare")
+            with Horizontal(id="stats-points-row"):
+                yield Static("", id="stats-points-label")
+                yield Sparkline([], id="stats-points")
+            yield Static("", id="stats-left-out")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#stats-player", Select).display = self.can_switch
+        self.query_one("#stats-chart").border_title = "Guess distribution"
+        self._load()
+
+    @work(thread=True, exclusive=True, group="stats-load")
+    def _load(self) -> None:
+        try:
+            summaries, left_out = self.wom.store.game_summaries()
+        except StoreError as error:
+            self.app.call_from_thread(self.wom.show_store_error, error)
+            return
+        self.app.call_from_thread(self._loaded, summaries, left_out)
+
+    def _loaded(self, summaries: list[GameSummary], left_out: list[StoreError]) -> None:
+        self.summaries, self.left_out = summaries, left_out
+        select = self.query_one("#stats-player", Select)
+        if self.player is None and self.can_switch:
+            latest = self._latest_player(summaries)
+            if latest is not None and latest in self._names:
+                with self.prevent(Select.Changed):
+                    select.value = latest
+        self.query_one("#stats-left-out", Static).update(left_out_text(left_out))
+        self._show()
+
+    @staticmethod
+    def _latest_player(summaries: list[GameSummary]) -> str | None:
+        for summary in reversed(summaries):
+            if summary.kind in BREAKING_KINDS:
+                for line in summary.players:
+                    if line.is_user:
+                        return line.name
+        return None
+
+    # -- showing ---------------------------------------------------------------------------
+
+    @property
+    def chosen(self) -> str | None:
+        """The registered user whose statistics are shown, or None for a guest."""
+        value = self.query_one("#stats-player", Select).value
+        return value if isinstance(value, str) and value != GUEST else None
+
+    def _show(self) -> None:
+        if self.summaries is None:
+            return
+        numbers = self.query_one("#stats-numbers", Static)
+        name = self.chosen
+        if name is None:
+            self.stats = None
+            numbers.update(Text(GUEST_NOTE))
+            self._show_ruleset(None)
+            return
+        stats = self.stats = player_stats(self.summaries, name)
+        text = Text(end="")
+        for label, value in (
+            ("Games", str(stats.games)),
+            ("Wins", str(stats.wins)),
+            ("Win %", str(stats.win_percent)),
+            ("Streak", str(stats.current_streak)),
+            ("Best", str(stats.best_streak)),
+            ("Avg guesses", average_text(stats.average)),
+        ):
+            text.append(f"{label} ", style=Style(dim=True))
+            text.append(value, style=Style(bold=True))
+            text.append("   ")
+        if not stats.games:
+            text.append("\n")
+            text.append(f"{stats.player} has no recorded games yet.", style=Style(italic=True))
+        numbers.update(text)
+        rules = self.query_one("#stats-rules", Select)
+        with self.prevent(Select.Changed):
+            rules.set_options([(Text(r.ruleset.describe()), r.ruleset.key) for r in stats.rulesets])
+            if stats.rulesets:
+                self.ruleset_index = min(self.ruleset_index, len(stats.rulesets) - 1)
+                rules.value = stats.rulesets[self.ruleset_index].ruleset.key
+        self._show_ruleset(stats.rulesets[self.ruleset_index] if stats.rulesets else None)
+        label = self.query_one("#stats-points-label", Static)
+        points = self.query_one("#stats-points", Sparkline)
+        if stats.points:
+            games = f"{len(stats.points)} WoM {'game' if len(stats.points) == 1 else 'games'}"
+            label.update(Text(f"Points over {games}: 0 → {stats.points[-1]} "))
+            points.data = [0, *stats.points]
+            points.display = True
+        else:
+            label.update(Text("Points over time: no World of Mastermind games yet.", style=Style(dim=True)))
+            points.display = False
+
+    def _show_ruleset(self, ruleset_stats: RulesetStats | None) -> None:
+        chart = self.query_one("#stats-chart", BarChart)
+        compare = self.query_one("#stats-compare", Static)
+        if ruleset_stats is None:
+            chart.bars = ()
+            compare.update("")
+            self.query_one("#stats-points-label", Static).update("")
+            self.query_one("#stats-points", Sparkline).display = False
+            return
+        bars = ruleset_stats.bars
+        # Long rule sets (up to 20 guesses) keep to 80×24: bars past the last one used are left off.
+        if len(bars) > 11:
+            last_used = max((i for i, bar in enumerate(bars[:-1]) if bar.count), default=0)
+            bars = (*bars[: max(last_used + 1, 10)], bars[-1])
+        chart.bars = tuple((bar.label, bar.count, bar.highlight) for bar in bars)
+        chart.border_subtitle = f"{ruleset_stats.games} games · {ruleset_stats.wins} won · ◀ last game"
+        text = Text("Average guesses: ", style=Style(dim=True), end="")
+        text.append(f"{self.stats.player if self.stats else ''} {average_text(ruleset_stats.average)}", style=Style(bold=True))
+        for computer in ruleset_stats.computers:
+            text.append(" · ")
+            text.append(f"{computer.name} {average_text(computer.average)}", style=Style(bold=True))
+            text.append(f" ({computer.games} {'game' if computer.games == 1 else 'games'})", style=Style(dim=True))
+        compare.update(text)
+
+    # -- changing what is shown ------------------------------------------------------------
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        if event.select.id == "stats-player":
+            self.ruleset_index = 0
+            self._show()
+        elif event.select.id == "stats-rules" and self.stats is not None:
+            keys = [r.ruleset.key for r in self.stats.rulesets]
+            if event.value in keys:
+                self.ruleset_index = keys.index(event.value)
+                self._show_ruleset(self.stats.rulesets[self.ruleset_index])
+
+    def action_ruleset(self, step: int) -> None:
+        """Show the previous (-1) or next (+1) ruleset the player played."""
+        if self.stats is None or not self.stats.rulesets:
+            return
+        self.ruleset_index = (self.ruleset_index + step) % len(self.stats.rulesets)
+        rules = self.query_one("#stats-rules", Select)
+        with self.prevent(Select.Changed):
+            rules.value = self.stats.rulesets[self.ruleset_index].ruleset.key
+        self._show_ruleset(self.stats.rulesets[self.ruleset_index])
