@@ -17,11 +17,12 @@ from .paths import stylesheets
 from .widgets.themes import THEMES
 
 if TYPE_CHECKING:
+    from .domain.records import GameRecord
     from .domain.store import Store, StoreError
 
 SCREENS_BY_NAME: dict[str, tuple[str, str, str]] = {
-    "wom": ("wom_tui.screens.wom", "WomSetupScreen", "World of Mastermind"),
-    "solo": ("wom_tui.screens.solo", "SoloSetupScreen", "Solo game"),
+    "wom": ("wom_tui.screens.wom_setup", "WomSetupScreen", "World of Mastermind"),
+    "solo": ("wom_tui.screens.solo_setup", "SoloSetupScreen", "Solo game"),
 }
 """Screens other parts provide, opened by name: module, class and title, imported when first needed."""
 
@@ -76,6 +77,17 @@ class WomApp(App[int]):
         if isinstance(self.screen, StoreErrorScreen):
             return
         self.push_screen(StoreErrorScreen(error))
+
+    def save_game(self, record: GameRecord) -> bool:
+        """Save a finished game of any mode; if the store refuses, show the store-error screen. True if saved."""
+        from .domain.store import StoreError
+
+        try:
+            self.store.record_game(record)
+        except StoreError as error:
+            self.show_store_error(error)
+            return False
+        return True
 
     # -- screens by name -------------------------------------------------------------------
 

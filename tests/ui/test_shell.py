@@ -84,7 +84,7 @@ async def test_q_quits_from_the_menu(app):
 
 async def test_play_and_solo_open_their_screens_or_say_coming_soon(app):
     async with app.run_test(size=(80, 24)) as pilot:
-        for key, module in (("p", "wom_tui.screens.wom"), ("o", "wom_tui.screens.solo")):
+        for key, module in (("p", "wom_tui.screens.wom_setup"), ("o", "wom_tui.screens.solo_setup")):
             await pilot.press(key)
             if importlib.util.find_spec(module) is None:
                 await wait_for(pilot, lambda: any("Coming soon" in str(n.message) for n in app._notifications))

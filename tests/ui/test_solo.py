@@ -12,7 +12,7 @@ from wom_tui.domain.store import atomic_write, encode_users
 from wom_tui.domain.strategies import make_strategy
 from wom_tui.domain.users import User, UserRegistry
 from wom_tui.screens.confirm import ConfirmScreen
-from wom_tui.screens.solo import SoloSetupScreen
+from wom_tui.screens.solo_setup import SoloSetupScreen
 from wom_tui.screens.solo_game import HallNameScreen, SoloGameScreen
 from wom_tui.widgets.peg_input import PalettePeg, PegSlot
 

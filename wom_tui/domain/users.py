@@ -7,6 +7,8 @@ from collections.abc import Iterable, Iterator
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from .game import Refusal
+
 MAX_NAME = 16
 MAX_GUEST_NAME = 7
 COMPUTER_NAMES = ("HAL9000", "VIKI")
@@ -14,12 +16,8 @@ COMPUTER_NAMES = ("HAL9000", "VIKI")
 _NAME_CHARS = re.compile(r"[A-Za-z0-9 ._\-]*")
 
 
-class NameRejected(ValueError):
-    """A name that cannot be registered or used; ``str(exc)`` is the reason shown to the player."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+class NameRejected(Refusal):
+    """A name that cannot be registered or used; ``reason`` is shown to the player."""
 
 
 def computer_name(name: str) -> str | None:

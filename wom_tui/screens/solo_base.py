@@ -8,10 +8,10 @@ from textual.widgets import Button, DataTable, Static
 
 from ..domain.codes import Ruleset
 from ..widgets.message_log import MessageLog
+from ..widgets.solo_history import GuessInput, history_columns, roomy
 from .base import WomScreen
 from .confirm import ConfirmScreen
-from .solo import SoloChoice
-from .solo_widgets import GuessInput, history_columns, roomy
+from .solo_setup import SoloChoice
 
 
 class SoloPlayScreen(WomScreen):

@@ -26,12 +26,20 @@ from textual.worker import Worker, WorkerCancelled, WorkerFailed
 from ..domain.codes import WOM_RULESET, InvalidCode, Ruleset
 from ..domain.players import Player
 from ..domain.records import GameRecord
-from ..domain.wom import FINISHED, GUESSING, MAKING, MadeCode, TurnResult, WomGame, players_from_names
+from ..domain.wom import (
+    FINISHED,
+    GUESSING,
+    MAKING,
+    MadeCode,
+    TurnResult,
+    WomGame,
+    players_from_names,
+)
 from ..widgets.message_log import MessageLog
 from ..widgets.peg_input import PegInput
+from ..widgets.wom_board import WIDE_CODE, HistoryTable, PlayersPanel, PlayerStatus
 from .base import WomScreen
 from .confirm import ConfirmScreen
-from .wom_board import WIDE_CODE, HistoryTable, PlayersPanel, PlayerStatus
 
 if TYPE_CHECKING:
     from ..app import WomApp

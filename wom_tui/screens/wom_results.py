@@ -12,8 +12,8 @@ from textual.widgets import Button, DataTable, Footer, Static
 
 from ..domain.wom import SetupError, WomGame
 from ..widgets.pegs import code_pegs
+from ..widgets.wom_board import WIDE_CODE
 from .base import WomScreen
-from .wom_board import WIDE_CODE
 from .wom_game import GameSaver, WomSetup, start_game
 
 

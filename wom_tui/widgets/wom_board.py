@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Static
 from ..domain.board import DecodingBoard
 from ..domain.codes import Feedback, Ruleset
 from ..domain.players import Player
-from ..widgets.pegs import code_pegs, feedback_grid
+from .pegs import code_pegs, feedback_grid
 
 WIDE_CODE = 6
 """From this code length on, pegs sit without gaps and the feedback text loses its spaces, to fit 80 columns."""
