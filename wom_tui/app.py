@@ -78,16 +78,21 @@ class WomApp(App[int]):
             return
         self.push_screen(StoreErrorScreen(error))
 
-    def save_game(self, record: GameRecord) -> bool:
-        """Save a finished game of any mode; if the store refuses, show the store-error screen. True if saved."""
+    def save_game(self, record: GameRecord, *, show_error: bool = True) -> Exception | None:
+        """The one way a finished game of any mode is saved: None once saved, else the store's refusal.
+
+        With ``show_error`` a refusal opens the store-error screen (call from the event loop); without it
+        (from a worker thread) the caller shows the returned error where it belongs.
+        """
         from .domain.store import StoreError
 
         try:
             self.store.record_game(record)
-        except StoreError as error:
-            self.show_store_error(error)
-            return False
-        return True
+        except (StoreError, OSError, ValueError) as error:
+            if show_error and isinstance(error, StoreError):
+                self.show_store_error(error)
+            return error
+        return None
 
     # -- screens by name -------------------------------------------------------------------
 

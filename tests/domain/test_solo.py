@@ -24,7 +24,6 @@ from wom_tui.domain import (
 )
 from wom_tui.domain.solo import (
     LIFELINES_OFF,
-    NO_GUESS_LEFT,
     NOTHING_NEW_SYMBOL,
     ONE_USED,
 )

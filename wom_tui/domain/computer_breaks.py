@@ -1,5 +1,6 @@
-"""The computer breaks your code: the person keeps the secret, HAL9000 guesses (README, *Solo: the
-computer breaks your code*).
+"""The computer breaks your code: the person keeps the secret, HAL9000 guesses.
+
+README, *Solo: the computer breaks your code*.
 
 :class:`ComputerBreaksGame` is a UI-free state machine. ``awaiting`` says what comes next: the
 person's code (:attr:`Move.CODE`), HAL9000's move (:attr:`Move.GUESS`, ``computer=True``), the person's
@@ -194,8 +195,11 @@ class ComputerBreaksGame:
 
     def think(self, history: Sequence[tuple[str, Feedback]] | None = None,
               rng: random.Random | None = None) -> str | Analysis:
-        """HAL9000's next piece of work, changing nothing: an :class:`Analysis` of the answers not yet
-        analysed, else its next guess. ``think(history, rng)`` gives the guess for ``history``."""
+        """HAL9000's next piece of work, changing nothing.
+
+        An :class:`Analysis` of the answers not yet analysed, else its next guess;
+        ``think(history, rng)`` gives the guess for ``history``.
+        """
         if history is not None:
             assert rng is not None
             return self.strategy.next_guess(self.ruleset, tuple(history), rng)

@@ -37,7 +37,7 @@ class Player(ABC):
     def make_guess(
         self, ruleset: Ruleset, history: History, rng: random.Random, typed: str | None = None
     ) -> str:
-        """This player's next guess; raises InvalidCode for a bad typed guess."""
+        """The player's next guess; raises InvalidCode for a bad typed guess."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.__name!r})"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from .board import DecodingBoard
 from .codes import WOM_RULESET, Feedback, Ruleset
@@ -98,8 +98,7 @@ class TurnResult:
     """The code of the board this turn ended without breaking it (nobody else is breaking it)."""
 
 
-@dataclass(frozen=True)
-class PlayerStanding:
+class PlayerStanding(NamedTuple):
     """One line of the players panel: who, whether they move next, attempts (``"2/10"``) and standing."""
 
     player: Player
@@ -275,7 +274,7 @@ class WomGame:
 
     @property
     def maker_prompt(self) -> str:
-        """``"Alan's turn to set the code for HAL9000 to break."``"""
+        """The prompt for the maker, as in ``"Alan's turn to set the code for HAL9000 to break."``."""
         maker = self.maker
         return f"{maker.name}'s turn to set the code for {self.breaker_for(maker).name} to break."
 

@@ -1,5 +1,6 @@
-"""The computer breaks your code: HAL9000 guesses, the person's code answers (README, *Solo: the
-computer breaks your code*).
+"""The computer breaks your code: HAL9000 guesses, the person's code answers.
+
+README, *Solo: the computer breaks your code*.
 
 The screen binds a :class:`~wom_tui.domain.computer_breaks.ComputerBreaksGame`: what it shows follows the
 game's ``awaiting`` (the code, HAL9000 at work, an answer, a correction, or nothing once over). HAL9000's
@@ -403,7 +404,7 @@ class ComputerBreaksScreen(SoloPlayScreen):
             result.append_text(code_pegs(code, self.ruleset.palette, gap=""))
         self.query_one("#flip-result", Static).update(result)
         self._show()
-        if self.wom.save_game(game.record()):
+        if self.wom.save_game(game.record()) is None:
             self.query_one("#flip-again", Button).focus()
 
     # -- new game, leaving -----------------------------------------------------------------

@@ -1,5 +1,8 @@
-"""What the two solo play screens share: the history table, the message log, the game-over panel,
-starting again with the same setup, and leaving (asking first while a game is under way)."""
+"""What the two solo play screens share.
+
+The history table, the message log, the game-over panel,
+starting again with the same setup, and leaving (asking first while a game is under way).
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The solo game: break the computer's code, with lifelines, a hint mask and the hall of fame
-(README, *Solo: break the computer's code*).
+"""The solo game: break the computer's code, with lifelines, a hint mask and the hall of fame.
+
+README, *Solo: break the computer's code*.
 
 The screen binds a :class:`~wom_tui.domain.solo.SoloGame`: the coach's verdict, the end of the game and
 its hall-of-fame entry all come from the domain; the coach thinks in a thread worker.
@@ -27,7 +28,6 @@ from ..widgets.message_log import MessageLog
 from ..widgets.pegs import code_pegs
 from ..widgets.solo_history import (
     GuessInput,
-    codes_remain,
     guesses_word,
     result_cells,
     roomy,
@@ -293,7 +293,7 @@ class SoloGameScreen(SoloPlayScreen):
     def _finish(self) -> None:
         game = self.game
         self.messages.say(game.result_message(), "success" if game.won else "error")
-        if not self.wom.save_game(game.record()):
+        if self.wom.save_game(game.record()) is not None:
             return
         if game.won:
             self._consider_record()

@@ -37,7 +37,8 @@ from ..domain.wom import (
 )
 from ..widgets.message_log import MessageLog
 from ..widgets.peg_input import PegInput
-from ..widgets.wom_board import WIDE_CODE, HistoryTable, PlayersPanel, PlayerStatus
+from ..widgets.message_log import Kind
+from ..widgets.wom_board import WIDE_CODE, HistoryTable, PlayersPanel
 from .base import WomScreen
 from .confirm import ConfirmScreen
 
@@ -68,7 +69,7 @@ class GameSaver:
     A game left while a computer's last move was still being worked out is not saved (``cancel``).
     """
 
-    def __init__(self, record_game: Callable[[GameRecord], object]) -> None:
+    def __init__(self, record_game: Callable[[GameRecord], Exception | None]) -> None:
         self._record_game = record_game
         self.cancelled = False
         self.saved = False
@@ -79,21 +80,16 @@ class GameSaver:
         self.cancelled = True
 
     def __call__(self, record: GameRecord) -> None:
-        from ..domain.store import StoreError
-
         if self.cancelled:
             return
-        try:
-            self._record_game(record)
-        except (StoreError, OSError, ValueError) as error:
-            self.error = error
-        else:
-            self.saved = True
+        self.error = self._record_game(record)
+        self.saved = self.error is None
 
 
 def start_game(app: WomApp, setup: WomSetup) -> WomGameScreen:
     """A game screen for ``setup`` on the app's store and RNG; SetupError / StoreError if it cannot start."""
-    saver = GameSaver(app.store.record_game)
+    # The last move saves the game in a worker thread: the error is shown on the results, not in a dialog.
+    saver = GameSaver(lambda record: app.save_game(record, show_error=False))
     game = setup.new_game(app.store.users(), app.rng, saver)
     return WomGameScreen(setup, game, saver)
 
@@ -195,11 +191,7 @@ class WomGameScreen(WomScreen):
         return self.query_one("#wom-log", MessageLog)
 
     def _player_to_move(self) -> Player | None:
-        if self.game.phase == MAKING:
-            return self.game.maker
-        if self.game.phase == GUESSING:
-            return self.game.current
-        return None
+        return self.game.mover
 
     def _proceed(self) -> None:
         """Show whoever moves next: a hand-over, a person's turn, or a computer's move."""
@@ -353,14 +345,14 @@ class WomGameScreen(WomScreen):
             self.game.board_of(player), owner=self.game.players.index(player)
         )
         self._show_attempts(player)
-        kind = "computer" if player.is_computer else "info"
+        kind: Kind = "computer" if player.is_computer else "info"
         self.message_log.say(f"{player.name}'s guess: {turn.guess} → {turn.feedback.text}", kind)
         board = self.game.board_of(player)
         for message in turn.messages:
             self.message_log.say(message, "success" if board.solved else "warning")
-        if board.out_of_attempts and not board.solved:
+        if turn.revealed is not None:
             # That board is over, so its code can be shown: nobody else is breaking it.
-            self.message_log.say(f"The code was {board.reveal()}.", "warning")
+            self.message_log.say(f"The code was {turn.revealed}.", "warning")
         # The board on show is still this player's until the next turn begins.
         self._refresh_players(player)
         # A pause after every move (not only a computer's), so its key pegs are seen before the
@@ -457,18 +449,7 @@ class WomGameScreen(WomScreen):
 
     def _refresh_players(self, mover: Player | None = None) -> None:
         """Redraw the players panel, marking ``mover`` (default: whoever moves next)."""
-        game = self.game
-        mover = mover or self._player_to_move()
-        rows: list[tuple[Player, bool, str, PlayerStatus]] = []
-        for player in game.players:
-            if game.phase == MAKING:
-                made = game.board_of(game.breaker_for(player)).is_set
-                rows.append((player, player is mover, "", "set" if made else "waiting"))
-                continue
-            board = game.board_of(player)
-            status: PlayerStatus = "broke" if board.solved else "failed" if board.out_of_attempts else "playing"
-            rows.append((player, player is mover, f"{board.attempts_used}/{board.attempts_allowed}", status))
-        self.query_one(PlayersPanel).show(rows)
+        self.query_one(PlayersPanel).show(self.game.standings(mover))
 
     # -- the end, or leaving early --------------------------------------------------------------
 

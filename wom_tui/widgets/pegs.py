@@ -166,7 +166,7 @@ def _styled_key_pegs(pegs: list[str], scheme: PegScheme) -> Text:
 
 
 def feedback_grid(result: Feedback, length: int, *, scheme: PegScheme | None = None) -> Text:
-    """Key pegs in a compact two-row grid, like the small holes of a board (``"● ●\\n○ ·"`` for 4)."""
+    r"""Key pegs in a compact two-row grid, like the small holes of a board (``"● ●\\n○ ·"`` for 4)."""
     scheme = scheme or current_scheme()
     pegs = _key_peg_sequence(result, length)
     columns = max(math.ceil(length / 2), 1)
