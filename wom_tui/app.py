@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import importlib
 import random
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from .modes import BY_NAME, MODES
 from .options import Options
 from .paths import stylesheets
 from .widgets.themes import THEMES
@@ -20,11 +20,6 @@ if TYPE_CHECKING:
     from .domain.records import GameRecord
     from .domain.store import Store, StoreError
 
-SCREENS_BY_NAME: dict[str, tuple[str, str, str]] = {
-    "wom": ("wom_tui.screens.wom_setup", "WomSetupScreen", "World of Mastermind"),
-    "solo": ("wom_tui.screens.solo_setup", "SoloSetupScreen", "Solo game"),
-}
-"""Screens other parts provide, opened by name: module, class and title, imported when first needed."""
 
 
 class WomApp(App[int]):
@@ -94,21 +89,11 @@ class WomApp(App[int]):
             return error
         return None
 
-    # -- screens by name -------------------------------------------------------------------
+    # -- screens -------------------------------------------------------------------------
 
-    def open_screen(self, name: str, *args: Any, **kwargs: Any) -> bool:
-        """Push the screen registered as ``name`` (see :data:`SCREENS_BY_NAME`); False if not built yet."""
-        module_name, class_name, title = SCREENS_BY_NAME[name]
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as error:
-            if error.name != module_name:
-                raise
-            self.notify("Coming soon.", title=title)
-            return False
-        screen_class: Callable[..., Screen[Any]] = getattr(module, class_name)
-        self.push_screen(screen_class(*args, **kwargs))
-        return True
+    def action_mode(self, name: str) -> None:
+        """Open the setup screen of the mode called ``name`` (see :data:`wom_tui.modes.MODES`)."""
+        self.push_screen(BY_NAME[name].setup_screen())
 
     def action_menu(self) -> None:
         """Go back to the main menu, closing every screen above it; a game in progress asks first."""
@@ -137,14 +122,6 @@ class WomApp(App[int]):
 
         self.push_screen(ScoreboardScreen())
 
-    def action_play(self) -> None:
-        """Set up a World of Mastermind game."""
-        self.open_screen("wom")
-
-    def action_solo(self) -> None:
-        """Set up a solo game."""
-        self.open_screen("solo")
-
     def action_help(self) -> None:
         """Show the rules and keys (not twice on top of each other)."""
         from .screens.help import HelpScreen
@@ -162,8 +139,8 @@ class WomApp(App[int]):
         """The palette's commands: the main actions, then Textual's own minus Screenshot."""
         yield SystemCommand("Register", "Register a new user", self.action_register)
         yield SystemCommand("Scoreboard", "Show the scoreboard and the hall of fame", self.action_scoreboard)
-        yield SystemCommand("Play World of Mastermind", "Set up a game for 2-4 players", self.action_play)
-        yield SystemCommand("Solo game", "Break a code on your own", self.action_solo)
+        for mode in MODES:
+            yield SystemCommand(mode.title, mode.description, lambda name=mode.name: self.action_mode(name))
         yield SystemCommand("Help", "Rules, feedback and keys", self.action_help)
         yield SystemCommand("Main menu", "Go back to the main menu", self.action_menu)
         for command in super().get_system_commands(screen):

@@ -11,20 +11,20 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..modes import MODES
 from ..widgets.pegs import STANDARD, current_scheme
 
 TITLE_WORD = "MASTERMIND"
 _TITLE_COLOURS = ("Red", "Orange", "Yellow", "Green", "Cyan", "Blue", "Violet", "Pink", "Red", "Orange")
 
-MENU: tuple[tuple[str, str, str], ...] = (
-    ("r", "register", "Register a new user"),
-    ("s", "scoreboard", "Show the scoreboard"),
-    ("p", "play", "Play World of Mastermind"),
-    ("o", "solo", "Solo game"),
-    ("?", "help", "Help: rules and keys"),
-    ("q", "quit", "Quit"),
+MENU: tuple[tuple[str, str, str, str], ...] = (
+    ("r", "register", "Register a new user", "Register"),
+    ("s", "scoreboard", "Show the scoreboard", "Scores"),
+    *((mode.key, mode.action, mode.title, mode.footer) for mode in MODES),
+    ("?", "help", "Help: rules and keys", ""),
+    ("q", "quit", "Quit", "Quit"),
 )
-"""Key, app action and label of each menu entry, in order."""
+"""Key, app action, label and footer label (none: not in the footer) of each menu entry, in order."""
 
 
 def title_pegs() -> Text:
@@ -45,13 +45,7 @@ def title_pegs() -> Text:
 class MenuScreen(Screen[None]):
     """The first screen: the title, a welcome, and the menu (keys, arrows + Enter, or mouse)."""
 
-    BINDINGS = [
-        Binding("r", "app.register", "Register"),
-        Binding("s", "app.scoreboard", "Scores"),
-        Binding("p", "app.play", "Play"),
-        Binding("o", "app.solo", "Solo"),
-        Binding("q", "app.quit", "Quit"),
-    ]
+    BINDINGS = [Binding(key, f"app.{action}", footer) for key, action, _, footer in MENU if footer]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box"):
@@ -65,7 +59,7 @@ class MenuScreen(Screen[None]):
 
     def _options(self) -> list[Option]:
         options = []
-        for key, action, label in MENU:
+        for key, action, label, _ in MENU:
             prompt = Text(end="")
             prompt.append(f" {key} ", style=Style(bold=True))
             prompt.append(f"  {label}")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from rich.style import Style
 from rich.text import Text
-from textual._context import active_app
+from textual import active_app
 
 from ..domain.codes import Feedback, Palette
 
@@ -100,9 +100,6 @@ COLOURBLIND = PegScheme(
 PLAIN = PegScheme("plain", plain=True, neutral=None)
 """Letters only, for ``NO_COLOR`` terminals."""
 
-SCHEMES = {scheme.name: scheme for scheme in (STANDARD, COLOURBLIND, PLAIN)}
-
-
 def current_scheme() -> PegScheme:
     """The scheme for the running app: plain under ``NO_COLOR``, colour-blind for its theme, else standard."""
     try:
@@ -183,11 +180,6 @@ def feedback_grid(result: Feedback, length: int, *, scheme: PegScheme | None = N
 def feedback_row(result: Feedback, length: int, *, scheme: PegScheme | None = None) -> Text:
     """Key pegs on one line: ``"● ○ ○ ·"``, blacks first (counts only, never positions)."""
     return _styled_key_pegs(_key_peg_sequence(result, length), scheme or current_scheme())
-
-
-def feedback_text(result: Feedback) -> Text:
-    """The WoM-style text ``"K K W"`` (``"-"`` with no peg) as plain Text."""
-    return Text(result.text, end="")
 
 
 def feedback_summary(result: Feedback) -> str:
