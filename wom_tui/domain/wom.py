@@ -243,8 +243,9 @@ class WomGame:
         return tuple(rows)
 
     def _index(self, player: Player) -> int:
+        # By name (unique in a game), so a player object from before the game was read back still counts.
         for i, p in enumerate(self.__players):
-            if p is player:
+            if p is player or name_key(p.name) == name_key(player.name):
                 return i
         raise ValueError(f"{player!r} is not in this game")
 
