@@ -1,4 +1,4 @@
-"""The rules of World of Mastermind: pure Python, no Textual (STYLE.md, "the shape")."""
+"""The rules of World of Mastermind: pure Python, no Textual (README, *For developers*)."""
 
 from .board import LIFELINE, Attempt, DecodingBoard
 from .codes import (

@@ -1,4 +1,4 @@
-"""The decoding board: a hidden code behind a shield, guesses and their key pegs (seed 004)."""
+"""The decoding board: a hidden code behind a shield, guesses and their key pegs (README, *Codes and feedback*)."""
 
 from __future__ import annotations
 

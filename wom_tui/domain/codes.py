@@ -1,4 +1,4 @@
-"""Codes, palettes, rulesets and feedback: the arithmetic of Mastermind (SPEC §1)."""
+"""Codes, palettes, rulesets and feedback: the arithmetic of Mastermind (README, *Codes and feedback*)."""
 
 from __future__ import annotations
 

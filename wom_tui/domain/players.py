@@ -1,4 +1,4 @@
-"""Players of World of Mastermind: people and the computer players HAL9000 and VIKI (seed 004)."""
+"""Players of World of Mastermind: people and the computer players HAL9000 and VIKI (README, *The computer players*)."""
 
 from __future__ import annotations
 

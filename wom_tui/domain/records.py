@@ -1,4 +1,4 @@
-"""Records of finished games, kept for the scoreboard and later statistics (SPEC §7)."""
+"""Records of finished games, kept for the scoreboard and later statistics (README, *Where your data lives*)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The data folder: users, the hall of fame and finished games as JSON files (SPEC §7).
+"""The data folder: users, the hall of fame and finished games as JSON files (README, *Where your data lives*).
 
 Layout of the folder (every JSON file is pretty-printed and carries ``"schema": 1``)::
 

@@ -1,4 +1,4 @@
-"""Registered users, their names, and the scoreboard (SPEC §2)."""
+"""Registered users, their names, and the scoreboard (README, *World of Mastermind*)."""
 
 from __future__ import annotations
 

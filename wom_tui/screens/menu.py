@@ -1,4 +1,4 @@
-"""The main menu: register, scoreboard, play, solo, help, quit (seed 004's r / s / p / q)."""
+"""The main menu: register, scoreboard, play, solo, help, quit (README, *How to play*)."""
 
 from __future__ import annotations
 

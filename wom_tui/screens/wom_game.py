@@ -1,4 +1,4 @@
-"""The World of Mastermind table: code making, guessing and the hand-over between people (SPEC §3).
+"""The World of Mastermind table: code making, guessing and the hand-over between people (README, *World of Mastermind*).
 
 One screen runs a :class:`~wom_tui.domain.wom.WomGame` from its first code to its last guess, then
 switches to the results. People type codes (masked, with a peek) and guesses in a PegInput; computer

@@ -19,11 +19,11 @@ __all__ = [
 ]
 
 COMMAND_WORD = "lifeline"
-"""Typing this word (then ``#1`` or ``#2``) at the guess prompt asks for a lifeline, as in the seeds."""
+"""Typing this word (then ``#1`` or ``#2``) at the guess prompt asks for a lifeline, (README, *Solo: break the computer's code*)."""
 
 
 class GuessInput(PegInput):
-    """A :class:`PegInput` that also takes the seeds' typed commands ``lifeline#1`` / ``lifeline#2``.
+    """A :class:`PegInput` that also takes the typed commands ``lifeline#1`` / ``lifeline#2``.
 
     An ``l`` (never a palette symbol) switches the slots to a one-line command prompt;
     Enter submits the command text like a guess, Backspace edits it, and erasing it all
