@@ -43,4 +43,4 @@ $(VENV)/.installed-test: pyproject.toml | $(PY)
 	@touch $@ $(VENV)/.installed
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis dist build
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache .import_linter_cache dist build
