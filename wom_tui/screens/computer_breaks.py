@@ -11,6 +11,8 @@ plays at ``options.computer_pace``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.style import Style
 from rich.text import Text
 from textual import work
@@ -86,6 +88,9 @@ class ComputerBreaksScreen(SoloPlayScreen):
             is_user=choice.is_user,
         )
 
+    def _game_from_json(self, data: dict[str, Any]) -> ComputerBreaksGame:
+        return ComputerBreaksGame.from_json(data)
+
     @property
     def ruleset(self) -> Ruleset:  # type: ignore[override]
         """The rules of the game being played."""
@@ -145,7 +150,7 @@ class ComputerBreaksScreen(SoloPlayScreen):
         else:
             self.messages.say(f"Set a code of {ruleset.length} symbols from {symbols} ({repeats}).")
             self.messages.say(f"It stays hidden (^r to peek); {BREAKER} has {guesses_word(ruleset.guesses)}.")
-            self._show()
+            self.publish()
             self.query_one("#flip-secret", GuessInput).focus()
 
     # -- showing ---------------------------------------------------------------------------
@@ -251,7 +256,7 @@ class ComputerBreaksScreen(SoloPlayScreen):
         """Show the game; when HAL9000 moves next, set it to work."""
         if not self.is_attached:
             return
-        self._show()
+        self.publish()
         if self.game.thinking:
             self._think(self._token, self.game)
 
@@ -292,7 +297,7 @@ class ComputerBreaksScreen(SoloPlayScreen):
         self.query_one("#flip-answer").border_title = f"Score {BREAKER}'s guess"
         black, white = self.query_one("#flip-black", Input), self.query_one("#flip-white", Input)
         black.value = white.value = ""
-        self._show()
+        self.publish()
         black.focus()
 
     def _analysed(self, analysis: Analysis) -> None:
@@ -304,7 +309,7 @@ class ComputerBreaksScreen(SoloPlayScreen):
         if self.phase == "over":
             self._finish()
             return
-        self._show()
+        self.publish()
         pace = self.wom.options.computer_pace
         if pace > 0:
             self.set_timer(pace, self._step)
@@ -333,7 +338,7 @@ class ComputerBreaksScreen(SoloPlayScreen):
         black.value, white.value = str(result.black), str(result.white)
         table = self.query_one("#flip-history", DataTable)
         table.cursor_type = "row"
-        self._show()
+        self.publish()
         black.focus()
         black.select_all()
 
@@ -403,7 +408,7 @@ class ComputerBreaksScreen(SoloPlayScreen):
             result.append("\nYour code: ", style=Style(bold=False))
             result.append_text(code_pegs(code, self.ruleset.palette, gap=""))
         self.query_one("#flip-result", Static).update(result)
-        self._show()
+        self.publish()
         if self.wom.save_game(game.record()) is None:
             self.query_one("#flip-again", Button).focus()
 

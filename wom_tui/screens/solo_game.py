@@ -9,6 +9,7 @@ its hall-of-fame entry all come from the domain; the coach thinks in a thread wo
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from rich.style import Style
 from rich.text import Text
@@ -111,6 +112,9 @@ class SoloGameScreen(SoloPlayScreen):
     def _fresh_game(self) -> SoloGame:
         return self.choice.setup.new_game(self.wom.rng, self.choice.player, self.choice.is_user)
 
+    def _game_from_json(self, data: dict[str, Any]) -> SoloGame:
+        return SoloGame.from_json(data, self.wom.rng)
+
     @property
     def ruleset(self) -> Ruleset:  # type: ignore[override]
         """The rules of the game being played."""
@@ -148,7 +152,7 @@ class SoloGameScreen(SoloPlayScreen):
 
     def on_mount(self) -> None:
         self._dress_panels("History")
-        self._show()
+        self.publish()
         self.query_one("#solo-input", GuessInput).focus()
         self.call_after_refresh(self._announce_game)
 
@@ -268,7 +272,7 @@ class SoloGameScreen(SoloPlayScreen):
         self._after_move()
 
     def _after_move(self) -> None:
-        self._show()
+        self.publish()
         if self.game.over:
             self._finish()
 
@@ -358,7 +362,7 @@ class SoloGameScreen(SoloPlayScreen):
         self._swap_input()
 
     def _start(self, fresh: GuessInput) -> None:
-        self._show()
+        self.publish()
         fresh.focus()
         self.call_after_refresh(self._announce_game)
 
