@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from .domain.records import GameRecord
     from .domain.store import Store, StoreError
 
+
+
+T = TypeVar("T")
 
 
 class WomApp(App[int]):
@@ -72,6 +75,19 @@ class WomApp(App[int]):
         if isinstance(self.screen, StoreErrorScreen):
             return
         self.push_screen(StoreErrorScreen(error))
+
+    def with_store(self, action: Callable[[], T]) -> T | None:
+        """Run ``action`` (a store call); if the store refuses, show the store-error screen and give None.
+
+        The one place a screen's store failure is handled (call from the event loop).
+        """
+        from .domain.store import StoreError
+
+        try:
+            return action()
+        except StoreError as error:
+            self.show_store_error(error)
+            return None
 
     def save_game(self, record: GameRecord, *, show_error: bool = True) -> Exception | None:
         """The one way a finished game of any mode is saved: None once saved, else the store's refusal.

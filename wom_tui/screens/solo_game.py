@@ -304,15 +304,10 @@ class SoloGameScreen(SoloPlayScreen):
         self.query_one("#solo-again", Button).focus()
 
     def _consider_record(self) -> None:
-        from ..domain.store import StoreError
-
         game = self.game
         ruleset, used = game.ruleset, game.guesses_used
-        try:
-            if not self.wom.store.hall_of_fame().would_set_record(ruleset, used):
-                return
-        except StoreError as error:
-            self.wom.show_store_error(error)
+        hall = self.wom.with_store(self.wom.store.hall_of_fame)
+        if hall is None or not hall.would_set_record(ruleset, used):
             return
         if game.is_user:
             self._enter_hall(game.hall_entry())
@@ -327,12 +322,8 @@ class SoloGameScreen(SoloPlayScreen):
         self.app.push_screen(HallNameScreen(game.hall_entry, f"{guesses_word(used)} on {ruleset.describe()}."), named)
 
     def _enter_hall(self, entry: HallEntry) -> None:
-        from ..domain.store import StoreError
-
-        try:
-            entered = self.wom.store.submit_hall_entry(entry)
-        except StoreError as error:
-            self.wom.show_store_error(error)
+        entered = self.wom.with_store(lambda: self.wom.store.submit_hall_entry(entry))
+        if entered is None:
             return
         if entered:
             self._record_text = f"A new record! {entry.name} is in the hall of fame."
