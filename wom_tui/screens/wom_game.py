@@ -19,6 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
 from textual.content import Content
+from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Button, ContentSwitcher, Footer, Static
 from textual.worker import Worker, WorkerCancelled, WorkerFailed
@@ -103,6 +104,13 @@ class WomGameScreen(WomScreen):
     """Code making, then guessing, for every player in turn; Esc asks before leaving."""
 
     BINDINGS = [Binding("escape", "back", "Leave game")]
+
+    class ComputerMoved(Message):
+        """A computer player's move, played by the game in a worker: the domain's result."""
+
+        def __init__(self, result: MadeCode | TurnResult) -> None:
+            super().__init__()
+            self.result = result
 
     def __init__(self, setup: WomSetup, game: WomGame, saver: GameSaver) -> None:
         wide = game.ruleset.length >= WIDE_CODE or len(game.ruleset.palette) > 6
@@ -371,19 +379,24 @@ class WomGameScreen(WomScreen):
             player = self._player_to_move()
             if player is None or not player.is_computer:
                 return
-            if self.game.phase == MAKING:
-                made = self.game.make_code()
-                if not self._leaving:
-                    self._announce_code(made)
-                    self._schedule(self._proceed, self._pace / 2)
-                return
             # A strong strategy on a big ruleset can think for a while: keep the screen alive meanwhile.
-            turn = await asyncio.to_thread(self.game.play_turn)
-            if not self._leaving:
-                self._set_error("#guess-error", None)
-                self._announce_turn(turn)
+            result = await asyncio.to_thread(self.game.move)
+            self.post_message(self.ComputerMoved(result))
         finally:
             self._move = None
+
+    def on_wom_game_screen_computer_moved(self, message: ComputerMoved) -> None:
+        """A computer's code or guess, worked out in a worker: say it and go on."""
+        message.stop()
+        if self._leaving:
+            return
+        result = message.result
+        if isinstance(result, MadeCode):
+            self._announce_code(result)
+            self._schedule(self._proceed, self._pace / 2)
+        else:
+            self._set_error("#guess-error", None)
+            self._announce_turn(result)
 
     # -- hand-over between people ---------------------------------------------------------------
 
