@@ -4,13 +4,23 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 ARGS   ?=
 
-.PHONY: play test serve bench clean postgresql-server
+# The fast tests: the rules on their own (game transcripts, milliseconds each). `make test` runs them in
+# `make check`, then everything else on two workers.
+FAST   := tests/domain
+
+.PHONY: play check test serve bench clean postgresql-server
 
 play: $(VENV)/.installed
 	$(VENV)/bin/wom-tui $(ARGS)
 
-test: $(VENV)/.installed-test postgresql-server
-	$(PY) -m pytest $(PYTEST_ARGS)
+check: $(VENV)/.installed-test
+	$(VENV)/bin/ruff check wom_tui tests bench
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
+	$(PY) -m pytest -q $(FAST)
+
+test: check postgresql-server
+	$(PY) -m pytest -n 2 --ignore=$(FAST) $(PYTEST_ARGS)
 
 serve: $(VENV)/.installed
 	$(VENV)/bin/wom-tui serve $(ARGS)
@@ -48,4 +58,4 @@ postgresql-server:
 	fi
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis dist build
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache .import_linter_cache dist build

@@ -1,10 +1,16 @@
-"""Fixtures for the whole suite: one throwaway PostgreSQL server per test session, started when first needed."""
+"""Fixtures and settings for the whole suite: one throwaway PostgreSQL server per test session
+(started when first needed), and no hypothesis deadlines."""
 
 from __future__ import annotations
 
 import pytest
+from hypothesis import settings
 
 from throwaway_pg import ThrowawayPostgres
+
+# Timing is measured in bench/, never asserted: no per-example deadline, so a busy machine cannot fail a test.
+settings.register_profile("wom", deadline=None)
+settings.load_profile("wom")
 
 
 @pytest.fixture(scope="session")

@@ -7,28 +7,30 @@ import logging
 import random
 import sys
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
 from .domain.identity import Identity
+from .modes import BY_NAME, MODES
 from .options import Options
 from .paths import stylesheets
 from .widgets.themes import THEMES
 
 if TYPE_CHECKING:
+    from .domain.records import GameRecord
     from .domain.store import Store, StoreError
 
-SCREENS_BY_NAME: dict[str, tuple[str, str, str]] = {
-    "wom": ("wom_tui.screens.wom", "WomSetupScreen", "World of Mastermind"),
-    "solo": ("wom_tui.screens.solo", "SoloSetupScreen", "Solo game"),
-    "stats": ("wom_tui.screens.stats", "StatsScreen", "My stats"),
-    "replays": ("wom_tui.screens.replay", "ReplaysScreen", "Replays"),
-    "daily": ("wom_tui.screens.daily", "DailyScreen", "Daily code"),
+VIEWS: dict[str, tuple[str, str]] = {
+    "stats": ("wom_tui.screens.stats", "StatsScreen"),
+    "replays": ("wom_tui.screens.replay", "ReplaysScreen"),
+    "daily": ("wom_tui.screens.daily", "DailyScreen"),
 }
-"""Screens other parts provide, opened by name: module, class and title, imported when first needed."""
+"""Screens that are not game modes, opened by name (module and class), imported when first needed."""
+
+T = TypeVar("T")
 
 GOODBYE = "Thank you for playing the World of Mastermind!"
 """Said when the player quits (seed 004)."""
@@ -138,21 +140,40 @@ class WomApp(App[int]):
             return
         self.push_screen(StoreErrorScreen(error))
 
-    # -- screens by name -------------------------------------------------------------------
+    def with_store(self, action: Callable[[], T]) -> T | None:
+        """Run ``action`` (a store call); if the store refuses, show the store-error screen and give None.
 
-    def open_screen(self, name: str, *args: Any, **kwargs: Any) -> bool:
-        """Push the screen registered as ``name`` (see :data:`SCREENS_BY_NAME`); False if not built yet."""
-        module_name, class_name, title = SCREENS_BY_NAME[name]
+        The one place a screen's store failure is handled (call from the event loop).
+        """
+        from .domain.store import StoreError
+
         try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as error:
-            if error.name != module_name:
-                raise
-            self.notify("Coming soon.", title=title)
-            return False
-        screen_class: Callable[..., Screen[Any]] = getattr(module, class_name)
-        self.push_screen(screen_class(*args, **kwargs))
-        return True
+            return action()
+        except StoreError as error:
+            self.show_store_error(error)
+            return None
+
+    def save_game(self, record: GameRecord, *, show_error: bool = True) -> Exception | None:
+        """The one way a finished game of any mode is saved: None once saved, else the store's refusal.
+
+        With ``show_error`` a refusal opens the store-error screen (call from the event loop); without it
+        (from a worker thread) the caller shows the returned error where it belongs.
+        """
+        from .domain.store import StoreError
+
+        try:
+            self.store.record_game(record)
+        except (StoreError, OSError, ValueError) as error:
+            if show_error and isinstance(error, StoreError):
+                self.show_store_error(error)
+            return error
+        return None
+
+    # -- screens -------------------------------------------------------------------------
+
+    def action_mode(self, name: str) -> None:
+        """Open the setup screen of the mode called ``name`` (see :data:`wom_tui.modes.MODES`)."""
+        self.push_screen(BY_NAME[name].setup_screen())
 
     def action_menu(self) -> None:
         """Go back to the main menu, closing every screen above it; a game in progress asks first."""
@@ -191,25 +212,23 @@ class WomApp(App[int]):
 
         self.push_screen(ScoreboardScreen())
 
-    def action_play(self) -> None:
-        """Set up a World of Mastermind game."""
-        self.open_screen("wom")
-
-    def action_solo(self) -> None:
-        """Set up a solo game."""
-        self.open_screen("solo")
+    def open_view(self, name: str, *args: Any) -> None:
+        """Push the screen registered as ``name`` in :data:`VIEWS`, imported when first needed."""
+        module_name, class_name = VIEWS[name]
+        screen_class: Callable[..., Screen[Any]] = getattr(importlib.import_module(module_name), class_name)
+        self.push_screen(screen_class(*args))
 
     def action_stats(self, player: str | None = None) -> None:
         """My stats (``player``: whose first; None starts on the latest game's player)."""
-        self.open_screen("stats", player)
+        self.open_view("stats", player)
 
     def action_replays(self, player: str | None = None) -> None:
         """Browse finished games and replay them guess by guess."""
-        self.open_screen("replays", player)
+        self.open_view("replays", player)
 
     def action_daily(self, player: str | None = None) -> None:
         """Today's daily code and its leaderboard."""
-        self.open_screen("daily", player)
+        self.open_view("daily", player)
 
     async def action_quit(self) -> None:
         """Quit, saying goodbye as seed 004 does (printed once the screen is restored)."""
@@ -232,8 +251,8 @@ class WomApp(App[int]):
         """The palette's commands: the main actions, then Textual's own minus Screenshot."""
         yield SystemCommand("Register", "Register a new user", self.action_register)
         yield SystemCommand("Scoreboard", "Show the scoreboard and the hall of fame", self.action_scoreboard)
-        yield SystemCommand("Play World of Mastermind", "Set up a game for 2-4 players", self.action_play)
-        yield SystemCommand("Solo game", "Break a code on your own", self.action_solo)
+        for mode in MODES:
+            yield SystemCommand(mode.title, mode.description, lambda name=mode.name: self.action_mode(name))
         yield SystemCommand("My stats", "Games, wins, streaks and the guess chart", self.action_stats)
         yield SystemCommand("Replays", "Step through finished games guess by guess", self.action_replays)
         yield SystemCommand("Daily code", "One code a day for everyone, and its leaderboard", self.action_daily)

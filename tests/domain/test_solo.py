@@ -24,7 +24,6 @@ from wom_tui.domain import (
 )
 from wom_tui.domain.solo import (
     LIFELINES_OFF,
-    NO_GUESS_LEFT,
     NOTHING_NEW_SYMBOL,
     ONE_USED,
 )
@@ -111,9 +110,7 @@ def test_guesses_count_and_show_in_history():
     assert g.guess("12345") == (1, 1)
     assert g.guess(" 6 6 0 0 0 ") == (2, 0)
     assert (g.guess_number, g.guesses_used, g.guesses_left) == (3, 2, 8)
-    assert [(r.number, r.kind, r.guess, r.feedback) for r in g.history] == [
-        (1, "guess", "12345", (1, 1)), (2, "guess", "66000", (2, 0))
-    ]
+    assert g.history == (("12345", (1, 1)), ("66000", (2, 0)))
     assert not any(r.is_lifeline for r in g.history)
 
 
@@ -180,7 +177,7 @@ def test_lifeline_one_reveals_a_symbol_and_costs_one_guess():
     assert g.revealed_symbols == (result.message[-2],)
     assert (g.guesses_used, g.guess_number) == (2, 3)
     row = g.history[-1]
-    assert (row.number, row.kind, row.guess, row.feedback, row.is_lifeline) == (2, "lifeline", "LIFELINE", None, True)
+    assert (len(g.history), row.guess, row.feedback, row.is_lifeline) == (2, "LIFELINE", (0, 0), True)
     assert g.hint_mask == "*****"
 
 
@@ -192,7 +189,7 @@ def test_lifeline_two_reveals_a_position_fills_the_mask_and_costs_two():
     digit = "66843"[position]
     assert result.message == f"The code has {digit} at position {position + 1}."
     assert g.hint_mask == "*" * position + digit + "*" * (4 - position)
-    assert [(r.number, r.guess) for r in g.history] == [(1, "LIFELINE"), (2, "LIFELINE")]
+    assert [r.guess for r in g.history] == ["LIFELINE", "LIFELINE"]
     assert (g.guesses_used, g.guesses_left, g.guess_number) == (2, 8, 3)
 
 
@@ -257,7 +254,7 @@ def test_each_once_allows_both_but_not_again():
     g = game(policy=LifelinePolicy.EACH_ONCE)
     assert g.lifeline(2).ok
     assert g.lifeline(1).ok
-    assert g.guesses_used == 3 and [r.kind for r in g.history] == ["lifeline"] * 3
+    assert g.guesses_used == 3 and [r.is_lifeline for r in g.history] == [True] * 3
     assert g.lifeline(1) == LifelineResult(False, "You already used lifeline #1 in this game.")
     assert g.lifeline(2) == LifelineResult(False, "You already used lifeline #2 in this game.")
     assert g.guesses_used == 3

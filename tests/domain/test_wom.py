@@ -233,7 +233,7 @@ def test_actions_out_of_phase_are_errors():
     with pytest.raises(GameStateError):
         game.make_code("RGBY")
     with pytest.raises(ValueError):
-        game.board_of(HumanPlayer("Alan"))  # another object, not a player in this game
+        game.board_of(HumanPlayer("Zed"))  # not a player in this game (players are known by name)
 
 
 def test_abandoning_awards_nothing_and_never_calls_on_finish():

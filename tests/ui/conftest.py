@@ -64,7 +64,7 @@ def app(make_app: Callable[..., WomApp]) -> WomApp:
 async def wait_for(
     pilot: Pilot[object],
     predicate: Callable[[], object],
-    timeout: float = 20.0,
+    timeout: float = 60.0,
     message: str = "",
 ) -> None:
     """Let the app run until ``predicate()`` is true; fail with ``message`` after ``timeout`` seconds.

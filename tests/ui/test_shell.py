@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 
 from textual import events
@@ -82,18 +81,17 @@ async def test_q_quits_from_the_menu(app):
         await wait_for(pilot, lambda: not app.is_running)
 
 
-async def test_play_and_solo_open_their_screens_or_say_coming_soon(app):
+async def test_every_mode_key_opens_its_setup_screen(app):
+    from wom_tui.modes import MODES
+
+    assert [(mode.key, mode.title) for mode in MODES] == [("p", "Play World of Mastermind"), ("o", "Solo game")]
     async with app.run_test(size=(80, 24)) as pilot:
-        for key, module in (("p", "wom_tui.screens.wom"), ("o", "wom_tui.screens.solo")):
-            await pilot.press(key)
-            if importlib.util.find_spec(module) is None:
-                await wait_for(pilot, lambda: any("Coming soon" in str(n.message) for n in app._notifications))
-                assert isinstance(app.screen, MenuScreen)
-            else:
-                await wait_for(pilot, lambda: not isinstance(app.screen, MenuScreen))
-                assert type(app.screen).__module__ == module
-                app.action_menu()
-                await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        for mode in MODES:
+            await pilot.press(mode.key)
+            await wait_for(pilot, lambda: not isinstance(app.screen, MenuScreen))
+            assert f"{type(app.screen).__module__}:{type(app.screen).__name__}" == mode.setup
+            app.action_menu()
+            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
 
 
 # ---------------------------------------------------------------- register

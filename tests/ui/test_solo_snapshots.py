@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from textual.widgets import DataTable, Input
 
-from wom_tui.screens.flip import FlipScreen
-from wom_tui.screens.solo import SoloSetupScreen
+from wom_tui.screens.computer_breaks import ComputerBreaksScreen
+from wom_tui.screens.solo_setup import SoloSetupScreen
 from wom_tui.screens.solo_game import SoloGameScreen
 
 from .conftest import build_app, wait_for
@@ -55,7 +55,7 @@ def test_flip_game(snap_compare, data_dir):
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, SoloSetupScreen))
         await pilot.click("#solo-mode-1")
         await pilot.press("p")
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, FlipScreen))
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ComputerBreaksScreen))
         screen = pilot.app.screen
         await pilot.press(*"7307", "enter")
         await wait_for(pilot, lambda: screen.phase == "over", timeout=20)
@@ -71,7 +71,7 @@ def test_flip_by_hand_answer(snap_compare, data_dir):
         await pilot.click("#solo-mode-1")
         await pilot.click("#solo-scoring-1")
         await pilot.press("p")
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, FlipScreen))
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ComputerBreaksScreen))
         screen = pilot.app.screen
         await wait_for(pilot, lambda: screen.phase == "answer", timeout=20)
         await pilot.press("0", "2", "enter")

@@ -198,31 +198,6 @@ def test_feedback_grid_counts_without_positions():
     assert len(five[0]) == len(five[1])
 
 
-async def test_a_screen_in_a_game_asks_before_leaving(app):
-    from wom_tui.screens.base import WomScreen
-    from wom_tui.screens.menu import MenuScreen
-
-    class Game(WomScreen):
-        confirm_leave = True
-
-        def compose(self):
-            yield PegInput(WOM4, label="Your guess")
-            yield Footer()
-
-    async with app.run_test(size=(80, 24)) as pilot:
-        await app.push_screen(Game())
-        await pilot.press("r", "g")
-        await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen) and app.screen.query("#confirm-cancel"))
-        assert await pilot.click("#confirm-cancel")
-        await wait_for(pilot, lambda: isinstance(app.screen, Game))
-        assert app.screen.query_one(PegInput).value == "RG"  # staying keeps the game as it was
-        await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
-
-
 def peg_background(widget) -> str:
     """The background colour a peg widget paints, as ``#rrggbb``."""
     segment = next(iter(widget.render_line(0)))

@@ -12,7 +12,7 @@ from wom_tui.domain.wom import FINISHED, GUESSING, MAKING
 from wom_tui.screens.confirm import ConfirmScreen
 from wom_tui.screens.menu import MenuScreen
 from wom_tui.screens.scoreboard import ScoreboardScreen
-from wom_tui.screens.wom import WomSetupScreen
+from wom_tui.screens.wom_setup import WomSetupScreen
 from wom_tui.screens.wom_game import WomGameScreen
 from wom_tui.screens.wom_results import WomResultsScreen
 from wom_tui.widgets import MessageLog, PegInput

@@ -1,6 +1,6 @@
-"""The rules of World of Mastermind: pure Python, no Textual (STYLE.md, "the shape")."""
+"""The rules of World of Mastermind: pure Python, no Textual (README, *For developers*)."""
 
-from .board import Attempt, DecodingBoard, GameStateError
+from .board import LIFELINE, Attempt, DecodingBoard
 from .codes import (
     DIGITS8,
     DIGITS10,
@@ -15,11 +15,12 @@ from .codes import (
     Ruleset,
     feedback,
 )
+from .game import Awaiting, GameKind, GameStateError, Move, Refusal, Status
 from .halloffame import HallEntry, HallOfFame
 from .players import ComputerPlayer, HumanPlayer, Player, computer_player, hal9000, viki
 from .records import GameRecord, PlayerRecord
 from .scoring import Breakdown, breakdown, breaking_points, making_points
-from .solo import LIFELINE, LifelinePolicy, LifelineResult, SoloGame, SoloRow, SoloSetup
+from .solo import LifelinePolicy, LifelineResult, SoloGame, SoloSetup
 from .store import Store, StoreError
 from .users import COMPUTER_NAMES, NameRejected, User, UserRegistry, check_name
 from .wom import (
@@ -44,10 +45,12 @@ __all__ = [
     "WOM",
     "WOM_RULESET",
     "Attempt",
+    "Awaiting",
     "Breakdown",
     "ComputerPlayer",
     "DecodingBoard",
     "Feedback",
+    "GameKind",
     "GameRecord",
     "GameResults",
     "GameStateError",
@@ -58,16 +61,18 @@ __all__ = [
     "LifelinePolicy",
     "LifelineResult",
     "MadeCode",
+    "Move",
     "NameRejected",
     "Palette",
     "Player",
     "PlayerRecord",
     "PlayerResult",
+    "Refusal",
     "Ruleset",
     "SetupError",
     "SoloGame",
-    "SoloRow",
     "SoloSetup",
+    "Status",
     "Store",
     "StoreError",
     "TurnResult",

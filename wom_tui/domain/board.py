@@ -1,21 +1,43 @@
-"""The decoding board: a hidden code behind a shield, guesses and their key pegs (seed 004)."""
+"""The decoding board: a hidden code behind a shield, guesses and their key pegs (README, *Codes and feedback*)."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .codes import Feedback, Ruleset, feedback
+from .game import GameStateError, require_keys
 
-
-class GameStateError(RuntimeError):
-    """An action the game's current state does not allow (a programming error, not a player's)."""
+LIFELINE = "LIFELINE"
+"""The guess of a row a solo player paid to a lifeline (its feedback is 0 black, 0 white)."""
 
 
 class Attempt(NamedTuple):
-    """One row of a board: the guess played and the feedback it earned."""
+    """One row of a game, for every mode and for records: the guess played and the feedback it earned.
+
+    A row paid to a solo lifeline has the guess :data:`LIFELINE` and feedback (0, 0).
+    """
 
     guess: str
     feedback: Feedback
+
+    @property
+    def is_lifeline(self) -> bool:
+        """True for a row paid to a lifeline."""
+        return self.guess == LIFELINE
+
+    def as_json(self) -> list[Any]:
+        """``[guess, black, white]``."""
+        return [self.guess, self.feedback.black, self.feedback.white]
+
+    @classmethod
+    def from_json(cls, data: Any) -> Attempt:
+        """Rebuild from ``[guess, black, white]``; ValueError otherwise."""
+        if not (
+            isinstance(data, list) and len(data) == 3 and isinstance(data[0], str)
+            and all(type(n) is int and n >= 0 for n in data[1:])
+        ):
+            raise ValueError("a row must be [guess, black, white]")
+        return cls(data[0], Feedback(data[1], data[2]))
 
 
 class DecodingBoard:
@@ -93,6 +115,25 @@ class DecodingBoard:
         if self.__secret is None or not self.finished:
             raise GameStateError("The code is revealed only when the board is finished.")
         return self.__secret
+
+    def as_json(self) -> dict[str, Any]:
+        """The board as plain JSON data (the code included: it is the game's, not a screen's)."""
+        return {"secret": self.__secret, "history": [a.as_json() for a in self.__history]}
+
+    @classmethod
+    def from_json(cls, ruleset: Ruleset, data: Any) -> DecodingBoard:
+        """Rebuild a board of ``ruleset`` from :meth:`as_json` data; ValueError if it is not one."""
+        data = require_keys(data, "board", {"secret", "history"})
+        board = cls(ruleset)
+        if data["secret"] is not None:
+            board.set_secret(data["secret"])
+        if not isinstance(data["history"], list) or (data["history"] and data["secret"] is None):
+            raise ValueError("not a board: guesses without a code")
+        for row in data["history"]:
+            attempt = Attempt.from_json(row)
+            if board.guess(attempt.guess) != attempt.feedback:
+                raise ValueError("not a board: a feedback does not match the code")
+        return board
 
     def __repr__(self) -> str:
         return f"DecodingBoard({self.__ruleset.key}, attempts_used={self.attempts_used})"

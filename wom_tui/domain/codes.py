@@ -1,4 +1,4 @@
-"""Codes, palettes, rulesets and feedback: the arithmetic of Mastermind (SPEC §1)."""
+"""Codes, palettes, rulesets and feedback: the arithmetic of Mastermind (README, *Codes and feedback*)."""
 
 from __future__ import annotations
 
@@ -7,18 +7,16 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from .game import Refusal
+
 MIN_LENGTH = 1
 MAX_LENGTH = 8
 MIN_GUESSES = 1
 MAX_GUESSES = 20
 
 
-class InvalidCode(ValueError):
-    """A typed guess or code that cannot be played; ``str(exc)`` is the reason shown to the player."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+class InvalidCode(Refusal):
+    """A typed guess or code that cannot be played; ``reason`` is shown to the player."""
 
 
 @dataclass(frozen=True)

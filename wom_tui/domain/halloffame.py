@@ -1,4 +1,4 @@
-"""The hall of fame: for each solo ruleset, the best win and who holds it (SPEC §4)."""
+"""The hall of fame: for each solo ruleset, the best win and who holds it (README, *Solo: break the computer's code*)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ _PALETTE_ORDER = {key: index for index, key in enumerate(PALETTES)}
 class HallEntry:
     """One record: a win on ``ruleset`` using ``guesses`` (lifeline costs included), by whom and when.
 
-    Guests give a name of 1–7 characters; registered users keep their SPEC §2 name.
+    Guests give a name of 1–7 characters; registered users keep their registered name.
     Building an entry that breaks these rules raises ``ValueError`` (``NameRejected`` for names).
     """
 

@@ -1,4 +1,4 @@
-"""Players of World of Mastermind: people and the computer players HAL9000 and VIKI (seed 004)."""
+"""Players of World of Mastermind: people and the computer players HAL9000 and VIKI (README, *The computer players*)."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ class Player(ABC):
     def make_guess(
         self, ruleset: Ruleset, history: History, rng: random.Random, typed: str | None = None
     ) -> str:
-        """This player's next guess; raises InvalidCode for a bad typed guess."""
+        """The player's next guess; raises InvalidCode for a bad typed guess."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.__name!r})"

@@ -1,4 +1,4 @@
-"""Records of finished games, kept for the scoreboard and later statistics (SPEC §7)."""
+"""Records of finished games, kept for the scoreboard and later statistics (README, *Where your data lives*)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+from .board import Attempt
 from .codes import Feedback, Ruleset
+from .game import GameKind
 
 
 def utc_now() -> str:
@@ -27,7 +29,7 @@ class PlayerRecord:
     is_user: bool
     broke: bool
     attempts: int
-    guesses: tuple[tuple[str, Feedback], ...] = ()
+    guesses: tuple[Attempt, ...] = ()
     breaking: int = 0
     making: int = 0
 
@@ -67,7 +69,7 @@ class PlayerRecord:
             raise ValueError("not a player record: guesses must be [guess, black, white] rows")
         return cls(
             data["name"], data["is_user"], data["broke"], data["attempts"],
-            tuple((g, Feedback(b, w)) for g, b, w in guesses), data["breaking"], data["making"],
+            tuple(Attempt(g, Feedback(b, w)) for g, b, w in guesses), data["breaking"], data["making"],
         )
 
 
@@ -75,20 +77,21 @@ def _is_count(value: Any) -> bool:
     return type(value) is int and value >= 0
 
 
-GAME_KINDS = ("wom", "solo", "flip", "daily")
-"""Every kind of game a record can hold."""
+GAME_KINDS = tuple(kind.value for kind in GameKind)
+"""Every kind of game a record can hold, as the store writes it."""
 
 
 @dataclass(frozen=True)
 class GameRecord:
     """A finished game: its kind, ruleset, players and when it ended.
 
-    Kinds: ``"wom"`` (World of Mastermind), ``"solo"`` (a person breaks the computer's code) and
-    ``"flip"`` (HAL9000 breaks a person's code; the person is listed as the code maker, with no guesses)
-    and ``"daily"`` (a person breaks the daily code: a solo game on the day's rules, see ``daily.py``).
+    Kinds (:class:`~wom_tui.domain.game.GameKind`): World of Mastermind, solo (a person breaks the
+    computer's code), the computer breaks your code (HAL9000's guesses, then the person as the
+    code's owner, with no guesses) and daily (a person breaks the daily code: a solo game on the
+    day's rules, see ``daily.py``).
     """
 
-    kind: str
+    kind: GameKind
     ruleset: Ruleset
     players: tuple[PlayerRecord, ...]
     finished_at: str = field(default_factory=utc_now)
@@ -100,7 +103,7 @@ class GameRecord:
     def as_json(self) -> dict[str, Any]:
         """The record as plain JSON data."""
         return {
-            "kind": self.kind,
+            "kind": GameKind(self.kind).value,
             "ruleset": self.ruleset.as_json(),
             "players": [p.as_json() for p in self.players],
             "finished_at": self.finished_at,
@@ -115,6 +118,6 @@ class GameRecord:
         if not isinstance(players, list) or not isinstance(data.get("finished_at"), str):
             raise ValueError("not a game record")
         return cls(
-            data["kind"], Ruleset.from_json(data.get("ruleset")),
+            GameKind(data["kind"]), Ruleset.from_json(data.get("ruleset")),
             tuple(PlayerRecord.from_json(p) for p in players), data["finished_at"],
         )

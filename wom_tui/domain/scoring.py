@@ -1,4 +1,4 @@
-"""Points for a World of Mastermind game (SPEC §3.4)."""
+"""Points for a World of Mastermind game (README, *World of Mastermind*, step 4)."""
 
 from __future__ import annotations
 

@@ -1,18 +1,30 @@
-"""Solo games: one person breaks a computer's code, with lifelines and a hint mask (SPEC §4)."""
+"""Solo games: one person breaks a computer's code, with lifelines, a hint mask, the coach and the hall of fame.
+
+README, *Solo: break the computer's code*.
+
+:class:`SoloGame` is a UI-free state machine: ``status`` and ``awaiting`` say where it stands, a guess
+or a lifeline returns what happened, and :meth:`SoloGame.as_json` / :meth:`SoloGame.from_json` write
+and read it back at any point.
+"""
 
 from __future__ import annotations
 
 import enum
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from .board import GameStateError
-from .codes import DIGITS10, MAX_GUESSES, MIN_GUESSES, Feedback, Palette, Ruleset, feedback
+from .board import LIFELINE, Attempt, DecodingBoard
+from .codes import DIGITS10, MAX_GUESSES, MIN_GUESSES, Feedback, Palette, Ruleset
+from .game import Awaiting, GameKind, GameStateError, Move, Status, require_keys
+from .halloffame import HallEntry
 from .records import GameRecord, PlayerRecord
 from .wom import SetupError
 
 MIN_SOLO_LENGTH, MAX_SOLO_LENGTH = 4, 8
-LIFELINE = "LIFELINE"
+GUEST = "Guest"
+"""The name a guest plays under."""
 LIFELINE_COSTS = {1: 1, 2: 2}
 """Guesses each lifeline costs: #1 reveals a symbol, #2 reveals a symbol at its position."""
 
@@ -46,19 +58,37 @@ class LifelineResult:
     cost: int = 0
 
 
-@dataclass(frozen=True)
-class SoloRow:
-    """One row of a solo history: a guess with its feedback, or a guess spent on a lifeline."""
+def guesses_word(n: int) -> str:
+    """``"1 guess"``, ``"3 guesses"``."""
+    return f"{n} guess" if n == 1 else f"{n} guesses"
 
-    number: int
-    kind: str
-    guess: str
-    feedback: Feedback | None = None
 
-    @property
-    def is_lifeline(self) -> bool:
-        """True for a row paid to a lifeline."""
-        return self.kind == "lifeline"
+def count_text(count: tuple[int, bool]) -> str:
+    """How many codes remain: ``"1,896"`` when exact, ``"about 13,217,737"`` otherwise."""
+    n, exact = count
+    return f"{n:,}" if exact else f"about {n:,}"
+
+
+def codes_remain(count: tuple[int, bool]) -> str:
+    """A sentence: ``"76 codes remain possible."`` / ``"1 code remains possible."``."""
+    n, exact = count
+    if exact and n == 1:
+        return "1 code remains possible."
+    return f"{count_text(count)} codes remain possible."
+
+
+def coach_verdict(ruleset: Ruleset, guess: str, before: Sequence[tuple[str, Feedback]],
+                  after: Sequence[tuple[str, Feedback]]) -> str:
+    """The coach's line on ``guess``: could it have been the code given ``before``, and what remains after.
+
+    Read-only and possibly slow on a big ruleset: a screen runs it in a worker.
+    """
+    from .strategies import count_consistent, is_consistent
+
+    could = is_consistent(guess, before)
+    count = count_consistent(ruleset, tuple(after))
+    verdict = "could have been the code" if could else "could not have been the code, given the answers before it"
+    return f"Coach: {guess} {verdict}. {codes_remain(count)}"
 
 
 @dataclass(frozen=True)
@@ -99,14 +129,17 @@ class SoloSetup:
         length = self.length if self.length is not None else rng.randint(MIN_SOLO_LENGTH, self.max_length)
         return self.ruleset_for(length)
 
-    def new_game(self, rng: random.Random) -> SoloGame:
-        """A fresh game: the length (if random) and the secret both come from ``rng``."""
+    def new_game(self, rng: random.Random, player: str = GUEST, is_user: bool = False) -> SoloGame:
+        """A fresh game for ``player``: the length (if random) and the secret both come from ``rng``."""
         ruleset = self.pick_ruleset(rng)
-        return SoloGame(ruleset, ruleset.random_code(rng), rng, self.lifelines)
+        return SoloGame(ruleset, ruleset.random_code(rng), rng, self.lifelines, player=player, is_user=is_user)
 
 
 class SoloGame:
-    """One solo game: the secret is private; guesses and lifelines both spend the guesses allowed."""
+    """One solo game on a :class:`DecodingBoard`: guesses and lifelines both spend the guesses allowed.
+
+    A lifeline fills rows of the board's history as :data:`LIFELINE` with feedback (0, 0).
+    """
 
     def __init__(
         self,
@@ -114,15 +147,26 @@ class SoloGame:
         secret: str,
         rng: random.Random,
         lifelines: LifelinePolicy = LifelinePolicy.ONE_PER_GAME,
+        *,
+        player: str = GUEST,
+        is_user: bool = False,
     ) -> None:
         self.__ruleset = ruleset
         self.__secret = ruleset.parse(secret, what="Code", secret=True)
+        self.__board = DecodingBoard(ruleset)
+        """Holds the code and scores the guesses (lifeline rows are the game's own)."""
+        self.__board.set_secret(self.__secret)
+        self.__rows: list[Attempt] = []
         self.__rng = rng
         self.__policy = lifelines
-        self.__rows: list[SoloRow] = []
         self.__used_lifelines: list[int] = []
         self.__symbols: list[str] = []
         self.__positions: dict[int, str] = {}
+        self.__abandoned = False
+        self.player = player
+        """The name shown and recorded (a registered user's, or ``"Guest"``)."""
+        self.is_user = is_user
+        """True for a registered user."""
 
     # -- state -------------------------------------------------------------------------------
 
@@ -152,9 +196,14 @@ class SoloGame:
         return min(self.guesses_used + 1, self.__ruleset.guesses)
 
     @property
-    def history(self) -> tuple[SoloRow, ...]:
+    def history(self) -> tuple[Attempt, ...]:
         """Every row so far; a lifeline of cost 2 fills two ``LIFELINE`` rows."""
         return tuple(self.__rows)
+
+    @property
+    def guesses(self) -> tuple[Attempt, ...]:
+        """The rows that were real guesses (lifeline rows left out)."""
+        return tuple(row for row in self.__rows if not row.is_lifeline)
 
     @property
     def hint_mask(self) -> str:
@@ -169,8 +218,7 @@ class SoloGame:
     @property
     def won(self) -> bool:
         """True when a guess matched the code."""
-        last = self.__rows[-1] if self.__rows else None
-        return last is not None and last.feedback is not None and last.feedback.solves(self.__ruleset.length)
+        return bool(self.__rows) and self.__rows[-1].feedback.solves(self.__ruleset.length)
 
     @property
     def lost(self) -> bool:
@@ -181,6 +229,18 @@ class SoloGame:
     def over(self) -> bool:
         """True once won or lost."""
         return self.won or self.guesses_left == 0
+
+    @property
+    def status(self) -> Status:
+        """``GUESSING`` until won or lost (``FINISHED``), or ``ABANDONED``."""
+        if self.over:
+            return Status.FINISHED
+        return Status.ABANDONED if self.__abandoned else Status.GUESSING
+
+    @property
+    def awaiting(self) -> Awaiting | None:
+        """The player's next guess (or lifeline) while the game is on."""
+        return Awaiting(Move.GUESS, self.player) if self.status == Status.GUESSING else None
 
     def reveal(self) -> str:
         """The code, only once the game is over."""
@@ -196,15 +256,14 @@ class SoloGame:
     # -- playing -----------------------------------------------------------------------------
 
     def _require_playing(self) -> None:
-        if self.over:
+        if self.status != Status.GUESSING:
             raise GameStateError("The game is over.")
 
     def guess(self, text: str) -> Feedback:
         """Play a typed guess; InvalidCode (costing nothing) if it cannot be played."""
         self._require_playing()
-        guess = self.__ruleset.parse(text)
-        result = feedback(self.__secret, guess)
-        self.__rows.append(SoloRow(len(self.__rows) + 1, "guess", guess, result))
+        result = self.__board.guess(text)
+        self.__rows.append(self.__board.history[-1])
         return result
 
     def submit(self, text: str) -> Feedback | LifelineResult:
@@ -219,7 +278,7 @@ class SoloGame:
         """Why lifeline ``number`` cannot be used now, or None if it can."""
         if number not in LIFELINE_COSTS:
             raise ValueError(f"there is no lifeline #{number}")
-        if self.over:
+        if self.status != Status.GUESSING:
             return GAME_OVER
         if self.__policy is LifelinePolicy.NONE:
             return LIFELINES_OFF
@@ -254,7 +313,7 @@ class SoloGame:
             message = f"The code has {self.__secret[position]} at position {position + 1}."
         cost = LIFELINE_COSTS[number]
         for _ in range(cost):
-            self.__rows.append(SoloRow(len(self.__rows) + 1, "lifeline", LIFELINE))
+            self.__rows.append(Attempt(LIFELINE, Feedback(0, 0)))
         self.__used_lifelines.append(number)
         return LifelineResult(True, message, cost)
 
@@ -265,15 +324,93 @@ class SoloGame:
     def _hidden_positions(self) -> list[int]:
         return [i for i in range(self.__ruleset.length) if i not in self.__positions]
 
+    def abandon(self) -> None:
+        """Drop the game before its end: it is never recorded."""
+        self._require_playing()
+        self.__abandoned = True
+
     # -- the end -----------------------------------------------------------------------------
 
-    def record(self, name: str, is_user: bool) -> GameRecord:
-        """The finished game's record (kind ``"solo"``); lifeline rows appear as ``LIFELINE`` (0, 0)."""
+    def result_message(self) -> str:
+        """``"You broke the code in 4 guesses!"`` or ``"Out of guesses. The code was 66843."`` (once over)."""
+        if self.won:
+            return f"You broke the code in {guesses_word(self.guesses_used)}!"
+        return f"Out of guesses. {self.reveal_message}"
+
+    def record(self, name: str | None = None, is_user: bool | None = None) -> GameRecord:
+        """The finished game's record (kind solo); lifeline rows appear as ``LIFELINE`` (0, 0)."""
         if not self.over:
             raise GameStateError("Only a finished game has a record.")
-        guesses = tuple((row.guess, row.feedback or Feedback(0, 0)) for row in self.__rows)
-        player = PlayerRecord(name, is_user, self.won, self.guesses_used, guesses)
-        return GameRecord("solo", self.__ruleset, (player,))
+        player = PlayerRecord(
+            self.player if name is None else name, self.is_user if is_user is None else is_user,
+            self.won, self.guesses_used, self.history,
+        )
+        return GameRecord(GameKind.SOLO, self.__ruleset, (player,))
+
+    def hall_entry(self, name: str | None = None) -> HallEntry:
+        """The hall-of-fame entry this win would make: the user's name, or ``name`` a guest gave.
+
+        NameRejected if a guest's ``name`` is not one the hall takes.
+        """
+        if not self.won:
+            raise GameStateError("Only a win can enter the hall of fame.")
+        if self.is_user:
+            return HallEntry(self.__ruleset, self.guesses_used, self.player, guest=False)
+        return HallEntry(self.__ruleset, self.guesses_used, name or "", guest=True)
+
+    # -- writing and reading back -------------------------------------------------------------
+
+    def as_json(self) -> dict[str, Any]:
+        """The whole game as plain JSON data, at any point (the code included)."""
+        return {
+            "kind": GameKind.SOLO.value,
+            "ruleset": self.__ruleset.as_json(),
+            "secret": self.__secret,
+            "lifelines": self.__policy.value,
+            "rows": [row.as_json() for row in self.__rows],
+            "used_lifelines": list(self.__used_lifelines),
+            "symbols": list(self.__symbols),
+            "positions": {str(i): s for i, s in sorted(self.__positions.items())},
+            "abandoned": self.__abandoned,
+            "player": self.player,
+            "is_user": self.is_user,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any, rng: random.Random) -> SoloGame:
+        """Rebuild a game from :meth:`as_json` data (lifelines draw from ``rng``); ValueError if it is not one."""
+        keys = {"kind", "ruleset", "secret", "lifelines", "rows", "used_lifelines", "symbols", "positions",
+                "abandoned", "player", "is_user"}
+        data = require_keys(data, "solo game", keys)
+        if data["kind"] != GameKind.SOLO.value or not isinstance(data["player"], str):
+            raise ValueError("not a solo game")
+        if type(data["is_user"]) is not bool or type(data["abandoned"]) is not bool:
+            raise ValueError("not a solo game: wrong types")
+        ruleset = Ruleset.from_json(data["ruleset"])
+        if not isinstance(data["secret"], str):
+            raise ValueError("not a solo game: the code must be text")
+        game = cls(ruleset, data["secret"], rng, LifelinePolicy(data["lifelines"]),
+                   player=data["player"], is_user=data["is_user"])
+        rows = [Attempt.from_json(row) for row in data["rows"]] if isinstance(data["rows"], list) else None
+        if rows is None or len(rows) > ruleset.guesses:
+            raise ValueError("not a solo game: bad rows")
+        for row in rows:
+            if not row.is_lifeline and (game.__board.finished or game.__board.guess(row.guess) != row.feedback):
+                raise ValueError("not a solo game: a feedback does not match the code")
+        used, symbols, positions = data["used_lifelines"], data["symbols"], data["positions"]
+        if not (isinstance(used, list) and all(n in LIFELINE_COSTS for n in used)
+                and isinstance(symbols, list) and all(isinstance(x, str) and x in game.__secret for x in symbols)
+                and isinstance(positions, dict)):
+            raise ValueError("not a solo game: bad lifelines")
+        game.__rows = rows
+        game.__used_lifelines = list(used)
+        game.__symbols = list(symbols)
+        for key, symbol in positions.items():
+            if not key.isdigit() or int(key) >= ruleset.length or game.__secret[int(key)] != symbol:
+                raise ValueError("not a solo game: bad revealed position")
+            game.__positions[int(key)] = symbol
+        game.__abandoned = data["abandoned"]
+        return game
 
     def __repr__(self) -> str:
         return f"SoloGame({self.__ruleset.key}, guesses_used={self.guesses_used})"

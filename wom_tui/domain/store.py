@@ -1,4 +1,4 @@
-"""The data folder: users, the hall of fame and finished games as JSON files (SPEC §7).
+"""The data folder: users, the hall of fame and finished games as JSON files (README, *Where your data lives*).
 
 Layout of the folder (every JSON file is pretty-printed and carries its ``"schema"`` version)::
 
@@ -554,13 +554,17 @@ class Store:
     # ---- reads (no lock needed: every file is replaced atomically)
 
     def check(self) -> None:
-        """Validate every file in the folder; raise :class:`StoreError` for the first bad one."""
+        """Validate what must be valid to play; raise :class:`StoreError` for the first bad file.
+
+        That is users.json, halloffame.json and any game left pending (its points are not applied yet).
+        Finished games are read, and checked, only when asked for (:meth:`games`): the check at every
+        start, and every SSH session, never grows with the number of games played.
+        """
         self._load_users()
         self._load_links()
         self.hall_of_fame()
-        for pending in (True, False):
-            for game_id, path in self._game_files(pending=pending):
-                self._load_game(game_id, path)
+        for game_id, path in self._game_files(pending=True):
+            self._load_game(game_id, path)
 
     def users(self) -> UserRegistry:
         """All registered users."""

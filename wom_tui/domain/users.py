@@ -1,4 +1,4 @@
-"""Registered users, their names, and the scoreboard (SPEC §2)."""
+"""Registered users, their names, and the scoreboard (README, *World of Mastermind*)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from .keys import KeyRejected, check_fingerprint
+from .game import Refusal
 
 MAX_NAME = 16
 MAX_GUEST_NAME = 7
@@ -16,12 +17,8 @@ COMPUTER_NAMES = ("HAL9000", "VIKI")
 _NAME_CHARS = re.compile(r"[A-Za-z0-9 ._\-]*")
 
 
-class NameRejected(ValueError):
-    """A name that cannot be registered or used; ``str(exc)`` is the reason shown to the player."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+class NameRejected(Refusal):
+    """A name that cannot be registered or used; ``reason`` is shown to the player."""
 
 
 def computer_name(name: str) -> str | None:

@@ -1,7 +1,10 @@
-"""A game of World of Mastermind for 2–4 players, as a UI-free state machine (SPEC §3, seed 004).
+"""A game of World of Mastermind for 2–4 players, as a UI-free state machine (README, *World of Mastermind*).
 
-Phases: ``"making"`` (each player in turn sets the code the next must break), ``"guessing"``
-(round-robin over players still guessing), then ``"finished"`` — or ``"abandoned"`` if left early.
+Status (:class:`~wom_tui.domain.game.Status`): ``MAKING`` (each player in turn sets the code the next
+must break), ``GUESSING`` (round-robin over players still guessing), then ``FINISHED`` — or
+``ABANDONED`` if left early. :attr:`WomGame.awaiting` says whose code or guess comes next;
+:meth:`WomGame.move` plays it; :meth:`WomGame.as_json` / :meth:`WomGame.from_json` write and read the
+game back at any step, so any process can drive it.
 """
 
 from __future__ import annotations
@@ -9,9 +12,19 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple
 
-from .board import DecodingBoard, GameStateError
+from .board import DecodingBoard
 from .codes import WOM_RULESET, Feedback, Ruleset
+from .game import (
+    Awaiting,
+    GameKind,
+    GameStateError,
+    Move,
+    Refusal,
+    Status,
+    require_keys,
+)
 from .players import GuestPlayer, HumanPlayer, Player, computer_player
 from .records import GameRecord, PlayerRecord
 from .scoring import Breakdown, breakdown
@@ -20,18 +33,17 @@ from .users import UserRegistry, computer_name, name_key
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MIN_ATTEMPTS, MAX_ATTEMPTS = 5, 10
 
-MAKING, GUESSING, FINISHED, ABANDONED = "making", "guessing", "finished", "abandoned"
+MAKING, GUESSING, FINISHED, ABANDONED = Status.MAKING, Status.GUESSING, Status.FINISHED, Status.ABANDONED
+
+Standing = Literal["waiting", "set", "playing", "broke", "failed"]
+"""Where a player stands: while codes are made, ``waiting``/``set`` (their code); then their own board."""
 
 GUEST_SEATS = ("Guest 1", "Guest 2", "Guest 3")
 """Seats for people who play without a registered name (and earn nothing); a user of that name comes first."""
 
 
-class SetupError(ValueError):
-    """A game that cannot be set up as asked; ``str(exc)`` is the reason shown to the player."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+class SetupError(Refusal):
+    """A game that cannot be set up as asked; ``reason`` is shown to the player."""
 
 
 def player_for_name(typed: str, registry: UserRegistry, already: Iterable[Player] = ()) -> Player:
@@ -87,6 +99,17 @@ class TurnResult:
     attempt: int
     messages: tuple[str, ...]
     game_finished: bool
+    revealed: str | None = None
+    """The code of the board this turn ended without breaking it (nobody else is breaking it)."""
+
+
+class PlayerStanding(NamedTuple):
+    """One line of the players panel: who, whether they move next, attempts (``"2/10"``) and standing."""
+
+    player: Player
+    moving: bool
+    attempts: str
+    standing: Standing
 
 
 @dataclass(frozen=True)
@@ -180,13 +203,54 @@ class WomGame:
         return self.__ruleset.guesses
 
     @property
-    def phase(self) -> str:
-        """``"making"``, ``"guessing"``, ``"finished"`` or ``"abandoned"``."""
+    def status(self) -> Status:
+        """``MAKING``, ``GUESSING``, ``FINISHED`` or ``ABANDONED``."""
         return self.__phase
 
+    phase = status
+
+    @property
+    def awaiting(self) -> Awaiting | None:
+        """Whose code or guess the game waits for (None once finished or abandoned)."""
+        if self.__phase not in (MAKING, GUESSING):
+            return None
+        player = self.__players[self.__turn]
+        return Awaiting(Move.CODE if self.__phase == MAKING else Move.GUESS, player.name, player.is_computer)
+
+    @property
+    def mover(self) -> Player | None:
+        """The player whose code or guess comes next, or None once the game is over."""
+        return self.__players[self.__turn] if self.__phase in (MAKING, GUESSING) else None
+
+    def move(self, typed: str | None = None) -> MadeCode | TurnResult:
+        """Play what the game waits for: the mover's code or guess (a person's is ``typed``).
+
+        InvalidCode (a :class:`~wom_tui.domain.game.Refusal`) changes nothing.
+        """
+        if self.__phase == MAKING:
+            return self.make_code(typed)
+        return self.play_turn(typed)
+
+    def standings(self, mover: Player | None = None) -> tuple[PlayerStanding, ...]:
+        """Every player's line for the players panel, marking ``mover`` (default: whoever moves next)."""
+        mover = mover or self.mover
+        rows = []
+        for player in self.__players:
+            if self.__phase == MAKING:
+                made = self.board_of(self.breaker_for(player)).is_set
+                rows.append(PlayerStanding(player, player is mover, "", "set" if made else "waiting"))
+                continue
+            board = self.board_of(player)
+            standing: Standing = "broke" if board.solved else "failed" if board.out_of_attempts else "playing"
+            rows.append(
+                PlayerStanding(player, player is mover, f"{board.attempts_used}/{board.attempts_allowed}", standing)
+            )
+        return tuple(rows)
+
     def _index(self, player: Player) -> int:
+        # By name (unique in a game), so a player object from before the game was read back still counts.
         for i, p in enumerate(self.__players):
-            if p is player:
+            if p is player or name_key(p.name) == name_key(player.name):
                 return i
         raise ValueError(f"{player!r} is not in this game")
 
@@ -216,7 +280,7 @@ class WomGame:
 
     @property
     def maker_prompt(self) -> str:
-        """``"Alan's turn to set the code for HAL9000 to break."``"""
+        """The prompt for the maker, as in ``"Alan's turn to set the code for HAL9000 to break."``."""
         maker = self.maker
         return f"{maker.name}'s turn to set the code for {self.breaker_for(maker).name} to break."
 
@@ -260,7 +324,7 @@ class WomGame:
         self._advance()
         turn = TurnResult(
             player, board.history[-1].guess, result, board.attempts_used, tuple(messages),
-            self.__phase == FINISHED,
+            self.__phase == FINISHED, board.reveal() if board.out_of_attempts else None,
         )
         if self.__phase == FINISHED:
             self._finish()
@@ -307,17 +371,73 @@ class WomGame:
         players = tuple(
             PlayerRecord(
                 r.player.name, r.player.is_user, r.broke, r.attempts_used,
-                tuple(tuple(a) for a in self.board_of(r.player).history), r.breaking, r.making,
+                self.board_of(r.player).history, r.breaking, r.making,
             )
             for r in self.results().players
         )
-        return GameRecord("wom", self.__ruleset, players)
+        return GameRecord(GameKind.WOM, self.__ruleset, players)
 
     def abandon(self) -> None:
         """Leave the game before it ends: nobody gets anything and ``on_finish`` is never called."""
         if self.__phase == FINISHED:
             raise GameStateError("The game is already finished.")
         self.__phase = ABANDONED
+
+    # -- writing and reading back -------------------------------------------------------------
+
+    def as_json(self) -> dict[str, Any]:
+        """The whole game as plain JSON data, at any step (codes included: the game holds them)."""
+        return {
+            "kind": GameKind.WOM.value,
+            "players": [{"name": p.name, "computer": p.is_computer} for p in self.__players],
+            "ruleset": self.__ruleset.as_json(),
+            "boards": [board.as_json() for board in self.__boards],
+            "status": self.__phase.value,
+            "turn": self.__turn,
+            "finished_at": self.__record.finished_at if self.__record is not None else None,
+        }
+
+    @classmethod
+    def from_json(
+        cls, data: Any, rng: random.Random, on_finish: Callable[[GameRecord], object] | None = None
+    ) -> WomGame:
+        """Rebuild a game from :meth:`as_json` data; ValueError if it is not one.
+
+        ``on_finish`` is called when a move played from here on ends the game.
+        """
+        data = require_keys(data, "World of Mastermind game", {"kind", "players", "ruleset", "boards", "status", "turn", "finished_at"})
+        if data["kind"] != GameKind.WOM.value or not isinstance(data["players"], list):
+            raise ValueError("not a World of Mastermind game")
+        players: list[Player] = []
+        for entry in data["players"]:
+            entry = require_keys(entry, "player", {"name", "computer"})
+            if not isinstance(entry["name"], str) or type(entry["computer"]) is not bool:
+                raise ValueError("not a player: wrong types")
+            players.append(computer_player(entry["name"]) if entry["computer"] else HumanPlayer(entry["name"]))
+        ruleset = Ruleset.from_json(data["ruleset"])
+        try:
+            game = cls(players, ruleset.guesses, rng, ruleset, on_finish=on_finish)
+        except SetupError as refusal:
+            raise ValueError(refusal.reason) from None
+        boards = data["boards"]
+        if not isinstance(boards, list) or len(boards) != len(players):
+            raise ValueError("not a World of Mastermind game: one board per player")
+        game.__boards = tuple(DecodingBoard.from_json(game.__ruleset, b) for b in boards)
+        try:
+            game.__phase = Status(data["status"])
+        except ValueError:
+            raise ValueError("not a World of Mastermind game: unknown status") from None
+        turn = data["turn"]
+        if type(turn) is not int or not 0 <= turn < len(players):
+            raise ValueError("not a World of Mastermind game: bad turn")
+        game.__turn = turn
+        if game.__phase == FINISHED:
+            finished_at = data["finished_at"]
+            if not isinstance(finished_at, str):
+                raise ValueError("not a World of Mastermind game: a finished game needs its time")
+            record = game._build_record()
+            game.__record = GameRecord(record.kind, record.ruleset, record.players, finished_at)
+        return game
 
 
 __all__ = [
@@ -328,6 +448,7 @@ __all__ = [
     "GameResults",
     "MadeCode",
     "PlayerResult",
+    "PlayerStanding",
     "SetupError",
     "TurnResult",
     "WomGame",

@@ -1,2 +1,1 @@
-"""The app's screens. Shell screens (menu, register, scoreboard, help, errors, confirm) live here;
-the game screens (``wom``, ``solo``) are opened by name through ``WomApp.open_screen``."""
+"""The app's screens: one module per screen; the modes' setup screens are listed in ``wom_tui.modes``."""

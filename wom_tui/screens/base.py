@@ -15,18 +15,14 @@ if TYPE_CHECKING:
 
 
 class WomScreen(Screen[Any]):
-    """A screen of the app: Esc runs :meth:`action_back`.
+    """A screen of the app: Esc runs :meth:`action_back` (back one screen).
 
-    Set ``self.confirm_leave = True`` while a game is in progress: Esc then opens a
-    :class:`ConfirmScreen` ("Leave this game? Progress is lost."), a second Esc or *Leave*
-    confirms and :meth:`leave_confirmed` runs (default: back to the main menu), *Stay* or ``n`` stays.
-    Game screens with their own rules override :meth:`leaving_loses_progress` and :meth:`action_back`.
+    A game screen says when leaving would lose a game (:meth:`leaving_loses_progress`) and asks
+    first with :meth:`ask_to_leave` ("Leave this game?"; a second Esc or *Leave* confirms).
     """
 
     BINDINGS = [Binding("escape", "back", "Back")]
 
-    confirm_leave: bool = False
-    """True while leaving would lose something, so Esc asks first."""
     leave_question: str = "Leave this game?"
     leave_detail: str = "Progress is lost."
 
@@ -36,27 +32,19 @@ class WomScreen(Screen[Any]):
         return cast("WomApp", self.app)
 
     def action_back(self) -> None:
-        """Go back (asking first when :attr:`confirm_leave` is set)."""
-        if self.confirm_leave:
-            self.ask_to_leave()
-        elif len(self.app.screen_stack) > 1:
+        """Go back one screen."""
+        if len(self.app.screen_stack) > 1:
             self.dismiss()
 
-    def ask_to_leave(self, then: Callable[[], None] | None = None) -> None:
-        """Ask "Leave this game?"; on yes run ``then`` (default :meth:`leave_confirmed`)."""
+    def ask_to_leave(self, then: Callable[[], None]) -> None:
+        """Ask "Leave this game?"; on yes run ``then``."""
 
         def answered(leave: bool | None) -> None:
             if leave:
-                (then or self.leave_confirmed)()
+                then()
 
         self.app.push_screen(ConfirmScreen(self.leave_question, self.leave_detail), answered)
 
     def leaving_loses_progress(self) -> bool:
         """True while leaving this screen would lose a game in progress (so leaving asks first)."""
-        return self.confirm_leave
-
-    # Not named on_leave: Textual calls that for the mouse's Leave event, which bubbles from
-    # every child widget, so merely moving the mouse would have left the game.
-    def leave_confirmed(self) -> None:
-        """What leaving does once confirmed: back to the main menu (override as needed)."""
-        self.wom.return_to_menu()
+        return False

@@ -10,6 +10,7 @@ from textual.widgets import Footer, Markdown, Static
 from ..domain.codes import RAINBOW, WOM, feedback
 from ..widgets.pegs import code_pegs, feedback_row, feedback_summary
 from .base import WomScreen
+from .menu import MENU
 
 RULES = """\
 ## How to play
@@ -50,7 +51,7 @@ KEYS = """\
 | Where | Keys |
 |---|---|
 | Everywhere | **F1** / **?** help · **Esc** back · **ctrl+p** command palette · **ctrl+q** quit |
-| Main menu | **r** register · **s** scoreboard · **p** play · **o** solo · **q** quit · arrows + **Enter** · mouse |
+| Main menu | {menu_keys} · arrows + **Enter** · mouse |
 | Entering a code | type symbols (any case) · **←/→** pick a slot · **↑/↓** change it · **Backspace**/**Delete** clear · click a palette peg · **Enter** submit |
 | Secret code | shown as • — **ctrl+r** peeks |
 | In a game | **Esc** asks before leaving; **Esc** again (or *Leave*) confirms |
@@ -62,7 +63,11 @@ KEYS = """\
 | Replays | **v** on the main menu · **Enter** replay a game · **←/→** step a guess · **Home/End** jump · **c** share |
 
 Themes: ctrl+p → *Theme*; **wom-colourblind** uses colour-blind-safe peg colours.
-"""
+""".replace("{menu_keys}", " · ".join(
+    f"**{key}** {footer.lower() if action.startswith('mode(') else action}"
+    for key, action, _, footer in MENU if key != "?"
+))
+"""The keys table; the main menu's keys come from its entries (README, *How to play*)."""
 
 EXAMPLES = (("VVOG", "GOVG", RAINBOW), ("WWKK", "WWWK", WOM))
 

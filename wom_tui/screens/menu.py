@@ -1,4 +1,4 @@
-"""The main menu: register, scoreboard, play, solo, help, quit (seed 004's r / s / p / q)."""
+"""The main menu: register, scoreboard, play, solo, help, quit (README, *How to play*)."""
 
 from __future__ import annotations
 
@@ -11,23 +11,23 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..modes import MODES
 from ..widgets.pegs import STANDARD, current_scheme
 
 TITLE_WORD = "MASTERMIND"
 _TITLE_COLOURS = ("Red", "Orange", "Yellow", "Green", "Cyan", "Blue", "Violet", "Pink", "Red", "Orange")
 
-MENU: tuple[tuple[str, str, str], ...] = (
-    ("r", "register", "Register a new user"),
-    ("s", "scoreboard", "Show the scoreboard"),
-    ("p", "play", "Play World of Mastermind"),
-    ("o", "solo", "Solo game"),
-    ("d", "daily", "Daily code"),
-    ("m", "stats", "My stats"),
-    ("v", "replays", "Replays"),
-    ("?", "help", "Help: rules and keys"),
-    ("q", "quit", "Quit"),
+MENU: tuple[tuple[str, str, str, str], ...] = (
+    ("r", "register", "Register a new user", "Register"),
+    ("s", "scoreboard", "Show the scoreboard", "Scores"),
+    *((mode.key, mode.action, mode.title, mode.footer) for mode in MODES),
+    ("d", "daily", "Daily code", ""),
+    ("m", "stats", "My stats", ""),
+    ("v", "replays", "Replays", ""),
+    ("?", "help", "Help: rules and keys", ""),
+    ("q", "quit", "Quit", "Quit"),
 )
-"""Key, app action and label of each menu entry, in order."""
+"""Key, app action, label and footer label (none: not in the footer) of each menu entry, in order."""
 
 
 def title_pegs() -> Text:
@@ -49,15 +49,8 @@ class MenuScreen(Screen[None]):
     """The first screen: the title, a welcome, and the menu (keys, arrows + Enter, or mouse)."""
 
     BINDINGS = [
-        Binding("r", "app.register", "Register"),
-        Binding("s", "app.scoreboard", "Scores"),
-        Binding("p", "app.play", "Play"),
-        Binding("o", "app.solo", "Solo"),
+        *(Binding(key, f"app.{action}", footer, show=bool(footer)) for key, action, _, footer in MENU if key != "?"),
         Binding("k", "app.link_key", "Link key", show=False),
-        Binding("d", "app.daily", "Daily", show=False),
-        Binding("m", "app.stats", "Stats", show=False),
-        Binding("v", "app.replays", "Replays", show=False),
-        Binding("q", "app.quit", "Quit"),
     ]
 
     _returning = False
@@ -93,12 +86,12 @@ class MenuScreen(Screen[None]):
             return Text("New here? Register a name (r) or link this key (k).")
         return Text("Playing as a guest: solo games and watching. Connect with an SSH key to register.")
 
-    def _entries(self) -> list[tuple[str, str, str]]:
+    def _entries(self) -> list[tuple[str, str, str, str]]:
         entries = list(MENU)
         identity = getattr(self.app, "identity", None)
         if identity is not None and identity.fingerprint is not None:
             label = "Link another key" if identity.signed_in else "Link this key to your name"
-            entries.insert(len(entries) - 2, ("k", "link_key", label))
+            entries.insert(len(entries) - 2, ("k", "link_key", label, ""))
         return entries
 
     def on_screen_resume(self) -> None:
@@ -112,7 +105,7 @@ class MenuScreen(Screen[None]):
 
     def _options(self) -> list[Option]:
         options = []
-        for key, action, label in self._entries():
+        for key, action, label, _ in self._entries():
             prompt = Text(end="")
             prompt.append(f" {key} ", style=Style(bold=True))
             prompt.append(f"  {label}")

@@ -1,17 +1,23 @@
-"""What the two solo play screens share: the history table, the message log, the game-over panel,
-starting again with the same setup, and leaving (asking first while a game is under way)."""
+"""What the two solo play screens share.
+
+The history table, the message log, the game-over panel,
+starting again with the same setup, and leaving (asking first while a game is under way).
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
 from textual.widgets import Button, DataTable, Static
 
 from ..domain.codes import Ruleset
 from ..widgets.message_log import MessageLog
+from ..widgets.solo_history import GuessInput, history_columns, roomy
 from .base import WomScreen
 from .confirm import ConfirmScreen
-from .solo import SoloChoice
-from .solo_widgets import GuessInput, history_columns, roomy
+from .solo_setup import SoloChoice
 
 
 class SoloPlayScreen(WomScreen):
@@ -35,6 +41,13 @@ class SoloPlayScreen(WomScreen):
 
     ruleset: Ruleset
     """The rules of the game being played (the history's columns follow them)."""
+
+    game: Any
+    """The domain game being played."""
+
+    snapshot: reactive[dict[str, Any] | None] = reactive(None, always_update=True, init=False)
+    """The game as JSON, as the screen shows it. Every move sets it (:meth:`publish`); setting it from
+    elsewhere (another process's move) replaces the game and the screen shows that."""
 
     def __init__(self, choice: SoloChoice) -> None:
         super().__init__()
@@ -64,6 +77,28 @@ class SoloPlayScreen(WomScreen):
 
     def _pressed(self, button: str) -> None:
         """A button of the subclass's own was pressed (``button`` is its id without :attr:`PREFIX`)."""
+
+    def _show(self) -> None:
+        """Bring every part of the screen up to date with :attr:`game`."""
+        raise NotImplementedError
+
+    def _game_from_json(self, data: dict[str, Any]) -> Any:
+        """The game a snapshot holds."""
+        raise NotImplementedError
+
+    # -- the snapshot ----------------------------------------------------------------------
+
+    def publish(self) -> None:
+        """The game changed: take its snapshot, which shows it."""
+        self.snapshot = self.game.as_json()
+
+    def watch_snapshot(self, snapshot: dict[str, Any] | None) -> None:
+        """Show the game the snapshot holds (read back only when it is not the game in hand)."""
+        if snapshot is None:
+            return
+        if snapshot != self.game.as_json():
+            self.game = self._game_from_json(snapshot)
+        self._show()
 
     # -- layout ----------------------------------------------------------------------------
 

@@ -1,6 +1,15 @@
-"""The solo game: break the computer's code, with lifelines, a hint mask and the hall of fame (SPEC §4)."""
+"""The solo game: break the computer's code, with lifelines, a hint mask and the hall of fame.
+
+README, *Solo: break the computer's code*.
+
+The screen binds a :class:`~wom_tui.domain.solo.SoloGame`: the coach's verdict, the end of the game and
+its hall-of-fame entry all come from the domain; the coach thinks in a thread worker.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from rich.style import Style
 from rich.text import Text
@@ -14,19 +23,18 @@ from textual.worker import get_current_worker
 
 from ..domain.codes import Feedback, InvalidCode, Ruleset
 from ..domain.halloffame import HallEntry
-from ..domain.solo import LIFELINE_COSTS, LifelineResult, SoloGame
+from ..domain.solo import LIFELINE_COSTS, LifelineResult, SoloGame, coach_verdict
 from ..domain.users import MAX_GUEST_NAME, NameRejected
 from ..widgets.message_log import MessageLog
 from ..widgets.pegs import code_pegs
-from .solo import SoloChoice
-from .solo_base import SoloPlayScreen
-from .solo_widgets import (
+from ..widgets.solo_history import (
     GuessInput,
-    codes_remain,
     guesses_word,
     result_cells,
     roomy,
 )
+from .solo_base import SoloPlayScreen
+from .solo_setup import SoloChoice
 
 LIFELINE_LABELS = {1: "Reveal a symbol", 2: "Reveal a position"}
 LIFELINE_KEYS = {1: "F2", 2: "F3"}
@@ -38,7 +46,7 @@ class HallNameScreen(ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "skip", "Skip")]
     AUTO_FOCUS = "#hall-name"
 
-    def __init__(self, entry_for: object, headline: str) -> None:
+    def __init__(self, entry_for: Callable[[str], object], headline: str) -> None:
         super().__init__()
         self._entry_for = entry_for
         self._headline = headline
@@ -57,7 +65,7 @@ class HallNameScreen(ModalScreen[str | None]):
     def _submit(self) -> None:
         name = self.query_one("#hall-name", Input).value
         try:
-            self._entry_for(name)  # type: ignore[operator]
+            self._entry_for(name)
         except NameRejected as refusal:
             self.query_one("#hall-reason", Static).update(Text(refusal.reason))
             return
@@ -97,9 +105,15 @@ class SoloGameScreen(SoloPlayScreen):
 
     def __init__(self, choice: SoloChoice) -> None:
         super().__init__(choice)
-        self.game: SoloGame = choice.setup.new_game(self.wom.rng)
+        self.game: SoloGame = self._fresh_game()
         self._games = 1
         self._record_text: str | None = None
+
+    def _fresh_game(self) -> SoloGame:
+        return self.choice.setup.new_game(self.wom.rng, self.choice.player, self.choice.is_user)
+
+    def _game_from_json(self, data: dict[str, Any]) -> SoloGame:
+        return SoloGame.from_json(data, self.wom.rng)
 
     @property
     def ruleset(self) -> Ruleset:  # type: ignore[override]
@@ -138,7 +152,7 @@ class SoloGameScreen(SoloPlayScreen):
 
     def on_mount(self) -> None:
         self._dress_panels("History")
-        self._show()
+        self.publish()
         self.query_one("#solo-input", GuessInput).focus()
         self.call_after_refresh(self._announce_game)
 
@@ -194,9 +208,9 @@ class SoloGameScreen(SoloPlayScreen):
         table.clear()
         ruleset = self.game.ruleset
         grid = self._grid = roomy(self.size.height, ruleset)
-        for row in self.game.history:
-            number = Text(str(row.number), justify="right")
-            if row.is_lifeline or row.feedback is None:
+        for index, row in enumerate(self.game.history):
+            number = Text(str(index + 1), justify="right")
+            if row.is_lifeline:
                 lifeline = Text("LIFELINE", style=Style(italic=True, dim=True))
                 table.add_row(number, lifeline, "", "", "", height=2 if grid else 1)
                 continue
@@ -225,7 +239,7 @@ class SoloGameScreen(SoloPlayScreen):
         if self.game.over:
             return
         text = message.text
-        history_before = self._guess_history()
+        history_before = self.game.guesses
         try:
             outcome = self.game.submit(text)
         except InvalidCode as invalid:
@@ -236,16 +250,12 @@ class SoloGameScreen(SoloPlayScreen):
             message.control.clear()
             self._after_move()
             return
-        row = self.game.history[-1]
-        guess = row.guess
-        self.messages.say(f"Guess #{row.number}: {guess} → {outcome.black} black, {outcome.white} white.")
+        guess = self.game.history[-1].guess
+        self.messages.say(f"Guess #{self.game.guesses_used}: {guess} → {outcome.black} black, {outcome.white} white.")
         message.control.clear()
         if self.choice.coach and not self.game.won:
-            self._coach(guess, history_before, self._guess_history(), self._games)
+            self._coach(guess, history_before, self.game.guesses, self._games)
         self._after_move()
-
-    def _guess_history(self) -> list[tuple[str, Feedback]]:
-        return [(row.guess, row.feedback) for row in self.game.history if row.feedback is not None]
 
     def _lifeline_said(self, result: LifelineResult) -> None:
         if result.ok:
@@ -262,7 +272,7 @@ class SoloGameScreen(SoloPlayScreen):
         self._after_move()
 
     def _after_move(self) -> None:
-        self._show()
+        self.publish()
         if self.game.over:
             self._finish()
 
@@ -270,19 +280,13 @@ class SoloGameScreen(SoloPlayScreen):
     def _coach(
         self,
         guess: str,
-        before: list[tuple[str, Feedback]],
-        after: list[tuple[str, Feedback]],
+        before: Sequence[tuple[str, Feedback]],
+        after: Sequence[tuple[str, Feedback]],
         game_number: int,
     ) -> None:
-        from ..domain.strategies import count_consistent, is_consistent
-
-        could = is_consistent(guess, before)
-        count = count_consistent(self.game.ruleset, after)
-        if get_current_worker().is_cancelled:
-            return
-        verdict = "could have been the code" if could else "could not have been the code, given the answers before it"
-        line = f"Coach: {guess} {verdict}. {codes_remain(count)}"
-        self.app.call_from_thread(self._coach_says, line, game_number)
+        line = coach_verdict(self.game.ruleset, guess, before, after)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._coach_says, line, game_number)
 
     def _coach_says(self, line: str, game_number: int) -> None:
         if game_number == self._games and self.is_attached:
@@ -291,56 +295,35 @@ class SoloGameScreen(SoloPlayScreen):
     # -- the end of a game -----------------------------------------------------------------
 
     def _finish(self) -> None:
-        from ..domain.store import StoreError
-
         game = self.game
-        if game.won:
-            self.messages.say(f"You broke the code in {guesses_word(game.guesses_used)}!", "success")
-        else:
-            self.messages.say(f"Out of guesses. {game.reveal_message}", "error")
-        try:
-            self.wom.store.record_game(game.record(self.choice.player, self.choice.is_user))
-        except StoreError as error:
-            self.wom.show_store_error(error)
+        self.messages.say(game.result_message(), "success" if game.won else "error")
+        if self.wom.save_game(game.record()) is not None:
             return
         if game.won:
             self._consider_record()
         self.query_one("#solo-again", Button).focus()
 
     def _consider_record(self) -> None:
-        from ..domain.store import StoreError
-
         game = self.game
         ruleset, used = game.ruleset, game.guesses_used
-        try:
-            if not self.wom.store.hall_of_fame().would_set_record(ruleset, used):
-                return
-        except StoreError as error:
-            self.wom.show_store_error(error)
+        hall = self.wom.with_store(self.wom.store.hall_of_fame)
+        if hall is None or not hall.would_set_record(ruleset, used):
             return
-        headline = f"{guesses_word(used)} on {ruleset.describe()}."
-        if self.choice.is_user:
-            self._enter_hall(HallEntry(ruleset, used, self.choice.player, guest=False))
+        if game.is_user:
+            self._enter_hall(game.hall_entry())
             return
-
-        def entry_for(name: str) -> HallEntry:
-            return HallEntry(ruleset, used, name, guest=True)
 
         def named(name: str | None) -> None:
             if name is None:
                 self.messages.say("The record is left unclaimed.")
                 return
-            self._enter_hall(entry_for(name))
+            self._enter_hall(game.hall_entry(name))
 
-        self.app.push_screen(HallNameScreen(entry_for, headline), named)
+        self.app.push_screen(HallNameScreen(game.hall_entry, f"{guesses_word(used)} on {ruleset.describe()}."), named)
 
     def _enter_hall(self, entry: HallEntry) -> None:
-        from ..domain.store import StoreError
-
-        try:
-            entered = self.wom.store.submit_hall_entry(entry)
-        except StoreError as error:
-            self.wom.show_store_error(error)
+        entered = self.wom.with_store(lambda: self.wom.store.submit_hall_entry(entry))
+        if entered is None:
             return
         if entered:
             self._record_text = f"A new record! {entry.name} is in the hall of fame."
@@ -362,13 +345,15 @@ class SoloGameScreen(SoloPlayScreen):
 
     def _new_game(self) -> None:
         self.workers.cancel_group(self, "coach")
-        self.game = self.choice.setup.new_game(self.wom.rng)
+        if not self.game.over:
+            self.game.abandon()
+        self.game = self._fresh_game()
         self._games += 1
         self._record_text = None
         self._swap_input()
 
     def _start(self, fresh: GuessInput) -> None:
-        self._show()
+        self.publish()
         fresh.focus()
         self.call_after_refresh(self._announce_game)
 

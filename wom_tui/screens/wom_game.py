@@ -1,4 +1,4 @@
-"""The World of Mastermind table: code making, guessing and the hand-over between people (SPEC §3).
+"""The World of Mastermind table: code making, guessing and the hand-over between people (README, *World of Mastermind*).
 
 One screen runs a :class:`~wom_tui.domain.wom.WomGame` from its first code to its last guess, then
 switches to the results. People type codes (masked, with a peek) and guesses in a PegInput; computer
@@ -19,6 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
 from textual.content import Content
+from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Button, ContentSwitcher, Footer, Static
 from textual.worker import Worker, WorkerCancelled, WorkerFailed
@@ -26,12 +27,21 @@ from textual.worker import Worker, WorkerCancelled, WorkerFailed
 from ..domain.codes import WOM_RULESET, InvalidCode, Ruleset
 from ..domain.players import Player
 from ..domain.records import GameRecord
-from ..domain.wom import FINISHED, GUESSING, MAKING, MadeCode, TurnResult, WomGame, players_from_names
+from ..domain.wom import (
+    FINISHED,
+    GUESSING,
+    MAKING,
+    MadeCode,
+    TurnResult,
+    WomGame,
+    players_from_names,
+)
 from ..widgets.message_log import MessageLog
 from ..widgets.peg_input import PegInput
+from ..widgets.message_log import Kind
+from ..widgets.wom_board import WIDE_CODE, HistoryTable, PlayersPanel
 from .base import WomScreen
 from .confirm import ConfirmScreen
-from .wom_board import WIDE_CODE, HistoryTable, PlayersPanel, PlayerStatus
 
 if TYPE_CHECKING:
     from ..app import WomApp
@@ -60,7 +70,7 @@ class GameSaver:
     A game left while a computer's last move was still being worked out is not saved (``cancel``).
     """
 
-    def __init__(self, record_game: Callable[[GameRecord], object]) -> None:
+    def __init__(self, record_game: Callable[[GameRecord], Exception | None]) -> None:
         self._record_game = record_game
         self.cancelled = False
         self.saved = False
@@ -71,21 +81,16 @@ class GameSaver:
         self.cancelled = True
 
     def __call__(self, record: GameRecord) -> None:
-        from ..domain.store import StoreError
-
         if self.cancelled:
             return
-        try:
-            self._record_game(record)
-        except (StoreError, OSError, ValueError) as error:
-            self.error = error
-        else:
-            self.saved = True
+        self.error = self._record_game(record)
+        self.saved = self.error is None
 
 
 def start_game(app: WomApp, setup: WomSetup) -> WomGameScreen:
     """A game screen for ``setup`` on the app's store and RNG; SetupError / StoreError if it cannot start."""
-    saver = GameSaver(app.store.record_game)
+    # The last move saves the game in a worker thread: the error is shown on the results, not in a dialog.
+    saver = GameSaver(lambda record: app.save_game(record, show_error=False))
     game = setup.new_game(app.store.users(), app.rng, saver)
     return WomGameScreen(setup, game, saver)
 
@@ -99,6 +104,13 @@ class WomGameScreen(WomScreen):
     """Code making, then guessing, for every player in turn; Esc asks before leaving."""
 
     BINDINGS = [Binding("escape", "back", "Leave game")]
+
+    class ComputerMoved(Message):
+        """A computer player's move, played by the game in a worker: the domain's result."""
+
+        def __init__(self, result: MadeCode | TurnResult) -> None:
+            super().__init__()
+            self.result = result
 
     def __init__(self, setup: WomSetup, game: WomGame, saver: GameSaver) -> None:
         wide = game.ruleset.length >= WIDE_CODE or len(game.ruleset.palette) > 6
@@ -187,11 +199,7 @@ class WomGameScreen(WomScreen):
         return self.query_one("#wom-log", MessageLog)
 
     def _player_to_move(self) -> Player | None:
-        if self.game.phase == MAKING:
-            return self.game.maker
-        if self.game.phase == GUESSING:
-            return self.game.current
-        return None
+        return self.game.mover
 
     def _proceed(self) -> None:
         """Show whoever moves next: a hand-over, a person's turn, or a computer's move."""
@@ -345,14 +353,14 @@ class WomGameScreen(WomScreen):
             self.game.board_of(player), owner=self.game.players.index(player)
         )
         self._show_attempts(player)
-        kind = "computer" if player.is_computer else "info"
+        kind: Kind = "computer" if player.is_computer else "info"
         self.message_log.say(f"{player.name}'s guess: {turn.guess} → {turn.feedback.text}", kind)
         board = self.game.board_of(player)
         for message in turn.messages:
             self.message_log.say(message, "success" if board.solved else "warning")
-        if board.out_of_attempts and not board.solved:
+        if turn.revealed is not None:
             # That board is over, so its code can be shown: nobody else is breaking it.
-            self.message_log.say(f"The code was {board.reveal()}.", "warning")
+            self.message_log.say(f"The code was {turn.revealed}.", "warning")
         # The board on show is still this player's until the next turn begins.
         self._refresh_players(player)
         # A pause after every move (not only a computer's), so its key pegs are seen before the
@@ -371,19 +379,24 @@ class WomGameScreen(WomScreen):
             player = self._player_to_move()
             if player is None or not player.is_computer:
                 return
-            if self.game.phase == MAKING:
-                made = self.game.make_code()
-                if not self._leaving:
-                    self._announce_code(made)
-                    self._schedule(self._proceed, self._pace / 2)
-                return
             # A strong strategy on a big ruleset can think for a while: keep the screen alive meanwhile.
-            turn = await asyncio.to_thread(self.game.play_turn)
-            if not self._leaving:
-                self._set_error("#guess-error", None)
-                self._announce_turn(turn)
+            result = await asyncio.to_thread(self.game.move)
+            self.post_message(self.ComputerMoved(result))
         finally:
             self._move = None
+
+    def on_wom_game_screen_computer_moved(self, message: ComputerMoved) -> None:
+        """A computer's code or guess, worked out in a worker: say it and go on."""
+        message.stop()
+        if self._leaving:
+            return
+        result = message.result
+        if isinstance(result, MadeCode):
+            self._announce_code(result)
+            self._schedule(self._proceed, self._pace / 2)
+        else:
+            self._set_error("#guess-error", None)
+            self._announce_turn(result)
 
     # -- hand-over between people ---------------------------------------------------------------
 
@@ -449,18 +462,7 @@ class WomGameScreen(WomScreen):
 
     def _refresh_players(self, mover: Player | None = None) -> None:
         """Redraw the players panel, marking ``mover`` (default: whoever moves next)."""
-        game = self.game
-        mover = mover or self._player_to_move()
-        rows: list[tuple[Player, bool, str, PlayerStatus]] = []
-        for player in game.players:
-            if game.phase == MAKING:
-                made = game.board_of(game.breaker_for(player)).is_set
-                rows.append((player, player is mover, "", "set" if made else "waiting"))
-                continue
-            board = game.board_of(player)
-            status: PlayerStatus = "broke" if board.solved else "failed" if board.out_of_attempts else "playing"
-            rows.append((player, player is mover, f"{board.attempts_used}/{board.attempts_allowed}", status))
-        self.query_one(PlayersPanel).show(rows)
+        self.query_one(PlayersPanel).show(self.game.standings(mover))
 
     # -- the end, or leaving early --------------------------------------------------------------
 

@@ -12,8 +12,8 @@ from textual.widgets import Button, DataTable, Footer, Static
 
 from ..domain.wom import SetupError, WomGame
 from ..widgets.pegs import code_pegs
+from ..widgets.wom_board import WIDE_CODE
 from .base import WomScreen
-from .wom_board import WIDE_CODE
 from .wom_game import GameSaver, WomSetup, start_game
 
 
@@ -122,17 +122,13 @@ class WomResultsScreen(WomScreen):
 
     def action_again(self) -> None:
         """A new game with the same players, attempts and rules."""
-        from ..domain.store import StoreError
-
         try:
-            screen = start_game(self.wom, self.setup)
+            screen = self.wom.with_store(lambda: start_game(self.wom, self.setup))
         except SetupError as refusal:
             self.notify(refusal.reason, title="Cannot play again", severity="error", markup=False)
             return
-        except StoreError as error:
-            self.wom.show_store_error(error)
-            return
-        self.app.switch_screen(screen)
+        if screen is not None:
+            self.app.switch_screen(screen)
 
     def action_scoreboard(self) -> None:
         """Show the scoreboard (Esc comes back here)."""

@@ -1,6 +1,5 @@
 """Widgets shared by every screen: pegs, the peg input, the message log, peg displays."""
 
-from .code_view import CodePegs
 from .message_log import MessageLog
 from .peg_input import PalettePeg, PegInput, PegSlot
 from .pegs import (
@@ -14,14 +13,12 @@ from .pegs import (
     feedback_grid,
     feedback_row,
     feedback_summary,
-    feedback_text,
     peg,
 )
 
 __all__ = [
     "COLOURBLIND",
     "COLOURBLIND_THEME",
-    "CodePegs",
     "PLAIN",
     "STANDARD",
     "MessageLog",
@@ -34,6 +31,5 @@ __all__ = [
     "feedback_grid",
     "feedback_row",
     "feedback_summary",
-    "feedback_text",
     "peg",
 ]

@@ -1,7 +1,7 @@
 """Coloured code pegs and black/white key pegs: the shared look of every board in the app.
 
 Every peg always carries its letter or digit, so nothing is told by colour alone
-(SPEC §1). Colours come from a :class:`PegScheme`: the standard one, a colour-blind-safe
+(README, *Accessibility*). Colours come from a :class:`PegScheme`: the standard one, a colour-blind-safe
 one (Okabe–Ito colours, chosen by the ``wom-colourblind`` theme), and a plain one used
 under ``NO_COLOR`` that shows letters only. The functions return Rich ``Text`` built
 from plain strings (never markup), so they work in ``Static``, ``Label`` and ``DataTable``
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from rich.style import Style
 from rich.text import Text
-from textual._context import active_app
+from textual import active_app
 
 from ..domain.codes import Feedback, Palette
 
@@ -100,9 +100,6 @@ COLOURBLIND = PegScheme(
 PLAIN = PegScheme("plain", plain=True, neutral=None)
 """Letters only, for ``NO_COLOR`` terminals."""
 
-SCHEMES = {scheme.name: scheme for scheme in (STANDARD, COLOURBLIND, PLAIN)}
-
-
 def current_scheme() -> PegScheme:
     """The scheme for the running app: plain under ``NO_COLOR``, colour-blind for its theme, else standard."""
     try:
@@ -166,7 +163,7 @@ def _styled_key_pegs(pegs: list[str], scheme: PegScheme) -> Text:
 
 
 def feedback_grid(result: Feedback, length: int, *, scheme: PegScheme | None = None) -> Text:
-    """Key pegs in a compact two-row grid, like the small holes of a board (``"● ●\\n○ ·"`` for 4)."""
+    r"""Key pegs in a compact two-row grid, like the small holes of a board (``"● ●\\n○ ·"`` for 4)."""
     scheme = scheme or current_scheme()
     pegs = _key_peg_sequence(result, length)
     columns = max(math.ceil(length / 2), 1)
@@ -183,11 +180,6 @@ def feedback_grid(result: Feedback, length: int, *, scheme: PegScheme | None = N
 def feedback_row(result: Feedback, length: int, *, scheme: PegScheme | None = None) -> Text:
     """Key pegs on one line: ``"● ○ ○ ·"``, blacks first (counts only, never positions)."""
     return _styled_key_pegs(_key_peg_sequence(result, length), scheme or current_scheme())
-
-
-def feedback_text(result: Feedback) -> Text:
-    """The WoM-style text ``"K K W"`` (``"-"`` with no peg) as plain Text."""
-    return Text(result.text, end="")
 
 
 def feedback_summary(result: Feedback) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
 
 from rich.style import Style
 from rich.text import Text
@@ -11,8 +10,8 @@ from textual.widgets import DataTable, Static
 
 from ..domain.board import DecodingBoard
 from ..domain.codes import Feedback, Ruleset
-from ..domain.players import Player
-from ..widgets.pegs import code_pegs, feedback_grid
+from ..domain.wom import PlayerStanding
+from .pegs import code_pegs, feedback_grid
 
 WIDE_CODE = 6
 """From this code length on, pegs sit without gaps and the feedback text loses its spaces, to fit 80 columns."""
@@ -70,8 +69,6 @@ class HistoryTable(DataTable[Text]):
         self.scroll_end(animate=False)
 
 
-PlayerStatus = Literal["waiting", "set", "playing", "broke", "failed"]
-"""How a player stands: code not yet set / set (making); still guessing / broke / failed (guessing)."""
 
 _MARKS: dict[str, tuple[str, str]] = {
     "waiting": ("·", "setting"),
@@ -91,10 +88,10 @@ class PlayersPanel(Static):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._rows: Sequence[tuple[Player, bool, str, PlayerStatus]] = ()
+        self._rows: Sequence[PlayerStanding] = ()
 
-    def show(self, rows: Sequence[tuple[Player, bool, str, PlayerStatus]]) -> None:
-        """Rows of (player, is current, attempts ``2/10``, status); names stay plain text."""
+    def show(self, rows: Sequence[PlayerStanding]) -> None:
+        """One row per player (the domain's standings: who moves, attempts ``2/10``, standing); names stay plain text."""
         self._rows = tuple(rows)
         self._draw()
 

@@ -9,15 +9,21 @@ from textual.app import ComposeResult
 from textual.widgets import DataTable, Static
 
 from ..domain.codes import Feedback, Ruleset
-from ..widgets.pegs import BLACK_PEG, NO_PEG, WHITE_PEG, code_pegs, feedback_grid
-from ..widgets.peg_input import PegInput
+from ..domain.solo import codes_remain, count_text, guesses_word
+from .peg_input import PegInput
+from .pegs import BLACK_PEG, NO_PEG, WHITE_PEG, code_pegs, feedback_grid
+
+__all__ = [
+    "GuessInput", "codes_remain", "count_text", "guess_cell", "guesses_word", "history_columns",
+    "key_pegs_cell", "result_cells", "roomy", "short_count",
+]
 
 COMMAND_WORD = "lifeline"
-"""Typing this word (then ``#1`` or ``#2``) at the guess prompt asks for a lifeline, as in the seeds."""
+"""Typing this word (then ``#1`` or ``#2``) at the guess prompt asks for a lifeline, (README, *Solo: break the computer's code*)."""
 
 
 class GuessInput(PegInput):
-    """A :class:`PegInput` that also takes the seeds' typed commands ``lifeline#1`` / ``lifeline#2``.
+    """A :class:`PegInput` that also takes the typed commands ``lifeline#1`` / ``lifeline#2``.
 
     An ``l`` (never a palette symbol) switches the slots to a one-line command prompt;
     Enter submits the command text like a guess, Backspace edits it, and erasing it all
@@ -144,12 +150,6 @@ def roomy(height: int, ruleset: Ruleset) -> bool:
     return height >= 2 * ruleset.guesses + 12
 
 
-def count_text(count: tuple[int, bool]) -> str:
-    """How many codes remain: ``"1,896"`` when exact, ``"about 13,217,737"`` otherwise."""
-    n, exact = count
-    return f"{n:,}" if exact else f"about {n:,}"
-
-
 def short_count(count: tuple[int, bool]) -> str:
     """A count for a six-cell column: ``"1,896"``, ``"≈640"``, ``"≈18k"``, ``"≈9.6M"`` (≈ when estimated)."""
     n, exact = count
@@ -161,16 +161,3 @@ def short_count(count: tuple[int, bool]) -> str:
     if n < 10_000_000:
         return f"{prefix}{n / 1_000_000:.1f}M"
     return f"{prefix}{n // 1_000_000}M"
-
-
-def codes_remain(count: tuple[int, bool]) -> str:
-    """A sentence: ``"76 codes remain possible."`` / ``"1 code remains possible."``."""
-    n, exact = count
-    if exact and n == 1:
-        return "1 code remains possible."
-    return f"{count_text(count)} codes remain possible."
-
-
-def guesses_word(n: int) -> str:
-    """``"1 guess"`` / ``"5 guesses"``."""
-    return f"{n} {'guess' if n == 1 else 'guesses'}"

@@ -2,7 +2,7 @@
 
 The main menu opens :class:`SoloSetupScreen` by name. Play pushes the solo game
 (:class:`~wom_tui.screens.solo_game.SoloGameScreen`) or "computer breaks your code"
-(:class:`~wom_tui.screens.flip.FlipScreen`); both come back here with Esc.
+(:class:`~wom_tui.screens.computer_breaks.ComputerBreaksScreen`); both come back here with Esc.
 """
 
 from __future__ import annotations
@@ -253,9 +253,9 @@ class SoloSetupScreen(WomScreen):
             self.notify(refusal.reason, severity="error")
             return
         if choice.flip:
-            from .flip import FlipScreen
+            from .computer_breaks import ComputerBreaksScreen
 
-            self.app.push_screen(FlipScreen(choice))
+            self.app.push_screen(ComputerBreaksScreen(choice))
         else:
             from .solo_game import SoloGameScreen
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from textual.widgets import DataTable, Static
 
 from wom_tui.domain.codes import feedback
-from wom_tui.screens.flip import FlipScreen
-from wom_tui.screens.solo import SoloSetupScreen
+from wom_tui.screens.computer_breaks import ComputerBreaksScreen
+from wom_tui.screens.solo_setup import SoloSetupScreen
 from wom_tui.widgets.peg_input import PegSlot
 
 from .conftest import wait_for
@@ -18,7 +18,7 @@ def shown(widget: Static) -> str:
     return str(widget.render())
 
 
-async def open_flip(pilot, *, by_hand: bool = False, wom: bool = False) -> FlipScreen:
+async def open_flip(pilot, *, by_hand: bool = False, wom: bool = False) -> ComputerBreaksScreen:
     await pilot.press("o")
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, SoloSetupScreen))
     await pilot.click("#solo-mode-1")
@@ -29,17 +29,17 @@ async def open_flip(pilot, *, by_hand: bool = False, wom: bool = False) -> FlipS
     await pilot.press("p")
     await wait_for(
         pilot,
-        lambda: isinstance(pilot.app.screen, FlipScreen) and pilot.app.screen.messages.lines_said,
+        lambda: isinstance(pilot.app.screen, ComputerBreaksScreen) and pilot.app.screen.messages.lines_said,
         message="the flip screen opens",
     )
     return pilot.app.screen
 
 
-def said(screen: FlipScreen) -> list[str]:
+def said(screen: ComputerBreaksScreen) -> list[str]:
     return screen.messages.lines_said
 
 
-def table_rows(screen: FlipScreen) -> list[list[str]]:
+def table_rows(screen: ComputerBreaksScreen) -> list[list[str]]:
     table = screen.query_one("#flip-history", DataTable)
     return [["".join(str(cell).split()) for cell in table.get_row_at(i)] for i in range(table.row_count)]
 
@@ -73,7 +73,7 @@ async def test_hal9000_breaks_a_hidden_code_and_counts_what_remains(app, store):
         await wait_for(pilot, lambda: screen.phase == "secret" and not table_rows(screen))
 
 
-async def answer(pilot, screen: FlipScreen, black: int, white: int) -> None:
+async def answer(pilot, screen: ComputerBreaksScreen, black: int, white: int) -> None:
     await pilot.press(str(black), str(white), "enter")
 
 
@@ -94,7 +94,7 @@ async def test_scoring_by_hand_catches_a_wrong_answer_and_lets_it_be_fixed(app):
                 assert named.startswith("The answer to guess #") and "is likely wrong" in named
                 # The person knows the first answer was the slip: click that row, correct it.
                 await pilot.click("#flip-history", offset=(3, 2))
-                await wait_for(pilot, lambda: screen.fixing == 0)
+                await wait_for(pilot, lambda: screen.game.fixing == 0)
                 assert shown(screen.query_one("#flip-question", Static)).startswith("Guess #1 ")
                 assert screen.query_one("#flip-answer").border_title == "Correct the answer to guess #1"
                 first = table_rows(screen)[0][1]
@@ -127,7 +127,7 @@ async def test_scoring_by_hand_catches_a_wrong_answer_and_lets_it_be_fixed(app):
 
 
 def test_counts_read_exact_or_about():
-    from wom_tui.screens.solo_widgets import codes_remain, short_count
+    from wom_tui.widgets.solo_history import codes_remain, short_count
 
     assert codes_remain((1, True)) == "1 code remains possible."
     assert codes_remain((1896, True)) == "1,896 codes remain possible."

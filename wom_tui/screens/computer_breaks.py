@@ -1,17 +1,21 @@
-"""Computer breaks your code (flip the script): HAL9000 guesses, the person's code answers (SPEC §4).
+"""The computer breaks your code: HAL9000 guesses, the person's code answers.
 
-The person either types a secret code (hidden, with a peek key) and the app scores every guess,
-or scores each guess by hand to play against a real board. By hand, the moment no code fits the
-answers given, the screen says so, names the answer most likely wrong, and lets it be corrected.
-HAL9000 thinks in a thread worker, so the screen never freezes, and plays at
-``options.computer_pace``.
+README, *Solo: the computer breaks your code*.
+
+The screen binds a :class:`~wom_tui.domain.computer_breaks.ComputerBreaksGame`: what it shows follows the
+game's ``awaiting`` (the code, HAL9000 at work, an answer, a correction, or nothing once over). HAL9000's
+work (:meth:`~wom_tui.domain.computer_breaks.ComputerBreaksGame.think`) runs in a thread worker that
+posts :class:`ComputerBreaksScreen.Worked` with the result, so the screen never freezes, and HAL9000
+plays at ``options.computer_pace``.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.style import Style
 from rich.text import Text
-from textual import events, work
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -19,14 +23,19 @@ from textual.message import Message
 from textual.widgets import Button, DataTable, Footer, Input, Static
 from textual.worker import get_current_worker
 
-from ..domain.codes import Feedback, InvalidCode, Ruleset
-from ..domain.flip import BREAKER, FlipGame, InvalidAnswer
-from ..domain.store import StoreError
+from ..domain.codes import InvalidCode, Ruleset
+from ..domain.computer_breaks import (
+    BREAKER,
+    Analysis,
+    ComputerBreaksGame,
+    InvalidAnswer,
+    Played,
+)
+from ..domain.game import Move
+from ..widgets.digit_input import DigitInput
 from ..widgets.message_log import MessageLog
 from ..widgets.pegs import code_pegs
-from .solo import SoloChoice
-from .solo_base import SoloPlayScreen
-from .solo_widgets import (
+from ..widgets.solo_history import (
     GuessInput,
     codes_remain,
     guess_cell,
@@ -35,37 +44,16 @@ from .solo_widgets import (
     roomy,
     short_count,
 )
+from .solo_base import SoloPlayScreen
+from .solo_setup import SoloChoice
 
 Phase = str
-"""One of "secret", "thinking", "answer", "fix", "over"."""
+"""One of "secret", "thinking", "answer", "fix", "over": what the screen shows, from the game's ``awaiting``."""
+
+PHASES = {Move.CODE: "secret", Move.GUESS: "thinking", Move.ANSWER: "answer", Move.CORRECTION: "fix"}
 
 
-class DigitInput(Input):
-    """A one-digit box: a typed digit replaces what is there, then :class:`Typed` lets the screen move on."""
-
-    class Typed(Message):
-        """A digit was typed."""
-
-        def __init__(self, digit_input: DigitInput) -> None:
-            super().__init__()
-            self.digit_input = digit_input
-
-    def __init__(self, *, id: str) -> None:
-        super().__init__(restrict=r"[0-9]*", max_length=1, id=id, compact=True)
-
-    async def _on_key(self, event: events.Key) -> None:
-        character = event.character
-        if character is not None and len(character) == 1 and character.isdigit():
-            event.stop()
-            event.prevent_default()
-            self.value = character
-            self.cursor_position = 1
-            self.post_message(self.Typed(self))
-            return
-        await super()._on_key(event)
-
-
-class FlipScreen(SoloPlayScreen):
+class ComputerBreaksScreen(SoloPlayScreen):
     """HAL9000 breaks the person's code; the history shows how many codes remain after each answer."""
 
     BINDINGS = [
@@ -79,18 +67,40 @@ class FlipScreen(SoloPlayScreen):
     new_game_detail = "HAL9000 stops work on this code."
     leave_detail = "HAL9000 stops work on your code."
 
+    class Worked(Message):
+        """HAL9000's work for game ``token`` is done: a guess, or an analysis of the answers."""
+
+        def __init__(self, token: int, result: str | Analysis) -> None:
+            super().__init__()
+            self.token = token
+            self.result = result
+
     def __init__(self, choice: SoloChoice) -> None:
         super().__init__(choice)
-        self.ruleset = self._pick_ruleset()
-        self.game: FlipGame | None = None if not choice.by_hand else FlipGame(self.ruleset)
-        self.phase: Phase = "answer" if choice.by_hand else "secret"
-        self.counts: list[tuple[int, bool] | None] = []
-        self.fixing: int | None = None
+        self.game = self._fresh_game()
         self._token = 0
         """Bumped for every new game, so a worker's late answer for an old game is ignored."""
 
-    def _pick_ruleset(self) -> Ruleset:
-        return self.choice.setup.pick_ruleset(self.wom.rng)
+    def _fresh_game(self) -> ComputerBreaksGame:
+        choice = self.choice
+        return ComputerBreaksGame(
+            choice.setup.pick_ruleset(self.wom.rng), by_hand=choice.by_hand, player=choice.player,
+            is_user=choice.is_user,
+        )
+
+    def _game_from_json(self, data: dict[str, Any]) -> ComputerBreaksGame:
+        return ComputerBreaksGame.from_json(data)
+
+    @property
+    def ruleset(self) -> Ruleset:  # type: ignore[override]
+        """The rules of the game being played."""
+        return self.game.ruleset
+
+    @property
+    def phase(self) -> Phase:
+        """What the screen shows now: ``"secret"``, ``"thinking"``, ``"answer"``, ``"fix"`` or ``"over"``."""
+        awaiting = self.game.awaiting
+        return "over" if awaiting is None else PHASES[awaiting.move]
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -136,40 +146,35 @@ class FlipScreen(SoloPlayScreen):
                 f"Think of a code of {ruleset.length} symbols from {symbols} ({repeats}); keep it on paper."
             )
             self.messages.say(f"{BREAKER} has {guesses_word(ruleset.guesses)}. Answer each with black and white.")
-            self._set_phase("thinking")
-            self._next_turn()
+            self._step()
         else:
             self.messages.say(f"Set a code of {ruleset.length} symbols from {symbols} ({repeats}).")
             self.messages.say(f"It stays hidden (^r to peek); {BREAKER} has {guesses_word(ruleset.guesses)}.")
-            self._set_phase("secret")
+            self.publish()
             self.query_one("#flip-secret", GuessInput).focus()
 
     # -- showing ---------------------------------------------------------------------------
 
-    def _set_phase(self, phase: Phase) -> None:
-        self.phase = phase
+    def _show(self) -> None:
+        """Bring every part of the screen up to date with the game."""
+        phase = self.phase
         for name in ("secret", "thinking", "answer", "fix", "over"):
             self.set_class(phase == name, f"-{name}")
-        self._show()
-
-    def _show(self) -> None:
         game = self.game
-        used = game.guesses_used if game else 0
         turn = self.query_one("#flip-turn", Static)
-        if self.phase == "secret":
+        if phase == "secret":
             turn.update(Text(f"{BREAKER} breaks your code"))
-        elif self.phase == "over" and game is not None:
+        elif phase == "over":
             turn.update(Text("Broken!" if game.broke else "Not broken"))
         else:
-            shown = min(used + (0 if self.phase == "fix" else 1), self.ruleset.guesses)
-            turn.update(Text(f"{BREAKER}: guess {shown} of {self.ruleset.guesses}"))
-        count = self.counts[-1] if self.counts else None
+            turn.update(Text(f"{BREAKER}: guess {game.turn_number} of {self.ruleset.guesses}"))
+        count = game.remaining_count
         count_line = Text(end="")
-        if self.phase == "fix":
+        if phase == "fix":
             count_line.append("No code fits the answers given", style=Style(bold=True))
         elif count is not None:
             count_line.append(codes_remain(count))
-        elif self.phase == "thinking":
+        elif phase == "thinking":
             count_line.append(f"{BREAKER} is thinking…", style=Style(italic=True))
         self.query_one("#flip-count", Static).update(count_line)
         info = Text(self.choice.player, style=Style(bold=True), end="")
@@ -183,12 +188,10 @@ class FlipScreen(SoloPlayScreen):
         table = self.query_one("#flip-history", DataTable)
         table.clear()
         game = self.game
-        if game is None:
-            return
         grid = self._grid = roomy(self.size.height, self.ruleset)
         for index, (guess, result) in enumerate(game.history):
-            count = self.counts[index] if index < len(self.counts) else None
-            mark = index == self.fixing
+            count = game.counts[index] if index < len(game.counts) else None
+            mark = index == game.fixing
             number = Text(f"{index + 1}{'!' if mark else ''}", justify="right",
                           style=Style(bold=True, reverse=True) if mark else Style())
             table.add_row(
@@ -206,22 +209,23 @@ class FlipScreen(SoloPlayScreen):
                 "",
                 "",
             )
-        if self.fixing is not None:
-            table.move_cursor(row=self.fixing, animate=False)
+        if game.fixing is not None:
+            table.move_cursor(row=game.fixing, animate=False)
         elif table.row_count:
             table.scroll_end(animate=False)
 
     def _show_actions(self) -> None:
+        phase = self.phase
         text = Text(end="")
-        if self.phase == "secret":
+        if phase == "secret":
             text.append("Type it, or ←/→ ↑/↓, or click pegs.\nEnter sets it.\n")
             text.append("^r shows or hides it.", style=Style(dim=True))
-        elif self.phase in ("answer", "fix"):
+        elif phase in ("answer", "fix"):
             text.append("● Black", style=Style(bold=True))
             text.append(": right symbol and place\n")
             text.append("○ White", style=Style(bold=True))
             text.append(": symbol in wrong place\n")
-            if self.phase == "fix":
+            if phase == "fix":
                 text.append("Or click another row to correct.", style=Style(dim=True))
             else:
                 text.append("Type two digits, then Enter.", style=Style(dim=True))
@@ -239,98 +243,86 @@ class FlipScreen(SoloPlayScreen):
         if self.phase != "secret":
             return
         try:
-            self.game = FlipGame(self.ruleset, secret=message.text)
+            self.game.set_secret(message.text)
         except InvalidCode as invalid:
             self.messages.say(invalid.reason, "error")
             return
         self.messages.say(f"Your code is set. {BREAKER} starts guessing.")
-        self._set_phase("thinking")
-        self._next_turn()
+        self._step()
 
     # -- HAL9000's turns -------------------------------------------------------------------
 
-    def _next_turn(self) -> None:
-        game = self.game
-        if game is None or not self.is_attached:
+    def _step(self) -> None:
+        """Show the game; when HAL9000 moves next, set it to work."""
+        if not self.is_attached:
             return
-        self._set_phase("thinking")
-        self._think(self._token, game.history)
+        self.publish()
+        if self.game.thinking:
+            self._think(self._token, self.game)
 
     @work(thread=True, group="flip")
-    def _think(self, token: int, history: tuple[tuple[str, Feedback], ...]) -> None:
-        assert self.game is not None
-        guess = self.game.think(history, self.wom.rng)
+    def _think(self, token: int, game: ComputerBreaksGame) -> None:
+        result = game.think(rng=self.wom.rng)
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._guessed, token, guess)
+            self.post_message(self.Worked(token, result))
 
-    def _guessed(self, token: int, guess: str) -> None:
-        if token != self._token or self.game is None or not self.is_attached:
+    def on_computer_breaks_screen_worked(self, message: Worked) -> None:
+        """HAL9000's work is done: apply it to the game and say what it means."""
+        message.stop()
+        if message.token != self._token or not self.is_attached:
             return
-        number = self.game.guesses_used + 1
-        result = self.game.offer(guess)
+        outcome = self.game.apply(message.result)
+        if isinstance(outcome, Played):
+            self._played(outcome)
+        else:
+            self._analysed(outcome)
+
+    def _played(self, played: Played) -> None:
+        result = played.feedback
         if result is None:
-            self.messages.say(f"{BREAKER}'s guess #{number}: {guess}", "computer")
+            self.messages.say(f"{BREAKER}'s guess #{played.number}: {played.guess}", "computer")
             self._ask_answer()
             return
         self.messages.say(
-            f"{BREAKER}'s guess #{number}: {guess} → {result.black} black, {result.white} white.", "computer"
+            f"{BREAKER}'s guess #{played.number}: {played.guess} → {result.black} black, {result.white} white.",
+            "computer",
         )
-        self._analyse(len(self.game.history) - 1)
+        self._step()
 
     def _ask_answer(self) -> None:
-        assert self.game is not None
-        question = Text(f"Guess #{self.game.guesses_used + 1}  ", end="")
-        question.append_text(code_pegs(self.game.pending or "", self.ruleset.palette, gap=""))
+        game = self.game
+        question = Text(f"Guess #{game.guesses_used + 1}  ", end="")
+        question.append_text(code_pegs(game.pending or "", self.ruleset.palette, gap=""))
         self.query_one("#flip-question", Static).update(question)
         self.query_one("#flip-answer").border_title = f"Score {BREAKER}'s guess"
         black, white = self.query_one("#flip-black", Input), self.query_one("#flip-white", Input)
         black.value = white.value = ""
-        self._set_phase("answer")
+        self.publish()
         black.focus()
 
-    def _analyse(self, start: int) -> None:
-        """Check the answers (by hand) and count the codes that remain after answers ``start``…"""
-        assert self.game is not None
-        del self.counts[start:]
-        self._set_phase("thinking")
-        self._count(self._token, self.game.history, start)
-
-    @work(thread=True, group="flip")
-    def _count(self, token: int, history: tuple[tuple[str, Feedback], ...], start: int) -> None:
-        assert self.game is not None
-        conflict = self.game.conflict(history)
-        counts = []
-        if conflict is None:
-            counts = [self.game.remaining(history[: i + 1]) for i in range(start, len(history))]
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._counted, token, conflict, counts)
-
-    def _counted(self, token: int, conflict: int | None, counts: list[tuple[int, bool]]) -> None:
-        if token != self._token or self.game is None or not self.is_attached:
+    def _analysed(self, analysis: Analysis) -> None:
+        if analysis.conflict is not None:
+            self._ask_fix(announce=True)
             return
-        game = self.game
-        if conflict is not None:
-            self._ask_fix(conflict, announce=True)
-            return
-        self.fixing = None
-        self.counts.extend(counts)
-        if counts:
-            self.messages.say(codes_remain(counts[-1]))
-        if game.broke or game.out_of_guesses:
+        if analysis.counts:
+            self.messages.say(codes_remain(analysis.counts[-1]))
+        if self.phase == "over":
             self._finish()
             return
+        self.publish()
         pace = self.wom.options.computer_pace
-        self._set_phase("thinking")
         if pace > 0:
-            self.set_timer(pace, self._next_turn)
+            self.set_timer(pace, self._step)
         else:
-            self.call_later(self._next_turn)
+            self.call_later(self._step)
 
     # -- answers by hand -------------------------------------------------------------------
 
-    def _ask_fix(self, index: int, *, announce: bool) -> None:
-        assert self.game is not None
-        guess, result = self.game.history[index]
+    def _ask_fix(self, *, announce: bool) -> None:
+        game = self.game
+        assert game.fixing is not None
+        index = game.fixing
+        guess, result = game.history[index]
         if announce:
             self.messages.say("No code fits the answers given.", "error")
             self.messages.say(
@@ -338,7 +330,6 @@ class FlipScreen(SoloPlayScreen):
                 "is likely wrong. Correct it below.",
                 "warning",
             )
-        self.fixing = index
         question = Text(f"Guess #{index + 1}  ", end="")
         question.append_text(code_pegs(guess, self.ruleset.palette, gap=""))
         self.query_one("#flip-question", Static).update(question)
@@ -347,7 +338,7 @@ class FlipScreen(SoloPlayScreen):
         black.value, white.value = str(result.black), str(result.white)
         table = self.query_one("#flip-history", DataTable)
         table.cursor_type = "row"
-        self._set_phase("fix")
+        self.publish()
         black.focus()
         black.select_all()
 
@@ -365,7 +356,8 @@ class FlipScreen(SoloPlayScreen):
 
     def _send_answer(self) -> None:
         game = self.game
-        if game is None or self.phase not in ("answer", "fix"):
+        phase = self.phase
+        if phase not in ("answer", "fix"):
             return
         black_text = self.query_one("#flip-black", Input).value
         white_text = self.query_one("#flip-white", Input).value
@@ -374,42 +366,39 @@ class FlipScreen(SoloPlayScreen):
             return
         black, white = int(black_text), int(white_text)
         try:
-            if self.phase == "fix" and self.fixing is not None:
-                index = self.fixing
+            if phase == "fix" and game.fixing is not None:
+                index = game.fixing
                 result = game.correct(index, black, white)
                 self.messages.say(
                     f"Answer to guess #{index + 1} corrected: {result.black} black, {result.white} white."
                 )
                 self.query_one("#flip-history", DataTable).cursor_type = "none"
-                start = index
             else:
                 result = game.answer(black, white)
                 self.messages.say(f"You answer {result.black} black, {result.white} white.")
-                start = game.guesses_used - 1
         except InvalidAnswer as invalid:
             self.messages.say(invalid.reason, "error")
             self.query_one("#flip-black", Input).focus()
             return
-        self.fixing = None
-        self._analyse(start)
+        self._step()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         # Only a person's choice counts (a click or arrows in the table), not the screen's redraws.
         event.stop()
         table = event.data_table
+        game = self.game
         if (
             self.phase == "fix"
             and table.has_focus
-            and self.game is not None
-            and event.cursor_row < self.game.guesses_used
-            and event.cursor_row != self.fixing
+            and event.cursor_row < game.guesses_used
+            and event.cursor_row != game.fixing
         ):
-            self._ask_fix(event.cursor_row, announce=False)
+            game.choose_correction(event.cursor_row)
+            self._ask_fix(announce=False)
 
     # -- the end ---------------------------------------------------------------------------
 
     def _finish(self) -> None:
-        assert self.game is not None
         game = self.game
         message = game.result_message()
         self.messages.say(message, "success" if game.broke else "warning")
@@ -419,28 +408,22 @@ class FlipScreen(SoloPlayScreen):
             result.append("\nYour code: ", style=Style(bold=False))
             result.append_text(code_pegs(code, self.ruleset.palette, gap=""))
         self.query_one("#flip-result", Static).update(result)
-        self._set_phase("over")
-        try:
-            self.wom.store.record_game(game.record(self.choice.player, self.choice.is_user))
-        except StoreError as error:
-            self.wom.show_store_error(error)
-            return
-        self.query_one("#flip-again", Button).focus()
+        self.publish()
+        if self.wom.save_game(game.record()) is None:
+            self.query_one("#flip-again", Button).focus()
 
     # -- new game, leaving -----------------------------------------------------------------
 
     @property
     def in_progress(self) -> bool:
         """True while HAL9000 is at work on a code (leaving would drop it)."""
-        return self.game is not None and self.phase != "over"
+        return self.phase not in ("secret", "over")
 
     def _new_game(self) -> None:
         self._token += 1
         self.workers.cancel_group(self, "flip")
-        self.ruleset = self._pick_ruleset()
-        self.game = FlipGame(self.ruleset) if self.choice.by_hand else None
-        self.counts = []
-        self.fixing = None
+        self.game.abandon()
+        self.game = self._fresh_game()
         self.query_one("#flip-history", DataTable).cursor_type = "none"
         self._swap_input()
 
@@ -450,6 +433,7 @@ class FlipScreen(SoloPlayScreen):
     def _leave(self) -> None:
         # A worker's late answer must not land on the screen once the person has left.
         self._token += 1
+        self.game.abandon()
         super()._leave()
 
     def _pressed(self, button: str) -> None:
