@@ -166,7 +166,7 @@ class ExpertStrategy:
     """HAL9000: the opening book where it applies, else the best split of the fitting codes.
 
     With ``consistent_only`` every guess could be the secret (SPEC §4's computer breaking a
-    person's code): no book, and only fitting codes are considered.
+    person's code): the consistent book, and only fitting codes are considered off it.
     """
 
     name = "expert"
@@ -178,7 +178,9 @@ class ExpertStrategy:
         """The next guess: from the book, the opening pattern, or the best split."""
         symbols = ruleset.palette.symbols
         shape = Shape.of(ruleset)
-        booked = None if self.consistent_only else _book.lookup(shape, history, symbols)
+        booked = _book.lookup(
+            shape, history, symbols, consistent_only=self.consistent_only, guesses=ruleset.guesses
+        )
         if booked is not None:
             return booked
         if not history:
