@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wom_tui.domain.codes import DIGITS10, PALETTES, Ruleset
+from wom_tui.domain.codes import DIGITS10, PALETTES, WOM, Ruleset
 from wom_tui.domain.strategies import is_consistent
 from wom_tui.domain.flip import FlipGame, InvalidAnswer, check_answer
 
@@ -44,6 +44,28 @@ def test_flip_game_by_hand_names_the_wrong_answer():
     game.offer(SECRET)
     game.answer(4, 0)
     assert game.broke and game.result_message() == "HAL9000 broke your code in 3 guesses."
+
+
+def test_the_answer_blamed_is_the_one_whose_removal_leaves_the_most_codes():
+    # The person's code is RRGG; they answered RGBY with nothing (it earns 1 black, 1 white).
+    game = FlipGame(Ruleset(4, WOM, True, 10))
+    game.offer("RGBY")
+    game.answer(0, 0)
+    game.offer("WWWK")
+    game.answer(0, 0)
+    assert game.blame() == (0, "The answer to guess #1 (RGBY: 0 black, 0 white) is likely wrong. Correct it below.")
+    assert game.conflict() == 0
+
+
+def test_answers_equally_likely_wrong_are_all_named():
+    game = FlipGame(Ruleset(4, WOM, True, 10))
+    for guess in ("RRGG", "BBYY", "WWKK"):
+        game.offer(guess)
+        game.answer(0, 0)
+    assert game.blame() == (
+        2,
+        "The answers to guesses #1, #2 and #3 are equally likely wrong. Correct guess #3 below, or pick another row.",
+    )
 
 
 @settings(max_examples=25, deadline=None)

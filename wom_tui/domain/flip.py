@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from .board import DecodingBoard, GameStateError
 from .codes import Feedback, Ruleset
 from .records import GameRecord, PlayerRecord
-from .strategies import Strategy, count_consistent, find_inconsistency, make_strategy
+from .strategies import Strategy, count_consistent, find_inconsistency, make_strategy, suspects
 
 BREAKER = "HAL9000"
 """Who breaks the person's code: HAL9000, playing ``expert`` restricted to codes that fit every answer."""
@@ -37,6 +37,22 @@ def check_answer(ruleset: Ruleset, black: int, white: int) -> Feedback:
             "the last one cannot be a right symbol in the wrong place."
         )
     return Feedback(black, white)
+
+
+def blame_message(history: Sequence[tuple[str, Feedback]], named: Sequence[int]) -> str:
+    """What to tell the person about the answers most likely wrong (indices into ``history``)."""
+    if len(named) == 1:
+        guess, result = history[named[0]]
+        return (
+            f"The answer to guess #{named[0] + 1} ({guess}: {result.black} black, {result.white} white) "
+            "is likely wrong. Correct it below."
+        )
+    numbers = [f"#{i + 1}" for i in named]
+    listed = ", ".join(numbers[:-1]) + f" and {numbers[-1]}"
+    return (
+        f"The answers to guesses {listed} are equally likely wrong. "
+        f"Correct guess {numbers[-1]} below, or pick another row."
+    )
 
 
 class FlipGame:
@@ -106,6 +122,19 @@ class FlipGame:
         if not self.by_hand:
             return None
         return find_inconsistency(self.ruleset, tuple(self._history if history is None else history))
+
+    def blame(self, history: Sequence[tuple[str, Feedback]] | None = None) -> tuple[int, str] | None:
+        """None while some code fits every answer; else (the answer to correct, what to tell the person).
+
+        Names the answer whose removal leaves the most codes, or every answer tied for that.
+        """
+        if not self.by_hand:
+            return None
+        history = tuple(self._history if history is None else history)
+        named = suspects(self.ruleset, history)
+        if not named:
+            return None
+        return named[-1], blame_message(history, named)
 
     # -- changing state ------------------------------------------------------------------------
 

@@ -298,19 +298,19 @@ class FlipScreen(SoloPlayScreen):
     @work(thread=True, group="flip")
     def _count(self, token: int, history: tuple[tuple[str, Feedback], ...], start: int) -> None:
         assert self.game is not None
-        conflict = self.game.conflict(history)
+        conflict = self.game.blame(history)
         counts = []
         if conflict is None:
             counts = [self.game.remaining(history[: i + 1]) for i in range(start, len(history))]
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._counted, token, conflict, counts)
 
-    def _counted(self, token: int, conflict: int | None, counts: list[tuple[int, bool]]) -> None:
+    def _counted(self, token: int, conflict: tuple[int, str] | None, counts: list[tuple[int, bool]]) -> None:
         if token != self._token or self.game is None or not self.is_attached:
             return
         game = self.game
         if conflict is not None:
-            self._ask_fix(conflict, announce=True)
+            self._ask_fix(conflict[0], announce=conflict[1])
             return
         self.fixing = None
         self.counts.extend(counts)
@@ -328,16 +328,12 @@ class FlipScreen(SoloPlayScreen):
 
     # -- answers by hand -------------------------------------------------------------------
 
-    def _ask_fix(self, index: int, *, announce: bool) -> None:
+    def _ask_fix(self, index: int, *, announce: str = "") -> None:
         assert self.game is not None
         guess, result = self.game.history[index]
         if announce:
             self.messages.say("No code fits the answers given.", "error")
-            self.messages.say(
-                f"The answer to guess #{index + 1} ({guess}: {result.black} black, {result.white} white) "
-                "is likely wrong. Correct it below.",
-                "warning",
-            )
+            self.messages.say(announce, "warning")
         self.fixing = index
         question = Text(f"Guess #{index + 1}  ", end="")
         question.append_text(code_pegs(guess, self.ruleset.palette, gap=""))
@@ -404,7 +400,7 @@ class FlipScreen(SoloPlayScreen):
             and event.cursor_row < self.game.guesses_used
             and event.cursor_row != self.fixing
         ):
-            self._ask_fix(event.cursor_row, announce=False)
+            self._ask_fix(event.cursor_row)
 
     # -- the end ---------------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ The package is split by idea:
 from __future__ import annotations
 
 from .common import TIME_BUDGET, History, Strategy
-from .counting import all_codes, count_consistent, find_inconsistency, fitting, is_consistent
+from .counting import all_codes, count_consistent, find_inconsistency, fitting, is_consistent, suspects
 from .expert import ExpertStrategy
 from .simple import ConsistentStrategy, RandomStrategy
 
@@ -59,4 +59,5 @@ __all__ = [
     "fitting",
     "is_consistent",
     "make_strategy",
+    "suspects",
 ]

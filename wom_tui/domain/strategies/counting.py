@@ -36,18 +36,30 @@ def count_consistent(ruleset: Ruleset, history: History) -> tuple[int, bool]:
     return fitting(ruleset, history).count()
 
 
+def suspects(ruleset: Ruleset, history: History) -> tuple[int, ...]:
+    """The answers most likely wrong, in order; empty if some code fits every answer.
+
+    The answer most likely wrong is the one whose removal leaves the most codes possible: a
+    wrong answer rules out the secret, and the more codes the others leave, the likelier the
+    secret is among them. When several leave the same number, all are named. When no single
+    removal leaves any code, the first answer after which nothing fits is named.
+    """
+    if fitting(ruleset, history).any():
+        return ()
+    left = [count_consistent(ruleset, [*history[:i], *history[i + 1 :]])[0] for i in range(len(history))]
+    most = max(left, default=0)
+    if most > 0:
+        return tuple(i for i, n in enumerate(left) if n == most)
+    for i in range(len(history)):
+        if not fitting(ruleset, history[: i + 1]).any():
+            return (i,)
+    return (len(history) - 1,)
+
+
 def find_inconsistency(ruleset: Ruleset, history: History) -> int | None:
     """None if some code fits every answer; else the index of the answer most likely wrong.
 
-    That is the latest answer whose removal leaves a history some code fits; if no single
-    removal helps, the first answer after which nothing fits.
+    See :func:`suspects`; when several are equally likely, the latest of them.
     """
-    if fitting(ruleset, history).any():
-        return None
-    for i in range(len(history) - 1, -1, -1):
-        if fitting(ruleset, [*history[:i], *history[i + 1 :]]).any():
-            return i
-    for i in range(len(history)):
-        if not fitting(ruleset, history[: i + 1]).any():
-            return i
-    return len(history) - 1
+    named = suspects(ruleset, history)
+    return named[-1] if named else None
