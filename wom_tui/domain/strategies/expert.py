@@ -1,6 +1,7 @@
 """HAL9000, the expert: the book where one applies, else the guess that splits the fitting codes best.
 
-On 4 × 6 with repeats HAL9000 plays from the books the exact search wrote (see :mod:`.book`).
+On 4 × 6 with repeats HAL9000 plays from the books the exact search wrote (see :mod:`.book`),
+on 5 × 8 with repeats from a whole decision tree written offline (see :mod:`.wide`).
 Elsewhere it scores candidate guesses by the entropy of the answers they would get over a sample
 of the fitting codes, and searches the end-game once few codes remain (:class:`.planning.Planner`).
 """
@@ -15,6 +16,7 @@ import numpy as np
 
 from ..codes import Ruleset
 from . import book as _book
+from . import wide as _wide
 from .common import TIME_BUDGET, History, generator, random_codes
 from .counting import fitting
 from .planning import (
@@ -181,6 +183,8 @@ class ExpertStrategy:
         booked = _book.lookup(
             shape, history, symbols, consistent_only=self.consistent_only, guesses=ruleset.guesses
         )
+        if booked is None and not self.consistent_only:
+            booked = _wide.lookup(shape, history, symbols, guesses=ruleset.guesses)
         if booked is not None:
             return booked
         if not history:

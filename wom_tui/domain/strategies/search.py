@@ -25,10 +25,17 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .space import Shape, enumerate_codes, feedback_keys, partition_counts
+from .space import Shape, enumerate_codes, feedback_keys, guess_features, partition_counts
 
 INF = 1 << 40
 """A cost no strategy reaches: the set cannot be solved in the guesses left."""
+
+TABLE_UP_TO = 5_000
+"""Spaces up to this many codes keep the whole feedback table and use symmetry (4 × 6: 1,296)."""
+
+
+class Exhausted(Exception):
+    """The search used up its :attr:`Search.limit` of positions (what it learnt so far is kept)."""
 
 
 def ideal_bounds(n: int, answers: int, depth: int) -> np.ndarray:
@@ -61,10 +68,12 @@ def symmetries(shape: Shape) -> np.ndarray:
 
 
 class Search:
-    """The exact search over one small shape (4 × 6 with repeats: 1,296 codes).
+    """The exact search over one shape.
 
     ``consistent_only`` plays only codes that fit every answer (the flip mode); ``depth`` caps
-    the guesses per game. ``progress`` is called with a line of text now and then.
+    the guesses per game. ``progress`` is called with a line of text now and then. Small spaces
+    (4 × 6) are searched whole, with the feedback table and symmetry; on larger ones (5 × 8) the
+    search solves the small sets of codes that remain late in a game (see :mod:`.wide`).
     """
 
     def __init__(
@@ -82,15 +91,19 @@ class Search:
         self.consistent_only = consistent_only
         self.codes = enumerate_codes(shape.length, shape.colours, shape.repeats)
         self.n = len(self.codes)
-        self.table = feedback_keys(self.codes, self.codes, shape.colours)
         self.win = shape.win_key
         self.outcomes = shape.outcomes
-        answers = len(np.unique(self.table)) - 1
+        small = self.n <= TABLE_UP_TO
+        self.features = guess_features(self.codes, shape.colours)
+        self.table = feedback_keys(self.codes, self.codes, shape.colours) if small else None
+        self.perms = symmetries(shape) if small else None
+        # Answers other than the win: (black, white) with black + white ≤ length, but not (length - 1, 1).
+        answers = (shape.length + 1) * (shape.length + 2) // 2 - 2
         self.bounds = ideal_bounds(self.n, answers, depth)
-        self.perms = symmetries(shape)
         self.memo: dict[tuple[bytes, int], tuple[int, int, int]] = {}
         self.progress = progress
         self.nodes = 0
+        self.limit: int | None = None
         self.started = time.monotonic()
 
     # The search -----------------------------------------------------------------------------
@@ -115,13 +128,24 @@ class Search:
             if exact >= 0 or low >= beta:
                 return exact if exact >= 0 else low
         self.nodes += 1
+        if self.limit is not None and self.nodes > self.limit:
+            raise Exhausted
         if self.progress and self.nodes % 20_000 == 0:
             self.progress(f"{self.nodes} nodes, {len(self.memo)} kept, {time.monotonic() - self.started:.0f} s")
+        if self.table is None and not self.consistent_only:
+            # Large spaces: first see whether one of the codes splits the set as well as any set of
+            # its size can be split; then nothing beats it and the other guesses need not be scored.
+            ideal = int(self.bounds[depth][n])
+            if ideal < beta:
+                found = self._ideal_member(subset, depth, ideal)
+                if found >= 0:
+                    self._keep(key, ideal, ideal, found)
+                    return ideal
         guesses = subset if self.consistent_only else np.arange(self.n)
         if stab is not None and len(stab) > 1:
             canon = self.perms[np.ix_(stab, guesses)].min(axis=0)
             guesses = np.unique(canon).astype(np.int64) if not self.consistent_only else guesses[canon == guesses]
-        keys = self.table[np.ix_(guesses, subset)]
+        keys = self.keys(guesses, subset)
         counts = partition_counts(keys, self.outcomes)
         member = np.isin(guesses, subset)
         counts[:, self.win] = 0
@@ -146,7 +170,7 @@ class Search:
             if low[i] >= best_total:
                 break
             g = int(guesses[i])
-            row = self.table[g, subset]
+            row = keys[i]
             parts = [subset[row == k] for k in np.unique(row) if k != self.win]
             parts.sort(key=len, reverse=True)
             child_stab = None
@@ -167,6 +191,31 @@ class Search:
         self._keep(key, beta, -1, -1)
         return beta
 
+    def _ideal_member(self, subset: np.ndarray, depth: int, ideal: int) -> int:
+        """A code of ``subset`` that finds all of it in ``ideal`` guesses in total, or -1."""
+        n = len(subset)
+        keys = self.keys(subset, subset)
+        counts = partition_counts(keys, self.outcomes)
+        counts[:, self.win] = 0
+        low = n + self.bounds[depth - 1][counts].sum(axis=1)
+        for i in np.flatnonzero(low == ideal)[:8]:
+            row = keys[i]
+            total = n
+            for k in np.unique(row):
+                if k != self.win:
+                    total += self.cost(subset[row == k], depth - 1, INF, None)
+                    if total > ideal:
+                        break
+            if total == ideal:
+                return int(subset[i])
+        return -1
+
+    def keys(self, guesses: np.ndarray, subset: np.ndarray) -> np.ndarray:
+        """Packed answers of every guess (rows) for every code of ``subset`` (columns)."""
+        if self.table is not None:
+            return self.table[np.ix_(guesses, subset)]
+        return feedback_keys(self.codes[guesses], self.codes[subset], self.shape.colours, self.features[guesses])
+
     def _keep(self, key: tuple[bytes, int], low: int, exact: int, guess: int) -> None:
         old = self.memo.get(key)
         if old is not None and old[1] >= 0:
@@ -176,7 +225,7 @@ class Search:
     def solve(self, beta: int = INF) -> int:
         """The optimum over every code (``INF`` when none is below ``beta``)."""
         everything = np.arange(self.n)
-        return self.cost(everything, self.depth, beta, np.arange(len(self.perms)))
+        return self.cost(everything, self.depth, beta, None if self.perms is None else np.arange(len(self.perms)))
 
     def guess_for(self, subset: np.ndarray, depth: int) -> int:
         """The best guess the search found for ``subset`` (after :meth:`solve`)."""
@@ -187,14 +236,14 @@ class Search:
     def tree(self) -> dict[tuple[tuple[int, int], ...], int]:
         """The whole strategy: (guess, answer key) path → guess index, after :meth:`solve`."""
         out: dict[tuple[tuple[int, int], ...], int] = {}
-
-        def grow(subset: np.ndarray, depth: int, path: tuple[tuple[int, int], ...]) -> None:
-            g = self.guess_for(subset, depth)
-            out[path] = g
-            row = self.table[g, subset]
-            for k in np.unique(row):
-                if k != self.win:
-                    grow(subset[row == k], depth - 1, (*path, (g, int(k))))
-
-        grow(np.arange(self.n), self.depth, ())
+        self.grow(np.arange(self.n), self.depth, (), out)
         return out
+
+    def grow(self, subset: np.ndarray, depth: int, path: tuple[tuple[int, int], ...], out: dict) -> None:
+        """Write the strategy found for ``subset`` into ``out`` (path → guess), below ``path``."""
+        g = self.guess_for(subset, depth)
+        out[path] = g
+        row = self.keys(np.array([g]), subset)[0]
+        for k in np.unique(row):
+            if k != self.win:
+                self.grow(subset[row == k], depth - 1, (*path, (g, int(k))), out)

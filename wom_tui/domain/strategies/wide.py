@@ -1,0 +1,183 @@
+"""HAL9000's book for 5 pegs × 8 colours with repeats: the whole decision tree, written offline.
+
+The 32,768 codes are too many for the exact search from the first guess, so the tree is grown
+top-down: while many codes remain, the guess (any code) whose answers have the highest entropy
+over the remaining codes, a code that could win preferred a little; once at most
+:data:`EXACT_UP_TO` remain, the exact search (:class:`.search.Search`) finds the best play for them
+within the guesses left (7 in all). Every answer HAL9000 can get is in the book, so a move is a
+look-up; the book is only left when a history it does not hold is given (wrong answers).
+
+Regenerate with ``python -m wom_tui.domain.strategies.wide`` (about half an hour on one core).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import time
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from ..codes import Feedback
+from .planning import WIN_BONUS, entropy
+from .search import INF, Exhausted, Search
+from .space import Shape, feedback_keys, partition_counts
+
+WIDE_SHAPE = Shape(5, 8, True)
+MAX_GUESSES = 7
+EXACT_UP_TO = 40
+"""Sets of at most this many codes are solved exactly..."""
+
+EXACT_LIMIT = 300
+"""...unless that takes more than this many positions of the search (then they are split by entropy)."""
+
+ROLLOUT = {1: 3}
+"""Guesses tried, by how many were played before: each is played out and the best kept."""
+
+CHUNK = 1_024
+"""Codes scored against every guess at once (keeps the big first splits within memory)."""
+
+BOOK_FILE = Path(__file__).with_name("book_5x8.json.gz")
+
+
+def _path_key(steps: Sequence[tuple[str, int, int]]) -> str:
+    return "|".join(f"{g}:{b}{w}" for g, b, w in steps)
+
+
+class WideBuilder:
+    """Grows the tree: entropy while many codes remain, the exact search for the last few."""
+
+    def __init__(self, shape: Shape = WIDE_SHAPE, *, depth: int = MAX_GUESSES, exact_up_to: int = EXACT_UP_TO,
+                 limit: int = EXACT_LIMIT, rollout: dict[int, int] | None = None, progress=None) -> None:
+        self.shape = shape
+        self.depth = depth
+        self.exact_up_to = exact_up_to
+        self.limit = limit
+        self.rollout = ROLLOUT if rollout is None else rollout
+        self.search = Search(shape, depth=depth)
+        self.progress = progress
+        self.started = time.monotonic()
+        self.done = 0
+
+    def counts(self, subset: np.ndarray) -> np.ndarray:
+        """Partition sizes of ``subset`` under every code as a guess: ``(N, outcomes)``."""
+        search = self.search
+        total = np.zeros((search.n, self.shape.outcomes), dtype=np.int64)
+        for lo in range(0, len(subset), CHUNK):
+            part = subset[lo : lo + CHUNK]
+            keys = feedback_keys(search.codes, search.codes[part], self.shape.colours, search.features)
+            total += partition_counts(keys, self.shape.outcomes)
+        return total
+
+    def ranked(self, subset: np.ndarray, top: int) -> list[int]:
+        """The ``top`` guesses with the most informative answers; a code that may win gets a small bonus."""
+        score = entropy(self.counts(subset))
+        score[subset] += WIN_BONUS * score.max() / len(subset)
+        return [int(g) for g in np.argsort(-score, kind="stable")[:top]]
+
+    def grow(self, subset: np.ndarray, depth: int, path: tuple, out: dict, guess: int | None = None) -> int:
+        """Grow the tree below ``path`` into ``out``; the total guesses to find every code of ``subset``."""
+        n = len(subset)
+        if n <= self.exact_up_to and guess is None:
+            self.search.nodes, self.search.limit = 0, self.limit
+            try:
+                total = self.search.cost(subset, depth, INF, None)
+            except Exhausted:
+                total = INF  # too hard to solve exactly: split it by entropy and solve the parts
+            finally:
+                self.search.limit = None
+            if total < INF:
+                self.search.grow(subset, depth, path, out)
+                self.done += n
+                if len(self.search.memo) > 300_000:
+                    self.search.memo.clear()
+                return total
+        if guess is not None:
+            g = guess
+        else:
+            options = self.ranked(subset, self.rollout.get(len(path), 1))
+            if len(options) > 1:
+                # Play each option out (the same way below) and keep the one with the fewest guesses.
+                tried = []
+                for option in options:
+                    trial: dict = {}
+                    done = self.done
+                    tried.append((self.grow(subset, depth, path, trial, option), option, trial))
+                    self.done = done
+                total, g, trial = min(tried, key=lambda t: t[0])
+                if self.progress:
+                    self.progress(f"{len(path)} deep, {n} codes: options {[t[0] for t in tried]}")
+                out.update(trial)
+                self.done += n
+                return total
+            g = options[0]
+        out[path] = g
+        row = self.search.keys(np.array([g]), subset)[0]
+        total = n
+        for k in np.unique(row):
+            if k != self.shape.win_key:
+                total += self.grow(subset[row == k], depth - 1, (*path, (g, int(k))), out)
+            else:
+                self.done += 1
+        if self.progress and n > 500:
+            self.progress(
+                f"{len(path)} deep, {n} codes: {total} guesses; {self.done} codes placed, "
+                f"{time.monotonic() - self.started:.0f} s"
+            )
+        return total
+
+    def build(self, first: Sequence[int]) -> tuple[dict, int]:
+        """The whole tree from the first guess ``first`` (palette indices), and its total."""
+        weights = self.shape.colours ** np.arange(self.shape.length - 1, -1, -1)
+        out: dict = {}
+        total = self.grow(np.arange(self.search.n), self.depth, (), out, int(np.dot(first, weights)))
+        return out, total
+
+
+def write_book(first: Sequence[int] = (0, 0, 1, 2, 3), progress=print) -> Path:
+    """Build the book and write it beside this module (gzip'd JSON: history key → guess digits)."""
+    builder = WideBuilder(progress=progress)
+    tree, total = builder.build(first)
+    codes = builder.search.codes
+    length = WIDE_SHAPE.length
+    book = {}
+    for path, guess in tree.items():
+        steps = []
+        for g, key in path:
+            black = key // (length + 1)
+            steps.append(("".join(map(str, codes[g])), black, key % (length + 1) - black))
+        book[_path_key(steps)] = "".join(map(str, codes[guess]))
+    payload = {"shape": [5, 8, True], "max_guesses": MAX_GUESSES, "total": total, "book": dict(sorted(book.items()))}
+    with gzip.open(BOOK_FILE, "wt", encoding="utf-8") as f:
+        json.dump(payload, f, separators=(",", ":"))
+    progress(f"{BOOK_FILE.name}: {total} guesses over all {builder.search.n} codes, {len(book)} positions")
+    return BOOK_FILE
+
+
+@lru_cache(maxsize=1)
+def load_book() -> dict[str, str]:
+    """The shipped 5 × 8 book (empty if the data file is missing)."""
+    try:
+        with gzip.open(BOOK_FILE, "rt", encoding="utf-8") as f:
+            return json.load(f)["book"]
+    except FileNotFoundError:
+        return {}
+
+
+def lookup(shape: Shape, history: Sequence[tuple[str, Feedback]], symbols: str, *, guesses: int = 10) -> str | None:
+    """The book's guess for this history, as palette symbols; None off the book."""
+    if shape != WIDE_SHAPE or guesses < MAX_GUESSES:
+        return None
+    index = {s: str(i) for i, s in enumerate(symbols)}
+    steps = [("".join(index[ch] for ch in guess), fb.black, fb.white) for guess, fb in history]
+    digits = load_book().get(_path_key(steps))
+    if digits is None:
+        return None
+    return "".join(symbols[int(d)] for d in digits)
+
+
+if __name__ == "__main__":
+    print(write_book())
