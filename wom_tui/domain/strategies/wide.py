@@ -12,8 +12,6 @@ Regenerate with ``python -m wom_tui.domain.strategies.wide`` (about half an hour
 
 from __future__ import annotations
 
-import gzip
-import json
 import time
 from collections.abc import Sequence
 from functools import lru_cache
@@ -40,11 +38,10 @@ ROLLOUT = {1: 3}
 CHUNK = 1_024
 """Codes scored against every guess at once (keeps the big first splits within memory)."""
 
-BOOK_FILE = Path(__file__).with_name("book_5x8.json.gz")
+BOOK_FILE = Path(__file__).with_name("book_5x8.npz")
 
-
-def _path_key(steps: Sequence[tuple[str, int, int]]) -> str:
-    return "|".join(f"{g}:{b}{w}" for g, b, w in steps)
+FIRST_GUESS = (0, 0, 1, 2, 3)
+"""``AABCD``: the colour pattern whose answers have the most entropy over the 32,768 codes."""
 
 
 class WideBuilder:
@@ -74,9 +71,22 @@ class WideBuilder:
 
     def ranked(self, subset: np.ndarray, top: int) -> list[int]:
         """The ``top`` guesses with the most informative answers; a code that may win gets a small bonus."""
-        score = entropy(self.counts(subset))
+        counts = self.counts(subset)
+        score = entropy(counts)
         score[subset] += WIN_BONUS * score.max() / len(subset)
-        return [int(g) for g in np.argsort(-score, kind="stable")[:top]]
+        order = np.argsort(-score, kind="stable")
+        if top == 1:
+            return [int(order[0])]
+        # Guesses that split alike (mirror images under the symmetries, mostly) are tried once.
+        picked, seen = [], set()
+        for g in order[: 50 * top]:
+            split = (bool(np.isin(g, subset)), *sorted(counts[g][counts[g] > 0]))
+            if split not in seen:
+                seen.add(split)
+                picked.append(int(g))
+                if len(picked) == top:
+                    break
+        return picked
 
     def grow(self, subset: np.ndarray, depth: int, path: tuple, out: dict, guess: int | None = None) -> int:
         """Grow the tree below ``path`` into ``out``; the total guesses to find every code of ``subset``."""
@@ -137,46 +147,67 @@ class WideBuilder:
         return out, total
 
 
-def write_book(first: Sequence[int] = (0, 0, 1, 2, 3), progress=print) -> Path:
-    """Build the book and write it beside this module (gzip'd JSON: history key → guess digits)."""
+def write_book(first: Sequence[int] = FIRST_GUESS, progress=print) -> Path:
+    """Build the book and write it beside this module."""
     builder = WideBuilder(progress=progress)
     tree, total = builder.build(first)
-    codes = builder.search.codes
-    length = WIDE_SHAPE.length
-    book = {}
-    for path, guess in tree.items():
-        steps = []
-        for g, key in path:
-            black = key // (length + 1)
-            steps.append(("".join(map(str, codes[g])), black, key % (length + 1) - black))
-        book[_path_key(steps)] = "".join(map(str, codes[guess]))
-    payload = {"shape": [5, 8, True], "max_guesses": MAX_GUESSES, "total": total, "book": dict(sorted(book.items()))}
-    with gzip.open(BOOK_FILE, "wt", encoding="utf-8") as f:
-        json.dump(payload, f, separators=(",", ":"))
-    progress(f"{BOOK_FILE.name}: {total} guesses over all {builder.search.n} codes, {len(book)} positions")
-    return BOOK_FILE
+    path = save_tree(tree, total)
+    progress(f"{path.name}: {total} guesses over all {builder.search.n} codes, {len(tree)} positions")
+    return path
+
+
+def save_tree(tree: dict, total: int, path: Path = BOOK_FILE) -> Path:
+    """Write a tree (path of (guess, answer key) → guess, as code indices) as node arrays.
+
+    ``guesses[i]`` is the code played at node ``i`` (node 0 first); ``children[i, key]`` the node
+    reached when that guess gets the packed answer ``key`` (-1: no code gives it).
+    """
+    ids = {p: i for i, p in enumerate(sorted(tree, key=lambda p: (len(p), p)))}
+    guesses = np.zeros(len(ids), dtype=np.uint16)
+    children = np.full((len(ids), WIDE_SHAPE.outcomes), -1, dtype=np.int32)
+    for p, i in ids.items():
+        guesses[i] = tree[p]
+        if p:
+            children[ids[p[:-1]], p[-1][1]] = i
+    np.savez_compressed(path, guesses=guesses, children=children, total=np.int64(total))
+    return path
 
 
 @lru_cache(maxsize=1)
-def load_book() -> dict[str, str]:
-    """The shipped 5 × 8 book (empty if the data file is missing)."""
+def load_book() -> tuple[np.ndarray, np.ndarray] | None:
+    """The shipped 5 × 8 book as (guesses, children) node arrays (None if the data file is missing)."""
     try:
-        with gzip.open(BOOK_FILE, "rt", encoding="utf-8") as f:
-            return json.load(f)["book"]
+        with np.load(BOOK_FILE) as data:
+            return data["guesses"], data["children"]
     except FileNotFoundError:
-        return {}
+        return None
 
 
 def lookup(shape: Shape, history: Sequence[tuple[str, Feedback]], symbols: str, *, guesses: int = 10) -> str | None:
     """The book's guess for this history, as palette symbols; None off the book."""
     if shape != WIDE_SHAPE or guesses < MAX_GUESSES:
         return None
-    index = {s: str(i) for i, s in enumerate(symbols)}
-    steps = [("".join(index[ch] for ch in guess), fb.black, fb.white) for guess, fb in history]
-    digits = load_book().get(_path_key(steps))
-    if digits is None:
+    book = load_book()
+    if book is None:
         return None
-    return "".join(symbols[int(d)] for d in digits)
+    played, children = book
+    index = {s: i for i, s in enumerate(symbols)}
+    node = 0
+    for guess, fb in history:
+        code = 0
+        for ch in guess:
+            code = code * shape.colours + index[ch]
+        if code != played[node]:
+            return None
+        node = int(children[node, shape.pack(fb)])
+        if node < 0:
+            return None
+    code = int(played[node])
+    digits = []
+    for _ in range(shape.length):
+        code, d = divmod(code, shape.colours)
+        digits.append(symbols[d])
+    return "".join(reversed(digits))
 
 
 if __name__ == "__main__":
