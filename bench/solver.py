@@ -40,12 +40,12 @@ TABLE = [
     (4, 6, True, "expert-consistent", "all"),
     (4, 6, True, "consistent", "all"),
     (4, 6, True, "random", 30),
-    (5, 8, True, "expert", "all"),
-    (5, 8, True, "consistent", 300),
     (8, 10, True, "expert", 1000),
     (8, 10, True, "consistent", 100),
     (8, 10, False, "expert", 40),
     (6, 10, False, "expert", 100),
+    (5, 8, True, "consistent", 300),
+    (5, 8, True, "expert", "all"),
 ]
 
 
