@@ -71,3 +71,16 @@ def test_the_ideal_bound_never_exceeds_what_a_set_costs():
     assert f[3][14] == 14 + 13
     assert f[3][15] == 15 + 12 * 1 + 3
     assert f[1][2] == INF
+
+
+@pytest.mark.parametrize(("length", "colours", "depth"), [(2, 4, 3), (3, 3, 4), (3, 4, 3)])
+def test_without_the_table_and_symmetry_the_search_finds_the_same_optimum(monkeypatch, length, colours, depth):
+    # How 5 × 8 is searched: answers computed per set, and a code splitting ideally is taken at once.
+    from wom_tui.domain.strategies import search as search_module
+
+    monkeypatch.setattr(search_module, "TABLE_UP_TO", 0)
+    wide = Search(Shape(length, colours, True), depth=depth)
+    assert wide.table is None and wide.perms is None
+    total = wide.solve()
+    monkeypatch.setattr(search_module, "TABLE_UP_TO", 10_000)
+    assert total == brute_force(Search(Shape(length, colours, True), depth=depth), False)
