@@ -165,26 +165,31 @@ def write_book(first: Sequence[int] = FIRST_GUESS, progress=print) -> Path:
 def save_tree(tree: dict, total: int, path: Path = BOOK_FILE) -> Path:
     """Write a tree (path of (guess, answer key) → guess, as code indices) as node arrays.
 
-    ``guesses[i]`` is the code played at node ``i`` (node 0 first); ``children[i, key]`` the node
-    reached when that guess gets the packed answer ``key`` (-1: no code gives it).
+    ``guesses[i]`` is the code played at node ``i`` (node 0 first); the answers it may get are
+    ``keys[starts[i]:starts[i + 1]]`` (packed, ascending), leading to the nodes in ``targets``.
     """
     ids = {p: i for i, p in enumerate(sorted(tree, key=lambda p: (len(p), p)))}
     guesses = np.zeros(len(ids), dtype=np.uint16)
-    children = np.full((len(ids), WIDE_SHAPE.outcomes), -1, dtype=np.int32)
+    edges: list[list[tuple[int, int]]] = [[] for _ in ids]
     for p, i in ids.items():
         guesses[i] = tree[p]
         if p:
-            children[ids[p[:-1]], p[-1][1]] = i
-    np.savez_compressed(path, guesses=guesses, children=children, total=np.int64(total))
+            edges[ids[p[:-1]]].append((p[-1][1], i))
+    for out in edges:
+        out.sort()
+    starts = np.cumsum([0] + [len(out) for out in edges]).astype(np.int32)
+    keys = np.array([k for out in edges for k, _ in out], dtype=np.uint8)
+    targets = np.array([t for out in edges for _, t in out], dtype=np.int32)
+    np.savez_compressed(path, guesses=guesses, starts=starts, keys=keys, targets=targets, total=np.int64(total))
     return path
 
 
 @lru_cache(maxsize=1)
-def load_book() -> tuple[np.ndarray, np.ndarray] | None:
-    """The shipped 5 × 8 book as (guesses, children) node arrays (None if the data file is missing)."""
+def load_book() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """The shipped 5 × 8 book as (guesses, starts, keys, targets) node arrays (None if missing)."""
     try:
         with np.load(BOOK_FILE) as data:
-            return data["guesses"], data["children"]
+            return data["guesses"], data["starts"], data["keys"], data["targets"]
     except FileNotFoundError:
         return None
 
@@ -196,7 +201,7 @@ def lookup(shape: Shape, history: Sequence[tuple[str, Feedback]], symbols: str, 
     book = load_book()
     if book is None:
         return None
-    played, children = book
+    played, starts, keys, targets = book
     index = {s: i for i, s in enumerate(symbols)}
     node = 0
     for guess, fb in history:
@@ -205,9 +210,11 @@ def lookup(shape: Shape, history: Sequence[tuple[str, Feedback]], symbols: str, 
             code = code * shape.colours + index[ch]
         if code != played[node]:
             return None
-        node = int(children[node, shape.pack(fb)])
-        if node < 0:
+        lo, hi = int(starts[node]), int(starts[node + 1])
+        at = lo + int(np.searchsorted(keys[lo:hi], shape.pack(fb)))
+        if at >= hi or keys[at] != shape.pack(fb):
             return None
+        node = int(targets[at])
     code = int(played[node])
     digits = []
     for _ in range(shape.length):
