@@ -1,13 +1,15 @@
 """Benchmark the code-breakers: guesses per game, time per move, peak memory (issue 4).
 
-    python bench/solver.py                 # the table (about 5 minutes on 2 cores; game counts in TABLE)
+    python bench/solver.py                 # the table (game counts in TABLE; the 8 × 10 row is the long one)
     python bench/solver.py --pegs 4 --colours 6 [--no-repeats] --strategy expert \\
         [--games N | --all] [--seed S] --json   # one ruleset, one JSON object
 
 ``--colours`` 6, 8 or 10 picks the wom, digits8 or digits10 palette. ``won_share`` counts games
 won within 10 guesses. ``peak_mb`` is the peak resident size of the process that played (each
 table row runs in its own process, so rows do not share caches or memory). The table also plays
-a plain Knuth minimax reference on 4 × 6 (``--strategy knuth``).
+a plain Knuth minimax reference on 4 × 6 (``--strategy knuth``); ``expert-consistent`` is HAL9000
+as it plays in the flip mode (only codes that fit every answer). ``total`` is the guesses summed over
+all games; the ``goal`` column is issue 15's target for the row.
 """
 
 from __future__ import annotations
@@ -35,15 +37,24 @@ TABLE = [
     # (pegs, colours, repeats, strategy, games or "all")
     (4, 6, True, "knuth", "all"),
     (4, 6, True, "expert", "all"),
+    (4, 6, True, "expert-consistent", "all"),
     (4, 6, True, "consistent", "all"),
     (4, 6, True, "random", 30),
-    (5, 8, True, "expert", 300),
-    (5, 8, True, "consistent", 300),
-    (8, 10, True, "expert", 300),
+    (8, 10, True, "expert", 1000),
     (8, 10, True, "consistent", 100),
     (8, 10, False, "expert", 40),
     (6, 10, False, "expert", 100),
+    (5, 8, True, "consistent", 300),
+    (5, 8, True, "expert", "all"),
 ]
+
+
+GOALS = {
+    (4, 6, True, "expert"): "total 5626, worst 5",
+    (4, 6, True, "expert-consistent"): "total 5660",
+    (5, 8, True, "expert"): "total ≤179570, worst ≤7, ≤50 ms",
+    (8, 10, True, "expert"): "avg ≤7.60, 100%, ≤2 s, ≤500 MB",
+}
 
 
 class Knuth:
@@ -78,7 +89,12 @@ class Knuth:
 def run(pegs: int, colours: int, repeats: bool, strategy: str, games: int | None, seed: int) -> dict:
     """Play ``games`` random secrets (or every secret when ``games`` is None); the figures as a dict."""
     rules = Ruleset(pegs, PALETTES[colours], repeats, WON_WITHIN)
-    player = Knuth(rules) if strategy == "knuth" else make_strategy(strategy)
+    if strategy == "knuth":
+        player = Knuth(rules)
+    elif strategy == "expert-consistent":
+        player = make_strategy("expert", consistent_only=True)
+    else:
+        player = make_strategy(strategy)
     if games is None:
         if rules.size > 200_000:
             raise SystemExit(f"--all would play {rules.size} games; use --games")
@@ -107,6 +123,7 @@ def run(pegs: int, colours: int, repeats: bool, strategy: str, games: int | None
         lengths.append(len(history) if won else cap + 1)
     return {
         "games": len(lengths),
+        "total": sum(lengths),
         "average": round(statistics.mean(lengths), 4),
         "worst": max(lengths),
         "won_share": round(sum(n <= WON_WITHIN for n in lengths) / len(lengths), 4),
@@ -119,8 +136,8 @@ def run(pegs: int, colours: int, repeats: bool, strategy: str, games: int | None
 
 def table(seed: int) -> None:
     """Run every row of :data:`TABLE`, each in its own process, and print the table."""
-    head = f"{'ruleset':<16}{'strategy':<12}{'games':>6}{'average':>9}{'worst':>6}{'won≤10':>8}"
-    head += f"{'median ms':>11}{'max ms':>9}{'peak MB':>9}{'game s max':>11}"
+    head = f"{'ruleset':<14}{'strategy':<19}{'games':>6}{'total':>8}{'average':>9}{'worst':>6}{'won≤10':>8}"
+    head += f"{'median ms':>10}{'max ms':>8}{'peak MB':>8}{'game s max':>11}  goal"
     print(head)
     print("-" * len(head))
     for pegs, colours, repeats, strategy, games in TABLE:
@@ -131,10 +148,11 @@ def table(seed: int) -> None:
             args.append("--no-repeats")
         out = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
         name = f"{pegs}×{colours} {'rep' if repeats else 'no-rep'}"
+        goal = GOALS.get((pegs, colours, repeats, strategy), "")
         print(
-            f"{name:<16}{strategy:<12}{out['games']:>6}{out['average']:>9.3f}{out['worst']:>6}"
-            f"{out['won_share'] * 100:>7.1f}%{out['median_ms']:>11.2f}{out['max_ms']:>9.1f}{out['peak_mb']:>9.1f}"
-            f"{out['max_game_s']:>11.2f}",
+            f"{name:<14}{strategy:<19}{out['games']:>6}{out['total']:>8}{out['average']:>9.4f}{out['worst']:>6}"
+            f"{out['won_share'] * 100:>7.1f}%{out['median_ms']:>10.2f}{out['max_ms']:>8.1f}{out['peak_mb']:>8.1f}"
+            f"{out['max_game_s']:>11.2f}  {goal}",
             flush=True,
         )
 
@@ -145,7 +163,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pegs", type=int, default=4)
     parser.add_argument("--colours", type=int, choices=sorted(PALETTES), default=6)
     parser.add_argument("--no-repeats", action="store_true")
-    parser.add_argument("--strategy", choices=["random", "consistent", "expert", "knuth"], default="expert")
+    parser.add_argument(
+        "--strategy", choices=["random", "consistent", "expert", "expert-consistent", "knuth"], default="expert"
+    )
     count = parser.add_mutually_exclusive_group()
     count.add_argument("--games", type=int, default=100)
     count.add_argument("--all", action="store_true", help="play every secret")

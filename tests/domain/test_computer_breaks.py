@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from wom_tui.domain.codes import DIGITS10, Ruleset
+from wom_tui.domain.codes import DIGITS10, WOM, Ruleset
 from wom_tui.domain.computer_breaks import ComputerBreaksGame, InvalidAnswer, check_answer
 
 SECRET = "7307"
@@ -41,6 +41,30 @@ def test_flip_game_by_hand_names_the_wrong_answer():
     game.offer(SECRET)
     game.answer(4, 0)
     assert game.broke and game.result_message() == "HAL9000 broke your code in 3 guesses."
+
+
+def test_the_answer_blamed_is_the_one_whose_removal_leaves_the_most_codes():
+    # The person's code is RRGG; they answered RGBY with nothing (it earns 1 black, 1 white).
+    game = ComputerBreaksGame(Ruleset(4, WOM, True, 10))
+    game.offer("RGBY")
+    game.answer(0, 0)
+    game.offer("WWWK")
+    game.answer(0, 0)
+    analysis = game.analyse(game.history, 0)
+    assert analysis.conflict == 0 and game.conflict() == 0
+    assert analysis.blame(game.history) == "The answer to guess #1 (RGBY: 0 black, 0 white) is likely wrong. Correct it below."
+
+
+def test_answers_equally_likely_wrong_are_all_named():
+    game = ComputerBreaksGame(Ruleset(4, WOM, True, 10))
+    for guess in ("RRGG", "BBYY", "WWKK"):
+        game.offer(guess)
+        game.answer(0, 0)
+    analysis = game.analyse(game.history, 0)
+    assert analysis.conflict == 2
+    assert analysis.blame(game.history) == (
+        "The answers to guesses #1, #2 and #3 are equally likely wrong. Correct guess #3 below, or pick another row."
+    )
 
 
 def test_a_finished_flip_game_becomes_a_record_the_store_keeps(tmp_path):

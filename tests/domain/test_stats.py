@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import importlib
-import inspect
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,7 +10,6 @@ from wom_tui.domain.codes import DIGITS10, WOM, Feedback, Ruleset
 from wom_tui.domain.records import GameRecord, PlayerRecord
 from wom_tui.domain.stats import GameSummary, player_stats, players_in
 
-from .test_docstrings import public_things
 
 R4 = Ruleset(4, WOM, True, 10)
 R5 = Ruleset(4, WOM, True, 5)
@@ -143,10 +139,3 @@ def test_stats_equal_a_recomputation_from_the_records(games, who):
     for ruleset_stats in stats.rulesets:
         assert sum(bar.highlight for bar in ruleset_stats.bars) == 1
         assert sum(bar.count for bar in ruleset_stats.bars) == ruleset_stats.games
-
-
-@pytest.mark.parametrize("module_name", ["stats", "daily", "replay"])
-def test_public_things_have_docstrings(module_name):
-    module = importlib.import_module(f"wom_tui.domain.{module_name}")
-    assert module.__doc__
-    assert [name for name, obj in public_things(module) if not inspect.getdoc(obj)] == []

@@ -10,7 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wom_tui.domain.codes import Feedback, feedback
-from wom_tui.domain.strategies import all_codes, count_consistent, find_inconsistency, is_consistent, make_strategy
+from wom_tui.domain.strategies import (
+    all_codes,
+    count_consistent,
+    find_inconsistency,
+    is_consistent,
+    make_strategy,
+    suspects,
+)
 from wom_tui.domain.strategies import space
 
 from .helpers import play, ruleset
@@ -103,15 +110,28 @@ def test_a_wrong_answer_is_named(length, colours, repeats):
     assert find_inconsistency(rules, [*history, (guess, fb)]) is None
 
 
-def test_the_suspect_is_the_latest_answer_whose_removal_explains_everything():
+def test_the_suspect_is_the_answer_whose_removal_leaves_the_most_codes():
+    # The secret is RRGG: the first answer was the slip (it earns 1 black, 1 white), not the second.
+    rules = ruleset(4, 6)
+    history = [("RGBY", Feedback(0, 0)), ("WWWK", Feedback(0, 0))]
+    # Without #1 the 256 codes of R, G, B, Y remain; without #2 only the 16 of W and K.
+    assert count_consistent(rules, history[1:]) == (256, True)
+    assert count_consistent(rules, history[:1]) == (16, True)
+    assert suspects(rules, history) == (0,)
+    assert find_inconsistency(rules, history) == 0
+
+
+def test_answers_equally_likely_wrong_are_all_named_and_the_latest_is_offered():
     rules = ruleset(4, 6)
     history = [
         ("RRGG", Feedback(0, 0)),
         ("BBYY", Feedback(0, 0)),
         ("WWKK", Feedback(0, 0)),  # no colour at all: impossible with the two answers before
     ]
-    # Removing any one of the three leaves a possible code, so the latest is named.
+    # Removing any one of the three leaves the 16 codes of two colours: all three are named.
+    assert suspects(rules, history) == (0, 1, 2)
     assert find_inconsistency(rules, history) == 2
+    assert suspects(rules, history[:2]) == ()
     assert find_inconsistency(rules, history[:2]) is None
 
 
@@ -119,3 +139,4 @@ def test_a_contradiction_that_no_single_fix_explains_names_where_it_began():
     rules = ruleset(1, 6)
     history = [("R", Feedback(0, 0)), ("R", Feedback(1, 0)), ("R", Feedback(0, 0))]
     assert find_inconsistency(rules, history) == 1
+    assert suspects(rules, history) == (1,)

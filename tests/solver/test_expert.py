@@ -1,24 +1,54 @@
-"""HAL9000 on the classic game: every one of the 1296 secrets, and the book it plays from."""
+"""HAL9000 on the classic game: the books it plays from, against every one of the 1296 secrets."""
 
 import itertools
 import random
 
-from wom_tui.domain.codes import RAINBOW, WOM, Ruleset
-from wom_tui.domain.strategies import book, make_strategy
+import pytest
+
+from wom_tui.domain.codes import RAINBOW, WOM, Feedback, Ruleset, feedback
+from wom_tui.domain.strategies import book, is_consistent, make_strategy
+from wom_tui.domain.strategies.space import Shape
 
 from .helpers import play
 
+EVERY_SECRET = ["".join(s) for s in itertools.product(WOM.symbols, repeat=4)]
 
-def test_expert_breaks_every_4x6_secret_in_at_most_5_and_436_on_average():
+
+def play_from_book(secret: str, consistent_only: bool) -> list[tuple[str, Feedback]]:
+    """Play ``secret`` with the book alone; fails if the book has no guess for a position it reaches."""
+    history: list[tuple[str, Feedback]] = []
+    while not history or not history[-1][1].solves(4):
+        guess = book.lookup(Shape(4, 6, True), history, WOM.symbols, consistent_only=consistent_only)
+        assert guess is not None, f"the book has no guess after {history}"
+        history.append((guess, feedback(secret, guess)))
+        assert len(history) <= 10
+    return history
+
+
+@pytest.mark.parametrize(
+    ("consistent_only", "total", "worst"),
+    [(False, 5626, 5), (True, 5660, 6)],
+    ids=["optimal", "consistent-optimal"],
+)
+def test_the_book_breaks_every_secret_with_the_optimal_total(consistent_only, total, worst):
+    games = [play_from_book(secret, consistent_only) for secret in EVERY_SECRET]
+    lengths = [len(game) for game in games]
+    assert sum(lengths) == total
+    assert max(lengths) == worst
+    # Every position the book holds is one some secret reaches: nothing stale, nothing missing.
+    reached = {book._path_key([(g, fb.black, fb.white) for g, fb in game[:i]]) for game in games for i in range(len(game))}
+    assert len(reached) == len(book.load_book(consistent_only))
+    if consistent_only:
+        for game in games:
+            assert all(is_consistent(guess, game[:i]) for i, (guess, _) in enumerate(game))
+
+
+@pytest.mark.parametrize("consistent_only", [False, True], ids=["expert", "expert-consistent"])
+def test_hal9000_plays_the_book_on_the_classic_game(consistent_only):
     rules = Ruleset(4, WOM, True, 10)
-    expert = make_strategy("expert")
-    lengths = [
-        len(play(expert, rules, "".join(s), random.Random(0)))
-        for s in itertools.product(WOM.symbols, repeat=4)
-    ]
-    assert len(lengths) == 1296
-    assert max(lengths) <= 5
-    assert sum(lengths) / 1296 <= 4.36
+    expert = make_strategy("expert", consistent_only=consistent_only)
+    for secret in random.Random(5).sample(EVERY_SECRET, 60):
+        assert play(expert, rules, secret, random.Random(0)) == play_from_book(secret, consistent_only)
 
 
 def test_the_book_serves_every_six_symbol_palette():
@@ -26,7 +56,19 @@ def test_the_book_serves_every_six_symbol_palette():
     expert = make_strategy("expert")
     lengths = [len(play(expert, rules, "".join(s), random.Random(0))) for s in itertools.product("ROYGBV", repeat=4)]
     assert max(lengths) <= 5
+    assert sum(lengths) == 5626
 
 
-def test_regenerating_the_book_gives_the_shipped_book():
-    assert book.build_book() == book.load_book()
+def test_a_game_too_short_for_the_consistent_book_is_still_played_consistently():
+    rules = Ruleset(4, WOM, True, 5)  # the consistent book may need 6 guesses
+    assert book.lookup(Shape(4, 6, True), [], WOM.symbols, consistent_only=True, guesses=5) is None
+    expert = make_strategy("expert", consistent_only=True)
+    history = play(expert, rules, "RRGG", random.Random(2))
+    assert all(is_consistent(guess, history[:i]) for i, (guess, _) in enumerate(history))
+    assert history[-1][0] == "RRGG"
+
+
+def test_searching_the_consistent_book_again_gives_the_shipped_book():
+    searched, total = book.build_book(consistent_only=True)
+    assert total == 5660
+    assert searched == book.load_book(consistent_only=True)

@@ -11,7 +11,7 @@ from textual.widgets import Select, Static
 from wom_tui.app import SERVED_APOLOGY, WomApp
 from wom_tui.domain.identity import Identity
 from wom_tui.domain.store import Store
-from wom_tui.screens.wom import WomSetupScreen
+from wom_tui.screens.wom_setup import WomSetupScreen
 from wom_tui.widgets.whoami import WhoAmI
 
 from .conftest import make_options, wait_for

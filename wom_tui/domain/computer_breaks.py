@@ -30,7 +30,7 @@ from .game import (
 )
 from .records import GameRecord, PlayerRecord
 from .solo import GUEST
-from .strategies import Strategy, count_consistent, find_inconsistency, make_strategy
+from .strategies import Strategy, count_consistent, find_inconsistency, make_strategy, suspects
 
 BREAKER = "HAL9000"
 """Who breaks the person's code: HAL9000, playing ``expert`` restricted to codes that fit every answer."""
@@ -53,6 +53,12 @@ class Analysis:
     """The answer (0-based) most likely wrong, when no code fits them all."""
     counts: tuple[Count, ...]
     """Codes remaining after each answer from ``start`` on (empty on a conflict)."""
+    suspects: tuple[int, ...] = ()
+    """On a conflict, every answer equally likely wrong (``conflict`` is the latest of them)."""
+
+    def blame(self, history: Sequence[tuple[str, Feedback]]) -> str:
+        """What to tell the person about the answers most likely wrong ("" without a conflict)."""
+        return blame_message(history, self.suspects) if self.suspects else ""
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,22 @@ class Played:
     number: int
     guess: str
     feedback: Feedback | None
+
+
+def blame_message(history: Sequence[tuple[str, Feedback]], named: Sequence[int]) -> str:
+    """What to tell the person about the answers most likely wrong (indices into ``history``)."""
+    if len(named) == 1:
+        guess, result = history[named[0]]
+        return (
+            f"The answer to guess #{named[0] + 1} ({guess}: {result.black} black, {result.white} white) "
+            "is likely wrong. Correct it below."
+        )
+    numbers = [f"#{i + 1}" for i in named]
+    listed = ", ".join(numbers[:-1]) + f" and {numbers[-1]}"
+    return (
+        f"The answers to guesses {listed} are equally likely wrong. "
+        f"Correct guess {numbers[-1]} below, or pick another row."
+    )
 
 
 def check_answer(ruleset: Ruleset, black: int, white: int) -> Feedback:
@@ -211,11 +233,11 @@ class ComputerBreaksGame:
     def analyse(self, history: Sequence[tuple[str, Feedback]], start: int) -> Analysis:
         """Check the answers in ``history`` (by hand) and count the codes after each answer from ``start``."""
         history = tuple(history)
-        conflict = self.conflict(history)
+        named = suspects(self.ruleset, history) if self.by_hand else ()
         counts: tuple[Count, ...] = ()
-        if conflict is None:
+        if not named:
             counts = tuple(self.remaining(history[: i + 1]) for i in range(start, len(history)))
-        return Analysis(start, conflict, counts)
+        return Analysis(start, named[-1] if named else None, counts, named)
 
     def remaining(self, history: Sequence[tuple[str, Feedback]] | None = None) -> Count:
         """How many codes fit the answers (``(n, exact)``; an estimate on huge spaces)."""

@@ -302,7 +302,7 @@ class ComputerBreaksScreen(SoloPlayScreen):
 
     def _analysed(self, analysis: Analysis) -> None:
         if analysis.conflict is not None:
-            self._ask_fix(announce=True)
+            self._ask_fix(announce=analysis.blame(self.game.history))
             return
         if analysis.counts:
             self.messages.say(codes_remain(analysis.counts[-1]))
@@ -318,18 +318,14 @@ class ComputerBreaksScreen(SoloPlayScreen):
 
     # -- answers by hand -------------------------------------------------------------------
 
-    def _ask_fix(self, *, announce: bool) -> None:
+    def _ask_fix(self, *, announce: str = "") -> None:
         game = self.game
         assert game.fixing is not None
         index = game.fixing
         guess, result = game.history[index]
         if announce:
             self.messages.say("No code fits the answers given.", "error")
-            self.messages.say(
-                f"The answer to guess #{index + 1} ({guess}: {result.black} black, {result.white} white) "
-                "is likely wrong. Correct it below.",
-                "warning",
-            )
+            self.messages.say(announce, "warning")
         question = Text(f"Guess #{index + 1}  ", end="")
         question.append_text(code_pegs(guess, self.ruleset.palette, gap=""))
         self.query_one("#flip-question", Static).update(question)
@@ -394,7 +390,7 @@ class ComputerBreaksScreen(SoloPlayScreen):
             and event.cursor_row != game.fixing
         ):
             game.choose_correction(event.cursor_row)
-            self._ask_fix(announce=False)
+            self._ask_fix()
 
     # -- the end ---------------------------------------------------------------------------
 

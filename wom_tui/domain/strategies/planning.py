@@ -1,0 +1,90 @@
+"""Planning: scoring a guess by how it splits the codes, and the end-game search over a few codes."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .space import Shape, feedback_keys, partition_counts
+
+WIN_BONUS = 1.0
+"""Weight of the chance that a fitting guess wins outright, in guesses' worth of bits."""
+
+PLAN_UP_TO = 300
+"""Up to this many fitting codes, the end-game is searched (see :class:`Planner`)."""
+
+PLAN_BRANCH = 6
+"""Guesses tried at each node of the end-game search."""
+
+PLAN_NODES = 400
+"""Positions the end-game search may branch at before it plays on greedily."""
+
+PLAN_HELPERS = 30
+"""Strong non-fitting guesses offered to the end-game search."""
+
+WIDE_PLAN = (12, 2_000, 60)
+"""(branch, nodes, helpers) of the end-game search on spaces too big to offer whole (e.g. 8 × 10):
+their games run well inside the time limits, and the wider search saves guesses there."""
+
+
+def entropy(counts: np.ndarray) -> np.ndarray:
+    """Shannon entropy of each row of partition counts."""
+    total = counts.sum(axis=1, keepdims=True)
+    p = counts / np.maximum(total, 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logs = np.where(p > 0, np.log2(p), 0.0)
+    return -(p * logs).sum(axis=1)
+
+
+class Planner:
+    """End-game search: the guess that minimises the total guesses over a few remaining codes.
+
+    Each node tries its best few guesses by entropy (fitting codes and some strong outsiders)
+    and plays every answer out the same way, so the plan is exact within that choice. Plans
+    that could run past the guesses left are refused when another fits.
+    """
+
+    def __init__(
+        self, shape: Shape, helpers: np.ndarray, *, branch: int = PLAN_BRANCH, nodes: int = PLAN_NODES
+    ) -> None:
+        self.shape = shape
+        self.helpers = helpers
+        self.branch = branch
+        self.memo: dict[tuple[bytes, int], tuple[tuple[int, int], np.ndarray]] = {}
+        self.budget = nodes
+
+    def plan(self, codes: np.ndarray, left: int) -> tuple[tuple[int, int], np.ndarray]:
+        """((guesses over the limit, total guesses) to find every code, the first guess to play).
+
+        ``left`` is how many guesses remain, this one included.
+        """
+        k = len(codes)
+        if k <= 2:
+            return (max(0, k - left), 2 * k - 1), codes[0]
+        memo_key = (codes.tobytes(), left)
+        if memo_key in self.memo:
+            return self.memo[memo_key]
+        pool = np.concatenate([codes, self.helpers], axis=0)
+        keys = feedback_keys(pool, codes, self.shape.colours)
+        counts = partition_counts(keys, self.shape.outcomes)
+        score = entropy(counts)
+        score[:k] += WIN_BONUS * score.max() / k
+        best = None
+        # Past the node budget, play the rest greedily: few answers (e.g. long codes without
+        # repeats) would otherwise make the search grow without bound.
+        self.budget -= 1
+        branch = self.branch if self.budget > 0 else 1
+        for t in np.argsort(-score, kind="stable")[:branch]:
+            if counts[t].max() == k:
+                continue  # learns nothing
+            over, total = 0, k
+            row = keys[t]
+            for key in np.unique(row):
+                if key != self.shape.win_key:
+                    (o, n), _ = self.plan(codes[row == key], left - 1)
+                    over, total = over + o, total + n
+                if best is not None and (over, total) >= best[0]:
+                    break
+            if best is None or (over, total) < best[0]:
+                best = ((over, total), pool[t])
+        self.memo[memo_key] = best
+        return best
