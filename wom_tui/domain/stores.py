@@ -9,6 +9,7 @@ when a database is chosen.
 from __future__ import annotations
 
 import os
+from datetime import datetime
 from typing import Protocol, runtime_checkable
 
 from .halloffame import HallEntry, HallOfFame
@@ -43,11 +44,27 @@ class StoreLike(Protocol):
     def games_with_ids(self) -> list[tuple[str, GameRecord]]:
         """Every finished game with its id, oldest first."""
 
-    def register(self, name: str) -> User:
-        """A new user with 0 points; ``NameRejected`` with the reason if the name is bad or taken."""
+    def user_for_key(self, fingerprint: str) -> User | None:
+        """The user holding the SSH key with this fingerprint, or ``None``."""
 
-    def record_game(self, record: GameRecord) -> str:
-        """Keep a finished game (and apply a World of Mastermind game's points exactly once); its id."""
+    def register(self, name: str, key: str | None = None) -> User:
+        """A new user with 0 points (holding ``key`` if given); ``NameRejected``/``KeyRejected`` with the reason."""
+
+    def bind_key(self, name: str, fingerprint: str) -> User:
+        """Let a key sign in as ``name``; ``KeyRejected`` if the name is unknown or the key someone else's."""
+
+    def unbind_key(self, name: str, fingerprint: str) -> User:
+        """Take a key from ``name``; ``KeyRejected`` if they do not hold it."""
+
+    def issue_link_code(self, fingerprint: str, now: datetime | None = None) -> str:
+        """A one-time code (ten minutes, once) to link another key to the name ``fingerprint`` signs in as."""
+
+    def redeem_link_code(self, typed: str, fingerprint: str, now: datetime | None = None) -> User:
+        """Bind ``fingerprint`` to the name a valid code was issued for, using the code up; ``KeyRejected`` if not."""
+
+    def record_game(self, record: GameRecord, *, game_id: str | None = None) -> str:
+        """Keep a finished game (and apply a World of Mastermind game's points exactly once, also when
+        asked again with the same ``game_id``); its id."""
 
     def submit_hall_entry(self, entry: HallEntry) -> bool:
         """Make ``entry`` the record for its ruleset if it beats the current one; True if it did."""
