@@ -44,6 +44,8 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from .halloffame import HallEntry, HallOfFame
 from .keys import KeyRejected, PendingLink, check_fingerprint, hash_link_code
+from .pglive import STATEMENTS as LIVE_STATEMENTS
+from .pglive import PostgresLive
 from .records import GameRecord
 from .store import StoreError, _check_game_id, check_game_json, new_game_id
 from .users import NameRejected, User, UserRegistry, check_name, name_key
@@ -117,6 +119,7 @@ MIGRATIONS: tuple[Migration, ...] = (
                expires timestamptz NOT NULL
            )""",
     )),
+    Migration(3, "live tables, presence heartbeats and the LISTEN/NOTIFY change feed", LIVE_STATEMENTS),
     # Later versions append here, never edit an applied one.
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
@@ -224,6 +227,14 @@ class PostgresStore:
                                                f"{SCHEMA_VERSION}: run `wom-tui store migrate`")
         self.pool_max = pool_max
         self._pool = self._new_pool()
+        self._live: PostgresLive | None = None
+
+    @property
+    def live(self) -> PostgresLive:
+        """Tables, live games, presence and the change feed in this database (:mod:`.pglive`)."""
+        if self._live is None:
+            self._live = PostgresLive(self)
+        return self._live
 
     def _new_pool(self) -> ConnectionPool:
         return ConnectionPool(
@@ -519,28 +530,29 @@ class PostgresStore:
         data = record.as_json()
         check_game_json(data)
         game_id = new_game_id() if game_id is None else _check_game_id(game_id)
+        return self._transaction(lambda conn, attempt: self._record_in(conn, record, game_id))
+
+    @staticmethod
+    def _record_in(conn: psycopg.Connection[Any], record: GameRecord, game_id: str) -> str:
+        """Keep a checked game and apply its points in the caller's transaction (once per game id)."""
         # Fixed order (by folded name) so two games sharing players lock their rows in the same order.
         points = sorted((name_key(player.name), player.name, player.points)
                         for player in record.players if player.is_user)
-
-        def insert(conn: psycopg.Connection[Any], attempt: int) -> str:
-            new = conn.execute(
-                "INSERT INTO wom_games (id, kind, finished_at, record) VALUES (%s, %s, %s, %s) "
-                "ON CONFLICT (id) DO NOTHING RETURNING id",
-                (game_id, record.kind, record.finished_at, Jsonb(data))).fetchone()
-            if new is None:  # a retry after a cut COMMIT: this game and its points are already kept
-                return game_id
-            if record.kind != "wom":
-                return game_id
-            for key, name, score in points:
-                updated = conn.execute(
-                    "UPDATE wom_users SET score = score + %s, games = games + 1 WHERE lower(name) = %s",
-                    (score, key))
-                if updated.rowcount != 1:
-                    raise ValueError(f"{name!r} is not a registered user")
+        new = conn.execute(
+            "INSERT INTO wom_games (id, kind, finished_at, record) VALUES (%s, %s, %s, %s) "
+            "ON CONFLICT (id) DO NOTHING RETURNING id",
+            (game_id, record.kind, record.finished_at, Jsonb(record.as_json()))).fetchone()
+        if new is None:  # a retry after a cut COMMIT, or a table asking again: already kept
             return game_id
-
-        return self._transaction(insert)
+        if record.kind != "wom":
+            return game_id
+        for key, name, score in points:
+            updated = conn.execute(
+                "UPDATE wom_users SET score = score + %s, games = games + 1 WHERE lower(name) = %s",
+                (score, key))
+            if updated.rowcount != 1:
+                raise ValueError(f"{name!r} is not a registered user")
+        return game_id
 
     def submit_hall_entry(self, entry: HallEntry) -> bool:
         """Make ``entry`` the record for its ruleset if it beats the current one; True if it did."""

@@ -10,13 +10,61 @@ from __future__ import annotations
 
 import os
 from datetime import datetime
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from .halloffame import HallEntry, HallOfFame
+from .live import ChangeFeed, Listing, Presence
+from .table import SeatHolder, Table
 from .records import GameRecord
 from .users import User, UserRegistry
 
 DATABASE_SCHEMES = ("postgresql://", "postgres://")
+
+T = TypeVar("T")
+
+
+class LiveLike(Protocol):
+    """Tables, live games, presence and the change feed (``store.live``): :class:`.live.LiveState` in a
+    folder, :class:`.pglive.PostgresLive` in a database. Both share :class:`.live.TableRules`."""
+
+    clock: Callable[[], float]
+
+    def join(self, name: str, registered: bool, session: str | None = None) -> Presence:
+        """Announce a session online; returns it."""
+
+    def heartbeat(self, presence: Presence) -> None:
+        """Keep a session online (joining again if its record was collected)."""
+
+    def part(self, session: str) -> None:
+        """A session ending cleanly."""
+
+    def sessions(self) -> list[Presence]:
+        """Sessions online now, oldest first."""
+
+    def create_table(self, creator: SeatHolder, **rules: Any) -> Table:
+        """Open a new table with ``creator`` in seat 1."""
+
+    def table(self, table_id: str) -> Table | None:
+        """One table as kept now, or None."""
+
+    def tables(self) -> Listing:
+        """Every table, and the damaged ones found (closed, reported)."""
+
+    def update_table(self, table_id: str, change: Callable[[Table], T]) -> T:
+        """Compare-and-swap one table (recording its game exactly once when it finishes)."""
+
+    def act(self, table_id: str, action: Callable[[Table, float], T]) -> T:
+        """``update_table`` with the clock, presence and what is due done first."""
+
+    def tick(self, table_id: str) -> Table:
+        """Bring one table up to date."""
+
+    def sweep(self) -> Listing:
+        """Housekeeping: stale presences, every table up to date, old ended tables removed."""
+
+    def feed(self, *, polling: bool = False) -> ChangeFeed:
+        """The change feed."""
 
 
 @runtime_checkable
@@ -69,6 +117,10 @@ class StoreLike(Protocol):
     def submit_hall_entry(self, entry: HallEntry) -> bool:
         """Make ``entry`` the record for its ruleset if it beats the current one; True if it did."""
 
+    @property
+    def live(self) -> LiveLike:
+        """Tables, live games, presence and the change feed kept with this store."""
+
     def close(self) -> None:
         """Release connections (nothing to do for a folder)."""
 
@@ -89,4 +141,4 @@ def open_store(location: str | os.PathLike[str]) -> StoreLike:
     return Store(location)
 
 
-__all__ = ["StoreLike", "is_database_url", "open_store"]
+__all__ = ["LiveLike", "StoreLike", "is_database_url", "open_store"]
