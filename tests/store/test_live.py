@@ -420,3 +420,75 @@ def test_a_damaged_presence_record_is_ignored_then_collected_and_bad_names_never
         live.join("\x1b[31mEvil", False)
     with pytest.raises(ValueError):
         live.join("HAL9000", False)
+
+
+@pytest.fixture
+def pg_live(postgres_server, opened, clock):
+    store = opened(postgres_server.new_database())
+    store.register("Alan")
+    store.register("Bea")
+    store.live.clock = clock
+    return store.live
+
+
+def test_a_damaged_table_row_is_named_that_table_closed_and_nothing_else_touched(pg_live):
+    live, store = pg_live, pg_live.store
+    good = live.create_table(ALAN, seats=2)
+    bad = live.create_table(BEA, seats=3)
+    store._transaction(lambda conn, _: conn.execute(
+        "UPDATE wom_tables SET state = '{\"id\": 5}' WHERE id = %s", (bad.table_id,)))
+    users_before = [(u.name, u.score, u.games) for u in store.users()]
+    with pytest.raises(StoreError) as info:
+        live.table(bad.table_id)
+    assert f"table wom_tables, row {bad.table_id!r}" in str(info.value)
+    listing = live.tables()
+    assert [t.table_id for t in listing.tables] == [good.table_id]
+    [problem] = listing.problems
+    assert bad.table_id in str(problem) and "The table is closed" in problem.reason
+    assert store._read("SELECT id, state FROM wom_damaged_tables") == [(bad.table_id, {"id": 5})]
+    assert live.table(bad.table_id) is None
+    assert [(u.name, u.score, u.games) for u in store.users()] == users_before
+    live.update_table(good.table_id, lambda t: t.sit(BEA, 1))  # the other table plays on
+
+
+def test_a_recording_that_fails_leaves_the_move_and_the_next_sweep_records_it_once(pg_live, monkeypatch):
+    live, store = pg_live, pg_live.store
+    online(live, ALAN, BEA)
+    table = live.create_table(ALAN, seats=2, attempts=5)
+    live.update_table(table.table_id, lambda t: t.sit(BEA, 1))
+    real = store._record_in
+
+    def failing(conn, record, game_id):
+        real(conn, record, game_id)  # the game and the points are written, then the savepoint fails
+        raise ValueError("the database said no")
+
+    monkeypatch.setattr(store, "_record_in", failing)
+    play_to_the_end(live, table.table_id)
+    half = live.table(table.table_id)
+    assert half.phase == FINISHED and not half.recorded
+    assert store.games() == [] and {u.name: u.games for u in store.users()} == {"Alan": 0, "Bea": 0}
+    monkeypatch.setattr(store, "_record_in", real)
+    assert live.sweep().problems == ()
+    assert live.table(table.table_id).recorded
+    live.sweep()
+    assert {u.name: (u.score, u.games) for u in store.users()} == {"Alan": (0, 1), "Bea": (10, 1)}
+    assert len(store.games()) == 1
+
+
+def test_a_stale_heartbeat_is_judged_by_the_database_clock_not_the_tables(pg_live, clock):
+    alan = pg_live.join("Alan", True, "s-alan")
+    clock.now += 3600  # the tables' clock moves; presence does not care
+    assert [p.session for p in pg_live.sessions()] == ["s-alan"]
+    backdate(pg_live, "s-alan")
+    assert pg_live.sessions() == []
+    pg_live.heartbeat(alan)
+    assert [p.session for p in pg_live.sessions()] == ["s-alan"]
+
+
+async def test_two_arcades_in_one_database_do_not_wake_each_other(postgres_server, opened):
+    mine, theirs = opened(postgres_server.new_database()), opened(postgres_server.new_database())
+    async with Subscriber(mine.live.feed()) as sub:
+        await asyncio.to_thread(theirs.live.create_table, ALAN)
+        table = await asyncio.to_thread(mine.live.create_table, BEA)
+        await sub.until(lambda seen: any(table.table_id in c.tables for c in seen))
+        assert all(c.tables <= {table.table_id} for c in sub.seen)
