@@ -121,9 +121,10 @@ def _classify(schema: str, payloads: Iterable[str]) -> LiveChange | None:
 class PostgresFeed:
     """The change feed of a database: LISTEN on a connection of its own (see :class:`.live.ChangeFeed`)."""
 
-    def __init__(self, url: str, database: str, *, step: float = 0.02, wake: float = 0.25,
+    def __init__(self, url: str, database: str, *, step: float = 0.003, wake: float = 0.25,
                  reconnect_pause: float = 1.0) -> None:
-        """``step``: notifications arriving this close together are handed over as one change;
+        """``step``: notifications arriving this close together are handed over as one change (one
+        transaction's arrive together anyway);
         ``wake``: how often an idle subscriber checks ``stop``."""
         self.url = url
         self.database = database
