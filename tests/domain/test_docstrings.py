@@ -7,7 +7,7 @@ import inspect
 
 import pytest
 
-MODULES = ["board", "players", "scoring", "wom", "solo", "codes", "users", "records", "table", "live"]
+MODULES = ["board", "players", "scoring", "wom", "solo", "codes", "users", "records", "table", "live", "pglive"]
 
 
 def public_things(module):

@@ -20,7 +20,7 @@ def captured(monkeypatch):
     """Run main() with the app and server replaced by recorders of the options they receive."""
     seen = {}
 
-    def fake_app(options, rng):
+    def fake_app(options, rng, identity=None):
         seen.update(command="play", options=options)
         return 0
 

@@ -301,12 +301,14 @@ class TableRules:
     clock: Callable[[], float]
 
     def sessions(self) -> list[Presence]:  # pragma: no cover - supplied by the store
+        """Sessions online now (the store's)."""
         raise NotImplementedError
 
     def _peek(self, table_id: str) -> Table | None:  # pragma: no cover - supplied by the store
         raise NotImplementedError
 
     def update_table(self, table_id: str, change: Callable[[Table], T]) -> T:  # pragma: no cover
+        """The store's compare-and-swap of one table."""
         raise NotImplementedError
 
     def act(self, table_id: str, action: Callable[[Table, float], T]) -> T:
