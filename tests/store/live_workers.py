@@ -101,7 +101,7 @@ async def _play(folder: str, table_id: str, name: str, seat: int, code: str):
 
 def play_forever(folder: str, games) -> None:
     """Alan against HAL9000, table after table, as fast as it goes, publishing how many tables finished."""
-    live = Store(folder).live
+    live = open_store(folder).live
     me = SeatHolder("Alan", "s-alan", True)
     live.join(me.name, me.registered, me.session)
     rng = random.Random()

@@ -193,3 +193,40 @@ async def test_a_change_written_by_another_process_reaches_a_subscriber(where, l
         await asyncio.to_thread(writer.join, TIMEOUT)
         await sub.until(lambda seen: any(table_id in c.tables for c in seen))
     assert live.table(table_id).names == ("Bea", None)
+
+
+def test_a_server_killed_at_any_moment_on_postgresql_leaves_no_table_stuck_and_no_points_twice(postgres_server, live_at):
+    """As the folder's kill test: a process playing on the database is killed anywhere (mid-transaction
+    included); a later session's sweeps finish every table, and each game's points count once."""
+    url = postgres_server.new_database()
+    live = live_at(url)
+    live.store.register("Alan")
+    rng = random.Random(2027)
+    for _ in range(6):
+        games = CTX.Value("i", 0)
+        worker = CTX.Process(target=play_forever, args=(url, games))
+        worker.start()
+        wait_until(lambda: games.value >= 1, "a first game")
+        assert worker.is_alive(), f"the player died on its own (exit code {worker.exitcode})"
+        until = time.perf_counter() + rng.uniform(0, 0.03)
+        while time.perf_counter() < until:
+            pass
+        os.kill(worker.pid, signal.SIGKILL)
+        worker.join(TIMEOUT)
+        live.store._transaction(lambda conn, _: conn.execute(
+            "UPDATE wom_presence SET seen = now() - make_interval(secs => %s)", (PRESENCE_STALE + 1,)))
+        clock = [time.time()]
+        later = live_at(url)
+        later.clock = lambda: clock[0]
+        later.sweep()
+        clock[0] += SEAT_GRACE + 1
+        listing = later.sweep()
+        assert listing.problems == ()
+        for table in listing.tables:
+            assert (table.phase == FINISHED and table.recorded) or table.phase == CLOSED, table
+    records = [r for r in live.store.games() if r.kind == "wom"]
+    alan = live.store.user("Alan")
+    assert alan.games == len(records) >= 6
+    assert alan.score == sum(r.points().get("Alan", 0) for r in records)
+    ids = [t.game_id for t in live.tables().tables if t.game_id]
+    assert len(ids) == len(set(ids)) == len(records)
