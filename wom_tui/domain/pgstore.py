@@ -193,8 +193,8 @@ def migrate(conn: psycopg.Connection[Any], database: str) -> list[Migration]:
         for migration in MIGRATIONS:
             if migration.version <= current:
                 continue
-            for statement in migration.statements:
-                conn.execute(statement)
+            # One round trip per migration (statements without parameters may be sent together).
+            conn.execute(";\n".join(migration.statements))
             conn.execute("INSERT INTO wom_migrations (version, description) VALUES (%s, %s)",
                          (migration.version, migration.description))
             applied.append(migration)
