@@ -9,15 +9,17 @@ when a database is chosen.
 from __future__ import annotations
 
 import os
-from datetime import datetime
 from collections.abc import Callable
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from .halloffame import HallEntry, HallOfFame
-from .live import ChangeFeed, Listing, Presence
-from .table import SeatHolder, Table
 from .records import GameRecord
 from .users import User, UserRegistry
+
+if TYPE_CHECKING:  # the live state and the table rules load only when a live screen needs them
+    from .live import ChangeFeed, Listing, Presence
+    from .table import SeatHolder, Table
 
 DATABASE_SCHEMES = ("postgresql://", "postgres://")
 
