@@ -30,6 +30,7 @@ bench: $(VENV)/.installed-test postgresql-server
 	$(PY) bench/solver.py
 	$(PY) bench/startup.py
 	$(PY) bench/live.py
+	$(PY) bench/pglive.py
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)

@@ -9,6 +9,7 @@ import pytest
 
 from wom_tui import __main__ as cli
 from wom_tui.domain.store import Store
+from wom_tui.domain.stores import open_store
 
 from tests.store.helpers import snapshot
 
@@ -34,22 +35,48 @@ def test_list_on_a_fresh_folder(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert capsys.readouterr().out == "No users yet.\n"
 
 
-def test_bind_list_unbind(tmp_path: Path, key_line: str, capsys: pytest.CaptureFixture[str]) -> None:
-    store = Store(tmp_path)
+@pytest.fixture(params=["folder", "postgresql"])
+def arcade(request, tmp_path: Path):
+    """(the command's store options, a function opening that store): a data folder or a database."""
+    if request.param == "folder":
+        yield ["--data-dir", str(tmp_path)], lambda: Store(tmp_path)
+        return
+    url = request.getfixturevalue("postgres_server").new_database()
+    opened = []
+
+    def opener():
+        opened.append(open_store(url))
+        return opened[-1]
+    yield ["--store", url], opener
+    for store in opened:
+        store.close()
+
+
+def test_bind_list_unbind(arcade, key_line: str, capsys: pytest.CaptureFixture[str]) -> None:
+    where, opened = arcade
+    store = opened()
     store.register("Alan")
     store.register("Bob")
-    assert users(tmp_path, "bind", "alan", "--key", key_line) == 0
+    assert cli.main(["users", "bind", "alan", "--key", key_line, *where]) == 0
     assert f"{fingerprint(key_line)} now signs in as Alan." in capsys.readouterr().out
-    assert Store(tmp_path).user_for_key(fingerprint(key_line)).name == "Alan"  # type: ignore[union-attr]
+    assert opened().user_for_key(fingerprint(key_line)).name == "Alan"  # type: ignore[union-attr]
+    assert cli.main(["users", "bind", "Bob", "--key", key_line, *where]) == 2
+    assert "This key already belongs to Alan." in capsys.readouterr().err
 
-    assert users(tmp_path, "list") == 0
+    assert cli.main(["users", "list", *where]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split() == ["Name", "Score", "Games", "Keys"]
     assert lines[1].split() == ["Alan", "0", "0", fingerprint(key_line)]
     assert lines[2].startswith("Bob") and "(none: registered locally" in lines[2]
 
-    assert users(tmp_path, "unbind", "Alan", fingerprint(key_line)) == 0
-    assert Store(tmp_path).user_for_key(fingerprint(key_line)) is None
+    assert cli.main(["users", "unbind", "Alan", fingerprint(key_line), *where]) == 0
+    assert opened().user_for_key(fingerprint(key_line)) is None
+
+
+def test_an_unreachable_database_says_so_and_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["users", "list", "--store", "postgresql://nobody@127.0.0.1:1/none"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("wom-tui users list: cannot use the database: postgresql://nobody@127.0.0.1:1/none")
 
 
 @pytest.mark.parametrize(

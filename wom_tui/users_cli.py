@@ -1,8 +1,8 @@
 """``wom-tui users list|bind|unbind``: the operator's view of names and the SSH keys that sign in as them.
 
 Bad input (an unknown name, a malformed key, a key already bound to someone else) prints one
-clear line and exits with status 2 without writing anything; a data folder the store refuses
-exits with status 1.
+clear line and exits with status 2 without writing anything; a data folder or database the store
+refuses exits with status 1. ``--store``/``WOM_STORE`` choose a PostgreSQL database, as for play.
 """
 
 from __future__ import annotations
@@ -52,7 +52,8 @@ def format_users(users: list[object]) -> str:
 def run_users_command(args: argparse.Namespace, options: Options, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run ``users list``, ``users bind`` or ``users unbind``; return the exit status."""
     from .domain.keys import KeyRejected, check_fingerprint
-    from .domain.store import Store, StoreError
+    from .domain.store import StoreError
+    from .options import open_store
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -73,14 +74,15 @@ def run_users_command(args: argparse.Namespace, options: Options, out: TextIO | 
             fingerprint = check_fingerprint(args.fingerprint)
         except KeyRejected as exc:
             return refuse(exc.reason)
-    if not options.data_dir.exists():
+    if not options.store and not options.data_dir.exists():
         # A folder that does not exist holds no users; looking must not create it.
         if command == "list":
             out.write(format_users([]))
             return 0
         return refuse(f"there is no user called {args.name!r} (see `wom-tui users list`)")
+    store = None
     try:
-        store = Store(options.data_dir)
+        store = open_store(options)
         if command == "list":
             out.write(format_users(list(store.users())))
             return 0
@@ -97,5 +99,9 @@ def run_users_command(args: argparse.Namespace, options: Options, out: TextIO | 
     except KeyRejected as exc:
         return refuse(exc.reason)
     except StoreError as exc:
-        print(f"wom-tui users {command}: cannot use the data folder: {exc}", file=err)
+        where = "the database" if options.store else "the data folder"
+        print(f"wom-tui users {command}: cannot use {where}: {exc}", file=err)
         return STORE_ERROR
+    finally:
+        if store is not None:
+            store.close()

@@ -1,4 +1,5 @@
-"""Processes that share a data folder's live state, as separate wom-tui sessions would (no UI).
+"""Processes that share a store's live state (a data folder or a database), as separate wom-tui sessions
+or servers would (no UI). ``folder`` is where the store is: a folder or a postgresql:// address.
 
 Each plays the way a screen should: subscribe to the change feed, wait until it is ready, then
 loop: bring the table up to date (``live.tick``), act on its own view, and wait for the next
@@ -14,6 +15,7 @@ import random
 from wom_tui.domain.live import HEARTBEAT_INTERVAL
 from wom_tui.domain.players import viki
 from wom_tui.domain.store import Store
+from wom_tui.domain.stores import open_store
 from wom_tui.domain.table import FINISHED, GUESSING, MAKING, OPEN, Refused, SeatHolder
 
 CTX = multiprocessing.get_context("fork")
@@ -22,7 +24,7 @@ TIMEOUT = 60.0
 
 def take_seat(folder: str, table_id: str, name: str, go, results) -> None:
     """Wait for ``go``, then try to take seat 2; report ``(name, "ok" or the reason)``."""
-    live = Store(folder).live
+    live = open_store(folder).live
     me = SeatHolder(name, f"s-{name}", True)
     go.wait(TIMEOUT)
     try:
@@ -40,7 +42,8 @@ def play_seat(folder: str, table_id: str, name: str, seat: int, code: str, resul
 
 
 async def _play(folder: str, table_id: str, name: str, seat: int, code: str):
-    live = Store(folder).live
+    store = open_store(folder)
+    live = store.live
     me = SeatHolder(name, f"s-{name}", True)
     presence = live.join(me.name, me.registered, me.session)
     stop, ready, arrived = asyncio.Event(), asyncio.Event(), asyncio.Event()
@@ -82,7 +85,8 @@ async def _play(folder: str, table_id: str, name: str, seat: int, code: str):
             except Refused:
                 continue
             if view.phase == FINISHED and table.recorded:
-                return name, view.phase, view.results.messages, view.seats[view.you].attempts_used
+                board = [(u.name, u.score, u.games) for u in store.scoreboard()]
+                return name, view.phase, view.results.messages, view.seats[view.you].attempts_used, board
             due = table.next_due()
             wait = 1.0 if due is None else max(0.0, min(1.0, due - live.clock()))
             try:
@@ -97,7 +101,7 @@ async def _play(folder: str, table_id: str, name: str, seat: int, code: str):
 
 def play_forever(folder: str, games) -> None:
     """Alan against HAL9000, table after table, as fast as it goes, publishing how many tables finished."""
-    live = Store(folder).live
+    live = open_store(folder).live
     me = SeatHolder("Alan", "s-alan", True)
     live.join(me.name, me.registered, me.session)
     rng = random.Random()
@@ -118,7 +122,7 @@ def play_forever(folder: str, games) -> None:
 
 def create_table(folder: str, name: str, results) -> None:
     """Open a table for ``name``; report its id."""
-    results.put(Store(folder).live.create_table(SeatHolder(name, f"s-{name}", True)).table_id)
+    results.put(open_store(folder).live.create_table(SeatHolder(name, f"s-{name}", True)).table_id)
 
 
 def play_one_killed_at(folder: str, step: int) -> None:

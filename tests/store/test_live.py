@@ -1,4 +1,9 @@
-"""Live state in the data folder (domain/live.py), in one process: tables, recording, presence, damage."""
+"""Live state in one process: tables, recording, presence, damage, the feed.
+
+Tests taking the ``store``/``live`` fixtures are the live contract and run on the data folder
+(domain/live.py) and on PostgreSQL (domain/pglive.py); the ones taking ``folder_store`` are about
+files.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +11,12 @@ import asyncio
 import os
 import time
 
+import psycopg
 import pytest
 
 from wom_tui.domain.live import PRESENCE_STALE, FolderFeed, LiveState
 from wom_tui.domain.store import Store, StoreError
+from wom_tui.domain.stores import open_store
 from wom_tui.domain.table import CLOSED, FINISHED, GUESSING, Refused, SeatHolder
 
 from .helpers import snapshot
@@ -28,8 +35,36 @@ class Clock:
         return self.now
 
 
+@pytest.fixture(params=["json", "postgresql"])
+def where(request, tmp_path):
+    """Where the store is: a data folder, or a fresh schema of the session's PostgreSQL server."""
+    if request.param == "json":
+        return str(tmp_path / "data")
+    return request.getfixturevalue("postgres_server").new_database()
+
+
 @pytest.fixture
-def store(tmp_path):
+def opened():
+    stores = []
+
+    def opener(location):
+        stores.append(open_store(location))
+        return stores[-1]
+    yield opener
+    for store in stores:
+        store.close()
+
+
+@pytest.fixture
+def store(where, opened):
+    store = opened(where)
+    store.register("Alan")
+    store.register("Bea")
+    return store
+
+
+@pytest.fixture
+def folder_store(tmp_path):
     store = Store(tmp_path / "data")
     store.register("Alan")
     store.register("Bea")
@@ -43,7 +78,41 @@ def clock():
 
 @pytest.fixture
 def live(store, clock):
-    return LiveState(store, clock=clock)
+    store.live.clock = clock
+    return store.live
+
+
+@pytest.fixture
+def folder_live(folder_store, clock):
+    return LiveState(folder_store, clock=clock)
+
+
+def kept(store) -> object:
+    """Everything the store keeps, raw: each file's bytes, or each row of every table."""
+    if isinstance(store, Store):
+        return snapshot(store.data_dir)
+    with psycopg.connect(store.url) as conn:
+        names = [n for (n,) in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+                                            "ORDER BY 1")]
+        return {n: conn.execute(f"SELECT * FROM {n} ORDER BY 1").fetchall() for n in names}
+
+
+def presence_kept(live, session: str) -> bool:
+    """Whether a session's presence record is still kept (fresh or stale)."""
+    if isinstance(live, LiveState):
+        return (live.presence_dir / f"{session}.json").exists()
+    return bool(live.store._read("SELECT 1 FROM wom_presence WHERE session = %s", (session,)))
+
+
+def age_table(live, table_id: str, seconds: float) -> None:
+    """Make a table look last written ``seconds`` ago."""
+    if isinstance(live, LiveState):
+        old = time.time() - seconds
+        os.utime(live.table_path(table_id), (old, old))
+    else:
+        live.store._transaction(lambda conn, _: conn.execute(
+            "UPDATE wom_tables SET updated_at = now() - make_interval(secs => %s) WHERE id = %s",
+            (seconds, table_id)))
 
 
 def online(live: LiveState, *people: SeatHolder) -> None:
@@ -51,8 +120,13 @@ def online(live: LiveState, *people: SeatHolder) -> None:
         live.join(person.name, person.registered, person.session)
 
 
-def backdate(live: LiveState, session: str) -> None:
+def backdate(live, session: str) -> None:
     """Make a session's heartbeat look older than the staleness limit (as if it was killed)."""
+    if not isinstance(live, LiveState):
+        live.store._transaction(lambda conn, _: conn.execute(
+            "UPDATE wom_presence SET seen = now() - make_interval(secs => %s) WHERE session = %s",
+            (PRESENCE_STALE + 1, session)))
+        return
     path = live.presence_dir / f"{session}.json"
     old = time.time() - PRESENCE_STALE - 1
     os.utime(path, (old, old))
@@ -68,14 +142,15 @@ def play_to_the_end(live: LiveState, table_id: str) -> None:
         live.act(table_id, lambda t, now: t.guess(ALAN, "RRRR", now))
 
 
-def test_the_store_offers_the_live_state_of_its_folder(store):
+def test_the_store_offers_the_live_state_of_its_folder(folder_store):
+    store = folder_store
     assert store.live is store.live and store.live.tables_dir == store.data_dir / "tables"
 
 
-def test_a_table_lives_in_the_folder_and_another_store_sees_every_change(store, live, tmp_path):
+def test_a_table_is_kept_in_the_store_and_another_store_sees_every_change(store, live, where, opened):
     online(live, ALAN, BEA)
     table = live.create_table(ALAN, seats=2, attempts=5)
-    other = LiveState(Store(tmp_path / "data"))
+    other = opened(where).live
     other.update_table(table.table_id, lambda t: t.sit(BEA, 1))
     assert live.table(table.table_id).names == ("Alan", "Bea")
     assert [t.table_id for t in live.tables().tables] == [table.table_id]
@@ -84,11 +159,11 @@ def test_a_table_lives_in_the_folder_and_another_store_sees_every_change(store, 
 def test_a_refused_change_writes_nothing(store, live):
     table = live.create_table(ALAN, seats=2)
     live.update_table(table.table_id, lambda t: t.sit(BEA, 1))
-    before = snapshot(store.data_dir)
+    before = kept(store)
     with pytest.raises(Refused) as info:
         live.update_table(table.table_id, lambda t: t.sit(SeatHolder("Cy", "s-cy", False), 1))
     assert info.value.reason == "Seat 2 was just taken by Bea."
-    assert snapshot(store.data_dir) == before
+    assert kept(store) == before
 
 
 def test_a_finished_game_is_recorded_once_with_everyones_points(store, live):
@@ -108,7 +183,8 @@ def test_a_finished_game_is_recorded_once_with_everyones_points(store, live):
 
 
 @pytest.mark.parametrize("crash", ["after taking the game id", "after recording the game"])
-def test_a_recording_cut_short_is_finished_by_the_next_sweep_without_counting_twice(store, live, crash, monkeypatch):
+def test_a_recording_cut_short_is_finished_by_the_next_sweep_without_counting_twice(folder_store, folder_live, crash, monkeypatch):
+    store, live = folder_store, folder_live
     online(live, ALAN, BEA)
     table = live.create_table(ALAN, seats=2, attempts=5)
     live.update_table(table.table_id, lambda t: t.sit(BEA, 1))
@@ -135,7 +211,8 @@ def test_a_recording_cut_short_is_finished_by_the_next_sweep_without_counting_tw
     assert len(store.games()) == 1
 
 
-def test_a_damaged_table_file_is_named_that_table_closed_and_nothing_else_touched(store, live):
+def test_a_damaged_table_file_is_named_that_table_closed_and_nothing_else_touched(folder_store, folder_live):
+    store, live = folder_store, folder_live
     good = live.create_table(ALAN, seats=2)
     bad = live.create_table(BEA, seats=3)
     path = live.table_path(bad.table_id)
@@ -154,7 +231,8 @@ def test_a_damaged_table_file_is_named_that_table_closed_and_nothing_else_touche
     live.update_table(good.table_id, lambda t: t.sit(BEA, 1))  # the other table plays on
 
 
-def test_a_table_damaged_under_a_player_closes_with_a_message_naming_it(store, live):
+def test_a_table_damaged_under_a_player_closes_with_a_message_naming_it(folder_store, folder_live):
+    store, live = folder_store, folder_live
     table = live.create_table(ALAN, seats=2)
     path = live.table_path(table.table_id)
     path.write_text('{"schema": 1, "table": [')
@@ -171,8 +249,9 @@ def test_presence_lists_live_sessions_and_a_killed_one_disappears(live):
     assert [(p.name, p.registered) for p in live.sessions()] == [("Alan", True), ("guest 2", False)]
     backdate(live, "s-guest")
     assert [p.name for p in live.sessions()] == ["Alan"]
+    assert presence_kept(live, "s-guest")
     live.sweep()
-    assert not (live.presence_dir / "s-guest.json").exists()
+    assert not presence_kept(live, "s-guest")
     backdate(live, "s-alan")
     live.heartbeat(alan)
     assert [p.name for p in live.sessions()] == ["Alan"]
@@ -217,8 +296,8 @@ def test_an_abandoned_open_table_closes_and_ended_tables_are_cleared_later(live,
     [t] = live.sweep().tables
     assert t.phase == CLOSED
     clock.now += 3600
-    old = time.time() - 3600
-    os.utime(live.table_path(table.table_id), (old, old))
+    assert [x.table_id for x in live.sweep().tables] == [table.table_id]  # kept a while for its results to be read
+    age_table(live, table.table_id, 3600)
     assert live.sweep().tables == ()
 
 
@@ -255,24 +334,32 @@ class Subscriber:
         await asyncio.wait_for(self.task, 10)
 
 
-@pytest.mark.parametrize("polling", [False, True])
-async def test_the_feed_reports_table_and_presence_changes_but_not_heartbeats(live, polling):
-    feed = FolderFeed(live.store.data_dir, polling=polling, poll_interval=0.05)
-    async with Subscriber(feed) as sub:
-        alan = await asyncio.to_thread(live.join, "Alan", True, "s-alan")
-        table = await asyncio.to_thread(live.create_table, ALAN)
-        await sub.until(lambda seen: any(c.presence for c in seen) and any(table.table_id in c.tables for c in seen))
-        count = len(sub.seen)
-        await asyncio.to_thread(live.heartbeat, alan)
-        await asyncio.to_thread(live.update_table, table.table_id, lambda t: t.sit(BEA, 1))
-        await sub.until(lambda seen: any(table.table_id in c.tables for c in seen[count:]))
-        assert not any(c.presence for c in sub.seen[count:])
-        count = len(sub.seen)
-        await asyncio.to_thread(live.store.register, "Cy")
-        await sub.until(lambda seen: any(c.scores for c in seen[count:]))
+def feeds(live) -> list:
+    """Every change feed a store offers: the folder's watcher and its polling; the database's LISTEN."""
+    if isinstance(live, LiveState):
+        return [FolderFeed(live.store.data_dir, polling=polling, poll_interval=0.05) for polling in (False, True)]
+    return [live.feed()]
 
 
-def test_computers_think_outside_the_lock(store, live, clock, monkeypatch):
+async def test_the_feed_reports_table_and_presence_changes_but_not_heartbeats(live):
+    for number, feed in enumerate(feeds(live)):
+        session = f"s-alan-{number}"
+        async with Subscriber(feed) as sub:
+            alan = await asyncio.to_thread(live.join, "Alan", True, session)
+            table = await asyncio.to_thread(live.create_table, ALAN)
+            await sub.until(lambda seen: any(c.presence for c in seen) and any(table.table_id in c.tables for c in seen))
+            count = len(sub.seen)
+            await asyncio.to_thread(live.heartbeat, alan)
+            await asyncio.to_thread(live.update_table, table.table_id, lambda t: t.sit(BEA, 1))
+            await sub.until(lambda seen: any(table.table_id in c.tables for c in seen[count:]))
+            assert not any(c.presence for c in sub.seen[count:])
+            count = len(sub.seen)
+            await asyncio.to_thread(live.store.register, f"Cy{number}")
+            await sub.until(lambda seen: any(c.scores for c in seen[count:]))
+
+
+def test_computers_think_outside_the_lock(folder_store, folder_live, clock, monkeypatch):
+    store, live = folder_store, folder_live
     from wom_tui.domain import table as table_module
 
     thought_locked = []
@@ -300,7 +387,8 @@ def test_computers_think_outside_the_lock(store, live, clock, monkeypatch):
     assert thought_locked and not any(thought_locked)
 
 
-def test_a_stray_file_in_the_tables_folder_is_not_a_table(live):
+def test_a_stray_file_in_the_tables_folder_is_not_a_table(folder_live):
+    live = folder_live
     table = live.create_table(ALAN)
     (live.tables_dir / "notes from bob.json").write_text("hello")
     assert [t.table_id for t in live.sweep().tables] == [table.table_id]
@@ -320,7 +408,8 @@ def test_record_game_with_a_game_id_records_it_once_however_often_it_is_asked(st
         store.record_game(wom_game("Alan"), game_id="../../etc/passwd")
 
 
-def test_a_damaged_presence_record_is_ignored_then_collected_and_bad_names_never_join(live):
+def test_a_damaged_presence_record_is_ignored_then_collected_and_bad_names_never_join(folder_live):
+    live = folder_live
     live.join("Alan", True, "s-alan")
     (live.presence_dir / "s-bad.json").write_text('{"schema": 1, "session": "s-bad", "name": "\\u001b[31mX"}')
     assert [p.name for p in live.sessions()] == ["Alan"]
@@ -331,3 +420,75 @@ def test_a_damaged_presence_record_is_ignored_then_collected_and_bad_names_never
         live.join("\x1b[31mEvil", False)
     with pytest.raises(ValueError):
         live.join("HAL9000", False)
+
+
+@pytest.fixture
+def pg_live(postgres_server, opened, clock):
+    store = opened(postgres_server.new_database())
+    store.register("Alan")
+    store.register("Bea")
+    store.live.clock = clock
+    return store.live
+
+
+def test_a_damaged_table_row_is_named_that_table_closed_and_nothing_else_touched(pg_live):
+    live, store = pg_live, pg_live.store
+    good = live.create_table(ALAN, seats=2)
+    bad = live.create_table(BEA, seats=3)
+    store._transaction(lambda conn, _: conn.execute(
+        "UPDATE wom_tables SET state = '{\"id\": 5}' WHERE id = %s", (bad.table_id,)))
+    users_before = [(u.name, u.score, u.games) for u in store.users()]
+    with pytest.raises(StoreError) as info:
+        live.table(bad.table_id)
+    assert f"table wom_tables, row {bad.table_id!r}" in str(info.value)
+    listing = live.tables()
+    assert [t.table_id for t in listing.tables] == [good.table_id]
+    [problem] = listing.problems
+    assert bad.table_id in str(problem) and "The table is closed" in problem.reason
+    assert store._read("SELECT id, state FROM wom_damaged_tables") == [(bad.table_id, {"id": 5})]
+    assert live.table(bad.table_id) is None
+    assert [(u.name, u.score, u.games) for u in store.users()] == users_before
+    live.update_table(good.table_id, lambda t: t.sit(BEA, 1))  # the other table plays on
+
+
+def test_a_recording_that_fails_leaves_the_move_and_the_next_sweep_records_it_once(pg_live, monkeypatch):
+    live, store = pg_live, pg_live.store
+    online(live, ALAN, BEA)
+    table = live.create_table(ALAN, seats=2, attempts=5)
+    live.update_table(table.table_id, lambda t: t.sit(BEA, 1))
+    real = store._record_in
+
+    def failing(conn, record, game_id):
+        real(conn, record, game_id)  # the game and the points are written, then the savepoint fails
+        raise ValueError("the database said no")
+
+    monkeypatch.setattr(store, "_record_in", failing)
+    play_to_the_end(live, table.table_id)
+    half = live.table(table.table_id)
+    assert half.phase == FINISHED and not half.recorded
+    assert store.games() == [] and {u.name: u.games for u in store.users()} == {"Alan": 0, "Bea": 0}
+    monkeypatch.setattr(store, "_record_in", real)
+    assert live.sweep().problems == ()
+    assert live.table(table.table_id).recorded
+    live.sweep()
+    assert {u.name: (u.score, u.games) for u in store.users()} == {"Alan": (0, 1), "Bea": (10, 1)}
+    assert len(store.games()) == 1
+
+
+def test_a_stale_heartbeat_is_judged_by_the_database_clock_not_the_tables(pg_live, clock):
+    alan = pg_live.join("Alan", True, "s-alan")
+    clock.now += 3600  # the tables' clock moves; presence does not care
+    assert [p.session for p in pg_live.sessions()] == ["s-alan"]
+    backdate(pg_live, "s-alan")
+    assert pg_live.sessions() == []
+    pg_live.heartbeat(alan)
+    assert [p.session for p in pg_live.sessions()] == ["s-alan"]
+
+
+async def test_two_arcades_in_one_database_do_not_wake_each_other(postgres_server, opened):
+    mine, theirs = opened(postgres_server.new_database()), opened(postgres_server.new_database())
+    async with Subscriber(mine.live.feed()) as sub:
+        await asyncio.to_thread(theirs.live.create_table, ALAN)
+        table = await asyncio.to_thread(mine.live.create_table, BEA)
+        await sub.until(lambda seen: any(table.table_id in c.tables for c in seen))
+        assert all(c.tables <= {table.table_id} for c in sub.seen)

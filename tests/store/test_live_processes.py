@@ -1,4 +1,5 @@
-"""Live state shared by real processes on one data folder: seats, a whole table, kills, the feed."""
+"""Live state shared by real processes: seats, a whole table, the feed (on a data folder and on one
+PostgreSQL database, as servers on two machines would share it); kills (on a data folder)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 
 from wom_tui.domain.live import PRESENCE_STALE, LiveState
 from wom_tui.domain.store import Store
+from wom_tui.domain.stores import open_store
 from wom_tui.domain.table import CLOSED, FINISHED, SEAT_GRACE, SeatHolder
 
 from .live_workers import CTX, TIMEOUT, create_table, play_forever, play_one_killed_at, play_seat, take_seat
@@ -31,14 +33,42 @@ def folder(tmp_path) -> Path:
     return folder
 
 
+@pytest.fixture(params=["json", "postgresql"])
+def where(request, tmp_path):
+    """A store shared by the processes: a data folder, or a PostgreSQL schema (servers on other machines)."""
+    if request.param == "json":
+        location = str(tmp_path / "data")
+    else:
+        location = request.getfixturevalue("postgres_server").new_database()
+    store = open_store(location)
+    for name in ("Alan", "Bea", "Cy", "Dee"):
+        store.register(name)
+    yield location
+    store.close()
+
+
+@pytest.fixture
+def live_at():
+    """Opens a store's live state in the test process, closing the stores afterwards."""
+    stores = []
+
+    def opener(location):
+        stores.append(open_store(location))
+        return stores[-1].live
+    yield opener
+    for store in stores:
+        store.close()
+
+
 def finish(processes) -> None:
     for process in processes:
         process.join(TIMEOUT)
         assert process.exitcode == 0, f"{process.name} ended with {process.exitcode}"
 
 
-def test_two_processes_racing_for_the_last_seat_exactly_one_gets_it(folder):
-    live = Store(folder).live
+def test_two_processes_racing_for_the_last_seat_exactly_one_gets_it(where, live_at):
+    folder = where
+    live = live_at(where)
     for _ in range(8):
         table = live.create_table(ALAN, seats=2)
         go, results = CTX.Event(), CTX.Queue()
@@ -56,8 +86,9 @@ def test_two_processes_racing_for_the_last_seat_exactly_one_gets_it(folder):
         assert live.table(table.table_id).names == ("Alan", winners[0])
 
 
-def test_three_processes_and_hal9000_play_a_table_to_the_results_recorded_once(folder):
-    live = Store(folder).live
+def test_three_processes_and_hal9000_play_a_table_to_the_results_recorded_once(where, live_at):
+    folder = where
+    live = live_at(where)
     table = live.create_table(ALAN, seats=4, attempts=8, pace=(0.05, 0.2))
     live.update_table(table.table_id, lambda t: t.seat_computer(ALAN, 3, "HAL9000"))
     results = CTX.Queue()
@@ -71,14 +102,16 @@ def test_three_processes_and_hal9000_play_a_table_to_the_results_recorded_once(f
     finish(players)
     done = live.table(table.table_id)
     assert done.phase == FINISHED and done.recorded
-    # Every seat saw the same results, from the table as written once.
-    assert len({messages for _, _, messages, _ in seen}) == 1
-    [record] = Store(folder).games()
+    # Every seat saw the same results, from the table as written once, and the same scoreboard.
+    assert len({messages for _, _, messages, _, _ in seen}) == 1
+    assert len({tuple(board) for *_, board in seen}) == 1
+    [record] = live.store.games()
     assert [p.name for p in record.players] == ["Alan", "Bea", "Cy", "HAL9000"]
-    assert {u.name: (u.score, u.games) for u in Store(folder).users() if u.games} == {
+    assert {u.name: (u.score, u.games) for u in live.store.users() if u.games} == {
         p.name: (p.points, 1) for p in record.players if p.is_user
     }
-    for name, _, _, attempts in seen:
+    assert seen[0][4] == [(u.name, u.score, u.games) for u in live.store.scoreboard()]
+    for name, _, _, attempts, _ in seen:
         assert next(p.attempts for p in record.players if p.name == name) == attempts
     assert live.sessions() == []  # each process parted cleanly
 
@@ -149,8 +182,9 @@ def test_a_process_killed_at_any_moment_leaves_no_table_stuck_and_no_points_twic
     check_points_once(folder)
 
 
-async def test_a_change_written_by_another_process_reaches_a_subscriber(folder):
-    live = Store(folder).live
+async def test_a_change_written_by_another_process_reaches_a_subscriber(where, live_at):
+    folder = where
+    live = live_at(where)
     async with Subscriber(live.feed()) as sub:
         results = CTX.Queue()
         writer = CTX.Process(target=create_table, args=(str(folder), "Bea", results))
@@ -159,3 +193,40 @@ async def test_a_change_written_by_another_process_reaches_a_subscriber(folder):
         await asyncio.to_thread(writer.join, TIMEOUT)
         await sub.until(lambda seen: any(table_id in c.tables for c in seen))
     assert live.table(table_id).names == ("Bea", None)
+
+
+def test_a_server_killed_at_any_moment_on_postgresql_leaves_no_table_stuck_and_no_points_twice(postgres_server, live_at):
+    """As the folder's kill test: a process playing on the database is killed anywhere (mid-transaction
+    included); a later session's sweeps finish every table, and each game's points count once."""
+    url = postgres_server.new_database()
+    live = live_at(url)
+    live.store.register("Alan")
+    rng = random.Random(2027)
+    for _ in range(6):
+        games = CTX.Value("i", 0)
+        worker = CTX.Process(target=play_forever, args=(url, games))
+        worker.start()
+        wait_until(lambda: games.value >= 1, "a first game")
+        assert worker.is_alive(), f"the player died on its own (exit code {worker.exitcode})"
+        until = time.perf_counter() + rng.uniform(0, 0.03)
+        while time.perf_counter() < until:
+            pass
+        os.kill(worker.pid, signal.SIGKILL)
+        worker.join(TIMEOUT)
+        live.store._transaction(lambda conn, _: conn.execute(
+            "UPDATE wom_presence SET seen = now() - make_interval(secs => %s)", (PRESENCE_STALE + 1,)))
+        clock = [time.time()]
+        later = live_at(url)
+        later.clock = lambda: clock[0]
+        later.sweep()
+        clock[0] += SEAT_GRACE + 1
+        listing = later.sweep()
+        assert listing.problems == ()
+        for table in listing.tables:
+            assert (table.phase == FINISHED and table.recorded) or table.phase == CLOSED, table
+    records = [r for r in live.store.games() if r.kind == "wom"]
+    alan = live.store.user("Alan")
+    assert alan.games == len(records) >= 6
+    assert alan.score == sum(r.points().get("Alan", 0) for r in records)
+    ids = [t.game_id for t in live.tables().tables if t.game_id]
+    assert len(ids) == len(set(ids)) == len(records)

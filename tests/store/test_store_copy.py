@@ -22,7 +22,11 @@ from .helpers import RULESET5, snapshot
 def make_arcade(folder: Path, users: int, games: int, rng: Random) -> None:
     """A data folder written straight through the store's encoders (no playing): quick for thousands."""
     names = [f"Player {n:05d}" if n % 3 else f"p.{n}_x" for n in range(users)]
-    registry = UserRegistry(User(name, rng.randrange(10**6), rng.randrange(500)) for name in names)
+    # Every seventh user holds one or two SSH keys (unique across users, as bound over `serve`).
+    registry = UserRegistry(
+        User(name, rng.randrange(10**6), rng.randrange(500),
+             [f"SHA256:{n:011d}{k}{'A' * 31}" for k in range(1 + n % 2)] if n % 7 == 0 else [])
+        for n, name in enumerate(names))
     (folder / "games").mkdir(parents=True)
     (folder / "users.json").write_bytes(encode_users(registry))
     hall = HallOfFame([
@@ -62,6 +66,7 @@ def test_a_big_arcade_goes_into_postgresql_and_back_exactly(postgres_server, tmp
     assert counts["users"] == ("1,000", "1,000")
     assert counts["game records"] == ("5,000", "5,000")
     assert counts["hall of fame records"] == ("3", "3")
+    assert counts["SSH keys"] == ("214", "214")
     points = f"{sum(u.score for u in Store(source).users()):,}"
     assert counts["points"] == (points, points)
     assert out.rstrip().endswith("everything matches.")

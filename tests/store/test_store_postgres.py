@@ -12,6 +12,7 @@ from wom_tui.domain.codes import SOLO_RULESET
 from wom_tui.domain.halloffame import HallEntry
 from wom_tui.domain.pgstore import SCHEMA_VERSION, DatabaseError, PostgresStore, describe
 from wom_tui.domain.store import StoreError
+from wom_tui.domain.table import SeatHolder
 from wom_tui.domain.users import User
 
 from .helpers import wom_game
@@ -147,6 +148,24 @@ def test_a_new_database_is_migrated_once_and_remembers_it(url, opened):
     assert (again.applied, again.version) == ([], SCHEMA_VERSION)
     assert run_sql(url, "SELECT version FROM wom_migrations ORDER BY version") == \
         [(m.version,) for m in pgstore.MIGRATIONS]
+
+
+def test_a_database_of_the_first_schema_is_upgraded_keeping_everything(url, opened, monkeypatch):
+    FP = "SHA256:" + "K" * 43
+    monkeypatch.setattr(pgstore, "MIGRATIONS", pgstore.MIGRATIONS[:1])
+    monkeypatch.setattr(pgstore, "SCHEMA_VERSION", 1)
+    old = opened(url)  # what the first PostgreSQL wom-tui made: users and games, no keys, no live state
+    old.register("Alan")
+    game_id = old.record_game(wom_game("Alan", points=4))
+    old.close()
+    monkeypatch.undo()
+
+    new = opened(url)
+    assert [m.version for m in new.applied] == [m.version for m in pgstore.MIGRATIONS[1:]]
+    assert [(u.name, u.score, u.games, u.keys) for u in new.users()] == [("Alan", 4, 1, ())]
+    assert [gid for gid, _ in new.games_with_ids()] == [game_id]
+    assert new.bind_key("alan", FP).keys == (FP,)
+    assert new.live.create_table(SeatHolder("Alan", "s-alan", True)).names == ("Alan", None)
 
 
 def test_a_database_from_a_newer_wom_tui_is_refused_and_left_alone(url, opened):

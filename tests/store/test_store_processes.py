@@ -12,6 +12,7 @@ from wom_tui.domain.store import Store
 
 from .workers import (
     kill_at_random_moments,
+    race_redeem,
     race_same_name,
     record_forever,
     register_forever,
@@ -55,3 +56,16 @@ def test_two_processes_registering_the_same_name_exactly_one_wins(store_factory)
         outcomes = race_same_name(where, "Alan" if round_ % 2 else "alan")
         assert sorted(outcomes) == ["Sorry, the name is already taken.", "registered"]
         assert len(store_factory(where).users()) == 1
+
+
+def test_two_processes_typing_one_link_code_at_once_exactly_one_gets_the_name(store_factory):
+    fp = ["SHA256:" + letter * 43 for letter in "ABC"]
+    for _ in range(4):
+        place = store_factory.fresh()
+        where = getattr(place, "url", None) or str(place.data_dir)
+        place.register("Alan", key=fp[0])
+        code = place.issue_link_code(fp[0])
+        outcomes = race_redeem(where, code, fp[1:])
+        assert sorted(outcomes.values()) == ["Alan", "That code is wrong, used or expired."], outcomes
+        [winner] = [key for key, said in outcomes.items() if said == "Alan"]
+        assert store_factory(where).user("Alan").keys == (fp[0], winner)

@@ -1,4 +1,5 @@
-"""users.json schema 2: key fingerprints per user, upgraded from schema 1 on the first write (issue 10)."""
+"""Keys per user and link codes (issue 10): users.json schema 2 upgraded from schema 1, and, on both
+stores through ``store_factory``, keys unique across users and single-use link codes."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from wom_tui.domain.keys import KeyRejected
+from wom_tui.domain.keys import KeyRejected, hash_link_code
 from wom_tui.domain.store import Store, StoreError
 
 from .helpers import snapshot
@@ -60,13 +61,14 @@ def test_the_first_write_upgrades_to_schema_2_and_loses_nothing(old_folder: Path
     assert Store(old_folder).user_for_key(FP_A).name == "Alan"  # type: ignore[union-attr]
 
 
-def test_a_key_belongs_to_one_user_and_a_refusal_writes_nothing(tmp_path: Path) -> None:
-    store = Store(tmp_path)
+def test_a_key_belongs_to_one_user_and_a_refusal_writes_nothing(store_factory) -> None:
+    store = store_factory()
     store.register("Alan", key=FP_A)
     store.register("Bob")
-    before = snapshot(tmp_path)
+    before = store_factory.state()
+    other = store_factory()  # as another process or server would see it
     with pytest.raises(KeyRejected, match="already belongs to Alan"):
-        store.bind_key("Bob", FP_A)
+        other.bind_key("Bob", FP_A)
     with pytest.raises(KeyRejected, match="already belongs to Alan"):
         store.register("Carol", key=FP_A)
     with pytest.raises(KeyRejected, match="no user called Zed"):
@@ -75,14 +77,17 @@ def test_a_key_belongs_to_one_user_and_a_refusal_writes_nothing(tmp_path: Path) 
         store.unbind_key("Bob", FP_A)
     with pytest.raises(KeyRejected):
         store.bind_key("Bob", "SHA256:short")
-    assert snapshot(tmp_path) == before
-    store.bind_key("Alan", FP_A)  # already hers: nothing to do
-    assert snapshot(tmp_path) == before
+    assert store_factory.state() == before
+    assert store.user("Carol") is None
+    assert store.bind_key("alan", FP_A).keys == (FP_A,)  # already hers: nothing to do
+    assert store_factory.state() == before
 
-    store.unbind_key("Alan", FP_A)
-    assert store.user_for_key(FP_A) is None
-    store.bind_key("Bob", FP_A)
-    assert store.user_for_key(FP_A).name == "Bob"  # type: ignore[union-attr]
+    assert store.unbind_key("Alan", FP_A).keys == ()
+    assert other.user_for_key(FP_A) is None
+    assert store.bind_key("Bob", FP_A).keys == (FP_A,)
+    assert other.user_for_key(FP_A).name == "Bob"  # type: ignore[union-attr]
+    store.bind_key("bob", FP_C)
+    assert [(u.name, u.keys) for u in other.users()] == [("Alan", ()), ("Bob", (FP_A, FP_C))]
 
 
 def test_a_file_binding_one_key_to_two_users_is_refused_and_kept(tmp_path: Path) -> None:
@@ -100,27 +105,41 @@ def test_a_file_binding_one_key_to_two_users_is_refused_and_kept(tmp_path: Path)
     assert path.read_bytes() == raw
 
 
-def test_a_link_code_works_once_and_only_for_ten_minutes(tmp_path: Path) -> None:
-    store = Store(tmp_path)
+def test_a_link_code_works_once_and_only_for_ten_minutes(store_factory) -> None:
+    store = store_factory()
     store.register("Alan", key=FP_A)
     with pytest.raises(KeyRejected, match="signed-in"):
         store.issue_link_code(FP_B, now=NOW)
 
     code = store.issue_link_code(FP_A, now=NOW)
-    assert code not in (tmp_path / "links.json").read_text()  # only its hash is kept
-    before = snapshot(tmp_path)
+    before = store_factory.state()
+    assert code not in repr(before) and code.replace("-", "") not in repr(before)  # only its hash is kept
+    other = store_factory()  # the code is typed on another server
     for wrong in ("", "AAAA-AAAA", code[:-1]):
         with pytest.raises(KeyRejected, match="wrong, used or expired"):
-            store.redeem_link_code(wrong, FP_B, now=NOW)
+            other.redeem_link_code(wrong, FP_B, now=NOW)
     with pytest.raises(KeyRejected, match="wrong, used or expired"):
-        store.redeem_link_code(code, FP_B, now=NOW + timedelta(minutes=10))
+        other.redeem_link_code(code, FP_B, now=NOW + timedelta(minutes=10))
     with pytest.raises(KeyRejected, match="already belongs to Alan"):
-        store.redeem_link_code(code, FP_A, now=NOW)
-    assert snapshot(tmp_path) == before
+        other.redeem_link_code(code, FP_A, now=NOW)
+    assert store_factory.state() == before
 
-    user = store.redeem_link_code(code.lower().replace("-", " "), FP_B, now=NOW + timedelta(minutes=9))
+    user = other.redeem_link_code(code.lower().replace("-", " "), FP_B, now=NOW + timedelta(minutes=9))
     assert user.name == "Alan" and user.keys == (FP_A, FP_B)
-    after = snapshot(tmp_path)
+    assert store.user_for_key(FP_B) == user
+    after = store_factory.state()
     with pytest.raises(KeyRejected, match="wrong, used or expired"):
         store.redeem_link_code(code, FP_C, now=NOW + timedelta(minutes=9))
-    assert snapshot(tmp_path) == after
+    assert store_factory.state() == after
+
+
+def test_an_expired_code_is_cleared_when_the_next_is_issued(store_factory) -> None:
+    store = store_factory()
+    store.register("Alan", key=FP_A)
+    old = store.issue_link_code(FP_A, now=NOW)
+    assert hash_link_code(old) in repr(store_factory.state())
+    new = store.issue_link_code(FP_A, now=NOW + timedelta(minutes=11))
+    assert hash_link_code(old) not in repr(store_factory.state())  # an expired code is not kept
+    with pytest.raises(KeyRejected, match="wrong, used or expired"):
+        store.redeem_link_code(old, FP_B, now=NOW + timedelta(minutes=11))
+    assert store.redeem_link_code(new, FP_B, now=NOW + timedelta(minutes=12)).keys == (FP_A, FP_B)

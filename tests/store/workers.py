@@ -164,3 +164,28 @@ def race_same_name(location: str, name: str, processes: int = 2) -> list[str]:
     for child in children:
         child.join(TIMEOUT)
     return outcomes
+
+
+def _redeem(location: str, code: str, fingerprint: str, go, results) -> None:
+    from wom_tui.domain.keys import KeyRejected
+
+    store = open_store(location)
+    go.wait(TIMEOUT)
+    try:
+        results.put((fingerprint, store.redeem_link_code(code, fingerprint).name))
+    except KeyRejected as exc:
+        results.put((fingerprint, exc.reason))
+
+
+def race_redeem(location: str, code: str, fingerprints: list[str]) -> dict[str, str]:
+    """One process per fingerprint types the same link code at the same moment; fingerprint → outcome."""
+    go = CTX.Event()
+    results = CTX.Queue()
+    children = [CTX.Process(target=_redeem, args=(str(location), code, fp, go, results)) for fp in fingerprints]
+    for child in children:
+        child.start()
+    go.set()
+    outcomes = dict(results.get(timeout=TIMEOUT) for _ in children)
+    for child in children:
+        child.join(TIMEOUT)
+    return outcomes

@@ -293,7 +293,71 @@ class FolderFeed:
 # ---------------------------------------------------------------- the live state
 
 
-class LiveState:
+class TableRules:
+    """What every live store does the same way around :class:`.table.Table`'s rules: bring a table
+    up to date and play on it. A store supplies ``clock``, ``sessions()``, ``_peek(table_id)`` (the
+    table as kept, None if gone or unreadable) and ``update_table`` (its compare-and-swap)."""
+
+    clock: Callable[[], float]
+
+    def sessions(self) -> list[Presence]:  # pragma: no cover - supplied by the store
+        """Sessions online now (the store's)."""
+        raise NotImplementedError
+
+    def _peek(self, table_id: str) -> Table | None:  # pragma: no cover - supplied by the store
+        raise NotImplementedError
+
+    def update_table(self, table_id: str, change: Callable[[Table], T]) -> T:  # pragma: no cover
+        """The store's compare-and-swap of one table."""
+        raise NotImplementedError
+
+    def act(self, table_id: str, action: Callable[[Table, float], T]) -> T:
+        """:meth:`update_table` with the clock: notes who is online, does what is due, then
+        ``action(table, now)`` — e.g. ``lambda t, now: t.guess(me, "RGBY", now)``."""
+        now = self.clock()
+        live = {p.session for p in self.sessions()}
+        moves = self._think_ahead(table_id, live, now)
+
+        def change(table: Table) -> T:
+            table.mark_presence(live, now)
+            table.tick(now, moves)
+            return action(table, now)
+
+        return self.update_table(table_id, change)
+
+    def _think_ahead(self, table_id: str, live: set[str], now: float) -> dict[tuple[int, int], str]:
+        """The computers' moves due by ``now``, worked out on a copy outside the lock (a strong
+        computer on a large ruleset may think for a second: nobody should wait on the lock for it)."""
+        copy = self._peek(table_id)
+        if copy is None:
+            return {}
+        copy.mark_presence(live, now)
+        return copy.tick(now)
+
+    def tick(self, table_id: str) -> Table:
+        """Bring one table up to date (presence, graces, computers' moves); the table as written."""
+        return self.act(table_id, lambda table, now: table)
+
+    @staticmethod
+    def _bring_up_to_date(table: Table, live: set[str], now: float) -> Callable[[Table], Table] | None:
+        """For a sweep: the moves due on ``table`` worked out outside any lock, as a change for
+        ``update_table``; None if nothing is due (no need to take the lock)."""
+        if table.phase == CLOSED or table.recorded:
+            return None
+        version = table.version
+        table.mark_presence(live, now)
+        moves = table.tick(now)
+        if table.version == version and table.phase != FINISHED:
+            return None
+
+        def change(t: Table) -> Table:
+            t.mark_presence(live, now)
+            t.tick(now, moves)
+            return t
+        return change
+
+
+class LiveState(TableRules):
     """Tables, live games and presence in one data folder, sharing the :class:`.store.Store`'s lock."""
 
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time) -> None:
@@ -480,6 +544,12 @@ class LiveState:
             self._write(self.table_path(table.table_id), encode_table(table))
         return table
 
+    def _peek(self, table_id: str) -> Table | None:
+        try:
+            return self._load_table(table_id)
+        except StoreError:
+            return None
+
     def table(self, table_id: str) -> Table | None:
         """The table as on file now (None if it is gone); :class:`StoreError` naming a damaged file."""
         return self._load_table(table_id)
@@ -525,36 +595,6 @@ class LiveState:
                 pass  # The move stands; the next sweep retries the recording and reports why.
         return result
 
-    def act(self, table_id: str, action: Callable[[Table, float], T]) -> T:
-        """:meth:`update_table` with the clock: notes who is online, does what is due, then
-        ``action(table, now)`` — e.g. ``lambda t, now: t.guess(me, "RGBY", now)``."""
-        now = self.clock()
-        live = {p.session for p in self.sessions()}
-        moves = self._think_ahead(table_id, live, now)
-
-        def change(table: Table) -> T:
-            table.mark_presence(live, now)
-            table.tick(now, moves)
-            return action(table, now)
-
-        return self.update_table(table_id, change)
-
-    def _think_ahead(self, table_id: str, live: set[str], now: float) -> dict[tuple[int, int], str]:
-        """The computers' moves due by ``now``, worked out on a copy outside the lock (a strong
-        computer on a large ruleset may think for a second: nobody should wait on the lock for it)."""
-        try:
-            copy = self._load_table(table_id)
-        except StoreError:
-            return {}
-        if copy is None:
-            return {}
-        copy.mark_presence(live, now)
-        return copy.tick(now)
-
-    def tick(self, table_id: str) -> Table:
-        """Bring one table up to date (presence, graces, computers' moves); the table as written."""
-        return self.act(table_id, lambda table, now: table)
-
     def _record(self, table: Table) -> None:
         """Record a finished game exactly once (call holding the lock, with ``table`` as on file)."""
         if table.phase != FINISHED or table.recorded:
@@ -587,19 +627,12 @@ class LiveState:
                     continue
                 kept.append(table)
                 continue
-            version = table.version
-            table.mark_presence(live, now)
-            moves = table.tick(now)  # on the copy, outside the lock
-            if table.version == version and table.phase != FINISHED:
+            change = self._bring_up_to_date(table, live, now)  # on the copy, outside the lock
+            if change is None:
                 kept.append(table)  # nothing due: no need for the lock
                 continue
-
-            def bring_up_to_date(t: Table, moves: dict[tuple[int, int], str] = moves) -> Table:
-                t.mark_presence(live, now)
-                t.tick(now, moves)
-                return t
             try:
-                table = self.update_table(table.table_id, bring_up_to_date)
+                table = self.update_table(table.table_id, change)
             except LookupError:
                 continue
             except StoreError as exc:

@@ -33,6 +33,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any, TypeVar
 
 import psycopg
@@ -42,8 +43,11 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from .halloffame import HallEntry, HallOfFame
+from .keys import KeyRejected, PendingLink, check_fingerprint, hash_link_code
+from .pglive import STATEMENTS as LIVE_STATEMENTS
+from .pglive import PostgresLive
 from .records import GameRecord
-from .store import StoreError, check_game_json, new_game_id
+from .store import StoreError, _check_game_id, check_game_json, new_game_id
 from .users import NameRejected, User, UserRegistry, check_name, name_key
 
 T = TypeVar("T")
@@ -63,6 +67,9 @@ POOL_MAX = 2
 """Connections one process keeps at most: a game process needs one at a time (the pool keeps one open)."""
 POOL_WAIT = 2.0
 """Seconds to wait for a pooled connection before asking the database directly what is wrong."""
+USER_COLUMNS = ("u.id, u.name, u.score, u.games, "
+                "ARRAY(SELECT k.fingerprint FROM wom_user_keys k WHERE k.user_id = u.id ORDER BY k.seq)")
+"""A user row with its key fingerprints, oldest first (``u`` is wom_users)."""
 MIGRATION_LOCK = 0x574F4D  # "WOM": the advisory lock migrations take, so only one server migrates.
 
 
@@ -97,8 +104,23 @@ MIGRATIONS: tuple[Migration, ...] = (
                entry jsonb NOT NULL
            )""",
     )),
-    # Later versions append here, never edit an applied one: keys per user (wom_user_keys,
-    # wom_links), then live tables, presence heartbeats and the LISTEN/NOTIFY change feed.
+    Migration(2, "SSH key fingerprints per user and one-time link codes", (
+        # The primary key makes a fingerprint belong to one user at most, whichever server binds it.
+        """CREATE TABLE wom_user_keys (
+               fingerprint text COLLATE "C" PRIMARY KEY,
+               user_id bigint NOT NULL REFERENCES wom_users (id) ON DELETE CASCADE,
+               seq bigint GENERATED ALWAYS AS IDENTITY
+           )""",
+        "CREATE INDEX wom_user_keys_by_user ON wom_user_keys (user_id, seq)",
+        # Only the code's hash is kept, as in links.json; a code is used up by deleting its row.
+        """CREATE TABLE wom_links (
+               code_hash text COLLATE "C" PRIMARY KEY,
+               user_id bigint NOT NULL REFERENCES wom_users (id) ON DELETE CASCADE,
+               expires timestamptz NOT NULL
+           )""",
+    )),
+    Migration(3, "live tables, presence heartbeats and the LISTEN/NOTIFY change feed", LIVE_STATEMENTS),
+    # Later versions append here, never edit an applied one.
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
@@ -171,8 +193,8 @@ def migrate(conn: psycopg.Connection[Any], database: str) -> list[Migration]:
         for migration in MIGRATIONS:
             if migration.version <= current:
                 continue
-            for statement in migration.statements:
-                conn.execute(statement)
+            # One round trip per migration (statements without parameters may be sent together).
+            conn.execute(";\n".join(migration.statements))
             conn.execute("INSERT INTO wom_migrations (version, description) VALUES (%s, %s)",
                          (migration.version, migration.description))
             applied.append(migration)
@@ -205,6 +227,14 @@ class PostgresStore:
                                                f"{SCHEMA_VERSION}: run `wom-tui store migrate`")
         self.pool_max = pool_max
         self._pool = self._new_pool()
+        self._live: PostgresLive | None = None
+
+    @property
+    def live(self) -> PostgresLive:
+        """Tables, live games, presence and the change feed in this database (:mod:`.pglive`)."""
+        if self._live is None:
+            self._live = PostgresLive(self)
+        return self._live
 
     def _new_pool(self) -> ConnectionPool:
         return ConnectionPool(
@@ -285,9 +315,9 @@ class PostgresStore:
         return DatabaseError(self.database, f"table {table}, row {key!r}: {reason}")
 
     def _user(self, row: tuple[Any, ...]) -> User:
-        row_id, name, score, games = row
+        row_id, name, score, games, keys = row
         try:
-            return User(name, score, games)
+            return User(name, score, games, keys)
         except NameRejected as exc:
             raise self._bad_row("wom_users", row_id, f"invalid name {name!r}: {exc.reason}") from None
         except (ValueError, TypeError) as exc:
@@ -312,7 +342,7 @@ class PostgresStore:
 
     def users(self) -> UserRegistry:
         """All registered users, in registration order."""
-        rows = self._read("SELECT id, name, score, games FROM wom_users ORDER BY id")
+        rows = self._read(f"SELECT {USER_COLUMNS} FROM wom_users u ORDER BY id")
         users = [self._user(row) for row in rows]
         try:
             return UserRegistry(users)
@@ -327,8 +357,20 @@ class PostgresStore:
         """The user with this name in any case, or ``None``."""
         if not isinstance(name, str):
             return None
-        rows = self._read("SELECT id, name, score, games FROM wom_users WHERE lower(name) = %s", (name_key(name),))
+        rows = self._read(f"SELECT {USER_COLUMNS} FROM wom_users u WHERE lower(name) = %s", (name_key(name),))
         return self._user(rows[0]) if rows else None
+
+    def user_for_key(self, fingerprint: str) -> User | None:
+        """The user holding the SSH key with this fingerprint, or ``None``."""
+        if not isinstance(fingerprint, str):
+            return None
+        rows = self._read(f"SELECT {USER_COLUMNS} FROM wom_users u JOIN wom_user_keys k ON k.user_id = u.id "
+                          "WHERE k.fingerprint = %s", (fingerprint,))
+        return self._user(rows[0]) if rows else None
+
+    def _user_in(self, conn: psycopg.Connection[Any], where: str, param: object) -> User | None:
+        row = conn.execute(f"SELECT {USER_COLUMNS} FROM wom_users u WHERE {where}", (param,)).fetchone()
+        return self._user(row) if row else None
 
     def hall_of_fame(self) -> HallOfFame:
         """The hall of fame."""
@@ -354,58 +396,163 @@ class PostgresStore:
 
     # ---- writes
 
-    def register(self, name: str) -> User:
-        """Register a new user with 0 points and 0 games; :class:`NameRejected` with the reason if not."""
+    def register(self, name: str, key: str | None = None) -> User:
+        """Register a new user with 0 points and 0 games, holding the SSH key ``key`` if given.
+
+        :class:`NameRejected` (bad or taken name) or :class:`KeyRejected` (the key is someone
+        else's) with the reason if not; nothing is written then.
+        """
         check_name(name)
+        if key is not None:
+            check_fingerprint(key)
         token = uuid.uuid4()
 
         def insert(conn: psycopg.Connection[Any], attempt: int) -> User:
             if attempt:  # Was the first try's COMMIT cut after it took effect? Then it is ours.
-                mine = conn.execute("SELECT 1 FROM wom_users WHERE registration = %s", (token,)).fetchone()
-                if mine:
-                    return User(name)
+                mine = self._user_in(conn, "registration = %s", token)
+                if mine is not None:
+                    return mine
             row = conn.execute(
                 "INSERT INTO wom_users (name, registration) VALUES (%s, %s) "
                 "ON CONFLICT ((lower(name))) DO NOTHING RETURNING id", (name, token)).fetchone()
             if row is None:
                 raise NameRejected("Sorry, the name is already taken.")
-            return User(name)
+            if key is not None:
+                self._insert_key(conn, row[0], key)
+            return User(name, keys=() if key is None else (key,))
 
         return self._transaction(insert)
 
-    def record_game(self, record: GameRecord) -> str:
+    def _insert_key(self, conn: psycopg.Connection[Any], user_id: int, fingerprint: str) -> None:
+        """Bind a key to a user in this transaction; KeyRejected (the transaction undone) if someone holds it."""
+        bound = conn.execute("INSERT INTO wom_user_keys (fingerprint, user_id) VALUES (%s, %s) "
+                             "ON CONFLICT (fingerprint) DO NOTHING RETURNING user_id", (fingerprint, user_id)).fetchone()
+        if bound is None:
+            holder = conn.execute("SELECT u.name FROM wom_user_keys k JOIN wom_users u ON u.id = k.user_id "
+                                  "WHERE k.fingerprint = %s", (fingerprint,)).fetchone()
+            raise KeyRejected(f"This key already belongs to {holder[0] if holder else 'someone else'}.")
+
+    def _named(self, conn: psycopg.Connection[Any], name: str) -> tuple[int, User]:
+        """The id and user called ``name`` (any case), its row locked; KeyRejected if there is none."""
+        row = conn.execute(f"SELECT {USER_COLUMNS} FROM wom_users u WHERE lower(name) = %s FOR UPDATE",
+                           (name_key(name) if isinstance(name, str) else "",)).fetchone()
+        if row is None:
+            raise KeyRejected(f"There is no user called {name}.")
+        return row[0], self._user(row)
+
+    def bind_key(self, name: str, fingerprint: str) -> User:
+        """Let the SSH key ``fingerprint`` sign in as ``name``; KeyRejected (nothing written) if it cannot.
+
+        A key belongs to one user at most (the table's primary key, whichever server binds it);
+        binding a key the user already holds changes nothing.
+        """
+        check_fingerprint(fingerprint)
+
+        def bind(conn: psycopg.Connection[Any], attempt: int) -> User:
+            user_id, user = self._named(conn, name)
+            if fingerprint in user.keys:
+                return user
+            self._insert_key(conn, user_id, fingerprint)
+            return User(user.name, user.score, user.games, (*user.keys, fingerprint))
+
+        return self._transaction(bind)
+
+    def unbind_key(self, name: str, fingerprint: str) -> User:
+        """Take the key ``fingerprint`` from ``name``; KeyRejected (nothing written) if they do not hold it."""
+        def unbind(conn: psycopg.Connection[Any], attempt: int) -> User:
+            user_id, user = self._named(conn, name)
+            gone = conn.execute("DELETE FROM wom_user_keys WHERE fingerprint = %s AND user_id = %s",
+                                (fingerprint, user_id)).rowcount
+            if gone != 1:
+                raise KeyRejected(f"{user.name} holds no key {fingerprint}.")
+            return User(user.name, user.score, user.games, [key for key in user.keys if key != fingerprint])
+
+        return self._transaction(unbind)
+
+    def issue_link_code(self, fingerprint: str, now: datetime | None = None) -> str:
+        """A one-time code with which another key can join the name that ``fingerprint`` signs in as.
+
+        Valid for 10 minutes and once; only its hash is kept (wom_links), and expired codes are
+        removed. KeyRejected if the key holds no name.
+        """
+        now = now or datetime.now(timezone.utc)
+
+        def issue(conn: psycopg.Connection[Any], attempt: int) -> str:
+            row = conn.execute("SELECT u.id, u.name FROM wom_user_keys k JOIN wom_users u ON u.id = k.user_id "
+                               "WHERE k.fingerprint = %s", (fingerprint,)).fetchone()
+            if row is None:
+                raise KeyRejected("Only a signed-in player can link another key.")
+            code, link = PendingLink.issue(row[1], now)
+            conn.execute("DELETE FROM wom_links WHERE expires <= %s", (now,))
+            conn.execute("INSERT INTO wom_links (code_hash, user_id, expires) VALUES (%s, %s, %s)",
+                         (link.code_hash, row[0], link.expires))
+            return code
+
+        return self._transaction(issue)
+
+    def redeem_link_code(self, typed: str, fingerprint: str, now: datetime | None = None) -> User:
+        """Bind ``fingerprint`` to the name a valid one-time code was issued for, using the code up.
+
+        KeyRejected, with nothing written, for a wrong, used or expired code or a key that
+        already holds a name. Using the code up (deleting its row) and binding the key are one
+        transaction, so of two servers redeeming one code at once exactly one succeeds.
+        """
+        check_fingerprint(fingerprint)
+        now = now or datetime.now(timezone.utc)
+        code_hash = hash_link_code(typed) if isinstance(typed, str) else ""
+
+        def redeem(conn: psycopg.Connection[Any], attempt: int) -> User:
+            holder = conn.execute("SELECT u.name FROM wom_user_keys k JOIN wom_users u ON u.id = k.user_id "
+                                  "WHERE k.fingerprint = %s", (fingerprint,)).fetchone()
+            if holder is not None:
+                raise KeyRejected(f"This key already belongs to {holder[0]}.")
+            used = conn.execute("DELETE FROM wom_links WHERE code_hash = %s AND expires > %s RETURNING user_id",
+                                (code_hash, now)).fetchone()
+            if used is None:
+                raise KeyRejected("That code is wrong, used or expired.")
+            self._insert_key(conn, used[0], fingerprint)
+            user = self._user_in(conn, "id = %s", used[0])
+            assert user is not None  # the link's foreign key keeps its user
+            return user
+
+        return self._transaction(redeem)
+
+    def record_game(self, record: GameRecord, *, game_id: str | None = None) -> str:
         """Keep a finished game; for World of Mastermind also add each user's points and +1 game.
 
         ``ValueError`` (and nothing written) if the record is invalid or names an unknown user.
+        ``game_id`` (from :func:`new_game_id`) makes recording idempotent: a game already kept
+        under that id is not recorded again (a live table retrying after a crash).
         Returns the game's id.
         """
         if not isinstance(record, GameRecord):
             raise TypeError("record_game needs a GameRecord")
         data = record.as_json()
         check_game_json(data)
-        game_id = new_game_id()
+        game_id = new_game_id() if game_id is None else _check_game_id(game_id)
+        return self._transaction(lambda conn, attempt: self._record_in(conn, record, game_id))
+
+    @staticmethod
+    def _record_in(conn: psycopg.Connection[Any], record: GameRecord, game_id: str) -> str:
+        """Keep a checked game and apply its points in the caller's transaction (once per game id)."""
         # Fixed order (by folded name) so two games sharing players lock their rows in the same order.
         points = sorted((name_key(player.name), player.name, player.points)
                         for player in record.players if player.is_user)
-
-        def insert(conn: psycopg.Connection[Any], attempt: int) -> str:
-            new = conn.execute(
-                "INSERT INTO wom_games (id, kind, finished_at, record) VALUES (%s, %s, %s, %s) "
-                "ON CONFLICT (id) DO NOTHING RETURNING id",
-                (game_id, record.kind, record.finished_at, Jsonb(data))).fetchone()
-            if new is None:  # a retry after a cut COMMIT: this game and its points are already kept
-                return game_id
-            if record.kind != "wom":
-                return game_id
-            for key, name, score in points:
-                updated = conn.execute(
-                    "UPDATE wom_users SET score = score + %s, games = games + 1 WHERE lower(name) = %s",
-                    (score, key))
-                if updated.rowcount != 1:
-                    raise ValueError(f"{name!r} is not a registered user")
+        new = conn.execute(
+            "INSERT INTO wom_games (id, kind, finished_at, record) VALUES (%s, %s, %s, %s) "
+            "ON CONFLICT (id) DO NOTHING RETURNING id",
+            (game_id, record.kind, record.finished_at, Jsonb(record.as_json()))).fetchone()
+        if new is None:  # a retry after a cut COMMIT, or a table asking again: already kept
             return game_id
-
-        return self._transaction(insert)
+        if record.kind != "wom":
+            return game_id
+        for key, name, score in points:
+            updated = conn.execute(
+                "UPDATE wom_users SET score = score + %s, games = games + 1 WHERE lower(name) = %s",
+                (score, key))
+            if updated.rowcount != 1:
+                raise ValueError(f"{name!r} is not a registered user")
+        return game_id
 
     def submit_hall_entry(self, entry: HallEntry) -> bool:
         """Make ``entry`` the record for its ruleset if it beats the current one; True if it did."""
@@ -437,9 +584,10 @@ class PostgresStore:
         return rows[0][0] == 0
 
     def load(self, users: Iterable[User], hall: HallOfFame, games: Iterable[tuple[str, GameRecord]]) -> None:
-        """Fill an empty database with exactly these users, records and games, in one transaction.
+        """Fill an empty database with exactly these users (with their keys), records and games, in one transaction.
 
-        Points are taken as they are (not recomputed from the games). ``DatabaseError`` if anything
+        Points are taken as they are (not recomputed from the games). Pending link codes are not
+        copied: they live ten minutes, and a player asks for a new one. ``DatabaseError`` if anything
         is kept already: a copy never merges.
         """
         users = list(users)
@@ -457,6 +605,11 @@ class PostgresStore:
                 with cur.copy("COPY wom_users (name, score, games) FROM STDIN") as copy:
                     for user in users:
                         copy.write_row((user.name, user.score, user.games))
+                ids = dict(conn.execute("SELECT lower(name), id FROM wom_users").fetchall())
+                with cur.copy("COPY wom_user_keys (fingerprint, user_id) FROM STDIN") as copy:
+                    for user in users:
+                        for key in user.keys:
+                            copy.write_row((key, ids[name_key(user.name)]))
                 with cur.copy("COPY wom_games (id, kind, finished_at, record) FROM STDIN") as copy:
                     for game_id, record in games:
                         copy.write_row((game_id, record.kind, record.finished_at, Jsonb(record.as_json())))

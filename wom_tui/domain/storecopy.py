@@ -1,7 +1,9 @@
 """Moving a whole arcade between stores: a data folder into PostgreSQL and back, nothing lost.
 
-The copy takes users (names, points, games played, in registration order), the hall of fame and
-every finished game record with its id, exactly; points are copied, not recomputed from games.
+The copy takes users (names, points, games played, the SSH keys that sign in as them, in
+registration order), the hall of fame and every finished game record with its id, exactly; points
+are copied, not recomputed from games. Pending link codes are not copied: a code lives ten
+minutes, and a player whose code was lost asks for a new one.
 It refuses a target that holds anything, and counts both sides so the person copying can see
 that they agree.
 """
@@ -44,6 +46,7 @@ class Arcade:
             "users": len(self.users),
             "points": sum(user.score for user in self.users),
             "games played": sum(user.games for user in self.users),
+            "SSH keys": sum(len(user.keys) for user in self.users),
             "hall of fame records": len(self.hall),
             "game records": len(self.games),
             "World of Mastermind records": sum(record.kind == "wom" for _, record in self.games),

@@ -9,13 +9,64 @@ when a database is chosen.
 from __future__ import annotations
 
 import os
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from .halloffame import HallEntry, HallOfFame
 from .records import GameRecord
 from .users import User, UserRegistry
 
+if TYPE_CHECKING:  # the live state and the table rules load only when a live screen needs them
+    from .live import ChangeFeed, Listing, Presence
+    from .table import SeatHolder, Table
+
 DATABASE_SCHEMES = ("postgresql://", "postgres://")
+
+T = TypeVar("T")
+
+
+class LiveLike(Protocol):
+    """Tables, live games, presence and the change feed (``store.live``): :class:`.live.LiveState` in a
+    folder, :class:`.pglive.PostgresLive` in a database. Both share :class:`.live.TableRules`."""
+
+    clock: Callable[[], float]
+
+    def join(self, name: str, registered: bool, session: str | None = None) -> Presence:
+        """Announce a session online; returns it."""
+
+    def heartbeat(self, presence: Presence) -> None:
+        """Keep a session online (joining again if its record was collected)."""
+
+    def part(self, session: str) -> None:
+        """A session ending cleanly."""
+
+    def sessions(self) -> list[Presence]:
+        """Sessions online now, oldest first."""
+
+    def create_table(self, creator: SeatHolder, **rules: Any) -> Table:
+        """Open a new table with ``creator`` in seat 1."""
+
+    def table(self, table_id: str) -> Table | None:
+        """One table as kept now, or None."""
+
+    def tables(self) -> Listing:
+        """Every table, and the damaged ones found (closed, reported)."""
+
+    def update_table(self, table_id: str, change: Callable[[Table], T]) -> T:
+        """Compare-and-swap one table (recording its game exactly once when it finishes)."""
+
+    def act(self, table_id: str, action: Callable[[Table, float], T]) -> T:
+        """``update_table`` with the clock, presence and what is due done first."""
+
+    def tick(self, table_id: str) -> Table:
+        """Bring one table up to date."""
+
+    def sweep(self) -> Listing:
+        """Housekeeping: stale presences, every table up to date, old ended tables removed."""
+
+    def feed(self, *, polling: bool = False) -> ChangeFeed:
+        """The change feed."""
 
 
 @runtime_checkable
@@ -43,14 +94,34 @@ class StoreLike(Protocol):
     def games_with_ids(self) -> list[tuple[str, GameRecord]]:
         """Every finished game with its id, oldest first."""
 
-    def register(self, name: str) -> User:
-        """A new user with 0 points; ``NameRejected`` with the reason if the name is bad or taken."""
+    def user_for_key(self, fingerprint: str) -> User | None:
+        """The user holding the SSH key with this fingerprint, or ``None``."""
 
-    def record_game(self, record: GameRecord) -> str:
-        """Keep a finished game (and apply a World of Mastermind game's points exactly once); its id."""
+    def register(self, name: str, key: str | None = None) -> User:
+        """A new user with 0 points (holding ``key`` if given); ``NameRejected``/``KeyRejected`` with the reason."""
+
+    def bind_key(self, name: str, fingerprint: str) -> User:
+        """Let a key sign in as ``name``; ``KeyRejected`` if the name is unknown or the key someone else's."""
+
+    def unbind_key(self, name: str, fingerprint: str) -> User:
+        """Take a key from ``name``; ``KeyRejected`` if they do not hold it."""
+
+    def issue_link_code(self, fingerprint: str, now: datetime | None = None) -> str:
+        """A one-time code (ten minutes, once) to link another key to the name ``fingerprint`` signs in as."""
+
+    def redeem_link_code(self, typed: str, fingerprint: str, now: datetime | None = None) -> User:
+        """Bind ``fingerprint`` to the name a valid code was issued for, using the code up; ``KeyRejected`` if not."""
+
+    def record_game(self, record: GameRecord, *, game_id: str | None = None) -> str:
+        """Keep a finished game (and apply a World of Mastermind game's points exactly once, also when
+        asked again with the same ``game_id``); its id."""
 
     def submit_hall_entry(self, entry: HallEntry) -> bool:
         """Make ``entry`` the record for its ruleset if it beats the current one; True if it did."""
+
+    @property
+    def live(self) -> LiveLike:
+        """Tables, live games, presence and the change feed kept with this store."""
 
     def close(self) -> None:
         """Release connections (nothing to do for a folder)."""
@@ -72,4 +143,4 @@ def open_store(location: str | os.PathLike[str]) -> StoreLike:
     return Store(location)
 
 
-__all__ = ["StoreLike", "is_database_url", "open_store"]
+__all__ = ["LiveLike", "StoreLike", "is_database_url", "open_store"]

@@ -1,0 +1,395 @@
+"""Live state in PostgreSQL: tables with their live games, who is online, and a change feed (LISTEN/NOTIFY).
+
+The same interface as the data folder's :class:`.live.LiveState` (``store.live``), so servers on
+several machines sharing one database see the same tables. The rules of a table stay in
+:mod:`.table`, and what is done around them (``act``, ``tick``, what a sweep brings up to date)
+in :class:`.live.TableRules`, shared by both stores. Tables (schema migration 3)::
+
+    wom_tables           id, state (the table's JSON), updated_at
+    wom_damaged_tables   a row that could not be read, moved aside as it was (the table is closed)
+    wom_presence         session, name, registered, since, seen (the last heartbeat, the database's clock)
+
+Promises:
+
+* :meth:`PostgresLive.update_table` is a compare-and-swap in one transaction: ``SELECT … FOR
+  UPDATE`` locks the table's row, the caller's function runs on it, and it is written back only if
+  it changed. Two servers taking the last seat: one gets it, the other is refused.
+* A finished game is recorded exactly once: the table's move, the game row with everyone's points
+  and the table marked recorded are one transaction (the recording in a savepoint: if it fails,
+  the move stands and the next sweep retries it, reporting why). A game already kept under the
+  table's game id is never counted again.
+* Presence: ``join`` writes a row, a heartbeat sets ``seen = now()`` (the database's clock, the
+  same for every server). A row older than :data:`.live.PRESENCE_STALE` seconds is ignored and
+  removed by the next sweep.
+* The change feed: triggers send ``NOTIFY wom_live`` for a table written, a session joining or
+  leaving (not a heartbeat) and users or games changing; :class:`PostgresFeed` LISTENs on a
+  connection of its own. A notification is delivered when its transaction commits, so a
+  subscriber that re-reads after a change sees it. The payload names the schema, so two arcades in
+  one database do not wake each other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from .codes import WOM_RULESET, Ruleset
+from .live import KEEP_ENDED, PRESENCE_STALE, LiveChange, Listing, Presence, TableRules, new_session_id, new_table_id
+from .store import StoreError, new_game_id
+from .table import CLOSED, COMPUTER_PACE, FINISHED, SEAT_GRACE, SeatHolder, Table, TableDataError, check_table_id
+from .users import name_key
+
+if TYPE_CHECKING:
+    from .pgstore import PostgresStore
+
+T = TypeVar("T")
+
+CHANNEL = "wom_live"
+
+STATEMENTS: tuple[str, ...] = (
+    """CREATE TABLE wom_tables (
+           id text COLLATE "C" PRIMARY KEY,
+           state jsonb NOT NULL,
+           updated_at timestamptz NOT NULL DEFAULT now()
+       )""",
+    """CREATE TABLE wom_damaged_tables (
+           id text COLLATE "C" NOT NULL,
+           state jsonb,
+           reason text NOT NULL,
+           moved_at timestamptz NOT NULL DEFAULT now()
+       )""",
+    """CREATE TABLE wom_presence (
+           session text COLLATE "C" PRIMARY KEY,
+           name text NOT NULL,
+           registered boolean NOT NULL,
+           since double precision NOT NULL,
+           seen timestamptz NOT NULL DEFAULT now()
+       )""",
+    """CREATE FUNCTION wom_notify_live() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+           IF TG_TABLE_NAME = 'wom_tables' THEN
+               IF TG_OP = 'DELETE' THEN
+                   PERFORM pg_notify('wom_live', TG_TABLE_SCHEMA || ' t ' || OLD.id);
+               ELSE
+                   PERFORM pg_notify('wom_live', TG_TABLE_SCHEMA || ' t ' || NEW.id);
+               END IF;
+           ELSIF TG_TABLE_NAME = 'wom_presence' THEN
+               PERFORM pg_notify('wom_live', TG_TABLE_SCHEMA || ' p');
+           ELSE
+               PERFORM pg_notify('wom_live', TG_TABLE_SCHEMA || ' s');
+           END IF;
+           RETURN NULL;
+       END $$""",
+    """CREATE TRIGGER wom_tables_notify AFTER INSERT OR UPDATE OR DELETE ON wom_tables
+       FOR EACH ROW EXECUTE FUNCTION wom_notify_live()""",
+    # A heartbeat only sets `seen`: it wakes nobody.
+    """CREATE TRIGGER wom_presence_notify AFTER INSERT OR DELETE OR UPDATE OF name, registered, since
+       ON wom_presence FOR EACH ROW EXECUTE FUNCTION wom_notify_live()""",
+    """CREATE TRIGGER wom_users_notify AFTER INSERT OR UPDATE OR DELETE ON wom_users
+       FOR EACH STATEMENT EXECUTE FUNCTION wom_notify_live()""",
+    """CREATE TRIGGER wom_games_notify AFTER INSERT OR UPDATE OR DELETE ON wom_games
+       FOR EACH STATEMENT EXECUTE FUNCTION wom_notify_live()""",
+)
+"""Migration 3 (see :data:`.pgstore.MIGRATIONS`)."""
+
+_STALE = f"now() - interval '{PRESENCE_STALE} seconds'"
+
+
+def _classify(schema: str, payloads: Iterable[str]) -> LiveChange | None:
+    """NOTIFY payloads ("<schema> t <id>", "<schema> p", "<schema> s") → one change, or None if none is ours."""
+    tables: set[str] = set()
+    presence = scores = False
+    for payload in payloads:
+        where, _, rest = payload.partition(" ")
+        if where != schema:
+            continue
+        if rest.startswith("t "):
+            tables.add(rest[2:])
+        elif rest == "p":
+            presence = True
+        elif rest == "s":
+            scores = True
+    if not (tables or presence or scores):
+        return None
+    return LiveChange(frozenset(tables), presence, scores)
+
+
+class PostgresFeed:
+    """The change feed of a database: LISTEN on a connection of its own (see :class:`.live.ChangeFeed`)."""
+
+    def __init__(self, url: str, database: str, *, step: float = 0.003, wake: float = 0.25,
+                 reconnect_pause: float = 1.0) -> None:
+        """``step``: notifications arriving this close together are handed over as one change (one
+        transaction's arrive together anyway);
+        ``wake``: how often an idle subscriber checks ``stop``."""
+        self.url = url
+        self.database = database
+        self.step = step
+        self.wake = wake
+        self.reconnect_pause = reconnect_pause
+
+    async def _listen(self) -> tuple[psycopg.AsyncConnection[Any], str]:
+        try:
+            conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=5)
+            await conn.execute(f"LISTEN {CHANNEL}")
+            row = await (await conn.execute("SELECT current_schema()")).fetchone()
+        except psycopg.Error as exc:
+            from .pgstore import DatabaseError, _reason
+
+            raise DatabaseError(self.database, f"cannot listen for changes ({_reason(exc)})") from None
+        return conn, str(row[0]) if row else "public"
+
+    async def changes(self, stop: asyncio.Event | None = None, ready: asyncio.Event | None = None) -> AsyncIterator[LiveChange]:
+        """Changes from now on, until ``stop`` is set. After a lost connection the feed listens
+        again and reports that everything may have changed (notifications sent meanwhile are lost)."""
+        stop = stop or asyncio.Event()
+        ready = ready or asyncio.Event()
+        conn, schema = await self._listen()
+        ready.set()  # LISTEN has returned: every later commit is notified to this connection
+        try:
+            while not stop.is_set():
+                try:
+                    payloads = [n.payload async for n in conn.notifies(timeout=self.wake, stop_after=1)]
+                    if not payloads:
+                        continue
+                    payloads += [n.payload async for n in conn.notifies(timeout=self.step)]
+                except psycopg.OperationalError:
+                    await conn.close()
+                    while not stop.is_set():
+                        try:
+                            await asyncio.wait_for(stop.wait(), self.reconnect_pause)
+                            return
+                        except asyncio.TimeoutError:
+                            pass
+                        try:
+                            conn, schema = await self._listen()
+                            break
+                        except StoreError:
+                            continue
+                    yield LiveChange(frozenset(), True, True)
+                    continue
+                change = _classify(schema, payloads)
+                if change is not None:
+                    yield change
+        finally:
+            await conn.close()
+
+
+class PostgresLive(TableRules):
+    """Tables, live games and presence in the store's database (see the module's promises)."""
+
+    def __init__(self, store: PostgresStore, *, clock: Callable[[], float] | None = None) -> None:
+        import time
+
+        self.store = store
+        self.clock = clock or time.time
+
+    # ---- plumbing
+
+    def _bad_row(self, table_id: str, reason: str) -> StoreError:
+        return self.store._bad_row("wom_tables", table_id, reason)
+
+    def _decode(self, table_id: str, state: Any) -> Table:
+        try:
+            table = Table.from_json(state)
+        except TableDataError as exc:
+            raise self._bad_row(table_id, exc.reason) from None
+        if table.table_id != table_id:
+            raise self._bad_row(table_id, f"the row holds table {table.table_id!r}")
+        return table
+
+    def _quarantine(self, conn: psycopg.Connection[Any], table_id: str, error: StoreError) -> StoreError:
+        """Move a damaged row aside as it was (in the caller's transaction); the error to report."""
+        conn.execute("INSERT INTO wom_damaged_tables (id, state, reason) "
+                     "SELECT id, state, %s FROM wom_tables WHERE id = %s", (str(error), table_id))
+        conn.execute("DELETE FROM wom_tables WHERE id = %s", (table_id,))
+        return self._bad_row(table_id, f"{error.reason.split(': ', 1)[-1]}. The table is closed; the row was "
+                                       "kept in wom_damaged_tables")
+
+    def _write(self, conn: psycopg.Connection[Any], table: Table) -> None:
+        conn.execute("INSERT INTO wom_tables (id, state) VALUES (%s, %s) ON CONFLICT (id) DO UPDATE "
+                     "SET state = EXCLUDED.state, updated_at = now()", (table.table_id, Jsonb(table.to_json())))
+
+    # ---- presence
+
+    def join(self, name: str, registered: bool, session: str | None = None) -> Presence:
+        """Announce a session online (or again, after its row was collected); returns it."""
+        session = session or new_session_id()
+        holder = SeatHolder(name, session, registered)  # validates
+        now = self.clock()
+        self.store._transaction(lambda conn, _: conn.execute(
+            "INSERT INTO wom_presence (session, name, registered, since) VALUES (%s, %s, %s, %s) "
+            "ON CONFLICT (session) DO UPDATE SET name = EXCLUDED.name, registered = EXCLUDED.registered, "
+            "since = EXCLUDED.since, seen = now()", (holder.session, holder.name, holder.registered, now)))
+        return Presence(session, name, registered, now, now)
+
+    def heartbeat(self, presence: Presence) -> None:
+        """Keep ``presence`` online (``seen = now()``, which notifies nobody), or join again if collected."""
+        touched = self.store._transaction(lambda conn, _: conn.execute(
+            "UPDATE wom_presence SET seen = now() WHERE session = %s", (presence.session,)).rowcount)
+        if not touched:
+            self.join(presence.name, presence.registered, presence.session)
+
+    def part(self, session: str) -> None:
+        """A session ending cleanly: its row goes at once (its seats follow the dropping-out rule)."""
+        self.store._transaction(lambda conn, _: conn.execute("DELETE FROM wom_presence WHERE session = %s",
+                                                             (session,)))
+
+    def sessions(self) -> list[Presence]:
+        """Sessions online now (heartbeat fresh by the database's clock), oldest first; bad rows are skipped."""
+        rows = self.store._read(f"SELECT session, name, registered, since, extract(epoch FROM seen)::float8 "
+                                f"FROM wom_presence WHERE seen > {_STALE} ORDER BY since, session")
+        found = []
+        for session, name, registered, since, seen in rows:
+            try:
+                SeatHolder(name, session, registered)
+            except (ValueError, TypeError):
+                continue
+            found.append(Presence(session, name, registered, since, seen))
+        return found
+
+    def _collect_presence(self) -> set[str]:
+        """Remove stale rows (and rows no session could have written); the live sessions."""
+        def collect(conn: psycopg.Connection[Any], _: int) -> None:
+            conn.execute(f"DELETE FROM wom_presence WHERE seen <= {_STALE}")
+        self.store._transaction(collect)
+        return {p.session for p in self.sessions()}
+
+    # ---- tables
+
+    def create_table(
+        self, creator: SeatHolder, *, seats: int = 2, attempts: int = 10, ruleset: Ruleset = WOM_RULESET,
+        seed: int = 0, grace: float = SEAT_GRACE, pace: tuple[float, float] = COMPUTER_PACE,
+    ) -> Table:
+        """Open a new table with ``creator`` in seat 1; :class:`.table.Refused` for rules it cannot have."""
+        table = Table(new_table_id(), creator, seats=seats, attempts=attempts, ruleset=ruleset, seed=seed,
+                      now=self.clock(), grace=grace, pace=pace)
+        self.store._transaction(lambda conn, _: self._write(conn, table))
+        return table
+
+    def _peek(self, table_id: str) -> Table | None:
+        try:
+            return self.table(table_id)
+        except StoreError:
+            return None
+
+    def table(self, table_id: str) -> Table | None:
+        """The table as kept now (None if it is gone); :class:`StoreError` naming a damaged row."""
+        rows = self.store._read("SELECT state FROM wom_tables WHERE id = %s", (check_table_id(table_id),))
+        return self._decode(table_id, rows[0][0]) if rows else None
+
+    def tables(self) -> Listing:
+        """Every table; damaged rows are closed (moved aside) and reported, not raised."""
+        tables, problems = [], []
+        for table_id, state in self.store._read("SELECT id, state FROM wom_tables ORDER BY id"):
+            try:
+                tables.append(self._decode(table_id, state))
+            except StoreError as exc:
+                problems.append(self.store._transaction(lambda conn, _, e=exc, i=table_id: self._quarantine(conn, i, e)))
+        return Listing(tuple(tables), tuple(problems))
+
+    def update_table(self, table_id: str, change: Callable[[Table], T]) -> T:
+        """Compare-and-swap in one transaction: lock the row, run ``change`` on the table, write it back
+        if it changed, and record its game if it just finished. Returns what ``change`` returned.
+
+        ``change`` raising (e.g. :class:`.table.Refused`) writes nothing. :class:`LookupError` if
+        the table is gone; :class:`StoreError` (the table closed) if its row is damaged.
+        """
+        check_table_id(table_id)
+
+        def swap(conn: psycopg.Connection[Any], _: int) -> tuple[bool, T | StoreError]:
+            row = conn.execute("SELECT state FROM wom_tables WHERE id = %s FOR UPDATE", (table_id,)).fetchone()
+            if row is None:
+                raise LookupError(f"There is no table {table_id!r} any more.")
+            try:
+                table = self._decode(table_id, row[0])
+            except StoreError as exc:
+                return False, self._quarantine(conn, table_id, exc)  # kept: the row is moved aside
+            version = table.version
+            result = change(table)
+            if table.version != version:
+                self._write(conn, table)
+            try:
+                with conn.transaction():  # a savepoint: a failed recording leaves the move standing
+                    self._record(conn, table)
+            except (StoreError, ValueError, psycopg.DatabaseError):
+                pass  # The next sweep retries the recording and reports why.
+            return True, result
+
+        done, outcome = self.store._transaction(swap)
+        if not done:
+            assert isinstance(outcome, StoreError)
+            raise outcome
+        return outcome  # type: ignore[return-value]
+
+    def _record(self, conn: psycopg.Connection[Any], table: Table) -> None:
+        """Record a finished game exactly once, in the caller's transaction holding the table's row."""
+        if table.phase != FINISHED or table.recorded:
+            return
+        if table.game_id is None:
+            table.game_id = new_game_id()
+        registered = {name_key(name) for (name,) in conn.execute("SELECT name FROM wom_users").fetchall()}
+        self.store._record_in(conn, table.record(registered), table.game_id)
+        table.recorded = True
+        table.version += 1
+        self._write(conn, table)
+
+    def _record_again(self, table_id: str) -> StoreError | None:
+        """Retry a recording that failed; the error saying why it fails, or None if it went through."""
+        def again(conn: psycopg.Connection[Any], _: int) -> None:
+            row = conn.execute("SELECT state FROM wom_tables WHERE id = %s FOR UPDATE", (table_id,)).fetchone()
+            if row is not None:
+                self._record(conn, self._decode(table_id, row[0]))
+        try:
+            self.store._transaction(again)
+        except (StoreError, ValueError) as exc:
+            return self._bad_row(table_id, f"the game could not be recorded: {exc}")
+        return None
+
+    def sweep(self) -> Listing:
+        """Housekeeping any session may run every few seconds (as the folder's): collect stale
+        presences, bring every table up to date, remove tables that ended over
+        :data:`.live.KEEP_ENDED` seconds ago. Returns the tables as left."""
+        live = self._collect_presence()
+        listing = self.tables()
+        now = self.clock()
+        kept, problems = [], list(listing.problems)
+        old = {table_id for (table_id,) in self.store._read(
+            f"SELECT id FROM wom_tables WHERE updated_at < now() - interval '{KEEP_ENDED} seconds'")}
+        for table in listing.tables:
+            if table.phase == CLOSED or table.recorded:
+                if table.table_id in old:
+                    self.store._transaction(lambda conn, _, i=table.table_id: conn.execute(
+                        f"DELETE FROM wom_tables WHERE id = %s AND updated_at < now() - interval '{KEEP_ENDED} seconds'",
+                        (i,)))
+                    continue
+                kept.append(table)
+                continue
+            change = self._bring_up_to_date(table, live, now)
+            if change is None:
+                kept.append(table)
+                continue
+            try:
+                table = self.update_table(table.table_id, change)
+            except LookupError:
+                continue
+            except StoreError as exc:
+                problems.append(exc)
+                continue
+            if table.phase == FINISHED and not table.recorded:
+                problem = self._record_again(table.table_id)
+                if problem is not None:
+                    problems.append(problem)
+            kept.append(table)
+        return Listing(tuple(kept), tuple(problems))
+
+    def feed(self, *, polling: bool = False) -> PostgresFeed:
+        """The change feed of this database (LISTEN/NOTIFY; ``polling`` is the folder's, ignored here)."""
+        return PostgresFeed(self.store.url, self.store.database)
+
+
+__all__ = ["PostgresFeed", "PostgresLive", "STATEMENTS"]
