@@ -16,7 +16,6 @@ import argparse
 import asyncio
 import os
 import resource
-import socket
 import sys
 import tempfile
 import time

@@ -232,7 +232,7 @@ def test_a_damaged_table_file_is_named_that_table_closed_and_nothing_else_touche
 
 
 def test_a_table_damaged_under_a_player_closes_with_a_message_naming_it(folder_store, folder_live):
-    store, live = folder_store, folder_live
+    live = folder_live
     table = live.create_table(ALAN, seats=2)
     path = live.table_path(table.table_id)
     path.write_text('{"schema": 1, "table": [')

@@ -11,7 +11,6 @@ from wom_tui.domain.codes import PALETTES, Feedback, Ruleset, feedback
 from wom_tui.domain.halloffame import HallEntry, HallOfFame
 from wom_tui.domain.records import GameRecord, PlayerRecord
 from wom_tui.domain.store import (
-    Store,
     decode_game,
     decode_hall,
     decode_users,

@@ -18,7 +18,7 @@ from wom_tui.domain.records import GameRecord, PlayerRecord
 from wom_tui.domain.store import Store, StoreError, encode_game, encode_users
 from wom_tui.domain.users import NameRejected, User, UserRegistry
 
-from .helpers import seed_transcript_game, snapshot, wom_game
+from .helpers import seed_transcript_game, wom_game
 
 
 def test_empty_folder_means_empty_state(store_factory):

@@ -50,7 +50,7 @@ PUZZLES: dict[str, DailyPuzzle] = {p.key: p for p in (CLASSIC, DIGITS)}
 
 
 class DailyRefused(Exception):
-    """This identity cannot play this daily code; ``str(exc)`` is the reason shown to the player."""
+    """The identity cannot play this daily code; ``str(exc)`` is the reason shown to the player."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)

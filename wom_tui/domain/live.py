@@ -202,7 +202,8 @@ class FolderFeed:
                  poll_interval: float = POLL_INTERVAL, step_ms: int = 20, debounce_ms: int = 100) -> None:
         """``step_ms``: a batch of changes is handed over after this long without another one
         (the watcher also wakes this often when idle); ``debounce_ms``: at the latest after this
-        long, even while changes keep coming."""
+        long, even while changes keep coming.
+        """
         self.data_dir = Path(data_dir)
         self.polling = polling
         self.poll_interval = poll_interval
@@ -296,7 +297,8 @@ class FolderFeed:
 class TableRules:
     """What every live store does the same way around :class:`.table.Table`'s rules: bring a table
     up to date and play on it. A store supplies ``clock``, ``sessions()``, ``_peek(table_id)`` (the
-    table as kept, None if gone or unreadable) and ``update_table`` (its compare-and-swap)."""
+    table as kept, None if gone or unreadable) and ``update_table`` (its compare-and-swap).
+    """
 
     clock: Callable[[], float]
 
@@ -313,7 +315,8 @@ class TableRules:
 
     def act(self, table_id: str, action: Callable[[Table, float], T]) -> T:
         """:meth:`update_table` with the clock: notes who is online, does what is due, then
-        ``action(table, now)`` — e.g. ``lambda t, now: t.guess(me, "RGBY", now)``."""
+        ``action(table, now)`` — e.g. ``lambda t, now: t.guess(me, "RGBY", now)``.
+        """
         now = self.clock()
         live = {p.session for p in self.sessions()}
         moves = self._think_ahead(table_id, live, now)
@@ -327,7 +330,8 @@ class TableRules:
 
     def _think_ahead(self, table_id: str, live: set[str], now: float) -> dict[tuple[int, int], str]:
         """The computers' moves due by ``now``, worked out on a copy outside the lock (a strong
-        computer on a large ruleset may think for a second: nobody should wait on the lock for it)."""
+        computer on a large ruleset may think for a second: nobody should wait on the lock for it).
+        """
         copy = self._peek(table_id)
         if copy is None:
             return {}
@@ -341,7 +345,8 @@ class TableRules:
     @staticmethod
     def _bring_up_to_date(table: Table, live: set[str], now: float) -> Callable[[Table], Table] | None:
         """For a sweep: the moves due on ``table`` worked out outside any lock, as a change for
-        ``update_table``; None if nothing is due (no need to take the lock)."""
+        ``update_table``; None if nothing is due (no need to take the lock).
+        """
         if table.phase == CLOSED or table.recorded:
             return None
         version = table.version
@@ -407,7 +412,8 @@ class LiveState(TableRules):
 
     def _load_table(self, table_id: str) -> Table | None:
         """Read a table strictly; a file unchanged since the last read (same inode, time and size:
-        every write replaces the file) is not parsed again."""
+        every write replaces the file) is not parsed again.
+        """
         path = self.table_path(table_id)
         try:
             stat = path.stat()
@@ -510,7 +516,8 @@ class LiveState(TableRules):
 
     def _collect_presence(self) -> set[str]:
         """Remove stale and unreadable presence records; the live sessions. Takes the lock only
-        when there is something to remove."""
+        when there is something to remove.
+        """
         live = {p.session for p in self.sessions()}
         stale = []
         for path in self.presence_dir.glob("*.json"):
@@ -613,7 +620,8 @@ class LiveState(TableRules):
     def sweep(self) -> Listing:
         """Housekeeping any session may run every few seconds: collect stale presences, bring every
         table up to date (dropped seats, graces, computers, unfinished recordings), and remove
-        tables that ended over :data:`KEEP_ENDED` seconds ago. Returns the tables as left."""
+        tables that ended over :data:`KEEP_ENDED` seconds ago. Returns the tables as left.
+        """
         with self.store._locked():
             live = self._collect_presence()
         listing = self.tables()

@@ -125,7 +125,8 @@ class PostgresFeed:
                  reconnect_pause: float = 1.0) -> None:
         """``step``: notifications arriving this close together are handed over as one change (one
         transaction's arrive together anyway);
-        ``wake``: how often an idle subscriber checks ``stop``."""
+        ``wake``: how often an idle subscriber checks ``stop``.
+        """
         self.url = url
         self.database = database
         self.step = step
@@ -145,7 +146,8 @@ class PostgresFeed:
 
     async def changes(self, stop: asyncio.Event | None = None, ready: asyncio.Event | None = None) -> AsyncIterator[LiveChange]:
         """Changes from now on, until ``stop`` is set. After a lost connection the feed listens
-        again and reports that everything may have changed (notifications sent meanwhile are lost)."""
+        again and reports that everything may have changed (notifications sent meanwhile are lost).
+        """
         stop = stop or asyncio.Event()
         ready = ready or asyncio.Event()
         conn, schema = await self._listen()
@@ -353,7 +355,8 @@ class PostgresLive(TableRules):
     def sweep(self) -> Listing:
         """Housekeeping any session may run every few seconds (as the folder's): collect stale
         presences, bring every table up to date, remove tables that ended over
-        :data:`.live.KEEP_ENDED` seconds ago. Returns the tables as left."""
+        :data:`.live.KEEP_ENDED` seconds ago. Returns the tables as left.
+        """
         live = self._collect_presence()
         listing = self.tables()
         now = self.clock()

@@ -28,7 +28,8 @@ T = TypeVar("T")
 
 class LiveLike(Protocol):
     """Tables, live games, presence and the change feed (``store.live``): :class:`.live.LiveState` in a
-    folder, :class:`.pglive.PostgresLive` in a database. Both share :class:`.live.TableRules`."""
+    folder, :class:`.pglive.PostgresLive` in a database. Both share :class:`.live.TableRules`.
+    """
 
     clock: Callable[[], float]
 
@@ -114,7 +115,8 @@ class StoreLike(Protocol):
 
     def record_game(self, record: GameRecord, *, game_id: str | None = None) -> str:
         """Keep a finished game (and apply a World of Mastermind game's points exactly once, also when
-        asked again with the same ``game_id``); its id."""
+        asked again with the same ``game_id``); its id.
+        """
 
     def submit_hall_entry(self, entry: HallEntry) -> bool:
         """Make ``entry`` the record for its ruleset if it beats the current one; True if it did."""

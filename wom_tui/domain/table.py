@@ -313,7 +313,8 @@ class Table:
 
     def next_due(self) -> float | None:
         """The earliest time at which :meth:`tick` has something to do (a computer's move, a grace
-        running out), or None when nothing will happen without someone acting."""
+        running out), or None when nothing will happen without someone acting.
+        """
         due = []
         if self.phase in (OPEN, MAKING, GUESSING):
             due += [s.away_since + self.grace for s in self._seats if s.away_since is not None and not s.gone]
@@ -525,7 +526,8 @@ class Table:
 
     def leave(self, person: SeatHolder, now: float) -> None:
         """A confirmed leave: before the start, stand up (the creator closes the table);
-        once started, the seat is gone and the game goes on."""
+        once started, the seat is gone and the game goes on.
+        """
         if self.phase == OPEN:
             self._seated(person)
             if person.identity == self.creator.identity:
@@ -573,7 +575,8 @@ class Table:
 
     def mark_presence(self, live_sessions: Collection[str], now: float) -> None:
         """Note which seated people still have a live session: one whose session is gone is *away*
-        from ``now``, and comes back when their session is live again."""
+        from ``now``, and comes back when their session is live again.
+        """
         if self.phase not in (OPEN, MAKING, GUESSING):
             return
         for seat in self._seats:
@@ -726,7 +729,8 @@ class Table:
     @classmethod
     def from_json(cls, data: Any) -> Table:
         """Rebuild a table from :meth:`to_json` data; :class:`TableDataError` with the reason if it
-        is not one (wrong types, unknown fields, impossible states, guesses the rules forbid)."""
+        is not one (wrong types, unknown fields, impossible states, guesses the rules forbid).
+        """
         try:
             return cls._from_json(data)
         except TableDataError:

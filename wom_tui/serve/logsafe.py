@@ -20,14 +20,14 @@ INTERVAL = 10.0
 
 
 def clean(text: object, limit: int = MAX_CLEAN) -> str:
-    """``text`` as printable ASCII on one line: control characters and non-ASCII escaped (``\\n``, ``\\x1b``)."""
+    r"""``text`` as printable ASCII on one line: control characters and non-ASCII escaped (``\n``, ``\x1b``)."""
     value = str(text)
     shown = ascii(value[:limit])[1:-1]
     return shown + ("…" if len(value) > limit else "")
 
 
 def escape_controls(text: str) -> str:
-    """Only the unprintable characters of ``text`` escaped (``\n``, ``\x1b``); the rest, backslashes too, as is."""
+    r"""Only the unprintable characters of ``text`` escaped (``\n``, ``\x1b``); the rest, backslashes too, as is."""
     if text.isprintable():
         return text
     return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
@@ -41,6 +41,7 @@ class SafeFormatter(logging.Formatter):
     """
 
     def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 (logging's name)
+        """The record's message with its control characters escaped."""
         record.message = escape_controls(record.message)
         return super().formatMessage(record)
 

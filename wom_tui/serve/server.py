@@ -499,7 +499,7 @@ async def serve_until_stopped(config: ServeConfig) -> int:
 
 
 def _descriptor_limit() -> int:
-    """This process's soft limit on open descriptors (RLIMIT_NOFILE)."""
+    """The process's soft limit on open descriptors (RLIMIT_NOFILE)."""
     soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     return soft if soft != resource.RLIM_INFINITY else 1 << 20
 
