@@ -7,7 +7,8 @@ import random
 from dataclasses import dataclass
 
 from .board import GameStateError
-from .codes import DIGITS10, MAX_GUESSES, MIN_GUESSES, Feedback, Palette, Ruleset, feedback
+from .codes import DIGITS10, MAX_GUESSES, MIN_GUESSES, Feedback, InvalidCode, Palette, Ruleset, feedback
+from .commands import command_hint
 from .records import GameRecord, PlayerRecord
 from .wom import SetupError
 
@@ -213,6 +214,10 @@ class SoloGame:
         for number in LIFELINE_COSTS:
             if request == f"lifeline#{number}":
                 return self.lifeline(number)
+        hint = command_hint(request, new_game=True, lifelines=self.__policy is not LifelinePolicy.NONE)
+        if hint is not None:
+            self._require_playing()
+            raise InvalidCode(hint)
         return self.guess(text)
 
     def lifeline_refusal(self, number: int) -> str | None:
