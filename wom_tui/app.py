@@ -103,6 +103,26 @@ class WomApp(App[int]):
             return
         self.return_to_menu()
 
+    def game_in_progress(self) -> bool:
+        """True while any open screen holds a game that leaving would lose (under help, too)."""
+        from .screens.base import WomScreen
+
+        return any(isinstance(s, WomScreen) and s.leaving_loses_progress() for s in self.screen_stack)
+
+    async def action_quit(self) -> None:
+        """Quit; during a game ask first, as Esc does (ctrl+q again on the question quits)."""
+        from .screens.confirm import QuitConfirmScreen
+
+        if isinstance(self.screen, QuitConfirmScreen) or not self.game_in_progress():
+            self.exit()
+            return
+
+        def answered(quit_now: bool | None) -> None:
+            if quit_now:
+                self.exit()
+
+        self.push_screen(QuitConfirmScreen(), answered)
+
     def return_to_menu(self) -> None:
         """Close every screen above the main menu, without asking."""
         while len(self.screen_stack) > 1:
