@@ -19,6 +19,9 @@ from .widgets.themes import THEMES
 if TYPE_CHECKING:
     from .domain.store import Store, StoreError
 
+LOCAL_IDENTITY = "local"
+"""The identity of whoever plays in a local terminal (over SSH it will be the client's key)."""
+
 SCREENS_BY_NAME: dict[str, tuple[str, str, str]] = {
     "wom": ("wom_tui.screens.wom", "WomSetupScreen", "World of Mastermind"),
     "solo": ("wom_tui.screens.solo", "SoloSetupScreen", "Solo game"),
@@ -40,11 +43,13 @@ class WomApp(App[int]):
         Binding("question_mark", "help", "Help", show=False),
     ]
 
-    def __init__(self, store: Store, rng: random.Random, options: Options) -> None:
+    def __init__(self, store: Store, rng: random.Random, options: Options, *, identity: str = LOCAL_IDENTITY) -> None:
         super().__init__()
         self.store = store
         self.rng = rng
         self.options = options
+        self.identity = identity
+        """Whose preferences (the theme) this session reads and keeps: ``"local"`` on this machine."""
         for theme in THEMES:
             self.register_theme(theme)
 
@@ -54,7 +59,35 @@ class WomApp(App[int]):
         return MenuScreen()
 
     def on_mount(self) -> None:
-        self.check_store()
+        if self.check_store():
+            self._restore_theme()
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
+
+    # -- the theme, remembered per identity ------------------------------------------------
+
+    def _restore_theme(self) -> None:
+        from .domain.store import StoreError
+
+        try:
+            theme = self.store.theme(self.identity)
+        except StoreError as error:
+            self.show_store_error(error)
+            return
+        if theme is not None and theme in self.available_themes and theme != self.theme:
+            self._restoring_theme = theme
+            self.theme = theme
+
+    def _remember_theme(self, theme: Any) -> None:
+        from .domain.store import StoreError
+
+        name = getattr(theme, "name", None)
+        if not isinstance(name, str) or name == getattr(self, "_restoring_theme", None):
+            self._restoring_theme = None
+            return
+        try:
+            self.store.set_theme(self.identity, name)
+        except (StoreError, ValueError) as error:
+            self.notify(f"The theme could not be remembered: {error}", severity="warning", markup=False)
 
     # -- the store -------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ Layout of the folder (every JSON file is pretty-printed and carries ``"schema": 
     halloffame.json                 {"schema": 1, "records": [...]}
     games/<id>.json                 {"schema": 1, "id": "<id>", "game": {...}}  one per finished game
     games/<id>.pending.json         a finished game whose points may not be in users.json yet
+    preferences.json                {"schema": 1, "themes": {identity: theme}}  per-identity settings
     .lock                           the one inter-process lock (filelock)
 
 Promises:
@@ -54,6 +55,7 @@ from .users import NameRejected, User, UserRegistry, check_name, computer_name, 
 SCHEMA = 1
 USERS_FILE = "users.json"
 HALL_FILE = "halloffame.json"
+PREFS_FILE = "preferences.json"
 GAMES_DIR = "games"
 LOCK_FILE = ".lock"
 TMP_SUFFIX = ".wom-tmp"
@@ -233,6 +235,40 @@ def encode_hall(hall: HallOfFame) -> bytes:
     return encode_document({"records": hall.as_json()})
 
 
+_THEME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+MAX_IDENTITY = 200
+"""An identity is "local" or, over SSH, a key fingerprint (SHA256:… is 50 characters)."""
+
+
+def check_identity(identity: Any) -> str:
+    """An identity preferences are kept under: printable ASCII, 1–200 characters; ``ValueError`` if not."""
+    if not (isinstance(identity, str) and 0 < len(identity) <= MAX_IDENTITY
+            and identity.isascii() and identity.isprintable()):
+        raise ValueError(f"{identity!r} is not an identity (1–{MAX_IDENTITY} printable ASCII characters)")
+    return identity
+
+
+def check_theme_name(theme: Any) -> str:
+    """A theme name as Textual names them (``wom-colourblind``, ``nord``); ``ValueError`` if not."""
+    if not isinstance(theme, str) or _THEME_NAME.fullmatch(theme) is None:
+        raise ValueError(f"{theme!r} is not a theme name")
+    return theme
+
+
+def decode_prefs(data: dict[str, Any]) -> dict[str, str]:
+    """preferences.json's content → the theme chosen by each identity."""
+    _expect_keys(data, {"schema", "themes"})
+    themes = data["themes"]
+    if not isinstance(themes, dict):
+        raise ValueError("'themes' must be an object")
+    return {check_identity(identity): check_theme_name(theme) for identity, theme in themes.items()}
+
+
+def encode_prefs(themes: dict[str, str]) -> bytes:
+    """preferences.json's bytes."""
+    return encode_document({"themes": dict(sorted(themes.items()))})
+
+
 def _is_count(value: Any) -> bool:
     return type(value) is int and value >= 0
 
@@ -364,6 +400,7 @@ class Store:
         self.data_dir = Path(data_dir)
         self.users_path = self.data_dir / USERS_FILE
         self.hall_path = self.data_dir / HALL_FILE
+        self.prefs_path = self.data_dir / PREFS_FILE
         self.games_dir = self.data_dir / GAMES_DIR
         self.lock_path = self.data_dir / LOCK_FILE
         self.lock_timeout = lock_timeout
@@ -491,6 +528,7 @@ class Store:
         """Validate every file in the folder; raise :class:`StoreError` for the first bad one."""
         self._load_users()
         self.hall_of_fame()
+        _load(self.prefs_path, decode_prefs)
         for pending in (True, False):
             for game_id, path in self._game_files(pending=pending):
                 self._load_game(game_id, path)
@@ -551,6 +589,23 @@ class Store:
             self._write(self.users_path, encode_users(registry, (recent + [game_id])[-RECENT_GAMES:]))
             self._file_game(game_id, pending)
         return game_id
+
+    def theme(self, identity: str) -> str | None:
+        """The theme ``identity`` chose last (``"local"`` on this machine; a key over SSH), or ``None``."""
+        check_identity(identity)
+        themes = _load(self.prefs_path, decode_prefs)
+        return (themes or {}).get(identity)
+
+    def set_theme(self, identity: str, theme: str) -> None:
+        """Remember ``theme`` for ``identity`` (one atomic write under the lock)."""
+        check_identity(identity)
+        check_theme_name(theme)
+        with self._locked():
+            themes = _load(self.prefs_path, decode_prefs) or {}
+            if themes.get(identity) == theme:
+                return
+            themes[identity] = theme
+            self._write(self.prefs_path, encode_prefs(themes))
 
     def submit_hall_entry(self, entry: HallEntry) -> bool:
         """Make ``entry`` the record for its ruleset if it beats the current one; True if it did."""
