@@ -34,9 +34,11 @@ before any new game is recorded, so ``recent_games`` only needs the last few ids
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
+import stat
 import tempfile
 import uuid
 from collections.abc import Callable, Iterable, Iterator
@@ -61,8 +63,12 @@ LOCK_FILE = ".lock"
 TMP_SUFFIX = ".wom-tmp"
 PENDING_SUFFIX = ".pending.json"
 
-MAX_FILE_BYTES = 64 * 1024 * 1024
-"""Refuse to read anything larger: no file of ours comes near it (10,000 users is about 0.7 MB)."""
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""Refuse to read anything larger: no file of ours comes near it (10,000 users is about 0.7 MB),
+so a 50 MB file is refused before it is read."""
+MAX_DIGITS = 15
+"""The longest number a data file may hold: no game produces a score near 10^15 (a game gives at
+most 20 points), and Python would spend seconds converting a number of thousands of digits."""
 MAX_DEPTH = 12
 """Deepest nesting our files use is 6 (a guess inside a player inside a game)."""
 RECENT_GAMES = 64
@@ -92,6 +98,16 @@ class StoreError(Exception):
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not allowed in a data file")
+
+
+def _bounded_int(text: str) -> int:
+    digits = text.lstrip("-")
+    if len(digits) > MAX_DIGITS:
+        raise ValueError(
+            f"the number {text[:12]}… ({len(digits)} digits) is too large for a data file "
+            f"(the limit is {MAX_DIGITS} digits; no game comes near it)"
+        )
+    return int(text)
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -134,7 +150,9 @@ def parse_document(raw: bytes) -> dict[str, Any]:
     if not text.strip():
         raise ValueError("the file is empty")
     try:
-        data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicate_keys)
+        data = json.loads(
+            text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicate_keys, parse_int=_bounded_int
+        )
     except RecursionError:
         raise ValueError(f"the JSON is nested too deeply (more than {MAX_DEPTH} levels)") from None
     except json.JSONDecodeError as exc:
@@ -368,15 +386,74 @@ def atomic_write(path: Path, data: bytes) -> None:
     _fsync_folder(path.parent)
 
 
-def _read_bytes(path: Path) -> bytes | None:
-    """The file's bytes, or ``None`` if it does not exist."""
+_READ_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)  # a symlink fails to open (ELOOP) instead of being followed
+    | getattr(os, "O_NONBLOCK", 0)  # a FIFO opens at once instead of waiting for a writer
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+
+_KINDS = (
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISLNK, "a symbolic link"),
+)
+
+
+def _not_regular(mode: int) -> str:
+    kind = next((name for test, name in _KINDS if test(mode)), "something else")
+    return f"it is {kind}, not a regular file; the data folder only holds regular files"
+
+
+def refuse_unless_regular(path: Path) -> None:
+    """:class:`StoreError` if ``path`` exists as anything but a regular file (a symlink is never followed)."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read(MAX_FILE_BYTES + 1)
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreError(path, f"cannot inspect the file ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(mode):
+        raise StoreError(path, _not_regular(mode))
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    """The file's bytes, or ``None`` if it does not exist.
+
+    Refuses at once, with the reason: a symbolic link (dangling or not), a FIFO, a socket, a
+    device or a folder in place of a data file, and a file larger than :data:`MAX_FILE_BYTES`.
+    """
+    try:
+        fd = os.open(path, _READ_FLAGS)
     except FileNotFoundError:
         return None
     except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.EMLINK):
+            raise StoreError(path, _not_regular(stat.S_IFLNK)) from None
         raise StoreError(path, f"cannot read the file ({exc.strerror or exc})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise StoreError(path, _not_regular(info.st_mode))
+        if info.st_size > MAX_FILE_BYTES:
+            raise StoreError(path, f"the file is too large ({info.st_size} bytes; the limit is {MAX_FILE_BYTES})")
+        chunks = []
+        size = 0
+        while size <= MAX_FILE_BYTES:
+            chunk = os.read(fd, min(1 << 20, MAX_FILE_BYTES + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise StoreError(path, f"cannot read the file ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
 
 
 def _load(path: Path, decode: Callable[[dict[str, Any]], T]) -> T | None:
@@ -408,6 +485,8 @@ class Store:
             self.games_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(self.data_dir, f"cannot create the data folder ({exc.strerror or exc})") from None
+        # filelock >= 3.20.3 opens the lock with O_NOFOLLOW; this also refuses a planted link at once.
+        refuse_unless_regular(self.lock_path)
         self._lock = FileLock(self.lock_path, timeout=lock_timeout, poll_interval=0.001)
         with self._locked():
             self._remove_stale_temps()
@@ -431,6 +510,8 @@ class Store:
                 f"another wom-tui process has held the data folder's lock for over {self.lock_timeout:g} s",
             ) from None
         except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.EMLINK):
+                raise StoreError(self.lock_path, _not_regular(stat.S_IFLNK)) from None
             raise StoreError(self.lock_path, f"cannot lock the data folder ({exc.strerror or exc})") from None
         try:
             yield
@@ -480,6 +561,10 @@ class Store:
 
     def _load_game(self, game_id: str, path: Path) -> GameRecord:
         loaded = _load(path, decode_game)
+        if loaded is None and path.name.endswith(PENDING_SUFFIX):
+            # Another process filed it between our listing and our read: it is now games/<id>.json.
+            path = self.games_dir / f"{game_id}.json"
+            loaded = _load(path, decode_game)
         if loaded is None:
             raise StoreError(path, "the file vanished while being read")
         file_id, record = loaded
@@ -526,12 +611,25 @@ class Store:
 
     def check(self) -> None:
         """Validate every file in the folder; raise :class:`StoreError` for the first bad one."""
-        self._load_users()
+        registry, recent = self._load_users()
         self.hall_of_fame()
         _load(self.prefs_path, decode_prefs)
         for pending in (True, False):
             for game_id, path in self._game_files(pending=pending):
-                self._load_game(game_id, path)
+                record = self._load_game(game_id, path)
+                if pending and game_id not in recent and path.name.endswith(PENDING_SUFFIX):
+                    self._check_applicable(path, registry, record)
+
+    @staticmethod
+    def _check_applicable(path: Path, registry: UserRegistry, record: GameRecord) -> None:
+        """A pending game still to apply must name only registered users, or it would block every save."""
+        for player in record.players:
+            if player.is_user and player.name not in registry:
+                raise StoreError(
+                    path,
+                    f"this unfinished game gives points to {player.name!r}, who is not a registered user; "
+                    "the points cannot be applied (move the file away to go on)",
+                )
 
     def users(self) -> UserRegistry:
         """All registered users."""
@@ -586,9 +684,31 @@ class Store:
             self._apply(registry, record)
             pending = self.games_dir / f"{game_id}{PENDING_SUFFIX}"
             self._write(pending, data)
-            self._write(self.users_path, encode_users(registry, (recent + [game_id])[-RECENT_GAMES:]))
-            self._file_game(game_id, pending)
+            try:
+                self._write(self.users_path, encode_users(registry, (recent + [game_id])[-RECENT_GAMES:]))
+            except StoreError as failure:
+                self._withdraw(pending, failure)
+                raise
+            try:
+                self._file_game(game_id, pending)
+            except StoreError:
+                pass  # The points are saved; the next write or start renames the pending file.
         return game_id
+
+    def _withdraw(self, pending: Path, failure: StoreError) -> None:
+        """Remove the pending file of a game whose points could not be saved, so that the
+        "not saved" the player is told stays true (it must never be applied later)."""
+        try:
+            pending.unlink()
+            _fsync_folder(self.games_dir)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise StoreError(
+                pending,
+                f"{failure.reason} for {failure.path.name}, and the game's pending file could not be removed "
+                f"({exc.strerror or exc}): its points will be applied when the folder can be written again",
+            ) from None
 
     def theme(self, identity: str) -> str | None:
         """The theme ``identity`` chose last (``"local"`` on this machine; a key over SSH), or ``None``."""

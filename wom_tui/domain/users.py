@@ -10,6 +10,8 @@ from typing import Any
 MAX_NAME = 16
 MAX_GUEST_NAME = 7
 COMPUTER_NAMES = ("HAL9000", "VIKI")
+MAX_TOTAL = 10**12
+"""The largest score or number of games a user can have: a game gives at most 20 points."""
 
 _NAME_CHARS = re.compile(r"[A-Za-z0-9 ._\-]*")
 
@@ -98,6 +100,8 @@ class User:
         check_name(name)
         if type(score) is not int or score < 0 or type(games) is not int or games < 0:
             raise ValueError("score and games must be whole numbers of at least 0")
+        if score > MAX_TOTAL or games > MAX_TOTAL:
+            raise ValueError(f"score and games must be at most {MAX_TOTAL:,}: no one plays that much")
         self.__name = name
         self.__score = score
         self.__games = games
