@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.content import Content
 from textual import events
+from textual.dom import NoScreen
 from textual.widgets import Button, Checkbox, Collapsible, Footer, Label, RadioButton, RadioSet, Select, Static
 
 from ..domain.codes import PALETTES, WOM_RULESET, Ruleset
@@ -56,7 +57,11 @@ class SetupSelect(Select[object]):
     """
 
     def _on_mount(self, event: events.Mount) -> None:
-        if self.screen not in self.app.screen_stack or not self.query("SelectOverlay"):
+        try:
+            gone = self.screen not in self.app.screen_stack or not self.query("SelectOverlay")
+        except NoScreen:
+            gone = True
+        if gone:
             event.prevent_default()  # Select's own handler would look for its removed parts
 
 
