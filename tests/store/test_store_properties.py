@@ -96,7 +96,7 @@ def test_game_records_round_trip(record):
     assert decode_game(parse_document(encode_game(game_id, record))) == (game_id, record)
 
 
-@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(names(), max_size=8, unique_by=str.casefold), halls)
 def test_what_a_store_writes_it_reads_back(tmp_path_factory, users, hall):
     store = Store(tmp_path_factory.mktemp("data"))
