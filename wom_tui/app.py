@@ -188,6 +188,13 @@ class WomApp(App[int]):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
+    def action_command_palette(self) -> None:
+        """Show the command palette (one that survives being closed while it still searches)."""
+        from .widgets.palette import WomCommandPalette
+
+        if self.use_command_palette and not WomCommandPalette.is_open(self):
+            self.push_screen(WomCommandPalette(id="--command-palette"))
+
     def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
         """Screenshots write files where the app runs: never for an SSH client."""
         if self.options.served:
