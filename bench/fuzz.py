@@ -30,7 +30,11 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         started = time.perf_counter()
-        report = asyncio.run(run_fuzz(Path(folder), args.events, args.seed))
+        def progress(report) -> None:
+            screens = ", ".join(f"{name} {n}" for name, n in report.screens.most_common())
+            print(f"  {report.events} events, {time.perf_counter() - started:.0f} s: {screens}", flush=True)
+
+        report = asyncio.run(run_fuzz(Path(folder), args.events, args.seed, progress=progress))
         elapsed = time.perf_counter() - started
         try:
             Store(folder).check()

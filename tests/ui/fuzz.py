@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import string
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,8 +62,18 @@ def _paste_text(rng: random.Random) -> str:
     return "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 30)))
 
 
-async def run_fuzz(data_dir: Path, events: int, seed: int, *, users: tuple[str, ...] = ("Alan", "Grace", "Ada")) -> FuzzReport:
-    """Send ``events`` random events to the app on ``data_dir``; see the module's docstring."""
+async def run_fuzz(
+    data_dir: Path,
+    events: int,
+    seed: int,
+    *,
+    users: tuple[str, ...] = ("Alan", "Grace", "Ada"),
+    progress: Callable[[FuzzReport], None] | None = None,
+) -> FuzzReport:
+    """Send ``events`` random events to the app on ``data_dir``; see the module's docstring.
+
+    ``progress`` (if given) is called with the report every 500 events.
+    """
     store = Store(data_dir)
     for name in users:
         if store.user(name) is None:
@@ -80,7 +91,7 @@ async def run_fuzz(data_dir: Path, events: int, seed: int, *, users: tuple[str, 
                     roll = rng.random()
                     if roll < 0.55:
                         report.kinds["key"] += 1
-                        await pilot.press(rng.choice(KEYS))
+                        send_burst(app, rng.choice(KEYS))
                     elif roll < 0.75:
                         report.kinds["burst"] += 1
                         send_burst(app, *(rng.choice(KEYS) for _ in range(rng.randint(2, 8))))
@@ -98,6 +109,8 @@ async def run_fuzz(data_dir: Path, events: int, seed: int, *, users: tuple[str, 
                     await pilot.pause()
                     if app.is_running:
                         report.screens[type(app.screen).__name__] += 1
+                    if progress is not None and report.events % 500 == 0:
+                        progress(report)
                     if app._exception is not None:
                         break
         except Exception as error:  # noqa: BLE001 - any crash is what the run looks for
