@@ -24,3 +24,14 @@ async def test_a_late_search_result_after_the_list_is_gone_crashes_nothing(app):
         assert app._exception is None and app.is_running
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, CommandPalette))
+
+
+async def test_a_search_started_after_the_list_is_gone_crashes_nothing(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette) and app.screen.query(CommandList))
+        palette = app.screen
+        await palette.query_one(CommandList).remove()
+        worker = palette._gather_commands("b")  # the search a key typed just before Esc starts
+        await wait_for(pilot, lambda: worker.is_finished)
+        assert app._exception is None and app.is_running
