@@ -20,6 +20,7 @@ from .paths import stylesheets
 from .widgets.themes import THEMES
 
 if TYPE_CHECKING:
+    from .domain.users import User
     from .domain.records import GameRecord
     from .domain.store import Store, StoreError
 
@@ -76,9 +77,49 @@ class WomApp(App[int]):
             self.sub_title = self.identity.label
             self.screen_change_signal.subscribe(self, self._badge)
             self._badge(self.screen)
-        self.check_store()
+        if self.check_store():
+            self._restore_theme()
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
+
+    # -- the theme, remembered per identity ------------------------------------------------
+
+    def _restore_theme(self) -> None:
+        from .domain.store import StoreError
+
+        key = self.identity.preference_key
+        if key is None:
+            return
+        try:
+            theme = self.store.theme(key)
+        except StoreError as error:
+            self.show_store_error(error)
+            return
+        if theme is not None and theme in self.available_themes and theme != self.theme:
+            self._restoring_theme = theme
+            self.theme = theme
+
+    def _remember_theme(self, theme: Any) -> None:
+        from .domain.store import StoreError
+
+        name = getattr(theme, "name", None)
+        if not isinstance(name, str) or name == getattr(self, "_restoring_theme", None):
+            self._restoring_theme = None
+            return
+        key = self.identity.preference_key
+        if key is None:
+            return
+        try:
+            self.store.set_theme(key, name)
+        except (StoreError, ValueError) as error:
+            self.notify(f"The theme could not be remembered: {error}", severity="warning", markup=False)
 
     # -- who is playing --------------------------------------------------------------------
+
+    def register_user(self, name: str) -> User:
+        """Register ``name`` in the store, bound to the served key if there is one (over SSH a name belongs
+        to the key that registered it); the store's refusal (NameRejected, KeyRejected, StoreError) as raised.
+        """
+        return self.store.register(name, key=self.identity.fingerprint)
 
     def sign_in(self, name: str) -> None:
         """The served key now belongs to ``name`` (just registered or linked): show it everywhere."""
@@ -185,6 +226,26 @@ class WomApp(App[int]):
             return
         self.return_to_menu()
 
+    def game_in_progress(self) -> bool:
+        """True while any open screen holds a game that leaving would lose (under help, too)."""
+        from .screens.base import WomScreen
+
+        return any(isinstance(s, WomScreen) and s.leaving_loses_progress() for s in self.screen_stack)
+
+    async def action_quit(self) -> None:
+        """Quit with seed 004's goodbye; during a game ask first, as Esc does (ctrl+q again on the question quits)."""
+        from .screens.confirm import QuitConfirmScreen
+
+        if isinstance(self.screen, QuitConfirmScreen) or not self.game_in_progress():
+            self.exit(message=GOODBYE)
+            return
+
+        def answered(quit_now: bool | None) -> None:
+            if quit_now:
+                self.exit(message=GOODBYE)
+
+        self.push_screen(QuitConfirmScreen(), answered)
+
     def return_to_menu(self) -> None:
         """Close every screen above the main menu, without asking."""
         while len(self.screen_stack) > 1:
@@ -230,16 +291,19 @@ class WomApp(App[int]):
         """Today's daily code and its leaderboard."""
         self.open_view("daily", player)
 
-    async def action_quit(self) -> None:
-        """Quit, saying goodbye as seed 004 does (printed once the screen is restored)."""
-        self.exit(message=GOODBYE)
-
     def action_help(self) -> None:
         """Show the rules and keys (not twice on top of each other)."""
         from .screens.help import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
+
+    def action_command_palette(self) -> None:
+        """Show the command palette (one that survives being closed while it still searches)."""
+        from .widgets.palette import WomCommandPalette
+
+        if self.use_command_palette and not WomCommandPalette.is_open(self):
+            self.push_screen(WomCommandPalette(id="--command-palette"))
 
     def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
         """Screenshots write files where the app runs: never for an SSH client."""

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from wom_tui.domain.commands import LIFELINE_HINT
 from wom_tui.domain import (
     DIGITS8,
     DIGITS10,
@@ -119,7 +120,7 @@ def test_guesses_count_and_show_in_history():
     [("1234", "Guess too short; it must be exactly 5 symbols."),
      ("123456", "Guess too long; it must be exactly 5 symbols."),
      ("guess1", "Only 0, 1, 2, 3, 4, 5, 6, 7, 8 and 9 are allowed."),
-     ("lifeline#3", "Only 0, 1, 2, 3, 4, 5, 6, 7, 8 and 9 are allowed.")],
+     ("lifeline#3", LIFELINE_HINT)],  # issue 9: say what works instead
 )
 def test_invalid_guesses_cost_nothing(typed, reason):
     g = game()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+
+import pytest
 import json
 
 from textual import events
@@ -128,14 +130,25 @@ async def test_register_refuses_markup_and_escapes_typed_or_pasted(app, store):
         screen = await open_register(pilot)
         field = screen.query_one(Input)
         result = screen.query_one("#register-result", Static)
-        for pasted in ("[b]x[/]", "[@click=app.quit]", "\x1b[31mEvil", "Zoë", "tab\there"):
+        for pasted in ("[b]x[/]", "[@click=app.quit]", "Zoë", "bad!"):
+            field.clear()
             app.post_message(events.Paste(pasted))
+            await wait_for(pilot, lambda: field.value == pasted, message=f"{pasted!r} is shown as pasted")
             await wait_for(pilot, lambda: "may use only" in shown(result))
-            assert field.value == ""
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: "may use only" in shown(result) and "-error" in result.classes)
+            assert store.scoreboard() == [], f"{pasted!r} was refused, nothing registered"
+        for pasted in ("\x1b[31mEvil", "tab\there", "two\nlines"):
+            field.clear()
             result.update("")
+            app.post_message(events.Paste(pasted))
+            await wait_for(pilot, lambda: "nothing was pasted" in shown(result))
+            assert field.value == ""
+        field.clear()
         await pilot.press("[", "@", "]", "/")
-        assert field.value == ""
+        assert field.value == "[@]/"
         assert "may use only" in shown(result)
+        field.clear()
         app.post_message(events.Paste("Grace H."))
         await wait_for(pilot, lambda: field.value == "Grace H.")
         await pilot.press("enter")
@@ -145,15 +158,32 @@ async def test_register_refuses_markup_and_escapes_typed_or_pasted(app, store):
         assert [u.name for u in store.scoreboard()] == ["Grace H."]
 
 
+@pytest.mark.parametrize("name", ["Zoë", "[b]x[/b]", "bad!"])
+async def test_a_typed_name_that_breaks_a_rule_is_refused_whole_never_trimmed(app, store, name):
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_register(pilot)
+        result = screen.query_one("#register-result", Static)
+        await pilot.press(*name)
+        assert screen.query_one(Input).value == name
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "-error" in result.classes)
+        assert shown(result).startswith("A name may use only the letters A-Z, digits, spaces")
+        assert store.scoreboard() == []
+
+
 async def test_register_explains_spaces_and_length(app, store):
     async with app.run_test(size=(80, 24)) as pilot:
         await open_register(pilot)
         assert await register(pilot, " Alan") == "A name cannot start or end with a space."
         field = app.screen.query_one(Input)
         field.clear()
-        await pilot.press(*"abcdefghijklmnopq")  # 17 keys: the field stops at 16
-        assert field.value == "abcdefghijklmnop"
-        assert shown(app.screen.query_one("#register-result", Static)) == "A name can be at most 16 characters long."
+        await pilot.press(*"abcdefghijklmnopq")  # 17 keys: all kept, and refused with the reason
+        assert field.value == "abcdefghijklmnopq"
+        result = app.screen.query_one("#register-result", Static)
+        assert shown(result) == "A name can be at most 16 characters long."
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "-error" in result.classes)
+        assert shown(result) == "A name can be at most 16 characters long."
         assert store.scoreboard() == []
 
 

@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from .commands import command_hint
 from .game import Refusal
 
 MIN_LENGTH = 1
@@ -141,7 +142,7 @@ class Ruleset:
         code = "".join(text.split()).upper()
         allowed = self.palette.symbols
         if any(ch not in allowed for ch in code):
-            raise InvalidCode(f"Only {self.palette.listing()} are allowed.")
+            raise InvalidCode(command_hint(code) or f"Only {self.palette.listing()} are allowed.")
         if len(code) < self.length:
             raise InvalidCode(f"{what} too short; it must be exactly {self.length} symbols.")
         if len(code) > self.length:

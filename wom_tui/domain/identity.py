@@ -71,6 +71,17 @@ class Identity:
         return not self.served or (self.fingerprint is not None and self.name is None)
 
     @property
+    def preference_key(self) -> str | None:
+        """Whose settings (the theme) this session keeps: ``"local"``, ``"user:Alan"``, ``"key:SHA256:…"``;
+        None for a guest, whose choices are not remembered.
+        """
+        if not self.served:
+            return "local"
+        if self.name is not None:
+            return f"user:{self.name.casefold()}"
+        return None if self.fingerprint is None else f"key:{self.fingerprint}"
+
+    @property
     def label(self) -> str:
         """Who this is, for the corner of the screen: ``Alan``, ``Guest`` or ``New player``."""
         if self.name is not None:

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .board import LIFELINE, Attempt, DecodingBoard
-from .codes import DIGITS10, MAX_GUESSES, MIN_GUESSES, Feedback, Palette, Ruleset
+from .codes import DIGITS10, MAX_GUESSES, MIN_GUESSES, Feedback, InvalidCode, Palette, Ruleset
 from .game import Awaiting, GameKind, GameStateError, Move, Status, require_keys
 from .halloffame import HallEntry
+from .commands import command_hint
 from .records import GameRecord, PlayerRecord
 from .wom import SetupError
 
@@ -272,6 +273,10 @@ class SoloGame:
         for number in LIFELINE_COSTS:
             if request == f"lifeline#{number}":
                 return self.lifeline(number)
+        hint = command_hint(request, new_game=True, lifelines=self.__policy is not LifelinePolicy.NONE)
+        if hint is not None:
+            self._require_playing()
+            raise InvalidCode(hint)
         return self.guess(text)
 
     def lifeline_refusal(self, number: int) -> str | None:

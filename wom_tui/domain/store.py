@@ -10,6 +10,7 @@ Layout of the folder (every JSON file is pretty-printed and carries its ``"schem
     games_index.json                a cache of every game's summary, for statistics (rebuilt at will)
     daily_secret.json               the secret the daily codes are derived from (made on first use)
     daily.json                      {"schema": 1, "attempts": [...]}  one per identity, puzzle and day
+    preferences.json                {"schema": 1, "themes": {identity: theme}}  per-identity settings
     .lock                           the one inter-process lock (filelock)
 
 users.json is schema 2 since every user carries ``"keys"``, the fingerprints of the SSH keys
@@ -42,9 +43,11 @@ before any new game is recorded, so ``recent_games`` only needs the last few ids
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
+import stat
 import tempfile
 import uuid
 from collections.abc import Callable, Iterable, Iterator
@@ -74,6 +77,7 @@ USERS_SCHEMA = 2
 USERS_FILE = "users.json"
 LINKS_FILE = "links.json"
 HALL_FILE = "halloffame.json"
+PREFS_FILE = "preferences.json"
 GAMES_DIR = "games"
 LOCK_FILE = ".lock"
 INDEX_FILE = "games_index.json"
@@ -82,8 +86,12 @@ DAILY_FILE = "daily.json"
 TMP_SUFFIX = ".wom-tmp"
 PENDING_SUFFIX = ".pending.json"
 
-MAX_FILE_BYTES = 64 * 1024 * 1024
-"""Refuse to read anything larger: no file of ours comes near it (10,000 users is about 0.7 MB)."""
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""Refuse to read anything larger: no file of ours comes near it (10,000 users is about 0.7 MB),
+so a 50 MB file is refused before it is read."""
+MAX_DIGITS = 15
+"""The longest number a data file may hold: no game produces a score near 10^15 (a game gives at
+most 20 points), and Python would spend seconds converting a number of thousands of digits."""
 MAX_DEPTH = 12
 """Deepest nesting our files use is 6 (a guess inside a player inside a game)."""
 RECENT_GAMES = 64
@@ -113,6 +121,16 @@ class StoreError(Exception):
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not allowed in a data file")
+
+
+def _bounded_int(text: str) -> int:
+    digits = text.lstrip("-")
+    if len(digits) > MAX_DIGITS:
+        raise ValueError(
+            f"the number {text[:12]}… ({len(digits)} digits) is too large for a data file "
+            f"(the limit is {MAX_DIGITS} digits; no game comes near it)"
+        )
+    return int(text)
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -155,7 +173,9 @@ def parse_document(raw: bytes, schemas: tuple[int, ...] = (SCHEMA, USERS_SCHEMA)
     if not text.strip():
         raise ValueError("the file is empty")
     try:
-        data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicate_keys)
+        data = json.loads(
+            text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicate_keys, parse_int=_bounded_int
+        )
     except RecursionError:
         raise ValueError(f"the JSON is nested too deeply (more than {MAX_DEPTH} levels)") from None
     except json.JSONDecodeError as exc:
@@ -283,6 +303,40 @@ def encode_hall(hall: HallOfFame) -> bytes:
     return encode_document({"records": hall.as_json()})
 
 
+_THEME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+MAX_IDENTITY = 200
+"""An identity is "local" or, over SSH, a key fingerprint (SHA256:… is 50 characters)."""
+
+
+def check_identity(identity: Any) -> str:
+    """An identity preferences are kept under: printable ASCII, 1–200 characters; ``ValueError`` if not."""
+    if not (isinstance(identity, str) and 0 < len(identity) <= MAX_IDENTITY
+            and identity.isascii() and identity.isprintable()):
+        raise ValueError(f"{identity!r} is not an identity (1–{MAX_IDENTITY} printable ASCII characters)")
+    return identity
+
+
+def check_theme_name(theme: Any) -> str:
+    """A theme name as Textual names them (``wom-colourblind``, ``nord``); ``ValueError`` if not."""
+    if not isinstance(theme, str) or _THEME_NAME.fullmatch(theme) is None:
+        raise ValueError(f"{theme!r} is not a theme name")
+    return theme
+
+
+def decode_prefs(data: dict[str, Any]) -> dict[str, str]:
+    """preferences.json's content → the theme chosen by each identity."""
+    _expect_keys(data, {"schema", "themes"})
+    themes = data["themes"]
+    if not isinstance(themes, dict):
+        raise ValueError("'themes' must be an object")
+    return {check_identity(identity): check_theme_name(theme) for identity, theme in themes.items()}
+
+
+def encode_prefs(themes: dict[str, str]) -> bytes:
+    """preferences.json's bytes."""
+    return encode_document({"themes": dict(sorted(themes.items()))})
+
+
 def _is_count(value: Any) -> bool:
     return type(value) is int and value >= 0
 
@@ -383,15 +437,74 @@ def atomic_write(path: Path, data: bytes) -> None:
     _fsync_folder(path.parent)
 
 
-def _read_bytes(path: Path) -> bytes | None:
-    """The file's bytes, or ``None`` if it does not exist."""
+_READ_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)  # a symlink fails to open (ELOOP) instead of being followed
+    | getattr(os, "O_NONBLOCK", 0)  # a FIFO opens at once instead of waiting for a writer
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+
+_KINDS = (
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISLNK, "a symbolic link"),
+)
+
+
+def _not_regular(mode: int) -> str:
+    kind = next((name for test, name in _KINDS if test(mode)), "something else")
+    return f"it is {kind}, not a regular file; the data folder only holds regular files"
+
+
+def refuse_unless_regular(path: Path) -> None:
+    """:class:`StoreError` if ``path`` exists as anything but a regular file (a symlink is never followed)."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read(MAX_FILE_BYTES + 1)
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreError(path, f"cannot inspect the file ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(mode):
+        raise StoreError(path, _not_regular(mode))
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    """The file's bytes, or ``None`` if it does not exist.
+
+    Refuses at once, with the reason: a symbolic link (dangling or not), a FIFO, a socket, a
+    device or a folder in place of a data file, and a file larger than :data:`MAX_FILE_BYTES`.
+    """
+    try:
+        fd = os.open(path, _READ_FLAGS)
     except FileNotFoundError:
         return None
     except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.EMLINK):
+            raise StoreError(path, _not_regular(stat.S_IFLNK)) from None
         raise StoreError(path, f"cannot read the file ({exc.strerror or exc})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise StoreError(path, _not_regular(info.st_mode))
+        if info.st_size > MAX_FILE_BYTES:
+            raise StoreError(path, f"the file is too large ({info.st_size} bytes; the limit is {MAX_FILE_BYTES})")
+        chunks = []
+        size = 0
+        while size <= MAX_FILE_BYTES:
+            chunk = os.read(fd, min(1 << 20, MAX_FILE_BYTES + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise StoreError(path, f"cannot read the file ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
 
 
 def _load(path: Path, decode: Callable[[dict[str, Any]], T]) -> T | None:
@@ -416,6 +529,7 @@ class Store:
         self.users_path = self.data_dir / USERS_FILE
         self.hall_path = self.data_dir / HALL_FILE
         self.links_path = self.data_dir / LINKS_FILE
+        self.prefs_path = self.data_dir / PREFS_FILE
         self.games_dir = self.data_dir / GAMES_DIR
         self.lock_path = self.data_dir / LOCK_FILE
         self.lock_timeout = lock_timeout
@@ -423,6 +537,8 @@ class Store:
             self.games_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(self.data_dir, f"cannot create the data folder ({exc.strerror or exc})") from None
+        # filelock >= 3.20.3 opens the lock with O_NOFOLLOW; this also refuses a planted link at once.
+        refuse_unless_regular(self.lock_path)
         self._lock = FileLock(self.lock_path, timeout=lock_timeout, poll_interval=0.001)
         self._live: LiveState | None = None
         with self._locked():
@@ -456,6 +572,8 @@ class Store:
                 f"another wom-tui process has held the data folder's lock for over {self.lock_timeout:g} s",
             ) from None
         except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.EMLINK):
+                raise StoreError(self.lock_path, _not_regular(stat.S_IFLNK)) from None
             raise StoreError(self.lock_path, f"cannot lock the data folder ({exc.strerror or exc})") from None
         try:
             yield
@@ -509,6 +627,10 @@ class Store:
 
     def _load_game(self, game_id: str, path: Path) -> GameRecord:
         loaded = _load(path, decode_game)
+        if loaded is None and path.name.endswith(PENDING_SUFFIX):
+            # Another process filed it between our listing and our read: it is now games/<id>.json.
+            path = self.games_dir / f"{game_id}.json"
+            loaded = _load(path, decode_game)
         if loaded is None:
             raise StoreError(path, "the file vanished while being read")
         file_id, record = loaded
@@ -556,15 +678,30 @@ class Store:
     def check(self) -> None:
         """Validate what must be valid to play; raise :class:`StoreError` for the first bad file.
 
-        That is users.json, halloffame.json and any game left pending (its points are not applied yet).
-        Finished games are read, and checked, only when asked for (:meth:`games`): the check at every
-        start, and every SSH session, never grows with the number of games played.
+        That is users.json, links.json, halloffame.json, preferences.json and any game left pending
+        (its points are not applied yet, so it must name only registered users). Finished games are
+        read, and checked, only when asked for (:meth:`games`): the check at every start, and every
+        SSH session, never grows with the number of games played.
         """
-        self._load_users()
+        registry, recent = self._load_users()
         self._load_links()
         self.hall_of_fame()
+        _load(self.prefs_path, decode_prefs)
         for game_id, path in self._game_files(pending=True):
-            self._load_game(game_id, path)
+            record = self._load_game(game_id, path)
+            if game_id not in recent and path.name.endswith(PENDING_SUFFIX):
+                self._check_applicable(path, registry, record)
+
+    @staticmethod
+    def _check_applicable(path: Path, registry: UserRegistry, record: GameRecord) -> None:
+        """A pending game still to apply must name only registered users, or it would block every save."""
+        for player in record.players:
+            if player.is_user and player.name not in registry:
+                raise StoreError(
+                    path,
+                    f"this unfinished game gives points to {player.name!r}, who is not a registered user; "
+                    "the points cannot be applied (move the file away to go on)",
+                )
 
     def users(self) -> UserRegistry:
         """All registered users."""
@@ -704,9 +841,49 @@ class Store:
             self._apply(registry, record)
             pending = self.games_dir / f"{game_id}{PENDING_SUFFIX}"
             self._write(pending, data)
-            self._write(self.users_path, encode_users(registry, (recent + [game_id])[-RECENT_GAMES:]))
-            self._file_game(game_id, pending)
+            try:
+                self._write(self.users_path, encode_users(registry, (recent + [game_id])[-RECENT_GAMES:]))
+            except StoreError as failure:
+                self._withdraw(pending, failure)
+                raise
+            try:
+                self._file_game(game_id, pending)
+            except StoreError:
+                pass  # The points are saved; the next write or start renames the pending file.
         return game_id
+
+    def _withdraw(self, pending: Path, failure: StoreError) -> None:
+        """Remove the pending file of a game whose points could not be saved, so that the
+        "not saved" the player is told stays true (it must never be applied later).
+        """
+        try:
+            pending.unlink()
+            _fsync_folder(self.games_dir)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise StoreError(
+                pending,
+                f"{failure.reason} for {failure.path.name}, and the game's pending file could not be removed "
+                f"({exc.strerror or exc}): its points will be applied when the folder can be written again",
+            ) from None
+
+    def theme(self, identity: str) -> str | None:
+        """The theme ``identity`` chose last (``"local"`` on this machine; a key over SSH), or ``None``."""
+        check_identity(identity)
+        themes = _load(self.prefs_path, decode_prefs)
+        return (themes or {}).get(identity)
+
+    def set_theme(self, identity: str, theme: str) -> None:
+        """Remember ``theme`` for ``identity`` (one atomic write under the lock)."""
+        check_identity(identity)
+        check_theme_name(theme)
+        with self._locked():
+            themes = _load(self.prefs_path, decode_prefs) or {}
+            if themes.get(identity) == theme:
+                return
+            themes[identity] = theme
+            self._write(self.prefs_path, encode_prefs(themes))
 
     def submit_hall_entry(self, entry: HallEntry) -> bool:
         """Make ``entry`` the record for its ruleset if it beats the current one; True if it did."""

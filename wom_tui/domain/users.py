@@ -13,6 +13,8 @@ from .game import Refusal
 MAX_NAME = 16
 MAX_GUEST_NAME = 7
 COMPUTER_NAMES = ("HAL9000", "VIKI")
+MAX_TOTAL = 10**12
+"""The largest score or number of games a user can have: a game gives at most 20 points."""
 
 _NAME_CHARS = re.compile(r"[A-Za-z0-9 ._\-]*")
 
@@ -29,26 +31,51 @@ def computer_name(name: str) -> str | None:
     return None
 
 
+NO_NAME = "Please type a name."
+BAD_CHARACTERS = "A name may use only the letters A-Z, digits, spaces, '-', '_' and '.'."
+EDGE_SPACE = "A name cannot start or end with a space."
+GUEST_SPACE = "A hall-of-fame name cannot contain spaces."
+
+
+def too_long(max_length: int) -> str:
+    """The reason a name longer than ``max_length`` is refused."""
+    return f"A name can be at most {max_length} characters long."
+
+
 def check_name(name: str, *, max_length: int = MAX_NAME) -> str:
     """Return ``name`` unchanged if it is a valid player name, else raise :class:`NameRejected`.
 
     Names are 1–``max_length`` ASCII letters, digits, spaces, ``-``, ``_`` or ``.``,
     not starting or ending with a space, and never a computer player's name.
+    Nothing is ever trimmed or filtered: a name that breaks a rule is refused with the reason.
     """
     if not isinstance(name, str) or name == "":
-        raise NameRejected("Please type a name.")
+        raise NameRejected(NO_NAME)
     if _NAME_CHARS.fullmatch(name) is None:
-        raise NameRejected("A name may use only the letters A-Z, digits, spaces, '-', '_' and '.'.")
+        bad = next(ch for ch in name if _NAME_CHARS.fullmatch(ch) is None)
+        shown = bad if bad.isprintable() and not bad.isspace() else repr(bad)[1:-1]
+        raise NameRejected(f"{BAD_CHARACTERS[:-1]} (not {shown}).")
     if name.strip() == "":
-        raise NameRejected("Please type a name.")
+        raise NameRejected(NO_NAME)
     if name != name.strip(" "):
-        raise NameRejected("A name cannot start or end with a space.")
+        raise NameRejected(EDGE_SPACE)
     if len(name) > max_length:
-        raise NameRejected(f"A name can be at most {max_length} characters long.")
+        raise NameRejected(too_long(max_length))
     reserved = computer_name(name)
     if reserved is not None:
         raise NameRejected(f"{reserved} is a computer player's name.")
     return name
+
+
+def check_guest_name(name: str) -> str:
+    """Return ``name`` unchanged if a guest may enter the hall of fame with it, else raise :class:`NameRejected`.
+
+    As in seed 001: 1–7 characters and no spaces, on top of :func:`check_name`'s rules.
+    Nothing is cut or trimmed: ``"Annabell"`` and ``"Al Bo"`` are refused with the reason.
+    """
+    if isinstance(name, str) and name and any(ch.isspace() for ch in name) and name.strip():
+        raise NameRejected(GUEST_SPACE)
+    return check_name(name, max_length=MAX_GUEST_NAME)
 
 
 def name_key(name: str) -> str:
@@ -76,6 +103,8 @@ class User:
         check_name(name)
         if type(score) is not int or score < 0 or type(games) is not int or games < 0:
             raise ValueError("score and games must be whole numbers of at least 0")
+        if score > MAX_TOTAL or games > MAX_TOTAL:
+            raise ValueError(f"score and games must be at most {MAX_TOTAL:,}: no one plays that much")
         if isinstance(keys, str):
             raise ValueError("keys must be a list of fingerprints")
         fingerprints: list[str] = []

@@ -60,3 +60,21 @@ class ConfirmScreen(ModalScreen[bool]):
     def action_cancel(self) -> None:
         """Stay where we were."""
         self.dismiss(False)
+
+
+class QuitConfirmScreen(ConfirmScreen):
+    """ctrl+q during a game: "Quit wom-tui?". ctrl+q again or *Quit* quits; Esc, ``n`` or *Stay* stay."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Stay"),
+        Binding("y", "confirm", "Yes", show=False),
+        Binding("n", "cancel", "Stay"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Quit wom-tui?",
+            "The game in progress is lost.",
+            confirm_label="Quit",
+            hint="ctrl+q again to quit, Esc or n to stay.",
+        )

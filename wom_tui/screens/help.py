@@ -1,4 +1,4 @@
-"""Help: the rules, how feedback works (with the seeds' examples), and every key."""
+"""Help: the rules, how feedback works (with two worked examples), every mode, and every key."""
 
 from __future__ import annotations
 
@@ -38,11 +38,25 @@ broken their code or used their attempts.
 
 With 5 attempts, breaking on the 2nd and HAL9000 failing on your code: 4 + 5 = 9 points.
 
-## Solo
+## Solo: you break the code
 
 Break the computer's code: length 4–8 (or random), your palette, repeats or not, and
 lifelines — *reveal a symbol* (costs 1 guess) and *reveal a position* (costs 2).
-The best win per ruleset enters the **hall of fame**.
+The best win per ruleset enters the **hall of fame** (a guest gives a name of 1–7
+characters, no spaces).
+
+**Coach** (set it *On* in the setup): after each guess it says whether the guess
+*could have been the code*, given the answers before it, and how many codes remain possible.
+
+## Solo: Computer breaks your code
+
+Choose *Computer breaks your code* in the solo setup; HAL9000 guesses, always playing a code
+that fits every answer so far, and the screen shows how many codes remain possible.
+
+- **Type it in (hidden):** you set a secret code (shown as •, ctrl+r peeks) and watch.
+- **Score each guess by hand:** to play against a real board, type the black and white
+  for each of the computer's guesses. If no code fits your answers any more, it says so at
+  once, names the answer most likely wrong, and lets you correct it.
 """
 
 KEYS = """\
@@ -50,19 +64,19 @@ KEYS = """\
 
 | Where | Keys |
 |---|---|
-| Everywhere | **F1** / **?** help · **Esc** back · **ctrl+p** command palette · **ctrl+q** quit |
+| Everywhere | **F1** / **?** help · **Esc** back · **ctrl+p** command palette · **ctrl+q** quit (in a game it asks first) |
 | Main menu | {menu_keys} · arrows + **Enter** · mouse |
-| Entering a code | type symbols (any case) · **←/→** pick a slot · **↑/↓** change it · **Backspace**/**Delete** clear · click a palette peg · **Enter** submit |
+| Entering a code | type symbols (any case) · **←/→** pick a slot · **↑/↓** change it · **Backspace**/**Delete** clear · click a palette peg · **Enter** submit · a symbol too many shows as +K and the code is refused as too long |
 | Secret code | shown as • — **ctrl+r** peeks |
 | In a game | **Esc** asks before leaving; **Esc** again (or *Leave*) confirms |
 | Game setup | **ctrl+s** start a World of Mastermind game · **p** play a solo game |
-| Solo game | **F2** reveal a symbol (costs 1) · **F3** reveal a position (costs 2) · or type **lifeline#1** / **lifeline#2** · **ctrl+n** new game |
-| Scoreboard | click a column header to sort by it (again to reverse) · **h** hall of fame · **b** scoreboard |
+| Solo game | **F2** reveal a symbol (costs 1) · **F3** reveal a position (costs 2) · or type **lifeline#1** / **lifeline#2** · **ctrl+n** new game · typing *reset* or *quit* says which key does it |
+| Scoreboard | **n** / **s** / **g** / **a** sort by name, score, games, average (again to reverse) · or click a column header · **h** hall of fame · **b** scoreboard · **m** the highlighted user's stats |
 | Daily code | **d** on the main menu · **p** play (one attempt a day, counted from the first guess) · **c** copy the share grid |
 | My stats | **m** on the main menu (or on the scoreboard, for the highlighted user) · **←/→** other rules |
 | Replays | **v** on the main menu · **Enter** replay a game · **←/→** step a guess · **Home/End** jump · **c** share |
 
-Themes: ctrl+p → *Theme*; **wom-colourblind** uses colour-blind-safe peg colours.
+Themes: ctrl+p → *Theme* (remembered for next time); **wom-colourblind** uses colour-blind-safe peg colours.
 """.replace("{menu_keys}", " · ".join(
     f"**{key}** {footer.lower() if action.startswith('mode(') else action}"
     for key, action, _, footer in MENU if key != "?"
@@ -93,7 +107,7 @@ class HelpScreen(WomScreen):
             yield Static(Text("Help"), classes="panel-title")
             with VerticalScroll(id="help-scroll"):
                 yield Markdown(RULES)
-                yield Static(Text("Examples from the seeds:"), classes="help-examples-title")
+                yield Static(Text("Examples:"), classes="help-examples-title")
                 for secret, guess, palette in EXAMPLES:
                     yield Static(example_line(secret, guess, palette), classes="help-example")
                 yield Markdown(GAMES)

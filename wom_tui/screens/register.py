@@ -1,8 +1,13 @@
-"""Register a new user: one field, restricted to the characters a name may hold (SPEC §2)."""
+"""Register a new user: one field; a name that breaks a rule is refused with the reason (SPEC §2).
+
+Nothing typed or pasted is trimmed or filtered out: the field shows exactly what the person gave,
+warns as soon as it breaks a rule, and Enter registers it only if the domain accepts it.
+"""
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
@@ -10,28 +15,33 @@ from textual.message import Message
 from textual.widgets import Footer, Input, Static
 
 from ..domain.keys import KeyRejected
-from ..domain.users import MAX_NAME, NameRejected
+from ..domain.users import EDGE_SPACE, MAX_NAME, NO_NAME, NameRejected, check_name
 from .base import WomScreen
 
-NAME_PATTERN = r"[A-Za-z0-9 ._\-]*"
-"""What the field accepts as it is typed or pasted; the domain makes the final decision."""
-
 NAME_RULE = f"1–{MAX_NAME} characters: A–Z, a–z, 0–9, space, - _ ."
-REFUSED_KEY = "A name may use only A–Z, a–z, 0–9, space, - _ ."
-TOO_LONG = f"A name can be at most {MAX_NAME} characters long."
 GUESTS_CANNOT_REGISTER = (
     "Guests play solo games and watch. To register a name, connect with an SSH key (ssh-keygen -t ed25519 makes one)."
 )
+PASTE_REFUSED = "A name cannot hold tabs, line breaks or control characters; nothing was pasted."
 
 
 class NameInput(Input):
-    """An Input that only takes name characters and says so when a key or a paste is refused."""
+    """An Input for a name: a paste holding control characters or line breaks is refused whole."""
 
     class Refused(Message):
-        """A typed or pasted character was not allowed, or the name would be too long."""
+        """A paste was refused; ``reason`` says why."""
 
-    def restricted(self) -> None:
-        self.post_message(self.Refused())
+        def __init__(self, reason: str) -> None:
+            super().__init__()
+            self.reason = reason
+
+    def _on_paste(self, event: events.Paste) -> None:
+        # Input would keep only the first line, and control characters are never part of a name.
+        # Textual then runs Input's own paste handler, unless this one prevents it.
+        if any(not character.isprintable() for character in event.text):
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.Refused(PASTE_REFUSED))
 
 
 class RegisterScreen(WomScreen):
@@ -41,12 +51,7 @@ class RegisterScreen(WomScreen):
         with Vertical(id="register-box", classes="panel"):
             yield Static(Text("Register a new user"), classes="panel-title")
             yield Static(Text("What is the name of the new user?"), id="register-question")
-            yield NameInput(
-                placeholder="Name",
-                restrict=NAME_PATTERN,
-                max_length=MAX_NAME,
-                id="register-name",
-            )
+            yield NameInput(placeholder="Name", id="register-name")
             yield Static(Text(NAME_RULE), id="register-rule")
             yield Static("", id="register-result")
         yield Footer()
@@ -70,9 +75,22 @@ class RegisterScreen(WomScreen):
         result.set_classes(f"-{kind}")
         result.update(content if isinstance(content, Content) else Content(content))
 
-    def on_name_input_refused(self, _message: NameInput.Refused) -> None:
-        full = len(self.query_one(NameInput).value) >= MAX_NAME
-        self._say(TOO_LONG if full else REFUSED_KEY, "warning")
+    def on_name_input_refused(self, message: NameInput.Refused) -> None:
+        message.stop()
+        self._say(message.reason, "warning")
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """Warn while typing when the name already breaks a rule (not for a space still being typed)."""
+        event.stop()
+        if event.value == "":
+            return  # cleared after a welcome, or erased: keep what was said
+        try:
+            check_name(event.value)
+        except NameRejected as refusal:
+            if refusal.reason not in (NO_NAME, EDGE_SPACE):
+                self._say(refusal.reason, "warning")
+                return
+        self._say("", "info")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         from ..domain.store import StoreError
@@ -84,7 +102,7 @@ class RegisterScreen(WomScreen):
             self._say(refusal_reason, "error")
             return
         try:
-            user = self.wom.store.register(name, key=self.wom.identity.fingerprint)
+            user = self.wom.register_user(name)
         except (NameRejected, KeyRejected) as refusal:
             self._say(refusal.reason, "error")
             return

@@ -42,6 +42,10 @@ class ScoreboardScreen(WomScreen):
 
     BINDINGS = [
         Binding("escape", "back", "Back"),
+        Binding("n", "sort('name')", "Name"),
+        Binding("s", "sort('score')", "Score"),
+        Binding("g", "sort('games')", "Games"),
+        Binding("a", "sort('average')", "Avg"),
         Binding("h", "show_tab('hall')", "Hall of fame"),
         Binding("b", "show_tab('board')", "Scoreboard"),
         Binding("m", "stats", "Stats"),
@@ -130,7 +134,10 @@ class ScoreboardScreen(WomScreen):
         if event.data_table.id != "board-table":
             return
         event.stop()
-        column = str(event.column_key.value)
+        self.action_sort(str(event.column_key.value))
+
+    def action_sort(self, column: str) -> None:
+        """Sort the scoreboard by ``column``; the same column again reverses the order."""
         if column == self.sort_column:
             self.sort_reverse = not self.sort_reverse
         else:
@@ -145,7 +152,24 @@ class ScoreboardScreen(WomScreen):
             player = str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
         self.wom.action_stats(player)
 
+    def _tab(self) -> str:
+        tabs = self.query("#scores-tabs").results(TabbedContent)
+        return next((tabbed.active for tabbed in tabs), "board")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Sort keys only on the scoreboard tab; each tab key only away from its tab (a short footer)."""
+        tab = self._tab()
+        if action == "sort":
+            return tab == "board"
+        if action == "show_tab":
+            return parameters[0] != tab if parameters else True
+        return True
+
+    def on_tabbed_content_tab_activated(self, _event: TabbedContent.TabActivated) -> None:
+        self.refresh_bindings()
+
     def action_show_tab(self, tab: str) -> None:
         """Switch to the scoreboard or the hall-of-fame tab."""
         self.query_one(TabbedContent).active = tab
         self.query_one(f"#{tab}-table", DataTable).focus()
+        self.refresh_bindings()

@@ -24,7 +24,7 @@ from textual.worker import get_current_worker
 from ..domain.codes import Feedback, InvalidCode, Ruleset
 from ..domain.halloffame import HallEntry
 from ..domain.solo import LIFELINE_COSTS, LifelineResult, SoloGame, coach_verdict
-from ..domain.users import MAX_GUEST_NAME, NameRejected
+from ..domain.users import MAX_GUEST_NAME, NameRejected, check_guest_name
 from ..widgets.message_log import MessageLog
 from ..widgets.pegs import code_pegs
 from ..widgets.solo_history import (
@@ -56,7 +56,7 @@ class HallNameScreen(ModalScreen[str | None]):
             yield Static(Text("A new record!"), id="hall-title")
             yield Static(Text(self._headline), id="hall-headline")
             yield Static(Text(f"Your name for the hall of fame (1–{MAX_GUEST_NAME} characters):"))
-            yield Input(placeholder="Name", max_length=MAX_GUEST_NAME, id="hall-name")
+            yield Input(placeholder="Name", id="hall-name")
             yield Static("", id="hall-reason")
             with Horizontal(id="hall-buttons"):
                 yield Button("Enter the hall", id="hall-ok", variant="success", compact=True)
@@ -65,6 +65,7 @@ class HallNameScreen(ModalScreen[str | None]):
     def _submit(self) -> None:
         name = self.query_one("#hall-name", Input).value
         try:
+            check_guest_name(name)  # never cut or trimmed: refused with the reason
             self._entry_for(name)
         except NameRejected as refusal:
             self.query_one("#hall-reason", Static).update(Text(refusal.reason))

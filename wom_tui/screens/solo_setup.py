@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Footer, RadioButton, RadioSet, Select, Static
 
 from ..domain.codes import DIGITS8, DIGITS10, MAX_GUESSES, MIN_GUESSES, PALETTES, RAINBOW, WOM, Palette
@@ -72,6 +72,8 @@ class SoloSetupScreen(WomScreen):
         Binding("escape", "back", "Back"),
         Binding("p", "play", "Play"),
     ]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
+    """Under 80 columns the longer choices are listed one per line (the form scrolls)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -79,7 +81,7 @@ class SoloSetupScreen(WomScreen):
 
     def compose(self) -> ComposeResult:
         users = self._user_names()
-        with Vertical(id="solo-setup", classes="panel"):
+        with VerticalScroll(id="solo-setup", classes="panel"):
             yield Static(Text("Solo game"), classes="panel-title")
             yield Static(
                 Text("Tab: next row · ←/→ then Space or Enter: choose · p: play · Esc: back"), id="solo-keys"
@@ -143,6 +145,8 @@ class SoloSetupScreen(WomScreen):
         return sorted(names, key=lambda name: (name.casefold(), name))
 
     def on_mount(self) -> None:
+        # The form scrolls only on short terminals; focus belongs to the fields in it.
+        self.query_one("#solo-setup").can_focus = False
         self.query_one("#solo-mode", RadioSet).focus()
         self._refresh()
 

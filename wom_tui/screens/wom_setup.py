@@ -14,6 +14,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.content import Content
+from textual import events
+from textual.dom import NoScreen
 from textual.widgets import Button, Checkbox, Collapsible, Footer, Label, RadioButton, RadioSet, Select, Static
 
 from ..domain.codes import PALETTES, WOM_RULESET, Ruleset
@@ -46,11 +48,31 @@ def describe_rules(ruleset: Ruleset) -> str:
     return f"{ruleset.length} × {palette_label(ruleset.palette.symbols)}, {repeats}"
 
 
+class SetupSelect(Select[object]):
+    """A Select that tolerates being left before it has mounted.
+
+    Leaving the setup while it is still being built (keys typed ahead) removes the Select's
+    overlay and label before the Select's own mount handler runs, which then failed with
+    ``NoMatches``; a Select whose screen is gone skips that handler.
+    """
+
+    def _on_mount(self, event: events.Mount) -> None:
+        try:
+            gone = self.screen not in self.app.screen_stack or not self.query("SelectOverlay")
+        except NoScreen:
+            gone = True
+        if gone:
+            event.prevent_default()  # Select's own handler would look for its removed parts
+
+
 class WomSetupScreen(WomScreen):
     """How many players, who they are, how many attempts — then start."""
 
     BINDINGS = [Binding("ctrl+s", "start", "Start game")]
-    AUTO_FOCUS = "#setup-start"
+    AUTO_FOCUS = "#setup-count"
+    """Focus starts on the number of players: an Enter typed early changes nothing (it used to start)."""
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (78, "-wide")]
+    """Below 78 columns the seats stack in one column and the advanced rules in two."""
 
     def __init__(self, setup: WomSetup | None = None) -> None:
         super().__init__(classes="wom-screen")
@@ -86,12 +108,13 @@ class WomSetupScreen(WomScreen):
                 for seat in range(MAX_PLAYERS):
                     with Horizontal(classes="setup-seat", id=f"seat-{seat + 1}"):
                         yield Label(f"Player {seat + 1}", classes="setup-label")
-                        yield Select(
+                        yield SetupSelect(
                             self._options(),
                             prompt="Choose a player",
                             value=self._seats[seat] if self._seats[seat] is not None else Select.NULL,
                             id=f"seat-select-{seat + 1}",
                             classes="setup-seat-select",
+                            compact=True,
                         )
             with Horizontal(classes="setup-row"):
                 yield Label("Attempts", classes="setup-label")
@@ -103,25 +126,27 @@ class WomSetupScreen(WomScreen):
             with Collapsible(title=self._advanced_title(), id="setup-advanced"):
                 with Horizontal(id="setup-rules"):
                     yield Label("Length", classes="setup-label-short")
-                    yield Select(
+                    yield SetupSelect(
                         [(Text(str(n)), n) for n in LENGTHS],
                         value=self._ruleset.length,
                         allow_blank=False,
                         id="setup-length",
+                        compact=True,
                     )
                     yield Label("Palette", classes="setup-label-short")
-                    yield Select(
+                    yield SetupSelect(
                         [(Text(palette_label(p.symbols)), key) for key, p in PALETTES.items()],
                         value=self._ruleset.palette.key,
                         allow_blank=False,
                         id="setup-palette",
+                        compact=True,
                     )
-                    yield Checkbox("Repeats", value=self._ruleset.repeats, id="setup-repeats")
+                    yield Checkbox("Repeats", value=self._ruleset.repeats, id="setup-repeats", compact=True)
             yield Static(self._hint(), id="setup-hint")
             yield Static("", id="setup-error")
             with Horizontal(id="setup-buttons"):
-                yield Button("Start game", id="setup-start", variant="primary")
-                yield Button("Back", id="setup-back")
+                yield Button("Start game", id="setup-start", variant="primary", compact=True)
+                yield Button("Back", id="setup-back", compact=True)
         yield Footer()
 
     def _choose_defaults(self) -> None:
@@ -171,6 +196,8 @@ class WomSetupScreen(WomScreen):
 
     def on_mount(self) -> None:
         """Show only the seats in play."""
+        if self not in self.app.screen_stack:
+            return  # left before it was built (keys typed ahead): its widgets are going away
         # The box scrolls only on short terminals; focus belongs to the fields in it.
         self.query_one("#setup-box").can_focus = False
         self._show_seats()

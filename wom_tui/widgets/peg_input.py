@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rich.style import Style
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -94,6 +96,12 @@ class PegInput(Widget, can_focus=True):
     click a slot to select it or a palette peg to place it, Enter posts :class:`Submitted`.
     With ``masked=True`` symbols show as ``•`` until ctrl+r (Peek) is pressed.
     The widget never judges a code: the screen parses :attr:`Submitted.text` with the ruleset.
+
+    Nothing typed is dropped: a symbol typed after the last slot is filled is kept as an *extra*
+    (shown after the slots, "1 symbol too many"), so the submitted text is too long and the domain
+    refuses it ("Guess too long; …") at no cost; Backspace removes extras first. The widget's own
+    keys are handled as they arrive, in order with typed symbols, so a burst of keys (one SSH
+    packet) gives the same result as the same keys typed slowly.
     """
 
     BINDINGS = [
@@ -136,6 +144,10 @@ class PegInput(Widget, can_focus=True):
         self._masked = masked
         self._label = label
         self._slots: list[str | None] = [None] * ruleset.length
+        self._extra: list[str] = []
+        """Symbols typed after every slot was filled: kept, so the code reads as too long."""
+        self._past_end = False
+        """True once the last slot was filled by typing: the next symbol is an extra."""
         self.set_class(masked, "-masked")
 
     @property
@@ -150,15 +162,25 @@ class PegInput(Widget, can_focus=True):
 
     @property
     def value(self) -> str:
-        """The filled slots in order (empty slots are skipped, so a gap reads as too short)."""
-        return "".join(symbol for symbol in self._slots if symbol is not None)
+        """The filled slots in order, then any extra symbols (empty slots are skipped, so a gap
+        reads as too short; extras make it too long).
+        """
+        return "".join(symbol for symbol in self._slots if symbol is not None) + "".join(self._extra)
 
     @value.setter
     def value(self, text: str) -> None:
-        symbols = [ch.upper() for ch in text if not ch.isspace()][: self._ruleset.length]
-        self._slots = [*symbols, *([None] * (self._ruleset.length - len(symbols)))]
-        self.cursor = min(len(symbols), self._ruleset.length - 1)
+        symbols = [ch.upper() for ch in text if not ch.isspace()]
+        length = self._ruleset.length
+        self._slots = [*symbols[:length], *([None] * (length - len(symbols[:length])))]
+        self._extra = symbols[length:]
+        self._past_end = len(symbols) >= length
+        self.cursor = min(len(symbols), length - 1)
         self._changed()
+
+    @property
+    def extra(self) -> str:
+        """Symbols typed beyond the code's length ("" when none)."""
+        return "".join(self._extra)
 
     @property
     def slots(self) -> tuple[str | None, ...]:
@@ -168,6 +190,8 @@ class PegInput(Widget, can_focus=True):
     def clear(self) -> None:
         """Empty every slot, go back to the first, and hide a peeked code."""
         self._slots = [None] * self._ruleset.length
+        self._extra = []
+        self._past_end = False
         self.revealed = False
         self.cursor = 0
         self._changed()
@@ -176,6 +200,7 @@ class PegInput(Widget, can_focus=True):
         with Horizontal(classes="peg-input--slots"):
             for index in range(self._ruleset.length):
                 yield PegSlot(index)
+            yield Static("", classes="peg-input--extra")
         with Horizontal(classes="peg-input--palette"):
             for symbol in self._ruleset.palette.symbols:
                 yield PalettePeg(symbol, self._ruleset)
@@ -194,6 +219,18 @@ class PegInput(Widget, can_focus=True):
         masked = self._masked and not self.revealed
         for slot in self.query(PegSlot):
             slot.show(self._slots[slot.index], self._ruleset, masked=masked, current=slot.index == self.cursor)
+        for extra in self.query(".peg-input--extra").results(Static):
+            extra.display = bool(self._extra)
+            extra.update(self._extra_text(masked))
+
+    def _extra_text(self, masked: bool) -> Text:
+        if not self._extra:
+            return Text("")
+        count = len(self._extra)
+        text = Text("+", style=Style(bold=True))
+        text.append(MASK * count if masked else "".join(self._extra), style=Style(bold=True))
+        text.append(f" {count} too many", style=Style(italic=True))
+        return text
 
     def _changed(self) -> None:
         self._draw()
@@ -215,22 +252,43 @@ class PegInput(Widget, can_focus=True):
         return True
 
     def place(self, symbol: str) -> None:
-        """Put ``symbol`` in the current slot and move to the next one."""
-        self._slots[self.cursor] = symbol.upper()
+        """Put ``symbol`` in the current slot and move to the next one.
+
+        Once the last slot was filled by typing, a further symbol goes to the first empty slot,
+        or, when every slot is full, is kept as an extra (the code is then too long).
+        """
+        symbol = symbol.upper()
+        if self._past_end or self._extra:
+            empty = [index for index, slot in enumerate(self._slots) if slot is None]
+            if not empty:
+                self._extra.append(symbol)
+                self._changed()
+                return
+            self.cursor = empty[0]
+        self._slots[self.cursor] = symbol
         if self.cursor < self._ruleset.length - 1:
+            self._past_end = False
             self.cursor += 1
+        else:
+            self._past_end = True
         self._changed()
+
+    def _moved(self) -> None:
+        self._past_end = False
 
     def action_cursor(self, step: int) -> None:
         """Move the current slot by ``step``, wrapping around."""
+        self._moved()
         self.cursor = (self.cursor + step) % self._ruleset.length
 
     def action_cursor_to(self, index: int) -> None:
         """Go to slot ``index`` (-1 for the last)."""
+        self._moved()
         self.cursor = index % self._ruleset.length
 
     def action_cycle(self, step: int) -> None:
         """Change the current slot's symbol to the next (or previous) one of the palette."""
+        self._moved()
         symbols = self._ruleset.palette.symbols
         current = self._slots[self.cursor]
         if current is not None and current in symbols:
@@ -241,15 +299,26 @@ class PegInput(Widget, can_focus=True):
         self._changed()
 
     def action_backspace(self) -> None:
-        """Clear the current slot if filled, else step back and clear the one before."""
+        """Remove the last extra symbol if any; else clear the current slot if filled, else step
+        back and clear the one before.
+        """
+        if self._extra:
+            self._extra.pop()
+            self._changed()
+            return
+        self._moved()
         if self._slots[self.cursor] is None and self.cursor > 0:
             self.cursor -= 1
         self._slots[self.cursor] = None
         self._changed()
 
     def action_delete(self) -> None:
-        """Clear the current slot."""
-        self._slots[self.cursor] = None
+        """Remove the last extra symbol if any, else clear the current slot."""
+        if self._extra:
+            self._extra.pop()
+        else:
+            self._moved()
+            self._slots[self.cursor] = None
         self._changed()
 
     def action_submit(self) -> None:
@@ -262,22 +331,43 @@ class PegInput(Widget, can_focus=True):
 
     async def _on_key(self, event: events.Key) -> None:
         # Letters and digits go into the slots, palette symbol or not: a typo is shown and the
-        # domain explains it on Enter, as in the seeds. Other keys fall through to bindings.
+        # domain explains it on Enter, as in the seeds.
         character = event.character
         if character is not None and len(character) == 1 and character.isascii() and character.isalnum():
             event.stop()
             event.prevent_default()
             self.place(character)
+            return
+        # The widget's own keys run here, in the order they came. Left to Textual, a binding runs
+        # only once the key has bubbled up to the app, so a symbol queued behind it (a burst of
+        # keys, one SSH packet) would be placed first: Backspace+5 would give 12·· instead of 15··.
+        await self._run_own_binding(event)
+
+    async def _run_own_binding(self, event: events.Key) -> None:
+        for key in event.aliases:
+            for binding in self._bindings.key_to_bindings.get(key, ()):
+                action = binding.action
+                name = action.split("(", 1)[0]
+                if self.check_action(name, ()) is False:
+                    continue
+                event.stop()
+                event.prevent_default()
+                await self.run_action(action)
+                return
 
     def _on_paste(self, event: events.Paste) -> None:
+        # A paste is typed text: every symbol goes in (spaces are ignored, SPEC §1), typos and
+        # extras included, so the domain can say what is wrong with it instead of it being trimmed.
         event.stop()
         for character in event.text:
-            if character.isascii() and character.isalnum():
-                self.place(character)
+            if character.isspace():
+                continue
+            self.place(character if character.isprintable() else "?")
 
     def on_peg_slot_selected(self, message: PegSlot.Selected) -> None:
         message.stop()
         self.focus()
+        self._moved()
         self.cursor = message.index
 
     def on_palette_peg_picked(self, message: PalettePeg.Picked) -> None:

@@ -1,0 +1,41 @@
+"""Per-identity preferences (the theme) in preferences.json (issue 9)."""
+
+from __future__ import annotations
+
+import pytest
+
+from wom_tui.domain.store import PREFS_FILE, Store, StoreError
+
+
+def test_themes_are_kept_per_identity_and_survive_a_new_store(tmp_path):
+    store = Store(tmp_path)
+    assert store.theme("local") is None
+    store.set_theme("local", "nord")
+    store.set_theme("SHA256:k1", "wom-colourblind")
+    again = Store(tmp_path)
+    assert again.theme("local") == "nord"
+    assert again.theme("SHA256:k1") == "wom-colourblind"
+    again.check()
+
+
+@pytest.mark.parametrize("identity", ["", "x" * 201, "tab\there", "Zoë"])
+def test_a_bad_identity_is_refused(tmp_path, identity):
+    with pytest.raises(ValueError):
+        Store(tmp_path).set_theme(identity, "nord")
+    assert not (tmp_path / PREFS_FILE).exists()
+
+
+@pytest.mark.parametrize("theme", ["", "[b]x", "a b", "\x1b[31m"])
+def test_a_bad_theme_name_is_refused(tmp_path, theme):
+    with pytest.raises(ValueError):
+        Store(tmp_path).set_theme("local", theme)
+
+
+def test_a_damaged_preferences_file_is_reported_and_kept(tmp_path):
+    store = Store(tmp_path)
+    (tmp_path / PREFS_FILE).write_text('{"schema": 1, "themes": []}')
+    with pytest.raises(StoreError, match="preferences.json: 'themes' must be an object"):
+        store.check()
+    with pytest.raises(StoreError):
+        store.set_theme("local", "nord")
+    assert (tmp_path / PREFS_FILE).read_text() == '{"schema": 1, "themes": []}'

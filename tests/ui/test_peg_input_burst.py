@@ -1,0 +1,113 @@
+"""PegInput as a person types it: keys in one burst, one symbol too many, pastes (issue 9)."""
+
+from __future__ import annotations
+
+import pytest
+
+from wom_tui.domain.codes import DIGITS10, RAINBOW, WOM, Ruleset
+from wom_tui.widgets import PegInput
+
+from .burst import send_burst, send_paste
+from .conftest import wait_for
+from .test_widgets import Host
+
+WOM4 = Ruleset(4, WOM, True, 10)
+RAINBOW5 = Ruleset(5, RAINBOW, True, 10)
+
+
+@pytest.mark.parametrize(
+    ("burst", "expected"),
+    [
+        (("backspace", "5"), ("1", "5", None, None)),
+        (("left", "5"), ("1", "5", None, None)),
+        (("left", "left", "backspace", "9"), ("9", "2", None, None)),
+        (("home", "7", "end", "8"), ("7", "2", None, "8")),
+        (("backspace", "backspace", "3", "4", "5", "6"), ("3", "4", "5", "6")),
+        (("left", "up", "3"), ("1", "3", None, None)),
+    ],
+)
+async def test_keys_sent_in_one_burst_are_all_applied_in_order(burst, expected):
+    host = Host(Ruleset(4, DIGITS10, True, 10))
+    async with host.run_test(size=(80, 24)) as pilot:
+        peg_input = host.query_one(PegInput)
+        await pilot.press("1", "2")
+        send_burst(host, *burst)
+        await wait_for(pilot, lambda: peg_input.slots == expected, timeout=5, message=f"{expected} after {burst}")
+
+
+async def test_a_whole_guess_and_enter_in_one_burst_submits_it():
+    host = Host(Ruleset(4, DIGITS10, True, 10))
+    async with host.run_test(size=(80, 24)) as pilot:
+        send_burst(host, "1", "2", "backspace", "3", "4", "5", "enter")
+        await wait_for(pilot, lambda: host.submitted, timeout=5)
+        assert host.submitted == ["1345"]
+
+
+async def test_a_symbol_too_many_is_kept_and_submitted_so_the_domain_refuses_it():
+    host = Host(RAINBOW5)
+    async with host.run_test(size=(80, 24)) as pilot:
+        peg_input = host.query_one(PegInput)
+        await pilot.press(*"roygbv")
+        assert peg_input.slots == ("R", "O", "Y", "G", "B")  # the fifth slot is not overwritten
+        assert peg_input.value == "ROYGBV"
+        assert "1 too many" in str(peg_input.query_one(".peg-input--extra").render())
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: host.submitted)
+        assert host.submitted == ["ROYGBV"]
+        with pytest.raises(ValueError, match="Guess too long; it must be exactly 5 symbols."):
+            RAINBOW5.parse(host.submitted[0])
+
+
+async def test_backspace_removes_the_extra_symbol_first():
+    host = Host(WOM4)
+    async with host.run_test(size=(80, 24)) as pilot:
+        peg_input = host.query_one(PegInput)
+        await pilot.press(*"rgbyk")
+        assert peg_input.value == "RGBYK"
+        await pilot.press("backspace")
+        assert peg_input.value == "RGBY"
+        assert peg_input.slots == ("R", "G", "B", "Y")
+        assert not peg_input.query_one(".peg-input--extra").display
+        await pilot.press("backspace")
+        assert peg_input.slots == ("R", "G", "B", None)
+
+
+async def test_a_masked_code_too_long_stays_too_long_and_hidden():
+    host = Host(WOM4, masked=True)
+    async with host.run_test(size=(80, 24)) as pilot:
+        peg_input = host.query_one(PegInput)
+        await pilot.press(*"rgbyk")
+        extra = str(peg_input.query_one(".peg-input--extra").render())
+        assert "K" not in extra and "1 too many" in extra
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: host.submitted)
+        assert host.submitted == ["RGBYK"]
+
+
+async def test_a_paste_too_long_is_kept_whole():
+    host = Host(RAINBOW5)
+    async with host.run_test(size=(80, 24)) as pilot:
+        peg_input = host.query_one(PegInput)
+        send_paste(host, "roygbv")
+        await wait_for(pilot, lambda: peg_input.value == "ROYGBV", timeout=5, message=peg_input.value)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: host.submitted)
+        assert host.submitted == ["ROYGBV"]
+
+
+async def test_a_pasted_typo_is_kept_for_the_domain_to_explain():
+    host = Host(WOM4)
+    async with host.run_test(size=(80, 24)) as pilot:
+        peg_input = host.query_one(PegInput)
+        send_paste(host, "rg-b")
+        await wait_for(pilot, lambda: peg_input.value == "RG-B", timeout=5, message=peg_input.value)
+
+
+async def test_moving_into_the_slots_and_typing_overwrites_without_extra():
+    host = Host(WOM4)
+    async with host.run_test(size=(80, 24)) as pilot:
+        peg_input = host.query_one(PegInput)
+        await pilot.press(*"rgby", "home", "k")
+        assert peg_input.value == "KGBY"
+        await pilot.press("end", "w")
+        assert peg_input.value == "KGBW"
