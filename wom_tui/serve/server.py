@@ -20,6 +20,7 @@ import asyncssh
 
 from ..options import Options
 from .session import SHUTTING_DOWN, GameSession, describe_seconds
+from .warm import WarmChild, WarmParent
 
 log = logging.getLogger("wom_tui.serve")
 
@@ -217,9 +218,16 @@ class GameServer:
         self._seated: set[GameSession] = set()
         self._ended: list[asyncio.Task[None]] = []
         self.host_key: asyncssh.SSHKey | None = None
+        self.warm = WarmParent()
+        """The warm parent that forks each session's game (warm.py)."""
 
     async def start(self) -> None:
-        """Load or make the host key and start listening (raises ServeError if that fails)."""
+        """Start the warm parent, load or make the host key and listen (raises ServeError if that fails)."""
+        # First, so that it could not hold the host key even if it were forked rather than exec'd.
+        try:
+            await self.warm.start()
+        except OSError as exc:
+            raise ServeError(f"cannot start the game processes' parent: {exc}") from exc
         try:
             self.host_key = load_or_create_host_key(self.config.host_key_path)
         except OSError as exc:
@@ -285,6 +293,18 @@ class GameServer:
         """A seed for the next session, drawn from the server's seed (so ``--seed`` replays a server)."""
         return self._rng.randrange(2**32)
 
+    async def start_game(
+        self, slave: int, argv: Sequence[str], env: dict[str, str], identity: object = None
+    ) -> asyncio.subprocess.Process | WarmChild:
+        """Start one session's game on the pty ``slave``: forked by the warm parent, or ``argv`` run as is
+        when a test gave its own ``game_command``."""
+        if tuple(self.config.game_command) == GAME_COMMAND:
+            options = list(argv[len(GAME_COMMAND):])
+            return await self.warm.spawn(slave, options, env, identity=identity)
+        return await asyncio.create_subprocess_exec(
+            *argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True
+        )
+
     def game_command(self, seed: int) -> list[str]:
         """The command line of one session's game process."""
         argv = [*self.config.game_command, "--data-dir", str(self.config.data_dir), "--seed", str(seed)]
@@ -313,6 +333,7 @@ class GameServer:
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
             self._acceptor = None
+        await self.warm.close()
 
 
 async def serve_until_stopped(config: ServeConfig) -> int:
