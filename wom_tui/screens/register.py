@@ -6,10 +6,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
+from textual.geometry import Size
 from textual.message import Message
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from ..domain.users import MAX_NAME, NameRejected
+from ..widgets.footer import Footer
 from .base import WomScreen
 
 NAME_PATTERN = r"[A-Za-z0-9 ._\-]*"
@@ -28,6 +30,14 @@ class NameInput(Input):
 
     def restricted(self) -> None:
         self.post_message(self.Refused())
+
+    def _watch_value(self, value: str) -> None:
+        # Textual's Input stores the text's width in ``virtual_size``, a layout reactive, so every key
+        # re-lays the whole screen (footer and all: most of a key's CPU time over SSH). The field's
+        # size never depends on its text, so set it quietly and let the field repaint itself alone.
+        self.set_reactive(Input.virtual_size, Size(self.content_width, 1))
+        self.refresh()
+        super()._watch_value(value)
 
 
 class RegisterScreen(WomScreen):
