@@ -96,10 +96,36 @@ def warm_up() -> None:
     for name in dir(textual.widgets):
         if not name.startswith("_"):
             getattr(textual.widgets, name)  # textual.widgets imports its widgets lazily
+    _rehearse()
     # Objects made so far live as long as this process: keep the collector from touching (and so
     # copying) their pages in every child.
     gc.collect()
     gc.freeze()
+
+
+def _rehearse() -> None:
+    """Run the app once, headless, to its main menu: Textual's caches (parsed selectors, styles,
+    rendered text) are then filled here once, and shared by every child instead of rebuilt in each."""
+    import random
+    import tempfile
+    import threading
+    from pathlib import Path
+
+    from ..app import WomApp
+    from ..domain.store import Store
+    from ..options import Options
+
+    with tempfile.TemporaryDirectory(prefix="wom-warm-") as folder:
+        data_dir = Path(folder)
+        app = WomApp(Store(data_dir), random.Random(0), Options(data_dir=data_dir, seed=0, served=True))
+        app.call_later(lambda: app.call_after_refresh(app.exit))
+        try:
+            app.run(headless=True, size=(80, 24))
+        except Exception:  # noqa: BLE001  (a rehearsal only: the children then just start colder)
+            log.exception("warm-up run failed")
+    for thread in threading.enumerate():
+        if thread is not threading.main_thread():
+            thread.join(timeout=5)  # fork only a process without threads
 
 
 def _become_game(request: dict[str, Any], slave: int) -> int:
