@@ -8,12 +8,16 @@ is started and N asyncssh clients with an 80x24 pty connect at the same moment. 
   all N type a name at once, one key at a time (after an untimed two-key prefix), each key timed until it shows in the name field;
 - memory: RSS of the server plus all its game processes (and PSS, which counts shared pages once).
 
-    .venv/bin/python bench/ssh_load.py [N ...]
+    .venv/bin/python bench/ssh_load.py [--json] [N ...]
+
+With ``--json`` it prints one JSON object per N, with the keys ``sessions``, ``menu_median_s``,
+``pss_per_session_mib`` and ``key_p95_ms`` (and a few more), instead of the table.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import statistics
@@ -173,7 +177,21 @@ async def one_round(n: int) -> dict[str, float]:
     }
 
 
-async def main(sizes: list[int]) -> None:
+async def main(sizes: list[int], as_json: bool = False) -> None:
+    if as_json:
+        for n in sizes:
+            row = await one_round(n)
+            print(json.dumps({
+                "sessions": n,
+                "menu_median_s": round(row["menu_median"], 3),
+                "menu_max_s": round(row["menu_max"], 3),
+                "pss_per_session_mib": round(row["pss"] / n, 2),
+                "pss_total_mib": round(row["pss"], 1),
+                "key_median_ms": round(row["key_median"], 1),
+                "key_p95_ms": round(row["key_p95"], 1),
+                "processes": row["processes"],
+            }), flush=True)
+        return
     print(f"wom-tui serve under load: Python {sys.version.split()[0]}, {os.cpu_count()} CPU(s)")
     header = (
         f"{'sessions':>8} | {'to menu median':>14} | {'to menu max':>11} | {'key median':>10} | "
@@ -192,4 +210,7 @@ async def main(sizes: list[int]) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main([int(arg) for arg in sys.argv[1:]] or [10, 25, 50]))
+    arguments = sys.argv[1:]
+    json_output = "--json" in arguments
+    counts = [int(arg) for arg in arguments if arg != "--json"]
+    asyncio.run(main(counts or [10, 25, 50], json_output))

@@ -6,6 +6,7 @@ import importlib
 import logging
 import random
 import sys
+import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -80,6 +81,14 @@ class WomApp(App[int]):
         if self.check_store():
             self._restore_theme()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
+
+        self.call_after_refresh(self._import_screens_soon)
+
+    def _import_screens_soon(self) -> None:
+        """Once the menu is painted, import the other screens in the background (each first paint
+        then only builds its screen). Served games were forked with everything imported already.
+        """
+        threading.Thread(target=_import_screens, name="wom-import-screens", daemon=True).start()
 
     # -- the theme, remembered per identity ------------------------------------------------
 
@@ -325,6 +334,18 @@ class WomApp(App[int]):
         for command in super().get_system_commands(screen):
             if command.title != "Screenshot":
                 yield command
+
+
+def _import_screens() -> None:
+    import pkgutil
+
+    from . import screens
+
+    for module in pkgutil.iter_modules(screens.__path__, screens.__name__ + "."):
+        try:
+            importlib.import_module(module.name)
+        except Exception:  # noqa: BLE001  (the screen's own open reports any real problem)
+            return
 
 
 def run_app(options: Options, rng: random.Random, identity: Identity | None = None) -> int:

@@ -1,38 +1,148 @@
-"""The rules of World of Mastermind: pure Python, no Textual (README, *For developers*)."""
+"""The rules of World of Mastermind: pure Python, no Textual (README, *For developers*).
 
-from .board import LIFELINE, Attempt, DecodingBoard
-from .codes import (
-    DIGITS8,
-    DIGITS10,
-    PALETTES,
-    RAINBOW,
-    SOLO_RULESET,
-    WOM,
-    WOM_RULESET,
-    Feedback,
-    InvalidCode,
-    Palette,
-    Ruleset,
-    feedback,
-)
-from .game import Awaiting, GameKind, GameStateError, Move, Refusal, Status
-from .halloffame import HallEntry, HallOfFame
-from .players import ComputerPlayer, HumanPlayer, Player, computer_player, hal9000, viki
-from .records import GameRecord, PlayerRecord
-from .scoring import Breakdown, breakdown, breaking_points, making_points
-from .solo import LifelinePolicy, LifelineResult, SoloGame, SoloSetup
-from .store import Store, StoreError
-from .users import COMPUTER_NAMES, NameRejected, User, UserRegistry, check_name
-from .wom import (
-    GameResults,
-    MadeCode,
-    PlayerResult,
-    SetupError,
-    TurnResult,
-    WomGame,
-    player_for_name,
-    players_from_names,
-)
+Names are imported on first use (PEP 562), so that a screen importing one module of
+the domain does not pay for all of it (numpy, the store) at start-up.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .board import (
+        LIFELINE,
+        Attempt,
+        DecodingBoard,
+    )
+    from .codes import (
+        DIGITS8,
+        DIGITS10,
+        PALETTES,
+        RAINBOW,
+        SOLO_RULESET,
+        WOM,
+        WOM_RULESET,
+        Feedback,
+        InvalidCode,
+        Palette,
+        Ruleset,
+        feedback,
+    )
+    from .game import (
+        Awaiting,
+        GameKind,
+        GameStateError,
+        Move,
+        Refusal,
+        Status,
+    )
+    from .halloffame import (
+        HallEntry,
+        HallOfFame,
+    )
+    from .players import (
+        ComputerPlayer,
+        HumanPlayer,
+        Player,
+        computer_player,
+        hal9000,
+        viki,
+    )
+    from .records import (
+        GameRecord,
+        PlayerRecord,
+    )
+    from .scoring import (
+        Breakdown,
+        breakdown,
+        breaking_points,
+        making_points,
+    )
+    from .solo import (
+        LifelinePolicy,
+        LifelineResult,
+        SoloGame,
+        SoloSetup,
+    )
+    from .store import (
+        Store,
+        StoreError,
+    )
+    from .users import (
+        COMPUTER_NAMES,
+        NameRejected,
+        User,
+        UserRegistry,
+        check_name,
+    )
+    from .wom import (
+        GameResults,
+        MadeCode,
+        PlayerResult,
+        SetupError,
+        TurnResult,
+        WomGame,
+        player_for_name,
+        players_from_names,
+    )
+
+_SOURCES: dict[str, str] = {
+    "LIFELINE": "board",
+    "Attempt": "board",
+    "DecodingBoard": "board",
+    "DIGITS8": "codes",
+    "DIGITS10": "codes",
+    "PALETTES": "codes",
+    "RAINBOW": "codes",
+    "SOLO_RULESET": "codes",
+    "WOM": "codes",
+    "WOM_RULESET": "codes",
+    "Feedback": "codes",
+    "InvalidCode": "codes",
+    "Palette": "codes",
+    "Ruleset": "codes",
+    "feedback": "codes",
+    "Awaiting": "game",
+    "GameKind": "game",
+    "GameStateError": "game",
+    "Move": "game",
+    "Refusal": "game",
+    "Status": "game",
+    "HallEntry": "halloffame",
+    "HallOfFame": "halloffame",
+    "ComputerPlayer": "players",
+    "HumanPlayer": "players",
+    "Player": "players",
+    "computer_player": "players",
+    "hal9000": "players",
+    "viki": "players",
+    "GameRecord": "records",
+    "PlayerRecord": "records",
+    "Breakdown": "scoring",
+    "breakdown": "scoring",
+    "breaking_points": "scoring",
+    "making_points": "scoring",
+    "LifelinePolicy": "solo",
+    "LifelineResult": "solo",
+    "SoloGame": "solo",
+    "SoloSetup": "solo",
+    "Store": "store",
+    "StoreError": "store",
+    "COMPUTER_NAMES": "users",
+    "NameRejected": "users",
+    "User": "users",
+    "UserRegistry": "users",
+    "check_name": "users",
+    "GameResults": "wom",
+    "MadeCode": "wom",
+    "PlayerResult": "wom",
+    "SetupError": "wom",
+    "TurnResult": "wom",
+    "WomGame": "wom",
+    "player_for_name": "wom",
+    "players_from_names": "wom",
+}
 
 __all__ = [
     "COMPUTER_NAMES",
@@ -90,3 +200,19 @@ __all__ = [
     "players_from_names",
     "viki",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import ``name`` from its module the first time it is asked for."""
+    try:
+        module = _SOURCES[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """Every public name, imported or not yet."""
+    return sorted([*globals(), *_SOURCES])

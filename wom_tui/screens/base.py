@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
+from textual._styles_cache import StylesCache
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -25,6 +26,12 @@ class WomScreen(Screen[Any]):
 
     leave_question: str = "Leave this game?"
     leave_detail: str = "Progress is lost."
+
+    def on_unmount(self) -> None:
+        # Textual 8 caches StylesCache.get_inner_outer with functools.lru_cache on the *instance*
+        # method, so up to 1,024 widgets' style caches (and their rendered lines) stay alive after
+        # their screen has closed. What it caches is two Styles per colour pair, cheap to remake.
+        StylesCache.get_inner_outer.cache_clear()
 
     @property
     def wom(self) -> WomApp:

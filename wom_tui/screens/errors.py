@@ -9,7 +9,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from ..widgets.footer import Footer
 
 if TYPE_CHECKING:
     from ..domain.store import StoreError

@@ -5,9 +5,10 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Footer, Markdown, Static
+from textual.widgets import Markdown, Static
 
 from ..domain.codes import RAINBOW, WOM, feedback
+from ..widgets.footer import Footer
 from ..widgets.pegs import code_pegs, feedback_row, feedback_summary
 from .base import WomScreen
 from .menu import MENU

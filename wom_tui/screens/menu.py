@@ -8,10 +8,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..modes import MODES
+from ..widgets.footer import Footer
 from ..widgets.pegs import STANDARD, current_scheme
 
 TITLE_WORD = "MASTERMIND"

@@ -8,8 +8,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
+from ..widgets.footer import Footer
 from .base import WomScreen
 
 if TYPE_CHECKING:

@@ -34,6 +34,7 @@ import asyncssh
 from ..options import Options
 from .logsafe import RateLimitedLog, SafeFormatter, clean
 from .session import SHUTTING_DOWN, GameSession, describe_seconds
+from .warm import WARM_LOG_FD, WarmChild, WarmParent
 
 log = logging.getLogger("wom_tui.serve")
 
@@ -328,6 +329,8 @@ class GameServer:
             log, "dropped %d connection(s) that had not signed in, to make room (at most %d signing in, %d per address)"
         )
         self.unauthenticated_closed = RateLimitedLog(log, "%d connection(s) closed without signing in", level=logging.INFO)
+        self.warm = WarmParent()
+        """The warm parent that forks each session's game (warm.py)."""
 
     @property
     def unauthenticated_caps(self) -> tuple[int, int]:
@@ -365,7 +368,12 @@ class GameServer:
         return len(self._signing_in)
 
     async def start(self) -> None:
-        """Load or make the host key and start listening (raises ServeError if that fails)."""
+        """Start the warm parent, load or make the host key and listen (raises ServeError if that fails)."""
+        # First, so that it could not hold the host key even if it were forked rather than exec'd.
+        try:
+            await self.warm.start()
+        except OSError as exc:
+            raise ServeError(f"cannot start the game processes' parent: {exc}") from exc
         try:
             self.host_key = load_or_create_host_key(self.config.host_key_path)
         except OSError as exc:
@@ -438,6 +446,23 @@ class GameServer:
         """A seed for the next session, drawn from the server's seed (so ``--seed`` replays a server)."""
         return self._rng.randrange(2**32)
 
+    async def start_game(
+        self, slave: int, argv: Sequence[str], env: dict[str, str], *, log_fd: int | None = None
+    ) -> asyncio.subprocess.Process | WarmChild:
+        """Start one session's game on the pty ``slave``: forked by the warm parent, or ``argv`` run as is
+        when a test gave its own ``game_command``. ``log_fd`` (the write end of the game's log pipe) is
+        passed along: to a forked game as its descriptor 3 (``--log-fd 3``).
+        """
+        if tuple(self.config.game_command) == GAME_COMMAND:
+            options = list(argv[len(GAME_COMMAND):])
+            if log_fd is not None and "--log-fd" in options:
+                options[options.index("--log-fd") + 1] = str(WARM_LOG_FD)
+            return await self.warm.spawn(slave, options, env, log_fd=log_fd)
+        return await asyncio.create_subprocess_exec(
+            *argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True,
+            pass_fds=() if log_fd is None else (log_fd,),
+        )
+
     def game_command(self, seed: int, fingerprint: str | None = None, log_fd: int | None = None) -> list[str]:
         """The command line of one session's game process: served, as the verified key (or a guest)."""
         argv = [*self.config.game_command, "--data-dir", str(self.config.data_dir), "--seed", str(seed)]
@@ -470,6 +495,7 @@ class GameServer:
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
             self._acceptor = None
+        await self.warm.close()
 
 
 async def serve_until_stopped(config: ServeConfig) -> int:

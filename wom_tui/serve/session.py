@@ -18,6 +18,7 @@ from .throttle import InputThrottle
 
 if TYPE_CHECKING:
     from .server import GameServer
+    from .warm import WarmChild
 
 log = logging.getLogger("wom_tui.serve")
 
@@ -112,7 +113,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._term: str | None = None
         self._size = (80, 24, 0, 0)
         self.pid: int | None = None
-        self._proc: asyncio.subprocess.Process | None = None
+        self._proc: asyncio.subprocess.Process | WarmChild | None = None
         self._master: int | None = None
         self._reading = False
         self._writing_paused = False
@@ -315,10 +316,8 @@ class GameSession(asyncssh.SSHServerSession):
         status = 1
         try:
             try:
-                self._proc = await asyncio.create_subprocess_exec(
-                    *argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True,
-                    pass_fds=(log_write,),
-                )
+                # The seam to the warm parent (warm.py): it forks the game, already warm, on this pty.
+                self._proc = await self._server.start_game(slave, argv, env, log_fd=log_write)
             finally:
                 os.close(slave)
                 os.close(log_write)

@@ -1,20 +1,54 @@
-"""Widgets shared by every screen: pegs, the peg input, the message log, peg displays."""
+"""Widgets shared by every screen: pegs, the peg input, the message log, peg displays.
 
-from .message_log import MessageLog
-from .peg_input import PalettePeg, PegInput, PegSlot
-from .pegs import (
-    COLOURBLIND,
-    COLOURBLIND_THEME,
-    PLAIN,
-    STANDARD,
-    PegScheme,
-    code_pegs,
-    current_scheme,
-    feedback_grid,
-    feedback_row,
-    feedback_summary,
-    peg,
-)
+Names are imported on first use (PEP 562), so that a screen importing one module of
+the widgets does not pay for all of them (and the whole domain, numpy included) at start-up.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .message_log import (
+        MessageLog,
+    )
+    from .peg_input import (
+        PalettePeg,
+        PegInput,
+        PegSlot,
+    )
+    from .pegs import (
+        COLOURBLIND,
+        COLOURBLIND_THEME,
+        PLAIN,
+        STANDARD,
+        PegScheme,
+        code_pegs,
+        current_scheme,
+        feedback_grid,
+        feedback_row,
+        feedback_summary,
+        peg,
+    )
+
+_SOURCES: dict[str, str] = {
+    "MessageLog": "message_log",
+    "PalettePeg": "peg_input",
+    "PegInput": "peg_input",
+    "PegSlot": "peg_input",
+    "COLOURBLIND": "pegs",
+    "COLOURBLIND_THEME": "pegs",
+    "PLAIN": "pegs",
+    "STANDARD": "pegs",
+    "PegScheme": "pegs",
+    "code_pegs": "pegs",
+    "current_scheme": "pegs",
+    "feedback_grid": "pegs",
+    "feedback_row": "pegs",
+    "feedback_summary": "pegs",
+    "peg": "pegs",
+}
 
 __all__ = [
     "COLOURBLIND",
@@ -33,3 +67,19 @@ __all__ = [
     "feedback_summary",
     "peg",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import ``name`` from its module the first time it is asked for."""
+    try:
+        module = _SOURCES[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """Every public name, imported or not yet."""
+    return sorted([*globals(), *_SOURCES])

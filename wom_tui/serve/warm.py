@@ -1,0 +1,499 @@
+"""The warm parent: one process that has imported Textual and the game, and forks each served session.
+
+Starting a session used to mean a fresh Python importing Textual and the app (about 0.6 CPU-seconds
+each); with many players arriving at once that queued them for many seconds. ``wom-tui serve`` now
+starts this process once (``python -m wom_tui.serve.warm``, a fresh interpreter with ``close_fds``,
+so it never holds the host key, a listening socket or another session's terminal), lets it import
+and warm everything, and asks it over a Unix socket to fork one child per session.
+
+The protocol (one JSON object per message on a ``socketpair``, fds with SCM_RIGHTS):
+
+- server → warm ``{"op": "spawn", "id": N, "argv": [...], "env": {...}, "session": S, "identity": ...}``
+  with the pty's slave side attached;
+- warm → server ``{"id": N, "pid": P}`` with a pidfd for the child attached (so the server can still
+  notice the child's end if the warm parent dies), or ``{"id": N, "error": "..."}``;
+- warm → server ``{"exited": P, "status": S}`` when a child ends (``status`` as asyncio's returncode);
+- warm → server ``{"ready": true}`` once warm.
+
+Each child leads its own session with the pty as controlling terminal, closes the socket, takes the
+session's environment and runs ``wom-tui`` with the server's argv (whose ``--seed`` the server drew
+for that session number from its own seed, so ``--seed`` replays a server; the app's one
+``random.Random`` is seeded from it). ``identity`` is whatever the server verified about the player;
+it reaches the child as ``WOM_IDENTITY`` in its environment and never comes from the client.
+
+If the warm parent dies, the server starts a new one (:class:`WarmParent`); running games keep
+playing, since they only need their pty and the server's end of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import gc
+import json
+import logging
+import os
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import termios
+import traceback
+from collections.abc import Sequence
+from typing import Any
+
+log = logging.getLogger("wom_tui.serve")
+
+WARM_COMMAND = (sys.executable, "-m", "wom_tui.serve.warm")
+_MAX_MESSAGE = 1 << 20
+_MAX_FDS = 1
+_RESTART_DELAYS = (0.0, 0.5, 1.0, 2.0, 5.0)
+
+# Served sessions only (this process exists for nothing else), set before Textual is imported
+# because Textual reads them once, at import (textual/constants.py):
+SERVED_TEXTUAL_ENV = {
+    # Frames per second: Textual's default is 60. Over SSH every frame is bytes on the wire and CPU on a
+    # server shared by many players; 30 still keeps a key's echo within one 33 ms frame.
+    "TEXTUAL_FPS": "30",
+    # How long a lone ESC byte waits for the rest of an escape sequence (Textual issue 4816, ESCDELAY
+    # in ms; Textual's default 100). A terminal writes an arrow key's "ESC [ A" at once and our server
+    # writes each SSH data message to the pty in one write, so a sequence is only split when the
+    # client's own packets split it, and then the gap is network jitter, which on a laggy link is
+    # well over 100 ms: a split arrow key would read as Esc (leave the game?) plus "[A". 200 ms
+    # covers that jitter while an Esc still answers within a fifth of a second (plus the round trip).
+    "ESCDELAY": "200",
+}
+
+
+# -- the warm process ---------------------------------------------------------------------------
+
+
+def _send(sock: socket.socket, message: dict[str, Any], fds: Sequence[int] = ()) -> None:
+    data = json.dumps(message).encode() + b"\n"
+    if fds:
+        socket.send_fds(sock, [data], list(fds))
+    else:
+        sock.sendall(data)
+
+
+def warm_up() -> None:
+    """Import everything a session uses, so that forked children share it instead of importing it."""
+    for key, value in SERVED_TEXTUAL_ENV.items():
+        os.environ.setdefault(key, value)
+    import importlib
+    import pkgutil
+
+    import textual.drivers.linux_driver  # noqa: F401  (the driver a served game runs)
+    import textual.widgets  # noqa: F401
+
+    from .. import __main__, app, screens, widgets  # noqa: F401
+
+    for package in (screens, widgets):
+        for module in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+            importlib.import_module(module.name)
+    for name in dir(textual.widgets):
+        if not name.startswith("_"):
+            getattr(textual.widgets, name)  # textual.widgets imports its widgets lazily
+    _rehearse()
+    # Objects made so far live as long as this process: keep the collector from touching (and so
+    # copying) their pages in every child.
+    gc.collect()
+    gc.freeze()
+
+
+def _rehearse() -> None:
+    """Run the app once, headless, to its main menu: Textual's caches (parsed selectors, styles,
+    rendered text) are then filled here once, and shared by every child instead of rebuilt in each.
+    """
+    import random
+    import tempfile
+    import threading
+    from pathlib import Path
+
+    from ..app import WomApp
+    from ..domain.store import Store
+    from ..options import Options
+
+    with tempfile.TemporaryDirectory(prefix="wom-warm-") as folder:
+        data_dir = Path(folder)
+        app = WomApp(Store(data_dir), random.Random(0), Options(data_dir=data_dir, seed=0, served=True))
+        app.call_later(lambda: app.call_after_refresh(app.exit))
+        try:
+            app.run(headless=True, size=(80, 24))
+        except Exception:  # noqa: BLE001  (a rehearsal only: the children then just start colder)
+            log.exception("warm-up run failed")
+    for thread in threading.enumerate():
+        if thread is not threading.main_thread():
+            thread.join(timeout=5)  # fork only a process without threads
+
+
+WARM_LOG_FD = 3
+"""Where a forked game finds the write end of its log pipe to the server (``--log-fd 3``)."""
+
+
+def _become_game(request: dict[str, Any], slave: int, log: int | None = None) -> int:
+    """In the forked child: take the pty, shed the warm parent's state and run the game."""
+    signal.set_wakeup_fd(-1)
+    for signum in (signal.SIGCHLD, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
+        signal.signal(signum, signal.SIG_DFL)
+    os.setsid()
+    fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+    for fd in (0, 1, 2):
+        os.dup2(slave, fd)
+    if log is not None:
+        os.dup2(log, WARM_LOG_FD)  # the game's log pipe to the server, as its --log-fd says
+    keep = WARM_LOG_FD if log is not None else 2
+    # Nothing of the warm parent stays open: its socket to the server, its selector, its pipe.
+    for name in os.listdir("/proc/self/fd"):
+        if int(name) > keep:
+            try:
+                os.close(int(name))
+            except OSError:
+                pass
+    sys.stdin = sys.__stdin__ = open(0, encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
+    sys.stdout = sys.__stdout__ = open(1, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
+    sys.stderr = sys.__stderr__ = open(2, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
+    env = {str(key): str(value) for key, value in request.get("env", {}).items()}
+    identity = request.get("identity")
+    if identity is not None:
+        env["WOM_IDENTITY"] = json.dumps(identity)
+    os.environ.clear()
+    os.environ.update(env)
+    argv = [str(arg) for arg in request.get("argv", [])]
+    sys.argv = ["wom-tui", *argv]
+    from ..__main__ import main
+
+    return main(argv)
+
+
+def _spawn(sock: socket.socket, request: dict[str, Any], fds: list[int]) -> None:
+    if len(fds) not in (1, 2):
+        for fd in fds:
+            os.close(fd)
+        _send(sock, {"id": request.get("id"), "error": "expected one terminal (and a log pipe)"})
+        return
+    slave = fds[0]
+    log = fds[1] if len(fds) == 2 else None
+    try:
+        pid = os.fork()
+    except OSError as exc:
+        for fd in fds:
+            os.close(fd)
+        _send(sock, {"id": request.get("id"), "error": str(exc)})
+        return
+    if pid == 0:
+        status = 1
+        try:
+            status = _become_game(request, slave, log)
+        except SystemExit as exc:
+            status = exc.code if isinstance(exc.code, int) else 1
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            finally:
+                os._exit(status)
+    for fd in fds:
+        os.close(fd)
+    # Not reaped yet (we reap only on SIGCHLD, below), so this pidfd is surely this child's.
+    pidfd = os.pidfd_open(pid)
+    try:
+        _send(sock, {"id": request.get("id"), "pid": pid}, [pidfd])
+    finally:
+        os.close(pidfd)
+
+
+def _reap(sock: socket.socket) -> None:
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        _send(sock, {"exited": pid, "status": os.waitstatus_to_exitcode(status)})
+
+
+def serve_forks(fd: int) -> int:
+    """The warm parent's loop: warm up, then fork a game per request until the server goes away."""
+    sock = socket.socket(fileno=fd)
+    sock.setblocking(True)
+    warm_up()
+    wake_read, wake_write = os.pipe()
+    os.set_blocking(wake_read, False)
+    os.set_blocking(wake_write, False)
+    signal.set_wakeup_fd(wake_write)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server decides when sessions end
+    selector = selectors.DefaultSelector()
+    selector.register(sock, selectors.EVENT_READ)
+    selector.register(wake_read, selectors.EVENT_READ)
+    _send(sock, {"ready": True, "pid": os.getpid()})
+    buffer = b""
+    fds: list[int] = []
+    while True:
+        for key, _ in selector.select():
+            if key.fileobj == wake_read:
+                try:
+                    while os.read(wake_read, 512):
+                        pass
+                except BlockingIOError:
+                    pass
+                _reap(sock)
+                continue
+            data, new_fds, _flags, _addr = socket.recv_fds(sock, 65536, 16)
+            fds.extend(new_fds)
+            if not data:
+                return 0  # the server is gone; its games keep their terminals until they hang up
+            buffer += data
+            if len(buffer) > _MAX_MESSAGE:
+                return 1
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                request = json.loads(line)
+                if request.get("op") == "spawn":
+                    taken, fds = fds[:_MAX_FDS], fds[_MAX_FDS:]
+                    _spawn(sock, request, taken)
+        _reap(sock)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m wom_tui.serve.warm FD``: serve fork requests on the socket FD."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    return serve_forks(int(args[0]))
+
+
+# -- the server's side ----------------------------------------------------------------------------
+
+
+class WarmChild:
+    """A game forked by the warm parent, seen from the server (like an asyncio Process: pid, wait)."""
+
+    def __init__(self, pid: int, pidfd: int) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+        self._pidfd: int | None = pidfd
+        self._done = asyncio.get_running_loop().create_future()
+
+    def _exited(self, status: int) -> None:
+        if self.returncode is None:
+            self.returncode = status
+            self._close_pidfd()
+            if not self._done.done():
+                self._done.set_result(status)
+
+    def _orphaned(self) -> None:
+        """The warm parent died: watch the pidfd; the exit status is lost with it."""
+        if self._pidfd is None or self.returncode is not None:
+            return
+        loop = asyncio.get_running_loop()
+
+        def readable() -> None:
+            log.info("game pid %d ended after its warm parent; exit status unknown", self.pid)
+            self._exited(0)
+
+        loop.add_reader(self._pidfd, readable)
+
+    def _close_pidfd(self) -> None:
+        if self._pidfd is not None:
+            asyncio.get_running_loop().remove_reader(self._pidfd)
+            os.close(self._pidfd)
+            self._pidfd = None
+
+    async def wait(self) -> int:
+        """Wait for the game to end; its exit status (negative: the signal that ended it)."""
+        return await asyncio.shield(self._done)
+
+
+class WarmParent:
+    """The server's handle on the warm parent: ``await start()``, ``await spawn(...)``, ``await close()``.
+
+    It starts the warm process as a fresh interpreter with nothing of the server's open files, and
+    starts a new one whenever it dies (after a short pause if it keeps dying).
+    """
+
+    def __init__(self, command: Sequence[str] = WARM_COMMAND) -> None:
+        self._command = tuple(command)
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._sock: socket.socket | None = None
+        self._ready: asyncio.Future[None] | None = None
+        self._pending: dict[int, asyncio.Future[WarmChild]] = {}
+        self._children: dict[int, WarmChild] = {}
+        self._ids = 0
+        self._buffer = b""
+        self._fds: list[int] = []
+        self._closing = False
+        self._restarts = 0
+        self._restart_task: asyncio.Task[None] | None = None
+        self.pid: int | None = None
+        """The warm process's pid (changes when it is restarted)."""
+
+    async def start(self) -> None:
+        """Start the warm process and wait until it has imported everything."""
+        self._ready = asyncio.get_running_loop().create_future()
+        self._launch()
+        await self.ready()
+
+    async def ready(self, timeout: float = 60.0) -> None:
+        """Wait until a warm process is ready to fork (OSError if none is within ``timeout``)."""
+        assert self._ready is not None, "start() first"
+        try:
+            await asyncio.wait_for(asyncio.shield(self._ready), timeout)
+        except asyncio.TimeoutError:
+            raise OSError("the warm parent did not get ready") from None
+
+    def _launch(self) -> None:
+        loop = asyncio.get_running_loop()
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            self._proc = subprocess.Popen(
+                [*self._command, str(theirs.fileno())],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                close_fds=True,
+                pass_fds=(theirs.fileno(),),
+                start_new_session=True,  # Ctrl-C at the server's terminal is the server's to handle
+            )
+        finally:
+            theirs.close()
+        self.pid = self._proc.pid
+        ours.setblocking(False)
+        self._sock = ours
+        self._buffer = b""
+        loop.add_reader(ours.fileno(), self._readable)
+
+    def _readable(self) -> None:
+        assert self._sock is not None
+        try:
+            data, fds, _flags, _addr = socket.recv_fds(self._sock, 65536, 16)
+        except BlockingIOError:
+            return
+        except OSError:
+            data, fds = b"", []
+        self._fds.extend(fds)
+        if not data:
+            self._lost()
+            return
+        self._buffer += data
+        while b"\n" in self._buffer:
+            line, self._buffer = self._buffer.split(b"\n", 1)
+            self._message(json.loads(line))
+
+    def _message(self, message: dict[str, Any]) -> None:
+        if message.get("ready"):
+            self._restarts = 0
+            assert self._ready is not None
+            if not self._ready.done():
+                self._ready.set_result(None)
+            log.info("warm parent ready, pid %s", message.get("pid"))
+        elif "exited" in message:
+            child = self._children.pop(int(message["exited"]), None)
+            if child is not None:
+                child._exited(int(message["status"]))
+        elif "id" in message:
+            future = self._pending.pop(int(message["id"]), None)
+            fds, self._fds = self._fds[:1], self._fds[1:]
+            if "pid" in message and fds:
+                child = WarmChild(int(message["pid"]), fds[0])
+                self._children[child.pid] = child
+                if future is not None and not future.done():
+                    future.set_result(child)
+                return
+            for fd in fds:
+                os.close(fd)
+            if future is not None and not future.done():
+                future.set_exception(OSError(message.get("error", "the warm parent could not fork")))
+
+    def _lost(self) -> None:
+        """The warm process went away: fail what waited on it, keep watching its games, start anew."""
+        loop = asyncio.get_running_loop()
+        if self._sock is not None:
+            loop.remove_reader(self._sock.fileno())
+            self._sock.close()
+            self._sock = None
+        for fd in self._fds:
+            os.close(fd)
+        self._fds = []
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(OSError("the warm parent ended"))
+        self._pending.clear()
+        for child in self._children.values():
+            child._orphaned()
+        self._children.clear()
+        if self._proc is not None:
+            proc, self._proc = self._proc, None
+            loop.run_in_executor(None, proc.wait)
+        if not self._closing:
+            delay = _RESTART_DELAYS[min(self._restarts, len(_RESTART_DELAYS) - 1)]
+            self._restarts += 1
+            log.warning("warm parent ended; starting a new one in %.1f s", delay)
+            if self._ready is None or self._ready.done():
+                self._ready = loop.create_future()  # spawns wait for the new one
+            self._restart_task = asyncio.ensure_future(self._restart(delay))
+
+    async def _restart(self, delay: float) -> None:
+        if delay:
+            await asyncio.sleep(delay)
+        if not self._closing:
+            self._launch()
+
+    async def spawn(
+        self,
+        slave: int,
+        argv: Sequence[str],
+        env: dict[str, str],
+        identity: object = None,
+        log_fd: int | None = None,
+    ) -> WarmChild:
+        """Fork a game on the pty ``slave`` (the caller still closes its copy, and of ``log_fd``, the game's
+        log pipe, which the game gets as descriptor 3); OSError if it cannot.
+        """
+        if self._closing:
+            raise OSError("the server is shutting down")
+        await self.ready()
+        assert self._sock is not None
+        self._ids += 1
+        request = {
+            "op": "spawn", "id": self._ids, "argv": list(argv), "env": env,
+            "session": self._ids, "identity": identity,
+        }
+        future: asyncio.Future[WarmChild] = asyncio.get_running_loop().create_future()
+        self._pending[self._ids] = future
+        data = json.dumps(request).encode() + b"\n"
+        try:
+            # Small messages on a local socket: the kernel takes them whole.
+            socket.send_fds(self._sock, [data], [slave] if log_fd is None else [slave, log_fd])
+        except OSError:
+            self._pending.pop(self._ids, None)
+            raise
+        return await future
+
+    async def close(self) -> None:
+        """Stop the warm process (its games are ended by their sessions, through their terminals)."""
+        self._closing = True
+        if self._restart_task is not None:
+            self._restart_task.cancel()
+        loop = asyncio.get_running_loop()
+        proc = self._proc
+        if self._sock is not None:
+            loop.remove_reader(self._sock.fileno())
+            self._sock.close()  # EOF: the warm process returns from its loop
+            self._sock = None
+        if proc is not None:
+            try:
+                await asyncio.wait_for(loop.run_in_executor(None, proc.wait), 5)
+            except asyncio.TimeoutError:
+                proc.kill()
+                await loop.run_in_executor(None, proc.wait)
+        for child in self._children.values():
+            child._close_pidfd()
+        if self._ready is not None and not self._ready.done():
+            self._ready.cancel()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
