@@ -9,7 +9,7 @@ from textual.geometry import Region
 from textual.widgets import Button, Collapsible, RadioButton, RadioSet
 
 from wom_tui.screens.menu import MenuScreen
-from wom_tui.screens.wom import WomSetupScreen
+from wom_tui.screens.wom_setup import WomSetupScreen
 from wom_tui.screens.wom_game import WomGameScreen
 
 from .burst import send_burst
