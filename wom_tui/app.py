@@ -69,6 +69,9 @@ class WomApp(App[int]):
             self.screen_change_signal.subscribe(self, self._badge)
             self._badge(self.screen)
         self.check_store()
+        from .screens.together import start_presence
+
+        start_presence(self)  # one presence per app session: heartbeat until the app exits
 
     # -- who is playing --------------------------------------------------------------------
 
@@ -185,6 +188,12 @@ class WomApp(App[int]):
 
         self.push_screen(ScoreboardScreen())
 
+    def action_lobby(self) -> None:
+        """Open the lobby: who is online, tables to sit at, play or watch (the data folder's)."""
+        from .screens.lobby import LobbyScreen
+
+        self.push_screen(LobbyScreen())
+
     def action_play(self) -> None:
         """Set up a World of Mastermind game."""
         self.open_screen("wom")
@@ -211,6 +220,7 @@ class WomApp(App[int]):
         yield SystemCommand("Register", "Register a new user", self.action_register)
         yield SystemCommand("Scoreboard", "Show the scoreboard and the hall of fame", self.action_scoreboard)
         yield SystemCommand("Play World of Mastermind", "Set up a game for 2-4 players", self.action_play)
+        yield SystemCommand("Lobby", "Play together: who is online, tables, watching", self.action_lobby)
         yield SystemCommand("Solo game", "Break a code on your own", self.action_solo)
         yield SystemCommand("Help", "Rules, feedback and keys", self.action_help)
         yield SystemCommand("Main menu", "Go back to the main menu", self.action_menu)

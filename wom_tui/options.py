@@ -38,3 +38,5 @@ class Options:
     """True when the app runs for an SSH client: nothing may write files on the server."""
     computer_pace: float = 0.7
     """Seconds between a computer player's moves, so a person can follow them (0 in tests)."""
+    seat_grace: float = 120.0
+    """Seconds a dropped player keeps their seat at a live table (``--seat-grace``)."""

@@ -21,6 +21,7 @@ MENU: tuple[tuple[str, str, str], ...] = (
     ("s", "scoreboard", "Show the scoreboard"),
     ("p", "play", "Play World of Mastermind"),
     ("o", "solo", "Solo game"),
+    ("l", "lobby", "Lobby: play together"),
     ("?", "help", "Help: rules and keys"),
     ("q", "quit", "Quit"),
 )
@@ -50,6 +51,7 @@ class MenuScreen(Screen[None]):
         Binding("s", "app.scoreboard", "Scores"),
         Binding("p", "app.play", "Play"),
         Binding("o", "app.solo", "Solo"),
+        Binding("l", "app.lobby", "Lobby"),
         Binding("k", "app.link_key", "Link key", show=False),
         Binding("q", "app.quit", "Quit"),
     ]

@@ -1,0 +1,114 @@
+"""Playing together: two app instances on one data folder meet in the lobby and play a table."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from textual.widgets import OptionList, Static
+
+from wom_tui.domain.store import Store
+from wom_tui.domain.table import SeatHolder
+from wom_tui.screens.live_table import LiveTableScreen
+from wom_tui.screens.lobby import LobbyScreen
+
+from .conftest import build_app, wait_for
+
+
+def _text(app, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+def _tables(app) -> list[str]:
+    options = app.screen.query_one("#lobby-tables", OptionList)
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
+def _seats(app) -> list[str]:
+    options = app.screen.query_one("#table-seats", OptionList)
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
+async def _open_lobby(pilot) -> None:
+    await pilot.press("l")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen) and pilot.app.screen.feed_ready.is_set(),
+                   message="lobby open and watching")
+
+
+async def test_lobby_shows_a_table_another_instance_opens(data_dir: Path) -> None:
+    """Without a key press, the lobby of one instance lists the table another instance opened."""
+    watcher, maker = build_app(data_dir), build_app(data_dir)
+    async with watcher.run_test(size=(80, 24)) as w, maker.run_test(size=(80, 24)) as m:
+        await _open_lobby(w)
+        assert "No tables yet" in _tables(watcher)[0]
+        await _open_lobby(m)
+        await wait_for(w, lambda: len(watcher.screen.state.online) == 2 if watcher.screen.state else False,
+                       message="both sessions online")
+        await m.press("n")
+        await m.pause()
+        await m.press("enter")  # "Open table" is focused first
+        await wait_for(m, lambda: isinstance(maker.screen, LiveTableScreen) and maker.screen.view is not None,
+                       message="the maker at its table")
+        maker_name = maker.together.me().name
+        await wait_for(w, lambda: any(f"{maker_name}'s table" in row for row in _tables(watcher)),
+                       message="the watcher's lobby lists the new table by itself")
+        assert "1 free seat" in _tables(watcher)[0]
+
+
+async def test_two_instances_play_a_table_with_hal_to_the_results(data_dir: Path) -> None:
+    """Alan opens a 3-seat table, Bea sits, Alan adds HAL9000 and starts; both set codes, guess on
+    their own boards, and both see the results at the end; the game is in the store once."""
+    store = Store(data_dir)
+    store.register("Alan")
+    store.register("Bea")
+    alan_app, bea_app = build_app(data_dir), build_app(data_dir)
+    async with alan_app.run_test(size=(80, 24)) as a, bea_app.run_test(size=(80, 24)) as b:
+        for pilot, name in ((a, "Alan"), (b, "Bea")):
+            await _open_lobby(pilot)
+            pilot.app.screen.query_one("#lobby-as").value = name
+            await wait_for(pilot, lambda p=pilot, n=name: p.app.together.presence is not None
+                           and p.app.together.presence.name == n, message=f"{name} plays as {name}")
+        await a.press("n")
+        await a.pause()
+        alan_app.screen.query_one("#new-seats").value = 3
+        await a.pause()
+        await a.click("#new-create")
+        await wait_for(a, lambda: isinstance(alan_app.screen, LiveTableScreen) and alan_app.screen.view is not None,
+                       message="Alan at his table")
+        table_id = alan_app.screen.table_id
+        await wait_for(b, lambda: any("Alan's table" in row for row in _tables(bea_app)), message="Bea sees it")
+        await b.press("enter")
+        await wait_for(b, lambda: isinstance(bea_app.screen, LiveTableScreen) and bea_app.screen.view is not None,
+                       message="Bea at the table")
+        await b.press("s", "s")  # the first free seat (2) is highlighted; a second s is refused without harm
+        await wait_for(a, lambda: "Bea" in _seats(alan_app)[1], message="Alan sees Bea sit")
+        await a.press("down", "h")
+        await wait_for(a, lambda: "HAL9000" in _seats(alan_app)[2], message="HAL9000 seated")
+        await a.press("g")
+        await wait_for(a, lambda: alan_app.screen.view.phase == "making", message="code making")
+        await wait_for(b, lambda: bea_app.screen.view.phase == "making", message="Bea sees code making")
+        # Each sets a code on their own terminal.
+        await wait_for(a, lambda: alan_app.screen.query("#code-input") and alan_app.screen.query_one("#code-input").display)
+        await a.press(*"RGBY", "enter")
+        await wait_for(b, lambda: bea_app.screen.query("#code-input") and bea_app.screen.query_one("#code-input").display)
+        await b.press(*"YYWW", "enter")
+        await wait_for(a, lambda: alan_app.screen.view.phase == "guessing", message="guessing begins")
+        await wait_for(b, lambda: bea_app.screen.view.phase == "guessing", message="Bea guesses too")
+        # Bea guesses: Alan's panel shows her attempt count, never her guess.
+        await b.press(*"RRRR", "enter")
+        await wait_for(a, lambda: "1/10" in _seats(alan_app)[1], message="Alan's panel shows Bea's attempt")
+        assert "RRRR" not in " ".join(_seats(alan_app))
+        # Play every possible guess until each board is done (both know only their feedback).
+        table = store.live.table(table_id)
+        codes = {name: code for name, code in zip(("Alan", "Bea", "HAL9000"), [s["code"] for s in table.to_json()["seats"]])}
+        await a.press(*codes["HAL9000"], "enter")  # Alan breaks HAL9000's code (seat 3 makes for seat 1)
+        await b.press(*codes["Alan"], "enter")  # Bea breaks Alan's code
+        await wait_for(a, lambda: alan_app.screen.view.phase == "finished", timeout=30, message="the game ends")
+        await wait_for(b, lambda: bea_app.screen.view.phase == "finished", message="Bea sees the end")
+        for app in (alan_app, bea_app):
+            assert "broke" in _text(app, "#table-message") or "points" in _text(app, "#table-message")
+        await wait_for(a, lambda: store.live.table(table_id).recorded, message="recorded")
+        games = store.games()
+        assert len(games) == 1
+        players = {p.name: p for p in games[0].players}
+        assert players["Alan"].broke and players["Bea"].broke
