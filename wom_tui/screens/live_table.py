@@ -46,7 +46,7 @@ def seat_line(seat: SeatView, view: TableView) -> Text:
     elif not seat.registered:
         text.append(" (guest)", style="dim")
     if view.phase == MAKING:
-        text.append("  code set" if seat.code_set else "  setting a code…", style="dim" if not seat.code_set else "")
+        text.append("  code set" if seat.code_set else "  setting…", style="dim" if not seat.code_set else "")
     elif view.phase in (GUESSING, FINISHED):
         text.append(f"  {seat.attempts_used}/{view.attempts}")
         if seat.gone:
@@ -83,6 +83,8 @@ class LiveTableScreen(LiveScreen):
         self._resumed = False
         self._due_timer: Any = None
         self._shown_log: tuple[str, ...] = ()
+        self._wants: str | None = None
+        """What the entry shown asks for: "code", "guess" or None."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="table-main"):
@@ -156,10 +158,13 @@ class LiveTableScreen(LiveScreen):
         else:
             self.leave_detail = "Your code counts as not broken; the others play on."
         self._schedule(view)
+        self.refresh_bindings()
 
     def _title(self, view: TableView) -> None:
         rules = view.ruleset
         role = "watching" if view.you is None else f"seat {view.you + 1}"
+        if view.you is None:
+            role = "watching"
         phase = {OPEN: "waiting for players", MAKING: "setting codes", GUESSING: "playing",
                  FINISHED: "finished", CLOSED: "closed"}[view.phase]
         self.query_one("#table-title", Static).update(Text(
@@ -216,8 +221,9 @@ class LiveTableScreen(LiveScreen):
             show = entry.id == f"{wants}-input"
             if entry.display != show:
                 entry.display = show
-                if show:
-                    entry.focus()
+            if show and self._wants != wants:
+                self.call_after_refresh(entry.focus)
+        self._wants = wants
         if own is not None and view.phase in (GUESSING, FINISHED):
             board.display = True
             board.show_board(SimpleNamespace(history=own.history, ruleset=view.ruleset), owner=view.you or 0)  # type: ignore[arg-type]

@@ -245,16 +245,16 @@ class NewTableScreen(ModalScreen[tuple[int, int, Ruleset] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="new-table-dialog", classes="panel"):
             yield Static(Text("Open a table"), classes="panel-title")
-            with Horizontal(classes="setup-row"):
-                yield Static(Text("Seats"), classes="setup-label")
+            with Horizontal(classes="nt-row"):
+                yield Static(Text("Seats"), classes="nt-label")
                 yield Select[int]([(str(n), n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)], value=MIN_PLAYERS,
                                   allow_blank=False, id="new-seats")
-            with Horizontal(classes="setup-row"):
-                yield Static(Text("Attempts"), classes="setup-label")
+            with Horizontal(classes="nt-row"):
+                yield Static(Text("Attempts"), classes="nt-label")
                 yield Select[int]([(str(n), n) for n in range(MIN_ATTEMPTS, MAX_ATTEMPTS + 1)], value=MAX_ATTEMPTS,
                                   allow_blank=False, id="new-attempts")
-            with Horizontal(classes="setup-row"):
-                yield Static(Text("Code length"), classes="setup-label")
+            with Horizontal(classes="nt-row"):
+                yield Static(Text("Code length"), classes="nt-label")
                 yield Select[int]([(str(n), n) for n in range(4, 9)], value=WOM_RULESET.length,
                                   allow_blank=False, id="new-length")
             yield Checkbox("Colours may repeat", value=WOM_RULESET.repeats, id="new-repeats")
