@@ -29,6 +29,10 @@ def _seats(app) -> list[str]:
     return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
 
 
+def _focused(app) -> str | None:
+    return app.focused.id if app.focused is not None else None
+
+
 async def _open_lobby(pilot) -> None:
     await pilot.press("l")
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen) and pilot.app.screen.feed_ready.is_set(),
@@ -88,12 +92,14 @@ async def test_two_instances_play_a_table_with_hal_to_the_results(data_dir: Path
         await wait_for(a, lambda: alan_app.screen.view.phase == "making", message="code making")
         await wait_for(b, lambda: bea_app.screen.view.phase == "making", message="Bea sees code making")
         # Each sets a code on their own terminal.
-        await wait_for(a, lambda: alan_app.screen.query("#code-input") and alan_app.screen.query_one("#code-input").display)
+        await wait_for(a, lambda: _focused(alan_app) == "code-input", message="Alan asked for his code")
         await a.press(*"RGBY", "enter")
-        await wait_for(b, lambda: bea_app.screen.query("#code-input") and bea_app.screen.query_one("#code-input").display)
+        await wait_for(b, lambda: _focused(bea_app) == "code-input", message="Bea asked for her code")
         await b.press(*"YYWW", "enter")
         await wait_for(a, lambda: alan_app.screen.view.phase == "guessing", message="guessing begins")
         await wait_for(b, lambda: bea_app.screen.view.phase == "guessing", message="Bea guesses too")
+        await wait_for(b, lambda: _focused(bea_app) == "guess-input", message="Bea asked for a guess")
+        await wait_for(a, lambda: _focused(alan_app) == "guess-input", message="Alan asked for a guess")
         # Bea guesses: Alan's panel shows her attempt count, never her guess.
         await b.press(*"RRRR", "enter")
         await wait_for(a, lambda: "1/10" in _seats(alan_app)[1], message="Alan's panel shows Bea's attempt")
