@@ -118,3 +118,85 @@ async def test_two_instances_play_a_table_with_hal_to_the_results(data_dir: Path
         assert len(games) == 1
         players = {p.name: p for p in games[0].players}
         assert players["Alan"].broke and players["Bea"].broke
+
+
+async def _as(pilot, name: str) -> None:
+    await _open_lobby(pilot)
+    pilot.app.screen.query_one("#lobby-as").value = name
+    await wait_for(pilot, lambda: pilot.app.together.presence is not None and pilot.app.together.presence.name == name,
+                   message=f"playing as {name}")
+
+
+async def test_a_dropped_player_comes_back_a_spectator_watches_and_esc_leaves(data_dir: Path) -> None:
+    """Bea's session ends mid-game: her seat shows away; she comes back on a new session to the same
+    board. Cy watches (no entry, the panel only). Alan leaves with Esc, confirmed: his seat shows as
+    left and the game goes on to the results, which the spectator sees too."""
+    store = Store(data_dir)
+    for name in ("Alan", "Bea", "Cy"):
+        store.register(name)
+    alan_app, bea_app, cy_app = build_app(data_dir), build_app(data_dir), build_app(data_dir)
+    async with alan_app.run_test(size=(80, 24)) as a, cy_app.run_test(size=(80, 24)) as c:
+        await _as(a, "Alan")
+        await _as(c, "Cy")
+        await a.press("n")
+        await a.pause()
+        await a.press("enter")
+        await wait_for(a, lambda: isinstance(alan_app.screen, LiveTableScreen) and alan_app.screen.view is not None)
+        table_id = alan_app.screen.table_id
+        async with bea_app.run_test(size=(80, 24)) as b:
+            await _as(b, "Bea")
+            await wait_for(b, lambda: any("Alan's table" in row for row in _tables(bea_app)))
+            await b.press("enter")
+            await wait_for(b, lambda: isinstance(bea_app.screen, LiveTableScreen) and bea_app.screen.view is not None)
+            await b.press("s")
+            await wait_for(a, lambda: "Bea" in _seats(alan_app)[1], message="Bea seated")
+            await a.press("g")
+            await wait_for(a, lambda: _focused(alan_app) == "code-input")
+            await a.press(*"RGBY", "enter")
+            await wait_for(b, lambda: _focused(bea_app) == "code-input")
+            await b.press(*"WWKK", "enter")
+            await wait_for(b, lambda: _focused(bea_app) == "guess-input", message="Bea guesses")
+            await b.press(*"RRRR", "enter")
+            await wait_for(a, lambda: "1/10" in _seats(alan_app)[1], message="Bea's attempt on Alan's panel")
+            # Cy watches the running table.
+            await wait_for(c, lambda: any("playing" in row for row in _tables(cy_app)), message="Cy sees it running")
+            await c.press("enter")
+            await wait_for(c, lambda: isinstance(cy_app.screen, LiveTableScreen) and cy_app.screen.view is not None)
+            assert cy_app.screen.view.you is None
+            assert "watching" in _text(cy_app, "#table-message")
+            assert not any(entry.display for entry in cy_app.screen.query("PegInput"))
+            await wait_for(c, lambda: "1/10" in _seats(cy_app)[1], message="Cy sees Bea's progress")
+            await c.press(*"RGBY", "enter")  # a spectator's keys play nothing
+        # Bea's session is over: her seat is away, not gone.
+        await wait_for(a, lambda: "(away)" in _seats(alan_app)[1], timeout=30, message="Bea shown away")
+        bea_again = build_app(data_dir)
+        async with bea_again.run_test(size=(80, 24)) as b2:
+            await _as(b2, "Bea")
+            await wait_for(b2, lambda: "still have a seat" in _text(bea_again, "#lobby-message"),
+                           message="the lobby offers Bea her seat back")
+            await b2.press("enter")
+            await wait_for(b2, lambda: isinstance(bea_again.screen, LiveTableScreen)
+                           and bea_again.screen.view is not None and bea_again.screen.view.you == 1)
+            board = bea_again.screen.view.own
+            assert [attempt.guess for attempt in board.history] == ["RRRR"]
+            await wait_for(a, lambda: "(away)" not in _seats(alan_app)[1], message="Bea back on Alan's panel")
+            # Alan leaves with Esc: asked first; n stays, Esc again leaves.
+            await a.press("escape")
+            await a.pause()
+            await a.press("n")
+            await a.pause()
+            assert isinstance(alan_app.screen, LiveTableScreen)
+            await a.press("escape")
+            await a.pause()
+            await a.press("escape")
+            await wait_for(a, lambda: isinstance(alan_app.screen, LobbyScreen), message="Alan back in the lobby")
+            await wait_for(b2, lambda: "left" in _seats(bea_again)[0], message="Bea sees Alan left")
+            await wait_for(b2, lambda: _focused(bea_again) == "guess-input")
+            await b2.press(*"RGBY", "enter")
+            await wait_for(b2, lambda: bea_again.screen.view.phase == "finished", message="the game ends")
+            await wait_for(c, lambda: cy_app.screen.view.phase == "finished", message="Cy sees the results")
+            assert cy_app.screen.view.results is not None
+        await wait_for(a, lambda: store.live.table(table_id).recorded, message="recorded")
+        (game,) = store.games()
+        players = {p.name: p for p in game.players}
+        assert players["Bea"].broke and not players["Alan"].broke

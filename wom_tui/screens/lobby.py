@@ -137,7 +137,7 @@ class LobbyScreen(LiveScreen):
         return LobbyState(online, tuple(views), frozenset(mine), tuple(str(p) for p in listing.problems))
 
     def show(self, state: LobbyState) -> None:
-        first = self.state is None
+        previous = self.state
         self.state = state
         names = ", ".join(p.name for p in state.online) or "nobody"
         me = self.together.me()
@@ -159,7 +159,7 @@ class LobbyScreen(LiveScreen):
             tables.highlighted = 0
         if state.problems:
             self.say(state.problems[0], error=True)
-        elif first and state.mine:
+        elif state.mine and (previous is None or previous.mine != state.mine):
             ids_mine = [i for i in ids if i in state.mine]
             tables.highlighted = ids.index(ids_mine[0])
             self.say("You still have a seat at a table: press Enter to go back to it.")
