@@ -158,6 +158,9 @@ class LiveScreen(WomScreen):
         while True:
             await self._dirty.wait()
             self._dirty.clear()
+            if self.paused():
+                self._missed = True
+                continue
             try:
                 if self.together.presence is None:
                     await asyncio.to_thread(self.together.join)
@@ -167,6 +170,18 @@ class LiveScreen(WomScreen):
                 continue
             self.loads += 1
             self.show(data)
+
+    _missed = False
+
+    def paused(self) -> bool:
+        """True while another live screen covers this one: it reads nothing until it shows again."""
+        return any(isinstance(screen, LiveScreen) for screen in self.app.screen_stack[self.app.screen_stack.index(self) + 1:]) \
+            if self in self.app.screen_stack else False
+
+    def on_screen_resume(self) -> None:
+        if self._missed:
+            self._missed = False
+            self.poke()
 
     def load(self) -> Any:
         """Read the live state (runs in a thread)."""
