@@ -17,6 +17,8 @@ import contextlib
 import re
 from typing import TYPE_CHECKING, Any
 
+from textual.css.query import NoMatches
+
 from ..domain.live import HEARTBEAT_INTERVAL, Presence, new_session_id
 from ..domain.store import StoreError
 from ..domain.table import SeatHolder
@@ -168,8 +170,14 @@ class LiveScreen(WomScreen):
             except StoreError as error:
                 self.show_problem(error)
                 continue
+            if self._stop.is_set() or not self.is_attached:
+                return  # the screen went away while reading
             self.loads += 1
-            self.show(data)
+            try:
+                self.show(data)
+            except NoMatches:
+                return  # being removed
+
 
     _missed = False
 
