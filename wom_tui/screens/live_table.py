@@ -144,7 +144,7 @@ class LiveTableScreen(LiveScreen):
         seats = self.query_one("#table-seats", OptionList)
         highlighted = seats.highlighted
         seats.set_options([Option(seat_line(s, view), id=str(s.index)) for s in view.seats])
-        if highlighted is not None and highlighted < len(view.seats):
+        if before is not None and highlighted is not None and highlighted < len(view.seats):
             seats.highlighted = highlighted
         elif view.free_seats:
             seats.highlighted = view.free_seats[0]
@@ -280,9 +280,13 @@ class LiveTableScreen(LiveScreen):
             self.action_sit()
 
     def action_sit(self) -> None:
-        """Take the highlighted seat."""
-        me, index = self.me, self._highlighted_seat()
-        if me is None or index is None:
+        """Take the highlighted seat (or, if it is taken, the first free one)."""
+        me, index, view = self.me, self._highlighted_seat(), self.view
+        if me is None or view is None:
+            return
+        if (index is None or view.seats[index].kind != "free") and view.free_seats:
+            index = view.free_seats[0]
+        if index is None:
             return
         self._do(lambda t, now: t.sit(me, index))
 
