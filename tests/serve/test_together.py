@@ -50,9 +50,12 @@ async def test_three_ssh_clients_and_hal_play_a_table_one_drops_and_comes_back_a
     for name, terminal in (("Ben", ben), ("Cat", cat)):
         await terminal.wait_for_text("Ann's table")
         terminal.type("\r")
-        await terminal.wait_for_text("free seat")
+        await terminal.wait_for_text("press s to sit")
         terminal.type("s")
-        await ann.wait_until(lambda t, n=name: n in _row(t, n))
+        try:
+            await ann.wait_until(lambda t, n=name: n in _row(t, n))
+        except AssertionError:
+            raise AssertionError(f"{name} could not sit:\n{terminal.text}") from None
     await ann.wait_for_text("press g to start")
     ann.type("g")
     codes = {"Ann": "RGBY", "Ben": "WWKK", "Cat": "RRGG"}

@@ -84,6 +84,10 @@ class LiveTableScreen(LiveScreen):
         self._due_timer: Any = None
         self._shown_log: tuple[str, ...] = ()
         self._wants: str | None = None
+        self._error_at: int | None = None
+        """The table's version when a refusal was shown (it stays until the table changes)."""
+        self._want_tick = True
+        """The next read brings the table up to date (first, on the timer, when something is due)."""
         """What the entry shown asks for: "code", "guess" or None."""
 
     def compose(self) -> ComposeResult:
@@ -100,7 +104,7 @@ class LiveTableScreen(LiveScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one("#table-board").display = False
-        self.set_interval(2.0, self.poke)
+        self.set_interval(2.0, self.poke_tick)
 
     # -- who am I here ----------------------------------------------------------------------
 
@@ -123,7 +127,13 @@ class LiveTableScreen(LiveScreen):
             if me is not None and not self._resumed:
                 self._resumed = True
                 live.act(self.table_id, lambda t, now: t.resume(me, now))
-            table = live.tick(self.table_id)
+            if self._want_tick:
+                self._want_tick = False
+                table = live.tick(self.table_id)  # presence, graces, computers' moves (takes the lock)
+            else:
+                table = live.table(self.table_id)  # a change the feed reported: just read it
+                if table is None:
+                    raise LookupError(f"There is no table {self.table_id!r} any more.")
         except LookupError as gone:
             return str(gone)
         except StoreError as error:
@@ -213,16 +223,23 @@ class LiveTableScreen(LiveScreen):
                 wants = "code"
             elif view.phase == GUESSING and not own.done:
                 wants = "guess"
-        if wants is not None and not self.query(PegInput):
+        if view.phase in (OPEN, MAKING, GUESSING) and not self.query(PegInput):
+            # Mounted (hidden) before they are needed, so that showing one can focus it at once:
+            # keys typed right after it appears reach it.
             left = self.query_one("#table-left", Vertical)
-            left.mount(PegInput(view.ruleset, id="code-input", label="Your code"), before=board)
-            left.mount(PegInput(view.ruleset, id="guess-input", label="Your guess"), before=board)
+            for kind, label in (("code", "Your code"), ("guess", "Your guess")):
+                entry = PegInput(view.ruleset, id=f"{kind}-input", label=label)
+                entry.display = False
+                left.mount(entry, before=board)
         for entry in self.query(PegInput):
             show = entry.id == f"{wants}-input"
             if entry.display != show:
                 entry.display = show
             if show and self._wants != wants:
-                self.call_after_refresh(entry.focus)
+                if entry.is_mounted:
+                    entry.focus()
+                else:
+                    self.call_after_refresh(entry.focus)
         self._wants = wants
         if own is not None and view.phase in (GUESSING, FINISHED):
             board.display = True
@@ -245,10 +262,22 @@ class LiveTableScreen(LiveScreen):
             self._due_timer = None
         if view.next_due is not None:
             delay = max(0.0, view.next_due - time.time()) + 0.01
-            self._due_timer = self.set_timer(delay, self.poke)
+            self._due_timer = self.set_timer(delay, self.poke_tick)
+
+    def poke_tick(self) -> None:
+        """Bring the table up to date and show it (a timer: presence, graces, computers)."""
+        self._want_tick = True
+        self.poke()
 
     def say(self, message: str, *, error: bool = False) -> None:
-        """The line under the seats (plain text)."""
+        """The line under the seats (plain text). A refusal stays until the table changes."""
+        version = self.view.version if self.view is not None else None
+        if error:
+            self._error_at = version
+        elif self._error_at is not None and self._error_at == version:
+            return
+        else:
+            self._error_at = None
         self.query_one("#table-message", Static).update(Text(message, style="bold red" if error else ""))
 
     # -- acting ------------------------------------------------------------------------------
