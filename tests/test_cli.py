@@ -68,3 +68,29 @@ def test_bad_seed_is_a_clear_usage_error(captured, capsys):
     assert stop.value.code == 2
     assert "--seed" in capsys.readouterr().err
     assert "command" not in captured
+
+
+@pytest.mark.parametrize("argv", [["--seat-grace", "30"], ["--seat-grace", "30", "serve"], ["serve", "--seat-grace", "30"]])
+def test_seat_grace_reaches_the_app_and_every_served_session(captured, tmp_path, argv):
+    cli.main(["--data-dir", str(tmp_path), *argv])
+    assert captured["options"].seat_grace == 30
+    if captured["command"] == "serve":
+        from wom_tui.serve.server import GameServer, ServeConfig
+
+        config = ServeConfig.from_args(captured["args"], captured["options"])
+        command = GameServer(config).game_command(1)
+        assert command[command.index("--seat-grace") + 1] == "30.0"
+
+
+def test_seat_grace_defaults_to_two_minutes(captured, tmp_path):
+    cli.main(["--data-dir", str(tmp_path)])
+    assert captured["options"].seat_grace == 120
+
+
+@pytest.mark.parametrize("bad", ["-1", "soon", "inf"])
+def test_a_bad_seat_grace_is_a_clear_usage_error(captured, capsys, bad):
+    with pytest.raises(SystemExit) as stop:
+        cli.main([f"--seat-grace={bad}"])
+    assert stop.value.code == 2
+    assert "--seat-grace" in capsys.readouterr().err
+    assert "command" not in captured

@@ -11,6 +11,17 @@ from . import __version__
 from .options import Options, new_seed, resolve_data_dir, resolve_store
 
 
+def _seconds(text: str) -> float:
+    """A number of seconds, 0 or more (for ``--seat-grace``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError("the grace must be 0 seconds or more")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for ``wom-tui`` and its ``serve`` and ``users`` commands."""
     def common(default: object = None) -> argparse.ArgumentParser:
@@ -22,6 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "postgresql://user@host/db (default: $WOM_STORE, else the data folder)")
         options.add_argument("--seed", type=int, metavar="N", help="seed for all randomness, to replay a session exactly")
         options.add_argument("--debug", action="store_true", help="show computer players' codes (DEBUG: RGBY)")
+        options.add_argument("--seat-grace", type=_seconds, metavar="SECONDS",
+                             help="seconds a dropped player keeps their seat at a table (default 120)")
         # Set by `wom-tui serve` for each SSH session: the app then offers nothing that writes files,
         # and plays as the key the server verified (no key: a guest). Never from the client.
         options.add_argument("--served", action="store_true", help=argparse.SUPPRESS)
@@ -88,6 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         debug=args.debug,
         served=args.served,
         store=resolve_store(args.store),
+        seat_grace=args.seat_grace if args.seat_grace is not None else 120.0,
     )
     if args.log_fd is not None:
         log_to_server(args.log_fd)

@@ -82,6 +82,9 @@ class WomApp(App[int]):
             self._restore_theme()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
 
+        from .screens.together import start_presence
+
+        start_presence(self)  # one presence per app session: heartbeat until the app exits
         self.call_after_refresh(self._import_screens_soon)
 
     def _import_screens_soon(self) -> None:
@@ -288,6 +291,12 @@ class WomApp(App[int]):
         screen_class: Callable[..., Screen[Any]] = getattr(importlib.import_module(module_name), class_name)
         self.push_screen(screen_class(*args))
 
+    def action_lobby(self) -> None:
+        """Open the lobby: who is online, tables to sit at, play or watch (the data folder's)."""
+        from .screens.lobby import LobbyScreen
+
+        self.push_screen(LobbyScreen())
+
     def action_stats(self, player: str | None = None) -> None:
         """My stats (``player``: whose first; None starts on the latest game's player)."""
         self.open_view("stats", player)
@@ -329,6 +338,7 @@ class WomApp(App[int]):
         yield SystemCommand("My stats", "Games, wins, streaks and the guess chart", self.action_stats)
         yield SystemCommand("Replays", "Step through finished games guess by guess", self.action_replays)
         yield SystemCommand("Daily code", "One code a day for everyone, and its leaderboard", self.action_daily)
+        yield SystemCommand("Lobby", "Play together: who is online, tables, watching", self.action_lobby)
         yield SystemCommand("Help", "Rules, feedback and keys", self.action_help)
         yield SystemCommand("Main menu", "Go back to the main menu", self.action_menu)
         for command in super().get_system_commands(screen):

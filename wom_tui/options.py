@@ -50,6 +50,8 @@ class Options:
     """Seconds between a computer player's moves, so a person can follow them (0 in tests)."""
     store: str | None = None
     """A PostgreSQL URL (``--store`` / ``$WOM_STORE``) keeping users and games instead of the data folder."""
+    seat_grace: float = 120.0
+    """Seconds a dropped player keeps their seat at a live table (``--seat-grace``)."""
 
 
 def open_store(options: Options) -> StoreLike:

@@ -22,6 +22,7 @@ MENU: tuple[tuple[str, str, str, str], ...] = (
     ("r", "register", "Register a new user", "Register"),
     ("s", "scoreboard", "Show the scoreboard", "Scores"),
     *((mode.key, mode.action, mode.title, mode.footer) for mode in MODES),
+    ("l", "lobby", "Lobby: play together", "Lobby"),
     ("d", "daily", "Daily code", ""),
     ("m", "stats", "My stats", ""),
     ("v", "replays", "Replays", ""),

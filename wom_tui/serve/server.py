@@ -69,6 +69,8 @@ class ServeConfig:
     host_key: Path | None = None
     authorized_keys: Path | None = None
     debug: bool = False
+    seat_grace: float = 120.0
+    """Seconds a dropped player keeps their seat (passed to every session)."""
     game_command: Sequence[str] = GAME_COMMAND
     """The program each session runs, before its options (the real game unless a test says otherwise)."""
 
@@ -87,6 +89,7 @@ class ServeConfig:
             host_key=Path(args.host_key).expanduser() if args.host_key else None,
             authorized_keys=Path(args.authorized_keys).expanduser() if args.authorized_keys else None,
             debug=options.debug,
+            seat_grace=options.seat_grace,
         )
 
     @property
@@ -468,7 +471,7 @@ class GameServer:
         argv = [*self.config.game_command, "--data-dir", str(self.config.data_dir), "--seed", str(seed)]
         if self.config.debug:
             argv.append("--debug")
-        argv.append("--served")
+        argv += ["--seat-grace", str(self.config.seat_grace), "--served"]
         if fingerprint is not None:
             argv += ["--key-fingerprint", fingerprint]
         if log_fd is not None:

@@ -1,0 +1,200 @@
+"""Playing together: two app instances on one data folder meet in the lobby and play a table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import OptionList, Static
+
+from wom_tui.domain.store import Store
+from wom_tui.screens.live_table import LiveTableScreen
+from wom_tui.screens.lobby import LobbyScreen
+
+from .conftest import build_app, wait_for
+
+
+def _text(app, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+def _tables(app) -> list[str]:
+    options = app.screen.query_one("#lobby-tables", OptionList)
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
+def _seats(app) -> list[str]:
+    options = app.screen.query_one("#table-seats", OptionList)
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
+def _focused(app) -> str | None:
+    return app.focused.id if app.focused is not None else None
+
+
+async def _open_lobby(pilot) -> None:
+    await pilot.press("l")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen) and pilot.app.screen.feed_ready.is_set(),
+                   message="lobby open and watching")
+
+
+async def test_lobby_shows_a_table_another_instance_opens(data_dir: Path) -> None:
+    """Without a key press, the lobby of one instance lists the table another instance opened."""
+    watcher, maker = build_app(data_dir), build_app(data_dir)
+    async with watcher.run_test(size=(80, 24)) as w, maker.run_test(size=(80, 24)) as m:
+        await _open_lobby(w)
+        assert "No tables yet" in _tables(watcher)[0]
+        await _open_lobby(m)
+        await wait_for(w, lambda: len(watcher.screen.state.online) == 2 if watcher.screen.state else False,
+                       message="both sessions online")
+        await m.press("n")
+        await m.pause()
+        await m.press("enter")  # "Open table" is focused first
+        await wait_for(m, lambda: isinstance(maker.screen, LiveTableScreen) and maker.screen.view is not None,
+                       message="the maker at its table")
+        maker_name = maker.together.me().name
+        await wait_for(w, lambda: any(f"{maker_name}'s table" in row for row in _tables(watcher)),
+                       message="the watcher's lobby lists the new table by itself")
+        assert "1 free seat" in _tables(watcher)[0]
+
+
+async def test_two_instances_play_a_table_with_hal_to_the_results(data_dir: Path) -> None:
+    """Alan opens a 3-seat table, Bea sits, Alan adds HAL9000 and starts; both set codes, guess on
+    their own boards, and both see the results at the end; the game is in the store once."""
+    store = Store(data_dir)
+    store.register("Alan")
+    store.register("Bea")
+    alan_app, bea_app = build_app(data_dir), build_app(data_dir)
+    async with alan_app.run_test(size=(80, 24)) as a, bea_app.run_test(size=(80, 24)) as b:
+        for pilot, name in ((a, "Alan"), (b, "Bea")):
+            await _open_lobby(pilot)
+            pilot.app.screen.query_one("#lobby-as").value = name
+            await wait_for(pilot, lambda p=pilot, n=name: p.app.together.presence is not None
+                           and p.app.together.presence.name == n, message=f"{name} plays as {name}")
+        await a.press("n")
+        await a.pause()
+        alan_app.screen.query_one("#new-seats").value = 3
+        await a.pause()
+        await a.click("#new-create")
+        await wait_for(a, lambda: isinstance(alan_app.screen, LiveTableScreen) and alan_app.screen.view is not None,
+                       message="Alan at his table")
+        table_id = alan_app.screen.table_id
+        await wait_for(b, lambda: any("Alan's table" in row for row in _tables(bea_app)), message="Bea sees it")
+        await b.press("enter")
+        await wait_for(b, lambda: isinstance(bea_app.screen, LiveTableScreen) and bea_app.screen.view is not None,
+                       message="Bea at the table")
+        await b.press("s", "s")  # the first free seat (2) is highlighted; a second s is refused without harm
+        await wait_for(a, lambda: "Bea" in _seats(alan_app)[1], message="Alan sees Bea sit")
+        await a.press("down", "h")
+        await wait_for(a, lambda: "HAL9000" in _seats(alan_app)[2], message="HAL9000 seated")
+        await a.press("g")
+        await wait_for(a, lambda: alan_app.screen.view.phase == "making", message="code making")
+        await wait_for(b, lambda: bea_app.screen.view.phase == "making", message="Bea sees code making")
+        # Each sets a code on their own terminal.
+        await wait_for(a, lambda: _focused(alan_app) == "code-input", message="Alan asked for his code")
+        await a.press(*"RGBY", "enter")
+        await wait_for(b, lambda: _focused(bea_app) == "code-input", message="Bea asked for her code")
+        await b.press(*"YYWW", "enter")
+        await wait_for(a, lambda: alan_app.screen.view.phase == "guessing", message="guessing begins")
+        await wait_for(b, lambda: bea_app.screen.view.phase == "guessing", message="Bea guesses too")
+        await wait_for(b, lambda: _focused(bea_app) == "guess-input", message="Bea asked for a guess")
+        await wait_for(a, lambda: _focused(alan_app) == "guess-input", message="Alan asked for a guess")
+        # Bea guesses: Alan's panel shows her attempt count, never her guess.
+        await b.press(*"RRRR", "enter")
+        await wait_for(a, lambda: "1/10" in _seats(alan_app)[1], message="Alan's panel shows Bea's attempt")
+        assert "RRRR" not in " ".join(_seats(alan_app))
+        # Play every possible guess until each board is done (both know only their feedback).
+        table = store.live.table(table_id)
+        codes = {name: code for name, code in zip(("Alan", "Bea", "HAL9000"), [s["code"] for s in table.to_json()["seats"]])}
+        await a.press(*codes["HAL9000"], "enter")  # Alan breaks HAL9000's code (seat 3 makes for seat 1)
+        await b.press(*codes["Alan"], "enter")  # Bea breaks Alan's code
+        await wait_for(a, lambda: alan_app.screen.view.phase == "finished", timeout=30, message="the game ends")
+        await wait_for(b, lambda: bea_app.screen.view.phase == "finished", message="Bea sees the end")
+        for app in (alan_app, bea_app):
+            assert "broke" in _text(app, "#table-message") or "points" in _text(app, "#table-message")
+        await wait_for(a, lambda: store.live.table(table_id).recorded, message="recorded")
+        games = store.games()
+        assert len(games) == 1
+        players = {p.name: p for p in games[0].players}
+        assert players["Alan"].broke and players["Bea"].broke
+
+
+async def _as(pilot, name: str) -> None:
+    await _open_lobby(pilot)
+    pilot.app.screen.query_one("#lobby-as").value = name
+    await wait_for(pilot, lambda: pilot.app.together.presence is not None and pilot.app.together.presence.name == name,
+                   message=f"playing as {name}")
+
+
+async def test_a_dropped_player_comes_back_a_spectator_watches_and_esc_leaves(data_dir: Path) -> None:
+    """Bea's session ends mid-game: her seat shows away; she comes back on a new session to the same
+    board. Cy watches (no entry, the panel only). Alan leaves with Esc, confirmed: his seat shows as
+    left and the game goes on to the results, which the spectator sees too."""
+    store = Store(data_dir)
+    for name in ("Alan", "Bea", "Cy"):
+        store.register(name)
+    alan_app, bea_app, cy_app = build_app(data_dir), build_app(data_dir), build_app(data_dir)
+    async with alan_app.run_test(size=(80, 24)) as a, cy_app.run_test(size=(80, 24)) as c:
+        await _as(a, "Alan")
+        await _as(c, "Cy")
+        await a.press("n")
+        await a.pause()
+        await a.press("enter")
+        await wait_for(a, lambda: isinstance(alan_app.screen, LiveTableScreen) and alan_app.screen.view is not None)
+        table_id = alan_app.screen.table_id
+        async with bea_app.run_test(size=(80, 24)) as b:
+            await _as(b, "Bea")
+            await wait_for(b, lambda: any("Alan's table" in row for row in _tables(bea_app)))
+            await b.press("enter")
+            await wait_for(b, lambda: isinstance(bea_app.screen, LiveTableScreen) and bea_app.screen.view is not None)
+            await b.press("s")
+            await wait_for(a, lambda: "Bea" in _seats(alan_app)[1], message="Bea seated")
+            await a.press("g")
+            await wait_for(a, lambda: _focused(alan_app) == "code-input")
+            await a.press(*"RGBY", "enter")
+            await wait_for(b, lambda: _focused(bea_app) == "code-input")
+            await b.press(*"WWKK", "enter")
+            await wait_for(b, lambda: _focused(bea_app) == "guess-input", message="Bea guesses")
+            await b.press(*"RRRR", "enter")
+            await wait_for(a, lambda: "1/10" in _seats(alan_app)[1], message="Bea's attempt on Alan's panel")
+            # Cy watches the running table.
+            await wait_for(c, lambda: any("playing" in row for row in _tables(cy_app)), message="Cy sees it running")
+            await c.press("enter")
+            await wait_for(c, lambda: isinstance(cy_app.screen, LiveTableScreen) and cy_app.screen.view is not None)
+            assert cy_app.screen.view.you is None
+            assert "watching" in _text(cy_app, "#table-message")
+            assert not any(entry.display for entry in cy_app.screen.query("PegInput"))
+            await wait_for(c, lambda: "1/10" in _seats(cy_app)[1], message="Cy sees Bea's progress")
+            await c.press(*"RGBY", "enter")  # a spectator's keys play nothing
+        # Bea's session is over: her seat is away, not gone.
+        await wait_for(a, lambda: "(away)" in _seats(alan_app)[1], timeout=30, message="Bea shown away")
+        bea_again = build_app(data_dir)
+        async with bea_again.run_test(size=(80, 24)) as b2:
+            await _as(b2, "Bea")
+            await wait_for(b2, lambda: "still have a seat" in _text(bea_again, "#lobby-message"),
+                           message="the lobby offers Bea her seat back")
+            await b2.press("enter")
+            await wait_for(b2, lambda: isinstance(bea_again.screen, LiveTableScreen)
+                           and bea_again.screen.view is not None and bea_again.screen.view.you == 1)
+            board = bea_again.screen.view.own
+            assert [attempt.guess for attempt in board.history] == ["RRRR"]
+            await wait_for(a, lambda: "(away)" not in _seats(alan_app)[1], message="Bea back on Alan's panel")
+            # Alan leaves with Esc: asked first; n stays, Esc again leaves.
+            await a.press("escape")
+            await a.pause()
+            await a.press("n")
+            await a.pause()
+            assert isinstance(alan_app.screen, LiveTableScreen)
+            await a.press("escape")
+            await a.pause()
+            await a.press("escape")
+            await wait_for(a, lambda: isinstance(alan_app.screen, LobbyScreen), message="Alan back in the lobby")
+            await wait_for(b2, lambda: "left" in _seats(bea_again)[0], message="Bea sees Alan left")
+            await wait_for(b2, lambda: _focused(bea_again) == "guess-input")
+            await b2.press(*"RGBY", "enter")
+            await wait_for(b2, lambda: bea_again.screen.view.phase == "finished", message="the game ends")
+            await wait_for(c, lambda: cy_app.screen.view.phase == "finished", message="Cy sees the results")
+            assert cy_app.screen.view.results is not None
+        await wait_for(a, lambda: store.live.table(table_id).recorded, message="recorded")
+        (game,) = store.games()
+        players = {p.name: p for p in game.players}
+        assert players["Bea"].broke and not players["Alan"].broke

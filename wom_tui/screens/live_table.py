@@ -1,0 +1,410 @@
+"""A live table: take a seat, set your code, break yours while everybody else breaks theirs, results.
+
+Everything a person may do is a :class:`.table.Table` method run through the live state
+(``live.update_table`` / ``live.act``) in a thread; a refusal's reason is shown and nothing changes.
+The seats panel shows everyone's progress (attempts used, broken or not), never a guess or a code;
+your own board shows only your guesses. A spectator (anyone without a seat) sees the panel, the
+table's announcements and the results. The screen re-reads the table after every change the store's
+feed reports and when something is due (a computer's move, a grace running out).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..domain.store import StoreError
+from ..domain.table import CLOSED, FINISHED, GUESSING, MAKING, OPEN, Refused, SeatHolder, SeatView, Table, TableView
+from ..widgets.message_log import MessageLog
+from ..widgets.peg_input import PegInput
+from ..widgets.wom_board import HistoryTable
+from .together import LiveScreen
+
+
+def seat_line(seat: SeatView, view: TableView) -> Text:
+    """One seat for everybody: who, and how they are doing (never a guess or a code)."""
+    text = Text(end="", no_wrap=True, overflow="ellipsis")
+    mark = "▶ " if view.you == seat.index else "  "
+    text.append(mark, style="bold")
+    text.append(f"{seat.index + 1}. ")
+    if seat.kind == "free":
+        text.append("free seat", style="dim")
+        return text
+    text.append(seat.name or "", style="bold" if view.you == seat.index else "")
+    if seat.kind == "computer":
+        text.append(" (computer)", style="dim")
+    elif not seat.registered:
+        text.append(" (guest)", style="dim")
+    if view.phase == MAKING:
+        text.append("  code set" if seat.code_set else "  setting…", style="dim" if not seat.code_set else "")
+    elif view.phase in (GUESSING, FINISHED):
+        text.append(f"  {seat.attempts_used}/{view.attempts}")
+        if seat.gone:
+            text.append("  left", style="red")
+        elif seat.broke:
+            text.append("  ✓ broke", style="green")
+        elif seat.done:
+            text.append("  ✗ failed", style="red")
+        else:
+            text.append("  … guessing", style="dim")
+    if seat.away and not seat.gone:
+        text.append("  (away)", style="yellow")
+    return text
+
+
+class LiveTableScreen(LiveScreen):
+    """One table, for a seated person or a spectator."""
+
+    BINDINGS = [
+        Binding("s", "sit", "Sit here"),
+        Binding("u", "stand", "Stand up"),
+        Binding("h", "computer('HAL9000')", "HAL9000"),
+        Binding("v", "computer('VIKI')", "VIKI"),
+        Binding("x", "unseat", "Free seat", show=False),
+        Binding("g", "start", "Start"),
+        Binding("c", "close_table", "Close"),
+    ]
+    AUTO_FOCUS = "#table-seats"
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(classes="live-table-screen")
+        self.table_id = table_id
+        self.view: TableView | None = None
+        self._resumed = False
+        self._due_timer: Any = None
+        self._shown_log: tuple[str, ...] = ()
+        self._wants: str | None = None
+        self._error_at: int | None = None
+        """The table's version when a refusal was shown (it stays until the table changes)."""
+        self._want_tick = True
+        """The next read brings the table up to date (first, on the timer, when something is due)."""
+        """What the entry shown asks for: "code", "guess" or None."""
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="table-main"):
+            with Vertical(id="table-left"):
+                yield Static(Text("Table"), id="table-title", classes="panel-title")
+                yield OptionList(id="table-seats")
+                yield Static(Text(""), id="table-message")
+                yield HistoryTable(id="table-board")
+            with Vertical(id="table-right"):
+                yield MessageLog(id="table-log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#table-board").display = False
+        self.set_interval(2.0, self.poke_tick)
+
+    # -- who am I here ----------------------------------------------------------------------
+
+    @property
+    def me(self) -> SeatHolder | None:
+        return self.together.me()
+
+    @property
+    def seated(self) -> bool:
+        """True while this person holds a seat that is not gone."""
+        view = self.view
+        return view is not None and view.you is not None and not view.seats[view.you].gone
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def load(self) -> TableView | str:
+        live = self.wom.store.live
+        me = self.me
+        try:
+            if me is not None and not self._resumed:
+                self._resumed = True
+                live.act(self.table_id, lambda t, now: t.resume(me, now))
+            if self._want_tick:
+                self._want_tick = False
+                table = live.tick(self.table_id)  # presence, graces, computers' moves (takes the lock)
+            else:
+                table = live.table(self.table_id)  # a change the feed reported: just read it
+                if table is None:
+                    raise LookupError(f"There is no table {self.table_id!r} any more.")
+        except LookupError as gone:
+            return str(gone)
+        except StoreError as error:
+            return f"{error}"
+        return table.view_for(me if me is not None and table.seat_of(me) is not None else None)
+
+    def show(self, data: TableView | str) -> None:
+        if isinstance(data, str):
+            self.view = None
+            self.say(data, error=True)
+            for entry in self.query(PegInput):
+                entry.display = False
+            return
+        view = data
+        before = self.view
+        self.view = view
+        self._title(view)
+        seats = self.query_one("#table-seats", OptionList)
+        highlighted = seats.highlighted
+        seats.set_options([Option(seat_line(s, view), id=str(s.index)) for s in view.seats])
+        if before is not None and highlighted is not None and highlighted < len(view.seats):
+            seats.highlighted = highlighted
+        elif view.free_seats:
+            seats.highlighted = view.free_seats[0]
+        self._show_log(view)
+        self._show_play(view, before)
+        self.confirm_leave = self.seated and view.phase in (OPEN, MAKING, GUESSING)
+        if view.phase == OPEN and view.you == 0:
+            self.leave_detail = "The table is closed for everybody."
+        elif view.phase == OPEN:
+            self.leave_detail = "Your seat is given back."
+        else:
+            self.leave_detail = "Your code counts as not broken; the others play on."
+        self._schedule(view)
+        self.refresh_bindings()
+
+    def _title(self, view: TableView) -> None:
+        rules = view.ruleset
+        role = "watching" if view.you is None else f"seat {view.you + 1}"
+        if view.you is None:
+            role = "watching"
+        phase = {OPEN: "waiting for players", MAKING: "setting codes", GUESSING: "playing",
+                 FINISHED: "finished", CLOSED: "closed"}[view.phase]
+        self.query_one("#table-title", Static).update(Text(
+            f"{view.creator}'s table · {phase} · {rules.length} pegs, "
+            f"{'repeats' if rules.repeats else 'no repeats'}, {view.attempts} attempts · {role}", end=""))
+
+    def _show_log(self, view: TableView) -> None:
+        log = self.query_one("#table-log", MessageLog)
+        old = self._shown_log
+        new = view.log
+        start = 0
+        for k in range(min(len(old), len(new)), 0, -1):
+            if old[-k:] == new[:k]:
+                start = k
+                break
+        for line in new[start:]:
+            log.say(line, "success" if "broke" in line else "info")
+        self._shown_log = new
+
+    def _show_play(self, view: TableView, before: TableView | None) -> None:
+        board = self.query_one("#table-board", HistoryTable)
+        own = view.own
+        if view.phase == CLOSED:
+            self.say(view.closed_reason or "The table is closed.")
+        elif view.phase == FINISHED and view.results is not None:
+            if before is None or before.phase != FINISHED:
+                self.say(" ".join(view.results.messages))
+        elif view.phase == OPEN:
+            hint = self._open_hint(view)
+            self.say(hint)
+        elif view.you is None:
+            self.say("You are watching this game.")
+        elif view.seats[view.you].gone:
+            self.say("You have left this game; you are watching it.")
+        elif view.phase == MAKING and own is not None and own.code_for is not None:
+            self.say(f"Set the code {own.code_for} must break, then press Enter.")
+        elif view.phase == MAKING:
+            self.say("Your code is set: waiting for the others.")
+        elif view.phase == GUESSING and own is not None and own.done:
+            self.say("Your board is finished: waiting for the others.")
+        elif view.phase == GUESSING and own is not None:
+            self.say(f"Break the code {own.breaking_code_of} set: {own.attempts_left} attempts left.")
+        wants = None
+        if view.you is not None and own is not None and not view.seats[view.you].gone:
+            if view.phase == MAKING and own.code_for is not None:
+                wants = "code"
+            elif view.phase == GUESSING and not own.done:
+                wants = "guess"
+        if view.phase in (OPEN, MAKING, GUESSING) and not self.query(PegInput):
+            # Mounted (hidden) before they are needed, so that showing one can focus it at once:
+            # keys typed right after it appears reach it.
+            left = self.query_one("#table-left", Vertical)
+            for kind, label in (("code", "Your code"), ("guess", "Your guess")):
+                entry = PegInput(view.ruleset, id=f"{kind}-input", label=label)
+                entry.display = False
+                left.mount(entry, before=board)
+        for entry in self.query(PegInput):
+            show = entry.id == f"{wants}-input"
+            if entry.display != show:
+                entry.display = show
+            if show and self._wants != wants:
+                if entry.is_mounted:
+                    entry.focus()
+                else:
+                    self.call_after_refresh(entry.focus)
+        self._wants = wants
+        if own is not None and view.phase in (GUESSING, FINISHED):
+            board.display = True
+            board.show_board(SimpleNamespace(history=own.history, ruleset=view.ruleset), owner=view.you or 0)  # type: ignore[arg-type]
+        else:
+            board.display = False
+
+    def _open_hint(self, view: TableView) -> str:
+        if view.you is None:
+            return "Highlight a free seat and press s to sit there." if view.free_seats else "Every seat is taken."
+        if view.you == 0:
+            if view.free_seats:
+                return "Wait for players, or put HAL9000 (h) or VIKI (v) in a free seat. c closes the table."
+            return "Every seat is filled: press g to start."
+        return f"Waiting for {view.creator} to start. u stands up."
+
+    def _schedule(self, view: TableView) -> None:
+        if self._due_timer is not None:
+            self._due_timer.stop()
+            self._due_timer = None
+        if view.next_due is not None:
+            delay = max(0.0, view.next_due - time.time()) + 0.01
+            self._due_timer = self.set_timer(delay, self.poke_tick)
+
+    def poke_tick(self) -> None:
+        """Bring the table up to date and show it (a timer: presence, graces, computers)."""
+        self._want_tick = True
+        self.poke()
+
+    def say(self, message: str, *, error: bool = False) -> None:
+        """The line under the seats (plain text). A refusal stays until the table changes."""
+        version = self.view.version if self.view is not None else None
+        if error:
+            self._error_at = version
+        elif self._error_at is not None and self._error_at == version:
+            return
+        else:
+            self._error_at = None
+        self.query_one("#table-message", Static).update(Text(message, style="bold red" if error else ""))
+
+    # -- acting ------------------------------------------------------------------------------
+
+    def _do(self, what: Callable[[Table, float], object]) -> None:
+        self.run_worker(self._act(what), group="act")
+
+    async def _act(self, what: Callable[[Table, float], object]) -> None:
+        try:
+            await asyncio.to_thread(self.wom.store.live.act, self.table_id, what)
+        except Refused as refused:
+            self.say(refused.reason, error=True)
+            return
+        except LookupError as gone:
+            self.say(str(gone), error=True)
+            return
+        except StoreError as error:
+            self.say(str(error), error=True)
+            return
+        self.poke()
+
+    def _highlighted_seat(self) -> int | None:
+        return self.query_one("#table-seats", OptionList).highlighted
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        view = self.view
+        if view is not None and view.phase == OPEN and view.you is None:
+            self.action_sit()
+
+    def action_sit(self) -> None:
+        """Take the highlighted seat (or, if it is taken, the first free one)."""
+        me, index, view = self.me, self._highlighted_seat(), self.view
+        if me is None or view is None:
+            return
+        if (index is None or view.seats[index].kind != "free") and view.free_seats:
+            index = view.free_seats[0]
+        if index is None:
+            return
+        self._do(lambda t, now: t.sit(me, index))
+
+    def action_stand(self) -> None:
+        """Give the seat back before the start."""
+        me = self.me
+        if me is not None:
+            self._do(lambda t, now: t.stand(me))
+
+    def action_computer(self, name: str) -> None:
+        """The creator puts a computer in the highlighted seat."""
+        me, index = self.me, self._highlighted_seat()
+        if me is None or index is None:
+            return
+        self._do(lambda t, now: t.seat_computer(me, index, name))
+
+    def action_unseat(self) -> None:
+        """The creator frees the highlighted seat of its computer."""
+        me, index = self.me, self._highlighted_seat()
+        if me is not None and index is not None:
+            self._do(lambda t, now: t.unseat_computer(me, index))
+
+    def action_start(self) -> None:
+        """The creator starts the game."""
+        me = self.me
+        if me is not None:
+            self._do(lambda t, now: t.start(me, now))
+
+    def action_close_table(self) -> None:
+        """The creator closes the table (asks first)."""
+        me = self.me
+        if me is None:
+            return
+
+        def then() -> None:
+            self._do(lambda t, now: t.close(me))
+
+        from .confirm import ConfirmScreen
+
+        self.app.push_screen(
+            ConfirmScreen("Close this table?", "Everybody at it is sent back to the lobby.", confirm_label="Close",
+                          hint="Esc again to close, n to keep it."),
+            lambda yes: then() if yes else None,
+        )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        view = self.view
+        if action in ("sit", "stand", "computer", "unseat", "start", "close_table"):
+            if view is None or view.phase != OPEN:
+                return False
+            creator = view.you == 0
+            if action == "sit":
+                return view.you is None
+            if action == "stand":
+                return view.you is not None and not creator
+            return creator
+        return True
+
+    def on_peg_input_submitted(self, event: PegInput.Submitted) -> None:
+        event.stop()
+        me, view = self.me, self.view
+        if me is None or view is None:
+            return
+        typed = event.text
+        wants = (event.peg_input.id or "").removesuffix("-input")
+        if wants == "code":
+            self._do(lambda t, now: t.set_code(me, typed, now))
+        elif wants == "guess":
+            entry = event.peg_input
+
+            async def guess() -> None:
+                await self._act(lambda t, now: t.guess(me, typed, now))
+                if entry.is_mounted:
+                    entry.clear()
+
+            self.run_worker(guess(), group="act")
+
+    def leave_confirmed(self) -> None:
+        me = self.me
+        if me is None:
+            self.dismiss()
+            return
+
+        async def leave() -> None:
+            await self._act(lambda t, now: t.leave(me, now))
+            if self.is_current:
+                self.dismiss()
+
+        self.run_worker(leave(), group="act")
+
+
+__all__ = ["LiveTableScreen", "seat_line"]

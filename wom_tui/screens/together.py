@@ -1,0 +1,207 @@
+"""Playing together: the app session's presence and the base of the live screens (lobby, table).
+
+One presence per app session: :func:`start_presence` (from the app's ``on_mount``) joins the data
+folder's live state and keeps a heartbeat every :data:`.live.HEARTBEAT_INTERVAL` seconds from a
+worker; the worker's end (the app exiting) parts the session. Every ``live.*`` call does file I/O
+under the store's lock, so it runs in a thread (:func:`asyncio.to_thread`), never on the UI loop.
+
+:class:`LiveScreen` subscribes to the store's change feed while it is mounted and re-reads what it
+shows after every change (and whenever :meth:`LiveScreen.poke` is called, e.g. by a timer): one
+refresher at a time, so a burst of changes costs one read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from typing import TYPE_CHECKING, Any
+
+from textual.css.query import NoMatches
+
+from ..domain.live import HEARTBEAT_INTERVAL, Presence, new_session_id
+from ..domain.store import StoreError
+from ..domain.table import SeatHolder
+from .base import WomScreen
+
+if TYPE_CHECKING:
+    from ..app import WomApp
+
+_GUEST = re.compile(r"Guest (\d+)")
+
+
+def guest_label(online: list[Presence], session: str) -> str:
+    """``Guest N``: the smallest N no other online guest session uses."""
+    taken = set()
+    for presence in online:
+        match = _GUEST.fullmatch(presence.name)
+        if match and not presence.registered and presence.session != session:
+            taken.add(int(match.group(1)))
+    number = 1
+    while number in taken:
+        number += 1
+    return f"Guest {number}"
+
+
+class Together:
+    """The app session as it meets others: its session id, and who it sits at tables as."""
+
+    def __init__(self, app: WomApp) -> None:
+        self.app = app
+        self.session = new_session_id()
+        self.presence: Presence | None = None
+        self.local_name: str | None = None
+        """Local play only: the registered user chosen in the lobby (None: a guest)."""
+
+    def wanted(self) -> tuple[str | None, bool]:
+        """(name, registered) this session should be known as; a None name is a guest."""
+        identity = self.app.identity
+        if identity.served:
+            return (identity.name, True) if identity.name is not None else (None, False)
+        return (self.local_name, True) if self.local_name is not None else (None, False)
+
+    def join(self) -> Presence:
+        """(Re)announce this session with the name it should have now (blocking: call in a thread)."""
+        live = self.app.store.live
+        name, registered = self.wanted()
+        if name is None:
+            current = self.presence
+            if current is not None and not current.registered:
+                name = current.name
+            else:
+                name = guest_label(live.sessions(), self.session)
+        self.presence = live.join(name, registered, self.session)
+        return self.presence
+
+    def me(self) -> SeatHolder | None:
+        """The person this session sits at tables as (None before the first join)."""
+        return self.presence.holder() if self.presence is not None else None
+
+    async def keep(self) -> None:
+        """Join, then heartbeat until cancelled; part on the way out."""
+        live = self.app.store.live
+        try:
+            while True:
+                try:
+                    wanted = self.wanted()
+                    if self.presence is None or (wanted[0] is not None and wanted[0] != self.presence.name) \
+                            or (wanted[0] is None and self.presence.registered):
+                        await asyncio.to_thread(self.join)
+                    else:
+                        await asyncio.to_thread(live.heartbeat, self.presence)
+                except (StoreError, OSError, ValueError):
+                    pass  # the store's own checks show its errors; try again at the next beat
+                await asyncio.sleep(HEARTBEAT_INTERVAL)
+        finally:
+            with contextlib.suppress(StoreError, OSError):
+                live.part(self.session)
+
+
+def start_presence(app: WomApp) -> Together:
+    """Give the app its :class:`Together` and start the heartbeat worker (from ``on_mount``)."""
+    together = Together(app)
+    app.together = together  # type: ignore[attr-defined]
+    app.run_worker(together.keep(), name="presence", group="presence", exit_on_error=False)
+    return together
+
+
+def together_of(app: Any) -> Together:
+    """The app's :class:`Together` (made on first use if the app did not start one)."""
+    found = getattr(app, "together", None)
+    if found is None:
+        found = start_presence(app)
+    return found
+
+
+class LiveScreen(WomScreen):
+    """A screen that shows live state: :meth:`load` (in a thread) then :meth:`show` after each change."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._dirty = asyncio.Event()
+        self._stop = asyncio.Event()
+        self.feed_ready = asyncio.Event()
+        """Set once the change feed reports every change (tests wait on it)."""
+        self.loads = 0
+        """How many times the screen re-read the live state (tests and benches)."""
+
+    @property
+    def together(self) -> Together:
+        return together_of(self.app)
+
+    def on_mount(self) -> None:
+        self.run_worker(self._watch(), group="live-feed", exit_on_error=False)
+        self.run_worker(self._refresh_loop(), group="live-refresh")
+        self.poke()
+
+    def on_unmount(self) -> None:
+        self._stop.set()
+
+    def poke(self) -> None:
+        """Re-read and show the live state soon."""
+        self._dirty.set()
+
+    async def _watch(self) -> None:
+        feed = self.wom.store.live.feed()
+        ready = self.feed_ready
+
+        async def when_ready() -> None:
+            await ready.wait()
+            self.poke()
+
+        waiter = asyncio.ensure_future(when_ready())
+        try:
+            async for _change in feed.changes(self._stop, ready):
+                self.poke()
+        finally:
+            waiter.cancel()
+
+    async def _refresh_loop(self) -> None:
+        while True:
+            await self._dirty.wait()
+            self._dirty.clear()
+            if self.paused():
+                self._missed = True
+                continue
+            try:
+                if self.together.presence is None:
+                    await asyncio.to_thread(self.together.join)
+                data = await asyncio.to_thread(self.load)
+            except StoreError as error:
+                self.show_problem(error)
+                continue
+            if self._stop.is_set() or not self.is_attached:
+                return  # the screen went away while reading
+            self.loads += 1
+            try:
+                self.show(data)
+            except NoMatches:
+                return  # being removed
+
+
+    _missed = False
+
+    def paused(self) -> bool:
+        """True while another live screen covers this one: it reads nothing until it shows again."""
+        return any(isinstance(screen, LiveScreen) for screen in self.app.screen_stack[self.app.screen_stack.index(self) + 1:]) \
+            if self in self.app.screen_stack else False
+
+    def on_screen_resume(self) -> None:
+        if self._missed:
+            self._missed = False
+            self.poke()
+
+    def load(self) -> Any:
+        """Read the live state (runs in a thread)."""
+        raise NotImplementedError
+
+    def show(self, data: Any) -> None:
+        """Show what :meth:`load` read (on the UI loop)."""
+        raise NotImplementedError
+
+    def show_problem(self, error: StoreError) -> None:
+        """A damaged file: say which (default: the store-error screen)."""
+        self.wom.show_store_error(error)
+
+
+__all__ = ["LiveScreen", "Together", "guest_label", "start_presence", "together_of"]
