@@ -285,11 +285,11 @@ class WomApp(App[int]):
 
         self.push_screen(ScoreboardScreen())
 
-    def open_view(self, name: str, *args: Any) -> None:
+    def open_view(self, name: str, *args: Any, **kwargs: Any) -> None:
         """Push the screen registered as ``name`` in :data:`VIEWS`, imported when first needed."""
         module_name, class_name = VIEWS[name]
         screen_class: Callable[..., Screen[Any]] = getattr(importlib.import_module(module_name), class_name)
-        self.push_screen(screen_class(*args))
+        self.push_screen(screen_class(*args, **kwargs))
 
     def action_lobby(self) -> None:
         """Open the lobby: who is online, tables to sit at, play or watch (the data folder's)."""
@@ -298,16 +298,21 @@ class WomApp(App[int]):
         self.push_screen(LobbyScreen())
 
     def action_stats(self, player: str | None = None) -> None:
-        """My stats (``player``: whose first; None starts on the latest game's player)."""
-        self.open_view("stats", player)
+        """My stats (``player``: whose first; None starts on yours when signed in over SSH, else the latest
+        game's player); any user's stats may be looked at."""
+        self.open_view("stats", player if player is not None else self.identity.name)
 
     def action_replays(self, player: str | None = None) -> None:
         """Browse finished games and replay them guess by guess."""
         self.open_view("replays", player)
 
     def action_daily(self, player: str | None = None) -> None:
-        """Today's daily code and its leaderboard."""
-        self.open_view("daily", player)
+        """Today's daily code and its leaderboard. Over SSH the attempt is the signed-in key's (guests only
+        watch the leaderboard); locally play stays trusting and the player is picked on the screen."""
+        if self.identity.served:
+            self.open_view("daily", self.identity.name, can_switch=False)
+        else:
+            self.open_view("daily", player)
 
     def action_help(self) -> None:
         """Show the rules and keys (not twice on top of each other)."""

@@ -105,3 +105,21 @@ async def test_a_served_player_gets_an_apology_not_a_traceback(
     assert app.return_code == 1
     # The details are for the server's log (the served game's log goes to the server through --log-fd).
     assert "secret server detail" in caplog.text and "the game failed" in caplog.text
+
+
+async def test_over_ssh_the_daily_attempt_is_the_signed_in_keys_and_no_one_elses(data_dir: Path, store: Store) -> None:
+    store.register("Alan", key=FP_A)
+    store.register("Bea", key=FP_B)
+    app = served_app(data_dir, Identity.key(FP_A, name="Alan"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("d")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "DailyScreen")
+        screen = app.screen
+        assert screen.identity == "Alan"  # type: ignore[attr-defined]
+        assert not screen.query_one("#daily-player", Select).display  # nobody else can be chosen
+    guest = served_app(data_dir, Identity.guest())
+    async with guest.run_test(size=(80, 24)) as pilot:
+        await pilot.press("d")
+        await wait_for(pilot, lambda: type(guest.screen).__name__ == "DailyScreen")
+        assert guest.screen.identity is None  # type: ignore[attr-defined]
+        assert not guest.screen.query_one("#daily-player", Select).display
