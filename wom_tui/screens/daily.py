@@ -300,6 +300,9 @@ class DailyGameScreen(WomScreen):
     def action_back(self) -> None:
         """Back to the daily screen; an attempt under way asks first (the attempt stays spent)."""
         if self.leaving_loses_progress():
-            self.ask_to_leave(self.dismiss)
+            self.ask_to_leave(self._leave)
         else:
-            self.dismiss()
+            self._leave()
+
+    def _leave(self) -> None:
+        self.dismiss()
