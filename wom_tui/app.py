@@ -150,7 +150,7 @@ class WomApp(App[int]):
         if screen.query(WhoAmI):
             return
         if not screen.styles.layers:
-            screen.styles.layers = ("default", "whoami")
+            screen.styles.layers = "default whoami"  # Textual types the tuple form as a 1-tuple
         badge = WhoAmI(id="whoami")
         badge.show(self.identity.label)
         screen.mount(badge)

@@ -93,12 +93,12 @@ async def test_scoring_by_hand_catches_a_wrong_answer_and_lets_it_be_fixed(app):
                 named = said(screen)[-1]
                 # The slip is named: the first answer, whose removal leaves the most codes.
                 assert named.startswith("The answer to guess #1 (") and "is likely wrong" in named
-                assert screen.fixing == 0
+                assert screen.game.fixing == 0
                 # The person may pick another row in the table, and come back to the first.
                 await pilot.click("#flip-history", offset=(3, 2))
                 await wait_for(pilot, lambda: screen.focused is screen.query_one("#flip-history"))
                 await pilot.press("down")
-                await wait_for(pilot, lambda: screen.fixing == 1)
+                await wait_for(pilot, lambda: screen.game.fixing == 1)
                 assert screen.query_one("#flip-answer").border_title == "Correct the answer to guess #2"
                 await pilot.click("#flip-history", offset=(3, 2))
                 await wait_for(pilot, lambda: screen.game.fixing == 0)

@@ -380,7 +380,7 @@ class LiveState(TableRules):
             for folder in (self.tables_dir, self.presence_dir):
                 for path in folder.glob(f"*{TMP_SUFFIX}"):
                     path.unlink(missing_ok=True)
-        self._presence_cache: dict[str, Any] = {}
+        self._presence_cache: dict[str, tuple[tuple[int, int], tuple[str, str, bool, float] | None]] = {}
         self._table_cache: dict[str, tuple[tuple[int, int, int], dict[str, Any]]] = {}
 
     # ---- plumbing
@@ -500,6 +500,7 @@ class LiveState(TableRules):
                 continue
             key = (stat.st_ino, stat.st_size)
             known = self._presence_cache.get(entry.name)
+            decoded: tuple[str, str, bool, float] | None
             if known is not None and known[0] == key:
                 decoded = known[1]
             else:

@@ -204,6 +204,10 @@ class PostgresLive(TableRules):
             raise self._bad_row(table_id, f"the row holds table {table.table_id!r}")
         return table
 
+    def _quarantining(self, table_id: str, error: StoreError) -> Callable[[psycopg.Connection[Any], int], StoreError]:
+        """The transaction's work that moves a damaged table aside (see :meth:`_quarantine`)."""
+        return lambda conn, _attempt: self._quarantine(conn, table_id, error)
+
     def _quarantine(self, conn: psycopg.Connection[Any], table_id: str, error: StoreError) -> StoreError:
         """Move a damaged row aside as it was (in the caller's transaction); the error to report."""
         conn.execute("INSERT INTO wom_damaged_tables (id, state, reason) "
@@ -291,7 +295,7 @@ class PostgresLive(TableRules):
             try:
                 tables.append(self._decode(table_id, state))
             except StoreError as exc:
-                problems.append(self.store._transaction(lambda conn, _, e=exc, i=table_id: self._quarantine(conn, i, e)))
+                problems.append(self.store._transaction(self._quarantining(table_id, exc)))
         return Listing(tuple(tables), tuple(problems))
 
     def update_table(self, table_id: str, change: Callable[[Table], T]) -> T:
@@ -366,9 +370,7 @@ class PostgresLive(TableRules):
         for table in listing.tables:
             if table.phase == CLOSED or table.recorded:
                 if table.table_id in old:
-                    self.store._transaction(lambda conn, _, i=table.table_id: conn.execute(
-                        f"DELETE FROM wom_tables WHERE id = %s AND updated_at < now() - interval '{KEEP_ENDED} seconds'",
-                        (i,)))
+                    self.store._transaction(_deleting_ended(table.table_id))
                     continue
                 kept.append(table)
                 continue
@@ -396,3 +398,14 @@ class PostgresLive(TableRules):
 
 
 __all__ = ["PostgresFeed", "PostgresLive", "STATEMENTS"]
+
+
+def _deleting_ended(table_id: str) -> Callable[[psycopg.Connection[Any], int], object]:
+    """The transaction's work that deletes an ended table kept long enough (unless it changed since)."""
+
+    def work(conn: psycopg.Connection[Any], _attempt: int) -> object:
+        return conn.execute(
+            f"DELETE FROM wom_tables WHERE id = %s AND updated_at < now() - interval '{KEEP_ENDED} seconds'",
+            (table_id,))
+
+    return work

@@ -150,7 +150,7 @@ def describe(url: str) -> str:
         params = conninfo_to_dict(url)
     except psycopg.Error:
         return "postgresql://(an unreadable address)"
-    user = params.get("user")
+    user = str(params.get("user") or "")
     host = params.get("host") or "localhost"
     port = params.get("port")
     dbname = params.get("dbname") or user or ""

@@ -11,13 +11,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 from .halloffame import HallEntry, HallOfFame
 from .records import GameRecord
 from .users import User, UserRegistry
 
 if TYPE_CHECKING:  # the live state and the table rules load only when a live screen needs them
+    from .codes import Ruleset
     from .live import ChangeFeed, Listing, Presence
     from .table import SeatHolder, Table
 
@@ -45,8 +46,11 @@ class LiveLike(Protocol):
     def sessions(self) -> list[Presence]:
         """Sessions online now, oldest first."""
 
-    def create_table(self, creator: SeatHolder, **rules: Any) -> Table:
-        """Open a new table with ``creator`` in seat 1."""
+    def create_table(
+        self, creator: SeatHolder, *, seats: int = ..., attempts: int = ..., ruleset: Ruleset = ...,
+        seed: int = ..., grace: float = ..., pace: tuple[float, float] = ...,
+    ) -> Table:
+        """Open a new table with ``creator`` in seat 1 (the rules' defaults are the implementations')."""
 
     def table(self, table_id: str) -> Table | None:
         """One table as kept now, or None."""

@@ -32,6 +32,7 @@ from typing import Any
 
 from .board import Attempt, DecodingBoard
 from .codes import WOM_RULESET, Feedback, InvalidCode, Ruleset
+from .game import GameKind
 from .players import HumanPlayer, Player, computer_player
 from .records import GameRecord, PlayerRecord
 from .scoring import breakdown
@@ -221,12 +222,14 @@ _TABLE_KEYS = {
 }
 
 
-def _number(value: Any, what: str, *, optional: bool = False) -> float | None:
-    if value is None and optional:
-        return None
+def _number(value: Any, what: str) -> float:
     if type(value) not in (int, float) or value != value or value in (float("inf"), float("-inf")):
         raise TableDataError(f"{what} must be a number")
     return float(value)
+
+
+def _optional_number(value: Any, what: str) -> float | None:
+    return None if value is None else _number(value, what)
 
 
 # ---------------------------------------------------------------- the table
@@ -658,10 +661,10 @@ class Table:
                 is_user = False
             players.append(PlayerRecord(
                 row.player.name, is_user, row.broke, row.attempts_used,
-                tuple(tuple(a) for a in self._boards[index].history),
+                tuple(self._boards[index].history),
                 row.breaking if is_user else 0, row.making if is_user else 0,
             ))
-        return GameRecord("wom", self.ruleset, tuple(players))
+        return GameRecord(GameKind.WOM, self.ruleset, tuple(players))
 
     # -- views -----------------------------------------------------------------------------------
 
@@ -807,9 +810,9 @@ class Table:
         if not isinstance(guesses, list) or not all(isinstance(g, str) for g in guesses):
             raise TableDataError(f"seat {number}: 'guesses' must be a list of codes")
         return _Seat(
-            computer, holder, _number(item["away_since"], f"seat {number}: 'away_since'", optional=True),
+            computer, holder, _optional_number(item["away_since"], f"seat {number}: 'away_since'"),
             item["gone"], code, list(guesses),
-            _number(item["next_move_at"], f"seat {number}: 'next_move_at'", optional=True),
+            _optional_number(item["next_move_at"], f"seat {number}: 'next_move_at'"),
         )
 
     def _check_loaded(self) -> None:

@@ -36,6 +36,7 @@ from ..domain.daily import (
     leaderboard,
     until_next,
 )
+from ..domain.game import GameKind
 from ..domain.records import utc_now
 from ..domain.solo import LifelinePolicy, SoloGame
 from ..domain.store import StoreError
@@ -215,12 +216,11 @@ class DailyGameScreen(WomScreen):
     def _show(self) -> None:
         game, ruleset = self.game, self.puzzle.ruleset
         text = Text(end="")
-        for row in game.history:
-            text.append(f"{row.number:>2} ", style=Style(dim=True))
+        for number, row in enumerate(game.history, start=1):
+            text.append(f"{number:>2} ", style=Style(dim=True))
             text.append_text(code_pegs(row.guess, ruleset.palette, gap=""))
             text.append("  ")
-            if row.feedback is not None:
-                text.append_text(feedback_row(row.feedback, ruleset.length))
+            text.append_text(feedback_row(row.feedback, ruleset.length))
             text.append("\n")
         left = game.guesses_left
         if not game.over:
@@ -252,7 +252,6 @@ class DailyGameScreen(WomScreen):
                 self.wom.show_store_error(error)
                 return
             self.started = True
-            self.confirm_leave = True
         result = self.game.guess(guess)
         message.control.clear()
         self._say(f"Guess #{self.game.guesses_used}: {result.black} black, {result.white} white.")
@@ -262,9 +261,8 @@ class DailyGameScreen(WomScreen):
 
     def _finish(self) -> None:
         game = self.game
-        self.confirm_leave = False
         self.query_one("#daily-input", PegInput).display = False
-        record = dataclasses.replace(game.record(self.player, True), kind="daily")
+        record = dataclasses.replace(game.record(self.player, True), kind=GameKind.DAILY)
         try:
             game_id = self.wom.store.record_game(record)
             self.wom.store.finish_daily(
@@ -295,6 +293,16 @@ class DailyGameScreen(WomScreen):
         self.app.copy_to_clipboard(self.share_text)
         self.notify("Copied to your clipboard.", title="Share")
 
-    def leave_confirmed(self) -> None:
-        """Back to the daily screen: the attempt stays spent."""
+    def leaving_loses_progress(self) -> bool:
+        """Once the first guess is played and until the game is over, leaving spends the day's attempt."""
+        return self.started and not self.game.over
+
+    def action_back(self) -> None:
+        """Back to the daily screen; an attempt under way asks first (the attempt stays spent)."""
+        if self.leaving_loses_progress():
+            self.ask_to_leave(self._leave)
+        else:
+            self._leave()
+
+    def _leave(self) -> None:
         self.dismiss()

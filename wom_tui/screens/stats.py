@@ -176,15 +176,15 @@ class StatsScreen(WomScreen):
                 self.ruleset_index = min(self.ruleset_index, len(stats.rulesets) - 1)
                 rules.value = stats.rulesets[self.ruleset_index].ruleset.key
         self._show_ruleset(stats.rulesets[self.ruleset_index] if stats.rulesets else None)
-        label = self.query_one("#stats-points-label", Static)
+        points_label = self.query_one("#stats-points-label", Static)
         points = self.query_one("#stats-points", Sparkline)
         if stats.points:
             games = f"{len(stats.points)} WoM {'game' if len(stats.points) == 1 else 'games'}"
-            label.update(Text(f"Points over {games}: 0 → {stats.points[-1]} "))
+            points_label.update(Text(f"Points over {games}: 0 → {stats.points[-1]} "))
             points.data = [0, *stats.points]
             points.display = True
         else:
-            label.update(Text("Points over time: no World of Mastermind games yet.", style=Style(dim=True)))
+            points_label.update(Text("Points over time: no World of Mastermind games yet.", style=Style(dim=True)))
             points.display = False
 
     def _show_ruleset(self, ruleset_stats: RulesetStats | None) -> None:

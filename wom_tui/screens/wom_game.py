@@ -327,13 +327,16 @@ class WomGameScreen(WomScreen):
             return
         if self.game.current.is_computer:
             return
-        self._move = self.run_worker(self._play_person(text), group="move")
+        # The guess is being played: until it is (a thread, below), the table waits for nobody.
+        waited, self._awaiting = self._awaiting, None
+        self._move = self.run_worker(self._play_person(text, waited), group="move")
 
-    async def _play_person(self, text: str) -> None:
+    async def _play_person(self, text: str, waited: tuple[str, str] | None) -> None:
         # In a thread too: the game's last move saves it, and the store may wait for another process.
         try:
             turn = await asyncio.to_thread(self.game.play_turn, text)
         except InvalidCode as refusal:
+            self._awaiting = waited  # refused: the same person is asked again
             self._refuse("#guess-error", refusal.reason)
             return
         finally:

@@ -400,7 +400,7 @@ class GameSession(asyncssh.SSHServerSession):
         for line in lines:
             self._log_line(line)
 
-    def _log_line(self, line: bytes) -> None:
+    def _log_line(self, line: bytes | bytearray) -> None:
         if self._log_budget <= 0:
             return
         self._log_budget -= len(line)
