@@ -56,6 +56,9 @@ class WomApp(App[int]):
         Binding("question_mark", "help", "Help", show=False),
     ]
 
+    _restoring_theme: str | None = None
+    """A theme being put back from the store (not to be written back as a new choice)."""
+
     def __init__(self, store: Store, rng: random.Random, options: Options, identity: Identity | None = None) -> None:
         super().__init__()
         self.store = store
@@ -91,7 +94,7 @@ class WomApp(App[int]):
         """Once the menu is painted, import the other screens in the background (each first paint
         then only builds its screen). Served games were forked with everything imported already.
         """
-        threading.Thread(target=_import_screens, name="wom-import-screens", daemon=True).start()
+        threading.Thread(target=import_screens, name="wom-import-screens", daemon=True).start()
 
     # -- the theme, remembered per identity ------------------------------------------------
 
@@ -299,7 +302,8 @@ class WomApp(App[int]):
 
     def action_stats(self, player: str | None = None) -> None:
         """My stats (``player``: whose first; None starts on yours when signed in over SSH, else the latest
-        game's player); any user's stats may be looked at."""
+        game's player); any user's stats may be looked at.
+        """
         self.open_view("stats", player if player is not None else self.identity.name)
 
     def action_replays(self, player: str | None = None) -> None:
@@ -308,7 +312,8 @@ class WomApp(App[int]):
 
     def action_daily(self, player: str | None = None) -> None:
         """Today's daily code and its leaderboard. Over SSH the attempt is the signed-in key's (guests only
-        watch the leaderboard); locally play stays trusting and the player is picked on the screen."""
+        watch the leaderboard); locally play stays trusting and the player is picked on the screen.
+        """
         if self.identity.served:
             self.open_view("daily", self.identity.name, can_switch=False)
         else:
@@ -325,7 +330,7 @@ class WomApp(App[int]):
         """Show the command palette (one that survives being closed while it still searches)."""
         from .widgets.palette import WomCommandPalette
 
-        if self.use_command_palette and not WomCommandPalette.is_open(self):
+        if self.use_command_palette and not WomCommandPalette.is_open(self):  # type: ignore[arg-type]  # App[int] is an App
             self.push_screen(WomCommandPalette(id="--command-palette"))
 
     def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
@@ -351,16 +356,20 @@ class WomApp(App[int]):
                 yield command
 
 
-def _import_screens() -> None:
+def import_screens() -> None:
+    """Import every screen and widget module now (in the background locally; the warm parent of
+    ``serve`` before it forks, so that every game shares them).
+    """
     import pkgutil
 
-    from . import screens
+    from . import screens, widgets
 
-    for module in pkgutil.iter_modules(screens.__path__, screens.__name__ + "."):
-        try:
-            importlib.import_module(module.name)
-        except Exception:  # noqa: BLE001  (the screen's own open reports any real problem)
-            return
+    for package in (screens, widgets):
+        for module in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+            try:
+                importlib.import_module(module.name)
+            except Exception:  # noqa: BLE001  (the screen's own open reports any real problem)
+                return
 
 
 def run_app(options: Options, rng: random.Random, identity: Identity | None = None) -> int:

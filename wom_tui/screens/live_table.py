@@ -131,9 +131,10 @@ class LiveTableScreen(LiveScreen):
                 self._want_tick = False
                 table = live.tick(self.table_id)  # presence, graces, computers' moves (takes the lock)
             else:
-                table = live.table(self.table_id)  # a change the feed reported: just read it
-                if table is None:
+                found = live.table(self.table_id)  # a change the feed reported: just read it
+                if found is None:
                     raise LookupError(f"There is no table {self.table_id!r} any more.")
+                table = found
         except LookupError as gone:
             return str(gone)
         except StoreError as error:

@@ -81,17 +81,13 @@ def warm_up() -> None:
     """Import everything a session uses, so that forked children share it instead of importing it."""
     for key, value in SERVED_TEXTUAL_ENV.items():
         os.environ.setdefault(key, value)
-    import importlib
-    import pkgutil
 
     import textual.drivers.linux_driver  # noqa: F401  (the driver a served game runs)
     import textual.widgets  # noqa: F401
 
-    from .. import __main__, app, screens, widgets  # noqa: F401
+    from .. import __main__, app  # noqa: F401
 
-    for package in (screens, widgets):
-        for module in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
-            importlib.import_module(module.name)
+    app.import_screens()
     for name in dir(textual.widgets):
         if not name.startswith("_"):
             getattr(textual.widgets, name)  # textual.widgets imports its widgets lazily
@@ -151,9 +147,9 @@ def _become_game(request: dict[str, Any], slave: int, log: int | None = None) ->
                 os.close(int(name))
             except OSError:
                 pass
-    sys.stdin = sys.__stdin__ = open(0, encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
-    sys.stdout = sys.__stdout__ = open(1, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
-    sys.stderr = sys.__stderr__ = open(2, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
+    sys.stdin = sys.__stdin__ = open(0, encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]  # noqa: SIM115
+    sys.stdout = sys.__stdout__ = open(1, "w", encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]  # noqa: SIM115
+    sys.stderr = sys.__stderr__ = open(2, "w", encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]  # noqa: SIM115
     env = {str(key): str(value) for key, value in request.get("env", {}).items()}
     identity = request.get("identity")
     if identity is not None:
