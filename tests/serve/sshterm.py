@@ -173,6 +173,7 @@ def newest_session(server: GameServer) -> GameSession:
 
 
 def game_argv(session: GameSession) -> list[str]:
-    """The command line the server gave the session's game process."""
+    """The command line the server gave the session's game process (the warm parent forks it, so this is
+    the argv of its spawn request, which the game's ``main`` receives)."""
     assert session.pid is not None
-    return Path(f"/proc/{session.pid}/cmdline").read_bytes().decode().split("\0")
+    return list(session.game_argv)

@@ -25,7 +25,7 @@ from .sshterm import (
 )
 from .test_serve import until
 
-HELP_TEXT = "Examples from the seeds"
+HELP_TEXT = "How to play"
 
 
 async def press_until_shown(terminal: Terminal, key: str, text: str, tries: int = 20) -> None:

@@ -37,8 +37,8 @@ async def menu(server: GameServer, key: asyncssh.SSHKey | None = None, **options
 
 
 def badge(terminal: Terminal) -> str:
-    """The name in the top-right corner."""
-    return terminal.lines[0].strip()
+    """The name in the top-right corner (after whatever frame the screen draws on that row)."""
+    return re.split(r"[─╭╮│]", terminal.lines[0])[-1].strip()
 
 
 def users_json(server: GameServer) -> bytes:

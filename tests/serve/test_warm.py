@@ -134,7 +134,7 @@ async def test_sigterm_says_goodbye_to_every_game_and_leaves_no_process(tmp_path
         for _ in range(2):
             conn = await asyncio.wait_for(
                 asyncssh.connect(
-                    "127.0.0.1", port, known_hosts=None, client_keys=None, agent_path=None
+                    "127.0.0.1", port, known_hosts=None, client_keys=None, agent_path=None, password=""
                 ),
                 WAIT,
             )

@@ -112,6 +112,8 @@ class GameSession(asyncssh.SSHServerSession):
         self._open = False
         self._term: str | None = None
         self._size = (80, 24, 0, 0)
+        self.game_argv: tuple[str, ...] = ()
+        """The command line the game was started with."""
         self.pid: int | None = None
         self._proc: asyncio.subprocess.Process | WarmChild | None = None
         self._master: int | None = None
@@ -312,6 +314,7 @@ class GameSession(asyncssh.SSHServerSession):
         seed = self._server.next_seed()
         log_read, log_write = os.pipe()
         argv = self._server.game_command(seed, self.fingerprint, log_write)
+        self.game_argv = tuple(argv)  # what the game is started with (forked by the warm parent, or run)
         env = child_environment(self._term or "", dict(self._chan.get_environment()))
         status = 1
         try:

@@ -47,7 +47,8 @@ log = logging.getLogger("wom_tui.serve")
 
 WARM_COMMAND = (sys.executable, "-m", "wom_tui.serve.warm")
 _MAX_MESSAGE = 1 << 20
-_MAX_FDS = 1
+_MAX_FDS = 2
+"""A spawn request carries the pty and, optionally, the game's log pipe (its ``"fds"`` says how many)."""
 _RESTART_DELAYS = (0.0, 0.5, 1.0, 2.0, 5.0)
 
 # Served sessions only (this process exists for nothing else), set before Textual is imported
@@ -251,7 +252,9 @@ def serve_forks(fd: int) -> int:
                 line, buffer = buffer.split(b"\n", 1)
                 request = json.loads(line)
                 if request.get("op") == "spawn":
-                    taken, fds = fds[:_MAX_FDS], fds[_MAX_FDS:]
+                    count = request.get("fds", 1)
+                    count = count if isinstance(count, int) and 1 <= count <= _MAX_FDS else 1
+                    taken, fds = fds[:count], fds[count:]
                     _spawn(sock, request, taken)
         _reap(sock)
 
@@ -455,7 +458,7 @@ class WarmParent:
         self._ids += 1
         request = {
             "op": "spawn", "id": self._ids, "argv": list(argv), "env": env,
-            "session": self._ids, "identity": identity,
+            "session": self._ids, "identity": identity, "fds": 1 if log_fd is None else 2,
         }
         future: asyncio.Future[WarmChild] = asyncio.get_running_loop().create_future()
         self._pending[self._ids] = future
