@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from textual.command import CommandList
+from textual.command import CommandList, CommandPalette
 from textual.widgets import DataTable
 
 from wom_tui.screens.confirm import ConfirmScreen
@@ -30,7 +30,7 @@ async def solo_game_under_way(pilot) -> SoloGameScreen:
 async def run_palette_command(pilot, title: str) -> None:
     """Open the command palette, type a command's title and run it, as a person would."""
     await pilot.press("ctrl+p")
-    await wait_for(pilot, lambda: pilot.app.screen.__class__.__name__ == "CommandPalette")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, CommandPalette))
     await pilot.press(*title)
     hits = pilot.app.screen.query_one(CommandList)
     # The palette searches in the background: wait until the command is the highlighted hit.
