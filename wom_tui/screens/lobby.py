@@ -209,7 +209,7 @@ class LobbyScreen(LiveScreen):
         try:
             table = await asyncio.to_thread(
                 live.create_table, me, seats=seats, attempts=attempts, ruleset=ruleset,
-                seed=self.wom.rng.getrandbits(63), grace=self.wom.options.seat_grace,
+                seed=self.wom.rng.getrandbits(48), grace=self.wom.options.seat_grace,
                 pace=_pace(self.wom.options.computer_pace),
             )
         except Refused as refused:
