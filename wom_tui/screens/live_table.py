@@ -161,7 +161,6 @@ class LiveTableScreen(LiveScreen):
             seats.highlighted = view.free_seats[0]
         self._show_log(view)
         self._show_play(view, before)
-        self.confirm_leave = self.seated and view.phase in (OPEN, MAKING, GUESSING)
         if view.phase == OPEN and view.you == 0:
             self.leave_detail = "The table is closed for everybody."
         elif view.phase == OPEN:
@@ -394,7 +393,21 @@ class LiveTableScreen(LiveScreen):
 
             self.run_worker(guess(), group="act")
 
+    def leaving_loses_progress(self) -> bool:
+        """A seated player leaving a table before its results gives up the seat (their code then counts
+        as not broken): asked first."""
+        view = self.view
+        return view is not None and self.seated and view.phase in (OPEN, MAKING, GUESSING)
+
+    def action_back(self) -> None:
+        """Back to the lobby; a seat at a table still under way asks first."""
+        if self.leaving_loses_progress():
+            self.ask_to_leave(self.leave_confirmed)
+        else:
+            self.dismiss()
+
     def leave_confirmed(self) -> None:
+        """Give up the seat (if any) and go back to the lobby."""
         me = self.me
         if me is None:
             self.dismiss()
