@@ -162,8 +162,12 @@ async def test_invalid_guesses_cost_nothing_and_losing_reveals_the_code(app, sto
         await wait_for(pilot, lambda: said(screen)[-1] == "Only 0, 1, 2, 3, 4, 5, 6, 7, 8 and 9 are allowed.")
         assert rows(screen) == [] and turn(screen) == "Guess #1 of 3"
         await pilot.press(*["backspace"] * 4)
-        for _ in range(3):
+        for _ in range(2):
             await guess(pilot, screen, "9999")
+        await pilot.press(*"9999", "enter", "enter")  # the last guess, and one Enter too many
+        await wait_for(pilot, lambda: turn(screen) == "Out of guesses")
+        await pilot.pause()
+        assert not any(line.startswith("Game 2:") for line in said(screen)), "the extra Enter starts nothing"
         assert turn(screen) == "Out of guesses"
         last = said(screen)[-1]
         assert last.startswith("Out of guesses. The code was ") and last.endswith(".")
@@ -172,8 +176,11 @@ async def test_invalid_guesses_cost_nothing_and_losing_reveals_the_code(app, sto
         assert "".join(shown(screen.query_one("#solo-result", Static)).split()) == f"Thecodewas{code}"
         record = store.games()[0].players[0]
         assert not record.broke and record.attempts == 3
-        assert pilot.app.focused is screen.query_one("#solo-again", Button)
-        await pilot.press("enter")  # Play again
+        assert pilot.app.focused is not screen.query_one("#solo-again", Button)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert turn(screen) == "Out of guesses", "Enter on a finished game changes nothing"
+        await pilot.press("ctrl+n")  # the deliberate key: play again
         await wait_for(pilot, lambda: not rows(screen) and turn(screen) == "Guess #1 of 3")
         assert any(line.startswith("Game 2:") for line in said(screen))
 

@@ -490,3 +490,48 @@ async def test_a_store_that_cannot_save_says_so_on_the_results(make_app, store: 
         assert "the disk is full" in saved
         assert app.screen.query_one("#results-again", Button)
     assert Store(store.data_dir).user("Alan").games == 0
+
+
+# ---------------------------------------------------------------- the end of a game is seen
+
+
+async def alan_and_steve(pilot) -> WomGameScreen:
+    """Alan and Steve, no computer: Alan sets RGBY for Steve, Steve sets KKWW for Alan, Alan breaks it at once."""
+    await open_setup(pilot)
+    await choose(pilot, "#seat-select-2", "st")
+    screen = await start(pilot)
+    await enter_code(pilot, screen, "Alan", "RGBY")
+    await enter_code(pilot, screen, "Steve", "KKWW")
+    await enter_guess(pilot, screen, "Alan", "kkww")
+    assert await wait_turn(pilot, screen, "Steve") == "guess"
+    return screen
+
+
+async def test_an_extra_enter_after_the_last_guess_leaves_the_results_on_show(make_app, store: Store):
+    store.register("Alan")
+    store.register("Steve")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await alan_and_steve(pilot)
+        await pilot.press(*"rgby", "enter", "enter")  # the last guess, and one Enter too many
+        await until(pilot, lambda: isinstance(app.screen, WomResultsScreen), message="results")
+        results = app.screen
+        assert app.focused is None or app.focused.id != "results-again", "Enter must not play again"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is results
+        assert screen.game.phase == FINISHED
+        await pilot.press("a")  # the deliberate key
+        await until(pilot, lambda: isinstance(app.screen, WomGameScreen))
+
+
+async def test_an_esc_as_the_game_ends_does_not_skip_the_results(make_app, store: Store):
+    store.register("Alan")
+    store.register("Steve")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await alan_and_steve(pilot)
+        await pilot.press(*"rgby", "enter", "escape")  # the last guess, and an Esc on its heels
+        await until(pilot, lambda: isinstance(app.screen, (WomResultsScreen, ConfirmScreen)), message="results")
+        assert isinstance(app.screen, WomResultsScreen), "the finished game shows its results, not a leave dialog"
+    assert Store(store.data_dir).user("Steve").games == 1

@@ -406,7 +406,8 @@ class ComputerBreaksScreen(SoloPlayScreen):
         self.query_one("#flip-result", Static).update(result)
         self.publish()
         if self.wom.save_game(game.record()) is None:
-            self.query_one("#flip-again", Button).focus()
+            # Nothing focused: an Enter typed on the heels of the last move must not start the next game.
+            self.set_focus(None)
 
     # -- new game, leaving -----------------------------------------------------------------
 

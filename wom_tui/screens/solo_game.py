@@ -301,7 +301,8 @@ class SoloGameScreen(SoloPlayScreen):
             return
         if game.won:
             self._consider_record()
-        self.query_one("#solo-again", Button).focus()
+        # Nothing focused: an Enter typed on the heels of the last move must not start the next game.
+        self.set_focus(None)
 
     def _consider_record(self) -> None:
         game = self.game

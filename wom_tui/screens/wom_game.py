@@ -130,6 +130,10 @@ class WomGameScreen(WomScreen):
         self._shown_results = False
         self._several_people = len(people_in(game)) > 1
         self._awaiting: tuple[str, str] | None = None
+        self._person_moving = False
+        """A person's guess is being played off the event loop."""
+        self._back_pending = False
+        """Esc came while a person's guess was being played: handled once it is (it may have ended the game)."""
 
     # -- layout ---------------------------------------------------------------------------------
 
@@ -327,6 +331,7 @@ class WomGameScreen(WomScreen):
             return
         if self.game.current.is_computer:
             return
+        self._person_moving = True
         self._move = self.run_worker(self._play_person(text), group="move")
 
     async def _play_person(self, text: str) -> None:
@@ -338,6 +343,10 @@ class WomGameScreen(WomScreen):
             return
         finally:
             self._move = None
+            self._person_moving = False
+            if self._back_pending:
+                self._back_pending = False
+                self.call_later(self.action_back)
         if self._leaving:
             return
         self._awaiting = None
@@ -483,6 +492,10 @@ class WomGameScreen(WomScreen):
         if self.game.phase == FINISHED:
             self._show_results()
             return
+        if self._person_moving:
+            # That guess may end the game: decide once it is played (a finished game shows its results).
+            self._back_pending = True
+            return
         if self._paused or self._leaving:
             return
         self._paused = True
@@ -492,6 +505,12 @@ class WomGameScreen(WomScreen):
         )
 
     def _answer_leave(self, leave: bool | None) -> None:
+        if self.game.phase == FINISHED:
+            # The game ended while the dialog was open: nothing is lost, and its results are shown.
+            self._paused = False
+            self._deferred = None
+            self._show_results()
+            return
         if not leave:
             self._paused = False
             callback, self._deferred = self._deferred, None

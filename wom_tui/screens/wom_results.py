@@ -21,12 +21,13 @@ class WomResultsScreen(WomScreen):
     """The finished game: a table per player, the points lines, and play again / scoreboard / menu."""
 
     BINDINGS = [
-        Binding("escape", "app.menu", "Menu"),
+        Binding("escape", "what_next", "Menu?", show=False),
         Binding("a", "again", "Play again"),
         Binding("s", "scoreboard", "Scoreboard"),
         Binding("m", "app.menu", "Menu"),
     ]
-    AUTO_FOCUS = "#results-again"
+    # Nothing focused: an Enter or Esc typed just as the game ended must not skip the results.
+    AUTO_FOCUS = None
 
     def __init__(self, setup: WomSetup, game: WomGame, saver: GameSaver) -> None:
         super().__init__(classes="wom-screen")
@@ -129,6 +130,10 @@ class WomResultsScreen(WomScreen):
             return
         if screen is not None:
             self.app.switch_screen(screen)
+
+    def action_what_next(self) -> None:
+        """Esc (perhaps typed as the game ended) leaves nothing: say which keys do."""
+        self.notify("a: play again · s: scoreboard · m: main menu", title="The results stay until you choose")
 
     def action_scoreboard(self) -> None:
         """Show the scoreboard (Esc comes back here)."""
