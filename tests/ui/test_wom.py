@@ -339,6 +339,9 @@ async def test_advanced_rules_change_the_game_and_refuse_impossible_ones(make_ap
         await enter_code(pilot, screen, "Alan", "11234")
         await until(pilot, lambda: "Code may not repeat a symbol" in " ".join(said(screen)))
         assert screen.game.phase == MAKING
+        # The code is hidden as it is typed: its refusal names no symbol, in the log or by the input.
+        assert said(screen)[-1] == "Code may not repeat a symbol; one appears more than once."
+        assert "1" not in shown(screen.query_one("#making-error", Static))
 
 
 # ---------------------------------------------------------------- code making and guessing

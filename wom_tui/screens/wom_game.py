@@ -280,7 +280,8 @@ class WomGameScreen(WomScreen):
         try:
             made = self.game.make_code(text)
         except InvalidCode as refusal:
-            self._refuse("#making-error", refusal.reason)
+            # The code is typed hidden and others may see the screen: a refusal that names no symbol.
+            self._refuse("#making-error", refusal.masked_reason)
             return
         self._awaiting = None
         self.query_one("#code-input", PegInput).clear()
