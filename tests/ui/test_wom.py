@@ -538,3 +538,25 @@ async def test_an_esc_as_the_game_ends_does_not_skip_the_results(make_app, store
         await until(pilot, lambda: isinstance(app.screen, (WomResultsScreen, ConfirmScreen)), message="results")
         assert isinstance(app.screen, WomResultsScreen), "the finished game shows its results, not a leave dialog"
     assert Store(store.data_dir).user("Steve").games == 1
+
+
+async def test_the_hand_over_button_fits_each_name(make_app, store: Store):
+    store.register("Al")
+    store.register("Maximilian")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        await choose(pilot, "#seat-select-1", "ma")
+        await choose(pilot, "#seat-select-2", "al")
+        screen = await start(pilot)
+        ready = screen.query_one("#handover-ready", Button)
+        await enter_code(pilot, screen, "Maximilian", "RGBY")
+        await until(pilot, lambda: screen.awaiting == ("handover", "Al"))
+        await pilot.pause()
+        assert ready.size.width >= len("I'm Al — ready") + 2
+        await enter_code(pilot, screen, "Al", "KKWW")
+        await until(pilot, lambda: screen.awaiting == ("handover", "Maximilian"))
+        await pilot.pause()
+        label = "I'm Maximilian — ready"
+        assert str(ready.label) == label
+        assert ready.size.width >= len(label) + 2, "the button grows to the longer name"

@@ -426,6 +426,7 @@ class WomGameScreen(WomScreen):
         )
         ready = self.query_one("#handover-ready", Button)
         ready.label = Content.from_markup("I'm $name — ready", name=player.name)
+        ready.refresh(layout=True)  # a label change alone keeps the width of the first name shown
         ready.focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
