@@ -271,6 +271,13 @@ async def test_new_game_mid_game_asks_first(app, store):
         await pilot.press("n")  # stay
         await wait_for(pilot, lambda: pilot.app.screen is screen)
         assert len(rows(screen)) == 1
+        await pilot.press("ctrl+n")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        hint = shown(pilot.app.screen.query_one("#confirm-hint", Static))
+        assert "Esc" in hint and "keep playing" in hint and "Esc again" not in hint
+        await pilot.press("escape")  # Esc cancels, as everywhere
+        await wait_for(pilot, lambda: pilot.app.screen is screen)
+        assert len(rows(screen)) == 1 and turn(screen) == "Guess #2 of 10"
         await pilot.click("#solo-new")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
         await pilot.click("#confirm-ok")

@@ -60,3 +60,16 @@ class ConfirmScreen(ModalScreen[bool]):
     def action_cancel(self) -> None:
         """Stay where we were."""
         self.dismiss(False)
+
+
+class AskScreen(ConfirmScreen):
+    """Ask before dropping something, where Esc means "no" as it does everywhere but the leave dialog.
+
+    Esc or ``n`` (or the stay button, focused first) cancel; ``y`` or the other button go ahead.
+    """
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("y", "confirm", "Yes"),
+        Binding("n", "cancel", "No", show=False),
+    ]

@@ -16,7 +16,7 @@ from ..domain.codes import Ruleset
 from ..widgets.message_log import MessageLog
 from ..widgets.solo_history import GuessInput, history_columns, roomy
 from .base import WomScreen
-from .confirm import ConfirmScreen
+from .confirm import AskScreen
 from .solo_setup import SoloChoice
 
 
@@ -158,12 +158,12 @@ class SoloPlayScreen(WomScreen):
                 self._new_game()
 
         self.app.push_screen(
-            ConfirmScreen(
+            AskScreen(
                 "Start a new game?",
                 self.new_game_detail,
                 confirm_label="New game",
                 cancel_label="Keep playing",
-                hint="Esc again: new game · n: keep playing",
+                hint="y: new game · Esc or n: keep playing",
             ),
             answered,
         )
