@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from textual.widgets import Button, DataTable, Input, Select, Static
+from textual.widgets._footer import FooterKey
 
 from wom_tui.domain.codes import SOLO_RULESET, WOM_RULESET, Feedback, Ruleset, feedback
 from wom_tui.domain.solo import NO_GUESS_LEFT, ONE_USED
@@ -56,6 +57,11 @@ def rows(screen: SoloGameScreen) -> list[tuple[str, str, str]]:
 
 def answered(screen: SoloGameScreen) -> list[tuple[str, Feedback]]:
     return [(g, Feedback(int(b), int(w))) for g, b, w in rows(screen) if g != "LIFELINE"]
+
+
+def footer_keys(screen) -> list[str]:
+    """The keys the footer offers."""
+    return [key.key for key in screen.query(FooterKey)]
 
 
 def turn(screen: SoloGameScreen) -> str:
@@ -180,6 +186,8 @@ async def test_invalid_guesses_cost_nothing_and_losing_reveals_the_code(app, sto
         await pilot.press("enter")
         await pilot.pause()
         assert turn(screen) == "Out of guesses", "Enter on a finished game changes nothing"
+        await wait_for(pilot, lambda: "f2" not in footer_keys(screen), message="no lifeline once the game is over")
+        assert "f3" not in footer_keys(screen)
         await pilot.press("ctrl+n")  # the deliberate key: play again
         await wait_for(pilot, lambda: not rows(screen) and turn(screen) == "Guess #1 of 3")
         assert any(line.startswith("Game 2:") for line in said(screen))
@@ -202,6 +210,12 @@ async def test_one_lifeline_per_game_by_key_and_button_and_the_refusal(app):
             button = screen.query_one(f"#solo-lifeline-{number}", Button)
             assert button.has_class("-refused") and button.tooltip == ONE_USED
         await pilot.click("#solo-lifeline-2")
+        await wait_for(pilot, lambda: said(screen)[-1] == ONE_USED)
+        # The footer no longer offers lifelines that cannot act; F3 still says why.
+        await wait_for(pilot, lambda: "f2" not in footer_keys(screen), message="F2 leaves the footer")
+        assert "f3" not in footer_keys(screen) and "ctrl+n" in footer_keys(screen)
+        screen.messages.say("")
+        await pilot.press("f3")
         await wait_for(pilot, lambda: said(screen)[-1] == ONE_USED)
         assert len(rows(screen)) == 1
 

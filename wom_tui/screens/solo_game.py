@@ -94,6 +94,9 @@ class SoloGameScreen(SoloPlayScreen):
         Binding("escape", "back", "Back"),
         Binding("f2", "lifeline(1)", "Symbol", key_display="F2"),
         Binding("f3", "lifeline(2)", "Position", key_display="F3"),
+        # When a lifeline cannot act the footer hides it (check_action); the key still says why.
+        Binding("f2", "lifeline_refused(1)", show=False),
+        Binding("f3", "lifeline_refused(2)", show=False),
         Binding("ctrl+n", "new_game", "New", key_display="^n"),
     ]
 
@@ -202,6 +205,7 @@ class SoloGameScreen(SoloPlayScreen):
         self.set_class(game.over, "-over")
         if game.over:
             self._show_result()
+        self.refresh_bindings()
 
     def _fill_history(self) -> None:
         table = self.query_one("#solo-history", DataTable)
@@ -262,6 +266,16 @@ class SoloGameScreen(SoloPlayScreen):
             self.messages.say(f"{result.message} That cost {guesses_word(result.cost)}.", "warning")
         else:
             self.messages.say(result.message, "error")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A lifeline the game would refuse (spent, off, or the game over) leaves the footer."""
+        if action == "lifeline" and parameters:
+            return not self.game.over and self.game.lifeline_refusal(int(parameters[0])) is None  # type: ignore[call-overload]
+        return True
+
+    def action_lifeline_refused(self, number: int) -> None:
+        """F2/F3 while that lifeline cannot act: say why."""
+        self.action_lifeline(number)
 
     def action_lifeline(self, number: int) -> None:
         """Ask for lifeline #1 (reveal a symbol) or #2 (reveal a position)."""
