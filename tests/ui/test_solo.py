@@ -155,6 +155,25 @@ async def test_a_registered_user_record_uses_their_name(app, store):
         assert store.games()[0].players[0].name == "Alan"
 
 
+async def test_a_tied_record_names_its_holder(app, store):
+    from wom_tui.domain.halloffame import HallEntry
+
+    store.register("Alan")
+    store.submit_hall_entry(HallEntry(WOM_RULESET, 1, "Ada", guest=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = await open_setup(pilot)
+        setup.query_one("#solo-player", Select).focus()
+        await pilot.press("enter", "down", "enter")
+        await wait_for(pilot, lambda: setup.query_one("#solo-player", Select).value == "Alan")
+        await pilot.click("#solo-palette-3")  # WoM colours
+        screen = await start_game(pilot)
+        await guess(pilot, screen, screen.snapshot["secret"].lower())
+        tied = "The record is 1 guess, held by Ada; you tied it."
+        await wait_for(pilot, lambda: tied in said(screen), message="the holder is named")
+        assert tied in shown(screen.query_one("#solo-result", Static))
+        assert store.hall_of_fame().best(WOM_RULESET).name == "Ada"
+
+
 async def test_invalid_guesses_cost_nothing_and_losing_reveals_the_code(app, store):
     async with app.run_test(size=(80, 24)) as pilot:
         setup = await open_setup(pilot)

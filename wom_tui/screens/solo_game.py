@@ -322,7 +322,14 @@ class SoloGameScreen(SoloPlayScreen):
         game = self.game
         ruleset, used = game.ruleset, game.guesses_used
         hall = self.wom.with_store(self.wom.store.hall_of_fame)
-        if hall is None or not hall.would_set_record(ruleset, used):
+        if hall is None:
+            return
+        if not hall.would_set_record(ruleset, used):
+            held = game.record_message(hall)
+            if held is not None:
+                self._record_text = held
+                self.messages.say(held)
+                self._show_result()
             return
         if game.is_user:
             self._enter_hall(game.hall_entry())
