@@ -185,12 +185,13 @@ async def test_a_whole_game_two_people_and_hal9000(make_app, store: Store):
 
         table = results.query_one("#results-table")
         rows = [[str(cell) for cell in table.get_row_at(index)] for index in range(table.row_count)]
-        assert [(row[0], row[2], row[3]) for row in rows] == [
-            ("Alan", "✓ broke", "2/5"),
-            ("Steve", "✗ failed", "5/5"),
-            ("HAL9000", "✓ broke", f"{hal_used}/5"),
+        # Each row's secret is the code that player had to break, and says whose it was.
+        assert [(row[0], row[2], row[3], row[4]) for row in rows] == [
+            ("Alan", "HAL9000", "✓ broke", "2/5"),
+            ("Steve", "Alan", "✗ failed", "5/5"),
+            ("HAL9000", "Steve", "✓ broke", f"{hal_used}/5"),
         ]
-        assert [row[4:] for row in rows] == [["4", "5", "9"], ["0", str(hal_used - 1), str(hal_used - 1)], ["—"] * 3]
+        assert [row[5:] for row in rows] == [["4", "5", "9"], ["0", str(hal_used - 1), str(hal_used - 1)], ["—"] * 3]
         assert rows[0][1].replace(" ", "") == hal_code, "the results reveal every code"
         points = shown(results.query_one("#results-points", Static))
         assert "Alan receives 4 + 5 = 9 points." in points

@@ -12,7 +12,6 @@ from textual.widgets import Button, DataTable, Footer, Static
 
 from ..domain.wom import SetupError, WomGame
 from ..widgets.pegs import code_pegs
-from ..widgets.wom_board import WIDE_CODE
 from .base import WomScreen
 from .wom_game import GameSaver, WomSetup, start_game
 
@@ -53,8 +52,9 @@ class WomResultsScreen(WomScreen):
         table = self.query_one("#results-table", DataTable)
         table.can_focus = False
         game = self.game
-        gap = "" if game.ruleset.length >= WIDE_CODE else " "
-        for label in ("Player", "Secret", "Result", "Attempts", "Breaking", "Making", "Total"):
+        # Pegs side by side: with the maker's column every column still fits 80 wide.
+        gap = ""
+        for label in ("Player", "Secret", "By", "Result", "Attempts", "Breaking", "Making", "Total"):
             table.add_column(Text(label, justify="right" if label in ("Breaking", "Making", "Total") else "left"))
         theme = self.app.current_theme
         for row in self.results.players:
@@ -74,6 +74,7 @@ class WomResultsScreen(WomScreen):
             table.add_row(
                 Text(row.player.name),
                 code_pegs(board.reveal(), game.ruleset.palette, gap=gap),
+                Text(game.maker_for(row.player).name),
                 result,
                 Text(f"{row.attempts_used}/{board.attempts_allowed}"),
                 *points,
