@@ -561,3 +561,31 @@ async def test_the_hand_over_button_fits_each_name(make_app, store: Store):
         label = "I'm Maximilian — ready"
         assert str(ready.label) == label
         assert ready.size.width >= len(label) + 2, "the button grows to the longer name"
+
+
+# ---------------------------------------------------------------- layout
+
+
+def fits(app, widget) -> bool:
+    """The widget is on show, whole, inside the terminal."""
+    region, screen = widget.region, app.screen.region
+    return region.width > 0 and region.height > 0 and screen.contains_region(region)
+
+
+async def test_at_60x20_the_table_keeps_its_players_and_messages(make_app, store: Store):
+    store.register("Alan")
+    app = make_app(debug=True)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await open_setup(pilot)
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, WomGameScreen))
+        screen = app.screen
+        await wait_turn(pilot, screen, "Alan")
+        await pilot.pause()
+        for selector in ("#wom-players", "#wom-log", "#code-input"):
+            assert fits(app, screen.query_one(selector)), f"{selector} is cut at 60×20"
+        await pilot.press(*"rgby", "enter")
+        await until(pilot, lambda: screen.awaiting == ("guess", "Alan"))
+        await pilot.pause()
+        for selector in ("#wom-players", "#wom-log", "#guess-input", "#guess-history"):
+            assert fits(app, screen.query_one(selector)), f"{selector} is cut at 60×20"

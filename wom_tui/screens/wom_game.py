@@ -104,6 +104,7 @@ class WomGameScreen(WomScreen):
     """Code making, then guessing, for every player in turn; Esc asks before leaving."""
 
     BINDINGS = [Binding("escape", "back", "Leave game")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (72, "-roomy")]
 
     class ComputerMoved(Message):
         """A computer player's move, played by the game in a worker: the domain's result."""
