@@ -137,22 +137,28 @@ async def test_a_guest_wins_sets_a_record_and_names_it(app, store):
 
 
 async def test_a_registered_user_record_uses_their_name(app, store):
-    store.register("Alan")
+    store.register("Maximilian")
     async with app.run_test(size=(80, 24)) as pilot:
         setup = await open_setup(pilot)
         setup.query_one("#solo-player", Select).focus()
         await pilot.press("enter", "down", "enter")
-        await wait_for(pilot, lambda: setup.query_one("#solo-player", Select).value == "Alan")
+        await wait_for(pilot, lambda: setup.query_one("#solo-player", Select).value == "Maximilian")
         await pilot.click("#solo-palette-3")  # WoM colours: letters as pegs
         screen = await start_game(pilot)
         # Alan guesses right at once (the code read from the game's snapshot; playing to win is the guest's test).
         await guess(pilot, screen, screen.snapshot["secret"].lower())
         used = 1
-        await wait_for(pilot, lambda: any("Alan is in the hall of fame" in line for line in said(screen)))
+        await wait_for(pilot, lambda: any("Maximilian is in the hall of fame" in line for line in said(screen)))
         assert not isinstance(pilot.app.screen, HallNameScreen)
+        # The finished game's panel shows the whole line at 80×24.
+        result = screen.query_one("#solo-result", Static)
+        line = "A new record! Maximilian is in the hall of fame."
+        await wait_for(pilot, lambda: line in shown(result))
+        await pilot.pause()
+        assert result.content_region.width >= len(line) and screen.region.contains_region(result.region)
         best = store.hall_of_fame().best(WOM_RULESET)
-        assert best is not None and (best.name, best.guest, best.guesses) == ("Alan", False, used)
-        assert store.games()[0].players[0].name == "Alan"
+        assert best is not None and (best.name, best.guest, best.guesses) == ("Maximilian", False, used)
+        assert store.games()[0].players[0].name == "Maximilian"
 
 
 async def test_a_tied_record_names_its_holder(app, store):
