@@ -589,3 +589,21 @@ async def test_at_60x20_the_table_keeps_its_players_and_messages(make_app, store
         await pilot.pause()
         for selector in ("#wom-players", "#wom-log", "#guess-input", "#guess-history"):
             assert fits(app, screen.query_one(selector)), f"{selector} is cut at 60×20"
+
+
+async def test_at_160x48_the_code_making_form_sits_in_the_middle(make_app, store: Store):
+    store.register("Alan")
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await open_setup(pilot)
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, WomGameScreen))
+        screen = app.screen
+        await wait_turn(pilot, screen, "Alan")
+        await pilot.pause()
+        stage = screen.query_one("#wom-making").region
+        row = screen.query_one("#code-input").parent.region
+        prompt = screen.query_one("#making-prompt").region
+        assert abs(row.center[0] - stage.center[0]) <= 2, (row, stage)
+        assert prompt.x >= stage.x + 10, "the prompt does not hug the left edge"
+        assert abs(row.center[1] - stage.center[1]) <= stage.height // 4
