@@ -348,3 +348,15 @@ async def test_coach_says_whether_a_guess_could_have_been_the_code(app):
             await wait_for(pilot, lambda: len([x for x in said(screen) if x.startswith("Coach:")]) == 2)
             coach = [line for line in said(screen) if line.startswith("Coach:")]
             assert "could not have been the code" in coach[1]
+
+
+async def test_at_60x20_the_solo_game_keeps_every_part(app):
+    async with app.run_test(size=(60, 20)) as pilot:
+        await open_setup(pilot)
+        screen = await start_game(pilot)
+        await guess(pilot, screen, "0123")
+        await pilot.pause()
+        whole = screen.region
+        for selector in ("#solo-history", "#solo-log", "#solo-input", "#solo-lifeline-1", "#solo-turn"):
+            region = screen.query_one(selector).region
+            assert region.width > 0 and whole.contains_region(region), f"{selector} is cut at 60×20: {region}"

@@ -28,6 +28,8 @@ class SoloPlayScreen(WomScreen):
     fills the history (:meth:`_fill_history`) and starts a game once a fresh input is in (:meth:`_start`).
     """
 
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (72, "-roomy")]
+    """Under 72 columns the history gives up width so the message log stays on screen."""
     PREFIX = "solo"
     """The start of every id on the screen."""
     INPUT_ID = "solo-input"
