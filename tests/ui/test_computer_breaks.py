@@ -156,3 +156,16 @@ async def test_the_header_of_scoring_by_hand_is_shown_whole_at_80x24(app):
         assert "by hand" in text
         room = info.content_region
         assert len(text) <= room.width * room.height, f"{text!r} is cut in {room}"
+
+
+async def test_at_60x20_scoring_by_hand_keeps_every_part(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_flip(pilot, by_hand=True, wom=True)  # the setup's 60×20 layout is another item's
+        await wait_for(pilot, lambda: screen.phase == "answer", timeout=20)
+        await pilot.resize_terminal(60, 20)
+        await wait_for(pilot, lambda: screen.size.width == 60)
+        await pilot.pause()
+        whole = screen.region
+        for selector in ("#flip-history", "#flip-log", "#flip-info"):
+            region = screen.query_one(selector).region
+            assert region.width > 0 and whole.contains_region(region), f"{selector} is cut at 60×20: {region}"
