@@ -105,6 +105,7 @@ def test_parse_messages_say_which_and_why():
         WOM_RULESET.parse("BTWRA")
     assert str(exc.value) == "Only R, G, B, Y, W and K are allowed."
     assert exc.value.reason == str(exc.value)
+    assert exc.value.masked_reason == exc.value.reason, "a refusal that names no typed symbol stays as it is"
     with pytest.raises(InvalidCode, match=r"^Code too short"):
         WOM_RULESET.parse("", what="Code", secret=True)
 
@@ -114,6 +115,11 @@ def test_repeats_are_refused_only_in_a_secret_when_the_ruleset_forbids_them():
     with pytest.raises(InvalidCode, match="may not repeat"):
         unique.parse("RROY", what="Code", secret=True)
     assert unique.parse("RROY") == "RROY"  # a guess may repeat
+    with pytest.raises(InvalidCode) as exc:
+        unique.parse("ROYO", what="Code", secret=True)
+    assert exc.value.reason == "Code may not repeat a symbol; O appears more than once."
+    # For a code typed hidden, the refusal that names no symbol:
+    assert exc.value.masked_reason == "Code may not repeat a symbol; one appears more than once."
     assert WOM_RULESET.parse("KKKK", what="Code", secret=True) == "KKKK"
 
 

@@ -324,3 +324,24 @@ def test_record_counts_lifeline_costs():
     assert check_game_json(record.as_json()) == record
     guest = g.record("Guest", False)
     assert guest.points() == {}
+
+
+def test_a_win_that_sets_no_record_names_the_holder():
+    from wom_tui.domain.halloffame import HallEntry, HallOfFame
+
+    g = game()
+    hall = HallOfFame([HallEntry(g.ruleset, 2, "Ada", guest=True)])
+    g.guess("12345")
+    g.guess("66843")
+    assert g.record_message(hall) == "The record is 2 guesses, held by Ada; you tied it."
+    slower = game()
+    miss(slower, 2)
+    slower.guess("66843")
+    assert slower.record_message(hall) == "The record is 2 guesses, held by Ada; you needed 1 more."
+    quicker = game()
+    quicker.guess("66843")
+    assert quicker.record_message(hall) is None, "a new record is announced when it is entered"
+    assert g.record_message(HallOfFame()) is None
+    lost = game(guesses=2)
+    miss(lost, 2)
+    assert lost.record_message(hall) is None

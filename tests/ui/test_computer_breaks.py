@@ -69,7 +69,10 @@ async def test_hal9000_breaks_a_hidden_code_and_counts_what_remains(app, store):
         assert record.kind == "flip" and (hal.name, hal.broke, hal.attempts) == ("HAL9000", True, len(rows))
         assert [guess for guess, _ in hal.guesses] == [row[1] for row in rows]
         assert (owner.name, owner.is_user) == ("Guest", False)
-        await pilot.press("enter")  # Play again: a fresh code to set
+        await pilot.press("enter")  # a stray Enter leaves the finished game on show
+        await pilot.pause()
+        assert screen.phase == "over" and table_rows(screen) == rows
+        await pilot.press("ctrl+n")  # Play again: a fresh code to set
         await wait_for(pilot, lambda: screen.phase == "secret" and not table_rows(screen))
 
 
@@ -142,3 +145,27 @@ def test_counts_read_exact_or_about():
     for count in [(99_999, True), (640, False), (18_263, False), (624_000, False), (100_000_000, False)]:
         assert len(short_count(count)) <= 6
     assert short_count((18_263, False)) == "≈18k"
+
+
+async def test_the_header_of_scoring_by_hand_is_shown_whole_at_80x24(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_flip(pilot, by_hand=True, wom=True)
+        info = screen.query_one("#flip-info", Static)
+        await pilot.pause()
+        text = shown(info)
+        assert "by hand" in text
+        room = info.content_region
+        assert len(text) <= room.width * room.height, f"{text!r} is cut in {room}"
+
+
+async def test_at_60x20_scoring_by_hand_keeps_every_part(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_flip(pilot, by_hand=True, wom=True)  # the setup's 60×20 layout is another item's
+        await wait_for(pilot, lambda: screen.phase == "answer", timeout=20)
+        await pilot.resize_terminal(60, 20)
+        await wait_for(pilot, lambda: screen.size.width == 60)
+        await pilot.pause()
+        whole = screen.region
+        for selector in ("#flip-history", "#flip-log", "#flip-info"):
+            region = screen.query_one(selector).region
+            assert region.width > 0 and whole.contains_region(region), f"{selector} is cut at 60×20: {region}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from textual.widgets import Button, DataTable, Input, Select, Static
+from textual.widgets._footer import FooterKey
 
 from wom_tui.domain.codes import SOLO_RULESET, WOM_RULESET, Feedback, Ruleset, feedback
 from wom_tui.domain.solo import NO_GUESS_LEFT, ONE_USED
@@ -56,6 +57,11 @@ def rows(screen: SoloGameScreen) -> list[tuple[str, str, str]]:
 
 def answered(screen: SoloGameScreen) -> list[tuple[str, Feedback]]:
     return [(g, Feedback(int(b), int(w))) for g, b, w in rows(screen) if g != "LIFELINE"]
+
+
+def footer_keys(screen) -> list[str]:
+    """The keys the footer offers."""
+    return [key.key for key in screen.query(FooterKey)]
 
 
 def turn(screen: SoloGameScreen) -> str:
@@ -131,22 +137,47 @@ async def test_a_guest_wins_sets_a_record_and_names_it(app, store):
 
 
 async def test_a_registered_user_record_uses_their_name(app, store):
-    store.register("Alan")
+    store.register("Maximilian")
     async with app.run_test(size=(80, 24)) as pilot:
         setup = await open_setup(pilot)
         setup.query_one("#solo-player", Select).focus()
         await pilot.press("enter", "down", "enter")
-        await wait_for(pilot, lambda: setup.query_one("#solo-player", Select).value == "Alan")
+        await wait_for(pilot, lambda: setup.query_one("#solo-player", Select).value == "Maximilian")
         await pilot.click("#solo-palette-3")  # WoM colours: letters as pegs
         screen = await start_game(pilot)
         # Alan guesses right at once (the code read from the game's snapshot; playing to win is the guest's test).
         await guess(pilot, screen, screen.snapshot["secret"].lower())
         used = 1
-        await wait_for(pilot, lambda: any("Alan is in the hall of fame" in line for line in said(screen)))
+        await wait_for(pilot, lambda: any("Maximilian is in the hall of fame" in line for line in said(screen)))
         assert not isinstance(pilot.app.screen, HallNameScreen)
+        # The finished game's panel shows the whole line at 80×24.
+        result = screen.query_one("#solo-result", Static)
+        line = "A new record! Maximilian is in the hall of fame."
+        await wait_for(pilot, lambda: line in shown(result))
+        await pilot.pause()
+        assert result.content_region.width >= len(line) and screen.region.contains_region(result.region)
         best = store.hall_of_fame().best(WOM_RULESET)
-        assert best is not None and (best.name, best.guest, best.guesses) == ("Alan", False, used)
-        assert store.games()[0].players[0].name == "Alan"
+        assert best is not None and (best.name, best.guest, best.guesses) == ("Maximilian", False, used)
+        assert store.games()[0].players[0].name == "Maximilian"
+
+
+async def test_a_tied_record_names_its_holder(app, store):
+    from wom_tui.domain.halloffame import HallEntry
+
+    store.register("Alan")
+    store.submit_hall_entry(HallEntry(WOM_RULESET, 1, "Ada", guest=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = await open_setup(pilot)
+        setup.query_one("#solo-player", Select).focus()
+        await pilot.press("enter", "down", "enter")
+        await wait_for(pilot, lambda: setup.query_one("#solo-player", Select).value == "Alan")
+        await pilot.click("#solo-palette-3")  # WoM colours
+        screen = await start_game(pilot)
+        await guess(pilot, screen, screen.snapshot["secret"].lower())
+        tied = "The record is 1 guess, held by Ada; you tied it."
+        await wait_for(pilot, lambda: tied in said(screen), message="the holder is named")
+        assert tied in shown(screen.query_one("#solo-result", Static))
+        assert store.hall_of_fame().best(WOM_RULESET).name == "Ada"
 
 
 async def test_invalid_guesses_cost_nothing_and_losing_reveals_the_code(app, store):
@@ -162,8 +193,12 @@ async def test_invalid_guesses_cost_nothing_and_losing_reveals_the_code(app, sto
         await wait_for(pilot, lambda: said(screen)[-1] == "Only 0, 1, 2, 3, 4, 5, 6, 7, 8 and 9 are allowed.")
         assert rows(screen) == [] and turn(screen) == "Guess #1 of 3"
         await pilot.press(*["backspace"] * 4)
-        for _ in range(3):
+        for _ in range(2):
             await guess(pilot, screen, "9999")
+        await pilot.press(*"9999", "enter", "enter")  # the last guess, and one Enter too many
+        await wait_for(pilot, lambda: turn(screen) == "Out of guesses")
+        await pilot.pause()
+        assert not any(line.startswith("Game 2:") for line in said(screen)), "the extra Enter starts nothing"
         assert turn(screen) == "Out of guesses"
         last = said(screen)[-1]
         assert last.startswith("Out of guesses. The code was ") and last.endswith(".")
@@ -172,8 +207,13 @@ async def test_invalid_guesses_cost_nothing_and_losing_reveals_the_code(app, sto
         assert "".join(shown(screen.query_one("#solo-result", Static)).split()) == f"Thecodewas{code}"
         record = store.games()[0].players[0]
         assert not record.broke and record.attempts == 3
-        assert pilot.app.focused is screen.query_one("#solo-again", Button)
-        await pilot.press("enter")  # Play again
+        assert pilot.app.focused is not screen.query_one("#solo-again", Button)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert turn(screen) == "Out of guesses", "Enter on a finished game changes nothing"
+        await wait_for(pilot, lambda: "f2" not in footer_keys(screen), message="no lifeline once the game is over")
+        assert "f3" not in footer_keys(screen)
+        await pilot.press("ctrl+n")  # the deliberate key: play again
         await wait_for(pilot, lambda: not rows(screen) and turn(screen) == "Guess #1 of 3")
         assert any(line.startswith("Game 2:") for line in said(screen))
 
@@ -195,6 +235,12 @@ async def test_one_lifeline_per_game_by_key_and_button_and_the_refusal(app):
             button = screen.query_one(f"#solo-lifeline-{number}", Button)
             assert button.has_class("-refused") and button.tooltip == ONE_USED
         await pilot.click("#solo-lifeline-2")
+        await wait_for(pilot, lambda: said(screen)[-1] == ONE_USED)
+        # The footer no longer offers lifelines that cannot act; F3 still says why.
+        await wait_for(pilot, lambda: "f2" not in footer_keys(screen), message="F2 leaves the footer")
+        assert "f3" not in footer_keys(screen) and "ctrl+n" in footer_keys(screen)
+        screen.messages.say("")
+        await pilot.press("f3")
         await wait_for(pilot, lambda: said(screen)[-1] == ONE_USED)
         assert len(rows(screen)) == 1
 
@@ -264,6 +310,13 @@ async def test_new_game_mid_game_asks_first(app, store):
         await pilot.press("n")  # stay
         await wait_for(pilot, lambda: pilot.app.screen is screen)
         assert len(rows(screen)) == 1
+        await pilot.press("ctrl+n")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        hint = shown(pilot.app.screen.query_one("#confirm-hint", Static))
+        assert "Esc" in hint and "keep playing" in hint and "Esc again" not in hint
+        await pilot.press("escape")  # Esc cancels, as everywhere
+        await wait_for(pilot, lambda: pilot.app.screen is screen)
+        assert len(rows(screen)) == 1 and turn(screen) == "Guess #2 of 10"
         await pilot.click("#solo-new")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
         await pilot.click("#confirm-ok")
@@ -295,3 +348,15 @@ async def test_coach_says_whether_a_guess_could_have_been_the_code(app):
             await wait_for(pilot, lambda: len([x for x in said(screen) if x.startswith("Coach:")]) == 2)
             coach = [line for line in said(screen) if line.startswith("Coach:")]
             assert "could not have been the code" in coach[1]
+
+
+async def test_at_60x20_the_solo_game_keeps_every_part(app):
+    async with app.run_test(size=(60, 20)) as pilot:
+        await open_setup(pilot)
+        screen = await start_game(pilot)
+        await guess(pilot, screen, "0123")
+        await pilot.pause()
+        whole = screen.region
+        for selector in ("#solo-history", "#solo-log", "#solo-input", "#solo-lifeline-1", "#solo-turn"):
+            region = screen.query_one(selector).region
+            assert region.width > 0 and whole.contains_region(region), f"{selector} is cut at 60×20: {region}"

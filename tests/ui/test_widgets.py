@@ -155,6 +155,19 @@ async def test_message_log_keeps_markup_as_text():
         assert any("[b]x[/]" in line for line in lines)
 
 
+async def test_message_log_never_splits_key_pegs_across_lines():
+    host = Host()
+    async with host.run_test(size=(80, 24)) as pilot:
+        log = host.query_one(MessageLog)
+        log.styles.width = 31  # a line breaks inside the key pegs unless kept together
+        await pilot.pause()
+        log.say("HAL9000's guess: RRGB → K K K K")
+        await wait_for(pilot, lambda: log.lines)
+        lines = [strip.text.replace("\u00a0", " ").strip() for strip in log.lines]
+        assert any(line.endswith("K K K K") for line in lines), lines
+        assert log.lines_said == ["HAL9000's guess: RRGB → K K K K"]
+
+
 async def test_confirm_screen_esc_twice_leaves_and_stay_stays():
     host = Host()
     async with host.run_test(size=(80, 24)) as pilot:

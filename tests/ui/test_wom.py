@@ -185,12 +185,13 @@ async def test_a_whole_game_two_people_and_hal9000(make_app, store: Store):
 
         table = results.query_one("#results-table")
         rows = [[str(cell) for cell in table.get_row_at(index)] for index in range(table.row_count)]
-        assert [(row[0], row[2], row[3]) for row in rows] == [
-            ("Alan", "✓ broke", "2/5"),
-            ("Steve", "✗ failed", "5/5"),
-            ("HAL9000", "✓ broke", f"{hal_used}/5"),
+        # Each row's secret is the code that player had to break, and says whose it was.
+        assert [(row[0], row[2], row[3], row[4]) for row in rows] == [
+            ("Alan", "HAL9000", "✓ broke", "2/5"),
+            ("Steve", "Alan", "✗ failed", "5/5"),
+            ("HAL9000", "Steve", "✓ broke", f"{hal_used}/5"),
         ]
-        assert [row[4:] for row in rows] == [["4", "5", "9"], ["0", str(hal_used - 1), str(hal_used - 1)], ["—"] * 3]
+        assert [row[5:] for row in rows] == [["4", "5", "9"], ["0", str(hal_used - 1), str(hal_used - 1)], ["—"] * 3]
         assert rows[0][1].replace(" ", "") == hal_code, "the results reveal every code"
         points = shown(results.query_one("#results-points", Static))
         assert "Alan receives 4 + 5 = 9 points." in points
@@ -339,6 +340,9 @@ async def test_advanced_rules_change_the_game_and_refuse_impossible_ones(make_ap
         await enter_code(pilot, screen, "Alan", "11234")
         await until(pilot, lambda: "Code may not repeat a symbol" in " ".join(said(screen)))
         assert screen.game.phase == MAKING
+        # The code is hidden as it is typed: its refusal names no symbol, in the log or by the input.
+        assert said(screen)[-1] == "Code may not repeat a symbol; one appears more than once."
+        assert "1" not in shown(screen.query_one("#making-error", Static))
 
 
 # ---------------------------------------------------------------- code making and guessing
@@ -490,3 +494,116 @@ async def test_a_store_that_cannot_save_says_so_on_the_results(make_app, store: 
         assert "the disk is full" in saved
         assert app.screen.query_one("#results-again", Button)
     assert Store(store.data_dir).user("Alan").games == 0
+
+
+# ---------------------------------------------------------------- the end of a game is seen
+
+
+async def alan_and_steve(pilot) -> WomGameScreen:
+    """Alan and Steve, no computer: Alan sets RGBY for Steve, Steve sets KKWW for Alan, Alan breaks it at once."""
+    await open_setup(pilot)
+    await choose(pilot, "#seat-select-2", "st")
+    screen = await start(pilot)
+    await enter_code(pilot, screen, "Alan", "RGBY")
+    await enter_code(pilot, screen, "Steve", "KKWW")
+    await enter_guess(pilot, screen, "Alan", "kkww")
+    assert await wait_turn(pilot, screen, "Steve") == "guess"
+    return screen
+
+
+async def test_an_extra_enter_after_the_last_guess_leaves_the_results_on_show(make_app, store: Store):
+    store.register("Alan")
+    store.register("Steve")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await alan_and_steve(pilot)
+        await pilot.press(*"rgby", "enter", "enter")  # the last guess, and one Enter too many
+        await until(pilot, lambda: isinstance(app.screen, WomResultsScreen), message="results")
+        results = app.screen
+        assert app.focused is None or app.focused.id != "results-again", "Enter must not play again"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is results
+        assert screen.game.phase == FINISHED
+        await pilot.press("a")  # the deliberate key
+        await until(pilot, lambda: isinstance(app.screen, WomGameScreen))
+
+
+async def test_an_esc_as_the_game_ends_does_not_skip_the_results(make_app, store: Store):
+    store.register("Alan")
+    store.register("Steve")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await alan_and_steve(pilot)
+        await pilot.press(*"rgby", "enter", "escape")  # the last guess, and an Esc on its heels
+        await until(pilot, lambda: isinstance(app.screen, (WomResultsScreen, ConfirmScreen)), message="results")
+        assert isinstance(app.screen, WomResultsScreen), "the finished game shows its results, not a leave dialog"
+    assert Store(store.data_dir).user("Steve").games == 1
+
+
+async def test_the_hand_over_button_fits_each_name(make_app, store: Store):
+    store.register("Al")
+    store.register("Maximilian")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        await choose(pilot, "#seat-select-1", "ma")
+        await choose(pilot, "#seat-select-2", "al")
+        screen = await start(pilot)
+        ready = screen.query_one("#handover-ready", Button)
+        await enter_code(pilot, screen, "Maximilian", "RGBY")
+        await until(pilot, lambda: screen.awaiting == ("handover", "Al"))
+        await pilot.pause()
+        assert ready.size.width >= len("I'm Al — ready") + 2
+        await enter_code(pilot, screen, "Al", "KKWW")
+        await until(pilot, lambda: screen.awaiting == ("handover", "Maximilian"))
+        await pilot.pause()
+        label = "I'm Maximilian — ready"
+        assert str(ready.label) == label
+        assert ready.size.width >= len(label) + 2, "the button grows to the longer name"
+
+
+# ---------------------------------------------------------------- layout
+
+
+def fits(app, widget) -> bool:
+    """The widget is on show, whole, inside the terminal."""
+    region, screen = widget.region, app.screen.region
+    return region.width > 0 and region.height > 0 and screen.contains_region(region)
+
+
+async def test_at_60x20_the_table_keeps_its_players_and_messages(make_app, store: Store):
+    store.register("Alan")
+    app = make_app(debug=True)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await open_setup(pilot)
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, WomGameScreen))
+        screen = app.screen
+        await wait_turn(pilot, screen, "Alan")
+        await pilot.pause()
+        for selector in ("#wom-players", "#wom-log", "#code-input"):
+            assert fits(app, screen.query_one(selector)), f"{selector} is cut at 60×20"
+        await pilot.press(*"rgby", "enter")
+        await until(pilot, lambda: screen.awaiting == ("guess", "Alan"))
+        await pilot.pause()
+        for selector in ("#wom-players", "#wom-log", "#guess-input", "#guess-history"):
+            assert fits(app, screen.query_one(selector)), f"{selector} is cut at 60×20"
+
+
+async def test_at_160x48_the_code_making_form_sits_in_the_middle(make_app, store: Store):
+    store.register("Alan")
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await open_setup(pilot)
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, WomGameScreen))
+        screen = app.screen
+        await wait_turn(pilot, screen, "Alan")
+        await pilot.pause()
+        stage = screen.query_one("#wom-making").region
+        row = screen.query_one("#code-input").parent.region
+        prompt = screen.query_one("#making-prompt").region
+        assert abs(row.center[0] - stage.center[0]) <= 2, (row, stage)
+        assert prompt.x >= stage.x + 10, "the prompt does not hug the left edge"
+        assert abs(row.center[1] - stage.center[1]) <= stage.height // 4

@@ -17,7 +17,15 @@ MAX_GUESSES = 20
 
 
 class InvalidCode(Refusal):
-    """A typed guess or code that cannot be played; ``reason`` is shown to the player."""
+    """A typed guess or code that cannot be played; ``reason`` is shown to the player.
+
+    ``masked_reason`` says the same without naming any symbol typed, for a code typed hidden
+    (World of Mastermind's code making): it is what a screen others can see shows.
+    """
+
+    def __init__(self, reason: str, masked_reason: str | None = None) -> None:
+        super().__init__(reason)
+        self.masked_reason = reason if masked_reason is None else masked_reason
 
 
 @dataclass(frozen=True)
@@ -150,7 +158,10 @@ class Ruleset:
         if secret and not self.repeats:
             repeated = [s for s, n in Counter(code).items() if n > 1]
             if repeated:
-                raise InvalidCode(f"{what} may not repeat a symbol; {repeated[0]} appears more than once.")
+                raise InvalidCode(
+                    f"{what} may not repeat a symbol; {repeated[0]} appears more than once.",
+                    f"{what} may not repeat a symbol; one appears more than once.",
+                )
         return code
 
     def random_code(self, rng: random.Random) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 from .board import LIFELINE, Attempt, DecodingBoard
 from .codes import DIGITS10, MAX_GUESSES, MIN_GUESSES, Feedback, InvalidCode, Palette, Ruleset
 from .game import Awaiting, GameKind, GameStateError, Move, Status, require_keys
-from .halloffame import HallEntry
+from .halloffame import HallEntry, HallOfFame
 from .commands import command_hint
 from .records import GameRecord, PlayerRecord
 from .wom import SetupError
@@ -351,6 +351,22 @@ class SoloGame:
             self.won, self.guesses_used, self.history,
         )
         return GameRecord(GameKind.SOLO, self.__ruleset, (player,))
+
+    def record_message(self, hall: HallOfFame) -> str | None:
+        """For a win that sets no record: who holds it and with how many guesses; else None.
+
+        ``"The record is 2 guesses, held by Ada; you tied it."`` or ``"…; you needed 1 more."``
+        """
+        if not self.won:
+            return None
+        best = hall.best(self.__ruleset)
+        if best is None or self.guesses_used < best.guesses:
+            return None
+        if self.guesses_used == best.guesses:
+            how = "you tied it"
+        else:
+            how = f"you needed {self.guesses_used - best.guesses} more"
+        return f"The record is {guesses_word(best.guesses)}, held by {best.name}; {how}."
 
     def hall_entry(self, name: str | None = None) -> HallEntry:
         """The hall-of-fame entry this win would make: the user's name, or ``name`` a guest gave.

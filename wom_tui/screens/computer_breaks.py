@@ -178,7 +178,7 @@ class ComputerBreaksScreen(SoloPlayScreen):
             count_line.append(f"{BREAKER} is thinking…", style=Style(italic=True))
         self.query_one("#flip-count", Static).update(count_line)
         info = Text(self.choice.player, style=Style(bold=True), end="")
-        how = "you score each guess by hand" if self.choice.by_hand else "your code is hidden"
+        how = "you score by hand" if self.choice.by_hand else "your code is hidden"
         info.append(f" · {self.ruleset.describe()} · {how}")
         self.query_one("#flip-info", Static).update(info)
         self._fill_history()
@@ -406,7 +406,8 @@ class ComputerBreaksScreen(SoloPlayScreen):
         self.query_one("#flip-result", Static).update(result)
         self.publish()
         if self.wom.save_game(game.record()) is None:
-            self.query_one("#flip-again", Button).focus()
+            # Nothing focused: an Enter typed on the heels of the last move must not start the next game.
+            self.set_focus(None)
 
     # -- new game, leaving -----------------------------------------------------------------
 

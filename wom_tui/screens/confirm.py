@@ -78,3 +78,16 @@ class QuitConfirmScreen(ConfirmScreen):
             confirm_label="Quit",
             hint="ctrl+q again to quit, Esc or n to stay.",
         )
+
+
+class AskScreen(ConfirmScreen):
+    """Ask before dropping something, where Esc means "no" as it does everywhere but the leave dialog.
+
+    Esc or ``n`` (or the stay button, focused first) cancel; ``y`` or the other button go ahead.
+    """
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("y", "confirm", "Yes"),
+        Binding("n", "cancel", "No", show=False),
+    ]

@@ -395,7 +395,8 @@ class LiveTableScreen(LiveScreen):
 
     def leaving_loses_progress(self) -> bool:
         """A seated player leaving a table before its results gives up the seat (their code then counts
-        as not broken): asked first."""
+        as not broken): asked first.
+        """
         view = self.view
         return view is not None and self.seated and view.phase in (OPEN, MAKING, GUESSING)
 

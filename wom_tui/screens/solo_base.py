@@ -16,7 +16,7 @@ from ..domain.codes import Ruleset
 from ..widgets.message_log import MessageLog
 from ..widgets.solo_history import GuessInput, history_columns, roomy
 from .base import WomScreen
-from .confirm import ConfirmScreen
+from .confirm import AskScreen
 from .solo_setup import SoloChoice
 
 
@@ -28,6 +28,8 @@ class SoloPlayScreen(WomScreen):
     fills the history (:meth:`_fill_history`) and starts a game once a fresh input is in (:meth:`_start`).
     """
 
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (72, "-roomy")]
+    """Under 72 columns the history gives up width so the message log stays on screen."""
     PREFIX = "solo"
     """The start of every id on the screen."""
     INPUT_ID = "solo-input"
@@ -158,12 +160,12 @@ class SoloPlayScreen(WomScreen):
                 self._new_game()
 
         self.app.push_screen(
-            ConfirmScreen(
+            AskScreen(
                 "Start a new game?",
                 self.new_game_detail,
                 confirm_label="New game",
                 cancel_label="Keep playing",
-                hint="Esc again: new game · n: keep playing",
+                hint="y: new game · Esc or n: keep playing",
             ),
             answered,
         )

@@ -95,6 +95,9 @@ class SoloGameScreen(SoloPlayScreen):
         Binding("escape", "back", "Back"),
         Binding("f2", "lifeline(1)", "Symbol", key_display="F2"),
         Binding("f3", "lifeline(2)", "Position", key_display="F3"),
+        # When a lifeline cannot act the footer hides it (check_action); the key still says why.
+        Binding("f2", "lifeline_refused(1)", show=False),
+        Binding("f3", "lifeline_refused(2)", show=False),
         Binding("ctrl+n", "new_game", "New", key_display="^n"),
     ]
 
@@ -203,6 +206,7 @@ class SoloGameScreen(SoloPlayScreen):
         self.set_class(game.over, "-over")
         if game.over:
             self._show_result()
+        self.refresh_bindings()
 
     def _fill_history(self) -> None:
         table = self.query_one("#solo-history", DataTable)
@@ -264,6 +268,16 @@ class SoloGameScreen(SoloPlayScreen):
         else:
             self.messages.say(result.message, "error")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A lifeline the game would refuse (spent, off, or the game over) leaves the footer."""
+        if action == "lifeline" and parameters:
+            return not self.game.over and self.game.lifeline_refusal(int(parameters[0])) is None  # type: ignore[call-overload]
+        return True
+
+    def action_lifeline_refused(self, number: int) -> None:
+        """F2/F3 while that lifeline cannot act: say why."""
+        self.action_lifeline(number)
+
     def action_lifeline(self, number: int) -> None:
         """Ask for lifeline #1 (reveal a symbol) or #2 (reveal a position)."""
         if self.game.over:
@@ -302,13 +316,21 @@ class SoloGameScreen(SoloPlayScreen):
             return
         if game.won:
             self._consider_record()
-        self.query_one("#solo-again", Button).focus()
+        # Nothing focused: an Enter typed on the heels of the last move must not start the next game.
+        self.set_focus(None)
 
     def _consider_record(self) -> None:
         game = self.game
         ruleset, used = game.ruleset, game.guesses_used
         hall = self.wom.with_store(self.wom.store.hall_of_fame)
-        if hall is None or not hall.would_set_record(ruleset, used):
+        if hall is None:
+            return
+        if not hall.would_set_record(ruleset, used):
+            held = game.record_message(hall)
+            if held is not None:
+                self._record_text = held
+                self.messages.say(held)
+                self._show_result()
             return
         if game.is_user:
             self._enter_hall(game.hall_entry())

@@ -104,6 +104,7 @@ class WomGameScreen(WomScreen):
     """Code making, then guessing, for every player in turn; Esc asks before leaving."""
 
     BINDINGS = [Binding("escape", "back", "Leave game")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (72, "-roomy")]
 
     class ComputerMoved(Message):
         """A computer player's move, played by the game in a worker: the domain's result."""
@@ -130,6 +131,10 @@ class WomGameScreen(WomScreen):
         self._shown_results = False
         self._several_people = len(people_in(game)) > 1
         self._awaiting: tuple[str, str] | None = None
+        self._person_moving = False
+        """A person's guess is being played off the event loop."""
+        self._back_pending = False
+        """Esc came while a person's guess was being played: handled once it is (it may have ended the game)."""
 
     # -- layout ---------------------------------------------------------------------------------
 
@@ -276,7 +281,8 @@ class WomGameScreen(WomScreen):
         try:
             made = self.game.make_code(text)
         except InvalidCode as refusal:
-            self._refuse("#making-error", refusal.reason)
+            # The code is typed hidden and others may see the screen: a refusal that names no symbol.
+            self._refuse("#making-error", refusal.masked_reason)
             return
         self._awaiting = None
         self.query_one("#code-input", PegInput).clear()
@@ -329,6 +335,7 @@ class WomGameScreen(WomScreen):
             return
         # The guess is being played: until it is (a thread, below), the table waits for nobody.
         waited, self._awaiting = self._awaiting, None
+        self._person_moving = True
         self._move = self.run_worker(self._play_person(text, waited), group="move")
 
     async def _play_person(self, text: str, waited: tuple[str, str] | None) -> None:
@@ -341,6 +348,10 @@ class WomGameScreen(WomScreen):
             return
         finally:
             self._move = None
+            self._person_moving = False
+            if self._back_pending:
+                self._back_pending = False
+                self.call_later(self.action_back)
         if self._leaving:
             return
         self._awaiting = None
@@ -419,6 +430,7 @@ class WomGameScreen(WomScreen):
         )
         ready = self.query_one("#handover-ready", Button)
         ready.label = Content.from_markup("I'm $name — ready", name=player.name)
+        ready.refresh(layout=True)  # a label change alone keeps the width of the first name shown
         ready.focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -486,6 +498,10 @@ class WomGameScreen(WomScreen):
         if self.game.phase == FINISHED:
             self._show_results()
             return
+        if self._person_moving:
+            # That guess may end the game: decide once it is played (a finished game shows its results).
+            self._back_pending = True
+            return
         if self._paused or self._leaving:
             return
         self._paused = True
@@ -495,6 +511,12 @@ class WomGameScreen(WomScreen):
         )
 
     def _answer_leave(self, leave: bool | None) -> None:
+        if self.game.phase == FINISHED:
+            # The game ended while the dialog was open: nothing is lost, and its results are shown.
+            self._paused = False
+            self._deferred = None
+            self._show_results()
+            return
         if not leave:
             self._paused = False
             callback, self._deferred = self._deferred, None

@@ -12,7 +12,6 @@ from textual.widgets import Button, DataTable, Footer, Static
 
 from ..domain.wom import SetupError, WomGame
 from ..widgets.pegs import code_pegs
-from ..widgets.wom_board import WIDE_CODE
 from .base import WomScreen
 from .wom_game import GameSaver, WomSetup, start_game
 
@@ -21,12 +20,13 @@ class WomResultsScreen(WomScreen):
     """The finished game: a table per player, the points lines, and play again / scoreboard / menu."""
 
     BINDINGS = [
-        Binding("escape", "app.menu", "Menu"),
+        Binding("escape", "what_next", "Menu?", show=False),
         Binding("a", "again", "Play again"),
         Binding("s", "scoreboard", "Scoreboard"),
         Binding("m", "app.menu", "Menu"),
     ]
-    AUTO_FOCUS = "#results-again"
+    # Nothing focused: an Enter or Esc typed just as the game ended must not skip the results.
+    AUTO_FOCUS = None
 
     def __init__(self, setup: WomSetup, game: WomGame, saver: GameSaver) -> None:
         super().__init__(classes="wom-screen")
@@ -52,8 +52,9 @@ class WomResultsScreen(WomScreen):
         table = self.query_one("#results-table", DataTable)
         table.can_focus = False
         game = self.game
-        gap = "" if game.ruleset.length >= WIDE_CODE else " "
-        for label in ("Player", "Secret", "Result", "Attempts", "Breaking", "Making", "Total"):
+        # Pegs side by side: with the maker's column every column still fits 80 wide.
+        gap = ""
+        for label in ("Player", "Secret", "By", "Result", "Attempts", "Breaking", "Making", "Total"):
             table.add_column(Text(label, justify="right" if label in ("Breaking", "Making", "Total") else "left"))
         theme = self.app.current_theme
         for row in self.results.players:
@@ -73,6 +74,7 @@ class WomResultsScreen(WomScreen):
             table.add_row(
                 Text(row.player.name),
                 code_pegs(board.reveal(), game.ruleset.palette, gap=gap),
+                Text(game.maker_for(row.player).name),
                 result,
                 Text(f"{row.attempts_used}/{board.attempts_allowed}"),
                 *points,
@@ -129,6 +131,10 @@ class WomResultsScreen(WomScreen):
             return
         if screen is not None:
             self.app.switch_screen(screen)
+
+    def action_what_next(self) -> None:
+        """Esc (perhaps typed as the game ended) leaves nothing: say which keys do."""
+        self.notify("a: play again · s: scoreboard · m: main menu", title="The results stay until you choose")
 
     def action_scoreboard(self) -> None:
         """Show the scoreboard (Esc comes back here)."""

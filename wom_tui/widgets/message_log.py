@@ -56,7 +56,14 @@ class MessageLog(RichLog):
     def say(self, text: str, kind: Kind = "info") -> None:
         """Add one message as plain text, coloured by ``kind``."""
         self.lines_said.append(text)
-        self.write(Text(text, style=self._style(kind), end=""))
+        # What follows an arrow (key pegs "K K W", or "1 black, 2 white") is never split across lines:
+        # a line too long for the log starts it on a line of its own.
+        head, arrow, tail = text.partition(" → ")
+        width = self.scrollable_content_region.width
+        shown = text
+        if arrow and width and len(text) > width and len(tail) + 2 <= width:
+            shown = head + "\n" + arrow.lstrip() + tail
+        self.write(Text(shown, style=self._style(kind), end=""))
 
     def write(self, content, *args, **kwargs):  # type: ignore[no-untyped-def, override]
         """Write like RichLog, except that a ``str`` is always plain text, never markup."""
