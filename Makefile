@@ -45,7 +45,8 @@ $(VENV)/.installed-test: pyproject.toml | $(PY)
 	@touch $@ $(VENV)/.installed
 
 # The tests start a throwaway PostgreSQL server of their own (tests/throwaway_pg.py) from the
-# system's server binaries: as root on Debian/Ubuntu this installs the package when it is missing.
+# system's server binaries, and the SSH tests drive the OpenSSH client: as root on Debian/Ubuntu this
+# installs either package when it is missing.
 postgresql-server:
 	@if [ -z "$$WOM_PG_BINDIR" ] && ! command -v initdb >/dev/null 2>&1 \
 	    && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
@@ -54,6 +55,15 @@ postgresql-server:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
 	  else \
 	    echo "make test needs the PostgreSQL server binaries: apt-get install postgresql (or brew install postgresql), or set WOM_PG_BINDIR" >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+	@if ! command -v ssh >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing the OpenSSH client for the SSH tests (apt-get install openssh-client)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-client >/dev/null; \
+	  else \
+	    echo "make test needs the OpenSSH client (ssh) for its SSH tests: install openssh-client" >&2; \
 	    exit 1; \
 	  fi; \
 	fi
