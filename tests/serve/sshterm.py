@@ -73,6 +73,19 @@ class Terminal(asyncssh.SSHClientSession):
         except asyncio.TimeoutError:
             raise AssertionError(f"timed out after {timeout} s; screen:\n{self.text}") from None
 
+    async def settle(self, quiet: float = 0.5, timeout: float = WAIT) -> None:
+        """Wait until the game has drawn everything it had to (no output for ``quiet`` seconds)."""
+
+        async def watch() -> None:
+            while True:
+                self._changed.clear()
+                try:
+                    await asyncio.wait_for(self._changed.wait(), quiet)
+                except asyncio.TimeoutError:
+                    return
+
+        await asyncio.wait_for(watch(), timeout)
+
     async def wait_for_text(self, text: str, timeout: float = WAIT) -> None:
         """Wait until ``text`` is on the screen."""
         await self.wait_until(lambda terminal: text in terminal.text, timeout)

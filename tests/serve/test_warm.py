@@ -52,6 +52,7 @@ async def solo_game_with_a_lifeline(server: GameServer) -> tuple[Terminal, str]:
     await terminal.wait_for_text(GAME_TEXT)
     terminal.type("\x1bOQ")  # F2: a symbol of the code
     await terminal.wait_for_text("The code contains")
+    await terminal.settle()  # the whole frame, the message log scrolled to its end
     return terminal, terminal.text
 
 
