@@ -225,6 +225,16 @@ class WomApp(App[int]):
             return error
         return None
 
+    def save_daily(self, record: GameRecord, day: str, puzzle: str, *, guesses: int, broke: bool) -> None:
+        """Save a finished daily game and close its attempt (the player is the record's); StoreError or
+        DailyRefused as the store raises them.
+        """
+        game_id = self.store.record_game(record)
+        self.store.finish_daily(
+            day, puzzle, record.players[0].name,
+            finished_at=record.finished_at, guesses=guesses, broke=broke, game_id=game_id,
+        )
+
     # -- screens -------------------------------------------------------------------------
 
     def action_mode(self, name: str) -> None:

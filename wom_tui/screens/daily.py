@@ -264,11 +264,7 @@ class DailyGameScreen(WomScreen):
         self.query_one("#daily-input", PegInput).display = False
         record = dataclasses.replace(game.record(self.player, True), kind=GameKind.DAILY)
         try:
-            game_id = self.wom.store.record_game(record)
-            self.wom.store.finish_daily(
-                self.day.isoformat(), self.puzzle.key, self.player,
-                finished_at=record.finished_at, guesses=game.guesses_used, broke=game.won, game_id=game_id,
-            )
+            self.wom.save_daily(record, self.day.isoformat(), self.puzzle.key, guesses=game.guesses_used, broke=game.won)
         except StoreError as error:
             self.wom.show_store_error(error)
             return
