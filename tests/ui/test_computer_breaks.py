@@ -87,7 +87,7 @@ async def test_scoring_by_hand_catches_a_wrong_answer_and_lets_it_be_fixed(app):
         lied = False
         fixed = False
         for _ in range(30):
-            await wait_for(pilot, lambda: screen.phase in ("answer", "fix", "over"), timeout=20)
+            await wait_for(pilot, lambda: screen.phase in ("answer", "fix", "over"))
             if screen.phase == "over":
                 break
             if screen.phase == "fix":
@@ -161,7 +161,7 @@ async def test_the_header_of_scoring_by_hand_is_shown_whole_at_80x24(app):
 async def test_at_60x20_scoring_by_hand_keeps_every_part(app):
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_flip(pilot, by_hand=True, wom=True)  # the setup's 60×20 layout is another item's
-        await wait_for(pilot, lambda: screen.phase == "answer", timeout=20)
+        await wait_for(pilot, lambda: screen.phase == "answer")
         await pilot.resize_terminal(60, 20)
         await wait_for(pilot, lambda: screen.size.width == 60)
         await pilot.pause()

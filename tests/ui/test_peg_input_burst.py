@@ -32,14 +32,14 @@ async def test_keys_sent_in_one_burst_are_all_applied_in_order(burst, expected):
         peg_input = host.query_one(PegInput)
         await pilot.press("1", "2")
         send_burst(host, *burst)
-        await wait_for(pilot, lambda: peg_input.slots == expected, timeout=5, message=f"{expected} after {burst}")
+        await wait_for(pilot, lambda: peg_input.slots == expected, message=f"{expected} after {burst}")
 
 
 async def test_a_whole_guess_and_enter_in_one_burst_submits_it():
     host = Host(Ruleset(4, DIGITS10, True, 10))
     async with host.run_test(size=(80, 24)) as pilot:
         send_burst(host, "1", "2", "backspace", "3", "4", "5", "enter")
-        await wait_for(pilot, lambda: host.submitted, timeout=5)
+        await wait_for(pilot, lambda: host.submitted)
         assert host.submitted == ["1345"]
 
 
@@ -89,7 +89,7 @@ async def test_a_paste_too_long_is_kept_whole():
     async with host.run_test(size=(80, 24)) as pilot:
         peg_input = host.query_one(PegInput)
         send_paste(host, "roygbv")
-        await wait_for(pilot, lambda: peg_input.value == "ROYGBV", timeout=5, message=peg_input.value)
+        await wait_for(pilot, lambda: peg_input.value == "ROYGBV", message=peg_input.value)
         await pilot.press("enter")
         await wait_for(pilot, lambda: host.submitted)
         assert host.submitted == ["ROYGBV"]
@@ -100,7 +100,7 @@ async def test_a_pasted_typo_is_kept_for_the_domain_to_explain():
     async with host.run_test(size=(80, 24)) as pilot:
         peg_input = host.query_one(PegInput)
         send_paste(host, "rg-b")
-        await wait_for(pilot, lambda: peg_input.value == "RG-B", timeout=5, message=peg_input.value)
+        await wait_for(pilot, lambda: peg_input.value == "RG-B", message=peg_input.value)
 
 
 async def test_moving_into_the_slots_and_typing_overwrites_without_extra():

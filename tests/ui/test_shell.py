@@ -374,7 +374,5 @@ async def test_resize_to_120x40_and_back(app):
         await pilot.press("r")
         await wait_for(pilot, lambda: isinstance(app.screen, RegisterScreen))
         await pilot.resize_terminal(80, 24)
-        await wait_for(pilot, lambda: app.size == (80, 24))
-        await pilot.pause()
-        assert fits(app, (80, 24))
+        await wait_for(pilot, lambda: app.size == (80, 24) and fits(app, (80, 24)), message="the register screen fits 80×24 again")
         assert await register(pilot, "Alan") == "Welcome, Alan!"

@@ -58,7 +58,7 @@ def test_flip_game(snap_compare, data_dir):
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, ComputerBreaksScreen))
         screen = pilot.app.screen
         await pilot.press(*"7307", "enter")
-        await wait_for(pilot, lambda: screen.phase == "over", timeout=20)
+        await wait_for(pilot, lambda: screen.phase == "over")
         await no_blink(pilot)
 
     assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)
@@ -73,9 +73,9 @@ def test_flip_by_hand_answer(snap_compare, data_dir):
         await pilot.press("p")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, ComputerBreaksScreen))
         screen = pilot.app.screen
-        await wait_for(pilot, lambda: screen.phase == "answer", timeout=20)
+        await wait_for(pilot, lambda: screen.phase == "answer")
         await pilot.press("0", "2", "enter")
-        await wait_for(pilot, lambda: screen.phase == "answer" and screen.game.guesses_used == 1, timeout=20)
+        await wait_for(pilot, lambda: screen.phase == "answer" and screen.game.guesses_used == 1)
         await no_blink(pilot)
 
     assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)

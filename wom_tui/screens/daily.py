@@ -19,7 +19,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, DataTable, Footer, Select, Static
+from textual.widgets import Button, DataTable, Footer, Static
 
 from ..domain.codes import InvalidCode
 from ..domain.daily import (
@@ -44,6 +44,7 @@ from ..widgets.peg_input import PegInput
 from ..widgets.pegs import code_pegs, feedback_row
 from .base import WomScreen
 from .stats import GUEST, player_select, registered_names
+from ..widgets.select import Select
 
 Clock = Callable[[], datetime]
 

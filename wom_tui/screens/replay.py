@@ -17,7 +17,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Select, Static
+from textual.widgets import DataTable, Footer, Static
 from textual.worker import get_current_worker
 
 from ..domain.codes import Palette, Ruleset
@@ -30,6 +30,7 @@ from ..domain.users import name_key
 from ..widgets.pegs import code_pegs, current_scheme, feedback_row
 from .base import WomScreen
 from .stats import GUEST, left_out_text, registered_names
+from ..widgets.select import Select
 
 KINDS: tuple[tuple[str, str], ...] = (
     ("", "All kinds"),

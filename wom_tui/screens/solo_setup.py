@@ -13,13 +13,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Button, Footer, RadioButton, RadioSet, Select, Static
+from textual.widgets import Button, Footer, RadioButton, RadioSet, Static
 
 from ..domain.codes import DIGITS8, DIGITS10, MAX_GUESSES, MIN_GUESSES, PALETTES, RAINBOW, WOM, Palette
 from ..domain.solo import MAX_SOLO_LENGTH, MIN_SOLO_LENGTH, LifelinePolicy, SoloSetup
 from ..domain.wom import SetupError
 from ..widgets.pegs import code_pegs
 from .base import WomScreen
+from ..widgets.select import Select
 
 GUEST = ""
 """The player selector's value for a guest (no registered user has an empty name)."""

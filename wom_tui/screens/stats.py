@@ -14,13 +14,14 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Select, Sparkline, Static
+from textual.widgets import Footer, Sparkline, Static
 
 from ..domain.stats import BREAKING_KINDS, GameSummary, PlayerStats, RulesetStats, player_stats
 from ..domain.store import StoreError
 from ..domain.users import name_key
 from ..widgets.bar_chart import BarChart
 from .base import WomScreen
+from ..widgets.select import Select
 
 GUEST = ""
 """The player selector's value for a guest (no registered user has an empty name)."""
