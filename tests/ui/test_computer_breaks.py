@@ -66,7 +66,7 @@ async def test_hal9000_breaks_a_hidden_code_and_counts_what_remains(app, store):
         # The finished game is kept: HAL9000's guesses, and the guest as the code's owner.
         (record,) = store.games()
         hal, owner = record.players
-        assert record.kind == "flip" and (hal.name, hal.broke, hal.attempts) == ("HAL9000", True, len(rows))
+        assert record.kind == "flip" and (hal.name, hal.broke, hal.attempts) == ("HAL9000", True, len(rows))  # stored as files always said
         assert [guess for guess, _ in hal.guesses] == [row[1] for row in rows]
         assert (owner.name, owner.is_user) == ("Guest", False)
         await pilot.press("enter")  # a stray Enter leaves the finished game on show
