@@ -10,6 +10,7 @@ from textual.widgets import Static
 from wom_tui.domain.solo import SoloGame
 from wom_tui.domain.store import Store
 from wom_tui.domain.wom import WomGame
+from wom_tui.screens.confirm import ConfirmScreen
 
 from . import test_wom as wom
 from .conftest import wait_for
@@ -45,7 +46,10 @@ async def test_a_wom_move_made_elsewhere_shows_once_the_snapshot_is_set(make_app
         assert screen.snapshot == screen.game.as_json()
         elsewhere = WomGame.from_json(screen.snapshot, random.Random(1))
         elsewhere.move("KWKW")  # Alan's guess, played by another process
+        await pilot.press("escape")  # and it comes while Alan is asked whether to leave
+        await wom.until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
         screen.snapshot = elsewhere.as_json()
+        await pilot.press("n")
         # The table goes on from there: Steve is asked (the keyboard handed over), Alan's try is counted.
         assert await wom.wait_turn(pilot, screen, "Steve") == "guess"
         panel = wom.shown(screen.query_one("#wom-players", Static))

@@ -241,7 +241,10 @@ class WomGameScreen(WomScreen):
             self._timer.stop()
             self._timer = None
         self._move = None
-        self._proceed()
+        if self._paused:
+            self._deferred = self._proceed  # the leave dialog is open: go on once it is answered
+        else:
+            self._proceed()
 
     def _draw(self) -> None:
         """Draw the players panel and the board on show from the game (which the snapshot holds)."""
