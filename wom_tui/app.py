@@ -130,11 +130,12 @@ class WomApp(App[int]):
 
     # -- who is playing --------------------------------------------------------------------
 
-    def register_user(self, name: str) -> User:
+    def register_user(self, name: str) -> User | None:
         """Register ``name`` in the store, bound to the served key if there is one (over SSH a name belongs
-        to the key that registered it); the store's refusal (NameRejected, KeyRejected, StoreError) as raised.
+        to the key that registered it); None if the store failed (its error screen is shown). A refused
+        name or key (NameRejected, KeyRejected) is raised for the caller to say why.
         """
-        return self.store.register(name, key=self.identity.fingerprint)
+        return self.with_store(lambda: self.store.register(name, key=self.identity.fingerprint))
 
     def sign_in(self, name: str) -> None:
         """The served key now belongs to ``name`` (just registered or linked): show it everywhere."""
@@ -196,17 +197,31 @@ class WomApp(App[int]):
             return
         self.push_screen(StoreErrorScreen(error))
 
-    def with_store(self, action: Callable[[], T]) -> T | None:
-        """Run ``action`` (a store call); if the store refuses, show the store-error screen and give None.
+    def with_store(
+        self,
+        action: Callable[[], T],
+        *,
+        on_error: Callable[[StoreError], object] | None = None,
+        from_thread: bool = False,
+    ) -> T | None:
+        """Run ``action`` (a store call) and give its result; None if the store failed.
 
-        The one place a screen's store failure is handled (call from the event loop).
+        The one place a screen's store failure is handled: the store-error screen is shown, or
+        ``on_error`` is called with the failure instead (a screen that says it its own way, or lets it
+        pass). Call from the event loop, or from a worker thread with ``from_thread``. A refusal that is
+        not a store failure (a rejected name or key, a daily code already played) is raised as it was.
         """
         from .domain.store import StoreError
 
         try:
             return action()
         except StoreError as error:
-            self.show_store_error(error)
+            if on_error is not None:
+                on_error(error)
+            elif from_thread:
+                self.call_from_thread(self.show_store_error, error)
+            else:
+                self.show_store_error(error)
             return None
 
     def save_game(self, record: GameRecord, *, show_error: bool = True) -> Exception | None:
@@ -225,15 +240,20 @@ class WomApp(App[int]):
             return error
         return None
 
-    def save_daily(self, record: GameRecord, day: str, puzzle: str, *, guesses: int, broke: bool) -> None:
-        """Save a finished daily game and close its attempt (the player is the record's); StoreError or
-        DailyRefused as the store raises them.
+    def save_daily(self, record: GameRecord, day: str, puzzle: str, *, guesses: int, broke: bool) -> bool:
+        """Save a finished daily game and close its attempt (the player is the record's): True once saved,
+        False if the store failed (its error screen is shown); DailyRefused as the store raises it.
         """
-        game_id = self.store.record_game(record)
-        self.store.finish_daily(
-            day, puzzle, record.players[0].name,
-            finished_at=record.finished_at, guesses=guesses, broke=broke, game_id=game_id,
-        )
+
+        def save() -> bool:
+            game_id = self.store.record_game(record)
+            self.store.finish_daily(
+                day, puzzle, record.players[0].name,
+                finished_at=record.finished_at, guesses=guesses, broke=broke, game_id=game_id,
+            )
+            return True
+
+        return self.with_store(save) is not None
 
     # -- screens -------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ def shown(widget: Static) -> str:
     return str(widget.render())
 
 
-async def open_flip(pilot, *, by_hand: bool = False, wom: bool = False) -> ComputerBreaksScreen:
+async def open_computer_breaks(pilot, *, by_hand: bool = False, wom: bool = False) -> ComputerBreaksScreen:
     await pilot.press("o")
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, SoloSetupScreen))
     await pilot.click("#solo-mode-1")
@@ -30,7 +30,7 @@ async def open_flip(pilot, *, by_hand: bool = False, wom: bool = False) -> Compu
     await wait_for(
         pilot,
         lambda: isinstance(pilot.app.screen, ComputerBreaksScreen) and pilot.app.screen.messages.lines_said,
-        message="the flip screen opens",
+        message="the computer-breaks screen opens",
     )
     return pilot.app.screen
 
@@ -40,19 +40,19 @@ def said(screen: ComputerBreaksScreen) -> list[str]:
 
 
 def table_rows(screen: ComputerBreaksScreen) -> list[list[str]]:
-    table = screen.query_one("#flip-history", DataTable)
+    table = screen.query_one("#computer-breaks-history", DataTable)
     return [["".join(str(cell).split()) for cell in table.get_row_at(i)] for i in range(table.row_count)]
 
 
 async def test_hal9000_breaks_a_hidden_code_and_counts_what_remains(app, store):
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await open_flip(pilot)
+        screen = await open_computer_breaks(pilot)
         await pilot.press(*"73", "enter")
         await wait_for(pilot, lambda: said(screen)[-1] == "Code too short; it must be exactly 4 symbols.")
         faces = "".join(str(slot.render()) for slot in screen.query(PegSlot))
         assert "7" not in faces and "•" in faces  # hidden as it is typed
         await pilot.press(*"07", "enter")
-        await wait_for(pilot, lambda: screen.phase == "over", timeout=20, message="HAL9000 finishes")
+        await wait_for(pilot, lambda: screen.phase == "over", message="HAL9000 finishes")
         rows = table_rows(screen)
         assert rows[-1][1] == SECRET and rows[-1][2:4] == ["4", "0"]
         assert said(screen)[-1] == f"HAL9000 broke your code in {len(rows)} guesses."
@@ -61,12 +61,12 @@ async def test_hal9000_breaks_a_hidden_code_and_counts_what_remains(app, store):
         counts = [int(row[5].replace(",", "")) for row in rows]
         assert counts[-1] == 1 and counts == sorted(counts, reverse=True)
         assert "1 code remains possible." in said(screen)
-        assert shown(screen.query_one("#flip-count", Static)) == "1 code remains possible."
-        assert "Your code:" in shown(screen.query_one("#flip-result", Static))
+        assert shown(screen.query_one("#computer-breaks-count", Static)) == "1 code remains possible."
+        assert "Your code:" in shown(screen.query_one("#computer-breaks-result", Static))
         # The finished game is kept: HAL9000's guesses, and the guest as the code's owner.
         (record,) = store.games()
         hal, owner = record.players
-        assert record.kind == "flip" and (hal.name, hal.broke, hal.attempts) == ("HAL9000", True, len(rows))
+        assert record.kind == "flip" and (hal.name, hal.broke, hal.attempts) == ("HAL9000", True, len(rows))  # stored as files always said
         assert [guess for guess, _ in hal.guesses] == [row[1] for row in rows]
         assert (owner.name, owner.is_user) == ("Guest", False)
         await pilot.press("enter")  # a stray Enter leaves the finished game on show
@@ -82,7 +82,7 @@ async def answer(pilot, screen: ComputerBreaksScreen, black: int, white: int) ->
 
 async def test_scoring_by_hand_catches_a_wrong_answer_and_lets_it_be_fixed(app):
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await open_flip(pilot, by_hand=True, wom=True)
+        screen = await open_computer_breaks(pilot, by_hand=True, wom=True)
         secret = "YKYB"
         lied = False
         fixed = False
@@ -92,28 +92,28 @@ async def test_scoring_by_hand_catches_a_wrong_answer_and_lets_it_be_fixed(app):
                 break
             if screen.phase == "fix":
                 assert "No code fits the answers given." in said(screen)
-                assert "No code fits" in shown(screen.query_one("#flip-count", Static))
+                assert "No code fits" in shown(screen.query_one("#computer-breaks-count", Static))
                 named = said(screen)[-1]
                 # The slip is named: the first answer, whose removal leaves the most codes.
                 assert named.startswith("The answer to guess #1 (") and "is likely wrong" in named
                 assert screen.game.fixing == 0
                 # The person may pick another row in the table, and come back to the first.
-                await pilot.click("#flip-history", offset=(3, 2))
-                await wait_for(pilot, lambda: screen.focused is screen.query_one("#flip-history"))
+                await pilot.click("#computer-breaks-history", offset=(3, 2))
+                await wait_for(pilot, lambda: screen.focused is screen.query_one("#computer-breaks-history"))
                 await pilot.press("down")
                 await wait_for(pilot, lambda: screen.game.fixing == 1)
-                assert screen.query_one("#flip-answer").border_title == "Correct the answer to guess #2"
-                await pilot.click("#flip-history", offset=(3, 2))
+                assert screen.query_one("#computer-breaks-answer").border_title == "Correct the answer to guess #2"
+                await pilot.click("#computer-breaks-history", offset=(3, 2))
                 await wait_for(pilot, lambda: screen.game.fixing == 0)
-                assert shown(screen.query_one("#flip-question", Static)).startswith("Guess #1 ")
-                assert screen.query_one("#flip-answer").border_title == "Correct the answer to guess #1"
+                assert shown(screen.query_one("#computer-breaks-question", Static)).startswith("Guess #1 ")
+                assert screen.query_one("#computer-breaks-answer").border_title == "Correct the answer to guess #1"
                 first = table_rows(screen)[0][1]
                 await answer(pilot, screen, *feedback(secret, first))
                 await wait_for(pilot, lambda: said(screen)[-1].startswith("Answer to guess #1 corrected")
                                or screen.phase != "fix")
                 fixed = True
                 continue
-            guess = "".join(shown(screen.query_one("#flip-question", Static)).split()[2:])
+            guess = "".join(shown(screen.query_one("#computer-breaks-question", Static)).split()[2:])
             true = feedback(secret, guess)
             before = len(said(screen))
             if not lied:
@@ -149,8 +149,8 @@ def test_counts_read_exact_or_about():
 
 async def test_the_header_of_scoring_by_hand_is_shown_whole_at_80x24(app):
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await open_flip(pilot, by_hand=True, wom=True)
-        info = screen.query_one("#flip-info", Static)
+        screen = await open_computer_breaks(pilot, by_hand=True, wom=True)
+        info = screen.query_one("#computer-breaks-info", Static)
         await pilot.pause()
         text = shown(info)
         assert "by hand" in text
@@ -160,12 +160,12 @@ async def test_the_header_of_scoring_by_hand_is_shown_whole_at_80x24(app):
 
 async def test_at_60x20_scoring_by_hand_keeps_every_part(app):
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await open_flip(pilot, by_hand=True, wom=True)  # the setup's 60×20 layout is another item's
+        screen = await open_computer_breaks(pilot, by_hand=True, wom=True)  # the setup's 60×20 layout is another item's
         await wait_for(pilot, lambda: screen.phase == "answer")
         await pilot.resize_terminal(60, 20)
         await wait_for(pilot, lambda: screen.size.width == 60)
         await pilot.pause()
         whole = screen.region
-        for selector in ("#flip-history", "#flip-log", "#flip-info"):
+        for selector in ("#computer-breaks-history", "#computer-breaks-log", "#computer-breaks-info"):
             region = screen.query_one(selector).region
             assert region.width > 0 and whole.contains_region(region), f"{selector} is cut at 60×20: {region}"

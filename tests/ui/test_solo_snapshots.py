@@ -1,4 +1,4 @@
-"""Visual regression snapshots of solo setup, the solo game and the flip game at 80×24."""
+"""Visual regression snapshots of solo setup, the solo game and "computer breaks your code" at 80×24."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def test_solo_game(snap_compare, data_dir):
     assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)
 
 
-def test_flip_game(snap_compare, data_dir):
+def test_computer_breaks_game(snap_compare, data_dir):
     async def run_before(pilot) -> None:
         await pilot.press("o")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, SoloSetupScreen))
@@ -64,7 +64,7 @@ def test_flip_game(snap_compare, data_dir):
     assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)
 
 
-def test_flip_by_hand_answer(snap_compare, data_dir):
+def test_computer_breaks_by_hand_answer(snap_compare, data_dir):
     async def run_before(pilot) -> None:
         await pilot.press("o")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, SoloSetupScreen))

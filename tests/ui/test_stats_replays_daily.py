@@ -15,6 +15,7 @@ from wom_tui.domain.daily import CLASSIC, daily_code, day_of
 from wom_tui.domain.records import GameRecord, PlayerRecord
 from wom_tui.screens.confirm import ConfirmScreen
 from wom_tui.screens.daily import DailyGameScreen, DailyScreen
+from wom_tui.screens.errors import StoreErrorScreen
 from wom_tui.screens.menu import MenuScreen
 from wom_tui.screens.replay import ReplayScreen, ReplaysScreen
 from wom_tui.screens.stats import StatsScreen
@@ -328,3 +329,21 @@ async def test_quitting_says_goodbye(app, capsys: pytest.CaptureFixture[str]):
         await pilot.press("q")
         await pilot.pause()
     assert GOODBYE in capsys.readouterr().err
+
+
+async def test_my_stats_and_replays_show_the_store_error_when_the_games_cannot_be_listed(store, app):
+    store.register("Alan")
+    async with app.run_test(size=SIZE) as pilot:
+        if store.games_dir.is_dir():
+            store.games_dir.rmdir()
+        store.games_dir.write_text("not a folder", encoding="utf-8")  # the games folder cannot be listed
+        for key, screen_type in (("m", StatsScreen), ("v", ReplaysScreen)):
+            await pilot.press(key)
+            await wait_for(pilot, lambda: isinstance(app.screen, StoreErrorScreen) and app.screen.query("#error-path"))
+            assert text_of(app, "#error-path") == str(store.games_dir)
+            assert "cannot list the folder" in text_of(app, "#error-reason")
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: isinstance(app.screen, screen_type))
+            assert app.screen.summaries is None  # nothing was shown as if there were no games
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))

@@ -6,8 +6,9 @@ the domain does not pay for all of it (numpy, the store) at start-up.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_names
 
 if TYPE_CHECKING:
     from .board import (
@@ -202,17 +203,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import ``name`` from its module the first time it is asked for."""
-    try:
-        module = _SOURCES[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    """Every public name, imported or not yet."""
-    return sorted([*globals(), *_SOURCES])
+__getattr__, __dir__ = lazy_names(__name__, globals(), _SOURCES)

@@ -61,8 +61,8 @@ class ComputerBreaksScreen(SoloPlayScreen):
         Binding("ctrl+n", "new_game", "New", key_display="^n"),
     ]
 
-    PREFIX = "flip"
-    INPUT_ID = "flip-secret"
+    PREFIX = "computer-breaks"
+    INPUT_ID = "computer-breaks-secret"
     HISTORY_EXTRA = (("Left", 6),)
     new_game_detail = "HAL9000 stops work on this code."
     leave_detail = "HAL9000 stops work on your code."
@@ -106,31 +106,31 @@ class ComputerBreaksScreen(SoloPlayScreen):
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="solo-status"):
-            yield Static("", id="flip-turn")
-            yield Static("", id="flip-count")
-        yield Static("", id="flip-info", classes="solo-info")
+            yield Static("", id="computer-breaks-turn")
+            yield Static("", id="computer-breaks-count")
+        yield Static("", id="computer-breaks-info", classes="solo-info")
         with Horizontal(classes="solo-middle"):
             yield self._history_table()
-            yield MessageLog(id="flip-log")
+            yield MessageLog(id="computer-breaks-log")
         with Horizontal(classes="solo-bottom"):
-            with Vertical(id="flip-entry"):
+            with Vertical(id="computer-breaks-entry"):
                 yield self._new_input()
-                with Vertical(id="flip-answer"):
-                    yield Static("", id="flip-question")
-                    with Horizontal(id="flip-answer-row"):
-                        yield Static("Black", classes="flip-answer-label")
-                        yield DigitInput(id="flip-black")
-                        yield Static("White", classes="flip-answer-label")
-                        yield DigitInput(id="flip-white")
-                        yield Button("Answer", id="flip-send", variant="primary", compact=True)
-                yield Static("", id="flip-wait")
+                with Vertical(id="computer-breaks-answer"):
+                    yield Static("", id="computer-breaks-question")
+                    with Horizontal(id="computer-breaks-answer-row"):
+                        yield Static("Black", classes="computer-breaks-answer-label")
+                        yield DigitInput(id="computer-breaks-black")
+                        yield Static("White", classes="computer-breaks-answer-label")
+                        yield DigitInput(id="computer-breaks-white")
+                        yield Button("Answer", id="computer-breaks-send", variant="primary", compact=True)
+                yield Static("", id="computer-breaks-wait")
                 yield self._over_panel()
-            yield Static("", id="flip-actions")
+            yield Static("", id="computer-breaks-actions")
         yield Footer()
 
     def _new_input(self) -> GuessInput:
         return GuessInput(
-            self.ruleset, commands=False, masked=True, label="Your secret code · ^r peek", id="flip-secret"
+            self.ruleset, commands=False, masked=True, label="Your secret code · ^r peek", id="computer-breaks-secret"
         )
 
     def on_mount(self) -> None:
@@ -151,7 +151,7 @@ class ComputerBreaksScreen(SoloPlayScreen):
             self.messages.say(f"Set a code of {ruleset.length} symbols from {symbols} ({repeats}).")
             self.messages.say(f"It stays hidden (^r to peek); {BREAKER} has {guesses_word(ruleset.guesses)}.")
             self.publish()
-            self.query_one("#flip-secret", GuessInput).focus()
+            self.query_one("#computer-breaks-secret", GuessInput).focus()
 
     # -- showing ---------------------------------------------------------------------------
 
@@ -161,7 +161,7 @@ class ComputerBreaksScreen(SoloPlayScreen):
         for name in ("secret", "thinking", "answer", "fix", "over"):
             self.set_class(phase == name, f"-{name}")
         game = self.game
-        turn = self.query_one("#flip-turn", Static)
+        turn = self.query_one("#computer-breaks-turn", Static)
         if phase == "secret":
             turn.update(Text(f"{BREAKER} breaks your code"))
         elif phase == "over":
@@ -176,16 +176,16 @@ class ComputerBreaksScreen(SoloPlayScreen):
             count_line.append(codes_remain(count))
         elif phase == "thinking":
             count_line.append(f"{BREAKER} is thinking…", style=Style(italic=True))
-        self.query_one("#flip-count", Static).update(count_line)
+        self.query_one("#computer-breaks-count", Static).update(count_line)
         info = Text(self.choice.player, style=Style(bold=True), end="")
         how = "you score by hand" if self.choice.by_hand else "your code is hidden"
         info.append(f" · {self.ruleset.describe()} · {how}")
-        self.query_one("#flip-info", Static).update(info)
+        self.query_one("#computer-breaks-info", Static).update(info)
         self._fill_history()
         self._show_actions()
 
     def _fill_history(self) -> None:
-        table = self.query_one("#flip-history", DataTable)
+        table = self.query_one("#computer-breaks-history", DataTable)
         table.clear()
         game = self.game
         grid = self._grid = roomy(self.size.height, self.ruleset)
@@ -229,12 +229,12 @@ class ComputerBreaksScreen(SoloPlayScreen):
                 text.append("Or click another row to correct.", style=Style(dim=True))
             else:
                 text.append("Type two digits, then Enter.", style=Style(dim=True))
-        self.query_one("#flip-actions", Static).update(text)
+        self.query_one("#computer-breaks-actions", Static).update(text)
         wait = Text(f"{BREAKER} is thinking…", style=Style(italic=True), end="")
         if not self.choice.by_hand:
             wait.append("\nYour code: ", style=Style(italic=False))
             wait.append_text(code_pegs("•" * self.ruleset.length, None, gap=""))
-        self.query_one("#flip-wait", Static).update(wait)
+        self.query_one("#computer-breaks-wait", Static).update(wait)
 
     # -- the secret ------------------------------------------------------------------------
 
@@ -260,7 +260,7 @@ class ComputerBreaksScreen(SoloPlayScreen):
         if self.game.thinking:
             self._think(self._token, self.game)
 
-    @work(thread=True, group="flip")
+    @work(thread=True, group="computer-breaks")
     def _think(self, token: int, game: ComputerBreaksGame) -> None:
         result = game.think(rng=self.wom.rng)
         if not get_current_worker().is_cancelled:
@@ -293,9 +293,9 @@ class ComputerBreaksScreen(SoloPlayScreen):
         game = self.game
         question = Text(f"Guess #{game.guesses_used + 1}  ", end="")
         question.append_text(code_pegs(game.pending or "", self.ruleset.palette, gap=""))
-        self.query_one("#flip-question", Static).update(question)
-        self.query_one("#flip-answer").border_title = f"Score {BREAKER}'s guess"
-        black, white = self.query_one("#flip-black", Input), self.query_one("#flip-white", Input)
+        self.query_one("#computer-breaks-question", Static).update(question)
+        self.query_one("#computer-breaks-answer").border_title = f"Score {BREAKER}'s guess"
+        black, white = self.query_one("#computer-breaks-black", Input), self.query_one("#computer-breaks-white", Input)
         black.value = white.value = ""
         self.publish()
         black.focus()
@@ -328,11 +328,11 @@ class ComputerBreaksScreen(SoloPlayScreen):
             self.messages.say(announce, "warning")
         question = Text(f"Guess #{index + 1}  ", end="")
         question.append_text(code_pegs(guess, self.ruleset.palette, gap=""))
-        self.query_one("#flip-question", Static).update(question)
-        self.query_one("#flip-answer").border_title = f"Correct the answer to guess #{index + 1}"
-        black, white = self.query_one("#flip-black", Input), self.query_one("#flip-white", Input)
+        self.query_one("#computer-breaks-question", Static).update(question)
+        self.query_one("#computer-breaks-answer").border_title = f"Correct the answer to guess #{index + 1}"
+        black, white = self.query_one("#computer-breaks-black", Input), self.query_one("#computer-breaks-white", Input)
         black.value, white.value = str(result.black), str(result.white)
-        table = self.query_one("#flip-history", DataTable)
+        table = self.query_one("#computer-breaks-history", DataTable)
         table.cursor_type = "row"
         self.publish()
         black.focus()
@@ -340,13 +340,13 @@ class ComputerBreaksScreen(SoloPlayScreen):
 
     def on_digit_input_typed(self, message: DigitInput.Typed) -> None:
         message.stop()
-        if message.digit_input.id == "flip-black":
-            self.query_one("#flip-white", Input).focus()
+        if message.digit_input.id == "computer-breaks-black":
+            self.query_one("#computer-breaks-white", Input).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        if event.input.id == "flip-black" and not self.query_one("#flip-white", Input).value:
-            self.query_one("#flip-white", Input).focus()
+        if event.input.id == "computer-breaks-black" and not self.query_one("#computer-breaks-white", Input).value:
+            self.query_one("#computer-breaks-white", Input).focus()
             return
         self._send_answer()
 
@@ -355,8 +355,8 @@ class ComputerBreaksScreen(SoloPlayScreen):
         phase = self.phase
         if phase not in ("answer", "fix"):
             return
-        black_text = self.query_one("#flip-black", Input).value
-        white_text = self.query_one("#flip-white", Input).value
+        black_text = self.query_one("#computer-breaks-black", Input).value
+        white_text = self.query_one("#computer-breaks-white", Input).value
         if not black_text or not white_text:
             self.messages.say("Please give both black and white (0 if none).", "error")
             return
@@ -368,13 +368,13 @@ class ComputerBreaksScreen(SoloPlayScreen):
                 self.messages.say(
                     f"Answer to guess #{index + 1} corrected: {result.black} black, {result.white} white."
                 )
-                self.query_one("#flip-history", DataTable).cursor_type = "none"
+                self.query_one("#computer-breaks-history", DataTable).cursor_type = "none"
             else:
                 result = game.answer(black, white)
                 self.messages.say(f"You answer {result.black} black, {result.white} white.")
         except InvalidAnswer as invalid:
             self.messages.say(invalid.reason, "error")
-            self.query_one("#flip-black", Input).focus()
+            self.query_one("#computer-breaks-black", Input).focus()
             return
         self._step()
 
@@ -403,7 +403,7 @@ class ComputerBreaksScreen(SoloPlayScreen):
         if code is not None:
             result.append("\nYour code: ", style=Style(bold=False))
             result.append_text(code_pegs(code, self.ruleset.palette, gap=""))
-        self.query_one("#flip-result", Static).update(result)
+        self.query_one("#computer-breaks-result", Static).update(result)
         self.publish()
         if self.wom.save_game(game.record()) is None:
             # Nothing focused: an Enter typed on the heels of the last move must not start the next game.
@@ -418,10 +418,10 @@ class ComputerBreaksScreen(SoloPlayScreen):
 
     def _new_game(self) -> None:
         self._token += 1
-        self.workers.cancel_group(self, "flip")
+        self.workers.cancel_group(self, "computer-breaks")
         self.game.abandon()
         self.game = self._fresh_game()
-        self.query_one("#flip-history", DataTable).cursor_type = "none"
+        self.query_one("#computer-breaks-history", DataTable).cursor_type = "none"
         self._swap_input()
 
     def _start(self, fresh: GuessInput) -> None:

@@ -39,12 +39,12 @@ from ..domain.daily import (
 from ..domain.game import GameKind
 from ..domain.records import utc_now
 from ..domain.solo import LifelinePolicy, SoloGame
-from ..domain.store import StoreError
 from ..widgets.peg_input import PegInput
 from ..widgets.pegs import code_pegs, feedback_row
 from .base import WomScreen
-from .stats import GUEST, player_select, registered_names
+from ..widgets.player_select import PlayerSelect
 from ..widgets.select import Select
+from .stats import registered_names
 
 Clock = Callable[[], datetime]
 
@@ -73,7 +73,7 @@ class DailyScreen(WomScreen):
                 yield Static(Text(f"Daily code · {self.day.isoformat()}"), id="daily-title")
                 yield Static("", id="daily-wait")
             with Horizontal(id="daily-choose"):
-                yield player_select(registered_names(self), self.player, "daily-player")
+                yield PlayerSelect(registered_names(self), self.player, id="daily-player")
                 yield Select([(Text(p.title), p.key) for p in PUZZLES.values()], allow_blank=False,
                              value="classic", id="daily-puzzle", compact=True)
                 yield Button("Play", id="daily-play", variant="primary", compact=True)
@@ -107,8 +107,7 @@ class DailyScreen(WomScreen):
     @property
     def identity(self) -> str | None:
         """The registered user chosen, or None for a guest."""
-        value = self.query_one("#daily-player", Select).value
-        return value if isinstance(value, str) and value != GUEST else None
+        return self.query_one("#daily-player", PlayerSelect).chosen
 
     def _tick(self) -> None:
         now = self.clock()
@@ -121,10 +120,8 @@ class DailyScreen(WomScreen):
             self._refresh()
 
     def _refresh(self) -> None:
-        try:
-            attempts = self.wom.store.daily_attempts()
-        except StoreError as error:
-            self.wom.show_store_error(error)
+        attempts = self.wom.with_store(self.wom.store.daily_attempts)
+        if attempts is None:
             return
         day, puzzle, who = self.day.isoformat(), self.puzzle, self.identity
         status = self.query_one("#daily-status", Static)
@@ -163,16 +160,20 @@ class DailyScreen(WomScreen):
     def action_play(self) -> None:
         """Play today's chosen puzzle, if this identity still may."""
         who = self.identity
-        try:
-            from ..domain.daily import check_can_start
+        from ..domain.daily import check_can_start
 
-            check_can_start(self.wom.store.daily_attempts(), self.day.isoformat(), self.puzzle.key, who)
-            secret = self.wom.store.daily_secret()
+        store, day, puzzle = self.wom.store, self.day.isoformat(), self.puzzle.key
+
+        def allowed_secret() -> bytes:
+            check_can_start(store.daily_attempts(), day, puzzle, who)
+            return store.daily_secret()
+
+        try:
+            secret = self.wom.with_store(allowed_secret)
         except DailyRefused as refusal:
             self.notify(refusal.reason, severity="warning")
             return
-        except StoreError as error:
-            self.wom.show_store_error(error)
+        if secret is None:
             return
         assert who is not None
         code = daily_code(secret, self.day, self.puzzle)
@@ -244,13 +245,18 @@ class DailyGameScreen(WomScreen):
         if not self.started:
             attempt = DailyAttempt(self.day.isoformat(), self.puzzle.key, self.player, utc_now())
             try:
-                self.wom.store.start_daily(attempt)
+                store = self.wom.store
+
+                def start() -> bool:
+                    store.start_daily(attempt)
+                    return True
+
+                started = self.wom.with_store(start)
             except DailyRefused as refusal:
                 self._say(refusal.reason, "bold red")
                 self.query_one("#daily-input", PegInput).disabled = True
                 return
-            except StoreError as error:
-                self.wom.show_store_error(error)
+            if started is None:
                 return
             self.started = True
         result = self.game.guess(guess)
@@ -265,12 +271,13 @@ class DailyGameScreen(WomScreen):
         self.query_one("#daily-input", PegInput).display = False
         record = dataclasses.replace(game.record(self.player, True), kind=GameKind.DAILY)
         try:
-            self.wom.save_daily(record, self.day.isoformat(), self.puzzle.key, guesses=game.guesses_used, broke=game.won)
-        except StoreError as error:
-            self.wom.show_store_error(error)
-            return
+            saved = self.wom.save_daily(
+                record, self.day.isoformat(), self.puzzle.key, guesses=game.guesses_used, broke=game.won
+            )
         except DailyRefused as refusal:
             self._say(refusal.reason, "bold red")
+            return
+        if not saved:
             return
         results = [row.feedback for row in game.history if row.feedback is not None]
         self.share_text = daily_share(self.day, self.puzzle, results, game.won)

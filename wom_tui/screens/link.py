@@ -51,19 +51,17 @@ class LinkKeyScreen(WomScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        from ..domain.store import StoreError
-
         identity = self.wom.identity
         if identity.signed_in:
             assert identity.fingerprint is not None
+            fingerprint = identity.fingerprint
             try:
-                code = self.wom.store.issue_link_code(identity.fingerprint)
+                code = self.wom.with_store(lambda: self.wom.store.issue_link_code(fingerprint))
             except KeyRejected as refusal:
                 self._say(refusal.reason, "error")
                 return
-            except StoreError as error:
-                self.wom.show_store_error(error)
-                return
+            if code is None:
+                return  # the store failed: its error screen is on show
             self.query_one("#link-code", Static).update(Text(code))
         else:
             self.query_one("#link-input", Input).focus()
@@ -75,14 +73,13 @@ class LinkKeyScreen(WomScreen):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Redeem the typed code for this key."""
-        from ..domain.store import StoreError
-
         event.stop()
         identity = self.wom.identity
         if identity.fingerprint is None or identity.signed_in or self.wom.wrong_link_codes >= MAX_WRONG_CODES:
             return
+        fingerprint, typed = identity.fingerprint, event.value
         try:
-            user = self.wom.store.redeem_link_code(event.value, identity.fingerprint)
+            user = self.wom.with_store(lambda: self.wom.store.redeem_link_code(typed, fingerprint))
         except KeyRejected as refusal:
             self.wom.wrong_link_codes += 1
             if self.wom.wrong_link_codes >= MAX_WRONG_CODES:
@@ -91,9 +88,8 @@ class LinkKeyScreen(WomScreen):
             else:
                 self._say(refusal.reason, "error")
             return
-        except StoreError as error:
-            self.wom.show_store_error(error)
-            return
+        if user is None:
+            return  # the store failed: its error screen is on show
         self.wom.sign_in(user.name)
         event.input.disabled = True
         self._say(Content.from_markup("Done: this key now signs in as $name.", name=user.name), "success")

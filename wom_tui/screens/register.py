@@ -103,8 +103,6 @@ class RegisterScreen(WomScreen):
         self._say("", "info")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        from ..domain.store import StoreError
-
         event.stop()
         name = event.value
         refusal_reason = self._served_refusal()
@@ -116,9 +114,8 @@ class RegisterScreen(WomScreen):
         except (NameRejected, KeyRejected) as refusal:
             self._say(refusal.reason, "error")
             return
-        except StoreError as error:
-            self.wom.show_store_error(error)
-            return
+        if user is None:
+            return  # the store failed: its error screen is on show
         if self.wom.identity.served:
             self.wom.sign_in(user.name)
             welcome = Content.from_markup("Welcome, $name! This key now signs in as $name.", name=user.name)

@@ -22,24 +22,31 @@ from textual.worker import get_current_worker
 
 from ..domain.codes import Palette, Ruleset
 from ..domain.daily import PUZZLES, daily_share, share_text, solo_title
+from ..domain.game import GameKind
 from ..domain.records import GameRecord
 from ..domain.replay import Replay, remaining_text
 from ..domain.stats import GameSummary
 from ..domain.store import StoreError
 from ..domain.users import name_key
 from ..widgets.pegs import code_pegs, current_scheme, feedback_row
-from .base import WomScreen
-from .stats import GUEST, left_out_text, registered_names
+from ..widgets.player_select import PlayerSelect
 from ..widgets.select import Select
+from .base import WomScreen
+from .stats import SummariesScreen, left_out_text, registered_names
 
 KINDS: tuple[tuple[str, str], ...] = (
     ("", "All kinds"),
-    ("wom", "World of Mastermind"),
-    ("solo", "Solo"),
-    ("daily", "Daily"),
-    ("flip", "Computer breaks"),
+    (GameKind.WOM.value, "World of Mastermind"),
+    (GameKind.SOLO.value, "Solo"),
+    (GameKind.DAILY.value, "Daily"),
+    (GameKind.COMPUTER_BREAKS.value, "Computer breaks"),
 )
-KIND_LABELS = {"wom": "WoM", "solo": "Solo", "daily": "Daily", "flip": "Flip"}
+KIND_LABELS = {
+    GameKind.WOM.value: "WoM",
+    GameKind.SOLO.value: "Solo",
+    GameKind.DAILY.value: "Daily",
+    GameKind.COMPUTER_BREAKS.value: "Computer breaks",
+}
 
 
 def when(stamp: str) -> str:
@@ -63,7 +70,7 @@ def players_cell(summary: GameSummary) -> Text:
         if index:
             text.append(" · ")
         text.append(line.name)
-        if summary.kind == "flip" and line.attempts == 0:
+        if summary.kind == GameKind.COMPUTER_BREAKS and line.attempts == 0:
             text.append(" (code)", style=Style(dim=True))
         elif line.broke:
             text.append(f" ✓{line.attempts}", style=Style(bold=True))
@@ -72,27 +79,18 @@ def players_cell(summary: GameSummary) -> Text:
     return text
 
 
-class ReplaysScreen(WomScreen):
+class ReplaysScreen(SummariesScreen):
     """Finished games, newest first; choose a kind and a player, Enter replays the highlighted one."""
 
     BINDINGS = [Binding("escape", "back", "Back"), Binding("enter", "open", "Replay", show=True)]
 
-    def __init__(self, player: str | None = None) -> None:
-        super().__init__()
-        self.player = player
-        self.summaries: list[GameSummary] | None = None
-        self.left_out: list[StoreError] = []
-
     def compose(self) -> ComposeResult:
-        names = registered_names(self)
-        chosen = next((n for n in names if self.player is not None and name_key(n) == name_key(self.player)), GUEST)
         with Vertical(id="replays-box", classes="panel"):
             with Horizontal(id="replays-top"):
                 yield Static(Text("Replays"), id="replays-title")
                 yield Select([(Text(label), key) for key, label in KINDS], allow_blank=False, value="",
                              id="replays-kind", compact=True)
-                yield Select([(Text("Everyone"), GUEST), *((Text(n), n) for n in names)], allow_blank=False,
-                             value=chosen, id="replays-player", compact=True)
+                yield PlayerSelect(registered_names(self), self.player, guest="Everyone", id="replays-player")
             yield DataTable(id="replays-table", cursor_type="row", zebra_stripes=True)
             yield Static(Text("Reading the game records…"), id="replays-empty", classes="empty-state")
             yield Static("", id="replays-left-out")
@@ -105,15 +103,6 @@ class ReplaysScreen(WomScreen):
         table.display = False
         self._load()
 
-    @work(thread=True, exclusive=True, group="replays-load")
-    def _load(self) -> None:
-        try:
-            summaries, left_out = self.wom.store.game_summaries()
-        except StoreError as error:
-            self.app.call_from_thread(self.wom.show_store_error, error)
-            return
-        self.app.call_from_thread(self._loaded, summaries, left_out)
-
     def _loaded(self, summaries: list[GameSummary], left_out: list[StoreError]) -> None:
         self.summaries, self.left_out = summaries, left_out
         self.query_one("#replays-left-out", Static).update(left_out_text(left_out))
@@ -122,12 +111,12 @@ class ReplaysScreen(WomScreen):
     def shown(self) -> list[GameSummary]:
         """The games the filters let through, newest first."""
         kind = self.query_one("#replays-kind", Select).value
-        player = self.query_one("#replays-player", Select).value
+        player = self.query_one("#replays-player", PlayerSelect).chosen
         games = []
         for summary in reversed(self.summaries or []):
             if kind and summary.kind != kind:
                 continue
-            if player and not any(name_key(line.name) == name_key(str(player)) and line.is_user
+            if player is not None and not any(name_key(line.name) == name_key(player) and line.is_user
                                   for line in summary.players):
                 continue
             games.append(summary)
@@ -169,12 +158,12 @@ class ReplaysScreen(WomScreen):
         self._open(str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value))
 
     def _open(self, game_id: str) -> None:
-        try:
-            record = self.wom.store.game(game_id)
-        except StoreError as error:
-            self.notify(str(error), title="This game cannot be replayed", severity="error")
-            return
-        self.app.push_screen(ReplayScreen(record, game_id))
+        record = self.wom.with_store(lambda: self.wom.store.game(game_id), on_error=self._cannot_replay)
+        if record is not None:
+            self.app.push_screen(ReplayScreen(record, game_id))
+
+    def _cannot_replay(self, error: StoreError) -> None:
+        self.notify(str(error), title="This game cannot be replayed", severity="error")
 
 
 def small_code(code: str, palette: Palette) -> Text:
@@ -298,12 +287,11 @@ class ReplayScreen(WomScreen):
         return share_text(solo_title(record.ruleset), results, record.ruleset, player.broke)
 
     def _daily_day(self) -> str:
-        try:
-            for attempt in self.wom.store.daily_attempts():
-                if attempt.game_id == self.game_id:
-                    return attempt.day
-        except StoreError:
-            pass
+        # Without the daily attempts (the store failed), the day the game finished.
+        attempts = self.wom.with_store(self.wom.store.daily_attempts, on_error=lambda _error: None)
+        for attempt in attempts or ():
+            if attempt.game_id == self.game_id:
+                return attempt.day
         return when(self.record.finished_at)[:10]
 
     def action_share(self) -> None:

@@ -79,14 +79,9 @@ class ScoreboardScreen(WomScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        from ..domain.store import StoreError
-
-        try:
-            self._users = self.wom.store.scoreboard()
-            entries = self.wom.store.hall_of_fame().entries()
-        except StoreError as error:
-            self._users, entries = [], []
-            self.wom.show_store_error(error)
+        store = self.wom.store
+        read = self.wom.with_store(lambda: (store.scoreboard(), store.hall_of_fame().entries()))
+        self._users, entries = read if read is not None else ([], [])
         self._fill_board()
         self._fill_hall(entries)
         self.query_one("#board-table", DataTable).focus()

@@ -23,7 +23,7 @@ from .solo_setup import SoloChoice
 class SoloPlayScreen(WomScreen):
     """A screen where one person plays with a :class:`SoloChoice`: the solo game or "computer breaks your code".
 
-    Its widgets' ids start with :attr:`PREFIX` (``#solo-history``, ``#flip-log``, ``#flip-again`` …).
+    Its widgets' ids start with :attr:`PREFIX` (``#solo-history``, ``#computer-breaks-log``, ``#computer-breaks-again`` …).
     A subclass says whether a game is :attr:`in_progress`, builds its code input (:meth:`_new_input`),
     fills the history (:meth:`_fill_history`) and starts a game once a fresh input is in (:meth:`_start`).
     """

@@ -19,11 +19,9 @@ from ..domain.codes import DIGITS8, DIGITS10, MAX_GUESSES, MIN_GUESSES, PALETTES
 from ..domain.solo import MAX_SOLO_LENGTH, MIN_SOLO_LENGTH, LifelinePolicy, SoloSetup
 from ..domain.wom import SetupError
 from ..widgets.pegs import code_pegs
+from ..widgets.player_select import PlayerSelect
 from .base import WomScreen
 from ..widgets.select import Select
-
-GUEST = ""
-"""The player selector's value for a guest (no registered user has an empty name)."""
 
 PALETTE_CHOICES: tuple[tuple[Palette, str], ...] = (
     (DIGITS10, "Digits 0–9"),
@@ -48,10 +46,10 @@ class SoloChoice:
     is_user: bool
     setup: SoloSetup
     coach: bool = False
-    flip: bool = False
+    computer_breaks: bool = False
     """True for "Computer breaks your code"."""
     by_hand: bool = False
-    """Flip mode only: the person scores every guess instead of typing a secret."""
+    """"Computer breaks your code" only: the person scores every guess instead of typing a secret."""
 
 
 def _radio_set(set_id: str, labels: list[str], selected: int) -> RadioSet:
@@ -89,13 +87,7 @@ class SoloSetupScreen(WomScreen):
             )
             with Horizontal(classes="solo-row"):
                 yield Static("Player", classes="solo-label")
-                yield Select(
-                    [(Text("Guest"), GUEST), *((Text(name), name) for name in users)],
-                    allow_blank=False,
-                    value=GUEST,
-                    id="solo-player",
-                    compact=True,
-                )
+                yield PlayerSelect(users, None, id="solo-player")
             with Horizontal(classes="solo-row"):
                 yield Static("Mode", classes="solo-label")
                 yield _radio_set("solo-mode", ["You break the code", "Computer breaks your code"], 0)
@@ -123,7 +115,7 @@ class SoloSetupScreen(WomScreen):
             with Horizontal(classes="solo-row -break", id="solo-coach-row"):
                 yield Static("Coach", classes="solo-label")
                 yield _radio_set("solo-coach", ["Off", "On"], 0)
-            with Horizontal(classes="solo-row -flip -gap", id="solo-scoring-row"):
+            with Horizontal(classes="solo-row -computer-breaks -gap", id="solo-scoring-row"):
                 yield Static("Your code", classes="solo-label")
                 yield _radio_set("solo-scoring", ["Type it in (hidden)", "Score each guess by hand"], 0)
             yield Static("", id="solo-summary")
@@ -134,12 +126,8 @@ class SoloSetupScreen(WomScreen):
         yield Footer()
 
     def _user_names(self) -> list[str]:
-        from ..domain.store import StoreError
-
-        try:
-            users = self.wom.store.scoreboard()
-        except StoreError as error:
-            self.wom.show_store_error(error)
+        users = self.wom.with_store(self.wom.store.scoreboard)
+        if users is None:
             return []
         # Over SSH you play solo as yourself or as a guest, never as another user.
         names = self.wom.identity.seatable([user.name for user in users])
@@ -154,7 +142,7 @@ class SoloSetupScreen(WomScreen):
     # -- reading the form ------------------------------------------------------------------
 
     @property
-    def flip(self) -> bool:
+    def computer_breaks(self) -> bool:
         """True when "Computer breaks your code" is chosen."""
         return _pressed(self.query_one("#solo-mode", RadioSet)) == 1
 
@@ -171,15 +159,14 @@ class SoloSetupScreen(WomScreen):
 
     def choice(self) -> SoloChoice:
         """Everything the game screen needs; :class:`SetupError` if the rules do not go together."""
-        player = self.query_one("#solo-player", Select).value
-        name = player if isinstance(player, str) and player != GUEST else None
+        name = self.query_one("#solo-player", PlayerSelect).chosen
         return SoloChoice(
             player=name or "Guest",
             is_user=name is not None,
             setup=self.setup(),
             coach=_pressed(self.query_one("#solo-coach", RadioSet)) == 1,
-            flip=self.flip,
-            by_hand=self.flip and _pressed(self.query_one("#solo-scoring", RadioSet)) == 1,
+            computer_breaks=self.computer_breaks,
+            by_hand=self.computer_breaks and _pressed(self.query_one("#solo-scoring", RadioSet)) == 1,
         )
 
     # -- showing what was chosen -----------------------------------------------------------
@@ -191,11 +178,11 @@ class SoloSetupScreen(WomScreen):
         self._refresh()
 
     def _refresh(self) -> None:
-        flip = self.flip
+        computer_breaks = self.computer_breaks
         for row in self.query(".solo-row.-break"):
-            row.display = not flip
-        for row in self.query(".solo-row.-flip"):
-            row.display = flip
+            row.display = not computer_breaks
+        for row in self.query(".solo-row.-computer-breaks"):
+            row.display = computer_breaks
         summary = self.query_one("#solo-summary", Static)
         error = self.query_one("#solo-error", Static)
         play = self.query_one("#solo-play", Button)
@@ -212,23 +199,22 @@ class SoloSetupScreen(WomScreen):
         error.update("")
         play.disabled = False
         play.tooltip = None
-        summary.update(self._summary(setup, flip))
+        summary.update(self._summary(setup, computer_breaks))
 
-    def _summary(self, setup: SoloSetup, flip: bool) -> Text:
+    def _summary(self, setup: SoloSetup, computer_breaks: bool) -> Text:
         length = setup.length
         text = code_pegs(setup.palette.symbols, setup.palette, gap="")
         text.append("  ")
         size = f"{length}" if length else f"{MIN_SOLO_LENGTH}–{setup.max_length}"
         repeats = "repeats" if setup.repeats else "no repeats"
         text.append(f"{size} of {len(setup.palette)} symbols, {repeats}, {setup.guesses} guesses")
-        if flip or length is None:
+        if computer_breaks or length is None:
             return text
-        from ..domain.store import StoreError
-
-        try:
-            best = self.wom.store.hall_of_fame().best(setup.ruleset_for(length))
-        except StoreError:
+        # Without the hall of fame (the store failed) the summary just has no record line.
+        hall = self.wom.with_store(self.wom.store.hall_of_fame, on_error=lambda _error: None)
+        if hall is None:
             return text
+        best = hall.best(setup.ruleset_for(length))
         text.append("\n")
         if best is None:
             text.append("No record yet for these rules: set one!", style="italic")
@@ -257,7 +243,7 @@ class SoloSetupScreen(WomScreen):
             self.query_one("#solo-error", Static).update(Text(refusal.reason))
             self.notify(refusal.reason, severity="error")
             return
-        if choice.flip:
+        if choice.computer_breaks:
             from .computer_breaks import ComputerBreaksScreen
 
             self.app.push_screen(ComputerBreaksScreen(choice))

@@ -18,13 +18,10 @@ from textual.widgets import Footer, Sparkline, Static
 
 from ..domain.stats import BREAKING_KINDS, GameSummary, PlayerStats, RulesetStats, player_stats
 from ..domain.store import StoreError
-from ..domain.users import name_key
 from ..widgets.bar_chart import BarChart
+from ..widgets.player_select import PlayerSelect
 from .base import WomScreen
 from ..widgets.select import Select
-
-GUEST = ""
-"""The player selector's value for a guest (no registered user has an empty name)."""
 
 GUEST_NOTE = "Guests' games count for nobody: choose a registered player to see their statistics."
 
@@ -47,24 +44,32 @@ def left_out_text(left_out: list[StoreError]) -> Text:
 
 def registered_names(screen: WomScreen) -> list[str]:
     """Registered users' names A–Z (a damaged users file shows the store-error screen, then [])."""
-    try:
-        users = screen.wom.store.users()
-    except StoreError as error:
-        screen.wom.show_store_error(error)
-        return []
-    return sorted((user.name for user in users), key=lambda name: (name.casefold(), name))
+    users = screen.wom.with_store(screen.wom.store.users)
+    return sorted((user.name for user in users or ()), key=lambda name: (name.casefold(), name))
 
 
-def player_select(names: list[str], value: str | None, select_id: str, *, guest: str = "Guest") -> Select[str]:
-    """A compact selector of the registered users, with a guest entry first."""
-    options = [(Text(guest), GUEST), *((Text(name), name) for name in names)]
-    chosen = GUEST
-    if value is not None:
-        chosen = next((name for name in names if name_key(name) == name_key(value)), GUEST)
-    return Select(options, allow_blank=False, value=chosen, id=select_id, compact=True)
+class SummariesScreen(WomScreen):
+    """A screen over the store's game summaries (My stats, Replays): :meth:`_load` reads them in a
+    worker thread, then :meth:`_loaded` shows them (a store failure shows the store-error screen).
+    """
+
+    def __init__(self, player: str | None = None) -> None:
+        super().__init__()
+        self.player = player
+        self.summaries: list[GameSummary] | None = None
+        self.left_out: list[StoreError] = []
+
+    @work(thread=True, exclusive=True, group="summaries-load")
+    def _load(self) -> None:
+        read = self.wom.with_store(self.wom.store.game_summaries, from_thread=True)
+        if read is not None:
+            self.app.call_from_thread(self._loaded, *read)
+
+    def _loaded(self, summaries: list[GameSummary], left_out: list[StoreError]) -> None:
+        raise NotImplementedError
 
 
-class StatsScreen(WomScreen):
+class StatsScreen(SummariesScreen):
     """A player's statistics; ←/→ (or the rules selector) change the ruleset of the chart."""
 
     BINDINGS = [
@@ -74,11 +79,8 @@ class StatsScreen(WomScreen):
     ]
 
     def __init__(self, player: str | None = None, *, can_switch: bool = True) -> None:
-        super().__init__()
-        self.player = player
+        super().__init__(player)
         self.can_switch = can_switch
-        self.summaries: list[GameSummary] | None = None
-        self.left_out: list[StoreError] = []
         self.stats: PlayerStats | None = None
         self.ruleset_index = 0
         self._names: list[str] = []
@@ -88,7 +90,7 @@ class StatsScreen(WomScreen):
             with Horizontal(id="stats-top"):
                 yield Static(Text("My stats"), id="stats-title")
                 self._names = registered_names(self)
-                yield player_select(self._names, self.player, "stats-player")
+                yield PlayerSelect(self._names, self.player, id="stats-player")
             yield Static(Text("Reading the game records…"), id="stats-numbers")
             with Horizontal(id="stats-rules-row"):
                 yield Static(Text("Rules"), classes="stats-label")
@@ -105,15 +107,6 @@ class StatsScreen(WomScreen):
         self.query_one("#stats-player", Select).display = self.can_switch
         self.query_one("#stats-chart").border_title = "Guess distribution"
         self._load()
-
-    @work(thread=True, exclusive=True, group="stats-load")
-    def _load(self) -> None:
-        try:
-            summaries, left_out = self.wom.store.game_summaries()
-        except StoreError as error:
-            self.app.call_from_thread(self.wom.show_store_error, error)
-            return
-        self.app.call_from_thread(self._loaded, summaries, left_out)
 
     def _loaded(self, summaries: list[GameSummary], left_out: list[StoreError]) -> None:
         self.summaries, self.left_out = summaries, left_out
@@ -140,8 +133,7 @@ class StatsScreen(WomScreen):
     @property
     def chosen(self) -> str | None:
         """The registered user whose statistics are shown, or None for a guest."""
-        value = self.query_one("#stats-player", Select).value
-        return value if isinstance(value, str) and value != GUEST else None
+        return self.query_one("#stats-player", PlayerSelect).chosen
 
     def _show(self) -> None:
         if self.summaries is None:

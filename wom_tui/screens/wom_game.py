@@ -4,6 +4,11 @@ One screen runs a :class:`~wom_tui.domain.wom.WomGame` from its first code to it
 switches to the results. People type codes (masked, with a peek) and guesses in a PegInput; computer
 players move on their own, one move per ``options.computer_pace`` seconds, their strategy running in
 a thread so the screen never freezes. Every rule and message comes from the domain.
+
+The screen holds the game's snapshot (its JSON) in a reactive and draws the players panel and the board
+on show from it; every move sets it, and a snapshot set from elsewhere (a move another process made)
+replaces the game and the table goes on from there. Which board is on show, and the hand-over between
+people, are the screen's own business.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ import asyncio
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -20,6 +25,7 @@ from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
+from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Button, ContentSwitcher, Footer, Static
 from textual.worker import Worker, WorkerCancelled, WorkerFailed
@@ -107,11 +113,16 @@ class WomGameScreen(WomScreen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (72, "-roomy")]
 
     class ComputerMoved(Message):
-        """A computer player's move, played by the game in a worker: the domain's result."""
+        """A computer player's move, played by ``game`` in a worker: the domain's result."""
 
-        def __init__(self, result: MadeCode | TurnResult) -> None:
+        def __init__(self, game: WomGame, result: MadeCode | TurnResult) -> None:
             super().__init__()
+            self.game = game
             self.result = result
+
+    snapshot: reactive[dict[str, Any] | None] = reactive(None, always_update=True, init=False)
+    """The game as JSON, as the screen shows it. Every move sets it (:meth:`publish`); setting it from
+    elsewhere replaces the game (a move in flight on the old one is dropped) and the table goes on."""
 
     def __init__(self, setup: WomSetup, game: WomGame, saver: GameSaver) -> None:
         wide = game.ruleset.length >= WIDE_CODE or len(game.ruleset.palette) > 6
@@ -120,8 +131,12 @@ class WomGameScreen(WomScreen):
         self.game = game
         self.saver = saver
         self._pace = 0.0
-        self._last_person: Player | None = None
-        self._waiting_for: Player | None = None
+        self._board_on_show: str | None = None
+        """The player whose board the screen shows and marks (by name); None: whoever moves next."""
+        self._generation = 0
+        """Counts games replaced by a snapshot from elsewhere: what was scheduled for an older one is dropped."""
+        self._last_person: str | None = None
+        self._waiting_for: str | None = None
         self._paused = False
         self._leaving = False
         self._deferred: Callable[[], None] | None = None
@@ -189,6 +204,7 @@ class WomGameScreen(WomScreen):
         self._pace = max(float(self.wom.options.computer_pace), 0.0)
         self.query_one("#wom-players").border_title = "Players"
         self.query_one("#wom-log").border_title = "Messages"
+        self.publish()
         self._proceed()
 
     @property
@@ -206,6 +222,54 @@ class WomGameScreen(WomScreen):
     def _player_to_move(self) -> Player | None:
         return self.game.mover
 
+    # -- the snapshot ---------------------------------------------------------------------------
+
+    def publish(self) -> None:
+        """The game changed: take its snapshot, which shows it."""
+        self.snapshot = self.game.as_json()
+
+    def watch_snapshot(self, snapshot: dict[str, Any] | None) -> None:
+        """Show the game the snapshot holds; one set from elsewhere replaces the game and play goes on."""
+        if snapshot is None:
+            return
+        if snapshot == self.game.as_json():
+            self._draw()
+            return
+        self.game = WomGame.from_json(snapshot, self.wom.rng, on_finish=self.saver)
+        self._generation += 1
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        self._move = None
+        if self._paused:
+            self._deferred = self._proceed  # the leave dialog is open: go on once it is answered
+        else:
+            self._proceed()
+
+    def _draw(self) -> None:
+        """Draw the players panel and the board on show from the game (which the snapshot holds)."""
+        game = self.game
+        shown = self._player_on_show()
+        self.query_one(PlayersPanel).show(game.standings(shown))
+        if shown is not None and game.phase != MAKING:
+            self.query_one(HistoryTable).show_board(game.board_of(shown), owner=game.players.index(shown))
+            self._show_attempts(shown)
+
+    def _player_on_show(self) -> Player | None:
+        if self._board_on_show is None:
+            return self.game.mover
+        return self._player_named(self._board_on_show)
+
+    def _player_named(self, name: str) -> Player | None:
+        return next((player for player in self.game.players if player.name == name), None)
+
+    def _show_board_of(self, player: Player | None) -> None:
+        """Show ``player``'s board and mark them (None: whoever moves next)."""
+        self._board_on_show = None if player is None else player.name
+        self._draw()
+
+    # -- the flow of turns ----------------------------------------------------------------------
+
     def _proceed(self) -> None:
         """Show whoever moves next: a hand-over, a person's turn, or a computer's move."""
         if self._leaving:
@@ -214,8 +278,8 @@ class WomGameScreen(WomScreen):
         if player is None:
             self._show_results()
             return
-        self._refresh_players()
-        if not player.is_computer and self._several_people and self._last_person not in (None, player):
+        self._show_board_of(None)
+        if not player.is_computer and self._several_people and self._last_person not in (None, player.name):
             self._show_handover(player)
             return
         self._show_turn(player)
@@ -223,7 +287,7 @@ class WomGameScreen(WomScreen):
     def _show_turn(self, player: Player) -> None:
         self._awaiting = None
         if not player.is_computer:
-            self._last_person = player
+            self._last_person = player.name
         if self.game.phase == MAKING:
             self._show_making(player)
         else:
@@ -233,10 +297,11 @@ class WomGameScreen(WomScreen):
 
     def _schedule(self, callback: Callable[[], None], delay: float) -> None:
         """Run ``callback`` after ``delay`` seconds (next tick for 0), held back while the leave dialog is open."""
+        generation = self._generation
 
         def fire() -> None:
             self._timer = None
-            if self._leaving:
+            if self._leaving or generation != self._generation:
                 return
             if self._paused:
                 self._deferred = callback
@@ -287,6 +352,7 @@ class WomGameScreen(WomScreen):
         self._awaiting = None
         self.query_one("#code-input", PegInput).clear()
         self._announce_code(made)
+        self.publish()
         self._proceed()
 
     def _announce_code(self, made: MadeCode) -> None:
@@ -301,12 +367,9 @@ class WomGameScreen(WomScreen):
         self.query_one(ContentSwitcher).current = "wom-guessing"
         stage = self.query_one("#wom-guessing")
         stage.set_class(player.is_computer, "-computer")
-        board = self.game.board_of(player)
         self.query_one("#guess-turn", Static).update(
             Content.from_markup("$name's turn to guess the code.", name=player.name)
         )
-        self._show_attempts(player)
-        self.query_one(HistoryTable).show_board(board, owner=self.game.players.index(player))
         guess_input = self.query_one("#guess-input", PegInput)
         guess_input.clear()
         self._set_error("#guess-error", None)
@@ -336,23 +399,25 @@ class WomGameScreen(WomScreen):
         # The guess is being played: until it is (a thread, below), the table waits for nobody.
         waited, self._awaiting = self._awaiting, None
         self._person_moving = True
-        self._move = self.run_worker(self._play_person(text, waited), group="move")
+        self._move = self.run_worker(self._play_person(self.game, text, waited), group="move")
 
-    async def _play_person(self, text: str, waited: tuple[str, str] | None) -> None:
+    async def _play_person(self, game: WomGame, text: str, waited: tuple[str, str] | None) -> None:
         # In a thread too: the game's last move saves it, and the store may wait for another process.
         try:
-            turn = await asyncio.to_thread(self.game.play_turn, text)
+            turn = await asyncio.to_thread(game.play_turn, text)
         except InvalidCode as refusal:
-            self._awaiting = waited  # refused: the same person is asked again
-            self._refuse("#guess-error", refusal.reason)
+            if game is self.game:
+                self._awaiting = waited  # refused: the same person is asked again
+                self._refuse("#guess-error", refusal.reason)
             return
         finally:
-            self._move = None
+            if game is self.game:
+                self._move = None
             self._person_moving = False
             if self._back_pending:
                 self._back_pending = False
                 self.call_later(self.action_back)
-        if self._leaving:
+        if self._leaving or game is not self.game:
             return
         self._awaiting = None
         guess_input = self.query_one("#guess-input", PegInput)
@@ -363,10 +428,9 @@ class WomGameScreen(WomScreen):
 
     def _announce_turn(self, turn: TurnResult) -> None:
         player = turn.player
-        self.query_one(HistoryTable).show_board(
-            self.game.board_of(player), owner=self.game.players.index(player)
-        )
-        self._show_attempts(player)
+        # The board on show is still this player's until the next turn begins.
+        self._board_on_show = player.name
+        self.publish()
         kind: Kind = "computer" if player.is_computer else "info"
         self.message_log.say(f"{player.name}'s guess: {turn.guess} → {turn.feedback.text}", kind)
         board = self.game.board_of(player)
@@ -375,38 +439,39 @@ class WomGameScreen(WomScreen):
         if turn.revealed is not None:
             # That board is over, so its code can be shown: nobody else is breaking it.
             self.message_log.say(f"The code was {turn.revealed}.", "warning")
-        # The board on show is still this player's until the next turn begins.
-        self._refresh_players(player)
         # A pause after every move (not only a computer's), so its key pegs are seen before the
         # board changes hands; the same player moving again goes on at once.
         following = self._player_to_move()
-        delay = 0.0 if following is player else self._pace
+        delay = 0.0 if following is not None and following.name == player.name else self._pace
         self._schedule(self._proceed, delay)
 
     # -- computer players -----------------------------------------------------------------------
 
     def _computer_move(self) -> None:
-        self._move = self.run_worker(self._play_computer(), group="move")
+        self._move = self.run_worker(self._play_computer(self.game), group="move")
 
-    async def _play_computer(self) -> None:
+    async def _play_computer(self, game: WomGame) -> None:
         try:
-            player = self._player_to_move()
+            player = game.mover
             if player is None or not player.is_computer:
                 return
             # A strong strategy on a big ruleset can think for a while: keep the screen alive meanwhile.
-            result = await asyncio.to_thread(self.game.move)
-            self.post_message(self.ComputerMoved(result))
+            result = await asyncio.to_thread(game.move)
+            self.post_message(self.ComputerMoved(game, result))
         finally:
-            self._move = None
+            if game is self.game:
+                self._move = None
 
     def on_wom_game_screen_computer_moved(self, message: ComputerMoved) -> None:
         """A computer's code or guess, worked out in a worker: say it and go on."""
         message.stop()
-        if self._leaving:
-            return
+        if self._leaving or message.game is not self.game:
+            return  # left, or the game was replaced by a snapshot from elsewhere meanwhile
         result = message.result
         if isinstance(result, MadeCode):
             self._announce_code(result)
+            self._board_on_show = result.maker.name  # marked until the next turn is shown
+            self.publish()
             self._schedule(self._proceed, self._pace / 2)
         else:
             self._set_error("#guess-error", None)
@@ -415,7 +480,7 @@ class WomGameScreen(WomScreen):
     # -- hand-over between people ---------------------------------------------------------------
 
     def _show_handover(self, player: Player) -> None:
-        self._waiting_for = player
+        self._waiting_for = player.name
         self._awaiting = ("handover", player.name)
         self.query_one(ContentSwitcher).current = "wom-handover"
         self.query_one("#handover-title", Static).update(
@@ -437,8 +502,9 @@ class WomGameScreen(WomScreen):
         """The next person is at the keyboard: show their turn."""
         if event.button.id == "handover-ready":
             event.stop()
-            player, self._waiting_for = self._waiting_for, None
-            if player is not None and player is self._player_to_move():
+            name, self._waiting_for = self._waiting_for, None
+            player = self._player_to_move()
+            if name is not None and player is not None and player.name == name:
                 self._show_turn(player)
 
     # -- input ----------------------------------------------------------------------------------
@@ -472,12 +538,6 @@ class WomGameScreen(WomScreen):
         widget.set_class(content is not None and kind == "-error", "-error")
         widget.set_class(content is not None and kind == "-info", "-info")
         widget.update(content if content is not None else "")
-
-    # -- the players panel ----------------------------------------------------------------------
-
-    def _refresh_players(self, mover: Player | None = None) -> None:
-        """Redraw the players panel, marking ``mover`` (default: whoever moves next)."""
-        self.query_one(PlayersPanel).show(self.game.standings(mover))
 
     # -- the end, or leaving early --------------------------------------------------------------
 

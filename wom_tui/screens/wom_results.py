@@ -87,8 +87,6 @@ class WomResultsScreen(WomScreen):
         return Text("\n".join(lines))
 
     def _saved_line(self) -> Content:
-        from ..domain.store import StoreError
-
         error = self.saver.error
         if error is not None:
             return Content.assemble(("The points could not be saved. ", "bold"), str(error))
@@ -98,10 +96,9 @@ class WomResultsScreen(WomScreen):
         for row in self.results.players:
             if row.player.is_computer:
                 continue
-            try:
-                user = self.wom.store.user(row.player.name)
-            except StoreError:
-                user = None
+            name = row.player.name
+            # A total that cannot be read now (the store failed) is left out; the points were saved.
+            user = self.wom.with_store(lambda: self.wom.store.user(name), on_error=lambda _error: None)
             if user is not None:
                 points = "point" if user.score == 1 else "points"
                 games = "game" if user.games == 1 else "games"

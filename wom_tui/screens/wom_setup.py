@@ -69,15 +69,11 @@ class WomSetupScreen(WomScreen):
     # -- layout -----------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        from ..domain.store import StoreError
-
-        try:
-            # Over SSH you seat only yourself (and the computers): Identity.seatable decides.
-            self._registered = [user.name for user in self.wom.store.scoreboard()]
-            self._people = self.wom.identity.seatable(self._registered)
-        except StoreError as error:
-            self._people = []
-            self._store_error = error
+        # A store failure is shown once the screen is mounted (on_mount), not while it is being built.
+        users = self.wom.with_store(self.wom.store.scoreboard, on_error=self._keep_store_error)
+        self._registered = [user.name for user in users or ()]
+        # Over SSH you seat only yourself (and the computers): Identity.seatable decides.
+        self._people = self.wom.identity.seatable(self._registered) if users is not None else []
         self._choose_defaults()
         with VerticalScroll(id="setup-box", classes="panel"):
             yield Static(Text("Play World of Mastermind"), classes="panel-title")
@@ -293,10 +289,11 @@ class WomSetupScreen(WomScreen):
             return None
         return WomSetup(tuple(names), self._attempts, self._ruleset)
 
+    def _keep_store_error(self, error: StoreError) -> None:
+        self._store_error = error
+
     def action_start(self) -> None:
         """Start the game with the chosen players, attempts and rules."""
-        from ..domain.store import StoreError
-
         setup = self.current_setup()
         if setup is None:
             return
@@ -305,14 +302,12 @@ class WomSetupScreen(WomScreen):
             self._say(f"You cannot seat {refused[0]}: over SSH you play only as yourself.")
             return
         try:
-            screen = start_game(self.wom, setup)
+            screen = self.wom.with_store(lambda: start_game(self.wom, setup))
         except SetupError as refusal:
             self._say(refusal.reason)
             return
-        except StoreError as error:
-            self.wom.show_store_error(error)
-            return
-        self.app.push_screen(screen)
+        if screen is not None:
+            self.app.push_screen(screen)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Start or Back."""

@@ -18,6 +18,18 @@ class MessageLog(RichLog):
     its colour from the theme. Lines are also kept in :attr:`lines_said` for tests and screens.
     """
 
+    DEFAULT_CSS = """
+    MessageLog {
+        height: 1fr;
+        min-height: 3;
+        border: round $panel-lighten-2;
+        border-title-color: $text-muted;
+        background: $surface;
+        padding: 0 1;
+        scrollbar-size-vertical: 1;
+    }
+    """
+
     def __init__(
         self,
         *,

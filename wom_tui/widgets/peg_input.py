@@ -20,6 +20,18 @@ from .pegs import EMPTY, MASK, peg
 class PegSlot(Static):
     """One hole of the code being entered; click it to make it the current slot."""
 
+    DEFAULT_CSS = """
+    PegSlot {
+        width: 3;
+        height: 2;
+        margin-right: 1;
+        border-bottom: blank;
+    }
+    PegSlot.-current {
+        border-bottom: heavy $panel-lighten-3;
+    }
+    """
+
     class Selected(Message):
         """A slot was clicked."""
 
@@ -49,6 +61,17 @@ class PegSlot(Static):
 
 class PalettePeg(Static):
     """A peg of the palette row; click it to put its symbol in the current slot."""
+
+    DEFAULT_CSS = """
+    PalettePeg {
+        width: 3;
+        height: 1;
+        margin-right: 1;
+    }
+    PalettePeg:hover {
+        text-style: underline;
+    }
+    """
 
     class Picked(Message):
         """A palette peg was clicked."""
@@ -102,6 +125,38 @@ class PegInput(Widget, can_focus=True):
     refuses it ("Guess too long; …") at no cost; Backspace removes extras first. The widget's own
     keys are handled as they arrive, in order with typed symbols, so a burst of keys (one SSH
     packet) gives the same result as the same keys typed slowly.
+    """
+
+    DEFAULT_CSS = """
+    PegInput {
+        height: auto;
+        width: auto;
+        min-width: 24;
+        padding: 0 1;
+        border: round $panel-lighten-2;
+        background: $surface;
+        border-title-color: $text-muted;
+    }
+    PegInput:focus {
+        border: round $accent;
+        border-title-color: $accent;
+    }
+    PegInput .peg-input--slots {
+        height: 2;
+        width: auto;
+    }
+    PegInput .peg-input--palette {
+        height: 1;
+        width: auto;
+    }
+    PegInput:focus PegSlot.-current {
+        border-bottom: heavy $accent;
+    }
+    PegInput .peg-input--extra {
+        width: auto;
+        height: 1;
+        color: $warning;
+    }
     """
 
     BINDINGS = [

@@ -30,6 +30,21 @@ class GuessInput(PegInput):
     goes back to the slots.
     """
 
+    DEFAULT_CSS = """
+    /* The command line (lifeline#1 typed at the prompt) in place of the slots. */
+    GuessInput .guess-input--command {
+        display: none;
+        height: 2;
+        width: 32;
+    }
+    GuessInput.-command .guess-input--command {
+        display: block;
+    }
+    GuessInput.-command .peg-input--slots {
+        display: none;
+    }
+    """
+
     def __init__(self, ruleset: Ruleset, *, commands: bool = True, **kwargs: object) -> None:
         super().__init__(ruleset, **kwargs)  # type: ignore[arg-type]
         self._commands = commands
