@@ -24,6 +24,7 @@ from wom_tui.domain.daily import (
     format_wait,
     leaderboard,
     share_text,
+    solo_share,
     solo_title,
     started,
     until_next,
@@ -130,6 +131,12 @@ def test_the_share_text_has_pegs_never_symbols():
 def test_a_solo_share_shows_lifelines_as_such():
     text = share_text(solo_title(CLASSIC.ruleset), [None, Feedback(4, 0)], CLASSIC.ruleset, broke=True)
     assert text == "Mastermind solo · 4 × World of Mastermind · 2/10\nlifeline\n●●●●"
+
+
+def test_a_solo_games_rows_share_without_their_symbols():
+    rows = [("LIFELINE", Feedback(0, 0)), ("LIFELINE", Feedback(0, 0)), ("RGBY", Feedback(1, 1)), ("RRRR", Feedback(0, 0))]
+    text = solo_share(CLASSIC.ruleset, rows, broke=False)
+    assert text == "Mastermind solo · 4 × World of Mastermind · X/10\nlifeline\nlifeline\n●○··\n····"
 
 
 @given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)).filter(lambda p: sum(p) <= 4), min_size=1, max_size=10))

@@ -52,6 +52,18 @@ def test_the_cache_is_used_and_follows_new_and_removed_games(tmp_path: Path):
     assert [s.game_id for s in store.game_summaries()[0]] == [second]
 
 
+def test_a_new_session_takes_the_summaries_from_the_index_not_the_game_files(tmp_path: Path):
+    store = Store(tmp_path)
+    game_id = store.record_game(solo("Guest", True, 2, is_user=False))
+    summaries = store.game_summaries()[0]
+    path = tmp_path / "games" / f"{game_id}.json"
+    info = path.stat()
+    # Same size, same time, other bytes: only a store that trusts the index still sees the game.
+    path.write_bytes(b" " * info.st_size)
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+    assert Store(tmp_path).game_summaries() == (summaries, [])
+
+
 def test_a_changed_game_file_is_read_again(tmp_path: Path):
     store = Store(tmp_path)
     game_id = store.record_game(solo("Guest", True, 2, is_user=False))

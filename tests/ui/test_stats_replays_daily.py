@@ -18,10 +18,13 @@ from wom_tui.screens.daily import DailyGameScreen, DailyScreen
 from wom_tui.screens.errors import StoreErrorScreen
 from wom_tui.screens.menu import MenuScreen
 from wom_tui.screens.replay import ReplayScreen, ReplaysScreen
+from wom_tui.screens.solo_game import HallNameScreen
 from wom_tui.screens.stats import StatsScreen
 from wom_tui.widgets.bar_chart import BarChart
 
 from .conftest import build_app, wait_for
+from .screen_text import screen_lines
+from .test_solo import open_setup, play_to_win, start_game
 
 SIZE = (80, 24)
 R5 = WOM_RULESET.with_guesses(5)
@@ -302,6 +305,39 @@ async def test_breaking_the_daily_code_leads_the_board_and_shares_over_osc52(sto
     assert (attempt["guesses"], attempt["broke"]) == (2, True)
     (record,) = store.games()
     assert record.kind == "daily" and record.players[0].guesses[-1] == (code, Feedback(4, 0))
+
+
+async def test_a_finished_solo_game_shares_its_grid_over_osc52(store, app):
+    async with app.run_test(size=SIZE) as pilot:
+        written: list[str] = []
+        original = app._driver.write
+        app._driver.write = lambda data: (written.append(data), original(data))[1]
+        await open_setup(pilot)
+        screen = await start_game(pilot)
+        await pilot.press("f2")  # a lifeline: its row is shared as such
+        await wait_for(pilot, lambda: screen.game.guesses_used == 1)
+        used = await play_to_win(pilot, screen)
+        await wait_for(pilot, lambda: isinstance(app.screen, HallNameScreen))  # the first win is a record
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen and store.games())
+        (record,) = store.games()
+        pegs = ["lifeline"] + ["●" * f.black + "○" * f.white + "·" * (4 - f.black - f.white)
+                               for guess, f in record.players[0].guesses[1:]]
+        expected = "\n".join([f"Mastermind solo · 4 × Ten digits · {used}/10", *pegs])
+        assert pegs[-1] == "●●●●"
+        await pilot.press("c")
+
+        def log_rows() -> list[str]:
+            """The message log's rows as the screen shows them."""
+            region = screen.messages.content_region
+            lines = screen_lines(app)[region.y:region.bottom]
+            return [line[region.x:region.right].strip() for line in lines]
+
+        await wait_for(pilot, lambda: log_rows()[-len(pegs):] == pegs, message="the grid shows at the log's foot")
+        assert f"Mastermind solo · 4 × Ten digits · {used}/10" in " ".join(log_rows()[:-len(pegs)])  # wrapped
+        assert f"\x1b]52;c;{base64.b64encode(expected.encode()).decode()}\a" in written
+        # The grid gives nothing away: no guessed symbol is in it.
+        assert not set(expected.split("\n", 1)[1]) & set("0123456789")
 
 
 async def test_the_wait_until_the_next_code(store, app, monkeypatch):

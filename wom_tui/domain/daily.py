@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 
+from .board import LIFELINE
 from .codes import DIGITS8, WOM, Feedback, Ruleset
 from .users import name_key
 
@@ -316,6 +317,12 @@ def solo_title(ruleset: Ruleset) -> str:
     return f"Mastermind solo · {ruleset.length} × {ruleset.palette.title}"
 
 
+def solo_share(ruleset: Ruleset, guesses: Sequence[tuple[str, Feedback]], broke: bool) -> str:
+    """The share text of a solo game from its rows (``LIFELINE`` rows show as such, never a symbol)."""
+    results = [None if guess == LIFELINE else result for guess, result in guesses]
+    return share_text(solo_title(ruleset), results, ruleset, broke)
+
+
 __all__ = [
     "CLASSIC",
     "DIGITS",
@@ -337,6 +344,7 @@ __all__ = [
     "leaderboard",
     "peg_row",
     "share_text",
+    "solo_share",
     "solo_title",
     "started",
     "until_next",

@@ -22,6 +22,7 @@ from textual.widgets import Button, DataTable, Footer, Input, Static
 from textual.worker import get_current_worker
 
 from ..domain.codes import Feedback, InvalidCode, Ruleset
+from ..domain.daily import solo_share
 from ..domain.halloffame import HallEntry
 from ..domain.solo import LIFELINE_COSTS, LifelineResult, SoloGame, coach_verdict
 from ..domain.users import MAX_GUEST_NAME, NameRejected, check_guest_name
@@ -99,6 +100,7 @@ class SoloGameScreen(SoloPlayScreen):
         Binding("f2", "lifeline_refused(1)", show=False),
         Binding("f3", "lifeline_refused(2)", show=False),
         Binding("ctrl+n", "new_game", "New", key_display="^n"),
+        Binding("c", "share", "Share"),
     ]
 
     PREFIX = "solo"
@@ -112,6 +114,8 @@ class SoloGameScreen(SoloPlayScreen):
         self.game: SoloGame = self._fresh_game()
         self._games = 1
         self._record_text: str | None = None
+        self.share_text: str | None = None
+        """The finished game's spoiler-free grid (None while a game is under way)."""
 
     def _fresh_game(self) -> SoloGame:
         return self.choice.setup.new_game(self.wom.rng, self.choice.player, self.choice.is_user)
@@ -158,6 +162,7 @@ class SoloGameScreen(SoloPlayScreen):
         self._dress_panels("History")
         self.publish()
         self.query_one("#solo-input", GuessInput).focus()
+        self.query_one("#solo-over-buttons", Horizontal).mount(Button("c Share", id="solo-share", compact=True))
         self.call_after_refresh(self._announce_game)
 
     # -- what the screen shows -------------------------------------------------------------
@@ -272,6 +277,8 @@ class SoloGameScreen(SoloPlayScreen):
         """A lifeline the game would refuse (spent, off, or the game over) leaves the footer."""
         if action == "lifeline" and parameters:
             return not self.game.over and self.game.lifeline_refusal(int(parameters[0])) is None  # type: ignore[call-overload]
+        if action == "share":
+            return self.game.over
         return True
 
     def action_lifeline_refused(self, number: int) -> None:
@@ -312,7 +319,9 @@ class SoloGameScreen(SoloPlayScreen):
     def _finish(self) -> None:
         game = self.game
         self.messages.say(game.result_message(), "success" if game.won else "error")
-        if self.wom.save_game(game.record()) is not None:
+        record = game.record()
+        self.share_text = solo_share(record.ruleset, record.players[0].guesses, game.won)
+        if self.wom.save_game(record) is not None:
             return
         if game.won:
             self._consider_record()
@@ -373,6 +382,7 @@ class SoloGameScreen(SoloPlayScreen):
         self.game = self._fresh_game()
         self._games += 1
         self._record_text = None
+        self.share_text = None
         self._swap_input()
 
     def _start(self, fresh: GuessInput) -> None:
@@ -385,3 +395,14 @@ class SoloGameScreen(SoloPlayScreen):
             self.action_lifeline(int(button.rsplit("-", 1)[1]))
         elif button == "new":
             self.action_new_game()
+        elif button == "share":
+            self.action_share()
+
+    def action_share(self) -> None:
+        """Show the finished game's spoiler-free grid in the log and copy it (OSC 52; reaches SSH clients too)."""
+        if self.share_text is None:
+            return
+        for line in self.share_text.splitlines():
+            self.messages.say(line)
+        self.app.copy_to_clipboard(self.share_text)
+        self.notify("Copied to your clipboard.", title="Share")
