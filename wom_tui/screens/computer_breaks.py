@@ -80,6 +80,10 @@ class ComputerBreaksScreen(SoloPlayScreen):
         self.game = self._fresh_game()
         self._token = 0
         """Bumped for every new game, so a worker's late answer for an old game is ignored."""
+        if not choice.by_hand:
+            # The secret's field has the focus from the first frame: a code typed on the heels of
+            # the key that opened the screen went to the history table and lost its first symbol.
+            self.AUTO_FOCUS = "#computer-breaks-secret"
 
     def _fresh_game(self) -> ComputerBreaksGame:
         choice = self.choice

@@ -92,6 +92,9 @@ class HallNameScreen(ModalScreen[str | None]):
 class SoloGameScreen(SoloPlayScreen):
     """One person against a hidden code: "Guess #3 of 10", the hint mask, the history, lifelines."""
 
+    AUTO_FOCUS = "#solo-input"
+    """The guess field has the focus from the first frame, so a guess typed ahead loses no symbol."""
+
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("f2", "lifeline(1)", "Symbol", key_display="F2"),
