@@ -42,12 +42,25 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from .daily import DailyAttempt, check_can_start
+from .daily import finished as finished_attempts
 from .halloffame import HallEntry, HallOfFame
 from .keys import KeyRejected, PendingLink, check_fingerprint, hash_link_code
 from .pglive import STATEMENTS as LIVE_STATEMENTS
 from .pglive import PostgresLive
 from .records import GameRecord
-from .store import StoreError, _check_game_id, check_game_json, new_game_id
+from .stats import GameSummary
+from .store import (
+    _GAME_ID,
+    StoreError,
+    _check_game_id,
+    check_game_json,
+    check_identity,
+    check_theme_name,
+    decode_attempts,
+    decode_secret,
+    new_game_id,
+)
 from .users import NameRejected, User, UserRegistry, check_name, name_key
 
 T = TypeVar("T")
@@ -120,6 +133,22 @@ MIGRATIONS: tuple[Migration, ...] = (
            )""",
     )),
     Migration(3, "live tables, presence heartbeats and the LISTEN/NOTIFY change feed", LIVE_STATEMENTS),
+    Migration(4, "theme preferences, the daily code's secret and its attempts", (
+        """CREATE TABLE wom_preferences (
+               identity text COLLATE "C" PRIMARY KEY,
+               theme text NOT NULL
+           )""",
+        # One row each (the key is always true), as the data folder's daily_secret.json and daily.json;
+        # every change to the attempts locks the row, so two sessions cannot both start one puzzle.
+        """CREATE TABLE wom_daily_secret (
+               one boolean PRIMARY KEY DEFAULT true CHECK (one),
+               secret text NOT NULL
+           )""",
+        """CREATE TABLE wom_daily (
+               one boolean PRIMARY KEY DEFAULT true CHECK (one),
+               attempts jsonb NOT NULL
+           )""",
+    )),
     # Later versions append here, never edit an applied one.
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
@@ -339,6 +368,13 @@ class PostgresStore:
         self.users()
         self.hall_of_fame()
         self.games_with_ids()
+        self.daily_attempts()
+        for identity, theme in self._read("SELECT identity, theme FROM wom_preferences ORDER BY identity"):
+            try:
+                check_identity(identity)
+                check_theme_name(theme)
+            except ValueError as exc:
+                raise self._bad_row("wom_preferences", identity, str(exc)) from None
 
     def users(self) -> UserRegistry:
         """All registered users, in registration order."""
@@ -574,6 +610,114 @@ class PostgresStore:
             return row is not None
 
         return self._transaction(submit)
+
+    # ---- preferences, statistics, replays and the daily code (as the data folder keeps them)
+
+    def theme(self, identity: str) -> str | None:
+        """The theme ``identity`` chose last (``"local"`` on one machine; a key over SSH), or ``None``."""
+        check_identity(identity)
+        rows = self._read("SELECT theme FROM wom_preferences WHERE identity = %s", (identity,))
+        if not rows:
+            return None
+        try:
+            return check_theme_name(rows[0][0])
+        except ValueError as exc:
+            raise self._bad_row("wom_preferences", identity, str(exc)) from None
+
+    def set_theme(self, identity: str, theme: str) -> None:
+        """Remember ``theme`` for ``identity`` (one statement)."""
+        check_identity(identity)
+        check_theme_name(theme)
+        self._transaction(lambda conn, _: conn.execute(
+            "INSERT INTO wom_preferences (identity, theme) VALUES (%s, %s) "
+            "ON CONFLICT (identity) DO UPDATE SET theme = EXCLUDED.theme", (identity, theme)))
+
+    def game(self, game_id: str) -> GameRecord:
+        """One finished game, read and validated in full; :class:`DatabaseError` if missing or damaged."""
+        if not isinstance(game_id, str) or _GAME_ID.fullmatch(game_id) is None:
+            raise DatabaseError(self.database, f"{game_id!r} is not a game id")
+        rows = self._read("SELECT kind, record FROM wom_games WHERE id = %s", (game_id,))
+        if not rows:
+            raise DatabaseError(self.database, f"there is no game {game_id}")
+        return self._game(game_id, *rows[0])
+
+    def game_summaries(self) -> tuple[list[GameSummary], list[StoreError]]:
+        """A summary of every finished game (oldest first), and the rows that had to be left out.
+
+        A bad row never stops the rest: it is left out, named in the second list, and not touched.
+        """
+        summaries: list[GameSummary] = []
+        left_out: list[StoreError] = []
+        for game_id, kind, record in self._read("SELECT id, kind, record FROM wom_games ORDER BY id"):
+            try:
+                summaries.append(GameSummary.of(game_id, self._game(game_id, kind, record)))
+            except DatabaseError as error:
+                left_out.append(error)
+        summaries.sort(key=lambda summary: (summary.finished_at, summary.game_id))
+        return summaries, left_out
+
+    def daily_secret(self) -> bytes:
+        """The arcade's daily secret, made (32 random bytes) by the first session that needs it."""
+        import secrets
+
+        from .daily import SECRET_BYTES
+
+        # Not from the seeded RNG on purpose: with a known --seed the codes could be computed.
+        fresh = secrets.token_bytes(SECRET_BYTES).hex()
+
+        def made(conn: psycopg.Connection[Any], _: int) -> Any:
+            conn.execute("INSERT INTO wom_daily_secret (secret) VALUES (%s) ON CONFLICT DO NOTHING", (fresh,))
+            return conn.execute("SELECT secret FROM wom_daily_secret").fetchone()[0]  # type: ignore[index]
+
+        secret = self._transaction(made)
+        try:
+            return decode_secret({"schema": 1, "secret": secret})
+        except ValueError as exc:
+            raise self._bad_row("wom_daily_secret", "secret", str(exc)) from None
+
+    def _attempts(self, conn: psycopg.Connection[Any], *, lock: bool) -> list[DailyAttempt]:
+        if lock:  # the row exists from the first change on: lock it (or make it) so changes go one at a time
+            conn.execute("INSERT INTO wom_daily (attempts) VALUES ('[]') ON CONFLICT DO NOTHING")
+        row = conn.execute("SELECT attempts FROM wom_daily" + (" FOR UPDATE" if lock else "")).fetchone()
+        try:
+            return decode_attempts({"schema": 1, "attempts": row[0] if row else []})
+        except ValueError as exc:
+            raise self._bad_row("wom_daily", "attempts", str(exc)) from None
+
+    def daily_attempts(self) -> list[DailyAttempt]:
+        """Every daily attempt kept."""
+        return self._transaction(lambda conn, _: self._attempts(conn, lock=False))
+
+    def start_daily(self, attempt: DailyAttempt) -> None:
+        """Record that ``attempt.player`` started a daily puzzle (at their first guess).
+
+        :class:`~wom_tui.domain.daily.DailyRefused` (and nothing written) if they already have an
+        attempt at that puzzle on that day, even one started a moment ago on another server.
+        """
+        if not isinstance(attempt, DailyAttempt):
+            raise TypeError("start_daily needs a DailyAttempt")
+
+        def start(conn: psycopg.Connection[Any], _: int) -> None:
+            attempts = self._attempts(conn, lock=True)
+            check_can_start(attempts, attempt.day, attempt.puzzle, attempt.player)
+            self._write_attempts(conn, [*attempts, attempt])
+
+        self._transaction(start)
+
+    def finish_daily(
+        self, day: str, puzzle: str, player: str, *, finished_at: str, guesses: int, broke: bool, game_id: str | None
+    ) -> None:
+        """Record how ``player``'s started attempt ended; ``DailyRefused`` if none is under way."""
+        def finish(conn: psycopg.Connection[Any], _: int) -> None:
+            attempts = finished_attempts(self._attempts(conn, lock=True), day, puzzle, player,
+                                         finished_at=finished_at, guesses=guesses, broke=broke, game_id=game_id)
+            self._write_attempts(conn, attempts)
+
+        self._transaction(finish)
+
+    @staticmethod
+    def _write_attempts(conn: psycopg.Connection[Any], attempts: list[DailyAttempt]) -> None:
+        conn.execute("UPDATE wom_daily SET attempts = %s", (Jsonb([attempt.as_json() for attempt in attempts]),))
 
     # ---- copying whole arcades (wom-tui store copy)
 
