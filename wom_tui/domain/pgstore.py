@@ -638,7 +638,7 @@ class PostgresStore:
             raise DatabaseError(self.database, f"{game_id!r} is not a game id")
         rows = self._read("SELECT kind, record FROM wom_games WHERE id = %s", (game_id,))
         if not rows:
-            raise DatabaseError(self.database, f"there is no game {game_id}")
+            raise DatabaseError(self.database, f"there is no such game {game_id}")
         return self._game(game_id, *rows[0])
 
     def game_summaries(self) -> tuple[list[GameSummary], list[StoreError]]:
