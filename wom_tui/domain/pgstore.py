@@ -727,6 +727,17 @@ class PostgresStore:
                           "+ (SELECT count(*) FROM wom_hall_of_fame)")
         return rows[0][0] == 0
 
+    def totals(self) -> dict[str, int]:
+        """What :meth:`.storecopy.Arcade.totals` counts, counted by the database in one query (no row decoded)."""
+        row = self._read(
+            "SELECT (SELECT count(*) FROM wom_users), (SELECT coalesce(sum(score), 0) FROM wom_users), "
+            "(SELECT coalesce(sum(games), 0) FROM wom_users), (SELECT count(*) FROM wom_user_keys), "
+            "(SELECT count(*) FROM wom_hall_of_fame), (SELECT count(*) FROM wom_games), "
+            "(SELECT count(*) FROM wom_games WHERE kind = 'wom')")[0]
+        labels = ("users", "points", "games played", "SSH keys", "hall of fame records", "game records",
+                  "World of Mastermind records")
+        return dict(zip(labels, (int(value) for value in row)))
+
     def load(self, users: Iterable[User], hall: HallOfFame, games: Iterable[tuple[str, GameRecord]]) -> None:
         """Fill an empty database with exactly these users (with their keys), records and games, in one transaction.
 
