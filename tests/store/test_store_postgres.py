@@ -50,6 +50,21 @@ def run_sql(location: str, statement: str, params=()) -> list[tuple]:
         return cursor.fetchall() if cursor.description else []
 
 
+# ---- the same store
+
+
+def test_the_database_store_offers_everything_the_folder_store_offers():
+    """The app is handed either store: a method only the folder has is a crash on the database
+    (it was: the theme, My stats, replays and the daily code came to the folder first)."""
+    from wom_tui.domain.store import Store
+
+    def offered(cls) -> set[str]:
+        return {name for name in dir(cls) if not name.startswith("_")}
+
+    folder_only = {"index_path"}  # the folder's summaries cache; the database needs none
+    assert offered(Store) - folder_only <= offered(PostgresStore)
+
+
 # ---- reaching the database
 
 
