@@ -15,7 +15,16 @@ from wom_tui.domain.codes import DIGITS8, RAINBOW, SOLO_RULESET, WOM, Feedback, 
 from wom_tui.domain.halloffame import HallEntry, HallOfFame
 from wom_tui.domain.pgstore import PostgresStore
 from wom_tui.domain.records import GameRecord, PlayerRecord
-from wom_tui.domain.store import Store, encode_game, encode_hall, encode_users
+from wom_tui.domain.daily import DailyAttempt
+from wom_tui.domain.store import (
+    Store,
+    encode_attempts,
+    encode_game,
+    encode_hall,
+    encode_prefs,
+    encode_secret,
+    encode_users,
+)
 from wom_tui.domain.users import User, UserRegistry
 
 from .helpers import RULESET5, snapshot
@@ -37,6 +46,16 @@ def make_arcade(folder: Path, users: int, games: int, rng: Random) -> None:
         HallEntry(Ruleset(3, DIGITS8, True, 10), 1, names[-1]),
     ])
     (folder / "halloffame.json").write_bytes(encode_hall(hall))
+    # Themes chosen on this machine and over SSH (by key), the daily code's secret and its attempts.
+    themes = {"local": "nord", **{f"SHA256:{n:011d}0{'A' * 31}": "wom-colourblind" for n in range(0, users, 70)}}
+    (folder / "preferences.json").write_bytes(encode_prefs(themes))
+    (folder / "daily_secret.json").write_bytes(encode_secret(rng.randbytes(32)))
+    attempts = [DailyAttempt(f"2026-11-{1 + n % 20:02d}", ("classic", "digits")[n % 2], names[n % users],
+                             f"2026-11-{1 + n % 20:02d}T08:00:00+00:00",
+                             *((f"2026-11-{1 + n % 20:02d}T08:05:00+00:00", 1 + n % 10, n % 3 > 0, None)
+                               if n % 5 else ()))
+                for n in range(min(users, 40))]
+    (folder / "daily.json").write_bytes(encode_attempts(attempts))
     for n in range(games):
         kind = ("wom", "solo", "flip")[n % 3]
         seated = rng.sample(names, 1 if kind != "wom" else rng.randint(1, 3))
@@ -85,6 +104,9 @@ def test_a_big_arcade_goes_into_postgresql_and_back_exactly(postgres_server, mem
     assert counts["game records"] == ("5,000", "5,000")
     assert counts["hall of fame records"] == ("3", "3")
     assert counts["SSH keys"] == ("214", "214")
+    assert counts["theme choices"] == ("16", "16")
+    assert counts["daily attempts"] == ("40", "40")
+    assert counts["daily secrets"] == ("1", "1")
     points = f"{sum(u.score for u in Store(source).users()):,}"
     assert counts["points"] == (points, points)
     assert out.rstrip().endswith("everything matches.")

@@ -34,7 +34,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import psycopg
 from psycopg import sql
@@ -50,6 +50,9 @@ from .pglive import STATEMENTS as LIVE_STATEMENTS
 from .pglive import PostgresLive
 from .records import GameRecord
 from .stats import GameSummary
+
+if TYPE_CHECKING:
+    from .storecopy import Arcade
 from .store import (
     _GAME_ID,
     StoreError,
@@ -716,16 +719,18 @@ class PostgresStore:
         self._transaction(finish)
 
     @staticmethod
-    def _write_attempts(conn: psycopg.Connection[Any], attempts: list[DailyAttempt]) -> None:
-        conn.execute("UPDATE wom_daily SET attempts = %s", (Jsonb([attempt.as_json() for attempt in attempts]),))
+    def _write_attempts(conn: psycopg.Connection[Any], attempts: list[DailyAttempt], *, insert: bool = False) -> None:
+        rows = Jsonb([attempt.as_json() for attempt in attempts])
+        if insert:
+            conn.execute("INSERT INTO wom_daily (attempts) VALUES (%s)", (rows,))
+        else:
+            conn.execute("UPDATE wom_daily SET attempts = %s", (rows,))
 
     # ---- copying whole arcades (wom-tui store copy)
 
     def is_empty(self) -> bool:
-        """True when no user, game or hall-of-fame record is kept yet."""
-        rows = self._read("SELECT (SELECT count(*) FROM wom_users) + (SELECT count(*) FROM wom_games) "
-                          "+ (SELECT count(*) FROM wom_hall_of_fame)")
-        return rows[0][0] == 0
+        """True when nothing of an arcade is kept yet (no user, game, hall-of-fame record, theme or daily data)."""
+        return self._read(_COUNT_ARCADE)[0][0] == 0
 
     def totals(self) -> dict[str, int]:
         """What :meth:`.storecopy.Arcade.totals` counts, counted by the database in one query (no row decoded)."""
@@ -733,26 +738,46 @@ class PostgresStore:
             "SELECT (SELECT count(*) FROM wom_users), (SELECT coalesce(sum(score), 0) FROM wom_users), "
             "(SELECT coalesce(sum(games), 0) FROM wom_users), (SELECT count(*) FROM wom_user_keys), "
             "(SELECT count(*) FROM wom_hall_of_fame), (SELECT count(*) FROM wom_games), "
-            "(SELECT count(*) FROM wom_games WHERE kind = 'wom')")[0]
+            "(SELECT count(*) FROM wom_games WHERE kind = 'wom'), (SELECT count(*) FROM wom_preferences), "
+            "(SELECT coalesce(sum(jsonb_array_length(attempts)), 0) FROM wom_daily), "
+            "(SELECT count(*) FROM wom_daily_secret)")[0]
         labels = ("users", "points", "games played", "SSH keys", "hall of fame records", "game records",
-                  "World of Mastermind records")
+                  "World of Mastermind records", "theme choices", "daily attempts", "daily secrets")
         return dict(zip(labels, (int(value) for value in row)))
 
-    def load(self, users: Iterable[User], hall: HallOfFame, games: Iterable[tuple[str, GameRecord]]) -> None:
-        """Fill an empty database with exactly these users (with their keys), records and games, in one transaction.
+    def themes(self) -> dict[str, str]:
+        """The theme each identity chose (for ``wom-tui store copy``)."""
+        themes = {}
+        for identity, theme in self._read("SELECT identity, theme FROM wom_preferences ORDER BY identity"):
+            try:
+                themes[check_identity(identity)] = check_theme_name(theme)
+            except ValueError as exc:
+                raise self._bad_row("wom_preferences", identity, str(exc)) from None
+        return themes
+
+    def daily_secret_kept(self) -> bytes | None:
+        """The daily secret if one was made (never makes one; for ``wom-tui store copy``)."""
+        rows = self._read("SELECT secret FROM wom_daily_secret")
+        if not rows:
+            return None
+        try:
+            return decode_secret({"schema": 1, "secret": rows[0][0]})
+        except ValueError as exc:
+            raise self._bad_row("wom_daily_secret", "secret", str(exc)) from None
+
+    def load(self, arcade: Arcade) -> None:
+        """Fill an empty database with exactly this arcade (:class:`.storecopy.Arcade`), in one transaction.
 
         Points are taken as they are (not recomputed from the games). Pending link codes are not
         copied: they live ten minutes, and a player asks for a new one. ``DatabaseError`` if anything
         is kept already: a copy never merges.
         """
-        users = list(users)
-        games = list(games)
+        users, hall, games = arcade.users, arcade.hall, arcade.games
 
         def fill(conn: psycopg.Connection[Any], attempt: int) -> None:
-            for table in ("wom_users", "wom_games", "wom_hall_of_fame"):
+            for table in ARCADE_TABLES:
                 conn.execute(sql.SQL("LOCK TABLE {} IN EXCLUSIVE MODE").format(sql.Identifier(table)))
-            count = conn.execute("SELECT (SELECT count(*) FROM wom_users) + (SELECT count(*) FROM wom_games) "
-                                 "+ (SELECT count(*) FROM wom_hall_of_fame)").fetchone()
+            count = conn.execute(_COUNT_ARCADE).fetchone()
             if count and count[0]:
                 raise DatabaseError(self.database, "the database already holds an arcade; a copy only "
                                                    "goes into an empty one")
@@ -771,8 +796,20 @@ class PostgresStore:
                 with cur.copy("COPY wom_hall_of_fame (ruleset, entry) FROM STDIN") as copy:
                     for entry in hall.entries():
                         copy.write_row((entry.ruleset.key, Jsonb(entry.as_json())))
+                with cur.copy("COPY wom_preferences (identity, theme) FROM STDIN") as copy:
+                    for identity, theme in arcade.themes.items():
+                        copy.write_row((identity, theme))
+            if arcade.daily_secret is not None:
+                conn.execute("INSERT INTO wom_daily_secret (secret) VALUES (%s)", (arcade.daily_secret.hex(),))
+            if arcade.daily:
+                self._write_attempts(conn, list(arcade.daily), insert=True)
 
         self._transaction(fill)
+
+
+ARCADE_TABLES = ("wom_users", "wom_games", "wom_hall_of_fame", "wom_preferences", "wom_daily", "wom_daily_secret")
+"""The tables a copied arcade fills (keys and links hang off wom_users)."""
+_COUNT_ARCADE = "SELECT " + " + ".join(f"(SELECT count(*) FROM {table})" for table in ARCADE_TABLES)
 
 
 def migrate_database(url: str) -> tuple[int, list[Migration]]:

@@ -1,9 +1,10 @@
 """Moving a whole arcade between stores: a data folder into PostgreSQL and back, nothing lost.
 
 The copy takes users (names, points, games played, the SSH keys that sign in as them, in
-registration order), the hall of fame and every finished game record with its id, exactly; points
-are copied, not recomputed from games. Pending link codes are not copied: a code lives ten
-minutes, and a player whose code was lost asks for a new one.
+registration order), the hall of fame, every finished game record with its id, the theme each
+identity chose, the daily code's secret and every daily attempt, exactly; points are copied, not
+recomputed from games. Pending link codes are not copied: a code lives ten minutes, and a player
+whose code was lost asks for a new one.
 It refuses a target that holds anything, and counts both sides so the person copying can see
 that they agree.
 """
@@ -14,18 +15,28 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from .daily import DailyAttempt
 from .halloffame import HallOfFame
 from .records import GameRecord
 from .store import (
+    DAILY_FILE,
+    DAILY_SECRET_FILE,
     GAMES_DIR,
     HALL_FILE,
+    PREFS_FILE,
     TMP_SUFFIX,
     USERS_FILE,
     Store,
     StoreError,
+    _load,
     atomic_write,
+    decode_prefs,
+    decode_secret,
+    encode_attempts,
     encode_game,
     encode_hall,
+    encode_prefs,
+    encode_secret,
     encode_users,
 )
 from .stores import StoreLike, is_database_url, open_store
@@ -39,6 +50,9 @@ class Arcade:
     users: tuple[User, ...]
     hall: HallOfFame
     games: tuple[tuple[str, GameRecord], ...]
+    themes: dict[str, str]
+    daily: tuple[DailyAttempt, ...]
+    daily_secret: bytes | None
 
     def totals(self) -> dict[str, int]:
         """Counts and sums a person can compare between the two sides of a copy."""
@@ -50,16 +64,30 @@ class Arcade:
             "hall of fame records": len(self.hall),
             "game records": len(self.games),
             "World of Mastermind records": sum(record.kind == "wom" for _, record in self.games),
+            "theme choices": len(self.themes),
+            "daily attempts": len(self.daily),
+            "daily secrets": int(self.daily_secret is not None),
         }
 
 
 def read_arcade(store: StoreLike) -> Arcade:
-    """Everything in ``store`` (``StoreError`` if anything in it is unreadable)."""
-    return Arcade(tuple(store.users()), store.hall_of_fame(), tuple(store.games_with_ids()))
+    """Everything in ``store`` (``StoreError`` if anything in it is unreadable); nothing is written."""
+    if isinstance(store, Store):
+        themes = _load(store.prefs_path, decode_prefs) or {}
+        secret = _load(store.data_dir / DAILY_SECRET_FILE, decode_secret)
+    else:
+        themes = store.themes()  # type: ignore[attr-defined]
+        secret = store.daily_secret_kept()  # type: ignore[attr-defined]
+    return Arcade(tuple(store.users()), store.hall_of_fame(), tuple(store.games_with_ids()), themes,
+                  tuple(store.daily_attempts()), secret)  # type: ignore[attr-defined]
+
+
+FOLDER_FILES = (USERS_FILE, HALL_FILE, PREFS_FILE, DAILY_FILE, DAILY_SECRET_FILE)
+"""The files of a folder that hold part of an arcade (beside the games)."""
 
 
 def _folder_is_empty(store: Store) -> bool:
-    if store.users_path.exists() or store.hall_path.exists():
+    if any((store.data_dir / name).exists() for name in FOLDER_FILES):
         return False
     return not any(name.endswith(".json") for name in os.listdir(store.games_dir))
 
@@ -112,6 +140,12 @@ def write_folder(store: Store, arcade: Arcade) -> None:
             os.replace(temporary, final)
         flush_file_system(games_dir)
         atomic_write(store.data_dir / HALL_FILE, encode_hall(arcade.hall))
+        if arcade.themes:
+            atomic_write(store.data_dir / PREFS_FILE, encode_prefs(arcade.themes))
+        if arcade.daily_secret is not None:
+            atomic_write(store.data_dir / DAILY_SECRET_FILE, encode_secret(arcade.daily_secret))  # mode 0600
+        if arcade.daily:
+            atomic_write(store.data_dir / DAILY_FILE, encode_attempts(arcade.daily))
         atomic_write(store.data_dir / USERS_FILE, encode_users(UserRegistry(arcade.users)))
     except OSError as exc:
         raise StoreError(store.data_dir, f"cannot write the copy ({exc.strerror or exc})") from None
@@ -140,7 +174,7 @@ def copy_arcade(source: str | os.PathLike[str], target: str | os.PathLike[str]) 
             write_folder(destination, arcade)
             copied = read_arcade(destination).totals()  # every file read back as the game will read it
         else:
-            destination.load(arcade.users, arcade.hall, arcade.games)  # type: ignore[attr-defined]
+            destination.load(arcade)  # type: ignore[attr-defined]
             # The rows went in through COPY from records already checked: the database counts them.
             copied = destination.totals()  # type: ignore[attr-defined]
     finally:
