@@ -28,7 +28,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from serve.fleet import ServeProcess, make_host_key, open_session, seat_row, sit_down_together, to_lobby  # noqa: E402
+from serve.fleet import (  # noqa: E402
+    ServeProcess,
+    make_host_key,
+    open_session,
+    seat_row,
+    sit_down_together,
+    start_together,
+    to_lobby,
+)
 from serve.sshterm import Terminal, new_key  # noqa: E402
 
 from wom_tui.domain.stores import open_store  # noqa: E402
@@ -61,8 +69,8 @@ async def run(url: str) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         key_file = Path(tmp) / "ssh_host_ed25519_key"
         host_key = make_host_key(key_file)
-        servers = [await ServeProcess.start(Path(tmp) / f"host{n}", key_file, "--store", url, "--seed", str(n))
-                   for n in (1, 2)]
+        servers = await start_together(*(
+            ServeProcess.start(Path(tmp) / f"host{n}", key_file, "--store", url, "--seed", str(n)) for n in (1, 2)))
         conns = []
         try:
             (ann_conn, ann), (ben_conn, ben) = [

@@ -10,6 +10,7 @@ import asyncio
 import os
 import re
 import sys
+from collections.abc import Awaitable
 from pathlib import Path
 
 import asyncssh
@@ -70,6 +71,19 @@ class ServeProcess:
         await self._reader
 
 
+async def start_together(*starting: Awaitable[ServeProcess]) -> list[ServeProcess]:
+    """Start servers at once (each takes a second or more to be ready); if one fails, the others are
+    stopped and its failure raised."""
+    results = await asyncio.gather(*starting, return_exceptions=True)
+    failures = [result for result in results if isinstance(result, BaseException)]
+    for result in results:
+        if failures and isinstance(result, ServeProcess):
+            await result.stop()
+    if failures:
+        raise failures[0]
+    return [result for result in results if isinstance(result, ServeProcess)]
+
+
 def make_host_key(path: Path) -> asyncssh.SSHKey:
     """The one host key every server of the fleet presents (a copy of one file, mode 0600)."""
     key = asyncssh.generate_private_key("ssh-ed25519")
@@ -126,4 +140,5 @@ async def open_session(port: int, username: str, key: asyncssh.SSHKey, host_key:
     return conn, await open_terminal(conn)
 
 
-__all__ = ["ServeProcess", "connect", "make_host_key", "open_session", "seat_row", "sit_down_together", "to_lobby"]
+__all__ = ["ServeProcess", "connect", "make_host_key", "open_session", "seat_row", "sit_down_together",
+           "start_together", "to_lobby"]

@@ -9,7 +9,15 @@ from pathlib import Path
 
 from wom_tui.domain.pgstore import PostgresStore
 
-from .fleet import ServeProcess, make_host_key, open_session, seat_row, sit_down_together, to_lobby
+from .fleet import (
+    ServeProcess,
+    make_host_key,
+    open_session,
+    seat_row,
+    sit_down_together,
+    start_together,
+    to_lobby,
+)
 from .sshterm import WAIT, Terminal, new_key
 
 
@@ -32,11 +40,10 @@ async def test_a_player_on_each_of_two_servers_share_a_table_and_both_scoreboard
     host_key = make_host_key(key_file)
     # Each "host" has a data folder of its own (nothing of the arcade is kept there); one is given the
     # database on its command line, the other through WOM_STORE, as an operator would keep a password.
-    servers = [
-        await ServeProcess.start(tmp_path / "host1", key_file, "--store", url, "--seed", "1", "--seat-grace", "60"),
-        await ServeProcess.start(tmp_path / "host2", key_file, "--seed", "2",
-                                 "--seat-grace", "60", env={"WOM_STORE": url}),
-    ]
+    servers = await start_together(
+        ServeProcess.start(tmp_path / "host1", key_file, "--store", url, "--seed", "1", "--seat-grace", "60"),
+        ServeProcess.start(tmp_path / "host2", key_file, "--seed", "2", "--seat-grace", "60", env={"WOM_STORE": url}),
+    )
     conns = []
     try:
         assert servers[0].port != servers[1].port
