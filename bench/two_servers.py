@@ -28,15 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from serve.fleet import (  # noqa: E402
-    ServeProcess,
-    make_host_key,
-    open_session,
-    seat_row,
-    sit_down_together,
-    start_together,
-    to_lobby,
-)
+from serve import fleet  # noqa: E402
 from serve.sshterm import Terminal, new_key  # noqa: E402
 
 from wom_tui.domain.stores import open_store  # noqa: E402
@@ -55,7 +47,7 @@ async def timed_guesses(player: Terminal, watcher: Terminal, name: str) -> list[
         await player.wait_until(lambda t, pattern=shown: pattern.search(t.text) is not None)
         start = time.perf_counter()
         player.type("\r")
-        await watcher.wait_until(lambda t, n=number: f"{n}/10" in seat_row(t, name))
+        await watcher.wait_until(lambda t, n=number: f"{n}/10" in fleet.seat_row(t, name))
         latencies.append((time.perf_counter() - start) * 1000)
     return latencies
 
@@ -68,19 +60,19 @@ async def run(url: str) -> dict[str, float]:
     store.close()
     with tempfile.TemporaryDirectory() as tmp:
         key_file = Path(tmp) / "ssh_host_ed25519_key"
-        host_key = make_host_key(key_file)
-        servers = await start_together(*(
-            ServeProcess.start(Path(tmp) / f"host{n}", key_file, "--store", url, "--seed", str(n)) for n in (1, 2)))
+        host_key = fleet.make_host_key(key_file)
+        servers = await fleet.start_together(*(
+            fleet.ServeProcess.start(Path(tmp) / f"host{n}", key_file, "--store", url, "--seed", str(n)) for n in (1, 2)))
         conns = []
         try:
             (ann_conn, ann), (ben_conn, ben) = [
-                await open_session(server.port, name.lower(), keys[name], host_key)
+                await fleet.open_session(server.port, name.lower(), keys[name], host_key)
                 for server, name in zip(servers, CODES)
             ]
             conns = [ann_conn, ben_conn]
             for terminal in (ann, ben):
-                await to_lobby(terminal)
-            await sit_down_together(ann, "Ann", ben, "Ben")
+                await fleet.to_lobby(terminal)
+            await fleet.sit_down_together(ann, "Ann", ben, "Ben")
             for terminal, name in ((ann, "Ann"), (ben, "Ben")):
                 await terminal.wait_for_text("Your code")
                 terminal.type(CODES[name] + "\r")
