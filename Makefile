@@ -31,6 +31,7 @@ bench: $(VENV)/.installed-test postgresql-server
 	$(PY) bench/startup.py
 	$(PY) bench/live.py
 	$(PY) bench/pglive.py
+	$(PY) bench/two_servers.py
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)

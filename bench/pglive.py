@@ -12,15 +12,14 @@ package, fsync off — so the figures are the software's, not a disk's).
 * one sweep with ``--sessions`` sessions online and ``--tables`` open tables: wall ms;
 * ``--sessions`` idle subscribers in one process over 5 s: percent of one core.
 
-Compare with ``bench/live.py`` (the data folder's watchfiles feed).
+Compare with ``bench/live.py`` (the data folder's watchfiles feed), which measures the same way
+(``bench/livefeed.py``); ``bench/two_servers.py`` times a guess from one server to a screen on another.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import multiprocessing
 import statistics
 import sys
 import time
@@ -30,86 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from livefeed import CREATOR, feed_latency, idle_cpu, percentile, print_figures, sweep_ms, toggle_hal  # noqa: E402
+
 from wom_tui.domain.stores import open_store  # noqa: E402
-from wom_tui.domain.table import SeatHolder  # noqa: E402
-
-CTX = multiprocessing.get_context("spawn")
-CREATOR = SeatHolder("Alan", "s-alan", True)
-
-
-def writer(url: str, table_id: str, count: int, stamps) -> None:
-    """Change the table ``count`` times, 50 ms apart, putting each write's wall time."""
-    store = open_store(url)
-    live = store.live
-    for i in range(count):
-        time.sleep(0.05)
-        stamps.put(time.time())
-        live.update_table(table_id, lambda t: t.seat_computer(CREATOR, 1, "HAL9000") if i % 2 == 0
-                          else t.unseat_computer(CREATOR, 1))
-    store.close()
-
-
-async def feed_latency(url: str, table_id: str, count: int) -> list[float]:
-    """Milliseconds from each write in another process to its arrival at a subscriber."""
-    store = open_store(url)
-    stop, ready = asyncio.Event(), asyncio.Event()
-    arrivals: list[float] = []
-
-    async def watch():
-        async for change in store.live.feed().changes(stop, ready):
-            if table_id in change.tables:
-                arrivals.append(time.time())
-
-    task = asyncio.create_task(watch())
-    await ready.wait()
-    stamps = CTX.Queue()
-    process = CTX.Process(target=writer, args=(url, table_id, count, stamps))
-    process.start()
-    written = [await asyncio.to_thread(stamps.get, True, 60) for _ in range(count)]
-    await asyncio.to_thread(process.join, 60)
-    deadline = time.monotonic() + 5
-    while len(arrivals) < count and time.monotonic() < deadline:
-        await asyncio.sleep(0.05)
-    stop.set()
-    await task
-    store.close()
-    latencies = []
-    for stamp in written:
-        later = [a for a in arrivals if a >= stamp]
-        if later:
-            latencies.append((min(later) - stamp) * 1000)
-    return latencies
-
-
-async def idle_cpu(url: str, subscribers: int, seconds: float) -> float:
-    """Percent of one core that ``subscribers`` feeds in this process use while nothing changes."""
-    import resource
-
-    store = open_store(url)
-    stops = [asyncio.Event() for _ in range(subscribers)]
-    readies = [asyncio.Event() for _ in range(subscribers)]
-
-    async def subscribe(i: int) -> None:
-        async for _ in store.live.feed().changes(stops[i], readies[i]):
-            pass
-
-    tasks = [asyncio.create_task(subscribe(i)) for i in range(subscribers)]
-    for ready in readies:
-        await ready.wait()
-    before = resource.getrusage(resource.RUSAGE_SELF)
-    await asyncio.sleep(seconds)
-    after = resource.getrusage(resource.RUSAGE_SELF)
-    for stop in stops:
-        stop.set()
-    await asyncio.gather(*tasks)
-    store.close()
-    used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return used / seconds * 100
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
 def run(url: str, args: argparse.Namespace) -> dict[str, float]:
@@ -117,7 +39,7 @@ def run(url: str, args: argparse.Namespace) -> dict[str, float]:
     store = open_store(url)
     live = store.live
     table = live.create_table(CREATOR, seats=2)
-    latencies = asyncio.run(feed_latency(url, table.table_id, args.changes))
+    latencies = asyncio.run(feed_latency(live.feed(), url, table.table_id, args.changes))
     figures["feed_listen_notify_p50_ms"] = statistics.median(latencies)
     figures["feed_listen_notify_p95_ms"] = percentile(latencies, 0.95)
     figures["feed_listen_notify_max_ms"] = max(latencies)
@@ -125,19 +47,11 @@ def run(url: str, args: argparse.Namespace) -> dict[str, float]:
     rounds = 200
     wall = time.perf_counter()
     for i in range(rounds):
-        live.update_table(table.table_id, lambda t: t.seat_computer(CREATOR, 1, "HAL9000") if i % 2 == 0
-                          else t.unseat_computer(CREATOR, 1))
+        toggle_hal(live, table.table_id, i)
     figures["update_table_wall_ms"] = (time.perf_counter() - wall) / rounds * 1000
-    people = [live.join(f"guest {i}", False) for i in range(args.sessions)]
-    for i in range(args.tables):
-        live.create_table(people[i % len(people)].holder(), seats=3)
-    live.sweep()
-    wall = time.perf_counter()
-    for _ in range(50):
-        live.sweep()
-    figures["sweep_wall_ms"] = (time.perf_counter() - wall) / 50 * 1000
+    figures["sweep_wall_ms"], _ = sweep_ms(live, args.sessions, args.tables, 50)
+    figures["idle_feeds_cpu_percent"] = asyncio.run(idle_cpu(live.feed, args.sessions, 5.0))
     store.close()
-    figures["idle_feeds_cpu_percent"] = asyncio.run(idle_cpu(url, args.sessions, 5.0))
     return figures
 
 
@@ -160,11 +74,7 @@ def main() -> None:
             figures = run(server.new_database("bench"), args)
         finally:
             server.remove()
-    if args.json:
-        print(json.dumps({k: round(v, 2) for k, v in figures.items()}))
-    else:
-        for key, value in figures.items():
-            print(f"{key:32} {value:10.2f}")
+    print_figures(figures, args.json)
 
 
 if __name__ == "__main__":

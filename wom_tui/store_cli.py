@@ -16,7 +16,7 @@ def add_store_command(sub: Any) -> None:
     migrate.add_argument("--store", default=argparse.SUPPRESS, metavar="URL",
                          help="postgresql://user@host/db (default: $WOM_STORE)")
     copy = commands.add_parser(
-        "copy", help="copy users, points, hall of fame and every game record into an empty store")
+        "copy", help="copy users, points, hall of fame, every game record, themes and daily attempts into an empty store")
     copy.add_argument("--from", dest="source", required=True, metavar="DATA_DIR|URL",
                       help="a data folder or postgresql://… to copy from")
     copy.add_argument("--to", dest="target", required=True, metavar="DATA_DIR|URL",

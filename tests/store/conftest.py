@@ -32,8 +32,12 @@ class StoreFactory:
         return store
 
     def fresh(self):
-        """A store on a new, empty place of the same kind (for hypothesis examples)."""
-        return self(self._new_location())
+        """A store on another empty place of the same kind (for hypothesis examples and races).
+
+        A folder is new each time; on PostgreSQL it is one spare schema, emptied each time (so no
+        two places from ``fresh`` are in use at once).
+        """
+        return self(self._new_location(spare=True))
 
     def state(self, location: str | None = None):
         location = location or self.location
@@ -51,15 +55,17 @@ class StoreFactory:
 
 @pytest.fixture(params=["json", "postgresql"])
 def store_factory(request, tmp_path_factory):
-    """Stores of one kind on a fresh place: a data folder, or a schema of the session's PostgreSQL server."""
+    """Stores of one kind on an empty place: a new data folder, or an emptied schema of the session's PostgreSQL server."""
     if request.param == "json":
-        def new_location() -> str:
+        def new_location(spare: bool = False) -> str:
             return str(tmp_path_factory.mktemp("store") / "new" / "data")
     else:
         server = request.getfixturevalue("postgres_server")
 
-        def new_location() -> str:
-            return server.new_database()
+        def new_location(spare: bool = False) -> str:
+            # Two schemas reused from test to test and emptied each time: the contract tests use only
+            # the store's methods, which never change the tables themselves.
+            return server.emptied_database("spare" if spare else "main")
     factory = StoreFactory(request.param, new_location(), new_location)
     yield factory
     factory.close()

@@ -37,10 +37,10 @@ class Clock:
 
 @pytest.fixture(params=["json", "postgresql"])
 def where(request, tmp_path):
-    """Where the store is: a data folder, or a fresh schema of the session's PostgreSQL server."""
+    """Where the store is: a data folder, or an emptied schema of the session's PostgreSQL server."""
     if request.param == "json":
         return str(tmp_path / "data")
-    return request.getfixturevalue("postgres_server").new_database()
+    return request.getfixturevalue("postgres_server").emptied_database("live")
 
 
 @pytest.fixture

@@ -39,7 +39,7 @@ def where(request, tmp_path):
     if request.param == "json":
         location = str(tmp_path / "data")
     else:
-        location = request.getfixturevalue("postgres_server").new_database()
+        location = request.getfixturevalue("postgres_server").emptied_database("live")
     store = open_store(location)
     for name in ("Alan", "Bea", "Cy", "Dee"):
         store.register(name)

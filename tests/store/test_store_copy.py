@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
 from pathlib import Path
 from random import Random
 
@@ -13,7 +15,9 @@ from wom_tui.domain.codes import DIGITS8, RAINBOW, SOLO_RULESET, WOM, Feedback, 
 from wom_tui.domain.halloffame import HallEntry, HallOfFame
 from wom_tui.domain.pgstore import PostgresStore
 from wom_tui.domain.records import GameRecord, PlayerRecord
-from wom_tui.domain.store import Store, encode_game, encode_hall, encode_users
+from wom_tui.domain import store as files
+from wom_tui.domain.daily import DailyAttempt
+from wom_tui.domain.store import Store
 from wom_tui.domain.users import User, UserRegistry
 
 from .helpers import RULESET5, snapshot
@@ -28,13 +32,23 @@ def make_arcade(folder: Path, users: int, games: int, rng: Random) -> None:
              [f"SHA256:{n:011d}{k}{'A' * 31}" for k in range(1 + n % 2)] if n % 7 == 0 else [])
         for n, name in enumerate(names))
     (folder / "games").mkdir(parents=True)
-    (folder / "users.json").write_bytes(encode_users(registry))
+    (folder / "users.json").write_bytes(files.encode_users(registry))
     hall = HallOfFame([
         HallEntry(SOLO_RULESET, 3, names[0]),
         HallEntry(Ruleset(5, RAINBOW, False, 12), 7, "Bo", guest=True, date="2026-01-02T03:04:05+00:00"),
         HallEntry(Ruleset(3, DIGITS8, True, 10), 1, names[-1]),
     ])
-    (folder / "halloffame.json").write_bytes(encode_hall(hall))
+    (folder / "halloffame.json").write_bytes(files.encode_hall(hall))
+    # Themes chosen on this machine and over SSH (by key), the daily code's secret and its attempts.
+    themes = {"local": "nord", **{f"SHA256:{n:011d}0{'A' * 31}": "wom-colourblind" for n in range(0, users, 70)}}
+    (folder / "preferences.json").write_bytes(files.encode_prefs(themes))
+    (folder / "daily_secret.json").write_bytes(files.encode_secret(rng.randbytes(32)))
+    attempts = [DailyAttempt(f"2026-11-{1 + n % 20:02d}", ("classic", "digits")[n % 2], names[n % users],
+                             f"2026-11-{1 + n % 20:02d}T08:00:00+00:00",
+                             *((f"2026-11-{1 + n % 20:02d}T08:05:00+00:00", 1 + n % 10, n % 3 > 0, None)
+                               if n % 5 else ()))
+                for n in range(min(users, 40))]
+    (folder / "daily.json").write_bytes(files.encode_attempts(attempts))
     for n in range(games):
         kind = ("wom", "solo", "flip")[n % 3]
         seated = rng.sample(names, 1 if kind != "wom" else rng.randint(1, 3))
@@ -46,7 +60,7 @@ def make_arcade(folder: Path, users: int, games: int, rng: Random) -> None:
         ruleset = RULESET5 if kind == "wom" else Ruleset(4, WOM, True, 10)
         record = GameRecord(kind, ruleset, tuple(players), f"2026-11-{1 + n % 28:02d}T10:00:{n % 60:02d}+00:00")
         game_id = f"20261120T{n:012d}Z-{rng.getrandbits(48):012x}"
-        (folder / "games" / f"{game_id}.json").write_bytes(encode_game(game_id, record))
+        (folder / "games" / f"{game_id}.json").write_bytes(files.encode_game(game_id, record))
 
 
 def totals(out: str) -> dict[str, tuple[str, str]]:
@@ -55,8 +69,24 @@ def totals(out: str) -> dict[str, tuple[str, str]]:
     return {row[0]: (row[1], row[2]) for row in rows if len(row) == 3}
 
 
-def test_a_big_arcade_goes_into_postgresql_and_back_exactly(postgres_server, tmp_path, capsys):
-    source, back = tmp_path / "arcade", tmp_path / "back"
+@pytest.fixture
+def memory_folder(tmp_path):
+    """A temporary folder in memory (tmpfs, /dev/shm) where there is one, else ``tmp_path``.
+
+    The big arcade is 5,000 files written twice: on a disk shared with other busy processes, creating
+    them costs seconds of waiting on the file system's journal; in memory, milliseconds. What is
+    tested is the same: the files' bytes.
+    """
+    shm = Path("/dev/shm")
+    if not (shm.is_dir() and os.access(shm, os.W_OK)):
+        yield tmp_path
+        return
+    with tempfile.TemporaryDirectory(prefix="wom-copy-", dir=shm) as folder:
+        yield Path(folder)
+
+
+def test_a_big_arcade_goes_into_postgresql_and_back_exactly(postgres_server, memory_folder, capsys):
+    source, back = memory_folder / "arcade", memory_folder / "back"
     make_arcade(source, 1000, 5000, Random(14))
     url = postgres_server.new_database()
 
@@ -67,6 +97,9 @@ def test_a_big_arcade_goes_into_postgresql_and_back_exactly(postgres_server, tmp
     assert counts["game records"] == ("5,000", "5,000")
     assert counts["hall of fame records"] == ("3", "3")
     assert counts["SSH keys"] == ("214", "214")
+    assert counts["theme choices"] == ("16", "16")
+    assert counts["daily attempts"] == ("40", "40")
+    assert counts["daily secrets"] == ("1", "1")
     points = f"{sum(u.score for u in Store(source).users()):,}"
     assert counts["points"] == (points, points)
     assert out.rstrip().endswith("everything matches.")

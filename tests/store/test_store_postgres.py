@@ -50,6 +50,21 @@ def run_sql(location: str, statement: str, params=()) -> list[tuple]:
         return cursor.fetchall() if cursor.description else []
 
 
+# ---- the same store
+
+
+def test_the_database_store_offers_everything_the_folder_store_offers():
+    """The app is handed either store: a method only the folder has is a crash on the database
+    (it was: the theme, My stats, replays and the daily code came to the folder first)."""
+    from wom_tui.domain.store import Store
+
+    def offered(cls) -> set[str]:
+        return {name for name in dir(cls) if not name.startswith("_")}
+
+    folder_only = {"index_path"}  # the folder's summaries cache; the database needs none
+    assert offered(Store) - folder_only <= offered(PostgresStore)
+
+
 # ---- reaching the database
 
 
@@ -262,3 +277,27 @@ def test_a_table_dropped_by_hand_is_a_store_error_not_a_traceback(url, opened):
     with pytest.raises(StoreError, match=r'refused the request \(relation "wom_games" does not exist\)'):
         store.check()
     assert store.register("Alan") == User("Alan")  # what does not need the table still works
+
+
+# ---- themes, stats and the daily code on the database
+
+
+def test_a_bad_game_row_is_left_out_of_the_summaries_and_named(url, opened):
+    store = opened(url)
+    store.register("Alan")
+    kept = store.record_game(wom_game("Alan"))
+    run_sql(url, "INSERT INTO wom_games VALUES ('20200101T000000000000Z-000000000000', 'solo', "
+                 "'2020-01-01T00:00:00+00:00', '{\"kind\": \"solo\"}')")
+    summaries, left_out = store.game_summaries()
+    assert [s.game_id for s in summaries] == [kept]
+    assert [str(e) for e in left_out] == [f"{describe(url)}: table wom_games, row "
+                                          "'20200101T000000000000Z-000000000000': missing field 'finished_at'"]
+
+
+def test_the_daily_secret_is_made_once_for_every_server(url, opened):
+    secret = opened(url).daily_secret()
+    assert len(secret) == 32
+    assert opened(url).daily_secret() == secret
+    run_sql(url, "UPDATE wom_daily_secret SET secret = 'zz'")
+    with pytest.raises(StoreError, match="wom_daily_secret.*hex"):
+        opened(url).daily_secret()

@@ -7,12 +7,14 @@ import pytest
 from wom_tui.domain.store import PREFS_FILE, Store, StoreError
 
 
-def test_themes_are_kept_per_identity_and_survive_a_new_store(tmp_path):
-    store = Store(tmp_path)
+def test_themes_are_kept_per_identity_and_survive_a_new_store(store_factory):
+    store = store_factory()
     assert store.theme("local") is None
     store.set_theme("local", "nord")
     store.set_theme("SHA256:k1", "wom-colourblind")
-    again = Store(tmp_path)
+    store.set_theme("local", "gruvbox")
+    store.set_theme("local", "nord")
+    again = store_factory()
     assert again.theme("local") == "nord"
     assert again.theme("SHA256:k1") == "wom-colourblind"
     again.check()

@@ -84,8 +84,8 @@ def test_a_damaged_cache_is_rebuilt_from_the_game_files(tmp_path: Path):
     assert Store(tmp_path).game_summaries()[0][0].game_id == game_id
 
 
-def test_one_game_is_read_in_full_or_refused_clearly(tmp_path: Path):
-    store = Store(tmp_path)
+def test_one_game_is_read_in_full_or_refused_clearly(store_factory):
+    store = store_factory()
     store.register("Alan")
     game_id = store.record_game(wom_game("Alan"))
     assert store.game(game_id) == store.games()[0]
@@ -130,8 +130,8 @@ def test_a_damaged_secret_is_reported_not_replaced(tmp_path: Path):
     assert (tmp_path / DAILY_SECRET_FILE).read_text() == '{"schema": 1, "secret": "zz"}'
 
 
-def test_daily_attempts_are_one_per_identity_across_stores(tmp_path: Path):
-    one, two = Store(tmp_path), Store(tmp_path)
+def test_daily_attempts_are_one_per_identity_across_stores(store_factory):
+    one, two = store_factory(), store_factory()
     attempt = DailyAttempt("2026-11-23", "classic", "Alan", "2026-11-23T08:00:00+00:00")
     one.start_daily(attempt)
     with pytest.raises(DailyRefused):

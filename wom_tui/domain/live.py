@@ -296,8 +296,10 @@ class FolderFeed:
 
 class TableRules:
     """What every live store does the same way around :class:`.table.Table`'s rules: bring a table
-    up to date and play on it. A store supplies ``clock``, ``sessions()``, ``_peek(table_id)`` (the
-    table as kept, None if gone or unreadable) and ``update_table`` (its compare-and-swap).
+    up to date, play on it, sweep. A store supplies ``clock``, ``sessions()``, ``_peek(table_id)``
+    (the table as kept, None if gone or unreadable), ``update_table`` (its compare-and-swap),
+    ``tables()``, and for the sweep ``_sweep_presence()``, ``_remove_ended(tables)`` and
+    ``_record_again(table_id)``.
     """
 
     clock: Callable[[], float]
@@ -312,6 +314,53 @@ class TableRules:
     def update_table(self, table_id: str, change: Callable[[Table], T]) -> T:  # pragma: no cover
         """The store's compare-and-swap of one table."""
         raise NotImplementedError
+
+    def tables(self) -> Listing:  # pragma: no cover - supplied by the store
+        """Every table kept, and the ones that could not be read."""
+        raise NotImplementedError
+
+    def _sweep_presence(self) -> set[str]:  # pragma: no cover - supplied by the store
+        """Remove stale presences; the sessions online."""
+        raise NotImplementedError
+
+    def _remove_ended(self, ended: list[Table]) -> set[str]:  # pragma: no cover - supplied by the store
+        """Remove those of ``ended`` (closed or recorded) that ended over :data:`KEEP_ENDED` s ago; their ids."""
+        raise NotImplementedError
+
+    def _record_again(self, table_id: str) -> StoreError | None:  # pragma: no cover - supplied by the store
+        """Retry a recording that failed; the error saying why it fails, or None if it went through."""
+        raise NotImplementedError
+
+    def sweep(self) -> Listing:
+        """Housekeeping any session may run every few seconds: collect stale presences, bring every
+        table up to date (dropped seats, graces, computers, unfinished recordings), and remove
+        tables that ended over :data:`KEEP_ENDED` seconds ago. Returns the tables as left.
+        """
+        live = self._sweep_presence()
+        listing = self.tables()
+        now = self.clock()
+        removed = self._remove_ended([t for t in listing.tables if t.phase == CLOSED or t.recorded])
+        kept, problems = [], list(listing.problems)
+        for table in listing.tables:
+            if table.table_id in removed:
+                continue
+            change = self._bring_up_to_date(table, live, now)  # on the copy, outside the lock
+            if change is None:
+                kept.append(table)  # nothing due (or ended): no need for the lock
+                continue
+            try:
+                table = self.update_table(table.table_id, change)
+            except LookupError:
+                continue
+            except StoreError as exc:
+                problems.append(exc)
+                continue
+            if table.phase == FINISHED and not table.recorded:
+                problem = self._record_again(table.table_id)
+                if problem is not None:
+                    problems.append(problem)
+            kept.append(table)
+        return Listing(tuple(kept), tuple(problems))
 
     def act(self, table_id: str, action: Callable[[Table, float], T]) -> T:
         """:meth:`update_table` with the clock: notes who is online, does what is due, then
@@ -618,41 +667,18 @@ class LiveState(TableRules):
         table.version += 1
         self._write(path, encode_table(table))
 
-    def sweep(self) -> Listing:
-        """Housekeeping any session may run every few seconds: collect stale presences, bring every
-        table up to date (dropped seats, graces, computers, unfinished recordings), and remove
-        tables that ended over :data:`KEEP_ENDED` seconds ago. Returns the tables as left.
-        """
+    def _sweep_presence(self) -> set[str]:
         with self.store._locked():
-            live = self._collect_presence()
-        listing = self.tables()
-        now = self.clock()
-        kept, problems = [], list(listing.problems)
-        for table in listing.tables:
-            if table.phase == CLOSED or table.recorded:
-                if time.time() - _ended(self.table_path(table.table_id)) > KEEP_ENDED:
-                    with self.store._locked():
-                        self.table_path(table.table_id).unlink(missing_ok=True)
-                    continue
-                kept.append(table)
-                continue
-            change = self._bring_up_to_date(table, live, now)  # on the copy, outside the lock
-            if change is None:
-                kept.append(table)  # nothing due: no need for the lock
-                continue
-            try:
-                table = self.update_table(table.table_id, change)
-            except LookupError:
-                continue
-            except StoreError as exc:
-                problems.append(exc)
-                continue
-            if table.phase == FINISHED and not table.recorded:
-                problem = self._record_again(table.table_id)
-                if problem is not None:
-                    problems.append(problem)
-            kept.append(table)
-        return Listing(tuple(kept), tuple(problems))
+            return self._collect_presence()
+
+    def _remove_ended(self, ended: list[Table]) -> set[str]:
+        removed = set()
+        for table in ended:
+            if time.time() - _ended(self.table_path(table.table_id)) > KEEP_ENDED:
+                with self.store._locked():
+                    self.table_path(table.table_id).unlink(missing_ok=True)
+                removed.add(table.table_id)
+        return removed
 
     def _record_again(self, table_id: str) -> StoreError | None:
         """Retry a recording that failed; the error saying why it fails, or None if it went through."""

@@ -40,7 +40,7 @@ from psycopg.types.json import Jsonb
 from .codes import WOM_RULESET, Ruleset
 from .live import KEEP_ENDED, PRESENCE_STALE, LiveChange, Listing, Presence, TableRules, new_session_id, new_table_id
 from .store import StoreError, new_game_id
-from .table import CLOSED, COMPUTER_PACE, FINISHED, SEAT_GRACE, SeatHolder, Table, TableDataError, check_table_id
+from .table import COMPUTER_PACE, FINISHED, SEAT_GRACE, SeatHolder, Table, TableDataError, check_table_id
 from .users import name_key
 
 if TYPE_CHECKING:
@@ -356,41 +356,21 @@ class PostgresLive(TableRules):
             return self._bad_row(table_id, f"the game could not be recorded: {exc}")
         return None
 
-    def sweep(self) -> Listing:
-        """Housekeeping any session may run every few seconds (as the folder's): collect stale
-        presences, bring every table up to date, remove tables that ended over
-        :data:`.live.KEEP_ENDED` seconds ago. Returns the tables as left.
-        """
-        live = self._collect_presence()
-        listing = self.tables()
-        now = self.clock()
-        kept, problems = [], list(listing.problems)
+    def _sweep_presence(self) -> set[str]:
+        return self._collect_presence()
+
+    def _remove_ended(self, ended: list[Table]) -> set[str]:
+        """Ended over :data:`.live.KEEP_ENDED` seconds ago by the database's clock (each deleted unless it changed since)."""
+        if not ended:
+            return set()
         old = {table_id for (table_id,) in self.store._read(
             f"SELECT id FROM wom_tables WHERE updated_at < now() - interval '{KEEP_ENDED} seconds'")}
-        for table in listing.tables:
-            if table.phase == CLOSED or table.recorded:
-                if table.table_id in old:
-                    self.store._transaction(_deleting_ended(table.table_id))
-                    continue
-                kept.append(table)
-                continue
-            change = self._bring_up_to_date(table, live, now)
-            if change is None:
-                kept.append(table)
-                continue
-            try:
-                table = self.update_table(table.table_id, change)
-            except LookupError:
-                continue
-            except StoreError as exc:
-                problems.append(exc)
-                continue
-            if table.phase == FINISHED and not table.recorded:
-                problem = self._record_again(table.table_id)
-                if problem is not None:
-                    problems.append(problem)
-            kept.append(table)
-        return Listing(tuple(kept), tuple(problems))
+        removed = set()
+        for table in ended:
+            if table.table_id in old:
+                self.store._transaction(_deleting_ended(table.table_id))
+                removed.add(table.table_id)
+        return removed
 
     def feed(self, *, polling: bool = False) -> PostgresFeed:
         """The change feed of this database (LISTEN/NOTIFY; ``polling`` is the folder's, ignored here)."""

@@ -34,7 +34,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import psycopg
 from psycopg import sql
@@ -42,12 +42,28 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from .daily import DailyAttempt, check_can_start
+from .daily import finished as finished_attempts
 from .halloffame import HallEntry, HallOfFame
 from .keys import KeyRejected, PendingLink, check_fingerprint, hash_link_code
 from .pglive import STATEMENTS as LIVE_STATEMENTS
 from .pglive import PostgresLive
 from .records import GameRecord
-from .store import StoreError, _check_game_id, check_game_json, new_game_id
+from .stats import GameSummary
+
+if TYPE_CHECKING:
+    from .storecopy import Arcade
+from .store import (
+    _GAME_ID,
+    StoreError,
+    _check_game_id,
+    check_game_json,
+    check_identity,
+    check_theme_name,
+    decode_attempts,
+    decode_secret,
+    new_game_id,
+)
 from .users import NameRejected, User, UserRegistry, check_name, name_key
 
 T = TypeVar("T")
@@ -120,6 +136,22 @@ MIGRATIONS: tuple[Migration, ...] = (
            )""",
     )),
     Migration(3, "live tables, presence heartbeats and the LISTEN/NOTIFY change feed", LIVE_STATEMENTS),
+    Migration(4, "theme preferences, the daily code's secret and its attempts", (
+        """CREATE TABLE wom_preferences (
+               identity text COLLATE "C" PRIMARY KEY,
+               theme text NOT NULL
+           )""",
+        # One row each (the key is always true), as the data folder's daily_secret.json and daily.json;
+        # every change to the attempts locks the row, so two sessions cannot both start one puzzle.
+        """CREATE TABLE wom_daily_secret (
+               one boolean PRIMARY KEY DEFAULT true CHECK (one),
+               secret text NOT NULL
+           )""",
+        """CREATE TABLE wom_daily (
+               one boolean PRIMARY KEY DEFAULT true CHECK (one),
+               attempts jsonb NOT NULL
+           )""",
+    )),
     # Later versions append here, never edit an applied one.
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
@@ -339,6 +371,13 @@ class PostgresStore:
         self.users()
         self.hall_of_fame()
         self.games_with_ids()
+        self.daily_attempts()
+        for identity, theme in self._read("SELECT identity, theme FROM wom_preferences ORDER BY identity"):
+            try:
+                check_identity(identity)
+                check_theme_name(theme)
+            except ValueError as exc:
+                raise self._bad_row("wom_preferences", identity, str(exc)) from None
 
     def users(self) -> UserRegistry:
         """All registered users, in registration order."""
@@ -575,29 +614,170 @@ class PostgresStore:
 
         return self._transaction(submit)
 
+    # ---- preferences, statistics, replays and the daily code (as the data folder keeps them)
+
+    def theme(self, identity: str) -> str | None:
+        """The theme ``identity`` chose last (``"local"`` on one machine; a key over SSH), or ``None``."""
+        check_identity(identity)
+        rows = self._read("SELECT theme FROM wom_preferences WHERE identity = %s", (identity,))
+        if not rows:
+            return None
+        try:
+            return check_theme_name(rows[0][0])
+        except ValueError as exc:
+            raise self._bad_row("wom_preferences", identity, str(exc)) from None
+
+    def set_theme(self, identity: str, theme: str) -> None:
+        """Remember ``theme`` for ``identity`` (one statement)."""
+        check_identity(identity)
+        check_theme_name(theme)
+        self._transaction(lambda conn, _: conn.execute(
+            "INSERT INTO wom_preferences (identity, theme) VALUES (%s, %s) "
+            "ON CONFLICT (identity) DO UPDATE SET theme = EXCLUDED.theme", (identity, theme)))
+
+    def game(self, game_id: str) -> GameRecord:
+        """One finished game, read and validated in full; :class:`DatabaseError` if missing or damaged."""
+        if not isinstance(game_id, str) or _GAME_ID.fullmatch(game_id) is None:
+            raise DatabaseError(self.database, f"{game_id!r} is not a game id")
+        rows = self._read("SELECT kind, record FROM wom_games WHERE id = %s", (game_id,))
+        if not rows:
+            raise DatabaseError(self.database, f"there is no such game {game_id}")
+        return self._game(game_id, *rows[0])
+
+    def game_summaries(self) -> tuple[list[GameSummary], list[StoreError]]:
+        """A summary of every finished game (oldest first), and the rows that had to be left out.
+
+        A bad row never stops the rest: it is left out, named in the second list, and not touched.
+        """
+        summaries: list[GameSummary] = []
+        left_out: list[StoreError] = []
+        for game_id, kind, record in self._read("SELECT id, kind, record FROM wom_games ORDER BY id"):
+            try:
+                summaries.append(GameSummary.of(game_id, self._game(game_id, kind, record)))
+            except DatabaseError as error:
+                left_out.append(error)
+        summaries.sort(key=lambda summary: (summary.finished_at, summary.game_id))
+        return summaries, left_out
+
+    def daily_secret(self) -> bytes:
+        """The arcade's daily secret, made (32 random bytes) by the first session that needs it."""
+        import secrets
+
+        from .daily import SECRET_BYTES
+
+        # Not from the seeded RNG on purpose: with a known --seed the codes could be computed.
+        fresh = secrets.token_bytes(SECRET_BYTES).hex()
+
+        def made(conn: psycopg.Connection[Any], _: int) -> Any:
+            conn.execute("INSERT INTO wom_daily_secret (secret) VALUES (%s) ON CONFLICT DO NOTHING", (fresh,))
+            return conn.execute("SELECT secret FROM wom_daily_secret").fetchone()[0]  # type: ignore[index]
+
+        secret = self._transaction(made)
+        try:
+            return decode_secret({"schema": 1, "secret": secret})
+        except ValueError as exc:
+            raise self._bad_row("wom_daily_secret", "secret", str(exc)) from None
+
+    def _attempts(self, conn: psycopg.Connection[Any], *, lock: bool) -> list[DailyAttempt]:
+        if lock:  # the row exists from the first change on: lock it (or make it) so changes go one at a time
+            conn.execute("INSERT INTO wom_daily (attempts) VALUES ('[]') ON CONFLICT DO NOTHING")
+        row = conn.execute("SELECT attempts FROM wom_daily" + (" FOR UPDATE" if lock else "")).fetchone()
+        try:
+            return decode_attempts({"schema": 1, "attempts": row[0] if row else []})
+        except ValueError as exc:
+            raise self._bad_row("wom_daily", "attempts", str(exc)) from None
+
+    def daily_attempts(self) -> list[DailyAttempt]:
+        """Every daily attempt kept."""
+        return self._transaction(lambda conn, _: self._attempts(conn, lock=False))
+
+    def start_daily(self, attempt: DailyAttempt) -> None:
+        """Record that ``attempt.player`` started a daily puzzle (at their first guess).
+
+        :class:`~wom_tui.domain.daily.DailyRefused` (and nothing written) if they already have an
+        attempt at that puzzle on that day, even one started a moment ago on another server.
+        """
+        if not isinstance(attempt, DailyAttempt):
+            raise TypeError("start_daily needs a DailyAttempt")
+
+        def start(conn: psycopg.Connection[Any], _: int) -> None:
+            attempts = self._attempts(conn, lock=True)
+            check_can_start(attempts, attempt.day, attempt.puzzle, attempt.player)
+            self._write_attempts(conn, [*attempts, attempt])
+
+        self._transaction(start)
+
+    def finish_daily(
+        self, day: str, puzzle: str, player: str, *, finished_at: str, guesses: int, broke: bool, game_id: str | None
+    ) -> None:
+        """Record how ``player``'s started attempt ended; ``DailyRefused`` if none is under way."""
+        def finish(conn: psycopg.Connection[Any], _: int) -> None:
+            attempts = finished_attempts(self._attempts(conn, lock=True), day, puzzle, player,
+                                         finished_at=finished_at, guesses=guesses, broke=broke, game_id=game_id)
+            self._write_attempts(conn, attempts)
+
+        self._transaction(finish)
+
+    @staticmethod
+    def _write_attempts(conn: psycopg.Connection[Any], attempts: list[DailyAttempt], *, insert: bool = False) -> None:
+        rows = Jsonb([attempt.as_json() for attempt in attempts])
+        if insert:
+            conn.execute("INSERT INTO wom_daily (attempts) VALUES (%s)", (rows,))
+        else:
+            conn.execute("UPDATE wom_daily SET attempts = %s", (rows,))
+
     # ---- copying whole arcades (wom-tui store copy)
 
     def is_empty(self) -> bool:
-        """True when no user, game or hall-of-fame record is kept yet."""
-        rows = self._read("SELECT (SELECT count(*) FROM wom_users) + (SELECT count(*) FROM wom_games) "
-                          "+ (SELECT count(*) FROM wom_hall_of_fame)")
-        return rows[0][0] == 0
+        """True when nothing of an arcade is kept yet (no user, game, hall-of-fame record, theme or daily data)."""
+        return self._read(_COUNT_ARCADE)[0][0] == 0
 
-    def load(self, users: Iterable[User], hall: HallOfFame, games: Iterable[tuple[str, GameRecord]]) -> None:
-        """Fill an empty database with exactly these users (with their keys), records and games, in one transaction.
+    def totals(self) -> dict[str, int]:
+        """What :meth:`.storecopy.Arcade.totals` counts, counted by the database in one query (no row decoded)."""
+        row = self._read(
+            "SELECT (SELECT count(*) FROM wom_users), (SELECT coalesce(sum(score), 0) FROM wom_users), "
+            "(SELECT coalesce(sum(games), 0) FROM wom_users), (SELECT count(*) FROM wom_user_keys), "
+            "(SELECT count(*) FROM wom_hall_of_fame), (SELECT count(*) FROM wom_games), "
+            "(SELECT count(*) FROM wom_games WHERE kind = 'wom'), (SELECT count(*) FROM wom_preferences), "
+            "(SELECT coalesce(sum(jsonb_array_length(attempts)), 0) FROM wom_daily), "
+            "(SELECT count(*) FROM wom_daily_secret)")[0]
+        labels = ("users", "points", "games played", "SSH keys", "hall of fame records", "game records",
+                  "World of Mastermind records", "theme choices", "daily attempts", "daily secrets")
+        return dict(zip(labels, (int(value) for value in row)))
+
+    def themes(self) -> dict[str, str]:
+        """The theme each identity chose (for ``wom-tui store copy``)."""
+        themes = {}
+        for identity, theme in self._read("SELECT identity, theme FROM wom_preferences ORDER BY identity"):
+            try:
+                themes[check_identity(identity)] = check_theme_name(theme)
+            except ValueError as exc:
+                raise self._bad_row("wom_preferences", identity, str(exc)) from None
+        return themes
+
+    def daily_secret_kept(self) -> bytes | None:
+        """The daily secret if one was made (never makes one; for ``wom-tui store copy``)."""
+        rows = self._read("SELECT secret FROM wom_daily_secret")
+        if not rows:
+            return None
+        try:
+            return decode_secret({"schema": 1, "secret": rows[0][0]})
+        except ValueError as exc:
+            raise self._bad_row("wom_daily_secret", "secret", str(exc)) from None
+
+    def load(self, arcade: Arcade) -> None:
+        """Fill an empty database with exactly this arcade (:class:`.storecopy.Arcade`), in one transaction.
 
         Points are taken as they are (not recomputed from the games). Pending link codes are not
         copied: they live ten minutes, and a player asks for a new one. ``DatabaseError`` if anything
         is kept already: a copy never merges.
         """
-        users = list(users)
-        games = list(games)
+        users, hall, games = arcade.users, arcade.hall, arcade.games
 
         def fill(conn: psycopg.Connection[Any], attempt: int) -> None:
-            for table in ("wom_users", "wom_games", "wom_hall_of_fame"):
+            for table in ARCADE_TABLES:
                 conn.execute(sql.SQL("LOCK TABLE {} IN EXCLUSIVE MODE").format(sql.Identifier(table)))
-            count = conn.execute("SELECT (SELECT count(*) FROM wom_users) + (SELECT count(*) FROM wom_games) "
-                                 "+ (SELECT count(*) FROM wom_hall_of_fame)").fetchone()
+            count = conn.execute(_COUNT_ARCADE).fetchone()
             if count and count[0]:
                 raise DatabaseError(self.database, "the database already holds an arcade; a copy only "
                                                    "goes into an empty one")
@@ -616,8 +796,20 @@ class PostgresStore:
                 with cur.copy("COPY wom_hall_of_fame (ruleset, entry) FROM STDIN") as copy:
                     for entry in hall.entries():
                         copy.write_row((entry.ruleset.key, Jsonb(entry.as_json())))
+                with cur.copy("COPY wom_preferences (identity, theme) FROM STDIN") as copy:
+                    for identity, theme in arcade.themes.items():
+                        copy.write_row((identity, theme))
+            if arcade.daily_secret is not None:
+                conn.execute("INSERT INTO wom_daily_secret (secret) VALUES (%s)", (arcade.daily_secret.hex(),))
+            if arcade.daily:
+                self._write_attempts(conn, list(arcade.daily), insert=True)
 
         self._transaction(fill)
+
+
+ARCADE_TABLES = ("wom_users", "wom_games", "wom_hall_of_fame", "wom_preferences", "wom_daily", "wom_daily_secret")
+"""The tables a copied arcade fills (keys and links hang off wom_users)."""
+_COUNT_ARCADE = "SELECT " + " + ".join(f"(SELECT count(*) FROM {table})" for table in ARCADE_TABLES)
 
 
 def migrate_database(url: str) -> tuple[int, list[Migration]]:
