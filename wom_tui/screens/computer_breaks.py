@@ -83,7 +83,7 @@ class ComputerBreaksScreen(SoloPlayScreen):
         if not choice.by_hand:
             # The secret's field has the focus from the first frame: a code typed on the heels of
             # the key that opened the screen went to the history table and lost its first symbol.
-            self.AUTO_FOCUS = "#computer-breaks-secret"
+            self.AUTO_FOCUS = "#computer-breaks-secret"  # type: ignore[misc]  # per screen: only when typing a code
 
     def _fresh_game(self) -> ComputerBreaksGame:
         choice = self.choice
