@@ -49,22 +49,36 @@ class Planner:
         self.shape = shape
         self.helpers = helpers
         self.branch = branch
-        self.memo: dict[tuple[bytes, int], tuple[tuple[int, int], np.ndarray]] = {}
+        self.memo: dict[tuple[bytes, int], tuple[tuple[int, int], int]] = {}
         self.budget = nodes
 
     def plan(self, codes: np.ndarray, left: int) -> tuple[tuple[int, int], np.ndarray]:
         """((guesses over the limit, total guesses) to find every code, the first guess to play).
 
-        ``left`` is how many guesses remain, this one included.
+        ``left`` is how many guesses remain, this one included. The answers of every guess
+        (``codes`` and the helpers) against every code are worked out once; the search below
+        only reads that table.
         """
         k = len(codes)
         if k <= 2:
             return (max(0, k - left), 2 * k - 1), codes[0]
-        memo_key = (codes.tobytes(), left)
+        pool = np.concatenate([codes, self.helpers], axis=0)
+        self.pool = pool
+        self.table = feedback_keys(pool, codes, self.shape.colours)
+        self.helper_rows = np.arange(k, len(pool))
+        result, row = self._plan(np.arange(k), left)
+        return result, pool[row]
+
+    def _plan(self, idx: np.ndarray, left: int) -> tuple[tuple[int, int], int]:
+        """Like :meth:`plan` for the codes ``idx`` (rows of the table); the guess as a pool row."""
+        k = len(idx)
+        if k <= 2:
+            return (max(0, k - left), 2 * k - 1), int(idx[0])
+        memo_key = (idx.tobytes(), left)
         if memo_key in self.memo:
             return self.memo[memo_key]
-        pool = np.concatenate([codes, self.helpers], axis=0)
-        keys = feedback_keys(pool, codes, self.shape.colours)
+        rows = np.concatenate([idx, self.helper_rows])
+        keys = self.table[rows][:, idx]
         counts = partition_counts(keys, self.shape.outcomes)
         score = entropy(counts)
         score[:k] += WIN_BONUS * score.max() / k
@@ -80,11 +94,11 @@ class Planner:
             row = keys[t]
             for key in np.unique(row):
                 if key != self.shape.win_key:
-                    (o, n), _ = self.plan(codes[row == key], left - 1)
+                    (o, n), _ = self._plan(idx[row == key], left - 1)
                     over, total = over + o, total + n
                 if best is not None and (over, total) >= best[0]:
                     break
             if best is None or (over, total) < best[0]:
-                best = ((over, total), pool[t])
+                best = ((over, total), int(rows[t]))
         self.memo[memo_key] = best
         return best
