@@ -1,15 +1,18 @@
 """Benchmark the code-breakers: guesses per game, time per move, peak memory (issue 4).
 
-    python bench/solver.py                 # the table (game counts in TABLE; the 8 × 10 row is the long one)
+    python bench/solver.py [--jobs J]      # the table (game counts in TABLE; the 8 × 10 row is the long one)
     python bench/solver.py --pegs 4 --colours 6 [--no-repeats] --strategy expert \\
-        [--games N | --all] [--seed S] --json   # one ruleset, one JSON object
+        [--games N | --all] [--seed S] [--jobs J] --json   # one ruleset, one JSON object
 
 ``--colours`` 6, 8 or 10 picks the wom, digits8 or digits10 palette. ``won_share`` counts games
-won within 10 guesses. ``peak_mb`` is the peak resident size of the process that played (each
-table row runs in its own process, so rows do not share caches or memory). The table also plays
-a plain Knuth minimax reference on 4 × 6 (``--strategy knuth``); ``expert-consistent`` is HAL9000
-as it plays in the flip mode (only codes that fit every answer). ``total`` is the guesses summed over
-all games; the ``goal`` column is issue 15's target for the row.
+won within 10 guesses. ``max_ms`` is the slowest move by the clock, ``max_cpu_ms`` the most CPU time
+one move took (the honest figure on a loaded machine). ``peak_mb`` is the peak resident size of the
+process that played (each table row runs in its own process, so rows do not share caches or memory).
+Every game has its own rng seeded from ``--seed`` and its number, so ``--jobs J`` (the games dealt
+over J processes) plays exactly the same games, and ``peak_mb`` is the largest of the J peaks.
+The table also plays a plain Knuth minimax reference on 4 × 6 (``--strategy knuth``);
+``expert-consistent`` is HAL9000 as it plays in the flip mode (only codes that fit every answer).
+``total`` is the guesses summed over all games; the ``goal`` column is issue 15's target for the row.
 """
 
 from __future__ import annotations
@@ -166,15 +169,15 @@ def run(pegs: int, colours: int, repeats: bool, strategy: str, games: int | None
     }
 
 
-def table(seed: int) -> None:
+def table(seed: int, jobs: int = 1) -> None:
     """Run every row of :data:`TABLE`, each in its own process, and print the table."""
     head = f"{'ruleset':<14}{'strategy':<19}{'games':>6}{'total':>8}{'average':>9}{'worst':>6}{'won≤10':>8}"
-    head += f"{'median ms':>10}{'max ms':>8}{'peak MB':>8}{'game s max':>11}  goal"
+    head += f"{'median ms':>10}{'max ms':>8}{'max cpu':>8}{'peak MB':>8}{'game s max':>11}  goal"
     print(head)
     print("-" * len(head))
     for pegs, colours, repeats, strategy, games in TABLE:
         args = [sys.executable, __file__, "--pegs", str(pegs), "--colours", str(colours), "--strategy", strategy]
-        args += ["--seed", str(seed), "--json", "--game-time"]
+        args += ["--seed", str(seed), "--jobs", str(jobs), "--json", "--game-time"]
         args += ["--all"] if games == "all" else ["--games", str(games)]
         if not repeats:
             args.append("--no-repeats")
@@ -183,7 +186,8 @@ def table(seed: int) -> None:
         goal = GOALS.get((pegs, colours, repeats, strategy), "")
         print(
             f"{name:<14}{strategy:<19}{out['games']:>6}{out['total']:>8}{out['average']:>9.4f}{out['worst']:>6}"
-            f"{out['won_share'] * 100:>7.1f}%{out['median_ms']:>10.2f}{out['max_ms']:>8.1f}{out['peak_mb']:>8.1f}"
+            f"{out['won_share'] * 100:>7.1f}%{out['median_ms']:>10.2f}{out['max_ms']:>8.1f}{out['max_cpu_ms']:>8.1f}"
+            f"{out['peak_mb']:>8.1f}"
             f"{out['max_game_s']:>11.2f}  {goal}",
             flush=True,
         )
@@ -207,7 +211,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--game-time", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if not args.json:
-        table(args.seed)
+        table(args.seed, args.jobs)
         return
     games = None if args.all else args.games
     result = run(args.pegs, args.colours, not args.no_repeats, args.strategy, games, args.seed, args.jobs)
