@@ -1,15 +1,18 @@
 """Benchmark the code-breakers: guesses per game, time per move, peak memory (issue 4).
 
-    python bench/solver.py                 # the table (game counts in TABLE; the 8 × 10 row is the long one)
+    python bench/solver.py [--jobs J]      # the table (game counts in TABLE; the 8 × 10 row is the long one)
     python bench/solver.py --pegs 4 --colours 6 [--no-repeats] --strategy expert \\
-        [--games N | --all] [--seed S] --json   # one ruleset, one JSON object
+        [--games N | --all] [--seed S] [--jobs J] --json   # one ruleset, one JSON object
 
 ``--colours`` 6, 8 or 10 picks the wom, digits8 or digits10 palette. ``won_share`` counts games
-won within 10 guesses. ``peak_mb`` is the peak resident size of the process that played (each
-table row runs in its own process, so rows do not share caches or memory). The table also plays
-a plain Knuth minimax reference on 4 × 6 (``--strategy knuth``); ``expert-consistent`` is HAL9000
-as it plays in the flip mode (only codes that fit every answer). ``total`` is the guesses summed over
-all games; the ``goal`` column is issue 15's target for the row.
+won within 10 guesses. ``max_ms`` is the slowest move by the clock, ``max_cpu_ms`` the most CPU time
+one move took (the honest figure on a loaded machine). ``peak_mb`` is the peak resident size of the
+process that played (each table row runs in its own process, so rows do not share caches or memory).
+Every game has its own rng seeded from ``--seed`` and its number, so ``--jobs J`` (the games dealt
+over J processes) plays exactly the same games, and ``peak_mb`` is the largest of the J peaks.
+The table also plays a plain Knuth minimax reference on 4 × 6 (``--strategy knuth``);
+``expert-consistent`` is HAL9000 as it plays in the flip mode (only codes that fit every answer).
+``total`` is the guesses summed over all games; the ``goal`` column is issue 15's target for the row.
 """
 
 from __future__ import annotations
@@ -86,15 +89,50 @@ class Knuth:
         return "".join(symbols[i] for i in self.codes[best])
 
 
-def run(pegs: int, colours: int, repeats: bool, strategy: str, games: int | None, seed: int) -> dict:
-    """Play ``games`` random secrets (or every secret when ``games`` is None); the figures as a dict."""
-    rules = Ruleset(pegs, PALETTES[colours], repeats, WON_WITHIN)
+def _player(rules: Ruleset, strategy: str):
     if strategy == "knuth":
-        player = Knuth(rules)
-    elif strategy == "expert-consistent":
-        player = make_strategy("expert", consistent_only=True)
-    else:
-        player = make_strategy(strategy)
+        return Knuth(rules)
+    if strategy == "expert-consistent":
+        return make_strategy("expert", consistent_only=True)
+    return make_strategy(strategy)
+
+
+def _play(args: tuple) -> dict:
+    """Play the games ``numbered`` (index, secret) pairs; raw per-game and per-move figures."""
+    pegs, colours, repeats, strategy, seed, numbered = args
+    rules = Ruleset(pegs, PALETTES[colours], repeats, WON_WITHIN)
+    player = _player(rules, strategy)
+    cap = rules.size if strategy == "random" else 50
+    lengths, moves, cpu, game_s = [], [], [], []
+    for index, secret in numbered:
+        # Each game has its own seeded source of chance (as in the app), so games can be split
+        # over processes and still be the same games.
+        rng = random.Random(f"{seed}:{index}")
+        game_start = time.perf_counter()
+        history: list[tuple[str, Feedback]] = []
+        while len(history) < cap:
+            start, start_cpu = time.perf_counter(), time.process_time()
+            guess = player.next_guess(rules, history, rng)
+            moves.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
+            fb = feedback(secret, guess)
+            history.append((guess, fb))
+            if fb.solves(pegs):
+                break
+        game_s.append(time.perf_counter() - game_start)
+        won = history[-1][1].solves(pegs)
+        lengths.append(len(history) if won else cap + 1)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"lengths": lengths, "moves": moves, "cpu": cpu, "game_s": game_s, "peak_mb": peak}
+
+
+def run(pegs: int, colours: int, repeats: bool, strategy: str, games: int | None, seed: int, jobs: int = 1) -> dict:
+    """Play ``games`` random secrets (or every secret when ``games`` is None); the figures as a dict.
+
+    ``jobs`` > 1 plays the games in that many processes (the same games: each has its own rng);
+    ``peak_mb`` is then the largest of the processes' peaks.
+    """
+    rules = Ruleset(pegs, PALETTES[colours], repeats, WON_WITHIN)
     if games is None:
         if rules.size > 200_000:
             raise SystemExit(f"--all would play {rules.size} games; use --games")
@@ -104,23 +142,19 @@ def run(pegs: int, colours: int, repeats: bool, strategy: str, games: int | None
     else:
         secret_rng = random.Random(seed)
         secrets = [rules.random_code(secret_rng) for _ in range(games)]
-    rng = random.Random(seed + 1)
-    cap = rules.size if strategy == "random" else 50
-    lengths, moves, game_s = [], [], []
-    for secret in secrets:
-        game_start = time.perf_counter()
-        history: list[tuple[str, Feedback]] = []
-        while len(history) < cap:
-            start = time.perf_counter()
-            guess = player.next_guess(rules, history, rng)
-            moves.append(time.perf_counter() - start)
-            fb = feedback(secret, guess)
-            history.append((guess, fb))
-            if fb.solves(pegs):
-                break
-        game_s.append(time.perf_counter() - game_start)
-        won = history[-1][1].solves(pegs)
-        lengths.append(len(history) if won else cap + 1)
+    numbered = list(enumerate(secrets))
+    if jobs <= 1:
+        parts = [_play((pegs, colours, repeats, strategy, seed, numbered))]
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        shares = [numbered[i::jobs] for i in range(jobs)]
+        with ProcessPoolExecutor(jobs) as pool:
+            parts = list(pool.map(_play, [(pegs, colours, repeats, strategy, seed, share) for share in shares]))
+    lengths = [n for part in parts for n in part["lengths"]]
+    moves = [t for part in parts for t in part["moves"]]
+    cpu = [t for part in parts for t in part["cpu"]]
+    game_s = [t for part in parts for t in part["game_s"]]
     return {
         "games": len(lengths),
         "total": sum(lengths),
@@ -129,20 +163,21 @@ def run(pegs: int, colours: int, repeats: bool, strategy: str, games: int | None
         "won_share": round(sum(n <= WON_WITHIN for n in lengths) / len(lengths), 4),
         "median_ms": round(statistics.median(moves) * 1000, 2),
         "max_ms": round(max(moves) * 1000, 1),
-        "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "max_cpu_ms": round(max(cpu) * 1000, 1),
+        "peak_mb": round(max(part["peak_mb"] for part in parts), 1),
         "max_game_s": round(max(game_s), 2),
     }
 
 
-def table(seed: int) -> None:
+def table(seed: int, jobs: int = 1) -> None:
     """Run every row of :data:`TABLE`, each in its own process, and print the table."""
     head = f"{'ruleset':<14}{'strategy':<19}{'games':>6}{'total':>8}{'average':>9}{'worst':>6}{'won≤10':>8}"
-    head += f"{'median ms':>10}{'max ms':>8}{'peak MB':>8}{'game s max':>11}  goal"
+    head += f"{'median ms':>10}{'max ms':>8}{'max cpu':>8}{'peak MB':>8}{'game s max':>11}  goal"
     print(head)
     print("-" * len(head))
     for pegs, colours, repeats, strategy, games in TABLE:
         args = [sys.executable, __file__, "--pegs", str(pegs), "--colours", str(colours), "--strategy", strategy]
-        args += ["--seed", str(seed), "--json", "--game-time"]
+        args += ["--seed", str(seed), "--jobs", str(jobs), "--json", "--game-time"]
         args += ["--all"] if games == "all" else ["--games", str(games)]
         if not repeats:
             args.append("--no-repeats")
@@ -151,7 +186,8 @@ def table(seed: int) -> None:
         goal = GOALS.get((pegs, colours, repeats, strategy), "")
         print(
             f"{name:<14}{strategy:<19}{out['games']:>6}{out['total']:>8}{out['average']:>9.4f}{out['worst']:>6}"
-            f"{out['won_share'] * 100:>7.1f}%{out['median_ms']:>10.2f}{out['max_ms']:>8.1f}{out['peak_mb']:>8.1f}"
+            f"{out['won_share'] * 100:>7.1f}%{out['median_ms']:>10.2f}{out['max_ms']:>8.1f}{out['max_cpu_ms']:>8.1f}"
+            f"{out['peak_mb']:>8.1f}"
             f"{out['max_game_s']:>11.2f}  {goal}",
             flush=True,
         )
@@ -171,12 +207,14 @@ def main(argv: list[str] | None = None) -> None:
     count.add_argument("--all", action="store_true", help="play every secret")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--json", action="store_true", help="one ruleset and strategy, one JSON object")
+    parser.add_argument("--jobs", type=int, default=1, help="play the games in this many processes (same games)")
     parser.add_argument("--game-time", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if not args.json:
-        table(args.seed)
+        table(args.seed, args.jobs)
         return
-    result = run(args.pegs, args.colours, not args.no_repeats, args.strategy, None if args.all else args.games, args.seed)
+    games = None if args.all else args.games
+    result = run(args.pegs, args.colours, not args.no_repeats, args.strategy, games, args.seed, args.jobs)
     if not args.game_time:
         del result["max_game_s"]
     print(json.dumps(result))
