@@ -10,6 +10,7 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -68,6 +69,8 @@ class WomApp(App[int]):
         """Who is playing; over SSH only what the server verified (see :class:`Identity`)."""
         self.wrong_link_codes = 0
         """Wrong one-time codes typed in this session (the link screen stops asking after a few)."""
+        self._held_keys: list[events.Key] = []
+        """Keys typed while a new screen was still being built, to be delivered in order once it is."""
         for theme in THEMES:
             self.register_theme(theme)
 
@@ -89,6 +92,35 @@ class WomApp(App[int]):
 
         start_presence(self)  # one presence per app session: heartbeat until the app exits
         self.call_after_refresh(self._import_screens_soon)
+
+    # -- keys typed ahead ---------------------------------------------------------------------
+
+    async def on_event(self, event: events.Event) -> None:
+        """Hold keys that arrive while a new screen is still being built; deliver them, in order,
+        once it is.
+
+        A key typed on the heels of the one that opened a screen (one SSH packet, or a fast typist)
+        used to reach the half-built screen with nothing focused, and was dropped: ``o p 1234⏎``
+        played a guess without its digits. Held keys go exactly where they would have gone had
+        they been typed a moment later.
+        """
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            if self._held_keys or (self.focused is None and not self.screen.is_mounted):
+                if not self._held_keys:
+                    self.call_after_refresh(self._release_held_keys)
+                self._held_keys.append(event)
+                return
+        await super().on_event(event)
+
+    async def _release_held_keys(self) -> None:
+        if not self.is_running:
+            return
+        if self.focused is None and not self.screen.is_mounted:
+            self.call_after_refresh(self._release_held_keys)  # still being built
+            return
+        held, self._held_keys = self._held_keys, []
+        for key in held:
+            await self.on_event(key)
 
     def _import_screens_soon(self) -> None:
         """Once the menu is painted, import the other screens in the background (each first paint

@@ -111,3 +111,22 @@ async def test_moving_into_the_slots_and_typing_overwrites_without_extra():
         assert peg_input.value == "KGBY"
         await pilot.press("end", "w")
         assert peg_input.value == "KGBW"
+
+
+async def test_a_guess_typed_while_the_game_screen_is_still_being_built_keeps_every_symbol(app):
+    """The digits arrive (one SSH packet) while the new game screen is being built: none is dropped."""
+    from wom_tui.screens.solo_game import SoloGameScreen
+    from wom_tui.screens.solo_setup import SoloSetupScreen
+
+    class TypedDuringBuild(SoloGameScreen):
+        def compose(self):
+            send_burst(self.app, "1", "2", "3", "4", "enter")  # the keys reach the app mid-build
+            yield from super().compose()
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(app.screen, SoloSetupScreen) and app.screen.is_mounted)
+        app.push_screen(TypedDuringBuild(app.screen.choice()))
+        await wait_for(pilot, lambda: isinstance(app.screen, SoloGameScreen) and app.screen.game.history)
+        (attempt,) = app.screen.game.history
+        assert attempt.guess == "1234"
