@@ -9,7 +9,10 @@
 * ``lobby_update_max_ms``: ``--lobbies`` apps in the lobby; another process opens a table; the
   longest time until a lobby lists it;
 * ``idle_cpu_percent``: ``--idle`` apps idle in the lobby (heartbeats, sweeps, change feed) for
-  ``--idle-seconds``: CPU time of the whole process as a percent of one core.
+  ``--idle-seconds``: CPU time of the whole process as a percent of one core (and in seconds:
+  ``idle_cpu_seconds``, which other load on the machine inflates less).
+
+``--only guess|lobby|idle`` measures one figure.
 
 Every app runs in this one process (one core, one event loop): a harder setting than the same
 number of SSH sessions, each its own process, on two cores. With ``--json``, one JSON object.
@@ -155,8 +158,9 @@ async def lobby_update(folder: Path, lobbies: int) -> float:
         return max(seen.values()) - opened
 
 
-async def idle_cpu(folder: Path, sessions: int, seconds: float) -> float:
-    """Percent of one core the whole process uses while ``sessions`` apps sit idle in the lobby."""
+async def idle_cpu(folder: Path, sessions: int, seconds: float) -> tuple[float, float]:
+    """Percent of one core the whole process uses while ``sessions`` apps sit idle in the lobby, and
+    the CPU seconds (which a loaded machine inflates less than the wall clock)."""
     async with contextlib.AsyncExitStack() as stack:
         apps = []
         for i in range(sessions):
@@ -169,7 +173,8 @@ async def idle_cpu(folder: Path, sessions: int, seconds: float) -> float:
         await asyncio.sleep(3)  # let the start-up settle
         cpu, wall = time.process_time(), time.perf_counter()
         await asyncio.sleep(seconds)
-        return (time.process_time() - cpu) / (time.perf_counter() - wall) * 100
+        used = time.process_time() - cpu
+        return used / (time.perf_counter() - wall) * 100, used
 
 
 def main() -> None:
@@ -181,17 +186,26 @@ def main() -> None:
     parser.add_argument("--idle", type=int, default=20)
     parser.add_argument("--idle-seconds", type=float, default=30.0)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--only", choices=("guess", "lobby", "idle"))
     args = parser.parse_args()
-    figures = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        samples = asyncio.run(guess_to_panel(Path(tmp) / "guess", args.tables, args.players, args.guesses))
-        figures["guess_to_panel_p95_ms"] = round(statistics.quantiles(samples, n=20)[-1], 1)
-        figures["guess_to_panel_p50_ms"] = round(statistics.median(samples), 1)
-        figures["guess_samples"] = len(samples)
-    with tempfile.TemporaryDirectory() as tmp:
-        figures["lobby_update_max_ms"] = round(asyncio.run(lobby_update(Path(tmp) / "lobby", args.lobbies)) * 1000, 1)
-    with tempfile.TemporaryDirectory() as tmp:
-        figures["idle_cpu_percent"] = round(asyncio.run(idle_cpu(Path(tmp) / "idle", args.idle, args.idle_seconds)), 2)
+    figures: dict[str, object] = {}
+    wanted = {args.only} if args.only else {"guess", "lobby", "idle"}
+    if "guess" in wanted:
+        with tempfile.TemporaryDirectory() as tmp:
+            cpu = time.process_time()
+            samples = asyncio.run(guess_to_panel(Path(tmp) / "guess", args.tables, args.players, args.guesses))
+            figures["guess_phase_cpu_seconds"] = round(time.process_time() - cpu, 2)
+            figures["guess_to_panel_p95_ms"] = round(statistics.quantiles(samples, n=20)[-1], 1)
+            figures["guess_to_panel_p50_ms"] = round(statistics.median(samples), 1)
+            figures["guess_samples"] = len(samples)
+    if "lobby" in wanted:
+        with tempfile.TemporaryDirectory() as tmp:
+            figures["lobby_update_max_ms"] = round(asyncio.run(lobby_update(Path(tmp) / "lobby", args.lobbies)) * 1000, 1)
+    if "idle" in wanted:
+        with tempfile.TemporaryDirectory() as tmp:
+            percent, used = asyncio.run(idle_cpu(Path(tmp) / "idle", args.idle, args.idle_seconds))
+            figures["idle_cpu_percent"] = round(percent, 2)
+            figures["idle_cpu_seconds"] = round(used, 3)
     figures.update(tables=args.tables, players=args.players, lobbies=args.lobbies, idle_sessions=args.idle,
                    idle_seconds=args.idle_seconds, processes="one process, every app headless in it")
     if args.json:

@@ -4,8 +4,9 @@ Everything a person may do is a :class:`.table.Table` method run through the liv
 (``live.update_table`` / ``live.act``) in a thread; a refusal's reason is shown and nothing changes.
 The seats panel shows everyone's progress (attempts used, broken or not), never a guess or a code;
 your own board shows only your guesses. A spectator (anyone without a seat) sees the panel, the
-table's announcements and the results. The screen re-reads the table after every change the store's
-feed reports and when something is due (a computer's move, a grace running out).
+table's announcements and the results. The screen re-reads the table after every change of this table
+the store's feed reports and when something is due (a computer's move, a grace running out); the
+process's housekeeper (:class:`.together.Housekeeper`) marks who dropped out.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from ..domain.table import CLOSED, FINISHED, GUESSING, MAKING, OPEN, Refused, Se
 from ..widgets.message_log import MessageLog
 from ..widgets.peg_input import PegInput
 from ..widgets.wom_board import HistoryTable
+from ..domain.live import LiveChange
 from .together import LiveScreen
 
 
@@ -104,7 +106,10 @@ class LiveTableScreen(LiveScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one("#table-board").display = False
-        self.set_interval(2.0, self.poke_tick)
+
+    def wants(self, change: LiveChange) -> bool:
+        """Only this table's changes (the process's housekeeper sweeps presence and graces into it)."""
+        return self.table_id in change.tables
 
     # -- who am I here ----------------------------------------------------------------------
 
@@ -150,6 +155,8 @@ class LiveTableScreen(LiveScreen):
             return
         view = data
         before = self.view
+        if before is not None and view == before:
+            return  # nothing changed (a tick with nothing due): no redraw
         self.view = view
         self._title(view)
         seats = self.query_one("#table-seats", OptionList)
