@@ -83,6 +83,9 @@ class WomApp(App[int]):
             self._badge(self.screen)
         if self.check_store():
             self._restore_theme()
+            from .screens.solo_resume import offer_resume
+
+            offer_resume(self)  # a solo game left by a crash or a dropped connection
         self.theme_changed_signal.subscribe(self, self._remember_theme)
 
         from .screens.together import start_presence
@@ -262,14 +265,25 @@ class WomApp(App[int]):
         from .screens.confirm import QuitConfirmScreen
 
         if isinstance(self.screen, QuitConfirmScreen) or not self.game_in_progress():
+            self._forget_games()
             self.exit(message=GOODBYE)
             return
 
         def answered(quit_now: bool | None) -> None:
             if quit_now:
+                self._forget_games()
                 self.exit(message=GOODBYE)
 
         self.push_screen(QuitConfirmScreen(), answered)
+
+    def _forget_games(self) -> None:
+        """Quitting on purpose loses the game in progress: a solo game is not offered to resume."""
+        from .screens.solo_game import SoloGameScreen
+        from .screens.solo_resume import forget_progress
+
+        for screen in self.screen_stack:
+            if isinstance(screen, SoloGameScreen):
+                forget_progress(screen)
 
     def return_to_menu(self) -> None:
         """Close every screen above the main menu, without asking."""
