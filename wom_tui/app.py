@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import importlib
 import logging
 import random
+import signal
 import sys
 import threading
 from collections.abc import Callable, Iterable
@@ -90,8 +93,21 @@ class WomApp(App[int]):
 
         from .screens.together import start_presence
 
-        start_presence(self)  # one presence per app session: heartbeat until the app exits
+        together = start_presence(self)  # one presence per app session: heartbeat until the app exits
+        if self.options.served:
+            # The connection dropped (the server sends SIGHUP): leave the lobby at once, so that the
+            # others see this player's seat away now rather than when the heartbeat goes stale.
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._hung_up, together)
         self.call_after_refresh(self._import_screens_soon)
+
+    def _hung_up(self, together: Any) -> None:
+        """SIGHUP: the player's connection is gone. Part the session (one unlink), then end the game."""
+        from .domain.store import StoreError
+
+        with contextlib.suppress(StoreError, OSError):
+            self.store.live.part(together.session)
+        self.exit(128 + signal.SIGHUP)  # as the shell reports a hang-up
 
     def _import_screens_soon(self) -> None:
         """Once the menu is painted, import the other screens in the background (each first paint

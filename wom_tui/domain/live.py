@@ -200,10 +200,12 @@ class FolderFeed:
     """The change feed of a JSON data folder: ``watchfiles`` notifications, else polling."""
 
     def __init__(self, data_dir: str | os.PathLike[str], *, polling: bool = False,
-                 poll_interval: float = POLL_INTERVAL, step_ms: int = 20, debounce_ms: int = 100) -> None:
+                 poll_interval: float = POLL_INTERVAL, step_ms: int = 5, debounce_ms: int = 25) -> None:
         """``step_ms``: a batch of changes is handed over after this long without another one
-        (the watcher also wakes this often when idle); ``debounce_ms``: at the latest after this
-        long, even while changes keep coming.
+        (the watcher also wakes this often when idle: one watcher per process, see
+        :class:`SharedFeed`, so that costs little); ``debounce_ms``: at the latest after this long,
+        even while changes keep coming (8 tables guessing at once keep it busy: this bounds the
+        delay a guess waits before the other players' panels hear of it).
         """
         self.data_dir = Path(data_dir)
         self.polling = polling

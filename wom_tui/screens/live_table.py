@@ -112,7 +112,12 @@ class LiveTableScreen(LiveScreen):
         self.query_one("#table-board").display = False
 
     def wants(self, change: LiveChange) -> bool:
-        """Only this table's changes (the process's housekeeper sweeps presence and graces into it)."""
+        """This table's changes; a session coming or going brings the table up to date at once (who
+        is away), else the process's housekeeper does it at its next sweep.
+        """
+        if change.presence:
+            self._want_tick = True
+            return True
         return self.table_id in change.tables
 
     # -- who am I here ----------------------------------------------------------------------
