@@ -112,7 +112,7 @@ class LiveTableScreen(LiveScreen):
         self.query_one("#table-board").display = False
 
     def wants(self, change: LiveChange) -> bool:
-        """This table's changes; a session coming or going brings the table up to date at once (who
+        """Changes of this table; a session coming or going brings the table up to date at once (who
         is away), else the process's housekeeper does it at its next sweep.
         """
         if change.presence:
