@@ -105,7 +105,21 @@ async def guess_to_panel(folder: Path, tables: int, players: int, guesses: int) 
                 await until(lambda a=pilot.app: a.screen.view.phase == "guessing" and a.focused is not None
                             and a.focused.id == "guess-input")
         # Guessing: a wrong guess ("WWWW" never breaks "RGBY"), player after player, all tables at once.
-        async def play_table(row) -> None:
+        # A table's screens say when they show a new view (no polling: the bench adds no load of its own).
+        shown: dict[int, asyncio.Event] = {}
+        table_of = {id(pilot.app): t for t, row in enumerate(pilots) for pilot in row}
+        real_show = LiveTableScreen.show
+
+        def show(screen: LiveTableScreen, data) -> None:
+            real_show(screen, data)
+            event = shown.get(table_of.get(id(screen.app), -1))
+            if event is not None:
+                event.set()
+
+        LiveTableScreen.show = show  # type: ignore[method-assign]
+
+        async def play_table(t: int, row) -> None:
+            event = shown[t] = asyncio.Event()
             for round_ in range(guesses):
                 for p, pilot in enumerate(row):
                     others = [other.app for other in row if other is not pilot]
@@ -114,11 +128,13 @@ async def guess_to_panel(folder: Path, tables: int, players: int, guesses: int) 
                     entry.value = "WWWW"
                     start = time.perf_counter()
                     pilot.app.post_message(events.Key("enter", "\r"))  # as the terminal sends it, without the pilot's waits
-                    await until(lambda: all(o.screen.view.seats[p].attempts_used >= want for o in others))
+                    while not all(o.screen.view.seats[p].attempts_used >= want for o in others):
+                        event.clear()
+                        await asyncio.wait_for(event.wait(), 60)
                     samples.append((time.perf_counter() - start) * 1000)
 
         cpu = time.process_time()
-        await asyncio.gather(*(play_table(row) for row in pilots))
+        await asyncio.gather(*(play_table(t, row) for t, row in enumerate(pilots)))
         rounds_cpu = time.process_time() - cpu
     return samples, rounds_cpu
 

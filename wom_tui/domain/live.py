@@ -200,7 +200,7 @@ class FolderFeed:
     """The change feed of a JSON data folder: ``watchfiles`` notifications, else polling."""
 
     def __init__(self, data_dir: str | os.PathLike[str], *, polling: bool = False,
-                 poll_interval: float = POLL_INTERVAL, step_ms: int = 5, debounce_ms: int = 25) -> None:
+                 poll_interval: float = POLL_INTERVAL, step_ms: int = 10, debounce_ms: int = 30) -> None:
         """``step_ms``: a batch of changes is handed over after this long without another one
         (the watcher also wakes this often when idle: one watcher per process, see
         :class:`SharedFeed`, so that costs little); ``debounce_ms``: at the latest after this long,
