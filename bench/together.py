@@ -9,7 +9,10 @@
 * ``lobby_update_max_ms``: ``--lobbies`` apps in the lobby; another process opens a table; the
   longest time until a lobby lists it;
 * ``idle_cpu_percent``: ``--idle`` apps idle in the lobby (heartbeats, sweeps, change feed) for
-  ``--idle-seconds``: CPU time of the whole process as a percent of one core.
+  ``--idle-seconds``: CPU time of the whole process as a percent of one core (and in seconds:
+  ``idle_cpu_seconds``, which other load on the machine inflates less).
+
+``--only guess|lobby|idle`` measures one figure.
 
 Every app runs in this one process (one core, one event loop): a harder setting than the same
 number of SSH sessions, each its own process, on two cores. With ``--json``, one JSON object.
@@ -61,8 +64,9 @@ async def until(predicate, timeout: float = 60.0, step: float = 0.002, what=None
         await asyncio.sleep(step)
 
 
-async def guess_to_panel(folder: Path, tables: int, players: int, guesses: int) -> list[float]:
-    """Milliseconds from a guess's Enter to every other player's panel at the table showing it."""
+async def guess_to_panel(folder: Path, tables: int, players: int, guesses: int) -> tuple[list[float], float]:
+    """Milliseconds from a guess's Enter to every other player's panel at the table showing it, and
+    the CPU seconds the guessing took (start-up not counted)."""
     store = Store(folder)
     names = [[f"P{t}x{p}" for p in range(players)] for t in range(tables)]
     for row in names:
@@ -101,7 +105,21 @@ async def guess_to_panel(folder: Path, tables: int, players: int, guesses: int) 
                 await until(lambda a=pilot.app: a.screen.view.phase == "guessing" and a.focused is not None
                             and a.focused.id == "guess-input")
         # Guessing: a wrong guess ("WWWW" never breaks "RGBY"), player after player, all tables at once.
-        async def play_table(row) -> None:
+        # A table's screens say when they show a new view (no polling: the bench adds no load of its own).
+        shown: dict[int, asyncio.Event] = {}
+        table_of = {id(pilot.app): t for t, row in enumerate(pilots) for pilot in row}
+        real_show = LiveTableScreen.show
+
+        def show(screen: LiveTableScreen, data) -> None:
+            real_show(screen, data)
+            event = shown.get(table_of.get(id(screen.app), -1))
+            if event is not None:
+                event.set()
+
+        LiveTableScreen.show = show  # type: ignore[method-assign]
+
+        async def play_table(t: int, row) -> None:
+            event = shown[t] = asyncio.Event()
             for round_ in range(guesses):
                 for p, pilot in enumerate(row):
                     others = [other.app for other in row if other is not pilot]
@@ -110,11 +128,15 @@ async def guess_to_panel(folder: Path, tables: int, players: int, guesses: int) 
                     entry.value = "WWWW"
                     start = time.perf_counter()
                     pilot.app.post_message(events.Key("enter", "\r"))  # as the terminal sends it, without the pilot's waits
-                    await until(lambda: all(o.screen.view.seats[p].attempts_used >= want for o in others))
+                    while not all(o.screen.view.seats[p].attempts_used >= want for o in others):
+                        event.clear()
+                        await asyncio.wait_for(event.wait(), 60)
                     samples.append((time.perf_counter() - start) * 1000)
 
-        await asyncio.gather(*(play_table(row) for row in pilots))
-    return samples
+        cpu = time.process_time()
+        await asyncio.gather(*(play_table(t, row) for t, row in enumerate(pilots)))
+        rounds_cpu = time.process_time() - cpu
+    return samples, rounds_cpu
 
 
 def open_table_later(folder: str, delay: float, stamp) -> None:
@@ -155,8 +177,9 @@ async def lobby_update(folder: Path, lobbies: int) -> float:
         return max(seen.values()) - opened
 
 
-async def idle_cpu(folder: Path, sessions: int, seconds: float) -> float:
-    """Percent of one core the whole process uses while ``sessions`` apps sit idle in the lobby."""
+async def idle_cpu(folder: Path, sessions: int, seconds: float) -> tuple[float, float]:
+    """Percent of one core the whole process uses while ``sessions`` apps sit idle in the lobby, and
+    the CPU seconds (which a loaded machine inflates less than the wall clock)."""
     async with contextlib.AsyncExitStack() as stack:
         apps = []
         for i in range(sessions):
@@ -169,7 +192,8 @@ async def idle_cpu(folder: Path, sessions: int, seconds: float) -> float:
         await asyncio.sleep(3)  # let the start-up settle
         cpu, wall = time.process_time(), time.perf_counter()
         await asyncio.sleep(seconds)
-        return (time.process_time() - cpu) / (time.perf_counter() - wall) * 100
+        used = time.process_time() - cpu
+        return used / (time.perf_counter() - wall) * 100, used
 
 
 def main() -> None:
@@ -181,17 +205,26 @@ def main() -> None:
     parser.add_argument("--idle", type=int, default=20)
     parser.add_argument("--idle-seconds", type=float, default=30.0)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--only", choices=("guess", "lobby", "idle"))
     args = parser.parse_args()
-    figures = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        samples = asyncio.run(guess_to_panel(Path(tmp) / "guess", args.tables, args.players, args.guesses))
-        figures["guess_to_panel_p95_ms"] = round(statistics.quantiles(samples, n=20)[-1], 1)
-        figures["guess_to_panel_p50_ms"] = round(statistics.median(samples), 1)
-        figures["guess_samples"] = len(samples)
-    with tempfile.TemporaryDirectory() as tmp:
-        figures["lobby_update_max_ms"] = round(asyncio.run(lobby_update(Path(tmp) / "lobby", args.lobbies)) * 1000, 1)
-    with tempfile.TemporaryDirectory() as tmp:
-        figures["idle_cpu_percent"] = round(asyncio.run(idle_cpu(Path(tmp) / "idle", args.idle, args.idle_seconds)), 2)
+    figures: dict[str, object] = {}
+    wanted = {args.only} if args.only else {"guess", "lobby", "idle"}
+    if "guess" in wanted:
+        with tempfile.TemporaryDirectory() as tmp:
+            samples, rounds_cpu = asyncio.run(guess_to_panel(Path(tmp) / "guess", args.tables, args.players,
+                                                             args.guesses))
+            figures["guessing_cpu_seconds"] = round(rounds_cpu, 2)
+            figures["guess_to_panel_p95_ms"] = round(statistics.quantiles(samples, n=20)[-1], 1)
+            figures["guess_to_panel_p50_ms"] = round(statistics.median(samples), 1)
+            figures["guess_samples"] = len(samples)
+    if "lobby" in wanted:
+        with tempfile.TemporaryDirectory() as tmp:
+            figures["lobby_update_max_ms"] = round(asyncio.run(lobby_update(Path(tmp) / "lobby", args.lobbies)) * 1000, 1)
+    if "idle" in wanted:
+        with tempfile.TemporaryDirectory() as tmp:
+            percent, used = asyncio.run(idle_cpu(Path(tmp) / "idle", args.idle, args.idle_seconds))
+            figures["idle_cpu_percent"] = round(percent, 2)
+            figures["idle_cpu_seconds"] = round(used, 3)
     figures.update(tables=args.tables, players=args.players, lobbies=args.lobbies, idle_sessions=args.idle,
                    idle_seconds=args.idle_seconds, processes="one process, every app headless in it")
     if args.json:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import importlib
 import logging
 import random
+import signal
 import sys
 import threading
 from collections.abc import Callable, Iterable
@@ -86,11 +89,19 @@ class WomApp(App[int]):
             self._badge(self.screen)
         if self.check_store():
             self._restore_theme()
+            from .screens.solo_resume import offer_resume
+
+            offer_resume(self)  # a solo game left by a crash or a dropped connection
         self.theme_changed_signal.subscribe(self, self._remember_theme)
 
         from .screens.together import start_presence
 
-        start_presence(self)  # one presence per app session: heartbeat until the app exits
+        together = start_presence(self)  # one presence per app session: heartbeat until the app exits
+        if self.options.served:
+            # The connection dropped (the server sends SIGHUP): leave the lobby at once, so that the
+            # others see this player's seat away now rather than when the heartbeat goes stale.
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._hung_up, together)
         self.call_after_refresh(self._import_screens_soon)
 
     # -- keys typed ahead ---------------------------------------------------------------------
@@ -121,6 +132,14 @@ class WomApp(App[int]):
         held, self._held_keys = self._held_keys, []
         for key in held:
             await self.on_event(key)
+
+    def _hung_up(self, together: Any) -> None:
+        """SIGHUP: the player's connection is gone. Part the session (one unlink), then end the game."""
+        from .domain.store import StoreError
+
+        with contextlib.suppress(StoreError, OSError):
+            self.store.live.part(together.session)
+        self.exit(128 + signal.SIGHUP)  # as the shell reports a hang-up
 
     def _import_screens_soon(self) -> None:
         """Once the menu is painted, import the other screens in the background (each first paint
@@ -314,14 +333,25 @@ class WomApp(App[int]):
         from .screens.confirm import QuitConfirmScreen
 
         if isinstance(self.screen, QuitConfirmScreen) or not self.game_in_progress():
+            self._forget_games()
             self.exit(message=GOODBYE)
             return
 
         def answered(quit_now: bool | None) -> None:
             if quit_now:
+                self._forget_games()
                 self.exit(message=GOODBYE)
 
         self.push_screen(QuitConfirmScreen(), answered)
+
+    def _forget_games(self) -> None:
+        """Quitting on purpose loses the game in progress: a solo game is not offered to resume."""
+        from .screens.solo_game import SoloGameScreen
+        from .screens.solo_resume import forget_progress
+
+        for screen in self.screen_stack:
+            if isinstance(screen, SoloGameScreen):
+                forget_progress(screen)
 
     def return_to_menu(self) -> None:
         """Close every screen above the main menu, without asking."""

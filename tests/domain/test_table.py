@@ -73,6 +73,21 @@ def test_a_table_has_two_to_four_seats_and_five_to_ten_attempts():
     assert t.attempts == 7 and t.seat_count == 4 and t.names == ("Alan", None, None, None)
 
 
+def test_a_guest_is_its_session_a_new_guest_with_the_same_number_does_not_take_a_dropped_guests_seat():
+    t = running(GUEST, now=0.0, grace=120.0)
+    t.mark_presence({ALAN.session}, 10)  # the guest's connection dropped
+    newcomer = SeatHolder(GUEST.name, "s-another-guest", False)  # the next guest online gets the same number
+    assert t.seat_of(newcomer) is None and t.resume(newcomer, 20) is None
+    assert t.resume(GUEST, 20) == 1  # the same session (a screen re-opened) is the same guest
+
+
+def test_a_seed_the_store_could_not_keep_is_refused_with_the_reason():
+    reason = "A table's seed is a whole number of at most 15 digits (the most a data file keeps)."
+    for seed in (10**15, -(10**15), True):
+        assert refused(lambda s=seed: Table("t1", ALAN, seed=s)) == reason
+    assert Table.from_json(Table("t1", ALAN, seed=10**15 - 1).to_json()).seed == 10**15 - 1
+
+
 def test_the_advanced_ruleset_is_kept_with_the_attempts():
     t = Table("t1", ALAN, seats=2, attempts=6, ruleset=Ruleset(6, DIGITS8, False, 10))
     assert (t.ruleset.length, t.ruleset.palette.key, t.ruleset.repeats, t.ruleset.guesses) == (6, "digits8", False, 6)
@@ -331,6 +346,7 @@ def test_every_state_round_trips_through_json():
 @pytest.mark.parametrize("damage, reason", [
     (lambda d: d.update(version="3"), "'seed' and 'version' must be whole numbers"),
     (lambda d: d.update(recorded=1), "'recorded' must be true or false"),
+    (lambda d: d.update(seed=10**15), "'seed' has more than 15 digits"),
     (lambda d: d.update(phase="paused"), "unknown phase 'paused'"),
     (lambda d: d.update(colour="red"), "unexpected field 'colour'"),
     (lambda d: d.pop("seed"), "missing field 'seed'"),

@@ -4,11 +4,30 @@ client drops mid-game and comes back to the same board; a guest watches; the poi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from wom_tui.domain.store import Store
 from wom_tui.domain.table import SeatHolder
 
 from .sshterm import MENU_TEXT, ServerFactory, Terminal, connect, new_key, open_terminal
+
+
+async def until_changed(live, condition) -> None:
+    """Wait until ``condition()`` holds, looking again after each change the store's feed reports."""
+    stop, ready = asyncio.Event(), asyncio.Event()
+    changes = live.feed().changes(stop, ready)
+    step = asyncio.ensure_future(anext(changes))  # subscribes
+    try:
+        await ready.wait()  # from here on no change is missed
+        while not condition():
+            await step
+            step = asyncio.ensure_future(anext(changes))
+    finally:
+        stop.set()
+        step.cancel()
+        with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
+            await step
+        await changes.aclose()
 
 
 def _row(terminal: Terminal, name: str) -> str:
@@ -36,7 +55,7 @@ async def test_three_ssh_clients_and_hal_play_a_table_one_drops_and_comes_back_a
     # Ann opened the table on an earlier session (now gone): she gets her seat back from the lobby.
     live = store.live
     table = live.create_table(SeatHolder("Ann", "earlier-session", True), seats=4, attempts=10,
-                              seed=11, pace=(0.1, 0.3))
+                              seed=11, pace=(0.0, 0.05))
     live.update_table(table.table_id, lambda t: t.seat_computer(t.creator, 3, "HAL9000"))
 
     conns = {name: await connect(server, name.lower(), keys[name]) for name in keys}
@@ -101,11 +120,7 @@ async def test_three_ssh_clients_and_hal_play_a_table_one_drops_and_comes_back_a
         await terminal.wait_for_text("finished")
         await terminal.wait_until(lambda t: "points" in t.text or "broke" in t.text)
 
-    async def recorded() -> None:
-        while not live.table(table.table_id).recorded:
-            await asyncio.sleep(0.05)
-
-    await asyncio.wait_for(recorded(), 30)
+    await asyncio.wait_for(until_changed(live, lambda: live.table(table.table_id).recorded), 30)
     (game,) = Store(server.config.data_dir).games()
     assert {p.name for p in game.players if p.is_user} == {"Ann", "Ben", "Cat"}
     for name in ("Ann", "Ben", "Cat"):

@@ -10,7 +10,7 @@ from wom_tui.domain.stores import open_store
 
 from .helpers import snapshot
 
-TABLES = ("wom_users", "wom_games", "wom_hall_of_fame", "wom_user_keys", "wom_links")
+TABLES = ("wom_users", "wom_games", "wom_hall_of_fame", "wom_user_keys", "wom_links", "wom_solo_games")
 
 
 class StoreFactory:

@@ -492,3 +492,28 @@ async def test_two_arcades_in_one_database_do_not_wake_each_other(postgres_serve
         table = await asyncio.to_thread(mine.live.create_table, BEA)
         await sub.until(lambda seen: any(table.table_id in c.tables for c in seen))
         assert all(c.tables <= {table.table_id} for c in sub.seen)
+
+
+async def test_every_subscriber_in_a_process_shares_one_source_which_stops_after_the_last(live, monkeypatch):
+    """Many screens (or many sessions of one process) watching: one watcher or LISTEN connection."""
+    from wom_tui.domain import live as live_module
+
+    monkeypatch.setattr(live_module.SharedFeed, "LINGER", 0.01)
+    feed = live.feed()
+    hub = live_module.shared_feed(feed.key, feed.make_source)
+    made = []
+    real = hub._make_source
+    monkeypatch.setattr(hub, "_make_source", lambda: made.append(1) or real())
+    async with Subscriber(live.feed()) as one, Subscriber(live.feed()) as two:
+        table = await asyncio.to_thread(live.create_table, ALAN)
+        for sub in (one, two):
+            await sub.until(lambda seen: any(table.table_id in c.tables for c in seen))
+        async with Subscriber(live.feed()) as late:  # joins a running source: ready at once
+            await asyncio.to_thread(live.update_table, table.table_id, lambda t: t.sit(BEA, 1))
+            await late.until(lambda seen: any(table.table_id in c.tables for c in seen))
+    assert made == [1]
+    await asyncio.wait_for(hub._task, 10)  # the last one left: the source stops
+    async with Subscriber(live.feed()) as again:  # and starts afresh for the next one
+        await asyncio.to_thread(live.update_table, table.table_id, lambda t: t.stand(BEA))
+        await again.until(lambda seen: any(table.table_id in c.tables for c in seen))
+    assert made == [1, 1]

@@ -38,7 +38,10 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from .codes import WOM_RULESET, Ruleset
-from .live import KEEP_ENDED, PRESENCE_STALE, LiveChange, Listing, Presence, TableRules, new_session_id, new_table_id
+from .live import (
+    KEEP_ENDED, PRESENCE_STALE, ChangeFeed, LiveChange, Listing, Presence, ProcessFeed, TableRules, new_session_id,
+    new_table_id,
+)
 from .store import StoreError, new_game_id
 from .table import COMPUTER_PACE, FINISHED, SEAT_GRACE, SeatHolder, Table, TableDataError, check_table_id
 from .users import name_key
@@ -372,9 +375,12 @@ class PostgresLive(TableRules):
                 removed.add(table.table_id)
         return removed
 
-    def feed(self, *, polling: bool = False) -> PostgresFeed:
-        """The change feed of this database (LISTEN/NOTIFY; ``polling`` is the folder's, ignored here)."""
-        return PostgresFeed(self.store.url, self.store.database)
+    def feed(self, *, polling: bool = False) -> ChangeFeed:
+        """The change feed of this database (LISTEN/NOTIFY; ``polling`` is the folder's, ignored here):
+        one LISTEN connection per process and database, shared by every subscriber (:class:`.live.SharedFeed`).
+        """
+        url, database = self.store.url, self.store.database
+        return ProcessFeed(("postgresql", url, database), lambda: PostgresFeed(url, database))
 
 
 __all__ = ["PostgresFeed", "PostgresLive", "STATEMENTS"]

@@ -49,6 +49,7 @@ from .keys import KeyRejected, PendingLink, check_fingerprint, hash_link_code
 from .pglive import STATEMENTS as LIVE_STATEMENTS
 from .pglive import PostgresLive
 from .records import GameRecord
+from .solo import check_solo_json
 from .stats import GameSummary
 
 if TYPE_CHECKING:
@@ -150,6 +151,13 @@ MIGRATIONS: tuple[Migration, ...] = (
         """CREATE TABLE wom_daily (
                one boolean PRIMARY KEY DEFAULT true CHECK (one),
                attempts jsonb NOT NULL
+           )""",
+    )),
+    Migration(5, "a solo game in progress per identity, to resume it after a crash", (
+        """CREATE TABLE wom_solo_games (
+               identity text COLLATE "C" PRIMARY KEY,
+               game jsonb NOT NULL,
+               updated_at timestamptz NOT NULL DEFAULT now()
            )""",
     )),
     # Later versions append here, never edit an applied one.
@@ -592,6 +600,35 @@ class PostgresStore:
             if updated.rowcount != 1:
                 raise ValueError(f"{name!r} is not a registered user")
         return game_id
+
+    # ---- a solo game in progress, per identity
+
+    def solo_in_progress(self, identity: str) -> dict[str, Any] | None:
+        """The solo game ``identity`` left unfinished (:meth:`.solo.SoloGame.as_json` data), or None;
+        a :class:`DatabaseError` naming a damaged row (the next game of that identity replaces it).
+        """
+        check_identity(identity)
+        rows = self._read("SELECT game FROM wom_solo_games WHERE identity = %s", (identity,))
+        if not rows:
+            return None
+        try:
+            return check_solo_json(rows[0][0])
+        except (ValueError, TypeError, KeyError) as exc:
+            raise self._bad_row("wom_solo_games", identity, str(exc)) from None
+
+    def keep_solo(self, identity: str, game: dict[str, Any]) -> None:
+        """Keep ``game`` as ``identity``'s solo game in progress, replacing any; ``ValueError`` if it is not one."""
+        check_identity(identity)
+        data = check_solo_json(game)
+        self._transaction(lambda conn, _: conn.execute(
+            "INSERT INTO wom_solo_games (identity, game) VALUES (%s, %s) "
+            "ON CONFLICT (identity) DO UPDATE SET game = EXCLUDED.game, updated_at = now()",
+            (identity, Jsonb(data))))
+
+    def drop_solo(self, identity: str) -> None:
+        """Forget ``identity``'s solo game in progress (it ended, or was abandoned on purpose)."""
+        check_identity(identity)
+        self._transaction(lambda conn, _: conn.execute("DELETE FROM wom_solo_games WHERE identity = %s", (identity,)))
 
     def submit_hall_entry(self, entry: HallEntry) -> bool:
         """Make ``entry`` the record for its ruleset if it beats the current one; True if it did."""

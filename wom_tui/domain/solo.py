@@ -435,3 +435,23 @@ class SoloGame:
 
     def __repr__(self) -> str:
         return f"SoloGame({self.__ruleset.key}, guesses_used={self.guesses_used})"
+
+
+class _NoDraws(random.Random):
+    """A source that refuses to be drawn from: reading a game back draws nothing."""
+
+    def random(self) -> float:  # pragma: no cover - never called
+        raise AssertionError("reading a game back must not draw")
+
+    def getrandbits(self, k: int, /) -> int:  # pragma: no cover - never called
+        raise AssertionError("reading a game back must not draw")
+
+
+def check_solo_json(data: Any) -> dict[str, Any]:
+    """``data`` if it is a solo game still being played as :meth:`SoloGame.as_json` gives it (the
+    store keeps such a game per identity, to resume it); ``ValueError`` with the reason if not.
+    """
+    game = SoloGame.from_json(data, _NoDraws(0))
+    if game.over:
+        raise ValueError("not a solo game in progress: it is over")
+    return dict(data)

@@ -11,6 +11,9 @@ Layout of the folder (every JSON file is pretty-printed and carries its ``"schem
     daily_secret.json               the secret the daily codes are derived from (made on first use)
     daily.json                      {"schema": 1, "attempts": [...]}  one per identity, puzzle and day
     preferences.json                {"schema": 1, "themes": {identity: theme}}  per-identity settings
+    solo/<hash>.json                {"schema": 1, "identity": ..., "game": {...}}  a solo game in progress,
+                                    one per identity (sha256 of it), kept after every move
+    solo/damaged/                   such a file that could not be read, moved aside byte for byte
     .lock                           the one inter-process lock (filelock)
 
 users.json is schema 2 since every user carries ``"keys"``, the fingerprints of the SSH keys
@@ -44,6 +47,7 @@ before any new game is recorded, so ``recent_games`` only needs the last few ids
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import os
 import re
@@ -78,6 +82,7 @@ USERS_FILE = "users.json"
 LINKS_FILE = "links.json"
 HALL_FILE = "halloffame.json"
 PREFS_FILE = "preferences.json"
+SOLO_DIR = "solo"
 GAMES_DIR = "games"
 LOCK_FILE = ".lock"
 INDEX_FILE = "games_index.json"
@@ -335,6 +340,19 @@ def decode_prefs(data: dict[str, Any]) -> dict[str, str]:
 def encode_prefs(themes: dict[str, str]) -> bytes:
     """preferences.json's bytes."""
     return encode_document({"themes": dict(sorted(themes.items()))})
+
+
+def decode_solo(data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A solo file's content → (identity, the game as :meth:`.solo.SoloGame.as_json` gives it)."""
+    from .solo import check_solo_json
+
+    _expect_keys(data, {"schema", "identity", "game"})
+    return check_identity(data["identity"]), check_solo_json(data["game"])
+
+
+def encode_solo(identity: str, game: dict[str, Any]) -> bytes:
+    """A solo file's bytes."""
+    return encode_document({"identity": identity, "game": game})
 
 
 def _is_count(value: Any) -> bool:
@@ -884,6 +902,62 @@ class Store:
                 return
             themes[identity] = theme
             self._write(self.prefs_path, encode_prefs(themes))
+
+    # ---- a solo game in progress, per identity (issue 11: it survives a crash)
+
+    def _solo_path(self, identity: str) -> Path:
+        digest = hashlib.sha256(check_identity(identity).encode("ascii")).hexdigest()[:40]
+        return self.data_dir / SOLO_DIR / f"{digest}.json"
+
+    def solo_in_progress(self, identity: str) -> dict[str, Any] | None:
+        """The solo game ``identity`` left unfinished (:meth:`.solo.SoloGame.as_json` data), or None.
+
+        A damaged file is moved aside to ``solo/damaged/`` (kept byte for byte) and reported as a
+        :class:`StoreError` naming it; the next game of that identity starts afresh.
+        """
+        path = self._solo_path(identity)
+        try:
+            found = _load(path, decode_solo)
+        except StoreError as error:
+            with self._locked():
+                target = path.parent / "damaged" / f"{path.stem}-{uuid.uuid4().hex[:8]}.json"
+                try:
+                    target.parent.mkdir(exist_ok=True)
+                    os.replace(path, target)
+                except OSError:
+                    raise error from None
+            raise StoreError(path, f"{error.reason}; the file was kept as {target}") from None
+        if found is None:
+            return None
+        if found[0] != identity:
+            raise StoreError(path, f"the file holds the game of {found[0]!r}, not of {identity!r}")
+        return found[1]
+
+    def keep_solo(self, identity: str, game: dict[str, Any]) -> None:
+        """Keep ``game`` (:meth:`.solo.SoloGame.as_json` data) as ``identity``'s solo game in progress,
+        replacing the one kept before (one atomic write under the lock); ``ValueError`` if it is not one.
+        """
+        from .solo import check_solo_json
+
+        path = self._solo_path(identity)
+        data = encode_solo(identity, check_solo_json(game))
+        try:
+            path.parent.mkdir(exist_ok=True)
+        except OSError as exc:
+            raise StoreError(path.parent, f"cannot create the folder ({exc.strerror or exc})") from None
+        with self._locked():
+            self._write(path, data)
+
+    def drop_solo(self, identity: str) -> None:
+        """Forget ``identity``'s solo game in progress (it ended, or was abandoned on purpose)."""
+        path = self._solo_path(identity)
+        with self._locked():
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                pass
+            except OSError as exc:
+                raise StoreError(path, f"cannot remove the file ({exc.strerror or exc})") from None
 
     def submit_hall_entry(self, entry: HallEntry) -> bool:
         """Make ``entry`` the record for its ruleset if it beats the current one; True if it did."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from .halloffame import HallEntry, HallOfFame
 from .records import GameRecord
@@ -124,6 +124,15 @@ class StoreLike(Protocol):
 
     def submit_hall_entry(self, entry: HallEntry) -> bool:
         """Make ``entry`` the record for its ruleset if it beats the current one; True if it did."""
+
+    def solo_in_progress(self, identity: str) -> dict[str, Any] | None:
+        """The solo game ``identity`` left unfinished (``SoloGame.as_json`` data), or None."""
+
+    def keep_solo(self, identity: str, game: dict[str, Any]) -> None:
+        """Keep ``identity``'s solo game in progress (after every move), replacing any; ``ValueError`` if not one."""
+
+    def drop_solo(self, identity: str) -> None:
+        """Forget ``identity``'s solo game in progress (it ended, or was abandoned on purpose)."""
 
     @property
     def live(self) -> LiveLike:

@@ -36,6 +36,7 @@ from .game import GameKind
 from .players import HumanPlayer, Player, computer_player
 from .records import GameRecord, PlayerRecord
 from .scoring import breakdown
+from .store import MAX_DIGITS
 from .users import COMPUTER_NAMES, NameRejected, check_name, computer_name, name_key
 from .wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS, GameResults, PlayerResult
 
@@ -102,8 +103,12 @@ class SeatHolder:
 
     @property
     def identity(self) -> tuple[bool, str]:
-        """What stays the same when the person returns on another session."""
-        return (self.registered, name_key(self.name))
+        """What stays the same when the person returns on another session: a registered user's name.
+        A guest has nothing that proves it is the same person (no key, and guest numbers are reused),
+        so a guest is only its own session: a guest who reconnects is a new guest, and another guest
+        given the same number never takes over the seat of one who dropped out.
+        """
+        return (True, name_key(self.name)) if self.registered else (False, self.session)
 
     def as_json(self) -> dict[str, Any]:
         """The holder as plain JSON data."""
@@ -234,6 +239,9 @@ def _optional_number(value: Any, what: str) -> float | None:
 
 # ---------------------------------------------------------------- the table
 
+MAX_SEED = 10**MAX_DIGITS - 1
+"""The largest seed a table takes: every number in a data file has at most 15 digits."""
+
 
 class Table:
     """A table and its live game; see the module's docstring for the phases and rules."""
@@ -258,6 +266,9 @@ class Table:
             raise Refused(f"A table has {MIN_PLAYERS} to {MAX_PLAYERS} seats.")
         if type(attempts) is not int or not MIN_ATTEMPTS <= attempts <= MAX_ATTEMPTS:
             raise Refused(f"Attempts allowed must be between {MIN_ATTEMPTS} and {MAX_ATTEMPTS}.")
+        if type(seed) is not int or abs(seed) > MAX_SEED:
+            raise Refused(f"A table's seed is a whole number of at most {MAX_DIGITS} digits "
+                          "(the most a data file keeps).")
         if not 0 <= pace[0] <= pace[1] or grace < 0:
             raise ValueError("the pace and the grace must be at least 0, the pace's bounds in order")
         self.table_id = table_id
@@ -759,6 +770,8 @@ class Table:
             raise TableDataError("'pace' must be two numbers")
         if type(data["seed"]) is not int or type(data["version"]) is not int or data["version"] < 0:
             raise TableDataError("'seed' and 'version' must be whole numbers")
+        if abs(data["seed"]) > MAX_SEED:
+            raise TableDataError(f"'seed' has more than {MAX_DIGITS} digits")
         if data["phase"] not in PHASES:
             raise TableDataError(f"unknown phase {data['phase']!r}")
         for key in ("closed_reason", "game_id"):

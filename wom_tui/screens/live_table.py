@@ -4,8 +4,9 @@ Everything a person may do is a :class:`.table.Table` method run through the liv
 (``live.update_table`` / ``live.act``) in a thread; a refusal's reason is shown and nothing changes.
 The seats panel shows everyone's progress (attempts used, broken or not), never a guess or a code;
 your own board shows only your guesses. A spectator (anyone without a seat) sees the panel, the
-table's announcements and the results. The screen re-reads the table after every change the store's
-feed reports and when something is due (a computer's move, a grace running out).
+table's announcements and the results. The screen re-reads the table after every change of this table
+the store's feed reports and when something is due (a computer's move, a grace running out); the
+process's housekeeper (:class:`.together.Housekeeper`) marks who dropped out.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from ..domain.table import CLOSED, FINISHED, GUESSING, MAKING, OPEN, Refused, Se
 from ..widgets.message_log import MessageLog
 from ..widgets.peg_input import PegInput
 from ..widgets.wom_board import HistoryTable
+from ..domain.live import LiveChange
 from .together import LiveScreen
 
 
@@ -83,6 +85,10 @@ class LiveTableScreen(LiveScreen):
         self._resumed = False
         self._due_timer: Any = None
         self._shown_log: tuple[str, ...] = ()
+        self._shown_seats: list[Text] = []
+        self._shown_title = ""
+        self._shown_message: tuple[str, bool] = ("", False)
+        """What the screen shows now: a re-read that changes nothing redraws nothing."""
         self._wants: str | None = None
         self._error_at: int | None = None
         """The table's version when a refusal was shown (it stays until the table changes)."""
@@ -104,7 +110,15 @@ class LiveTableScreen(LiveScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one("#table-board").display = False
-        self.set_interval(2.0, self.poke_tick)
+
+    def wants(self, change: LiveChange) -> bool:
+        """Changes of this table; a session coming or going brings the table up to date at once (who
+        is away), else the process's housekeeper does it at its next sweep.
+        """
+        if change.presence:
+            self._want_tick = True
+            return True
+        return self.table_id in change.tables
 
     # -- who am I here ----------------------------------------------------------------------
 
@@ -150,13 +164,25 @@ class LiveTableScreen(LiveScreen):
             return
         view = data
         before = self.view
+        if before is not None and view == before:
+            return  # nothing changed (a tick with nothing due): no redraw
         self.view = view
         self._title(view)
         seats = self.query_one("#table-seats", OptionList)
         highlighted = seats.highlighted
-        seats.set_options([Option(seat_line(s, view), id=str(s.index)) for s in view.seats])
+        lines = [seat_line(s, view) for s in view.seats]
+        if lines != self._shown_seats:
+            # Only the rows that changed are redrawn (a guess changes one seat's progress).
+            if len(lines) == seats.option_count:
+                for index, line in enumerate(lines):
+                    if index >= len(self._shown_seats) or line != self._shown_seats[index]:
+                        seats.replace_option_prompt_at_index(index, line)
+            else:
+                seats.set_options([Option(line, id=str(index)) for index, line in enumerate(lines)])
+            self._shown_seats = lines
         if before is not None and highlighted is not None and highlighted < len(view.seats):
-            seats.highlighted = highlighted
+            if seats.highlighted != highlighted:
+                seats.highlighted = highlighted
         elif view.free_seats:
             seats.highlighted = view.free_seats[0]
         self._show_log(view)
@@ -168,7 +194,8 @@ class LiveTableScreen(LiveScreen):
         else:
             self.leave_detail = "Your code counts as not broken; the others play on."
         self._schedule(view)
-        self.refresh_bindings()
+        if before is None or (before.phase, before.you) != (view.phase, view.you):
+            self.refresh_bindings()  # the keys offered follow the phase and the seat (the footer is costly)
 
     def _title(self, view: TableView) -> None:
         rules = view.ruleset
@@ -177,9 +204,11 @@ class LiveTableScreen(LiveScreen):
             role = "watching"
         phase = {OPEN: "waiting for players", MAKING: "setting codes", GUESSING: "playing",
                  FINISHED: "finished", CLOSED: "closed"}[view.phase]
-        self.query_one("#table-title", Static).update(Text(
-            f"{view.creator}'s table · {phase} · {rules.length} pegs, "
-            f"{'repeats' if rules.repeats else 'no repeats'}, {view.attempts} attempts · {role}", end=""))
+        title = (f"{view.creator}'s table · {phase} · {rules.length} pegs, "
+                 f"{'repeats' if rules.repeats else 'no repeats'}, {view.attempts} attempts · {role}")
+        if title != self._shown_title:
+            self._shown_title = title
+            self.query_one("#table-title", Static).update(Text(title, end=""))
 
     def _show_log(self, view: TableView) -> None:
         log = self.query_one("#table-log", MessageLog)
@@ -278,7 +307,9 @@ class LiveTableScreen(LiveScreen):
             return
         else:
             self._error_at = None
-        self.query_one("#table-message", Static).update(Text(message, style="bold red" if error else ""))
+        if (message, error) != self._shown_message:
+            self._shown_message = (message, error)
+            self.query_one("#table-message", Static).update(Text(message, style="bold red" if error else ""))
 
     # -- acting ------------------------------------------------------------------------------
 

@@ -1,8 +1,9 @@
 """The lobby: who is online, the open and running tables of this data folder; make or join a table.
 
-It updates by itself: the store's change feed wakes it, and every couple of seconds it sweeps the
-live state (stale sessions, dropped seats, computers' moves, unfinished recordings). A table where
-you still hold a seat (you dropped out) is marked so you can go back to it.
+It updates by itself: the store's change feed wakes it when a table or a session changes (the
+process's :class:`.together.Housekeeper` sweeps stale sessions, dropped seats, computers' moves and
+unfinished recordings, and what it changes comes through the feed too). Nothing changed, nothing
+redrawn. A table where you still hold a seat (you dropped out) is marked so you can go back to it.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from textual.widgets import Button, Checkbox, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..domain.codes import WOM_RULESET, Ruleset
-from ..domain.live import HEARTBEAT_INTERVAL, Presence
+from ..domain.live import LiveChange, Presence
 from ..domain.table import CLOSED, FINISHED, OPEN, Refused, Table, TableView
 from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
 from .together import LiveScreen
@@ -86,7 +87,6 @@ class LobbyScreen(LiveScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.set_interval(HEARTBEAT_INTERVAL, self._sweep_tick)
         if not self.wom.identity.served:
             self.run_worker(self._fill_names(), group="names")
 
@@ -117,14 +117,18 @@ class LobbyScreen(LiveScreen):
         await asyncio.to_thread(self.together.join)
         self.poke()
 
-    def _sweep_tick(self) -> None:
-        self.poke()
+    def wants(self, change: LiveChange) -> bool:
+        """Tables and sessions coming and going (not the scores)."""
+        return bool(change.tables) or change.presence
 
     # -- reading ----------------------------------------------------------------------------
 
     def load(self) -> LobbyState:
         live = self.wom.store.live
-        listing = live.sweep()
+        if self.state is None:
+            listing = live.sweep()  # the first look: bring everything up to date once
+        else:
+            listing = live.tables()
         online = tuple(live.sessions())
         me = self.together.me()
         mine = set()
@@ -139,6 +143,9 @@ class LobbyScreen(LiveScreen):
 
     def show(self, state: LobbyState) -> None:
         previous = self.state
+        if previous is not None and _same(previous, state) and not state.problems:
+            self.state = state
+            return  # nothing a person would see changed (a heartbeat): no redraw
         self.state = state
         names = ", ".join(p.name for p in state.online) or "nobody"
         me = self.together.me()
@@ -220,6 +227,14 @@ class LobbyScreen(LiveScreen):
             self.say(str(error), error=True)
             return
         self.app.push_screen(LiveTableScreen(table.table_id))
+
+
+def _same(before: LobbyState, after: LobbyState) -> bool:
+    """True if the lobby would show the same (who is online, not when they last beat)."""
+    def who(state: LobbyState) -> list[tuple[str, str, bool]]:
+        return [(p.session, p.name, p.registered) for p in state.online]
+
+    return who(before) == who(after) and before.tables == after.tables and before.mine == after.mine
 
 
 def _pace(computer_pace: float) -> tuple[float, float]:

@@ -35,6 +35,7 @@ from ..widgets.solo_history import (
     roomy,
 )
 from .solo_base import SoloPlayScreen
+from .solo_resume import forget_progress, keep_progress
 from .solo_setup import SoloChoice
 
 LIFELINE_LABELS = {1: "Reveal a symbol", 2: "Reveal a position"}
@@ -112,9 +113,13 @@ class SoloGameScreen(SoloPlayScreen):
     abandon_message = "Game abandoned."
     leave_detail = "It is abandoned and not recorded."
 
-    def __init__(self, choice: SoloChoice) -> None:
+    kept_for_resume = False
+    """True while this screen's game is kept in the store to resume (:mod:`.solo_resume`)."""
+    resume_trouble_said = False
+
+    def __init__(self, choice: SoloChoice, game: SoloGame | None = None) -> None:
         super().__init__(choice)
-        self.game: SoloGame = self._fresh_game()
+        self.game: SoloGame = game if game is not None else self._fresh_game()
         self._games = 1
         self._record_text: str | None = None
         self.share_text: str | None = None
@@ -387,6 +392,15 @@ class SoloGameScreen(SoloPlayScreen):
         self._record_text = None
         self.share_text = None
         self._swap_input()
+
+    def publish(self) -> None:
+        """Show the game, and keep it to resume after a crash (forgotten once over)."""
+        super().publish()
+        keep_progress(self)
+
+    def _leave(self) -> None:
+        forget_progress(self)
+        super()._leave()
 
     def _start(self, fresh: GuessInput) -> None:
         self.publish()

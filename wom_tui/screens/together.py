@@ -6,8 +6,11 @@ worker; the worker's end (the app exiting) parts the session. Every ``live.*`` c
 under the store's lock, so it runs in a thread (:func:`asyncio.to_thread`), never on the UI loop.
 
 :class:`LiveScreen` subscribes to the store's change feed while it is mounted and re-reads what it
-shows after every change (and whenever :meth:`LiveScreen.poke` is called, e.g. by a timer): one
-refresher at a time, so a burst of changes costs one read.
+shows after every change it :meth:`~LiveScreen.wants` (and whenever :meth:`LiveScreen.poke` is
+called, e.g. by a timer): one refresher at a time, so a burst of changes costs one read. The feed
+has one source per process (:class:`.live.SharedFeed`), and one :class:`Housekeeper` per process
+sweeps the live state while any live screen is open: waiting in the lobby costs a heartbeat and a
+shared sweep every couple of seconds, nothing per screen.
 """
 
 from __future__ import annotations
@@ -15,17 +18,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import weakref
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from textual.css.query import NoMatches
 
-from ..domain.live import HEARTBEAT_INTERVAL, Presence, new_session_id
+from ..domain.live import HEARTBEAT_INTERVAL, LiveChange, Presence, new_session_id
 from ..domain.store import StoreError
 from ..domain.table import SeatHolder
 from .base import WomScreen
 
 if TYPE_CHECKING:
     from ..app import WomApp
+    from ..domain.stores import LiveLike
+
+SWEEP_INTERVAL = HEARTBEAT_INTERVAL
+"""Seconds between two sweeps of the live state (one per process, see :class:`Housekeeper`)."""
 
 _GUEST = re.compile(r"Guest (\d+)")
 
@@ -113,6 +122,59 @@ def together_of(app: Any) -> Together:
     return found
 
 
+class Housekeeper:
+    """One sweep of the live state every :data:`SWEEP_INTERVAL` seconds per process and store, while
+    any live screen of the process is open (however many apps it runs): stale sessions collected,
+    dropped seats, graces and computers' moves brought up to date. What a sweep changes reaches every
+    screen through the change feed; the screens themselves only read.
+    """
+
+    def __init__(self) -> None:
+        self.lives: list[LiveLike] = []
+        self.task: asyncio.Task[None] | None = None
+        self.sweeps = 0
+        """Sweeps done (tests and benches)."""
+
+    def join(self, live: LiveLike) -> None:
+        """A live screen on ``live`` opened: sweep while it is open."""
+        self.lives.append(live)
+        if self.task is None or self.task.done():
+            self.task = asyncio.ensure_future(self._run())
+
+    def leave(self, live: LiveLike) -> None:
+        """A live screen closed: the last one stops the sweeps."""
+        with contextlib.suppress(ValueError):
+            self.lives.remove(live)
+        if not self.lives and self.task is not None:
+            self.task.cancel()
+            self.task = None
+
+    async def _run(self) -> None:
+        while self.lives:
+            await asyncio.sleep(SWEEP_INTERVAL)
+            if not self.lives:
+                return
+            try:
+                await asyncio.to_thread(self.lives[-1].sweep)
+            except (StoreError, OSError, ValueError, LookupError):
+                pass  # the screens' own reads show the store's errors
+            self.sweeps += 1
+
+
+_HOUSEKEEPERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[Hashable, Housekeeper]] = \
+    weakref.WeakKeyDictionary()
+
+
+def housekeeper_for(live: LiveLike) -> Housekeeper:
+    """The running loop's :class:`Housekeeper` of the store ``live`` belongs to (by its feed's place)."""
+    key = getattr(live.feed(), "key", id(live))
+    keepers = _HOUSEKEEPERS.setdefault(asyncio.get_running_loop(), {})
+    found = keepers.get(key)
+    if found is None:
+        found = keepers[key] = Housekeeper()
+    return found
+
+
 class LiveScreen(WomScreen):
     """A screen that shows live state: :meth:`load` (in a thread) then :meth:`show` after each change."""
 
@@ -130,12 +192,15 @@ class LiveScreen(WomScreen):
         return together_of(self.app)
 
     def on_mount(self) -> None:
+        self._housekeeper = housekeeper_for(self.wom.store.live)
+        self._housekeeper.join(self.wom.store.live)
         self.run_worker(self._watch(), group="live-feed", exit_on_error=False)
         self.run_worker(self._refresh_loop(), group="live-refresh")
         self.poke()
 
     def on_unmount(self) -> None:
         self._stop.set()
+        self._housekeeper.leave(self.wom.store.live)
 
     def poke(self) -> None:
         """Re-read and show the live state soon."""
@@ -151,10 +216,15 @@ class LiveScreen(WomScreen):
 
         waiter = asyncio.ensure_future(when_ready())
         try:
-            async for _change in feed.changes(self._stop, ready):
-                self.poke()
+            async for change in feed.changes(self._stop, ready):
+                if self.wants(change):
+                    self.poke()
         finally:
             waiter.cancel()
+
+    def wants(self, change: LiveChange) -> bool:
+        """True if ``change`` may alter what this screen shows (default: any change)."""
+        return True
 
     async def _refresh_loop(self) -> None:
         while True:
@@ -204,4 +274,4 @@ class LiveScreen(WomScreen):
         self.wom.show_store_error(error)
 
 
-__all__ = ["LiveScreen", "Together", "guest_label", "start_presence", "together_of"]
+__all__ = ["Housekeeper", "LiveScreen", "housekeeper_for", "Together", "guest_label", "start_presence", "together_of"]

@@ -42,17 +42,26 @@ class PegSlot(Static):
     def __init__(self, index: int) -> None:
         super().__init__(classes="peg-slot -empty")
         self.index = index
+        self._drawn: tuple[str, str] | None = None
 
     def show(self, symbol: str | None, ruleset: Ruleset, *, masked: bool, current: bool) -> None:
-        """Draw the slot's peg; the stylesheet underlines the current slot (class ``-current``)."""
+        """Draw the slot's peg; the stylesheet underlines the current slot (class ``-current``).
+
+        A slot has a fixed size, so a new peg repaints the slot alone (no new layout of the screen),
+        and the same peg again repaints nothing.
+        """
         self.set_class(symbol is None, "-empty")
         self.set_class(current, "-current")
         if symbol is None:
-            self.update(peg(EMPTY, None))
+            text = peg(EMPTY, None)
         elif masked:
-            self.update(peg(MASK, None))
+            text = peg(MASK, None)
         else:
-            self.update(peg(symbol, ruleset.palette))
+            text = peg(symbol, ruleset.palette)
+        drawn = (text.plain, str(text.style))  # the colours follow the theme
+        if drawn != self._drawn:
+            self._drawn = drawn
+            self.update(text, layout=False)
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
@@ -274,9 +283,12 @@ class PegInput(Widget, can_focus=True):
         masked = self._masked and not self.revealed
         for slot in self.query(PegSlot):
             slot.show(self._slots[slot.index], self._ruleset, masked=masked, current=slot.index == self.cursor)
+        text = self._extra_text(masked)
         for extra in self.query(".peg-input--extra").results(Static):
             extra.display = bool(self._extra)
-            extra.update(self._extra_text(masked))
+            if (text.plain, text.spans) != getattr(extra, "_wom_drawn", None):  # unchanged: no new layout
+                extra._wom_drawn = (text.plain, text.spans)  # type: ignore[attr-defined]
+                extra.update(text)
 
     def _extra_text(self, masked: bool) -> Text:
         if not self._extra:
