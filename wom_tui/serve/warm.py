@@ -22,7 +22,9 @@ for that session number from its own seed, so ``--seed`` replays a server; the a
 it reaches the child as ``WOM_IDENTITY`` in its environment and never comes from the client.
 
 If the warm parent dies, the server starts a new one (:class:`WarmParent`); running games keep
-playing, since they only need their pty and the server's end of it.
+playing, since they only need their pty and the server's end of it. The server is their child
+subreaper (``PR_SET_CHILD_SUBREAPER``): the kernel hands them to it rather than to init (which in a
+container may never reap), and the server reaps each one when its pidfd says it ended.
 """
 
 from __future__ import annotations
@@ -50,6 +52,9 @@ _MAX_MESSAGE = 1 << 20
 _MAX_FDS = 2
 """A spawn request carries the pty and, optionally, the game's log pipe (its ``"fds"`` says how many)."""
 _RESTART_DELAYS = (0.0, 0.5, 1.0, 2.0, 5.0)
+_PR_SET_CHILD_SUBREAPER = 36
+_ADOPTION_WAIT = 0.05
+"""Seconds between tries to reap a game that ended just as its warm parent died (not yet handed over)."""
 
 # Served sessions only (this process exists for nothing else), set before Textual is imported
 # because Textual reads them once, at import (textual/constants.py):
@@ -268,6 +273,29 @@ def main(argv: Sequence[str] | None = None) -> int:
 # -- the server's side ----------------------------------------------------------------------------
 
 
+def become_subreaper() -> bool:
+    """Make this process adopt its orphaned descendants (Linux ``PR_SET_CHILD_SUBREAPER``): games whose
+    warm parent died are then the server's children, which it reaps, instead of init's. True if done.
+    """
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def _reap_pidfd(pidfd: int) -> int | None:
+    """Reap the ended child behind ``pidfd`` if it is ours now: its status as asyncio gives it
+    (negative: the signal), None if it is not (yet) our child; ChildProcessError if nobody's it can be.
+    """
+    result = os.waitid(os.P_PIDFD, pidfd, os.WEXITED | os.WNOHANG)
+    if result is None:
+        return None
+    return -result.si_status if result.si_code in (os.CLD_KILLED, os.CLD_DUMPED) else result.si_status
+
+
 class WarmChild:
     """A game forked by the warm parent, seen from the server (like an asyncio Process: pid, wait)."""
 
@@ -284,15 +312,29 @@ class WarmChild:
             if not self._done.done():
                 self._done.set_result(status)
 
-    def _orphaned(self) -> None:
-        """The warm parent died: watch the pidfd; the exit status is lost with it."""
+    def _orphaned(self, tries: int = 100) -> None:
+        """The warm parent died: the game is now the server's child (it is the subreaper), so watch its
+        pidfd and reap it when it ends; ``tries`` bounds the wait for a handover the kernel is still making.
+        """
         if self._pidfd is None or self.returncode is not None:
             return
         loop = asyncio.get_running_loop()
 
         def readable() -> None:
-            log.info("game pid %d ended after its warm parent; exit status unknown", self.pid)
-            self._exited(0)
+            assert self._pidfd is not None
+            try:
+                status = _reap_pidfd(self._pidfd)
+            except ChildProcessError:
+                # Not our child: ended just as its parent died and not handed over yet (try again
+                # shortly), or the server could not be a subreaper and init has it.
+                loop.remove_reader(self._pidfd)
+                if tries > 0:
+                    loop.call_later(_ADOPTION_WAIT, self._orphaned, tries - 1)
+                    return
+                log.info("game pid %d ended after its warm parent; exit status unknown", self.pid)
+                status = 0
+            if status is not None:
+                self._exited(status)
 
         loop.add_reader(self._pidfd, readable)
 
@@ -332,6 +374,8 @@ class WarmParent:
 
     async def start(self) -> None:
         """Start the warm process and wait until it has imported everything."""
+        if not become_subreaper():
+            log.warning("cannot adopt orphaned games (no PR_SET_CHILD_SUBREAPER): init must reap them")
         self._ready = asyncio.get_running_loop().create_future()
         self._launch()
         await self.ready()
