@@ -84,16 +84,17 @@ class WomApp(App[int]):
         if self.check_store():
             self._restore_theme()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
-
-        from .screens.together import start_presence
-
-        start_presence(self)  # one presence per app session: heartbeat until the app exits
         self.call_after_refresh(self._import_screens_soon)
 
     def _import_screens_soon(self) -> None:
-        """Once the menu is painted, import the other screens in the background (each first paint
-        then only builds its screen). Served games were forked with everything imported already.
+        """Once the menu is painted: start this session's presence (its heartbeat shows it online; it
+        needs the game's rules, and their solvers need numpy: not before the first paint), then import
+        the other screens in the background (each first paint then only builds its screen). Served
+        games were forked with everything imported already.
         """
+        from .screens.together import together_of
+
+        together_of(self)  # one presence per app session (unless a screen already started it)
         threading.Thread(target=import_screens, name="wom-import-screens", daemon=True).start()
 
     # -- the theme, remembered per identity ------------------------------------------------

@@ -93,6 +93,8 @@ def warm_up() -> None:
 
     from .. import __main__, app  # noqa: F401
 
+    _share_parsed_css()
+    __main__.build_parser()
     app.import_screens()
     for name in dir(textual.widgets):
         if not name.startswith("_"):
@@ -102,6 +104,37 @@ def warm_up() -> None:
     # copying) their pages in every child.
     gc.collect()
     gc.freeze()
+
+
+_css_sharing = True
+"""True in the warm parent (it fills the shared parsed CSS); a forked game only reads it."""
+
+
+def _share_parsed_css() -> None:
+    """Parse each stylesheet once, here, for every game: Textual keeps its parse cache in the App's own
+    Stylesheet, so each forked App would parse all the CSS again (a tenth of a game's start).
+
+    The rules are shared only for the same source and the same CSS variables (theme); Textual
+    treats parsed rules as read-only (its own cache hands the same ones out again).
+    """
+    from textual.css.stylesheet import Stylesheet
+
+    parse_rules = Stylesheet._parse_rules
+    shared: dict[tuple[object, ...], Any] = {}
+
+    def _parse_rules(
+        self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False, tie_breaker: int = 0,
+        scope: str = "",
+    ) -> Any:
+        key = (css, read_from, is_default_rules, tie_breaker, scope, tuple(sorted(self._variables.items())))
+        rules = shared.get(key)
+        if rules is None:
+            rules = parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
+            if _css_sharing:
+                shared[key] = rules
+        return rules
+
+    Stylesheet._parse_rules = _parse_rules  # type: ignore[method-assign]
 
 
 def _rehearse() -> None:
@@ -136,6 +169,8 @@ WARM_LOG_FD = 3
 
 def _become_game(request: dict[str, Any], slave: int, log: int | None = None) -> int:
     """In the forked child: take the pty, shed the warm parent's state and run the game."""
+    global _css_sharing
+    _css_sharing = False  # the shared parsed CSS stays as the warm parent left it (and shared)
     signal.set_wakeup_fd(-1)
     for signum in (signal.SIGCHLD, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
         signal.signal(signum, signal.SIG_DFL)
