@@ -153,7 +153,8 @@ def _rehearse() -> None:
     with tempfile.TemporaryDirectory(prefix="wom-warm-") as folder:
         data_dir = Path(folder)
         app = WomApp(Store(data_dir), random.Random(0), Options(data_dir=data_dir, seed=0, served=True))
-        app.call_later(lambda: app.call_after_refresh(app.exit))
+        # Exit once the menu is painted and what follows the first paint (the presence) has started.
+        app.call_later(lambda: app.call_after_refresh(lambda: app.call_after_refresh(app.exit)))
         try:
             app.run(headless=True, size=(80, 24))
         except Exception:  # noqa: BLE001  (a rehearsal only: the children then just start colder)
