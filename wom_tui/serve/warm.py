@@ -88,6 +88,7 @@ def warm_up() -> None:
     for key, value in SERVED_TEXTUAL_ENV.items():
         os.environ.setdefault(key, value)
 
+    import rich._emoji_codes  # noqa: F401  (rich loads its emoji table at the first markup it renders)
     import textual.drivers.linux_driver  # noqa: F401  (the driver a served game runs)
     import textual.widgets  # noqa: F401
 
@@ -121,12 +122,22 @@ def _share_parsed_css() -> None:
 
     parse_rules = Stylesheet._parse_rules
     shared: dict[tuple[object, ...], Any] = {}
+    themes: dict[tuple[tuple[str, str], ...], int] = {}
+    """Each set of CSS variables seen, numbered (a key of its own would be hashed at every look-up)."""
+
+    def theme_of(stylesheet: Stylesheet) -> int:
+        variables = stylesheet._variables
+        known = getattr(stylesheet, "_wom_theme", None)
+        if known is None or known[0] is not variables:
+            known = (variables, themes.setdefault(tuple(sorted(variables.items())), len(themes)))
+            stylesheet._wom_theme = known  # type: ignore[attr-defined]
+        return known[1]
 
     def _parse_rules(
         self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False, tie_breaker: int = 0,
         scope: str = "",
     ) -> Any:
-        key = (css, read_from, is_default_rules, tie_breaker, scope, tuple(sorted(self._variables.items())))
+        key = (css, read_from, is_default_rules, tie_breaker, scope, theme_of(self))
         rules = shared.get(key)
         if rules is None:
             rules = parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
@@ -147,12 +158,14 @@ def _rehearse() -> None:
     from pathlib import Path
 
     from ..app import WomApp
+    from ..domain.identity import Identity
     from ..domain.store import Store
     from ..options import Options
 
     with tempfile.TemporaryDirectory(prefix="wom-warm-") as folder:
         data_dir = Path(folder)
-        app = WomApp(Store(data_dir), random.Random(0), Options(data_dir=data_dir, seed=0, served=True))
+        options = Options(data_dir=data_dir, seed=0, served=True)
+        app = WomApp(Store(data_dir), random.Random(0), options, Identity.guest())  # as a served guest
         # Exit once the menu is painted and what follows the first paint (the presence) has started.
         app.call_later(lambda: app.call_after_refresh(lambda: app.call_after_refresh(app.exit)))
         try:
