@@ -220,7 +220,7 @@ async def one_round(n: int) -> dict[str, float]:
         "bench_cpu_to_menu": (bench_menu - bench_before) / n,
         "game_cpu_per_key": statistics.median(
             cpu_typed[2][pid] - cpu_typing[2][pid] for pid in cpu_typed[2] if pid in cpu_typing[2]
-        ) / len(KEYS),
+        ) / len(PREFIX + KEYS),
         "menu_median": statistics.median(to_menu),
         "menu_max": max(to_menu),
         "key_median": statistics.median(latencies) * 1000,

@@ -26,7 +26,8 @@ def _seconds(text: str) -> float:
 @functools.cache
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for ``wom-tui`` and its ``serve`` and ``users`` commands (built once: the
-    warm parent of ``serve`` builds it before forking the games)."""
+    warm parent of ``serve`` builds it before forking the games).
+    """
     def common(default: object = None) -> argparse.ArgumentParser:
         # The subcommands repeat the options with SUPPRESS defaults, so that
         # `wom-tui --data-dir X serve` keeps X instead of the subcommand's default overwriting it.

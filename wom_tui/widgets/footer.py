@@ -17,7 +17,8 @@ from textual.widgets._footer import FooterKey
 
 class Footer(TextualFooter):
     """Textual's Footer that drops the watchers of its removed keys after each recompose, and makes
-    its keys in the Footer's style at once."""
+    its keys in the Footer's style at once.
+    """
 
     def compose(self) -> ComposeResult:
         """Textual's keys, born with the Footer's ``compact``: a FooterKey starts compact and its data
