@@ -117,15 +117,20 @@ async def test_the_warm_parent_comes_back_and_its_games_play_on_and_are_reaped(s
     earlier.type("r")
     await earlier.wait_for_text(REGISTER_TEXT)
     # The games outlived their parent; their ends are still noticed, their seats freed and their
-    # processes reaped (the server adopted them), whether the game quits or its player drops mid-game.
+    # processes reaped by the server, which adopted them (so it knows how they ended), whether the
+    # game quits, dies mid-game or its player drops.
     earlier.type("\x1b")
     await earlier.wait_for_text(MENU_TEXT)
     earlier.type("q")
     await earlier.wait_closed()
     await session_ended(server, first)
-    assert earlier.chan is not None and earlier.chan.get_exit_status() == 0  # its exit status is known
-    mid_game_conn.abort()
+    assert earlier.chan is not None and earlier.chan.get_exit_status() == 0
+    assert second.pid is not None
+    os.kill(second.pid, signal.SIGKILL)
+    await mid_game.wait_closed()
     await session_ended(server, second)
+    assert mid_game.chan is not None and mid_game.chan.get_exit_status() == 128 + signal.SIGKILL
+    mid_game_conn.close()
     later.type("q")
     await later.wait_closed()
 

@@ -380,6 +380,10 @@ class WarmChild:
         if self._pidfd is None or self.returncode is not None:
             return
         loop = asyncio.get_running_loop()
+        if tries < 0:
+            log.info("game pid %d ended after its warm parent; exit status unknown", self.pid)
+            self._exited(0)
+            return
 
         def readable() -> None:
             assert self._pidfd is not None
@@ -394,8 +398,14 @@ class WarmChild:
                     return
                 log.info("game pid %d ended after its warm parent; exit status unknown", self.pid)
                 status = 0
-            if status is not None:
-                self._exited(status)
+            except OSError:  # a kernel without waitid(P_PIDFD): the game ended, its status is unknown
+                loop.remove_reader(self._pidfd)
+                status = 0
+            if status is None:  # not reapable yet: look again shortly rather than spin on the reader
+                loop.remove_reader(self._pidfd)
+                loop.call_later(_ADOPTION_WAIT, self._orphaned, tries - 1)
+                return
+            self._exited(status)
 
         loop.add_reader(self._pidfd, readable)
 
