@@ -10,25 +10,11 @@ reproduction: ``bench/footer_leak.py``. Use this Footer in every screen until Te
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
 from textual.widgets import Footer as TextualFooter
-from textual.widgets._footer import FooterKey
 
 
 class Footer(TextualFooter):
-    """Textual's Footer that drops the watchers of its removed keys after each recompose, and makes
-    its keys in the Footer's style at once.
-    """
-
-    def compose(self) -> ComposeResult:
-        """Textual's keys, born with the Footer's ``compact``: a FooterKey starts compact and its data
-        binding then turns that off, restyling the key twice as it mounts (a tenth of a screen's start).
-        """
-        for widget in super().compose():
-            if isinstance(widget, FooterKey) and widget._reactive_connect:  # bound to our compact
-                widget.set_reactive(FooterKey.compact, self.compact)
-                widget.set_class(self.compact, "-compact", update=False)
-            yield widget
+    """Textual's Footer that drops the watchers of its removed keys after each recompose."""
 
     async def recompose(self) -> None:
         """Recompose as Textual does, then forget the closed FooterKeys' watchers."""
