@@ -95,7 +95,7 @@ class WomApp(App[int]):
         from .screens.together import together_of
 
         together_of(self)  # one presence per app session (unless a screen already started it)
-        threading.Thread(target=import_screens, name="wom-import-screens", daemon=True).start()
+        threading.Thread(target=_import_screens_and_freeze, name="wom-import-screens", daemon=True).start()
 
     # -- the theme, remembered per identity ------------------------------------------------
 
@@ -381,6 +381,16 @@ def import_screens() -> None:
                 importlib.import_module(module.name)
             except Exception:  # noqa: BLE001  (the screen's own open reports any real problem)
                 return
+
+
+def _import_screens_and_freeze() -> None:
+    """Import every screen, then leave what was loaded so far (modules, classes: it lives as long as the
+    app) out of the garbage collector's full passes, which would otherwise walk it again and again.
+    """
+    import gc
+
+    import_screens()
+    gc.freeze()
 
 
 def run_app(options: Options, rng: random.Random, identity: Identity | None = None) -> int:
