@@ -11,7 +11,10 @@ is started and N asyncssh clients with an 80x24 pty connect at the same moment. 
     .venv/bin/python bench/ssh_load.py [--json] [N ...]
 
 With ``--json`` it prints one JSON object per N, with the keys ``sessions``, ``menu_median_s``,
-``pss_per_session_mib`` and ``key_p95_ms`` (and a few more), instead of the table.
+``pss_per_session_mib`` and ``key_p95_ms`` (and a few more), instead of the table. Wall times depend
+on what else the machine runs; the CPU figures do not: ``game_cpu_to_menu_s`` (median, one game from its
+fork to the menu), ``server_cpu_per_session_s`` and ``bench_cpu_per_session_s`` (the SSH server's and
+this client's own CPU per session while everyone connects), ``game_cpu_per_key_ms`` (a game, per key typed).
 """
 
 from __future__ import annotations
@@ -62,8 +65,8 @@ class Terminal(asyncssh.SSHClientSession):
             await self.changed.wait()
 
 
-def tree_memory(root: int) -> tuple[int, int, int]:
-    """(processes, RSS sum, PSS sum) in bytes for ``root`` and all its descendants (Linux /proc)."""
+def tree_pids(root: int) -> list[int]:
+    """``root`` and all its descendants (Linux /proc)."""
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -78,6 +81,38 @@ def tree_memory(root: int) -> tuple[int, int, int]:
         pid = todo.pop()
         pids.append(pid)
         todo.extend(children.get(pid, []))
+    return pids
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a live process has used so far, in seconds."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu(root: int) -> tuple[float, float, dict[int, float]]:
+    """CPU seconds so far: the server ``root``, its warm parent(s), and each game (by pid)."""
+    server = cpu_seconds(root)
+    warm = 0.0
+    games: dict[int, float] = {}
+    for pid in tree_pids(root)[1:]:
+        try:
+            parent = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            continue
+        if parent == root:
+            warm += cpu_seconds(pid)
+        else:
+            games[pid] = cpu_seconds(pid)
+    return server, warm, games
+
+
+def tree_memory(root: int) -> tuple[int, int, int]:
+    """(processes, RSS sum, PSS sum) in bytes for ``root`` and all its descendants (Linux /proc)."""
+    pids = tree_pids(root)
     rss = pss = 0
     for pid in pids:
         try:
@@ -121,11 +156,14 @@ async def one_round(n: int) -> dict[str, float]:
         server, port = await start_server(data_dir, n)
         conns: list[asyncssh.SSHClientConnection] = []
         try:
-            async def arrive() -> tuple[Terminal, float]:
+            async def arrive(number: int) -> tuple[Terminal, float]:
                 started = time.perf_counter()
                 conn = await asyncssh.connect(
                     "127.0.0.1", port, known_hosts=None, client_keys=None, password="", agent_path=None,
                     username="bench",  # a guest: no key, keyboard-interactive without prompts
+                    # From several loopback addresses: the server lets at most 32 connections from one
+                    # address sign in at once (dropping the oldest), as it would a flood.
+                    local_addr=(f"127.0.0.{2 + number % 8}", 0),
                 )
                 conns.append(conn)
                 _chan, terminal = await conn.create_session(
@@ -134,9 +172,13 @@ async def one_round(n: int) -> dict[str, float]:
                 await terminal.wait_for(MENU_TEXT)
                 return terminal, time.perf_counter() - started
 
-            arrivals = await asyncio.wait_for(asyncio.gather(*(arrive() for _ in range(n))), TIMEOUT)
+            cpu_before = tree_cpu(server.pid)
+            bench_before = time.process_time()
+            arrivals = await asyncio.wait_for(asyncio.gather(*(arrive(number) for number in range(n))), TIMEOUT)
             terminals = [terminal for terminal, _ in arrivals]
             to_menu = [seconds for _, seconds in arrivals]
+            cpu_menu = tree_cpu(server.pid)
+            bench_menu = time.process_time()
 
             async def open_register(terminal: Terminal) -> None:
                 assert terminal.chan is not None
@@ -157,16 +199,28 @@ async def one_round(n: int) -> dict[str, float]:
                     latencies.append(time.perf_counter() - started)
                 return latencies
 
+            cpu_typing = tree_cpu(server.pid)
             typed = await asyncio.wait_for(asyncio.gather(*(type_name(t) for t in terminals)), TIMEOUT)
             latencies = [seconds for per_terminal in typed for seconds in per_terminal]
+            cpu_typed = tree_cpu(server.pid)
             processes, rss, pss = tree_memory(server.pid)
         finally:
             for conn in conns:
                 conn.close()
             server.terminate()
             await asyncio.wait_for(server.wait(), TIMEOUT)
+    games_at_menu = cpu_menu[2]
     return {
         "n": n,
+        # CPU seconds (load-independent): each game's own to its menu (from its fork), the server's
+        # (SSH handshakes, relaying) per session to the menus, this client's own, and a game's per key.
+        "game_cpu_to_menu": statistics.median(games_at_menu.values()) if games_at_menu else float("nan"),
+        "server_cpu_to_menu": (cpu_menu[0] - cpu_before[0]) / n,
+        "warm_cpu_to_menu": (cpu_menu[1] - cpu_before[1]) / n,
+        "bench_cpu_to_menu": (bench_menu - bench_before) / n,
+        "game_cpu_per_key": statistics.median(
+            cpu_typed[2][pid] - cpu_typing[2][pid] for pid in cpu_typed[2] if pid in cpu_typing[2]
+        ) / len(PREFIX + KEYS),
         "menu_median": statistics.median(to_menu),
         "menu_max": max(to_menu),
         "key_median": statistics.median(latencies) * 1000,
@@ -190,6 +244,11 @@ async def main(sizes: list[int], as_json: bool = False) -> None:
                 "key_median_ms": round(row["key_median"], 1),
                 "key_p95_ms": round(row["key_p95"], 1),
                 "processes": row["processes"],
+                "game_cpu_to_menu_s": round(row["game_cpu_to_menu"], 3),
+                "server_cpu_per_session_s": round(row["server_cpu_to_menu"], 3),
+                "warm_cpu_per_session_s": round(row["warm_cpu_to_menu"], 3),
+                "bench_cpu_per_session_s": round(row["bench_cpu_to_menu"], 3),
+                "game_cpu_per_key_ms": round(row["game_cpu_per_key"] * 1000, 1),
             }), flush=True)
         return
     print(f"wom-tui serve under load: Python {sys.version.split()[0]}, {os.cpu_count()} CPU(s)")

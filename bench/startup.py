@@ -1,7 +1,12 @@
-"""Cold start of the app to its main menu, and its memory, measured as a player would see it.
+"""Cold start of the app to its main menu, its memory, and the first paint of help and of a solo game,
+measured as a player would see them.
 
-Starts ``python -m wom_tui`` on a fresh pseudo-terminal of 80×24, reads the screen with pyte until
-the main menu is drawn, then reads the process's resident memory. Prints median and max over runs.
+Starts ``python -m wom_tui`` on a fresh pseudo-terminal of 80×24 and reads the screen with pyte until
+the main menu is drawn (then reads the process's resident memory). Then, once the app has gone quiet,
+it opens help (F1) until the rules show, goes back, opens the solo setup (o) and starts a game (p)
+until its first guess row shows. For each step it prints the median and max over runs of the time
+(wall clock, which depends on what else the machine runs) and of the app's CPU time for that step
+(user + system: the load-independent figure).
 
     .venv/bin/python bench/startup.py [--runs 7]
 """
@@ -9,19 +14,29 @@ the main menu is drawn, then reads the process's resident memory. Prints median 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import os
 import pty
 import select
 import signal
 import statistics
+import struct
 import sys
 import tempfile
+import termios
 import time
 
 import pyte
 
 MENU_TEXT = "World of Mastermind"
 READY_TEXT = "Register"
+STEPS = (
+    # (name, keys, text that shows the step's first paint)
+    ("help (F1)", b"\x1bOP", "How to play"),
+    ("back to the menu (Esc)", b"\x1b", READY_TEXT),
+    ("solo setup (o)", b"o", "Solo game"),
+    ("solo game (p)", b"p", "Guess #1"),
+)
 
 
 def rss_mb(pid: int) -> float:
@@ -33,42 +48,81 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def one_run(data_dir: str, timeout: float = 30.0) -> tuple[float, float]:
-    """Seconds until the main menu shows, and the app's RSS once it does."""
-    screen = pyte.Screen(80, 24)
-    stream = pyte.ByteStream(screen)
-    env = dict(os.environ, TERM="xterm-256color")
-    env.pop("COLUMNS", None)
-    env.pop("LINES", None)
-    start = time.perf_counter()
-    pid, fd = pty.fork()
-    if pid == 0:  # child
-        os.execvpe(sys.executable, [sys.executable, "-m", "wom_tui", "--data-dir", data_dir, "--seed", "1"], env)
-    import fcntl
-    import struct
-    import termios
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) the process has used so far, from /proc."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    elapsed = float("nan")
-    try:
-        while time.perf_counter() - start < timeout:
-            ready, _, _ = select.select([fd], [], [], 0.05)
+
+class App:
+    """``python -m wom_tui`` on its own 80×24 pty, its screen read with pyte."""
+
+    def __init__(self, data_dir: str) -> None:
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+        env = dict(os.environ, TERM="xterm-256color")
+        env.pop("COLUMNS", None)
+        env.pop("LINES", None)
+        self.started = time.perf_counter()
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # child
+            os.execvpe(sys.executable, [sys.executable, "-m", "wom_tui", "--data-dir", data_dir, "--seed", "1"], env)
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+
+    def shows(self, *texts: str) -> bool:
+        shown = "\n".join(self.screen.display)
+        return all(text in shown for text in texts)
+
+    def wait_for(self, *texts: str, timeout: float = 30.0) -> float:
+        """Read output until all ``texts`` show; the moment they did (perf_counter), NaN on timeout."""
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            ready, _, _ = select.select([self.fd], [], [], 0.05)
             if ready:
                 try:
-                    data = os.read(fd, 65536)
+                    self.stream.feed(os.read(self.fd, 65536))
                 except OSError:
                     break
-                stream.feed(data)
-                text = "\n".join(screen.display)
-                if MENU_TEXT in text and READY_TEXT in text:
-                    elapsed = time.perf_counter() - start
-                    break
-        memory = rss_mb(pid)
+                if self.shows(*texts):
+                    return time.perf_counter()
+        return float("nan")
+
+    def settle(self, quiet: float = 0.3, timeout: float = 10.0) -> None:
+        """Read output until the app has used no CPU for ``quiet`` seconds (its background work done)."""
+        deadline = time.perf_counter() + timeout
+        used, since = cpu_seconds(self.pid), time.perf_counter()
+        while time.perf_counter() < deadline and time.perf_counter() - since < quiet:
+            ready, _, _ = select.select([self.fd], [], [], 0.05)
+            if ready:
+                self.stream.feed(os.read(self.fd, 65536))
+            now = cpu_seconds(self.pid)
+            if now != used:
+                used, since = now, time.perf_counter()
+
+    def close(self) -> None:
+        os.kill(self.pid, signal.SIGTERM)
+        os.waitpid(self.pid, 0)
+        os.close(self.fd)
+
+
+def one_run(data_dir: str) -> dict[str, tuple[float, float]]:
+    """Per step: (seconds until it showed, CPU seconds the app used for it); and the RSS at the menu."""
+    app = App(data_dir)
+    results: dict[str, tuple[float, float]] = {}
+    try:
+        shown = app.wait_for(MENU_TEXT, READY_TEXT)
+        results["main menu (cold start)"] = (shown - app.started, cpu_seconds(app.pid))
+        results["rss"] = (rss_mb(app.pid), 0.0)
+        for name, keys, text in STEPS:
+            app.settle()
+            before, started = cpu_seconds(app.pid), time.perf_counter()
+            os.write(app.fd, keys)
+            shown = app.wait_for(text)
+            results[name] = (shown - started, cpu_seconds(app.pid) - before)
     finally:
-        os.kill(pid, signal.SIGTERM)
-        os.waitpid(pid, 0)
-        os.close(fd)
-    return elapsed, memory
+        app.close()
+    return results
 
 
 def main() -> None:
@@ -76,16 +130,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
-    times, memories = [], []
+    runs = []
     with tempfile.TemporaryDirectory() as data_dir:
         for _ in range(args.runs):
-            elapsed, memory = one_run(data_dir)
-            times.append(elapsed)
-            memories.append(memory)
-    print(f"cold start to main menu over {args.runs} runs (80×24 pty): "
-          f"median {statistics.median(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms")
-    print(f"resident memory at the main menu: median {statistics.median(memories):.1f} MiB, "
-          f"max {max(memories):.1f} MiB")
+            runs.append(one_run(data_dir))
+    print(f"wom-tui on an 80×24 pty, {args.runs} runs: median (max) wall time | median (max) CPU time of the app")
+    for name in ("main menu (cold start)", *(step[0] for step in STEPS)):
+        walls = [run[name][0] * 1000 for run in runs]
+        cpus = [run[name][1] * 1000 for run in runs]
+        print(f"  {name:<24} {statistics.median(walls):6.0f} ms ({max(walls):5.0f}) | "
+              f"{statistics.median(cpus):5.0f} ms ({max(cpus):5.0f}) CPU")
+    memories = [run["rss"][0] for run in runs]
+    print(f"resident memory at the main menu: median {statistics.median(memories):.1f} MiB, max {max(memories):.1f} MiB")
 
 
 if __name__ == "__main__":

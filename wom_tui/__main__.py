@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import sys
 from collections.abc import Sequence
@@ -22,8 +23,11 @@ def _seconds(text: str) -> float:
     return value
 
 
+@functools.cache
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser for ``wom-tui`` and its ``serve`` and ``users`` commands."""
+    """The argument parser for ``wom-tui`` and its ``serve`` and ``users`` commands (built once: the
+    warm parent of ``serve`` builds it before forking the games).
+    """
     def common(default: object = None) -> argparse.ArgumentParser:
         # The subcommands repeat the options with SUPPRESS defaults, so that
         # `wom-tui --data-dir X serve` keeps X instead of the subcommand's default overwriting it.

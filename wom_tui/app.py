@@ -93,15 +93,6 @@ class WomApp(App[int]):
 
             offer_resume(self)  # a solo game left by a crash or a dropped connection
         self.theme_changed_signal.subscribe(self, self._remember_theme)
-
-        from .screens.together import start_presence
-
-        together = start_presence(self)  # one presence per app session: heartbeat until the app exits
-        if self.options.served:
-            # The connection dropped (the server sends SIGHUP): leave the lobby at once, so that the
-            # others see this player's seat away now rather than when the heartbeat goes stale.
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._hung_up, together)
         self.call_after_refresh(self._import_screens_soon)
 
     # -- keys typed ahead ---------------------------------------------------------------------
@@ -142,10 +133,20 @@ class WomApp(App[int]):
         self.exit(128 + signal.SIGHUP)  # as the shell reports a hang-up
 
     def _import_screens_soon(self) -> None:
-        """Once the menu is painted, import the other screens in the background (each first paint
-        then only builds its screen). Served games were forked with everything imported already.
+        """Once the menu is painted: start this session's presence (its heartbeat shows it online; it
+        needs the game's rules, and their solvers need numpy: not before the first paint), then import
+        the other screens in the background (each first paint then only builds its screen). Served
+        games were forked with everything imported already.
         """
-        threading.Thread(target=import_screens, name="wom-import-screens", daemon=True).start()
+        from .screens.together import together_of
+
+        together = together_of(self)  # one presence per app session (unless a screen already started it)
+        if self.options.served:
+            # The connection dropped (the server sends SIGHUP): leave the lobby at once, so that the
+            # others see this player's seat away now rather than when the heartbeat goes stale.
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._hung_up, together)
+        threading.Thread(target=_import_screens_and_freeze, name="wom-import-screens", daemon=True).start()
 
     # -- the theme, remembered per identity ------------------------------------------------
 
@@ -462,6 +463,16 @@ def import_screens() -> None:
                 importlib.import_module(module.name)
             except Exception:  # noqa: BLE001  (the screen's own open reports any real problem)
                 return
+
+
+def _import_screens_and_freeze() -> None:
+    """Import every screen, then leave what was loaded so far (modules, classes: it lives as long as the
+    app) out of the garbage collector's full passes, which would otherwise walk it again and again.
+    """
+    import gc
+
+    import_screens()
+    gc.freeze()
 
 
 def run_app(options: Options, rng: random.Random, identity: Identity | None = None) -> int:

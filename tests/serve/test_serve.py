@@ -5,18 +5,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import re
-import signal
 import stat
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import asyncssh
 import pytest
 
-from wom_tui.serve.server import ServeError
+from wom_tui.serve.server import GameServer, ServeError
 
+from .conftest import session_ended, until
 from .sshterm import (
     MENU_TEXT,
     REGISTER_TEXT,
@@ -25,28 +23,16 @@ from .sshterm import (
     Terminal,
     connect,
     new_key,
+    newest_session,
     open_terminal,
     registered_names,
 )
 
+__all__ = ["until"]  # test_abuse imports it from here
 
-async def until(condition: Callable[[], bool], timeout: float = WAIT) -> None:
-    """Wait (bounded) for a condition that no screen output announces, such as a process being reaped."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        if loop.time() > deadline:
-            raise AssertionError("condition not met in time")
-        await asyncio.sleep(0.02)
-
-
-def process_gone(pid: int) -> bool:
-    """True once ``pid`` has exited *and* been reaped (a zombie still answers signal 0)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
+shared = pytest.mark.asyncio(loop_scope="module")
+"""For the tests that play on the module's one server (``shared_server``): each keeps to its own
+sessions, names and keys, and closes its connections."""
 
 
 def menu_centred(columns: int) -> Callable[[Terminal], bool]:
@@ -65,12 +51,14 @@ def menu_centred(columns: int) -> Callable[[Terminal], bool]:
     return check
 
 
-async def test_play_over_ssh_register_resize_and_quit(start_server: ServerFactory) -> None:
-    server = await start_server()
+@shared
+async def test_play_over_ssh_register_resize_and_quit(shared_server: GameServer) -> None:
+    server = shared_server
+    before = set(server.sessions)
     conn = await connect(server, username="alan", key=new_key())
     terminal = await open_terminal(conn, 80, 24)
     await terminal.wait_for_text(MENU_TEXT)
-    assert len(server.sessions) == 1
+    (session,) = set(server.sessions) - before
 
     await terminal.register("Alan")
     await terminal.wait_for_text("Welcome, Alan!")
@@ -85,27 +73,28 @@ async def test_play_over_ssh_register_resize_and_quit(start_server: ServerFactor
     terminal.type("q")
     await terminal.wait_closed()
     assert terminal.chan is not None and terminal.chan.get_exit_status() == 0
-    await until(lambda: not server.sessions)
+    await session_ended(server, session)
     conn.close()
 
 
-async def test_a_dropped_client_takes_its_game_with_it(start_server: ServerFactory) -> None:
-    server = await start_server()
+@shared
+async def test_a_dropped_client_takes_its_game_with_it(shared_server: GameServer) -> None:
+    server = shared_server
     conn = await connect(server)
     terminal = await open_terminal(conn)
     await terminal.wait_for_text(MENU_TEXT)
-    (session,) = server.sessions
-    assert session.pid is not None
+    session = newest_session(server)
     conn.abort()
-    await until(lambda: not server.sessions)
-    await until(lambda: process_gone(session.pid))
+    await session_ended(server, session)
 
 
+@shared
 async def test_nothing_but_the_game(
-    start_server: ServerFactory, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    shared_server: GameServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="asyncssh")
-    server = await start_server()
+    server = shared_server
+    before = set(server.sessions)
     conn = await connect(server, agent_forwarding=str(tmp_path / "agent.sock"))
 
     with pytest.raises(asyncssh.ChannelOpenError):
@@ -131,14 +120,15 @@ async def test_nothing_but_the_game(
     assert "use ssh -t" in no_pty.raw.decode()
     assert no_pty.raw.decode().count("\n") == 1
     assert no_pty.chan is not None and no_pty.chan.get_exit_status() == 1
-    assert not server.sessions
+    assert set(server.sessions) == before
     # The client asked for agent forwarding with each session; the server said no.
     await until(lambda: "Agent forwarding request denied" in caplog.text)
     conn.close()
 
 
-async def test_twenty_players_register_at_once(start_server: ServerFactory) -> None:
-    server = await start_server(max_per_ip=20)
+@shared
+async def test_twenty_players_register_at_once(shared_server: GameServer) -> None:
+    server = shared_server
     names = [f"Player{number:02}" for number in range(1, 21)]
 
     async def play(name: str) -> None:
@@ -150,14 +140,17 @@ async def test_twenty_players_register_at_once(start_server: ServerFactory) -> N
         conn.close()
 
     await asyncio.gather(*(play(name) for name in names))
-    assert registered_names(server.config.data_dir) == set(names)
+    registered = registered_names(server.config.data_dir)
+    assert {name for name in registered if name.startswith("Player")} == set(names)
 
 
-async def test_two_players_racing_for_one_name(start_server: ServerFactory) -> None:
-    server = await start_server()
-    terminals = []
+@shared
+async def test_two_players_racing_for_one_name(shared_server: GameServer) -> None:
+    server = shared_server
+    terminals, conns = [], []
     for _ in range(2):
-        terminal = await open_terminal(await connect(server, key=new_key()))
+        conns.append(await connect(server, key=new_key()))
+        terminal = await open_terminal(conns[-1])
         await terminal.wait_for_text(MENU_TEXT)
         terminal.type("r")
         await terminal.wait_for_text(REGISTER_TEXT)
@@ -172,17 +165,19 @@ async def test_two_players_racing_for_one_name(start_server: ServerFactory) -> N
         await terminal.wait_until(lambda t: any(answer in t.text for answer in answers))
     welcomed = [terminal for terminal in terminals if "Welcome, Zoe!" in terminal.text]
     assert len(welcomed) == 1
-    assert registered_names(server.config.data_dir) == {"Zoe"}
+    assert {name for name in registered_names(server.config.data_dir) if "zoe" in name.lower()} == {"Zoe"}
+    for conn in conns:
+        conn.close()
 
 
 async def test_an_idle_session_is_closed_with_a_message(start_server: ServerFactory) -> None:
     server = await start_server(idle_timeout=2)
     terminal = await open_terminal(await connect(server))
-    await until(lambda: len(server.sessions) == 1)
+    await until(lambda: len(server.sessions) == 1)  # seated (the menu may come after the 2 s, under load)
     (session,) = server.sessions
     await terminal.wait_closed()
     assert "closed this session after 2 seconds without a key press" in terminal.text
-    await until(lambda: session.pid is not None and process_gone(session.pid))
+    await session_ended(server, session)
 
 
 async def test_a_connection_without_a_game_is_closed_when_idle(start_server: ServerFactory) -> None:
@@ -204,9 +199,11 @@ async def test_the_session_cap_holds(start_server: ServerFactory) -> None:
     assert "all 2 seats of World of Mastermind are taken" in turned_away.text
     assert len(server.sessions) == 2
 
+    first = next(session for session in server.sessions if session.label.startswith("session #1."))
     seated[0].type("q")
     await seated[0].wait_closed()
-    await until(lambda: len(server.sessions) == 1)
+    await session_ended(server, first)
+    assert len(server.sessions) == 1
     newcomer = await open_terminal(await connect(server))
     await newcomer.wait_for_text(MENU_TEXT)
 
@@ -253,40 +250,3 @@ async def test_authorized_keys_restrict_who_may_play(start_server: ServerFactory
     terminal = await open_terminal(conn)
     await terminal.wait_for_text(MENU_TEXT)
     conn.close()
-
-
-async def test_wom_tui_serve_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "wom_tui", "serve", "--port", "0", "--data-dir", str(tmp_path / "data"),
-        stderr=asyncio.subprocess.PIPE,
-    )
-    assert process.stderr is not None
-    log: list[str] = []
-
-    async def read_until(pattern: str) -> re.Match[str]:
-        while True:
-            line = (await process.stderr.readline()).decode()
-            assert line, "server exited early:\n" + "".join(log)
-            log.append(line)
-            if match := re.search(pattern, line):
-                return match
-
-    try:
-        port = int((await asyncio.wait_for(read_until(r"listening on 127\.0\.0\.1:(\d+)"), WAIT)).group(1))
-        conn = await asyncio.wait_for(
-            asyncssh.connect("127.0.0.1", port, known_hosts=None, client_keys=None, password="", agent_path=None),
-            WAIT,
-        )
-        terminal = await open_terminal(conn)
-        await terminal.wait_for_text(MENU_TEXT)
-        pid = int((await asyncio.wait_for(read_until(r"game started, pid (\d+)"), WAIT)).group(1))
-
-        process.send_signal(signal.SIGTERM)
-        await terminal.wait_closed()
-        assert "server is shutting down" in terminal.text
-        assert await asyncio.wait_for(process.wait(), WAIT) == 0
-        assert process_gone(pid)
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()

@@ -6,15 +6,15 @@ import asyncio
 import os
 import re
 import signal
-import sys
 from pathlib import Path
 
 import asyncssh
+import pytest
 
 from wom_tui.serve.server import GameServer
 
-from .sshterm import MENU_TEXT, REGISTER_TEXT, WAIT, ServerFactory, Terminal, connect, open_terminal
-from .test_serve import process_gone, until
+from .conftest import process_gone, serve_process, session_ended, until
+from .sshterm import MENU_TEXT, REGISTER_TEXT, WAIT, ServerFactory, Terminal, connect, newest_session, open_terminal
 
 GAME_TEXT = "Guess #1"
 
@@ -31,15 +31,6 @@ def socket_inodes(pid: int | str) -> set[str]:
         if target.startswith("socket:"):
             found.add(target)
     return found
-
-
-def game_ended(pid: int) -> bool:
-    """True once ``pid`` has exited: reaped, or a zombie waiting for whoever adopted it (init)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return True
-    return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
 
 
 async def solo_game_with_a_lifeline(server: GameServer) -> tuple[Terminal, str]:
@@ -76,65 +67,78 @@ async def test_sessions_of_one_server_seed_get_their_own_codes_and_replay(start_
     assert screen_replayed == screen_one
 
 
-async def test_one_crashing_game_leaves_the_others_playing(start_server: ServerFactory) -> None:
-    server = await start_server()
+shared = pytest.mark.asyncio(loop_scope="module")
+
+
+@shared
+async def test_one_crashing_game_leaves_the_others_playing(shared_server: GameServer) -> None:
+    server = shared_server
     crashing = await open_terminal(await connect(server))
+    await crashing.wait_for_text(MENU_TEXT)
+    victim = newest_session(server)
     playing = await open_terminal(await connect(server))
-    for terminal in (crashing, playing):
-        await terminal.wait_for_text(MENU_TEXT)
-    victim = next(session for session in server.sessions if session.label.startswith("session #1."))
+    await playing.wait_for_text(MENU_TEXT)
     assert victim.pid is not None
     os.kill(victim.pid, signal.SIGSEGV)
 
     await crashing.wait_closed()
     assert crashing.chan is not None and crashing.chan.get_exit_status() != 0
-    await until(lambda: len(server.sessions) == 1)
+    await session_ended(server, victim)
     playing.type("r")
     await playing.wait_for_text(REGISTER_TEXT)
+    playing.type("\x1b")
+    await playing.wait_for_text(MENU_TEXT)
+    playing.type("q")
+    await playing.wait_closed()
 
 
-async def test_the_warm_parent_comes_back_and_its_games_play_on(start_server: ServerFactory) -> None:
-    server = await start_server()
+@shared
+async def test_the_warm_parent_comes_back_and_its_games_play_on_and_are_reaped(shared_server: GameServer) -> None:
+    server = shared_server
     earlier = await open_terminal(await connect(server))
     await earlier.wait_for_text(MENU_TEXT)
-    (session,) = server.sessions
+    first = newest_session(server)
+    mid_game_conn = await connect(server)
+    mid_game = await open_terminal(mid_game_conn)
+    await mid_game.wait_for_text(MENU_TEXT)
+    second = newest_session(server)
+    mid_game.type("o")
+    await mid_game.wait_for_text("Solo game")
+    mid_game.type("p")
+    await mid_game.wait_for_text(GAME_TEXT)
     warm_pid = server.warm.pid
     assert warm_pid is not None
     os.kill(warm_pid, signal.SIGKILL)
     await until(lambda: process_gone(warm_pid) and server.warm.pid != warm_pid)
+    await server.warm.ready()
 
     later = await open_terminal(await connect(server))
     await later.wait_for_text(MENU_TEXT)
     earlier.type("r")
     await earlier.wait_for_text(REGISTER_TEXT)
-    # The first game outlived its parent; its end is still noticed and its seat freed.
+    # The games outlived their parent; their ends are still noticed, their seats freed and their
+    # processes reaped by the server, which adopted them (so it knows how they ended), whether the
+    # game quits, dies mid-game or its player drops.
     earlier.type("\x1b")
     await earlier.wait_for_text(MENU_TEXT)
     earlier.type("q")
     await earlier.wait_closed()
-    await until(lambda: len(server.sessions) == 1)
-    assert session.pid is not None and game_ended(session.pid)
+    await session_ended(server, first)
+    assert earlier.chan is not None and earlier.chan.get_exit_status() == 0
+    assert second.pid is not None
+    os.kill(second.pid, signal.SIGKILL)
+    await mid_game.wait_closed()
+    await session_ended(server, second)
+    assert mid_game.chan is not None and mid_game.chan.get_exit_status() == 128 + signal.SIGKILL
+    mid_game_conn.close()
+    later.type("q")
+    await later.wait_closed()
 
 
 async def test_sigterm_says_goodbye_to_every_game_and_leaves_no_process(tmp_path: Path) -> None:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "wom_tui", "serve", "--port", "0", "--data-dir", str(tmp_path / "data"),
-        stderr=asyncio.subprocess.PIPE,
-    )
-    assert process.stderr is not None
-    log: list[str] = []
-
-    async def read_until(pattern: str) -> re.Match[str]:
-        while True:
-            line = (await process.stderr.readline()).decode()
-            assert line, "server exited early:\n" + "".join(log)
-            log.append(line)
-            if match := re.search(pattern, line):
-                return match
-
-    try:
-        warm = int((await asyncio.wait_for(read_until(r"warm parent ready, pid (\d+)"), WAIT)).group(1))
-        port = int((await asyncio.wait_for(read_until(r"listening on 127\.0\.0\.1:(\d+)"), WAIT)).group(1))
+    async with serve_process(tmp_path / "data") as served:
+        warm = await served.number(r"warm parent ready, pid (\d+)")
+        port = await served.number(r"listening on 127\.0\.0\.1:(\d+)")
         terminals, games = [], []
         for _ in range(2):
             conn = await asyncio.wait_for(
@@ -146,16 +150,13 @@ async def test_sigterm_says_goodbye_to_every_game_and_leaves_no_process(tmp_path
             terminal = await open_terminal(conn)
             await terminal.wait_for_text(MENU_TEXT)
             terminals.append(terminal)
-            games.append(int((await asyncio.wait_for(read_until(r"game started, pid (\d+)"), WAIT)).group(1)))
+            games.append(await served.number(r"game started, pid (\d+)"))
 
-        process.send_signal(signal.SIGTERM)
+        served.process.send_signal(signal.SIGTERM)
         for terminal in terminals:
             await terminal.wait_closed()
             assert "server is shutting down" in terminal.text
-        assert await asyncio.wait_for(process.wait(), WAIT) == 0
+        assert await asyncio.wait_for(served.process.wait(), WAIT) == 0
+        # The server waited for every game (reaped by the warm parent) and for the warm parent itself.
         for pid in (warm, *games):
-            await until(lambda pid=pid: process_gone(pid))
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
+            assert process_gone(pid)

@@ -13,7 +13,6 @@ from dataclasses import dataclass, replace
 
 from .keys import check_fingerprint
 from .users import computer_name, name_key
-from .wom import GUEST_SEATS
 
 
 @dataclass(frozen=True)
@@ -98,6 +97,8 @@ class Identity:
             return True
         if self.name is not None and name_key(name) == name_key(self.name):
             return True
+        from .wom import GUEST_SEATS  # here: the game's rules (and numpy, for its computers) load after the menu
+
         return name in GUEST_SEATS and name_key(name) not in {name_key(other) for other in registered}
 
     def seatable(self, registered: list[str]) -> list[str]:

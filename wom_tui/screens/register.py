@@ -82,6 +82,10 @@ class RegisterScreen(WomScreen):
 
     def _say(self, content: Content | str, kind: str) -> None:
         result = self.query_one("#register-result", Static)
+        shown = result.content
+        if isinstance(content, str) and isinstance(shown, (str, Content)) and str(shown) == content:
+            if result.classes == {f"-{kind}"}:
+                return  # each key says something, mostly the same nothing: an update would re-lay the screen
         result.set_classes(f"-{kind}")
         result.update(content if isinstance(content, Content) else Content(content))
 

@@ -22,7 +22,9 @@ for that session number from its own seed, so ``--seed`` replays a server; the a
 it reaches the child as ``WOM_IDENTITY`` in its environment and never comes from the client.
 
 If the warm parent dies, the server starts a new one (:class:`WarmParent`); running games keep
-playing, since they only need their pty and the server's end of it.
+playing, since they only need their pty and the server's end of it. The server is their child
+subreaper (``PR_SET_CHILD_SUBREAPER``): the kernel hands them to it rather than to init (which in a
+container may never reap), and the server reaps each one when its pidfd says it ended.
 """
 
 from __future__ import annotations
@@ -50,6 +52,9 @@ _MAX_MESSAGE = 1 << 20
 _MAX_FDS = 2
 """A spawn request carries the pty and, optionally, the game's log pipe (its ``"fds"`` says how many)."""
 _RESTART_DELAYS = (0.0, 0.5, 1.0, 2.0, 5.0)
+_PR_SET_CHILD_SUBREAPER = 36
+_ADOPTION_WAIT = 0.05
+"""Seconds between tries to reap a game that ended just as its warm parent died (not yet handed over)."""
 
 # Served sessions only (this process exists for nothing else), set before Textual is imported
 # because Textual reads them once, at import (textual/constants.py):
@@ -83,11 +88,15 @@ def warm_up() -> None:
     for key, value in SERVED_TEXTUAL_ENV.items():
         os.environ.setdefault(key, value)
 
+    import rich._emoji_codes  # noqa: F401  (rich loads its emoji table at the first markup it renders)
     import textual.drivers.linux_driver  # noqa: F401  (the driver a served game runs)
     import textual.widgets  # noqa: F401
 
     from .. import __main__, app  # noqa: F401
 
+    _share_parsed_css()
+    _steady_cursors()
+    __main__.build_parser()
     app.import_screens()
     for name in dir(textual.widgets):
         if not name.startswith("_"):
@@ -97,6 +106,58 @@ def warm_up() -> None:
     # copying) their pages in every child.
     gc.collect()
     gc.freeze()
+
+
+def _steady_cursors() -> None:
+    """Text cursors in served games do not blink: a blink is a repaint and bytes on the wire twice a
+    second for every player idle at a text field (a game on the register screen used 10 ms of CPU a
+    second idle; 2 without). Textual has no switch for it, so the fields' default changes here.
+    """
+    from textual.widgets import Input, TextArea
+
+    for field in (Input, TextArea):
+        field.cursor_blink._default = False
+
+
+_css_sharing = True
+"""True in the warm parent (it fills the shared parsed CSS); a forked game only reads it."""
+
+
+def _share_parsed_css() -> None:
+    """Parse each stylesheet once, here, for every game: Textual keeps its parse cache in the App's own
+    Stylesheet, so each forked App would parse all the CSS again (a tenth of a game's start).
+
+    The rules are shared only for the same source and the same CSS variables (theme); Textual
+    treats parsed rules as read-only (its own cache hands the same ones out again).
+    """
+    from textual.css.stylesheet import Stylesheet
+
+    parse_rules = Stylesheet._parse_rules
+    shared: dict[tuple[object, ...], Any] = {}
+    themes: dict[tuple[tuple[str, str], ...], int] = {}
+    """Each set of CSS variables seen, numbered (a key of its own would be hashed at every look-up)."""
+
+    def theme_of(stylesheet: Stylesheet) -> int:
+        variables = stylesheet._variables
+        known = getattr(stylesheet, "_wom_theme", None)
+        if known is None or known[0] is not variables:
+            known = (variables, themes.setdefault(tuple(sorted(variables.items())), len(themes)))
+            stylesheet._wom_theme = known  # type: ignore[attr-defined]
+        return known[1]
+
+    def _parse_rules(
+        self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False, tie_breaker: int = 0,
+        scope: str = "",
+    ) -> Any:
+        key = (css, read_from, is_default_rules, tie_breaker, scope, theme_of(self))
+        rules = shared.get(key)
+        if rules is None:
+            rules = parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
+            if _css_sharing:
+                shared[key] = rules
+        return rules
+
+    Stylesheet._parse_rules = _parse_rules  # type: ignore[method-assign]
 
 
 def _rehearse() -> None:
@@ -109,13 +170,16 @@ def _rehearse() -> None:
     from pathlib import Path
 
     from ..app import WomApp
+    from ..domain.identity import Identity
     from ..domain.store import Store
     from ..options import Options
 
     with tempfile.TemporaryDirectory(prefix="wom-warm-") as folder:
         data_dir = Path(folder)
-        app = WomApp(Store(data_dir), random.Random(0), Options(data_dir=data_dir, seed=0, served=True))
-        app.call_later(lambda: app.call_after_refresh(app.exit))
+        options = Options(data_dir=data_dir, seed=0, served=True)
+        app = WomApp(Store(data_dir), random.Random(0), options, Identity.guest())  # as a served guest
+        # Exit once the menu is painted and what follows the first paint (the presence) has started.
+        app.call_later(lambda: app.call_after_refresh(lambda: app.call_after_refresh(app.exit)))
         try:
             app.run(headless=True, size=(80, 24))
         except Exception:  # noqa: BLE001  (a rehearsal only: the children then just start colder)
@@ -131,6 +195,8 @@ WARM_LOG_FD = 3
 
 def _become_game(request: dict[str, Any], slave: int, log: int | None = None) -> int:
     """In the forked child: take the pty, shed the warm parent's state and run the game."""
+    global _css_sharing
+    _css_sharing = False  # the shared parsed CSS stays as the warm parent left it (and shared)
     signal.set_wakeup_fd(-1)
     for signum in (signal.SIGCHLD, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
         signal.signal(signum, signal.SIG_DFL)
@@ -268,6 +334,29 @@ def main(argv: Sequence[str] | None = None) -> int:
 # -- the server's side ----------------------------------------------------------------------------
 
 
+def become_subreaper() -> bool:
+    """Make this process adopt its orphaned descendants (Linux ``PR_SET_CHILD_SUBREAPER``): games whose
+    warm parent died are then the server's children, which it reaps, instead of init's. True if done.
+    """
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def _reap_pidfd(pidfd: int) -> int | None:
+    """Reap the ended child behind ``pidfd`` if it is ours now: its status as asyncio gives it
+    (negative: the signal), None if it is not (yet) our child; ChildProcessError if nobody's it can be.
+    """
+    result = os.waitid(os.P_PIDFD, pidfd, os.WEXITED | os.WNOHANG)
+    if result is None:
+        return None
+    return -result.si_status if result.si_code in (os.CLD_KILLED, os.CLD_DUMPED) else result.si_status
+
+
 class WarmChild:
     """A game forked by the warm parent, seen from the server (like an asyncio Process: pid, wait)."""
 
@@ -284,15 +373,39 @@ class WarmChild:
             if not self._done.done():
                 self._done.set_result(status)
 
-    def _orphaned(self) -> None:
-        """The warm parent died: watch the pidfd; the exit status is lost with it."""
+    def _orphaned(self, tries: int = 100) -> None:
+        """The warm parent died: the game is now the server's child (it is the subreaper), so watch its
+        pidfd and reap it when it ends; ``tries`` bounds the wait for a handover the kernel is still making.
+        """
         if self._pidfd is None or self.returncode is not None:
             return
         loop = asyncio.get_running_loop()
-
-        def readable() -> None:
+        if tries < 0:
             log.info("game pid %d ended after its warm parent; exit status unknown", self.pid)
             self._exited(0)
+            return
+
+        def readable() -> None:
+            assert self._pidfd is not None
+            try:
+                status = _reap_pidfd(self._pidfd)
+            except ChildProcessError:
+                # Not our child: ended just as its parent died and not handed over yet (try again
+                # shortly), or the server could not be a subreaper and init has it.
+                loop.remove_reader(self._pidfd)
+                if tries > 0:
+                    loop.call_later(_ADOPTION_WAIT, self._orphaned, tries - 1)
+                    return
+                log.info("game pid %d ended after its warm parent; exit status unknown", self.pid)
+                status = 0
+            except OSError:  # a kernel without waitid(P_PIDFD): the game ended, its status is unknown
+                loop.remove_reader(self._pidfd)
+                status = 0
+            if status is None:  # not reapable yet: look again shortly rather than spin on the reader
+                loop.remove_reader(self._pidfd)
+                loop.call_later(_ADOPTION_WAIT, self._orphaned, tries - 1)
+                return
+            self._exited(status)
 
         loop.add_reader(self._pidfd, readable)
 
@@ -332,6 +445,8 @@ class WarmParent:
 
     async def start(self) -> None:
         """Start the warm process and wait until it has imported everything."""
+        if not become_subreaper():
+            log.warning("cannot adopt orphaned games (no PR_SET_CHILD_SUBREAPER): init must reap them")
         self._ready = asyncio.get_running_loop().create_future()
         self._launch()
         await self.ready()
