@@ -74,6 +74,8 @@ class WomApp(App[int]):
         """Wrong one-time codes typed in this session (the link screen stops asking after a few)."""
         self._held_keys: list[events.Key] = []
         """Keys typed while a new screen was still being built, to be delivered in order once it is."""
+        self._settled_screen: Screen[Any] | None = None
+        """The last screen seen built with its first focus given (keys for it need not wait)."""
         for theme in THEMES:
             self.register_theme(theme)
 
@@ -102,12 +104,12 @@ class WomApp(App[int]):
         once it is.
 
         A key typed on the heels of the one that opened a screen (one SSH packet, or a fast typist)
-        used to reach the half-built screen with nothing focused, and was dropped: ``o p 1234⏎``
-        played a guess without its digits. Held keys go exactly where they would have gone had
-        they been typed a moment later.
+        used to reach the half-built screen with nothing focused yet, and was dropped: a guess typed
+        right after ``p`` lost its digits. Held keys go exactly where they would have gone had they
+        been typed a moment later.
         """
         if isinstance(event, events.Key) and not event.is_forwarded:
-            if self._held_keys or (self.focused is None and not self.screen.is_mounted):
+            if self._held_keys or (self.focused is None and self.screen is not self._settled_screen):
                 if not self._held_keys:
                     self.call_after_refresh(self._release_held_keys)
                 self._held_keys.append(event)
@@ -117,8 +119,11 @@ class WomApp(App[int]):
     async def _release_held_keys(self) -> None:
         if not self.is_running:
             return
-        if self.focused is None and not self.screen.is_mounted:
-            self.call_after_refresh(self._release_held_keys)  # still being built
+        screen = self.screen
+        if self.focused is None and screen is not self._settled_screen:
+            if screen.is_mounted:
+                self._settled_screen = screen  # built; one more refresh lets its first focus land
+            self.call_after_refresh(self._release_held_keys)
             return
         held, self._held_keys = self._held_keys, []
         for key in held:

@@ -56,6 +56,10 @@ PHASES = {Move.CODE: "secret", Move.GUESS: "thinking", Move.ANSWER: "answer", Mo
 class ComputerBreaksScreen(SoloPlayScreen):
     """HAL9000 breaks the person's code; the history shows how many codes remain after each answer."""
 
+    AUTO_FOCUS = ""
+    """No focus from Textual: a code typed ahead waits for the screen to be built (the app holds it), and
+    when the game is over nothing is focused, so a stray Enter starts nothing; :meth:`on_mount` focuses."""
+
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("ctrl+n", "new_game", "New", key_display="^n"),
@@ -80,10 +84,6 @@ class ComputerBreaksScreen(SoloPlayScreen):
         self.game = self._fresh_game()
         self._token = 0
         """Bumped for every new game, so a worker's late answer for an old game is ignored."""
-        if not choice.by_hand:
-            # The secret's field has the focus from the first frame: a code typed on the heels of
-            # the key that opened the screen went to the history table and lost its first symbol.
-            self.AUTO_FOCUS = "#computer-breaks-secret"  # type: ignore[misc]  # per screen: only when typing a code
 
     def _fresh_game(self) -> ComputerBreaksGame:
         choice = self.choice
@@ -139,6 +139,10 @@ class ComputerBreaksScreen(SoloPlayScreen):
 
     def on_mount(self) -> None:
         self._dress_panels("HAL9000's guesses")
+        if not self.choice.by_hand:
+            # The secret's field has the focus from the start: a code typed on the heels of the key
+            # that opened the screen went to the history table and lost its first symbol.
+            self.query_one("#computer-breaks-secret", GuessInput).focus()
         self.call_after_refresh(self._begin)
 
     def _begin(self) -> None:

@@ -93,8 +93,10 @@ class HallNameScreen(ModalScreen[str | None]):
 class SoloGameScreen(SoloPlayScreen):
     """One person against a hidden code: "Guess #3 of 10", the hint mask, the history, lifelines."""
 
-    AUTO_FOCUS = "#solo-input"
-    """The guess field has the focus from the first frame, so a guess typed ahead loses no symbol."""
+    AUTO_FOCUS = ""
+    """No focus from Textual (it picked the history table, so a guess typed ahead lost its first symbol;
+    and on coming back to a finished game it would focus the hidden guess field): :meth:`on_mount`
+    focuses the guess field, and keys typed while the screen is built are held by the app until then."""
 
     BINDINGS = [
         Binding("escape", "back", "Back"),
