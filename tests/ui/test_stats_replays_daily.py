@@ -195,7 +195,7 @@ async def test_a_solo_replay_shares_its_grid_over_osc52(store, app):
         expected = "Mastermind solo · 4 × World of Mastermind · 3/10\n····\n○○○○\n●●●●"
         await wait_for(pilot, lambda: expected in text_of(app, "#replay-share"))
         sequence = f"\x1b]52;c;{base64.b64encode(expected.encode()).decode()}\a"
-        assert sequence in written
+        await wait_for(pilot, lambda: sequence in written, message="the grid is sent to the clipboard")
 
 
 # ---------------------------------------------------------------- The daily code
@@ -296,7 +296,8 @@ async def test_breaking_the_daily_code_leads_the_board_and_shares_over_osc52(sto
         assert expected in text_of(app, "#daily-share")
         await pilot.press("enter")  # a second Enter after the end changes nothing
         await pilot.press("c")
-        assert f"\x1b]52;c;{base64.b64encode(expected.encode()).decode()}\a" in written
+        osc52 = f"\x1b]52;c;{base64.b64encode(expected.encode()).decode()}\a"
+        await wait_for(pilot, lambda: osc52 in written, message="the grid is sent to the clipboard")
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, DailyScreen))
         table = app.screen.query_one("#daily-board", DataTable)
@@ -335,7 +336,8 @@ async def test_a_finished_solo_game_shares_its_grid_over_osc52(store, app):
 
         await wait_for(pilot, lambda: log_rows()[-len(pegs):] == pegs, message="the grid shows at the log's foot")
         assert f"Mastermind solo · 4 × Ten digits · {used}/10" in " ".join(log_rows()[:-len(pegs)])  # wrapped
-        assert f"\x1b]52;c;{base64.b64encode(expected.encode()).decode()}\a" in written
+        osc52 = f"\x1b]52;c;{base64.b64encode(expected.encode()).decode()}\a"
+        await wait_for(pilot, lambda: osc52 in written, message="the grid is sent to the clipboard")
         # The grid gives nothing away: no guessed symbol is in it.
         assert not set(expected.split("\n", 1)[1]) & set("0123456789")
 
