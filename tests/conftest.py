@@ -33,8 +33,8 @@ def _quicker_idle_checks() -> None:
     """
     import textual._wait
 
-    textual._wait.SLEEP_GRANULARITY = 0.002
-    textual._wait.SLEEP_IDLE = 0.0005
+    textual._wait.SLEEP_GRANULARITY = 0.005
+    textual._wait.SLEEP_IDLE = 0.001
 
 
 _quicker_idle_checks()
