@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import string
+import traceback
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -48,6 +49,8 @@ class FuzzReport:
     screens: Counter[str] = field(default_factory=Counter)
     launches: int = 0
     crash: str | None = None
+    trace: str | None = None
+    """The crash's traceback (innermost frames last), for bench/fuzz.py to print."""
 
 
 def _app(data_dir: Path, seed: int) -> WomApp:
@@ -115,6 +118,8 @@ async def run_fuzz(
                         break
         except Exception as error:  # noqa: BLE001 - any crash is what the run looks for
             report.crash = f"event {report.events}: {type(error).__name__}: {error}"
+            report.trace = "".join(traceback.format_exception(error))
         if report.crash is None and app._exception is not None:
             report.crash = f"event {report.events}: {type(app._exception).__name__}: {app._exception}"
+            report.trace = "".join(traceback.format_exception(app._exception))
     return report

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
+from textual import events
 from textual._styles_cache import StylesCache
 from textual.binding import Binding
+from textual.message import Message
 from textual.screen import Screen
 
 from .confirm import ConfirmScreen
@@ -26,6 +28,13 @@ class WomScreen(Screen[Any]):
 
     leave_question: str = "Leave this game?"
     leave_detail: str = "Progress is lost."
+
+    async def _on_message(self, message: Message) -> None:
+        if isinstance(message, (events.Mount, events.ScreenResume)) and self not in self.app.screen_stack:
+            # Left before it was built (keys typed ahead, issue 9's random run): its widgets are
+            # already gone, so the screen's own mount and resume handlers would fail with NoMatches.
+            return
+        await super()._on_message(message)
 
     def on_unmount(self) -> None:
         # Textual 8 caches StylesCache.get_inner_outer with functools.lru_cache on the *instance*

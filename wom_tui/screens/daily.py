@@ -42,6 +42,7 @@ from ..domain.solo import LifelinePolicy, SoloGame
 from ..domain.store import StoreError
 from ..widgets.peg_input import PegInput
 from ..widgets.pegs import code_pegs, feedback_row
+from ..widgets.select import SafeSelect
 from .base import WomScreen
 from .stats import GUEST, player_select, registered_names
 
@@ -73,7 +74,7 @@ class DailyScreen(WomScreen):
                 yield Static("", id="daily-wait")
             with Horizontal(id="daily-choose"):
                 yield player_select(registered_names(self), self.player, "daily-player")
-                yield Select([(Text(p.title), p.key) for p in PUZZLES.values()], allow_blank=False,
+                yield SafeSelect([(Text(p.title), p.key) for p in PUZZLES.values()], allow_blank=False,
                              value="classic", id="daily-puzzle", compact=True)
                 yield Button("Play", id="daily-play", variant="primary", compact=True)
             yield Static("", id="daily-status")

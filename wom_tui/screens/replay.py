@@ -28,6 +28,7 @@ from ..domain.stats import GameSummary
 from ..domain.store import StoreError
 from ..domain.users import name_key
 from ..widgets.pegs import code_pegs, current_scheme, feedback_row
+from ..widgets.select import SafeSelect
 from .base import WomScreen
 from .stats import GUEST, left_out_text, registered_names
 
@@ -88,9 +89,9 @@ class ReplaysScreen(WomScreen):
         with Vertical(id="replays-box", classes="panel"):
             with Horizontal(id="replays-top"):
                 yield Static(Text("Replays"), id="replays-title")
-                yield Select([(Text(label), key) for key, label in KINDS], allow_blank=False, value="",
+                yield SafeSelect([(Text(label), key) for key, label in KINDS], allow_blank=False, value="",
                              id="replays-kind", compact=True)
-                yield Select([(Text("Everyone"), GUEST), *((Text(n), n) for n in names)], allow_blank=False,
+                yield SafeSelect([(Text("Everyone"), GUEST), *((Text(n), n) for n in names)], allow_blank=False,
                              value=chosen, id="replays-player", compact=True)
             yield DataTable(id="replays-table", cursor_type="row", zebra_stripes=True)
             yield Static(Text("Reading the game records…"), id="replays-empty", classes="empty-state")

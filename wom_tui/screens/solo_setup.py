@@ -19,6 +19,7 @@ from ..domain.codes import DIGITS8, DIGITS10, MAX_GUESSES, MIN_GUESSES, PALETTES
 from ..domain.solo import MAX_SOLO_LENGTH, MIN_SOLO_LENGTH, LifelinePolicy, SoloSetup
 from ..domain.wom import SetupError
 from ..widgets.pegs import code_pegs
+from ..widgets.select import SafeSelect
 from .base import WomScreen
 
 GUEST = ""
@@ -88,7 +89,7 @@ class SoloSetupScreen(WomScreen):
             )
             with Horizontal(classes="solo-row"):
                 yield Static("Player", classes="solo-label")
-                yield Select(
+                yield SafeSelect(
                     [(Text("Guest"), GUEST), *((Text(name), name) for name in users)],
                     allow_blank=False,
                     value=GUEST,
@@ -109,7 +110,7 @@ class SoloSetupScreen(WomScreen):
                 yield _radio_set("solo-repeats", ["Yes", "No"], 0)
             with Horizontal(classes="solo-row"):
                 yield Static("Guesses", classes="solo-label")
-                yield Select(
+                yield SafeSelect(
                     [(Text(str(n)), n) for n in range(MIN_GUESSES, MAX_GUESSES + 1)],
                     allow_blank=False,
                     value=10,

@@ -20,6 +20,7 @@ from ..domain.stats import BREAKING_KINDS, GameSummary, PlayerStats, RulesetStat
 from ..domain.store import StoreError
 from ..domain.users import name_key
 from ..widgets.bar_chart import BarChart
+from ..widgets.select import SafeSelect
 from .base import WomScreen
 
 GUEST = ""
@@ -60,7 +61,7 @@ def player_select(names: list[str], value: str | None, select_id: str, *, guest:
     chosen = GUEST
     if value is not None:
         chosen = next((name for name in names if name_key(name) == name_key(value)), GUEST)
-    return Select(options, allow_blank=False, value=chosen, id=select_id, compact=True)
+    return SafeSelect(options, allow_blank=False, value=chosen, id=select_id, compact=True)
 
 
 class StatsScreen(WomScreen):
@@ -91,7 +92,7 @@ class StatsScreen(WomScreen):
             yield Static(Text("Reading the game records…"), id="stats-numbers")
             with Horizontal(id="stats-rules-row"):
                 yield Static(Text("Rules"), classes="stats-label")
-                yield Select([], id="stats-rules", compact=True, prompt="no games yet")
+                yield SafeSelect([], id="stats-rules", compact=True, prompt="no games yet")
             yield BarChart(id="stats-chart")
             yield Static("", id="stats-compare")
             with Horizontal(id="stats-points-row"):

@@ -14,13 +14,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.content import Content
-from textual import events
-from textual.dom import NoScreen
 from textual.widgets import Button, Checkbox, Collapsible, Footer, Label, RadioButton, RadioSet, Select, Static
 
 from ..domain.codes import PALETTES, WOM_RULESET, Ruleset
 from ..domain.users import COMPUTER_NAMES
 from ..domain.wom import GUEST_SEATS, MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS, SetupError
+from ..widgets.select import SafeSelect
 from .base import WomScreen
 from .wom_game import WomGameScreen, WomSetup, start_game
 from .wom_results import WomResultsScreen
@@ -46,23 +45,6 @@ def describe_rules(ruleset: Ruleset) -> str:
     """``4 × R G B Y W K, repeats`` — what the advanced section holds, for its title."""
     repeats = "repeats" if ruleset.repeats else "no repeats"
     return f"{ruleset.length} × {palette_label(ruleset.palette.symbols)}, {repeats}"
-
-
-class SetupSelect(Select[object]):
-    """A Select that tolerates being left before it has mounted.
-
-    Leaving the setup while it is still being built (keys typed ahead) removes the Select's
-    overlay and label before the Select's own mount handler runs, which then failed with
-    ``NoMatches``; a Select whose screen is gone skips that handler.
-    """
-
-    def _on_mount(self, event: events.Mount) -> None:
-        try:
-            gone = self.screen not in self.app.screen_stack or not self.query("SelectOverlay")
-        except NoScreen:
-            gone = True
-        if gone:
-            event.prevent_default()  # Select's own handler would look for its removed parts
 
 
 class WomSetupScreen(WomScreen):
@@ -108,7 +90,7 @@ class WomSetupScreen(WomScreen):
                 for seat in range(MAX_PLAYERS):
                     with Horizontal(classes="setup-seat", id=f"seat-{seat + 1}"):
                         yield Label(f"Player {seat + 1}", classes="setup-label")
-                        yield SetupSelect(
+                        yield SafeSelect(
                             self._options(),
                             prompt="Choose a player",
                             value=self._seats[seat] if self._seats[seat] is not None else Select.NULL,
@@ -126,7 +108,7 @@ class WomSetupScreen(WomScreen):
             with Collapsible(title=self._advanced_title(), id="setup-advanced"):
                 with Horizontal(id="setup-rules"):
                     yield Label("Length", classes="setup-label-short")
-                    yield SetupSelect(
+                    yield SafeSelect(
                         [(Text(str(n)), n) for n in LENGTHS],
                         value=self._ruleset.length,
                         allow_blank=False,
@@ -134,7 +116,7 @@ class WomSetupScreen(WomScreen):
                         compact=True,
                     )
                     yield Label("Palette", classes="setup-label-short")
-                    yield SetupSelect(
+                    yield SafeSelect(
                         [(Text(palette_label(p.symbols)), key) for key, p in PALETTES.items()],
                         value=self._ruleset.palette.key,
                         allow_blank=False,
