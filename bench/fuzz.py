@@ -57,6 +57,8 @@ def main() -> int:
     print("screens reached: " + ", ".join(f"{name} {n}" for name, n in report.screens.most_common()))
     print(f"data folder: {valid}; {len(users)} users, {games} games on file")
     print(f"crash: {report.crash or 'none'}")
+    if report.crash:
+        print("last events:\n  " + "\n  ".join(report.recent))
     if report.trace:
         print(report.trace)
     return 1 if report.crash or valid != "valid" else 0

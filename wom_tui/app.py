@@ -10,6 +10,7 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -70,6 +71,17 @@ class WomApp(App[int]):
         """Wrong one-time codes typed in this session (the link screen stops asking after a few)."""
         for theme in THEMES:
             self.register_theme(theme)
+
+    async def on_event(self, event: events.Event) -> None:
+        """Input that arrives after quitting (keys typed in one burst with q) goes nowhere.
+
+        Textual goes on handling keys already queued while it closes the screens: a key that opened a
+        screen, or reached a widget whose parts were already gone, ended the app with a traceback
+        (issue 9's random run, seeds 1 and 9; ``bench/textual_races.py`` reproduces it bare).
+        """
+        if self._exit and isinstance(event, (events.Key, events.Paste, events.MouseEvent)):
+            return
+        await super().on_event(event)
 
     def get_default_screen(self) -> Screen[Any]:
         from .screens.menu import MenuScreen

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import string
 import traceback
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +49,8 @@ class FuzzReport:
     screens: Counter[str] = field(default_factory=Counter)
     launches: int = 0
     crash: str | None = None
+    recent: deque[str] = field(default_factory=lambda: deque(maxlen=8))
+    """The last events sent (what led to a crash)."""
     trace: str | None = None
     """The crash's traceback (innermost frames last), for bench/fuzz.py to print."""
 
@@ -94,20 +96,29 @@ async def run_fuzz(
                     roll = rng.random()
                     if roll < 0.55:
                         report.kinds["key"] += 1
-                        send_burst(app, rng.choice(KEYS))
+                        keys = [rng.choice(KEYS)]
+                        report.recent.append(f"{type(app.screen).__name__}: key {keys[0]}")
+                        send_burst(app, *keys)
                     elif roll < 0.75:
                         report.kinds["burst"] += 1
-                        send_burst(app, *(rng.choice(KEYS) for _ in range(rng.randint(2, 8))))
+                        keys = [rng.choice(KEYS) for _ in range(rng.randint(2, 8))]
+                        report.recent.append(f"{type(app.screen).__name__}: burst {' '.join(keys)}")
+                        send_burst(app, *keys)
                     elif roll < 0.90:
                         report.kinds["click"] += 1
                         width, height = app.size
-                        await pilot.click(offset=(rng.randrange(width), rng.randrange(height)))
+                        offset = (rng.randrange(width), rng.randrange(height))
+                        report.recent.append(f"{type(app.screen).__name__}: click {offset}")
+                        await pilot.click(offset=offset)
                     elif roll < 0.96:
                         report.kinds["paste"] += 1
-                        send_paste(app, _paste_text(rng))
+                        text = _paste_text(rng)
+                        report.recent.append(f"{type(app.screen).__name__}: paste {text!r}")
+                        send_paste(app, text)
                     else:
                         report.kinds["resize"] += 1
                         size = (rng.randint(40, 160), rng.randint(12, 50))
+                        report.recent.append(f"{type(app.screen).__name__}: resize {size}")
                         await pilot.resize_terminal(*size)
                     await pilot.pause()
                     if app.is_running:
