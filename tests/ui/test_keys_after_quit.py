@@ -2,7 +2,8 @@
 
 Textual went on handling the keys queued behind ``q`` while it closed the screens: ``v`` opened
 Replays on a closing app (NoMatches for its table), ``down`` reached a Select whose parts were gone,
-and a key with no screen left raised ScreenStackError. Each ended the app with a traceback instead
+a key with no screen left raised ScreenStackError, and a screen opened just before the quit read a
+Select that the closing app never set (KeyError: 'Select.NULL', seed 1, event 518). Each ended the app with a traceback instead
 of the goodbye.
 """
 
@@ -19,6 +20,8 @@ from .burst import send_burst
         ("q", "v", "down"),  # Replays opened while quitting
         ("q", "r", "x"),  # Register opened while quitting
         ("pagedown", "enter", "v", "down"),  # the menu's last entry is Quit: Enter quits, then v, down
+        ("end", "enter", "d"),  # Daily opened by a key handled before Quit's Enter: it read its Select unset
+        ("end", "enter", "o"),  # the solo setup, likewise
     ],
 )
 async def test_keys_behind_quit_in_one_burst_end_the_app_cleanly(app, keys):

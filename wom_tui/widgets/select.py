@@ -4,8 +4,8 @@ Leaving a screen while it is still being built (keys typed ahead, or a quick Esc
 removes the Select's overlay and label before the Select's own mount handler runs, which then
 fails with ``NoMatches`` for ``SelectOverlay`` and ends the app: first seen leaving the WoM setup
 (issue 9), then on Replays, My stats, Daily code and the solo setup (the random run, seed 9,
-event 56). ``bench/textual_races.py`` reproduces it in a bare Textual app. A Select whose screen
-is gone skips that handler.
+event 56), or when the app quits while the screen is being built. ``bench/textual_races.py``
+reproduces it in a bare Textual app. A Select whose screen (or app) is going skips that handler.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ class SafeSelect(Select[T]):
 
     def _on_mount(self, event: events.Mount) -> None:
         try:
-            gone = self.screen not in self.app.screen_stack or not self.query("SelectOverlay")
+            gone = self.app._exit or self.screen not in self.app.screen_stack or not self.query("SelectOverlay")
         except NoScreen:
             gone = True
         if gone:
