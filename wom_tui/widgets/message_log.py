@@ -32,7 +32,7 @@ class MessageLog(RichLog):
             markup=False,
             highlight=False,
             auto_scroll=True,
-            min_width=20,
+            min_width=12,  # wraps to the panel, however narrow (60×20: a 20-column side panel)
             name=name,
             id=id,
             classes=classes,
