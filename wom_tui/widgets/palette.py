@@ -40,7 +40,7 @@ class WomCommandPalette(CommandPalette):
     def _widgets_gone(self) -> bool:
         return not self.is_attached or not self.query(CommandList) or not self.query("#--input")
 
-    def dismiss(self, result: object = None) -> AwaitComplete:
+    def dismiss(self, result: None = None) -> AwaitComplete:
         """Close the palette; a second call (a second Enter or Esc already queued) does nothing."""
         if self._dismissed or self not in self.app.screen_stack or self.app.screen is not self:
             return AwaitComplete.nothing()
