@@ -273,6 +273,8 @@ class WomApp(App[int]):
         """Quit with seed 004's goodbye; during a game ask first, as Esc does (ctrl+q again on the question quits)."""
         from .screens.confirm import QuitConfirmScreen
 
+        if self._exit:
+            return  # already quitting (two Enters on the menu's Quit): one goodbye, no "2 errors" note
         if isinstance(self.screen, QuitConfirmScreen) or not self.game_in_progress():
             self.exit(message=GOODBYE)
             return

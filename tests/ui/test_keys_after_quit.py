@@ -32,3 +32,16 @@ async def test_keys_behind_quit_in_one_burst_end_the_app_cleanly(app, keys):
             await pilot.pause()
         assert app._exit, "the burst quits"
         assert app._exception is None
+
+
+async def test_two_enters_on_quit_say_goodbye_once_and_report_no_errors(app, capsys):
+    # Random run, seed 1: both Enters chose Quit before the app closed, so it exited twice and the
+    # terminal showed the goodbye, then "NOTE: 1 of 2 errors shown" for an error that never was.
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        send_burst(app, "end", "enter", "enter")
+        for _ in range(10):
+            await pilot.pause()
+    printed = capsys.readouterr()
+    assert "errors shown" not in printed.err + printed.out
+    assert (printed.err + printed.out).count("Thank you for playing") == 1
