@@ -1,6 +1,6 @@
 """A seeded 10,000-event random run over every screen: keys, bursts, clicks, pastes, resizes.
 
-    .venv/bin/python bench/fuzz.py [--events 10000] [--seed 9]
+    .venv/bin/python bench/fuzz.py [--events 10000] [--seed 9] [--minutes M]
 
 Prints the events by kind, the screens reached (events seen on each), how many launches (q and
 ctrl+q quit; the run starts the app again on the same folder), the time taken, any crash, and
@@ -35,6 +35,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=9)
+    parser.add_argument("--minutes", type=float, default=None, help="stop after this long, with fewer events")
     args = parser.parse_args()
     quicker_idle_checks()
     with tempfile.TemporaryDirectory() as folder:
@@ -43,7 +44,8 @@ def main() -> int:
             screens = ", ".join(f"{name} {n}" for name, n in report.screens.most_common())
             print(f"  {report.events} events, {time.perf_counter() - started:.0f} s: {screens}", flush=True)
 
-        report = asyncio.run(run_fuzz(Path(folder), args.events, args.seed, progress=progress))
+        deadline = None if args.minutes is None else time.monotonic() + args.minutes * 60
+        report = asyncio.run(run_fuzz(Path(folder), args.events, args.seed, progress=progress, deadline=deadline))
         elapsed = time.perf_counter() - started
         try:
             Store(folder).check()

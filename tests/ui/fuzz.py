@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import string
+import time
 import traceback
 from collections import Counter, deque
 from collections.abc import Callable
@@ -77,10 +78,12 @@ async def run_fuzz(
     *,
     users: tuple[str, ...] = ("Alan", "Grace", "Ada"),
     progress: Callable[[FuzzReport], None] | None = None,
+    deadline: float | None = None,
 ) -> FuzzReport:
     """Send ``events`` random events to the app on ``data_dir``; see the module's docstring.
 
-    ``progress`` (if given) is called with the report every 500 events.
+    ``progress`` (if given) is called with the report every 500 events. With a ``deadline`` (a
+    ``time.monotonic()`` value) the run also stops there, after fewer events.
     """
     store = Store(data_dir)
     for name in users:
@@ -89,12 +92,15 @@ async def run_fuzz(
     rng = random.Random(seed)
     report = FuzzReport(seed)
     size = (80, 24)
-    while report.events < events and report.crash is None:
+    def more() -> bool:
+        return report.events < events and (deadline is None or time.monotonic() < deadline)
+
+    while more() and report.crash is None:
         app = _app(data_dir, rng.randrange(1 << 30))
         report.launches += 1
         try:
             async with app.run_test(size=size) as pilot:
-                while report.events < events and app.is_running:
+                while more() and app.is_running:
                     report.events += 1
                     roll = rng.random()
                     if roll < 0.55:
