@@ -9,7 +9,8 @@ the app crashed and with what. wom-tui works around all three (``widgets/palette
    again before the first selection is handled, the palette dismisses itself twice, and the second
    ``dismiss`` pops the screen under it (``ScreenStackError`` when that was the last one).
 2. Command palette, ``ctrl+p`` then Page Down: ``OptionList._move_page`` runs before the list has been
-   laid out and raises ``KeyError: 0``.
+   laid out and raises ``KeyError: 0`` (timing-dependent: most runs on the 2-core machine; always with a
+   terminal too short to show a line of the list).
 3. A screen holding a ``Select`` popped right after it is pushed: the Select's mount handler runs
    after its overlay has been removed and raises ``NoMatches`` for ``SelectOverlay``.
 4. Keys queued behind the quit key (``q`` then ``v`` then Down in one burst): Textual goes on handling
