@@ -101,13 +101,19 @@ class WomApp(App[int]):
 
     async def on_event(self, event: events.Event) -> None:
         """Hold keys that arrive while a new screen is still being built; deliver them, in order,
-        once it is.
+        once it is; input that arrives after quitting goes nowhere.
 
         A key typed on the heels of the one that opened a screen (one SSH packet, or a fast typist)
         used to reach the half-built screen with nothing focused yet, and was dropped: a guess typed
         right after ``p`` lost its digits. Held keys go exactly where they would have gone had they
         been typed a moment later.
+
+        After quitting, Textual went on handling keys already queued while it closed the screens: a key
+        that opened a screen, or reached a widget whose parts were already gone, ended the app with a
+        traceback (issue 9's random run, seeds 1 and 9; ``bench/textual_races.py`` reproduces it bare).
         """
+        if self._exit and isinstance(event, (events.Key, events.Paste, events.MouseEvent)):
+            return
         if isinstance(event, events.Key) and not event.is_forwarded:
             if self._held_keys or (self.focused is None and self.screen is not self._settled_screen):
                 if not self._held_keys:
@@ -338,6 +344,8 @@ class WomApp(App[int]):
         """Quit with seed 004's goodbye; during a game ask first, as Esc does (ctrl+q again on the question quits)."""
         from .screens.confirm import QuitConfirmScreen
 
+        if self._exit:
+            return  # already quitting (two Enters on the menu's Quit): one goodbye, no "2 errors" note
         if isinstance(self.screen, QuitConfirmScreen) or not self.game_in_progress():
             self._forget_games()
             self.exit(message=GOODBYE)

@@ -11,10 +11,15 @@ from __future__ import annotations
 
 import random
 import string
-from collections import Counter
+import time
+import traceback
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from textual.errors import NoWidget
+from textual.pilot import OutOfBounds
 
 from wom_tui.app import WomApp
 from wom_tui.domain.store import Store
@@ -48,6 +53,10 @@ class FuzzReport:
     screens: Counter[str] = field(default_factory=Counter)
     launches: int = 0
     crash: str | None = None
+    recent: deque[str] = field(default_factory=lambda: deque(maxlen=8))
+    """The last events sent (what led to a crash)."""
+    trace: str | None = None
+    """The crash's traceback (innermost frames last), for bench/fuzz.py to print."""
 
 
 def _app(data_dir: Path, seed: int) -> WomApp:
@@ -69,10 +78,12 @@ async def run_fuzz(
     *,
     users: tuple[str, ...] = ("Alan", "Grace", "Ada"),
     progress: Callable[[FuzzReport], None] | None = None,
+    deadline: float | None = None,
 ) -> FuzzReport:
     """Send ``events`` random events to the app on ``data_dir``; see the module's docstring.
 
-    ``progress`` (if given) is called with the report every 500 events.
+    ``progress`` (if given) is called with the report every 500 events. With a ``deadline`` (a
+    ``time.monotonic()`` value) the run also stops there, after fewer events.
     """
     store = Store(data_dir)
     for name in users:
@@ -81,30 +92,47 @@ async def run_fuzz(
     rng = random.Random(seed)
     report = FuzzReport(seed)
     size = (80, 24)
-    while report.events < events and report.crash is None:
+    def more() -> bool:
+        return report.events < events and (deadline is None or time.monotonic() < deadline)
+
+    while more() and report.crash is None:
         app = _app(data_dir, rng.randrange(1 << 30))
         report.launches += 1
         try:
             async with app.run_test(size=size) as pilot:
-                while report.events < events and app.is_running:
+                while more() and app.is_running:
                     report.events += 1
                     roll = rng.random()
                     if roll < 0.55:
                         report.kinds["key"] += 1
-                        send_burst(app, rng.choice(KEYS))
+                        keys = [rng.choice(KEYS)]
+                        report.recent.append(f"{type(app.screen).__name__}: key {keys[0]}")
+                        send_burst(app, *keys)
                     elif roll < 0.75:
                         report.kinds["burst"] += 1
-                        send_burst(app, *(rng.choice(KEYS) for _ in range(rng.randint(2, 8))))
+                        keys = [rng.choice(KEYS) for _ in range(rng.randint(2, 8))]
+                        report.recent.append(f"{type(app.screen).__name__}: burst {' '.join(keys)}")
+                        send_burst(app, *keys)
                     elif roll < 0.90:
                         report.kinds["click"] += 1
                         width, height = app.size
-                        await pilot.click(offset=(rng.randrange(width), rng.randrange(height)))
+                        offset = (rng.randrange(width), rng.randrange(height))
+                        report.recent.append(f"{type(app.screen).__name__}: click {offset}")
+                        try:
+                            await pilot.click(offset=offset)
+                        except (NoWidget, OutOfBounds):
+                            # The pilot finds its target with get_widget_at, which fails while a
+                            # screen is between layouts (a terminal would send the click anyway).
+                            report.kinds["click missed"] += 1
                     elif roll < 0.96:
                         report.kinds["paste"] += 1
-                        send_paste(app, _paste_text(rng))
+                        text = _paste_text(rng)
+                        report.recent.append(f"{type(app.screen).__name__}: paste {text!r}")
+                        send_paste(app, text)
                     else:
                         report.kinds["resize"] += 1
                         size = (rng.randint(40, 160), rng.randint(12, 50))
+                        report.recent.append(f"{type(app.screen).__name__}: resize {size}")
                         await pilot.resize_terminal(*size)
                     await pilot.pause()
                     if app.is_running:
@@ -115,6 +143,8 @@ async def run_fuzz(
                         break
         except Exception as error:  # noqa: BLE001 - any crash is what the run looks for
             report.crash = f"event {report.events}: {type(error).__name__}: {error}"
+            report.trace = "".join(traceback.format_exception(error))
         if report.crash is None and app._exception is not None:
             report.crash = f"event {report.events}: {type(app._exception).__name__}: {app._exception}"
+            report.trace = "".join(traceback.format_exception(app._exception))
     return report

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from textual.command import CommandList, CommandPalette
 
+from .burst import send_burst
 from .conftest import wait_for
 
 
@@ -34,4 +35,55 @@ async def test_a_search_started_after_the_list_is_gone_crashes_nothing(app):
         await palette.query_one(CommandList).remove()
         worker = palette._gather_commands("b")  # the search a key typed just before Esc starts
         await wait_for(pilot, lambda: worker.is_finished)
+        assert app._exception is None and app.is_running
+
+
+async def _open_palette(pilot, app) -> CommandPalette:
+    await pilot.press("ctrl+p")
+    await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette) and app.screen.query(CommandList))
+    return app.screen
+
+
+async def _settle(pilot) -> None:
+    for _ in range(5):
+        await pilot.pause()
+
+
+async def test_two_enters_in_one_burst_run_the_command_once_and_close_only_the_palette(app):
+    # Random run, seed 10, event 158: the second Enter selected again before the first selection was
+    # handled, so the palette dismissed itself twice: the second pop took the screen under it (here the
+    # scoreboard), or raised ScreenStackError when the menu was the last screen.
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.action_scoreboard()
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "ScoreboardScreen")
+        await _open_palette(pilot, app)
+        send_burst(app, *"help", "enter", "enter", "enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, CommandPalette))
+        await _settle(pilot)
+        assert app._exception is None and app.is_running
+        assert [type(s).__name__ for s in app.screen_stack] == ["MenuScreen", "ScoreboardScreen", "HelpScreen"]
+
+
+async def test_two_enters_over_the_menu_leave_the_menu_and_the_chosen_screen(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open_palette(pilot, app)
+        send_burst(app, *"help", "enter", "enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, CommandPalette))
+        await _settle(pilot)
+        assert app._exception is None and app.is_running
+        assert [type(s).__name__ for s in app.screen_stack] == ["MenuScreen", "HelpScreen"]
+
+
+async def test_page_down_typed_with_ctrl_p_moves_the_highlight(app):
+    # Random run, seed 9, event 3563: Page Down before the command list had been laid out raised
+    # KeyError: 0 in OptionList._move_page.
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        send_burst(app, "ctrl+p", "pagedown")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette) and app.screen.query(CommandList))
+        await _settle(pilot)
+        assert app._exception is None and app.is_running
+        assert app.screen.query_one(CommandList).highlighted is not None
+        send_burst(app, "pagedown", "pageup", "enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, CommandPalette))
         assert app._exception is None and app.is_running

@@ -30,9 +30,11 @@ class WomScreen(Screen[Any]):
     leave_detail: str = "Progress is lost."
 
     async def _on_message(self, message: Message) -> None:
-        if isinstance(message, (events.Mount, events.ScreenResume)) and self not in self.app.screen_stack:
-            # Left before it had mounted (a key and Esc typed ahead in one burst): its parts are being
-            # removed, so its mount and resume handlers, which look for them, must not run.
+        if isinstance(message, (events.Mount, events.ScreenResume)) and (
+            self.app._exit or self not in self.app.screen_stack
+        ):
+            # Left before it was built, or opened by a key typed just before the quit key (issue 9's
+            # random run): its widgets are gone or going, so its mount and resume handlers would fail.
             return
         await super()._on_message(message)
 

@@ -12,6 +12,7 @@ from textual.widgets import Button, DataTable, Footer, Static
 
 from ..domain.wom import SetupError, WomGame
 from ..widgets.pegs import code_pegs
+from ..widgets.themes import rich_colour
 from .base import WomScreen
 from .wom_game import GameSaver, WomSetup, start_game
 
@@ -60,9 +61,9 @@ class WomResultsScreen(WomScreen):
         for row in self.results.players:
             board = game.board_of(row.player)
             if row.broke:
-                result = Text("✓ broke", style=Style(color=None if self.app.no_color else theme.success, bold=True))
+                result = Text("✓ broke", style=Style(color=None if self.app.no_color else rich_colour(theme.success), bold=True))
             else:
-                result = Text("✗ failed", style=Style(color=None if self.app.no_color else theme.error, bold=True))
+                result = Text("✗ failed", style=Style(color=None if self.app.no_color else rich_colour(theme.error), bold=True))
             if row.points is None:
                 points = [Text("—", justify="right")] * 3
             else:

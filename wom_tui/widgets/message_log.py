@@ -8,6 +8,8 @@ from rich.style import Style
 from rich.text import Text
 from textual.widgets import RichLog
 
+from .themes import rich_colour
+
 Kind = Literal["info", "success", "warning", "error", "computer"]
 
 
@@ -44,7 +46,7 @@ class MessageLog(RichLog):
             markup=False,
             highlight=False,
             auto_scroll=True,
-            min_width=20,
+            min_width=12,  # wraps to the panel, however narrow (60×20: a 20-column side panel)
             name=name,
             id=id,
             classes=classes,
@@ -63,7 +65,7 @@ class MessageLog(RichLog):
         }.get(kind)
         if self.app.no_color or colour is None:
             return Style(bold=kind in ("error", "success"))
-        return Style(color=colour, bold=kind in ("error", "success"))
+        return Style(color=rich_colour(colour), bold=kind in ("error", "success"))
 
     def say(self, text: str, kind: Kind = "info") -> None:
         """Add one message as plain text, coloured by ``kind``."""

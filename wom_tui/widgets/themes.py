@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rich.color import Color as RichColor
+from textual.color import Color
 from textual.theme import Theme
 
 from .pegs import COLOURBLIND_THEME
@@ -24,3 +26,11 @@ COLOURBLIND = Theme(
 """Pick it with the command palette (Theme → wom-colourblind); the pegs follow it."""
 
 THEMES = (COLOURBLIND,)
+
+
+def rich_colour(colour: str | None) -> RichColor | None:
+    """A theme colour as Rich understands it: Textual's ANSI themes name colours like ``ansi_yellow``,
+    which Rich cannot parse (a lifeline message under the ansi-dark theme ended the app; issue 9's
+    random run, seeds 9 and 10).
+    """
+    return None if colour is None else Color.parse(colour).rich_color

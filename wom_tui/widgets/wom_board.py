@@ -12,6 +12,7 @@ from ..domain.board import DecodingBoard
 from ..domain.codes import Feedback, Ruleset
 from ..domain.wom import PlayerStanding
 from .pegs import code_pegs, feedback_grid
+from .themes import rich_colour
 
 WIDE_CODE = 6
 """From this code length on, pegs sit without gaps and the feedback text loses its spaces, to fit 80 columns."""
@@ -114,9 +115,9 @@ class PlayersPanel(Static):
             if index:
                 text.append("\n")
             icon, word = _MARKS[status]
-            colour = None if self.app.no_color else colours.get(status)
+            colour = None if self.app.no_color else rich_colour(colours.get(status))
             state_style = Style(color=colour, dim=status in ("waiting", "playing"))
-            text.append("▶ " if current else "  ", style=Style(bold=True, color=theme.accent))
+            text.append("▶ " if current else "  ", style=Style(bold=True, color=rich_colour(theme.accent)))
             if available == 0 or full <= available:
                 text.append(player.name.ljust(name_width), style=Style(bold=current))
                 if attempts_width:

@@ -1,0 +1,76 @@
+"""At 60×20 the game screens stay usable: WoM's board shows its four columns and the messages wrap
+inside their panel; the solo lifeline buttons show their whole labels and work (issue 9)."""
+
+from __future__ import annotations
+
+from textual.geometry import Region
+from textual.widgets import Button, DataTable
+
+from wom_tui.screens.wom_game import WomGameScreen
+from wom_tui.widgets.message_log import MessageLog
+
+from .screen_text import screen_lines
+from .test_solo import guess, open_setup as open_solo_setup, said, start_game
+from .test_wom import open_setup, until, wait_turn
+
+SIZE = (60, 20)
+
+
+def shown_whole(app, widget) -> bool:
+    """On screen, above the footer row, not cut."""
+    screen = app.screen.region
+    above_footer = Region(0, 0, screen.width, screen.height - 1)
+    return widget.region.width > 0 and above_footer.contains_region(widget.region)
+
+
+def text_in(app, region: Region) -> str:
+    lines = screen_lines(app)
+    return " ".join(line[region.x:region.right] for line in lines[region.y:region.bottom])
+
+
+def no_sideways_scroll(widget) -> bool:
+    return widget.virtual_size.width <= widget.scrollable_content_region.width
+
+
+async def test_at_60x20_the_wom_board_shows_every_column_and_the_messages_wrap(make_app, store):
+    store.register("Alan")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_setup(pilot)
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, WomGameScreen))
+        screen = app.screen
+        await wait_turn(pilot, screen, "Alan")
+        await pilot.press(*"rgby", "enter")
+        await until(pilot, lambda: screen.awaiting == ("guess", "Alan"))
+        table = screen.query_one("#guess-history", DataTable)
+        for code in ("rrgg", "bbyy"):
+            rows = table.row_count
+            await pilot.press(*code, "enter")
+            await until(pilot, lambda: table.row_count > rows)
+        await pilot.pause()
+        log = screen.query_one("#wom-log", MessageLog)
+        for widget in (table, log, screen.query_one("#guess-input")):
+            assert shown_whole(app, widget), f"{widget.id} is cut at 60×20: {widget.region}"
+        assert no_sideways_scroll(table), f"the board scrolls sideways: {table.virtual_size} in {table.scrollable_content_region}"
+        header = text_in(app, table.region)
+        for column in ("#", "Guess", "Keys", "Feedback"):
+            assert column in header, f"{column!r} is not shown whole: {header!r}"
+        assert no_sideways_scroll(log), f"messages are cut, not wrapped: {log.virtual_size} in {log.scrollable_content_region}"
+        assert "Alan's guess:" in text_in(app, log.region)
+
+
+async def test_at_60x20_the_solo_lifelines_show_whole_labels_and_work(app):
+    async with app.run_test(size=SIZE) as pilot:
+        await open_solo_setup(pilot)
+        screen = await start_game(pilot)
+        await guess(pilot, screen, "0123")
+        await pilot.pause()
+        for selector in ("#solo-lifeline-1", "#solo-lifeline-2", "#solo-new"):
+            button = screen.query_one(selector, Button)
+            assert shown_whole(app, button), f"{selector} is cut at 60×20: {button.region}"
+            words = " ".join(text_in(app, button.region).split())
+            assert words == " ".join(str(button.label).split()), f"{selector} shows {words!r} of {button.label}"
+        before = len(said(screen))
+        await pilot.click("#solo-lifeline-1")
+        await until(pilot, lambda: len(said(screen)) > before, "the lifeline button answers a click")
