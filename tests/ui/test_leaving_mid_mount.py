@@ -30,7 +30,8 @@ async def test_leaving_a_screen_with_a_select_before_it_has_mounted_does_not_cra
             for _ in range(ticks):
                 await asyncio.sleep(0)
             app.pop_screen()
-            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen), message=f"menu {app.screen}")
         for _ in range(5):
             await pilot.pause()
         assert app.is_running and app._exception is None
+

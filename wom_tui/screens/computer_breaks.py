@@ -146,6 +146,8 @@ class ComputerBreaksScreen(SoloPlayScreen):
         self.call_after_refresh(self._begin)
 
     def _begin(self) -> None:
+        if self not in self.app.screen_stack:
+            return  # left before the game was due to begin (a key then Esc in one burst)
         ruleset = self.ruleset
         symbols = ruleset.palette.listing()
         repeats = "repeats allowed" if ruleset.repeats else "no symbol twice"

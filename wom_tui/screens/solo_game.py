@@ -178,6 +178,8 @@ class SoloGameScreen(SoloPlayScreen):
     # -- what the screen shows -------------------------------------------------------------
 
     def _announce_game(self) -> None:
+        if self not in self.app.screen_stack:
+            return  # left before the welcome was due (ctrl+n then Esc in one burst; random run, seed 10)
         ruleset = self.game.ruleset
         self.messages.say(f"Game {self._games}: the hidden code is {ruleset.length} symbols long.")
         self.messages.say(f"You have {guesses_word(ruleset.guesses)}. Symbols: {ruleset.palette.listing()}.")
