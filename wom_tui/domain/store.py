@@ -112,6 +112,16 @@ _LIFELINE = "LIFELINE"
 T = TypeVar("T")
 
 
+
+def _unlink(path: Path, failure: str) -> None:
+    """Remove ``path`` (already gone is fine); :class:`StoreError` saying ``failure`` and why otherwise."""
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise StoreError(path, f"{failure} ({exc.strerror or exc})") from None
+
 class StoreError(Exception):
     """A data file that cannot be read, parsed, validated or written; ``str`` is "<path>: <reason>"."""
 
@@ -613,12 +623,7 @@ class Store:
             except OSError as exc:
                 raise StoreError(folder, f"cannot list the folder ({exc.strerror or exc})") from None
             for path in stale:
-                try:
-                    path.unlink()
-                except FileNotFoundError:
-                    pass
-                except OSError as exc:
-                    raise StoreError(path, f"cannot remove a stale temp file ({exc.strerror or exc})") from None
+                _unlink(path, "cannot remove a stale temp file")
 
     def _game_files(self, *, pending: bool) -> list[tuple[str, Path]]:
         """(id, path) of final or pending game files, oldest first."""
@@ -952,12 +957,7 @@ class Store:
         """Forget ``identity``'s solo game in progress (it ended, or was abandoned on purpose)."""
         path = self._solo_path(identity)
         with self._locked():
-            try:
-                path.unlink()
-            except FileNotFoundError:
-                pass
-            except OSError as exc:
-                raise StoreError(path, f"cannot remove the file ({exc.strerror or exc})") from None
+            _unlink(path, "cannot remove the file")
 
     def submit_hall_entry(self, entry: HallEntry) -> bool:
         """Make ``entry`` the record for its ruleset if it beats the current one; True if it did."""
