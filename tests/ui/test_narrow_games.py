@@ -9,6 +9,7 @@ from textual.widgets import Button, DataTable
 from wom_tui.screens.wom_game import WomGameScreen
 from wom_tui.widgets.message_log import MessageLog
 
+from .conftest import wait_for
 from .screen_text import screen_lines
 from .test_solo import guess, open_setup as open_solo_setup, said, start_game
 from .test_wom import open_setup, until, wait_turn
@@ -74,3 +75,22 @@ async def test_at_60x20_the_solo_lifelines_show_whole_labels_and_work(app):
         before = len(said(screen))
         await pilot.click("#solo-lifeline-1")
         await until(pilot, lambda: len(said(screen)) > before, "the lifeline button answers a click")
+
+
+async def test_a_squeezed_lifeline_column_keeps_room_for_its_buttons(app):
+    """Random run, seed 10 (56×43): the lifeline column was squeezed to 2 columns, its buttons had no
+    room for a letter and Textual's text wrap failed (ValueError), ending the game."""
+    from wom_tui.screens.solo_game import SoloGameScreen
+    from wom_tui.screens.solo_setup import SoloSetupScreen
+
+    async with app.run_test(size=(56, 43)) as pilot:
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(app.screen, SoloSetupScreen) and app.screen.is_mounted)
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, SoloGameScreen) and app.screen.is_mounted)
+        app.screen.query_one("#solo-entry").styles.width = 54  # the entry takes nearly the whole row
+        await wait_for(pilot, lambda: app._exception is not None or app.screen.query_one("#solo-entry").region.width == 54)
+        for _ in range(3):
+            await pilot.pause()
+        assert app._exception is None
+        assert app.screen.query_one("#solo-actions").region.width >= 8
