@@ -75,8 +75,8 @@ class WomApp(App[int]):
         """Who is playing; over SSH only what the server verified (see :class:`Identity`)."""
         self.wrong_link_codes = 0
         """Wrong one-time codes typed in this session (the link screen stops asking after a few)."""
-        self._held_keys: list[events.Key] = []
-        """Keys typed while a new screen was still being built, to be delivered in order once it is."""
+        self._held_keys: list[events.Key | events.Paste] = []
+        """Keys and pastes typed while a new screen was still being built, delivered in order once it is."""
         self._settled_screen: Screen[Any] | None = None
         """The last screen seen built with its first focus given (keys for it need not wait)."""
         for theme in THEMES:
@@ -103,8 +103,8 @@ class WomApp(App[int]):
     # -- keys typed ahead ---------------------------------------------------------------------
 
     async def on_event(self, event: events.Event) -> None:
-        """Hold keys that arrive while a new screen is still being built; deliver them, in order,
-        once it is; input that arrives after quitting goes nowhere.
+        """Hold keys (and pastes) that arrive while a new screen is still being built; deliver them, in
+        order, once it is; input that arrives after quitting goes nowhere.
 
         A key typed on the heels of the one that opened a screen (one SSH packet, or a fast typist)
         used to reach the half-built screen with nothing focused yet, and was dropped: a guess typed
@@ -117,7 +117,7 @@ class WomApp(App[int]):
         """
         if self._exit and isinstance(event, (events.Key, events.Paste, events.MouseEvent)):
             return
-        if isinstance(event, events.Key) and not event.is_forwarded:
+        if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
             if self._held_keys or (self.focused is None and self.screen is not self._settled_screen):
                 if not self._held_keys:
                     self.call_after_refresh(self._release_held_keys)
