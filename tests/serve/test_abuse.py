@@ -23,7 +23,7 @@ from .sshterm import (
     newest_session,
     open_terminal,
 )
-from .test_serve import until
+from .conftest import until
 
 HELP_TEXT = "How to play"
 

@@ -4,7 +4,6 @@ play it to the end over real SSH; the game is recorded once and both scoreboards
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from wom_tui.domain.pgstore import PostgresStore
@@ -18,7 +17,8 @@ from .fleet import (
     start_together,
     to_lobby,
 )
-from .sshterm import WAIT, Terminal, new_key
+from .conftest import until
+from .sshterm import Terminal, new_key
 
 
 def _scoreboard_rows(terminal: Terminal, names: tuple[str, ...]) -> list[str]:
@@ -76,13 +76,9 @@ async def test_a_player_on_each_of_two_servers_share_a_table_and_both_scoreboard
         for terminal in (ann, ben):
             await terminal.wait_for_text("finished")
 
-        async def recorded() -> list:
-            with PostgresStore(url) as store:
-                while not (games := store.games()):
-                    await asyncio.sleep(0.05)
-            return games
-
-        (game,) = await asyncio.wait_for(recorded(), WAIT)
+        with PostgresStore(url) as store:
+            await until(store.games)  # recorded by the server that saw the last guess
+            (game,) = store.games()
         assert {p.name: p.broke for p in game.players} == {"Ann": True, "Ben": True}
         with PostgresStore(url) as store:
             expected = {user.name: (user.score, user.games) for user in store.users()}
