@@ -130,3 +130,22 @@ async def test_a_guess_typed_while_the_game_screen_is_still_being_built_keeps_ev
         await wait_for(pilot, lambda: isinstance(app.screen, SoloGameScreen) and app.screen.game.history)
         (attempt,) = app.screen.game.history
         assert attempt.guess == "1234"
+
+
+async def test_a_second_enter_in_the_same_burst_does_not_play_the_guess_again(app):
+    """``5678⏎⏎`` in one packet played 5678 twice and cost a guess; the second Enter now finds the
+    field empty ("Guess too short", at no cost)."""
+    from wom_tui.screens.solo_game import SoloGameScreen
+    from wom_tui.screens.solo_setup import SoloSetupScreen
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(app.screen, SoloSetupScreen) and app.screen.is_mounted)
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, SoloGameScreen) and app.screen.is_mounted)
+        screen = app.screen
+        send_burst(app, "5", "6", "7", "8", "enter", "enter")
+        await wait_for(pilot, lambda: screen.game.history)
+        for _ in range(5):
+            await pilot.pause()
+        assert [attempt.guess for attempt in screen.game.history] == ["5678"]

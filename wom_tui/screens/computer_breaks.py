@@ -250,6 +250,8 @@ class ComputerBreaksScreen(SoloPlayScreen):
 
     def on_peg_input_submitted(self, message: GuessInput.Submitted) -> None:
         message.stop()
+        if message.stale:
+            return  # already played (a second Enter in the same burst)
         if self.phase != "secret":
             return
         try:

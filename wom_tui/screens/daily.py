@@ -235,6 +235,8 @@ class DailyGameScreen(WomScreen):
 
     def on_peg_input_submitted(self, message: PegInput.Submitted) -> None:
         message.stop()
+        if message.stale:
+            return  # already played (a second Enter in the same burst)
         if self.game.over:
             return
         try:

@@ -407,6 +407,8 @@ class LiveTableScreen(LiveScreen):
 
     def on_peg_input_submitted(self, event: PegInput.Submitted) -> None:
         event.stop()
+        if event.stale:
+            return  # already played (a second Enter in the same burst)
         me, view = self.me, self.view
         if me is None or view is None:
             return

@@ -258,6 +258,8 @@ class SoloGameScreen(SoloPlayScreen):
 
     def on_peg_input_submitted(self, message: GuessInput.Submitted) -> None:
         message.stop()
+        if message.stale:
+            return  # already played (a second Enter in the same burst)
         if self.game.over:
             return
         text = message.text

@@ -512,6 +512,8 @@ class WomGameScreen(WomScreen):
     def on_peg_input_submitted(self, message: PegInput.Submitted) -> None:
         """Enter in the code or guess input."""
         message.stop()
+        if message.stale:
+            return  # already played (a second Enter in the same burst)
         if self._leaving or self._paused:
             return
         if message.peg_input.id == "code-input" and self.game.phase == MAKING:

@@ -114,11 +114,19 @@ class _EntryMessage(Message):
         super().__init__()
         self.peg_input = peg_input
         self.text = text
+        self._clears = peg_input.clears
 
     @property
     def control(self) -> PegInput:
         """The PegInput that sent the message."""
         return self.peg_input
+
+    @property
+    def stale(self) -> bool:
+        """True when the input has been cleared since: the entry was played (a second Enter in the same
+        burst as the first would otherwise play the same guess again).
+        """
+        return self._clears != self.peg_input.clears
 
 
 class PegInput(Widget, can_focus=True):
@@ -251,8 +259,12 @@ class PegInput(Widget, can_focus=True):
         """Each slot's symbol, ``None`` where empty."""
         return tuple(self._slots)
 
+    clears = 0
+    """How many times the input has been cleared (an entry sent before a clear is :attr:`stale`)."""
+
     def clear(self) -> None:
         """Empty every slot, go back to the first, and hide a peeked code."""
+        self.clears += 1
         self._slots = [None] * self._ruleset.length
         self._extra = []
         self._past_end = False
