@@ -10,6 +10,10 @@ FAST   := tests/domain
 
 .PHONY: play check test serve bench clean postgresql-server
 
+# The tests start many Python processes (servers, sessions, workers): let them keep compiled bytecode
+# (`__pycache__/`, ignored by git) even where the environment turns that off.
+check test: export PYTHONDONTWRITEBYTECODE :=
+
 play: $(VENV)/.installed
 	$(VENV)/bin/wom-tui $(ARGS)
 

@@ -37,4 +37,15 @@ def _quicker_idle_checks() -> None:
     textual._wait.SLEEP_IDLE = 0.001
 
 
+def _parse_each_stylesheet_once() -> None:
+    """Parse the app's stylesheets once per test process, as the SSH server's warm parent does for its
+    games (``wom_tui/serve/warm.py``): Textual keeps its parse cache in each App's own Stylesheet, so
+    every test's app parsed all the CSS again (about a tenth of a screen test's CPU time).
+    """
+    from wom_tui.serve.warm import _share_parsed_css
+
+    _share_parsed_css()
+
+
 _quicker_idle_checks()
+_parse_each_stylesheet_once()
