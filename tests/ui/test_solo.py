@@ -25,6 +25,14 @@ def shown(widget: Static) -> str:
     return str(widget.render())
 
 
+def highlighted_rows(setup: SoloSetupScreen) -> list[str]:
+    """The labels of the setup's rows drawn in another colour than most (the focused row's)."""
+    labels = list(setup.query(".solo-label").results(Static))
+    colours = [label.styles.color for label in labels]
+    usual = max(colours, key=colours.count)
+    return [shown(label) for label, colour in zip(labels, colours) if colour != usual]
+
+
 async def open_setup(pilot) -> SoloSetupScreen:
     await pilot.press("o")
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, SoloSetupScreen))
@@ -93,6 +101,10 @@ async def test_setup_lists_users_and_refuses_no_repeats_longer_than_the_palette(
         player = setup.query_one("#solo-player", Select)
         assert [str(prompt) for prompt, _ in player._options] == ["Guest", "Ada", "Alan", "bob"]
         assert "No record yet" in shown(setup.query_one("#solo-summary", Static))
+        # The row that has the focus has its label highlighted, and the highlight follows the focus.
+        assert highlighted_rows(setup) == ["Mode"]
+        await pilot.press("tab")
+        assert highlighted_rows(setup) == ["Length"]
         # Rainbow has six symbols: eight without repeats cannot be.
         await pilot.click("#solo-length-4")
         await pilot.click("#solo-palette-2")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -71,6 +72,8 @@ class SoloSetupScreen(WomScreen):
         Binding("escape", "back", "Back"),
         Binding("p", "play", "Play"),
     ]
+    AUTO_FOCUS = "#solo-mode"
+    """Focus starts on the mode (the player is already chosen)."""
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
     """Under 80 columns the longer choices are listed one per line (the form scrolls)."""
 
@@ -80,7 +83,10 @@ class SoloSetupScreen(WomScreen):
 
     def compose(self) -> ComposeResult:
         users = self._user_names()
-        with VerticalScroll(id="solo-setup", classes="panel"):
+        with VerticalScroll(id="solo-setup", classes="panel") as form:
+            # The form scrolls only on short terminals; focus belongs to the fields in it (focusable,
+            # it took the focus first and was styled whole again on the way in and out).
+            form.can_focus = False
             yield Static(Text("Solo game"), classes="panel-title")
             yield Static(
                 Text("Tab: next row · ←/→ then Space or Enter: choose · p: play · Esc: back"), id="solo-keys"
@@ -134,9 +140,6 @@ class SoloSetupScreen(WomScreen):
         return sorted(names, key=lambda name: (name.casefold(), name))
 
     def on_mount(self) -> None:
-        # The form scrolls only on short terminals; focus belongs to the fields in it.
-        self.query_one("#solo-setup").can_focus = False
-        self.query_one("#solo-mode", RadioSet).focus()
         self._refresh()
 
     # -- reading the form ------------------------------------------------------------------
@@ -170,6 +173,24 @@ class SoloSetupScreen(WomScreen):
         )
 
     # -- showing what was chosen -----------------------------------------------------------
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self._restyle_row_of(event.widget)
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self._restyle_row_of(event.widget)
+
+    def _restyle_row_of(self, widget: object) -> None:
+        """The focused row's label is highlighted (``.solo-row:focus-within``): Textual restyles only a
+        focused widget's own ancestors that such a rule names, not the label beside it, so the row is
+        restyled here when the focus enters or leaves it (the highlight stayed on the first row).
+        """
+        node = widget
+        while node is not None and node is not self:
+            if isinstance(node, Horizontal) and node.has_class("solo-row"):
+                node.update_node_styles(animate=False)
+                return
+            node = node.parent  # type: ignore[attr-defined]
 
     def on_radio_set_changed(self, _event: RadioSet.Changed) -> None:
         self._refresh()

@@ -75,7 +75,9 @@ class WomSetupScreen(WomScreen):
         # Over SSH you seat only yourself (and the computers): Identity.seatable decides.
         self._people = self.wom.identity.seatable(self._registered) if users is not None else []
         self._choose_defaults()
-        with VerticalScroll(id="setup-box", classes="panel"):
+        with VerticalScroll(id="setup-box", classes="panel") as box:
+            # The box scrolls only on short terminals; focus belongs to the fields in it.
+            box.can_focus = False
             yield Static(Text("Play World of Mastermind"), classes="panel-title")
             with Horizontal(classes="setup-row"):
                 yield Label("Players", classes="setup-label")
@@ -176,8 +178,6 @@ class WomSetupScreen(WomScreen):
         """Show only the seats in play."""
         if self not in self.app.screen_stack:
             return  # left before it was built (keys typed ahead): its widgets are going away
-        # The box scrolls only on short terminals; focus belongs to the fields in it.
-        self.query_one("#setup-box").can_focus = False
         self._show_seats()
         if self._store_error is not None:
             self.wom.show_store_error(self._store_error)
