@@ -805,8 +805,9 @@ class LiveState(TableRules):
         self._write(path, encode_table(table))
 
     def _sweep_presence(self) -> set[str]:
-        with self.store._locked():
-            return self._collect_presence()
+        # Without the lock: it reads the records, and takes the lock only to remove stale ones (every
+        # process sweeps every couple of seconds; a lock taken for nothing made every guess wait).
+        return self._collect_presence()
 
     def _remove_ended(self, ended: list[Table]) -> set[str]:
         removed = set()
