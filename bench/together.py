@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/together.py [--tables 8] [--players 3] [--guesses 5] [--think 0]
                                        [--guess-in processes|one-process|both] [--lobbies 50]
-                                       [--idle 20] [--idle-seconds 30] [--only guess|lobby|idle] [--json]
+                                       [--idle 20] [--idle-seconds 30] [--in-processes]
+                                       [--only guess|lobby|idle] [--json]
 
 * ``guess_to_panel_p95_ms``: ``--tables`` tables of ``--players`` people each, **every player its own
   process on its own pseudo-terminal**, the app run as ``wom-tui`` runs it (Textual's terminal
@@ -19,13 +20,18 @@
   longest time until a lobby lists it;
 * ``idle_cpu_percent``: ``--idle`` apps idle in the lobby (heartbeats, sweeps, change feed) for
   ``--idle-seconds``: CPU time of the whole process as a percent of one core (and in seconds:
-  ``idle_cpu_seconds``, which other load on the machine inflates less).
+  ``idle_cpu_seconds``, which other load on the machine inflates less);
+* with ``--in-processes``, the lobby and idle figures again with each session its own process on its
+  own pty: ``processes_lobby_update_max_ms`` (to the first frame a lobby writes listing the table)
+  and ``processes_idle_cpu_percent`` / ``processes_idle_cpu_seconds`` (every session's CPU time
+  together: each process pays for its own change feed, which one process shares among its apps).
 
 Why one process per player: the issue's goal is about SSH terminals, and ``wom-tui serve`` forks one
 game process per connection; the store's change feed tells each process. Every app in one process
 puts 24 apps on one Python thread and one core, and leaves out what each process pays on its own (a
 watcher per process, every write waking all of them, the lock shared between processes, the terminal
-driver). The lobby and idle figures still run every app in this one process (``processes`` says so).
+driver). The lobby and idle figures keep their first way (every app in this one process; ``processes``
+says so) and measure it the same way with ``--in-processes``.
 With ``--json``, one JSON object.
 """
 
@@ -164,10 +170,9 @@ def _send(fd: int, **message) -> None:
     os.write(fd, (json.dumps(message) + "\n").encode())
 
 
-def _player_main(folder: str, table: int, seat: int, players: int, guesses: int, think: float, name: str,
-                 master: int, slave: int, report: int, control: int) -> None:
-    """A forked player process: the pty ``slave`` as its terminal (fds 0–2, controlling terminal), the app
-    run as ``wom-tui`` runs it (Textual's terminal driver), its keys typed into the pty's ``master``."""
+def _child_main(run, slave: int, report: int) -> None:
+    """A forked session process: the pty ``slave`` as its terminal (fds 0–2, controlling terminal),
+    then ``run()`` (a coroutine running the app as ``wom-tui`` runs it: Textual's terminal driver)."""
     try:
         os.setsid()
         for fd in (0, 1, 2):
@@ -178,12 +183,115 @@ def _player_main(folder: str, table: int, seat: int, players: int, guesses: int,
         sys.stdout = sys.__stdout__ = open(1, "w", closefd=False)  # noqa: SIM115
         sys.stderr = sys.__stderr__ = open(2, "w", closefd=False)  # noqa: SIM115
         os.environ["TERM"] = "xterm-256color"
-        asyncio.run(_player(folder, table, seat, players, guesses, think, name, master, report, control))
+        asyncio.run(run())
         status = 0
     except BaseException:  # noqa: BLE001 - the parent reports it
         _send(report, error=traceback.format_exc())
         status = 1
     os._exit(status)
+
+
+class Fleet:
+    """Session processes forked from this one, each on its own pty (as ``wom-tui serve`` forks a game
+    per SSH connection): this process drains every terminal (as the server relays a game's screen)
+    and reads each one's reports (JSON lines on a pipe); it writes lines to each one's control pipe.
+    """
+
+    def __init__(self) -> None:
+        self.children: dict[object, dict] = {}
+        self.selector = selectors.DefaultSelector()
+
+    def spawn(self, key: object, name: str, run) -> None:
+        """Fork a session: ``run(master, report, control)`` makes its coroutine (``master``: its
+        terminal's other side, to type into; ``report``/``control``: its pipes)."""
+        master, slave = os.openpty()
+        fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        report_r, report_w = os.pipe()
+        control_r, control_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            for other in self.children.values():
+                for fd in (other["master"], other["report"], other["control"]):
+                    with contextlib.suppress(OSError):
+                        os.close(fd)
+            os.close(report_r)
+            os.close(control_w)
+            _child_main(lambda: run(master, report_w, control_r), slave, report_w)
+        os.close(slave)
+        os.close(report_w)
+        os.close(control_r)
+        self.children[key] = {"pid": pid, "master": master, "report": report_r, "control": control_w,
+                              "buffer": b"", "messages": [], "name": name}
+        self.selector.register(master, selectors.EVENT_READ, (key, "screen"))
+        self.selector.register(report_r, selectors.EVENT_READ, (key, "report"))
+
+    def pump(self, until_all: str, timeout: float = 180.0) -> None:
+        """Drain every terminal and read the reports until each session has sent ``until_all``."""
+        deadline = time.monotonic() + timeout
+        children = self.children.values()
+        while not all(any(until_all in m for m in c["messages"]) for c in children):
+            if time.monotonic() > deadline:
+                missing = [c["name"] for c in children if not any(until_all in m for m in c["messages"])]
+                raise TimeoutError(f"no {until_all!r} from {missing}")
+            self._read(1.0)
+
+    def drain(self, seconds: float) -> None:
+        """Drain every terminal for ``seconds``."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            self._read(left)
+
+    def _read(self, timeout: float) -> None:
+        for key, _ in self.selector.select(timeout):
+            (who, kind) = key.data
+            child = self.children[who]
+            try:
+                data = os.read(key.fd, 65536)
+            except OSError:
+                data = b""
+            if not data:
+                self.selector.unregister(key.fd)
+                continue
+            if kind == "report":
+                child["buffer"] += data
+                *done, child["buffer"] = child["buffer"].split(b"\n")
+                for line in done:
+                    message = json.loads(line)
+                    if "error" in message:
+                        raise RuntimeError(f"session {child['name']} failed:\n{message['error']}")
+                    child["messages"].append(message)
+
+    def tell(self, key: object, line: str) -> None:
+        """Write a line to a session's control pipe."""
+        os.write(self.children[key]["control"], line.encode() + b"\n")
+
+    def message(self, key: object, field: str):
+        """The first report of a session holding ``field``: its value."""
+        return next(m[field] for m in self.children[key]["messages"] if field in m)
+
+    def close(self) -> None:
+        """Close the control pipes (each session then ends), wait for them (killed after 30 s)."""
+        for child in self.children.values():
+            with contextlib.suppress(OSError):
+                os.close(child["control"])
+        deadline = time.monotonic() + 30
+        for child in self.children.values():
+            while True:
+                done, _ = os.waitpid(child["pid"], os.WNOHANG)
+                if done:
+                    break
+                if time.monotonic() > deadline:
+                    os.kill(child["pid"], signal.SIGKILL)
+                    os.waitpid(child["pid"], 0)
+                    break
+                with contextlib.suppress(RuntimeError):
+                    self._read(0.05)  # keep draining while they close
+        for child in self.children.values():
+            for fd in (child["master"], child["report"]):
+                with contextlib.suppress(OSError, KeyError):
+                    self.selector.unregister(fd)
+                with contextlib.suppress(OSError):
+                    os.close(fd)
 
 
 async def _player(folder: str, table: int, seat: int, players: int, guesses: int, think: float, name: str,
@@ -291,109 +399,130 @@ def guess_to_panel_processes(folder: Path, tables: int, players: int, guesses: i
     for row in names:
         for name in row:
             store.register(name)
-    children: dict[tuple[int, int], dict] = {}
+    fleet = Fleet()
     for t, row in enumerate(names):
         for p, name in enumerate(row):
-            master, slave = os.openpty()
-            fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-            report_r, report_w = os.pipe()
-            control_r, control_w = os.pipe()
-            pid = os.fork()
-            if pid == 0:  # the player
-                for other in children.values():
-                    for fd in (other["master"], other["report"], other["control"]):
-                        os.close(fd)
-                os.close(report_r)
-                os.close(control_w)
-                _player_main(str(folder), t, p, players, guesses, think, name, master, slave, report_w, control_r)
-            os.close(slave)
-            os.close(report_w)
-            os.close(control_r)
-            children[(t, p)] = {"pid": pid, "master": master, "report": report_r, "control": control_w,
-                                "buffer": b"", "messages": [], "name": name}
-    selector = selectors.DefaultSelector()
-    for key, child in children.items():
-        selector.register(child["master"], selectors.EVENT_READ, (key, "screen"))
-        selector.register(child["report"], selectors.EVENT_READ, (key, "report"))
-
-    def pump(until_all: str, timeout: float = 180.0) -> None:
-        """Drain every terminal (as the server relays a game's output) and read the players' reports
-        until each player has sent ``until_all``."""
-        deadline = time.monotonic() + timeout
-        while not all(any(until_all in m for m in c["messages"]) for c in children.values()):
-            if time.monotonic() > deadline:
-                missing = [c["name"] for c in children.values() if not any(until_all in m for m in c["messages"])]
-                raise TimeoutError(f"no {until_all!r} from {missing}")
-            for key, _ in selector.select(1.0):
-                (who, kind) = key.data
-                child = children[who]
-                try:
-                    data = os.read(key.fd, 65536)
-                except OSError:
-                    data = b""
-                if not data:
-                    selector.unregister(key.fd)
-                    continue
-                if kind == "report":
-                    child["buffer"] += data
-                    *done, child["buffer"] = child["buffer"].split(b"\n")
-                    for line in done:
-                        message = json.loads(line)
-                        if "error" in message:
-                            raise RuntimeError(f"player {child['name']} failed:\n{message['error']}")
-                        child["messages"].append(message)
-
-    def message(child: dict, key: str):
-        return next(m[key] for m in child["messages"] if key in m)
-
+            fleet.spawn((t, p), name, lambda master, report, control, t=t, p=p, name=name: _player(
+                str(folder), t, p, players, guesses, think, name, master, report, control))
     try:
-        pump("joined")
+        fleet.pump("joined")
         for t, row in enumerate(names):
-            holders = [SeatHolder(name, message(children[(t, p)], "joined"), True) for p, name in enumerate(row)]
+            holders = [SeatHolder(name, fleet.message((t, p), "joined"), True) for p, name in enumerate(row)]
             table = store.live.create_table(holders[0], seats=players, attempts=10, seed=t)
             for p, holder in enumerate(holders[1:], start=1):
                 store.live.update_table(table.table_id, lambda tb, h=holder, i=p: tb.sit(h, i))
             store.live.act(table.table_id, lambda tb, now, h=holders[0]: tb.start(h, now))
             for p in range(players):
-                os.write(children[(t, p)]["control"], table.table_id.encode() + b"\n")
-        pump("ready")
-        for child in children.values():
-            os.write(child["control"], b"go\n")
-        pump("seen")
+                fleet.tell((t, p), table.table_id)
+        fleet.pump("ready")
+        for key in fleet.children:
+            fleet.tell(key, "go")
+        fleet.pump("seen")
     finally:
-        for child in children.values():
-            with contextlib.suppress(OSError):
-                os.close(child["control"])
-        deadline = time.monotonic() + 30
-        for child in children.values():
-            while True:
-                done, _ = os.waitpid(child["pid"], os.WNOHANG)
-                if done:
-                    break
-                if time.monotonic() > deadline:
-                    os.kill(child["pid"], signal.SIGKILL)
-                    os.waitpid(child["pid"], 0)
-                    break
-                for key, _ in selector.select(0.05):  # keep draining while they close
-                    try:
-                        if not os.read(key.fd, 65536):
-                            selector.unregister(key.fd)
-                    except OSError:
-                        selector.unregister(key.fd)
-        for child in children.values():
-            for fd in (child["master"], child["report"]):
-                with contextlib.suppress(OSError):
-                    os.close(fd)
+        fleet.close()
     samples, cpu = [], 0.0
-    wall = max(message(c, "ended") for c in children.values()) - min(message(c, "began") for c in children.values())
+    keys = list(fleet.children)
+    wall = max(fleet.message(k, "ended") for k in keys) - min(fleet.message(k, "began") for k in keys)
     for t in range(tables):
         for p in range(players):
-            child = children[(t, p)]
-            cpu += message(child, "cpu")
-            for key, start in message(child, "starts").items():
-                others = [message(children[(t, o)], "seen")[key] for o in range(players) if o != p]
+            cpu += fleet.message((t, p), "cpu")
+            for key, start in fleet.message((t, p), "starts").items():
+                others = [fleet.message((t, o), "seen")[key] for o in range(players) if o != p]
                 samples.append((max(others) - start) * 1000)
     return samples, cpu, wall
+
+
+async def _lobby_session(folder: str, index: int, master: int, report: int, control: int) -> None:
+    """A session process in the lobby: after the "go" line, reports its CPU time at the "stop" line,
+    and when its lobby first lists more tables than before (the first frame written after that)."""
+    app = make_app(Path(folder), 9000 + index)
+    shown: list[int] = []
+    listed: list[float] = []
+    real_show, real_display = LobbyScreen.show, WomApp._display
+
+    def show(screen: LobbyScreen, state) -> None:
+        real_show(screen, state)
+        shown.append(len(state.tables))
+
+    def display(self, screen, renderable) -> None:
+        real_display(self, screen, renderable)
+        if watching and not listed and renderable is not None and shown and shown[-1] > watching[0]:
+            listed.append(time.time())
+            _send(report, listed=listed[0])
+
+    watching: list[int] = []
+    LobbyScreen.show = show  # type: ignore[method-assign]
+    WomApp._display = display  # type: ignore[method-assign]
+    running = asyncio.ensure_future(app.run_async())
+    lines = asyncio.StreamReader()
+    loop = asyncio.get_running_loop()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(lines), os.fdopen(control, "rb"))
+    deadline = time.monotonic() + 120
+    while getattr(app, "together", None) is None or app.together.presence is None:
+        if running.done() or time.monotonic() > deadline:
+            raise RuntimeError(f"the app did not join in time: {running}")
+        await asyncio.sleep(0.05)
+    app.call_later(lambda: app.push_screen(LobbyScreen()))
+    while not (isinstance(app.screen, LobbyScreen) and app.screen.state is not None):
+        if running.done() or time.monotonic() > deadline:
+            raise RuntimeError(f"the lobby did not open in time: {running}")
+        await asyncio.sleep(0.05)
+    _send(report, ready=True)
+    await lines.readline()  # go
+    cpu = time.process_time()
+    watching.append(shown[-1])
+    await lines.readline()  # stop
+    _send(report, cpu=time.process_time() - cpu)
+    app.exit()
+    await running
+
+
+def idle_cpu_processes(folder: Path, sessions: int, seconds: float) -> tuple[float, float]:
+    """As :func:`idle_cpu`, each session its own process on its own pty: the percent of one core all
+    of them use together while idle in the lobby, and the CPU seconds."""
+    Store(folder)
+    fleet = Fleet()
+    for index in range(sessions):
+        fleet.spawn(index, f"idle {index}", lambda master, report, control, index=index: _lobby_session(
+            str(folder), index, master, report, control))
+    try:
+        fleet.pump("ready")
+        fleet.drain(3)  # let the start-up settle
+        for key in fleet.children:
+            fleet.tell(key, "go")
+        fleet.drain(seconds)
+        for key in fleet.children:
+            fleet.tell(key, "stop")
+        fleet.pump("cpu")
+    finally:
+        fleet.close()
+    used = sum(fleet.message(key, "cpu") for key in fleet.children)
+    return used / seconds * 100, used
+
+
+def lobby_update_processes(folder: Path, lobbies: int) -> float:
+    """As :func:`lobby_update`, each lobby its own process on its own pty: the longest time (s) from a
+    table opened (by this process) to the first frame a lobby writes that lists it."""
+    Store(folder)
+    fleet = Fleet()
+    for index in range(lobbies):
+        fleet.spawn(index, f"lobby {index}", lambda master, report, control, index=index: _lobby_session(
+            str(folder), index, master, report, control))
+    try:
+        fleet.pump("ready", timeout=600)
+        fleet.drain(3)  # let the start-up settle
+        for key in fleet.children:
+            fleet.tell(key, "go")
+        fleet.drain(0.5)
+        opened = time.time()
+        Store(folder).live.create_table(SeatHolder("Opener", "s-opener", True), seats=2, attempts=10)
+        fleet.pump("listed", timeout=60)
+        for key in fleet.children:
+            fleet.tell(key, "stop")
+        fleet.pump("cpu")
+    finally:
+        fleet.close()
+    return max(fleet.message(key, "listed") for key in fleet.children) - opened
 
 
 def open_table_later(folder: str, delay: float, stamp) -> None:
@@ -464,6 +593,8 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--only", choices=("guess", "lobby", "idle"))
     parser.add_argument("--think", type=float, default=0.0)
+    parser.add_argument("--in-processes", action="store_true",
+                        help="also measure the lobby and idle figures with each session its own process")
     parser.add_argument("--guess-in", choices=("processes", "one-process", "both"), default="both")
     args = parser.parse_args()
     figures: dict[str, object] = {}
@@ -490,15 +621,25 @@ def main() -> None:
     if "lobby" in wanted:
         with tempfile.TemporaryDirectory() as tmp:
             figures["lobby_update_max_ms"] = round(asyncio.run(lobby_update(Path(tmp) / "lobby", args.lobbies)) * 1000, 1)
+        if args.in_processes:
+            with tempfile.TemporaryDirectory() as tmp:
+                figures["processes_lobby_update_max_ms"] = round(
+                    lobby_update_processes(Path(tmp) / "lobby", args.lobbies) * 1000, 1)
     if "idle" in wanted:
         with tempfile.TemporaryDirectory() as tmp:
             percent, used = asyncio.run(idle_cpu(Path(tmp) / "idle", args.idle, args.idle_seconds))
             figures["idle_cpu_percent"] = round(percent, 2)
             figures["idle_cpu_seconds"] = round(used, 3)
+        if args.in_processes:
+            with tempfile.TemporaryDirectory() as tmp:
+                percent, used = idle_cpu_processes(Path(tmp) / "idle", args.idle, args.idle_seconds)
+                figures["processes_idle_cpu_percent"] = round(percent, 2)
+                figures["processes_idle_cpu_seconds"] = round(used, 3)
     figures.update(tables=args.tables, players=args.players, lobbies=args.lobbies, idle_sessions=args.idle,
                    idle_seconds=args.idle_seconds,
                    processes="guessing: one process per player on its own pty (one_process_*: every app headless "
-                             "in one process); lobby and idle: every app headless in one process")
+                             "in one process); lobby and idle: every app headless in one process (processes_*: "
+                             "each session its own process on its own pty, with --in-processes)")
     if args.json:
         print(json.dumps(figures))
     else:
