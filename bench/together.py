@@ -104,6 +104,7 @@ async def guess_to_panel(folder: Path, tables: int, players: int, guesses: int) 
             for p, name in enumerate(row):
                 app = make_app(folder, 1000 + t * 10 + p)
                 pilot = await stack.enter_async_context(app.run_test(size=(80, 24)))
+                await until(lambda a=app: getattr(a, "together", None) is not None)
                 app.together.local_name = name
                 await until(lambda a=app, n=name: a.together.presence is not None and a.together.presence.name == n)
                 table_pilots.append(pilot)
