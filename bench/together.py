@@ -30,9 +30,10 @@ Why one process per player: the issue's goal is about SSH terminals, and ``wom-t
 game process per connection; the store's change feed tells each process. Every app in one process
 puts 24 apps on one Python thread and one core, and leaves out what each process pays on its own (a
 watcher per process, every write waking all of them, the lock shared between processes, the terminal
-driver). The lobby and idle figures keep their first way (every app in this one process; ``processes``
-says so) and measure it the same way with ``--in-processes``.
-With ``--json``, one JSON object.
+driver). Left out still: SSH itself (encryption, the server relaying each frame; bench/ssh_load.py and
+bench/two_servers.py go through it). The lobby and idle figures keep their first way (every app in this
+one process; ``processes`` says so), and are measured again, each session its own process, with
+``--in-processes``. With ``--json``, one JSON object.
 """
 
 from __future__ import annotations
