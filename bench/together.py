@@ -1,21 +1,39 @@
-"""Issue 11's figures, measured through the screens: app instances (headless, ``run_test``) on one data folder.
+"""Issue 11's figures, measured through the screens: app instances on one data folder.
 
-    .venv/bin/python bench/together.py [--tables 8] [--players 3] [--guesses 5] [--lobbies 50]
-                                       [--idle 20] [--idle-seconds 30] [--json]
+    .venv/bin/python bench/together.py [--tables 8] [--players 3] [--guesses 5] [--think 0]
+                                       [--guess-in processes|one-process|both] [--lobbies 50]
+                                       [--idle 20] [--idle-seconds 30] [--in-processes]
+                                       [--only guess|lobby|idle] [--json]
 
-* ``guess_to_panel_p95_ms``: ``--tables`` tables of ``--players`` people each, every one an app at
-  its live table; at every table each player in turn presses Enter on a guess, and the time runs
-  until every other player's progress panel at that table shows the new attempt (p95 over all);
+* ``guess_to_panel_p95_ms``: ``--tables`` tables of ``--players`` people each, **every player its own
+  process on its own pseudo-terminal**, the app run as ``wom-tui`` runs it (Textual's terminal
+  driver, keys typed into the terminal, every frame written out and read by this process, as the
+  server relays a game's screen). At every table each player in turn (when their own panel shows
+  the previous seat's guess, after ``--think`` seconds ×0.5–1.5, default 0: as fast as the tables
+  go) types a wrong guess; the time runs from the Enter to the first frame every other player's
+  app writes after taking the new attempt in (p95 over all; p50, max, the CPU seconds of all
+  player processes and the wall time of the guessing beside it);
+* ``one_process_guess_to_panel_p95_ms``: the same tables with every app headless (``run_test``) in
+  this one process, a guess's Enter posted to the app, until every other player's screen took the
+  new view in: the figure this bench gave first, kept beside the other;
 * ``lobby_update_max_ms``: ``--lobbies`` apps in the lobby; another process opens a table; the
   longest time until a lobby lists it;
 * ``idle_cpu_percent``: ``--idle`` apps idle in the lobby (heartbeats, sweeps, change feed) for
   ``--idle-seconds``: CPU time of the whole process as a percent of one core (and in seconds:
-  ``idle_cpu_seconds``, which other load on the machine inflates less).
+  ``idle_cpu_seconds``, which other load on the machine inflates less);
+* with ``--in-processes``, the lobby and idle figures again with each session its own process on its
+  own pty: ``processes_lobby_update_max_ms`` (to the first frame a lobby writes listing the table)
+  and ``processes_idle_cpu_percent`` / ``processes_idle_cpu_seconds`` (every session's CPU time
+  together: each process pays for its own change feed, which one process shares among its apps).
 
-``--only guess|lobby|idle`` measures one figure.
-
-Every app runs in this one process (one core, one event loop): a harder setting than the same
-number of SSH sessions, each its own process, on two cores. With ``--json``, one JSON object.
+Why one process per player: the issue's goal is about SSH terminals, and ``wom-tui serve`` forks one
+game process per connection; the store's change feed tells each process. Every app in one process
+puts 24 apps on one Python thread and one core, and leaves out what each process pays on its own (a
+watcher per process, every write waking all of them, the lock shared between processes, the terminal
+driver). Left out still: SSH itself (encryption, the server relaying each frame; bench/ssh_load.py and
+bench/two_servers.py go through it). The lobby and idle figures keep their first way (every app in this
+one process; ``processes`` says so), and are measured again, each session its own process, with
+``--in-processes``. With ``--json``, one JSON object.
 """
 
 from __future__ import annotations
@@ -23,13 +41,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import fcntl
 import json
 import multiprocessing
+import os
 import random
+import selectors
+import signal
 import statistics
+import struct
 import sys
 import tempfile
+import termios
 import time
+import traceback
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -80,6 +105,7 @@ async def guess_to_panel(folder: Path, tables: int, players: int, guesses: int) 
             for p, name in enumerate(row):
                 app = make_app(folder, 1000 + t * 10 + p)
                 pilot = await stack.enter_async_context(app.run_test(size=(80, 24)))
+                await until(lambda a=app: getattr(a, "together", None) is not None)
                 app.together.local_name = name
                 await until(lambda a=app, n=name: a.together.presence is not None and a.together.presence.name == n)
                 table_pilots.append(pilot)
@@ -137,6 +163,368 @@ async def guess_to_panel(folder: Path, tables: int, players: int, guesses: int) 
         await asyncio.gather(*(play_table(t, row) for t, row in enumerate(pilots)))
         rounds_cpu = time.process_time() - cpu
     return samples, rounds_cpu
+
+
+# ---------------------------------------------------------------- one process per player (the issue's setting)
+
+
+def _send(fd: int, **message) -> None:
+    os.write(fd, (json.dumps(message) + "\n").encode())
+
+
+def _child_main(run, slave: int, report: int) -> None:
+    """A forked session process: the pty ``slave`` as its terminal (fds 0–2, controlling terminal),
+    then ``run()`` (a coroutine running the app as ``wom-tui`` runs it: Textual's terminal driver)."""
+    try:
+        os.setsid()
+        for fd in (0, 1, 2):
+            os.dup2(slave, fd)
+        os.close(slave)
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+        sys.stdin = sys.__stdin__ = open(0, "r", closefd=False)  # noqa: SIM115
+        sys.stdout = sys.__stdout__ = open(1, "w", closefd=False)  # noqa: SIM115
+        sys.stderr = sys.__stderr__ = open(2, "w", closefd=False)  # noqa: SIM115
+        os.environ["TERM"] = "xterm-256color"
+        asyncio.run(run())
+        status = 0
+    except BaseException:  # noqa: BLE001 - the parent reports it
+        _send(report, error=traceback.format_exc())
+        status = 1
+    os._exit(status)
+
+
+class Fleet:
+    """Session processes forked from this one, each on its own pty (as ``wom-tui serve`` forks a game
+    per SSH connection): this process drains every terminal (as the server relays a game's screen)
+    and reads each one's reports (JSON lines on a pipe); it writes lines to each one's control pipe.
+    """
+
+    def __init__(self) -> None:
+        self.children: dict[object, dict] = {}
+        self.selector = selectors.DefaultSelector()
+
+    def spawn(self, key: object, name: str, run) -> None:
+        """Fork a session: ``run(master, report, control)`` makes its coroutine (``master``: its
+        terminal's other side, to type into; ``report``/``control``: its pipes)."""
+        master, slave = os.openpty()
+        fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        report_r, report_w = os.pipe()
+        control_r, control_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            for other in self.children.values():
+                for fd in (other["master"], other["report"], other["control"]):
+                    with contextlib.suppress(OSError):
+                        os.close(fd)
+            os.close(report_r)
+            os.close(control_w)
+            _child_main(lambda: run(master, report_w, control_r), slave, report_w)
+        os.close(slave)
+        os.close(report_w)
+        os.close(control_r)
+        self.children[key] = {"pid": pid, "master": master, "report": report_r, "control": control_w,
+                              "buffer": b"", "messages": [], "name": name}
+        self.selector.register(master, selectors.EVENT_READ, (key, "screen"))
+        self.selector.register(report_r, selectors.EVENT_READ, (key, "report"))
+
+    def pump(self, until_all: str, timeout: float = 180.0) -> None:
+        """Drain every terminal and read the reports until each session has sent ``until_all``."""
+        deadline = time.monotonic() + timeout
+        children = self.children.values()
+        while not all(any(until_all in m for m in c["messages"]) for c in children):
+            if time.monotonic() > deadline:
+                missing = [c["name"] for c in children if not any(until_all in m for m in c["messages"])]
+                raise TimeoutError(f"no {until_all!r} from {missing}")
+            self._read(1.0)
+
+    def drain(self, seconds: float) -> None:
+        """Drain every terminal for ``seconds``."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            self._read(left)
+
+    def _read(self, timeout: float) -> None:
+        for key, _ in self.selector.select(timeout):
+            (who, kind) = key.data
+            child = self.children[who]
+            try:
+                data = os.read(key.fd, 65536)
+            except OSError:
+                data = b""
+            if not data:
+                self.selector.unregister(key.fd)
+                continue
+            if kind == "report":
+                child["buffer"] += data
+                *done, child["buffer"] = child["buffer"].split(b"\n")
+                for line in done:
+                    message = json.loads(line)
+                    if "error" in message:
+                        raise RuntimeError(f"session {child['name']} failed:\n{message['error']}")
+                    child["messages"].append(message)
+
+    def tell(self, key: object, line: str) -> None:
+        """Write a line to a session's control pipe."""
+        os.write(self.children[key]["control"], line.encode() + b"\n")
+
+    def message(self, key: object, field: str):
+        """The first report of a session holding ``field``: its value."""
+        return next(m[field] for m in self.children[key]["messages"] if field in m)
+
+    def close(self) -> None:
+        """Close the control pipes (each session then ends), wait for them (killed after 30 s)."""
+        for child in self.children.values():
+            with contextlib.suppress(OSError):
+                os.close(child["control"])
+        deadline = time.monotonic() + 30
+        for child in self.children.values():
+            while True:
+                done, _ = os.waitpid(child["pid"], os.WNOHANG)
+                if done:
+                    break
+                if time.monotonic() > deadline:
+                    os.kill(child["pid"], signal.SIGKILL)
+                    os.waitpid(child["pid"], 0)
+                    break
+                with contextlib.suppress(RuntimeError):
+                    self._read(0.05)  # keep draining while they close
+        for child in self.children.values():
+            for fd in (child["master"], child["report"]):
+                with contextlib.suppress(OSError, KeyError):
+                    self.selector.unregister(fd)
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+
+
+async def _player(folder: str, table: int, seat: int, players: int, guesses: int, think: float, name: str,
+                  master: int, report: int, control: int) -> None:
+    app = make_app(Path(folder), 1000 + table * 10 + seat)
+    pace = random.Random(2000 + table * 10 + seat)
+    # When each seat's attempt count first reaches n on this player's panel: stamped at the first frame
+    # written to the terminal after the screen took the new view in.
+    reached: dict[int, int] = {}
+    pending: list[tuple[int, int]] = []
+    seen: dict[str, float] = {}
+    changed = asyncio.Event()
+    real_show, real_display = LiveTableScreen.show, WomApp._display
+
+    def show(screen: LiveTableScreen, data) -> None:
+        real_show(screen, data)
+        view = screen.view
+        if view is not None and view.phase != "making":
+            for s in view.seats:
+                for n in range(reached.get(s.index, 0) + 1, s.attempts_used + 1):
+                    pending.append((s.index, n))
+                reached[s.index] = max(reached.get(s.index, 0), s.attempts_used)
+        changed.set()
+
+    def display(self, screen, renderable) -> None:
+        real_display(self, screen, renderable)
+        if pending and renderable is not None:
+            now = time.monotonic()
+            for s, n in pending:
+                seen[f"{s}:{n}"] = now
+            pending.clear()
+            changed.set()
+
+    LiveTableScreen.show = show  # type: ignore[method-assign]
+    WomApp._display = display  # type: ignore[method-assign]
+    running = asyncio.ensure_future(app.run_async())
+    lines = asyncio.StreamReader()
+    loop = asyncio.get_running_loop()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(lines), os.fdopen(control, "rb"))
+
+    async def until(predicate, timeout: float = 120.0, what=lambda: "") -> None:
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            if running.done():
+                running.result()
+                raise RuntimeError("the app ended")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"player {name}: a condition was not met in time ({app.screen!r} {what()})")
+            await asyncio.sleep(0.02)
+
+    def typed(keys: str) -> None:
+        os.write(master, keys.encode())
+
+    await until(lambda: getattr(app, "together", None) is not None and app.together.presence is not None)
+    app.together.local_name = name
+    await until(lambda: app.together.presence.name == name)
+    _send(report, joined=app.together.presence.session)
+    table_id = (await lines.readline()).decode().strip()
+    app.call_later(lambda: app.push_screen(LiveTableScreen(table_id)))
+    await until(lambda: isinstance(app.screen, LiveTableScreen) and app.screen.view is not None
+                and app.focused is not None and app.focused.id == "code-input")
+    typed("RGBY\r")
+    await until(lambda: app.screen.view.phase == "guessing" and app.focused is not None
+                and app.focused.id == "guess-input")
+    _send(report, ready=True)
+    await lines.readline()  # go
+    cpu, began = time.process_time(), time.monotonic()
+    starts: dict[str, float] = {}
+    screen = app.screen
+    entry = screen.query_one("#guess-input")
+
+    async def until_shown(predicate) -> None:
+        while not predicate():
+            changed.clear()
+            await asyncio.wait_for(changed.wait(), 120)
+
+    before = (seat - 1) % players
+    for round_ in range(guesses):
+        want = round_ + 1 if seat else round_  # the seat before mine has made its guess of this round
+        await until_shown(lambda w=want: reached.get(before, 0) >= w)
+        if think:
+            await asyncio.sleep(think * pace.uniform(0.5, 1.5))  # a person reads the board, then types
+        await until(lambda r=round_: entry.clears >= r, timeout=60)  # my last guess is played and cleared
+        typed("WWWW")
+        await until(lambda: entry.value == "WWWW", timeout=60,
+                    what=lambda: (entry.value, entry.clears, app.focused, round_, screen.view.phase))
+        starts[f"{seat}:{round_ + 1}"] = time.monotonic()
+        typed("\r")
+    # Every seat's last guess shown here (and drawn).
+    await until_shown(lambda: all(reached.get(s, 0) >= guesses for s in range(players)) and not pending)
+    _send(report, starts=starts, seen=seen, cpu=time.process_time() - cpu, began=began, ended=time.monotonic())
+    app.exit()
+    await running
+
+
+def guess_to_panel_processes(folder: Path, tables: int, players: int, guesses: int,
+                             think: float = 0.0) -> tuple[list[float], float, float]:
+    """As :func:`guess_to_panel`, each player its own process on its own pseudo-terminal (as
+    ``wom-tui serve`` forks a game per SSH connection): milliseconds from the Enter typed into a
+    player's terminal to the first frame every other player's app writes to its terminal after taking
+    the new attempt in; and the CPU seconds all player processes used while guessing.
+    """
+    store = Store(folder)
+    names = [[f"P{t}x{p}" for p in range(players)] for t in range(tables)]
+    for row in names:
+        for name in row:
+            store.register(name)
+    fleet = Fleet()
+    for t, row in enumerate(names):
+        for p, name in enumerate(row):
+            fleet.spawn((t, p), name, lambda master, report, control, t=t, p=p, name=name: _player(
+                str(folder), t, p, players, guesses, think, name, master, report, control))
+    try:
+        fleet.pump("joined")
+        for t, row in enumerate(names):
+            holders = [SeatHolder(name, fleet.message((t, p), "joined"), True) for p, name in enumerate(row)]
+            table = store.live.create_table(holders[0], seats=players, attempts=10, seed=t)
+            for p, holder in enumerate(holders[1:], start=1):
+                store.live.update_table(table.table_id, lambda tb, h=holder, i=p: tb.sit(h, i))
+            store.live.act(table.table_id, lambda tb, now, h=holders[0]: tb.start(h, now))
+            for p in range(players):
+                fleet.tell((t, p), table.table_id)
+        fleet.pump("ready")
+        for key in fleet.children:
+            fleet.tell(key, "go")
+        fleet.pump("seen")
+    finally:
+        fleet.close()
+    samples, cpu = [], 0.0
+    keys = list(fleet.children)
+    wall = max(fleet.message(k, "ended") for k in keys) - min(fleet.message(k, "began") for k in keys)
+    for t in range(tables):
+        for p in range(players):
+            cpu += fleet.message((t, p), "cpu")
+            for key, start in fleet.message((t, p), "starts").items():
+                others = [fleet.message((t, o), "seen")[key] for o in range(players) if o != p]
+                samples.append((max(others) - start) * 1000)
+    return samples, cpu, wall
+
+
+async def _lobby_session(folder: str, index: int, master: int, report: int, control: int) -> None:
+    """A session process in the lobby: after the "go" line, reports its CPU time at the "stop" line,
+    and when its lobby first lists more tables than before (the first frame written after that)."""
+    app = make_app(Path(folder), 9000 + index)
+    shown: list[int] = []
+    listed: list[float] = []
+    real_show, real_display = LobbyScreen.show, WomApp._display
+
+    def show(screen: LobbyScreen, state) -> None:
+        real_show(screen, state)
+        shown.append(len(state.tables))
+
+    def display(self, screen, renderable) -> None:
+        real_display(self, screen, renderable)
+        if watching and not listed and renderable is not None and shown and shown[-1] > watching[0]:
+            listed.append(time.time())
+            _send(report, listed=listed[0])
+
+    watching: list[int] = []
+    LobbyScreen.show = show  # type: ignore[method-assign]
+    WomApp._display = display  # type: ignore[method-assign]
+    running = asyncio.ensure_future(app.run_async())
+    lines = asyncio.StreamReader()
+    loop = asyncio.get_running_loop()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(lines), os.fdopen(control, "rb"))
+    deadline = time.monotonic() + 120
+    while getattr(app, "together", None) is None or app.together.presence is None:
+        if running.done() or time.monotonic() > deadline:
+            raise RuntimeError(f"the app did not join in time: {running}")
+        await asyncio.sleep(0.05)
+    app.call_later(lambda: app.push_screen(LobbyScreen()))
+    while not (isinstance(app.screen, LobbyScreen) and app.screen.state is not None):
+        if running.done() or time.monotonic() > deadline:
+            raise RuntimeError(f"the lobby did not open in time: {running}")
+        await asyncio.sleep(0.05)
+    _send(report, ready=True)
+    await lines.readline()  # go
+    cpu = time.process_time()
+    watching.append(shown[-1])
+    await lines.readline()  # stop
+    _send(report, cpu=time.process_time() - cpu)
+    app.exit()
+    await running
+
+
+def idle_cpu_processes(folder: Path, sessions: int, seconds: float) -> tuple[float, float]:
+    """As :func:`idle_cpu`, each session its own process on its own pty: the percent of one core all
+    of them use together while idle in the lobby, and the CPU seconds."""
+    Store(folder)
+    fleet = Fleet()
+    for index in range(sessions):
+        fleet.spawn(index, f"idle {index}", lambda master, report, control, index=index: _lobby_session(
+            str(folder), index, master, report, control))
+    try:
+        fleet.pump("ready")
+        fleet.drain(3)  # let the start-up settle
+        for key in fleet.children:
+            fleet.tell(key, "go")
+        fleet.drain(seconds)
+        for key in fleet.children:
+            fleet.tell(key, "stop")
+        fleet.pump("cpu")
+    finally:
+        fleet.close()
+    used = sum(fleet.message(key, "cpu") for key in fleet.children)
+    return used / seconds * 100, used
+
+
+def lobby_update_processes(folder: Path, lobbies: int) -> float:
+    """As :func:`lobby_update`, each lobby its own process on its own pty: the longest time (s) from a
+    table opened (by this process) to the first frame a lobby writes that lists it."""
+    Store(folder)
+    fleet = Fleet()
+    for index in range(lobbies):
+        fleet.spawn(index, f"lobby {index}", lambda master, report, control, index=index: _lobby_session(
+            str(folder), index, master, report, control))
+    try:
+        fleet.pump("ready", timeout=600)
+        fleet.drain(3)  # let the start-up settle
+        for key in fleet.children:
+            fleet.tell(key, "go")
+        fleet.drain(0.5)
+        opened = time.time()
+        Store(folder).live.create_table(SeatHolder("Opener", "s-opener", True), seats=2, attempts=10)
+        fleet.pump("listed", timeout=60)
+        for key in fleet.children:
+            fleet.tell(key, "stop")
+        fleet.pump("cpu")
+    finally:
+        fleet.close()
+    return max(fleet.message(key, "listed") for key in fleet.children) - opened
 
 
 def open_table_later(folder: str, delay: float, stamp) -> None:
@@ -206,27 +594,54 @@ def main() -> None:
     parser.add_argument("--idle-seconds", type=float, default=30.0)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--only", choices=("guess", "lobby", "idle"))
+    parser.add_argument("--think", type=float, default=0.0)
+    parser.add_argument("--in-processes", action="store_true",
+                        help="also measure the lobby and idle figures with each session its own process")
+    parser.add_argument("--guess-in", choices=("processes", "one-process", "both"), default="both")
     args = parser.parse_args()
     figures: dict[str, object] = {}
     wanted = {args.only} if args.only else {"guess", "lobby", "idle"}
     if "guess" in wanted:
-        with tempfile.TemporaryDirectory() as tmp:
-            samples, rounds_cpu = asyncio.run(guess_to_panel(Path(tmp) / "guess", args.tables, args.players,
-                                                             args.guesses))
-            figures["guessing_cpu_seconds"] = round(rounds_cpu, 2)
-            figures["guess_to_panel_p95_ms"] = round(statistics.quantiles(samples, n=20)[-1], 1)
-            figures["guess_to_panel_p50_ms"] = round(statistics.median(samples), 1)
-            figures["guess_samples"] = len(samples)
+        if args.guess_in in ("processes", "both"):
+            with tempfile.TemporaryDirectory() as tmp:
+                samples, rounds_cpu, wall = guess_to_panel_processes(Path(tmp) / "guess", args.tables, args.players,
+                                                                     args.guesses, args.think)
+                figures["guess_to_panel_p95_ms"] = round(statistics.quantiles(samples, n=20)[-1], 1)
+                figures["guess_to_panel_p50_ms"] = round(statistics.median(samples), 1)
+                figures["guess_to_panel_max_ms"] = round(max(samples), 1)
+                figures["guess_samples"] = len(samples)
+                figures["guessing_cpu_seconds"] = round(rounds_cpu, 2)
+                figures["guessing_seconds"] = round(wall, 2)
+                figures["think_seconds"] = args.think
+        if args.guess_in in ("one-process", "both"):
+            with tempfile.TemporaryDirectory() as tmp:
+                samples, rounds_cpu = asyncio.run(guess_to_panel(Path(tmp) / "guess", args.tables, args.players,
+                                                                 args.guesses))
+                figures["one_process_guess_to_panel_p95_ms"] = round(statistics.quantiles(samples, n=20)[-1], 1)
+                figures["one_process_guess_to_panel_p50_ms"] = round(statistics.median(samples), 1)
+                figures["one_process_guessing_cpu_seconds"] = round(rounds_cpu, 2)
     if "lobby" in wanted:
         with tempfile.TemporaryDirectory() as tmp:
             figures["lobby_update_max_ms"] = round(asyncio.run(lobby_update(Path(tmp) / "lobby", args.lobbies)) * 1000, 1)
+        if args.in_processes:
+            with tempfile.TemporaryDirectory() as tmp:
+                figures["processes_lobby_update_max_ms"] = round(
+                    lobby_update_processes(Path(tmp) / "lobby", args.lobbies) * 1000, 1)
     if "idle" in wanted:
         with tempfile.TemporaryDirectory() as tmp:
             percent, used = asyncio.run(idle_cpu(Path(tmp) / "idle", args.idle, args.idle_seconds))
             figures["idle_cpu_percent"] = round(percent, 2)
             figures["idle_cpu_seconds"] = round(used, 3)
+        if args.in_processes:
+            with tempfile.TemporaryDirectory() as tmp:
+                percent, used = idle_cpu_processes(Path(tmp) / "idle", args.idle, args.idle_seconds)
+                figures["processes_idle_cpu_percent"] = round(percent, 2)
+                figures["processes_idle_cpu_seconds"] = round(used, 3)
     figures.update(tables=args.tables, players=args.players, lobbies=args.lobbies, idle_sessions=args.idle,
-                   idle_seconds=args.idle_seconds, processes="one process, every app headless in it")
+                   idle_seconds=args.idle_seconds,
+                   processes="guessing: one process per player on its own pty (one_process_*: every app headless "
+                             "in one process); lobby and idle: every app headless in one process (processes_*: "
+                             "each session its own process on its own pty, with --in-processes)")
     if args.json:
         print(json.dumps(figures))
     else:

@@ -358,6 +358,21 @@ async def test_the_feed_reports_table_and_presence_changes_but_not_heartbeats(li
             await sub.until(lambda seen: any(c.scores for c in seen[count:]))
 
 
+async def test_the_feed_reports_a_session_parting_and_one_collected_after_it_was_killed(live):
+    for number, feed in enumerate(feeds(live)):
+        gone, killed = f"s-gone-{number}", f"s-killed-{number}"
+        await asyncio.to_thread(live.join, "Alan", True, gone)
+        await asyncio.to_thread(live.join, "Bea", True, killed)
+        async with Subscriber(feed) as sub:
+            await asyncio.to_thread(live.part, gone)
+            await sub.until(lambda seen: any(c.presence for c in seen))
+            count = len(sub.seen)
+            await asyncio.to_thread(backdate, live, killed)
+            await asyncio.to_thread(live.sweep)
+            await sub.until(lambda seen: any(c.presence for c in seen[count:]))
+        assert not presence_kept(live, killed)
+
+
 def test_computers_think_outside_the_lock(folder_store, folder_live, clock, monkeypatch):
     store, live = folder_store, folder_live
     from wom_tui.domain import table as table_module

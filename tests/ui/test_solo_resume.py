@@ -57,3 +57,23 @@ async def test_dropping_the_offer_or_leaving_on_purpose_forgets_the_game(data_di
         await pilot.press("escape", "escape")
         await wait_for(pilot, lambda: not isinstance(again.screen, SoloGameScreen), message="left the game")
     assert again.store.solo_in_progress("local") is None
+
+
+async def test_a_resumed_game_keeps_the_coach_the_player_chose(data_dir: Path) -> None:
+    app = build_app(data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        await pilot.click("#solo-coach-1")
+        screen = await start_game(pilot)
+        await pilot.press(*("1" * screen.game.ruleset.length), "enter")
+        await wait_for(pilot, lambda: app.store.solo_in_progress("local") is not None, message="kept after a move")
+    again = build_app(data_dir)
+    async with again.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(again.screen, ResumeScreen), message="resume offered at start")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(again.screen, SoloGameScreen), message="back in the game")
+        screen = again.screen
+        assert "coach on" in str(screen.query_one("#solo-info").render())
+        await pilot.press(*("2" * screen.game.ruleset.length), "enter")
+        await wait_for(pilot, lambda: any(line.startswith("Coach:") for line in screen.messages.lines_said),
+                       message="the coach speaks after the resumed game's next guess")

@@ -6,6 +6,7 @@ lock, read strictly)::
     tables/<id>.json            {"schema": 1, "table": {...}}   a table and its live game (:mod:`.table`)
     tables/damaged/<id>.json    a table file that could not be read, moved aside byte for byte
     presence/<session>.json     {"schema": 1, "session": ..., "name": ..., "registered": ..., "since": ...}
+    presence.changed            empty: touched when a session joins, parts or is collected (for the feed)
 
 Promises:
 
@@ -24,7 +25,9 @@ Promises:
   is ignored and removed by the next sweep; the seats of its session follow the dropping-out rule.
 * :class:`ChangeFeed`: ``changes()`` is an async iterator of :class:`LiveChange` ("something in the
   live state changed"). :class:`FolderFeed` watches the folder with ``watchfiles`` (inotify and its
-  kin) and falls back to slow polling. The same contract can sit on another store later.
+  kin; the data folder, ``tables/`` and ``games/``, not ``presence/``, whose heartbeats would wake
+  every process: ``presence.changed`` says a session came or went) and falls back to slow polling.
+  The same contract can sit on another store later.
 """
 
 from __future__ import annotations
@@ -70,6 +73,8 @@ PRESENCE_STALE = 6.0
 KEEP_ENDED = 600.0
 """Seconds a finished (recorded) or closed table stays on file for its results to be read."""
 PROBE_PREFIX = ".feed-probe-"
+PRESENCE_MARK = "presence.changed"
+"""A file beside the folders whose change tells the feed that a session came or went (see :class:`FolderFeed`)."""
 POLL_INTERVAL = 1.0
 """Seconds between two looks at the folder when file-system notifications are not available."""
 
@@ -187,8 +192,8 @@ def _classify(root: Path, paths: Iterable[tuple[str, str]]) -> LiveChange | None
             continue
         if len(parts) == 2 and parts[0] == TABLES_DIR and name.endswith(".json"):
             tables.add(name[: -len(".json")])
-        elif len(parts) >= 2 and parts[0] == PRESENCE_DIR:
-            presence = presence or kind != "modified"  # a heartbeat only touches the file
+        elif parts == (PRESENCE_MARK,) or (len(parts) >= 2 and parts[0] == PRESENCE_DIR and kind != "modified"):
+            presence = True  # (a heartbeat only touches a record: never a change)
         elif parts == ("users.json",) or (parts[0] == "games" and not name.endswith(PENDING_SUFFIX)):
             scores = True
     if not (tables or presence or scores):
@@ -227,8 +232,8 @@ class FolderFeed:
                 prober = asyncio.ensure_future(self._probe(probe, ready, stop))
                 try:
                     async for batch in watchfiles.awatch(
-                        self.data_dir, stop_event=stop, debounce=self.debounce_ms, step=self.step_ms,
-                        recursive=True,
+                        *self._watched(), stop_event=stop, debounce=self.debounce_ms, step=self.step_ms,
+                        recursive=False,
                     ):
                         if not ready.is_set() and any(Path(p) == probe for _, p in batch):
                             ready.set()
@@ -243,6 +248,15 @@ class FolderFeed:
                     probe.unlink(missing_ok=True)
         async for change in self._poll(stop, ready):
             yield change
+
+    def _watched(self) -> list[Path]:
+        """The folders watched, each without its subfolders: the data folder (``users.json``, the
+        presence mark), ``tables/`` and ``games/``. Not ``presence/``: every session touches its
+        record every couple of seconds, which would wake every process for nothing (with 24 sessions,
+        a dozen times a second each); joining and parting change :data:`PRESENCE_MARK` instead.
+        """
+        return [self.data_dir] + [folder for folder in (self.data_dir / TABLES_DIR, self.data_dir / "games")
+                                  if folder.is_dir()]
 
     @staticmethod
     async def _probe(probe: Path, ready: asyncio.Event, stop: asyncio.Event) -> None:
@@ -577,6 +591,16 @@ class LiveState(TableRules):
         except OSError as exc:
             raise StoreError(path, f"cannot write the file ({exc.strerror or exc})") from None
 
+    def _presence_changed(self) -> None:
+        """Tell the change feed that a session came or went (call holding the lock): the presence
+        folder is not watched, so that heartbeats wake nobody (see :meth:`FolderFeed._watched`).
+        """
+        mark = self.store.data_dir / PRESENCE_MARK
+        try:
+            mark.touch()
+        except OSError as exc:
+            raise StoreError(mark, f"cannot touch the file ({exc.strerror or exc})") from None
+
     def table_path(self, table_id: str) -> Path:
         """Where a table's file is."""
         return self.tables_dir / f"{check_table_id(table_id)}.json"
@@ -645,6 +669,7 @@ class LiveState(TableRules):
         path = self.presence_dir / f"{session}.json"
         with self.store._locked():
             self._write(path, encode_document(body))
+            self._presence_changed()
         return Presence(session, name, registered, now, now)
 
     def heartbeat(self, presence: Presence) -> None:
@@ -661,6 +686,7 @@ class LiveState(TableRules):
         """A session ending cleanly: its record goes at once (its seats follow the dropping-out rule)."""
         with self.store._locked():
             (self.presence_dir / f"{session}.json").unlink(missing_ok=True)
+            self._presence_changed()
 
     def sessions(self) -> list[Presence]:
         """Sessions online now (fresh heartbeat), oldest first; stale or unreadable records are skipped.
@@ -723,6 +749,7 @@ class LiveState(TableRules):
                         pass
                     except OSError as exc:
                         raise StoreError(path, f"cannot remove a stale presence ({exc.strerror or exc})") from None
+                self._presence_changed()
         return live
 
     # ---- tables
@@ -805,8 +832,9 @@ class LiveState(TableRules):
         self._write(path, encode_table(table))
 
     def _sweep_presence(self) -> set[str]:
-        with self.store._locked():
-            return self._collect_presence()
+        # Without the lock: it reads the records, and takes the lock only to remove stale ones (every
+        # process sweeps every couple of seconds; a lock taken for nothing made every guess wait).
+        return self._collect_presence()
 
     def _remove_ended(self, ended: list[Table]) -> set[str]:
         removed = set()

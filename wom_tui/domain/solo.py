@@ -168,6 +168,8 @@ class SoloGame:
         """The name shown and recorded (a registered user's, or ``"Guest"``)."""
         self.is_user = is_user
         """True for a registered user."""
+        self.coach = False
+        """True when the player chose the coach: kept with the game, so a resumed game has it too."""
 
     # -- state -------------------------------------------------------------------------------
 
@@ -395,6 +397,7 @@ class SoloGame:
             "abandoned": self.__abandoned,
             "player": self.player,
             "is_user": self.is_user,
+            "coach": self.coach,
         }
 
     @classmethod
@@ -402,7 +405,12 @@ class SoloGame:
         """Rebuild a game from :meth:`as_json` data (lifelines draw from ``rng``); ValueError if it is not one."""
         keys = {"kind", "ruleset", "secret", "lifelines", "rows", "used_lifelines", "symbols", "positions",
                 "abandoned", "player", "is_user"}
+        if isinstance(data, dict) and "coach" in data:
+            keys.add("coach")  # a game kept before the coach was kept has none: the coach off
         data = require_keys(data, "solo game", keys)
+        coach = data.get("coach", False)
+        if type(coach) is not bool:
+            raise ValueError("not a solo game: 'coach' must be true or false")
         if data["kind"] != GameKind.SOLO.value or not isinstance(data["player"], str):
             raise ValueError("not a solo game")
         if type(data["is_user"]) is not bool or type(data["abandoned"]) is not bool:
@@ -431,6 +439,7 @@ class SoloGame:
                 raise ValueError("not a solo game: bad revealed position")
             game.__positions[int(key)] = symbol
         game.__abandoned = data["abandoned"]
+        game.coach = coach
         return game
 
     def __repr__(self) -> str:

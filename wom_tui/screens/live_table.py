@@ -88,6 +88,7 @@ class LiveTableScreen(LiveScreen):
         self._shown_seats: list[Text] = []
         self._shown_title = ""
         self._shown_message: tuple[str, bool] = ("", False)
+        self._shown_board: tuple[int, int] | None = None
         """What the screen shows now: a re-read that changes nothing redraws nothing."""
         self._wants: str | None = None
         self._error_at: int | None = None
@@ -271,9 +272,14 @@ class LiveTableScreen(LiveScreen):
                     self.call_after_refresh(entry.focus)
         self._wants = wants
         if own is not None and view.phase in (GUESSING, FINISHED):
-            board.display = True
-            board.show_board(SimpleNamespace(history=own.history, ruleset=view.ruleset), owner=view.you or 0)  # type: ignore[arg-type]
-        else:
+            if not board.display:
+                board.display = True
+            shown = (view.you or 0, len(own.history))
+            if shown != self._shown_board:
+                # Only when this player's board changed: another seat's guess leaves it (and its scroll) alone.
+                self._shown_board = shown
+                board.show_board(SimpleNamespace(history=own.history, ruleset=view.ruleset), owner=view.you or 0)  # type: ignore[arg-type]
+        elif board.display:
             board.display = False
 
     def _open_hint(self, view: TableView) -> str:

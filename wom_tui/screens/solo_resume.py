@@ -40,6 +40,7 @@ def keep_progress(screen: SoloGameScreen) -> None:
         return
     try:
         if screen.in_progress:
+            screen.game.coach = screen.choice.coach
             app.store.keep_solo(key, screen.game.as_json())
             screen.kept_for_resume = True
         elif screen.kept_for_resume:
@@ -136,7 +137,7 @@ def resume(app: WomApp, game: SoloGame) -> None:
     ruleset = game.ruleset
     setup = SoloSetup(length=ruleset.length, palette=ruleset.palette, repeats=ruleset.repeats,
                       guesses=ruleset.guesses, lifelines=game.lifeline_policy)
-    screen = SoloGameScreen(SoloChoice(game.player, game.is_user, setup), game=game)
+    screen = SoloGameScreen(SoloChoice(game.player, game.is_user, setup, coach=game.coach), game=game)
     screen.kept_for_resume = True
     app.push_screen(screen)
 
