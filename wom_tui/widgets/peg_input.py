@@ -40,7 +40,7 @@ class PegSlot(Static):
             self.index = index
 
     def __init__(self, index: int) -> None:
-        super().__init__(classes="peg-slot -empty")
+        super().__init__(classes="peg-slot")
         self.index = index
         self._drawn: tuple[str, str] | None = None
 
@@ -48,9 +48,8 @@ class PegSlot(Static):
         """Draw the slot's peg; the stylesheet underlines the current slot (class ``-current``).
 
         A slot has a fixed size, so a new peg repaints the slot alone (no new layout of the screen),
-        and the same peg again repaints nothing.
+        and the same peg again repaints nothing. Only a change of the current slot restyles a slot.
         """
-        self.set_class(symbol is None, "-empty")
         self.set_class(current, "-current")
         if symbol is None:
             text = peg(EMPTY, None)
@@ -220,6 +219,10 @@ class PegInput(Widget, can_focus=True):
         """Symbols typed after every slot was filled: kept, so the code reads as too long."""
         self._past_end = False
         """True once the last slot was filled by typing: the next symbol is an extra."""
+        self._slot_widgets: list[PegSlot] = []
+        self._extra_widgets: list[Static] = []
+        self._drawing = False
+        """True while a change is being made: the slots are drawn once, when it is done."""
         self.set_class(masked, "-masked")
 
     @property
@@ -246,6 +249,7 @@ class PegInput(Widget, can_focus=True):
         self._slots = [*symbols[:length], *([None] * (length - len(symbols[:length])))]
         self._extra = symbols[length:]
         self._past_end = len(symbols) >= length
+        self._change()
         self.cursor = min(len(symbols), length - 1)
         self._changed()
 
@@ -268,6 +272,7 @@ class PegInput(Widget, can_focus=True):
         self._slots = [None] * self._ruleset.length
         self._extra = []
         self._past_end = False
+        self._change()
         self.revealed = False
         self.cursor = 0
         self._changed()
@@ -283,6 +288,8 @@ class PegInput(Widget, can_focus=True):
 
     def on_mount(self) -> None:
         self.border_title = self._label
+        self._slot_widgets = list(self.query(PegSlot))
+        self._extra_widgets = list(self.query(".peg-input--extra").results(Static))
         self._draw()
         self.app.theme_changed_signal.subscribe(self, self._on_theme_changed)
 
@@ -292,11 +299,13 @@ class PegInput(Widget, can_focus=True):
         self._draw()
 
     def _draw(self) -> None:
+        if self._drawing:
+            return  # drawn once the change is made
         masked = self._masked and not self.revealed
-        for slot in self.query(PegSlot):
+        for slot in self._slot_widgets:
             slot.show(self._slots[slot.index], self._ruleset, masked=masked, current=slot.index == self.cursor)
         text = self._extra_text(masked)
-        for extra in self.query(".peg-input--extra").results(Static):
+        for extra in self._extra_widgets:
             extra.display = bool(self._extra)
             if (text.plain, text.spans) != getattr(extra, "_wom_drawn", None):  # unchanged: no new layout
                 extra._wom_drawn = (text.plain, text.spans)  # type: ignore[attr-defined]
@@ -312,8 +321,13 @@ class PegInput(Widget, can_focus=True):
         return text
 
     def _changed(self) -> None:
+        self._drawing = False
         self._draw()
         self.post_message(self.Changed(self, self.value))
+
+    def _change(self) -> None:
+        """A change begins: moving the cursor does not draw until :meth:`_changed` (one draw a key)."""
+        self._drawing = True
 
     def watch_cursor(self) -> None:
         self._draw()
@@ -337,6 +351,7 @@ class PegInput(Widget, can_focus=True):
         or, when every slot is full, is kept as an extra (the code is then too long).
         """
         symbol = symbol.upper()
+        self._change()
         if self._past_end or self._extra:
             empty = [index for index, slot in enumerate(self._slots) if slot is None]
             if not empty:
@@ -386,6 +401,7 @@ class PegInput(Widget, can_focus=True):
             self._changed()
             return
         self._moved()
+        self._change()
         if self._slots[self.cursor] is None and self.cursor > 0:
             self.cursor -= 1
         self._slots[self.cursor] = None
