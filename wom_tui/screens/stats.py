@@ -14,14 +14,15 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Sparkline, Static
+from textual.widgets import Sparkline, Static
 
 from ..domain.stats import BREAKING_KINDS, GameSummary, PlayerStats, RulesetStats, player_stats
 from ..domain.store import StoreError
 from ..widgets.bar_chart import BarChart
-from ..widgets.player_select import PlayerSelect
+from ..widgets.footer import Footer
+from ..widgets.choice import Choice
+from ..widgets.player_select import PlayerChoice
 from .base import WomScreen
-from ..widgets.select import Select
 
 GUEST_NOTE = "Guests' games count for nobody: choose a registered player to see their statistics."
 
@@ -90,11 +91,11 @@ class StatsScreen(SummariesScreen):
             with Horizontal(id="stats-top"):
                 yield Static(Text("My stats"), id="stats-title")
                 self._names = registered_names(self)
-                yield PlayerSelect(self._names, self.player, id="stats-player")
+                yield PlayerChoice(self._names, self.player, id="stats-player")
             yield Static(Text("Reading the game records…"), id="stats-numbers")
             with Horizontal(id="stats-rules-row"):
                 yield Static(Text("Rules"), classes="stats-label")
-                yield Select([], id="stats-rules", compact=True, prompt="no games yet")
+                yield Choice[str](id="stats-rules", prompt="no games yet")
             yield BarChart(id="stats-chart")
             yield Static("", id="stats-compare")
             with Horizontal(id="stats-points-row"):
@@ -104,17 +105,17 @@ class StatsScreen(SummariesScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#stats-player", Select).display = self.can_switch
+        self.query_one("#stats-player", PlayerChoice).display = self.can_switch
         self.query_one("#stats-chart").border_title = "Guess distribution"
         self._load()
 
     def _loaded(self, summaries: list[GameSummary], left_out: list[StoreError]) -> None:
         self.summaries, self.left_out = summaries, left_out
-        select = self.query_one("#stats-player", Select)
+        select = self.query_one("#stats-player", PlayerChoice)
         if self.player is None and self.can_switch:
             latest = self._latest_player(summaries)
             if latest is not None and latest in self._names:
-                with self.prevent(Select.Changed):
+                with self.prevent(Choice.Changed):
                     select.value = latest
         self.query_one("#stats-left-out", Static).update(left_out_text(left_out))
         self._show()
@@ -133,7 +134,7 @@ class StatsScreen(SummariesScreen):
     @property
     def chosen(self) -> str | None:
         """The registered user whose statistics are shown, or None for a guest."""
-        return self.query_one("#stats-player", PlayerSelect).chosen
+        return self.query_one("#stats-player", PlayerChoice).chosen
 
     def _show(self) -> None:
         if self.summaries is None:
@@ -162,8 +163,8 @@ class StatsScreen(SummariesScreen):
             text.append("\n")
             text.append(f"{stats.player} has no recorded games yet.", style=Style(italic=True))
         numbers.update(text)
-        rules = self.query_one("#stats-rules", Select)
-        with self.prevent(Select.Changed):
+        rules: Choice[str] = self.query_one("#stats-rules", Choice)
+        with self.prevent(Choice.Changed):
             rules.set_options([(Text(r.ruleset.describe()), r.ruleset.key) for r in stats.rulesets])
             if stats.rulesets:
                 self.ruleset_index = min(self.ruleset_index, len(stats.rulesets) - 1)
@@ -206,12 +207,12 @@ class StatsScreen(SummariesScreen):
 
     # -- changing what is shown ------------------------------------------------------------
 
-    def on_select_changed(self, event: Select.Changed) -> None:
+    def on_choice_changed(self, event: Choice.Changed) -> None:
         event.stop()
-        if event.select.id == "stats-player":
+        if event.choice.id == "stats-player":
             self.ruleset_index = 0
             self._show()
-        elif event.select.id == "stats-rules" and self.stats is not None:
+        elif event.choice.id == "stats-rules" and self.stats is not None:
             keys = [r.ruleset.key for r in self.stats.rulesets]
             if event.value in keys:
                 self.ruleset_index = keys.index(event.value)
@@ -222,7 +223,7 @@ class StatsScreen(SummariesScreen):
         if self.stats is None or not self.stats.rulesets:
             return
         self.ruleset_index = (self.ruleset_index + step) % len(self.stats.rulesets)
-        rules = self.query_one("#stats-rules", Select)
-        with self.prevent(Select.Changed):
+        rules: Choice[str] = self.query_one("#stats-rules", Choice)
+        with self.prevent(Choice.Changed):
             rules.value = self.stats.rulesets[self.ruleset_index].ruleset.key
         self._show_ruleset(self.stats.rulesets[self.ruleset_index])
