@@ -16,13 +16,16 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Sparkline, Static
 
-from ..domain.stats import BREAKING_KINDS, GameSummary, PlayerStats, RulesetStats, player_stats
+from ..domain.stats import BREAKING_KINDS, GameSummary, PlayerStats, RulesetStats, StatsCache
 from ..domain.store import StoreError
 from ..widgets.bar_chart import BarChart
 from ..widgets.footer import Footer
 from ..widgets.choice import Choice
 from ..widgets.player_select import PlayerChoice
 from .base import WomScreen
+
+STATS = StatsCache()
+"""Statistics already worked out for the store's current summaries (opening My stats again is free)."""
 
 GUEST_NOTE = "Guests' games count for nobody: choose a registered player to see their statistics."
 
@@ -146,7 +149,7 @@ class StatsScreen(SummariesScreen):
             numbers.update(Text(GUEST_NOTE))
             self._show_ruleset(None)
             return
-        stats = self.stats = player_stats(self.summaries, name)
+        stats = self.stats = STATS.player_stats(self.summaries, name)
         text = Text(end="")
         for label, value in (
             ("Games", str(stats.games)),
