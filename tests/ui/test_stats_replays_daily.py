@@ -21,6 +21,7 @@ from wom_tui.screens.replay import ReplayScreen, ReplaysScreen
 from wom_tui.screens.solo_game import HallNameScreen
 from wom_tui.screens.stats import StatsScreen
 from wom_tui.widgets.bar_chart import BarChart
+from wom_tui.widgets.choice import Choice
 from wom_tui.widgets.player_select import PlayerChoice
 
 from .conftest import build_app, wait_for
@@ -164,8 +165,10 @@ async def test_replays_newest_first_filtered_and_stepped(store, app):
         await wait_for(pilot, lambda: isinstance(app.screen, ReplaysScreen) and app.screen.summaries is not None)
         table = app.screen.query_one("#replays-table", DataTable)
         assert [str(table.coordinate_to_cell_key((r, 0)).row_key.value) for r in range(table.row_count)] == ids[::-1]
-        app.screen.query_one("#replays-kind", Select).value = "wom"
+        # The kind filter from the keyboard: back from the table to it, open its list, type "World".
+        await pilot.press("shift+tab", "shift+tab", "enter", *"world", "enter")
         await wait_for(pilot, lambda: table.row_count == 1)
+        assert app.screen.query_one("#replays-kind", Choice).value == "wom"
         table.focus()
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
@@ -198,7 +201,7 @@ async def test_a_solo_replay_shares_its_grid_over_osc52(store, app):
         app._driver.write = lambda data: (written.append(data), original(data))[1]
         await pilot.press("v")
         await wait_for(pilot, lambda: isinstance(app.screen, ReplaysScreen) and app.screen.summaries is not None)
-        app.screen.query_one("#replays-kind", Select).value = "solo"
+        app.screen.query_one("#replays-kind", Choice).value = "solo"
         await wait_for(pilot, lambda: app.screen.query_one("#replays-table", DataTable).row_count == 3)
         app.screen.query_one("#replays-table", DataTable).focus()
         await pilot.press("down", "down", "enter")  # the oldest solo game: Alan's win in 3

@@ -17,7 +17,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
 from ..domain.codes import Palette, Ruleset
@@ -28,9 +28,10 @@ from ..domain.replay import Replay, remaining_text
 from ..domain.stats import GameSummary
 from ..domain.store import StoreError
 from ..domain.users import name_key
+from ..widgets.choice import Choice
+from ..widgets.footer import Footer
 from ..widgets.pegs import code_pegs, current_scheme, feedback_row
-from ..widgets.player_select import PlayerSelect
-from ..widgets.select import Select
+from ..widgets.player_select import PlayerChoice
 from .base import WomScreen
 from .stats import SummariesScreen, left_out_text, registered_names
 
@@ -88,9 +89,8 @@ class ReplaysScreen(SummariesScreen):
         with Vertical(id="replays-box", classes="panel"):
             with Horizontal(id="replays-top"):
                 yield Static(Text("Replays"), id="replays-title")
-                yield Select([(Text(label), key) for key, label in KINDS], allow_blank=False, value="",
-                             id="replays-kind", compact=True)
-                yield PlayerSelect(registered_names(self), self.player, guest="Everyone", id="replays-player")
+                yield Choice([(Text(label), key) for key, label in KINDS], value="", id="replays-kind")
+                yield PlayerChoice(registered_names(self), self.player, guest="Everyone", id="replays-player")
             yield DataTable(id="replays-table", cursor_type="row", zebra_stripes=True)
             yield Static(Text("Reading the game records…"), id="replays-empty", classes="empty-state")
             yield Static("", id="replays-left-out")
@@ -110,8 +110,8 @@ class ReplaysScreen(SummariesScreen):
 
     def shown(self) -> list[GameSummary]:
         """The games the filters let through, newest first."""
-        kind = self.query_one("#replays-kind", Select).value
-        player = self.query_one("#replays-player", PlayerSelect).chosen
+        kind = self.query_one("#replays-kind", Choice).value
+        player = self.query_one("#replays-player", PlayerChoice).chosen
         games = []
         for summary in reversed(self.summaries or []):
             if kind and summary.kind != kind:
@@ -142,7 +142,7 @@ class ReplaysScreen(SummariesScreen):
         if not empty:
             table.focus()
 
-    def on_select_changed(self, event: Select.Changed) -> None:
+    def on_choice_changed(self, event: Choice.Changed) -> None:
         event.stop()
         self._fill()
 
