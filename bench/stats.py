@@ -111,12 +111,11 @@ def timed(call: object) -> tuple[float, float]:
 
 class FrameDriver(HeadlessDriver):
     """A headless driver that says it is a terminal, so the app renders each frame to terminal bytes;
-    every write is kept as (wall, cpu, data), and ``waiting`` (a marker and a future) is resolved by the
-    first write containing the marker.
+    ``waiting`` (markers and a future) gets the (wall, cpu) time of the write by which every marker
+    has been written.
     """
 
-    written: list[tuple[float, float, str]]
-    waiting: tuple[str, asyncio.Future[tuple[float, float]]] | None = None
+    waiting: tuple[set[str], asyncio.Future[tuple[float, float]]] | None = None
 
     @property
     def is_headless(self) -> bool:
@@ -124,17 +123,22 @@ class FrameDriver(HeadlessDriver):
 
     def write(self, data: str) -> None:
         now = (time.perf_counter(), time.process_time())
-        if self.waiting is not None and self.waiting[0] in data and not self.waiting[1].done():
-            self.waiting[1].set_result(now)
+        if self.waiting is not None:
+            markers, shown = self.waiting
+            markers.difference_update({marker for marker in markers if marker in data})
+            if not markers and not shown.done():
+                shown.set_result(now)
 
 
 async def open_to_frame(folder: Path, times: int, key: str = "m") -> list[tuple[float, float]]:
     """(wall, cpu) seconds from the key ``key`` reaching the app on the main menu to the write of the
-    first frame that shows the opened screen's content (My stats: its numbers), ``times`` times in one app.
+    first frame that shows the opened screen's content, ``times`` times in one app. My stats: its numbers
+    and its chart (whose subtitle, "… games · … won · ◀ last game", is written with the bars), in one
+    frame or several.
     """
     from wom_tui.screens.menu import MenuScreen
 
-    marker = "Scores and records" if key == "s" else "Win %"
+    markers = {"Scores and records"} if key == "s" else {"Win %", "last game"}
     options = Options(data_dir=folder, seed=1, computer_pace=0)
     app = WomApp(Store(folder), random.Random(1), options)
     app.driver_class = FrameDriver
@@ -148,7 +152,7 @@ async def open_to_frame(folder: Path, times: int, key: str = "m") -> list[tuple[
                 await asyncio.sleep(0.001)
             await pilot.pause()
             shown: asyncio.Future[tuple[float, float]] = asyncio.get_running_loop().create_future()
-            driver.waiting = (marker, shown)
+            driver.waiting = (set(markers), shown)
             event = events.Key(key, key)
             event.set_sender(app)
             started, cpu = time.perf_counter(), time.process_time()

@@ -96,12 +96,12 @@ class ReplaysScreen(SummariesScreen):
             yield Static("", id="replays-left-out")
         yield Footer()
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         table = self.query_one("#replays-table", DataTable)
         for key, label in (("when", "Finished (UTC)"), ("kind", "Kind"), ("rules", "Rules"), ("players", "Players")):
             table.add_column(Text(label), key=key)
         table.display = False
-        self._load()
+        await self._load_before_first_frame()
 
     def _loaded(self, summaries: list[GameSummary], left_out: list[StoreError]) -> None:
         self.summaries, self.left_out = summaries, left_out

@@ -8,6 +8,8 @@ to start on the player of the latest recorded game (the SSH identity can be pass
 
 from __future__ import annotations
 
+import asyncio
+
 from rich.style import Style
 from rich.text import Text
 from textual import work
@@ -55,19 +57,44 @@ def registered_names(screen: WomScreen) -> list[str]:
 class SummariesScreen(WomScreen):
     """A screen over the store's game summaries (My stats, Replays): :meth:`_load` reads them in a
     worker thread, then :meth:`_loaded` shows them (a store failure shows the store-error screen).
+
+    :meth:`_load_before_first_frame` (awaited in ``on_mount``) holds the screen's first frame until
+    the summaries are shown, for at most :attr:`HOLD_FIRST_FRAME` seconds: reading takes a few tens
+    of milliseconds once the store's index is known, so the screen usually opens with its numbers
+    (one frame built instead of a "Reading…" frame and then another), and the event loop, idle
+    meanwhile, leaves the reading thread the whole interpreter. A slower read (a new session's first
+    look at 10,000 games, a slow disk) shows "Reading the game records…" after the hold.
     """
+
+    HOLD_FIRST_FRAME = 0.2
+    """Seconds the first frame may wait for the summaries."""
 
     def __init__(self, player: str | None = None) -> None:
         super().__init__()
         self.player = player
         self.summaries: list[GameSummary] | None = None
         self.left_out: list[StoreError] = []
+        self._delivered = asyncio.Event()
+
+    async def _load_before_first_frame(self) -> None:
+        """Start reading the summaries and wait until they are shown (or the hold is over)."""
+        self._load()
+        try:
+            await asyncio.wait_for(self._delivered.wait(), self.HOLD_FIRST_FRAME)
+        except asyncio.TimeoutError:
+            pass  # The reading goes on; the numbers are shown when it ends.
 
     @work(thread=True, exclusive=True, group="summaries-load")
     def _load(self) -> None:
         read = self.wom.with_store(self.wom.store.game_summaries, from_thread=True)
-        if read is not None:
-            self.app.call_from_thread(self._loaded, *read)
+        self.app.call_from_thread(self._deliver, read)
+
+    def _deliver(self, read: tuple[list[GameSummary], list[StoreError]] | None) -> None:
+        try:
+            if read is not None and self.is_attached:  # (not if the screen was left meanwhile)
+                self._loaded(*read)
+        finally:
+            self._delivered.set()
 
     def _loaded(self, summaries: list[GameSummary], left_out: list[StoreError]) -> None:
         raise NotImplementedError
@@ -107,10 +134,10 @@ class StatsScreen(SummariesScreen):
             yield Static("", id="stats-left-out")
         yield Footer()
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self.query_one("#stats-player", PlayerChoice).display = self.can_switch
         self.query_one("#stats-chart").border_title = "Guess distribution"
-        self._load()
+        await self._load_before_first_frame()
 
     def _loaded(self, summaries: list[GameSummary], left_out: list[StoreError]) -> None:
         self.summaries, self.left_out = summaries, left_out
