@@ -86,6 +86,7 @@ class ReplaysScreen(SummariesScreen):
     BINDINGS = [Binding("escape", "back", "Back"), Binding("enter", "open", "Replay", show=True)]
 
     def compose(self) -> ComposeResult:
+        self._start_reading()
         with Vertical(id="replays-box", classes="panel"):
             with Horizontal(id="replays-top"):
                 yield Static(Text("Replays"), id="replays-title")

@@ -58,12 +58,14 @@ class SummariesScreen(WomScreen):
     """A screen over the store's game summaries (My stats, Replays): :meth:`_load` reads them in a
     worker thread, then :meth:`_loaded` shows them (a store failure shows the store-error screen).
 
-    :meth:`_load_before_first_frame` (awaited in ``on_mount``) holds the screen's first frame until
-    the summaries are shown, for at most :attr:`HOLD_FIRST_FRAME` seconds: reading takes a few tens
-    of milliseconds once the store's index is known, so the screen usually opens with its numbers
-    (one frame built instead of a "Reading…" frame and then another), and the event loop, idle
-    meanwhile, leaves the reading thread the whole interpreter. A slower read (a new session's first
-    look at 10,000 games, a slow disk) shows "Reading the game records…" after the hold.
+    Reading starts when the screen is composed (:meth:`_start_reading`, the first thing ``compose``
+    does), so the folder is listed while the widgets are built and styled. ``on_mount`` awaits
+    :meth:`_load_before_first_frame`, which holds the screen's first frame until the summaries are
+    shown, for at most :attr:`HOLD_FIRST_FRAME` seconds: reading takes a few tens of milliseconds
+    once the store's index is known, so the screen usually opens with its numbers (one frame built
+    instead of a "Reading…" frame and then another), and the event loop, idle meanwhile, leaves the
+    reading thread the whole interpreter. A slower read (a new session's first look at 10,000 games,
+    a slow disk) shows "Reading the game records…" after the hold, and the numbers when it ends.
     """
 
     HOLD_FIRST_FRAME = 0.2
@@ -74,15 +76,26 @@ class SummariesScreen(WomScreen):
         self.player = player
         self.summaries: list[GameSummary] | None = None
         self.left_out: list[StoreError] = []
+        self._reading = False
+        self._mounted = False
+        self._read: tuple[list[GameSummary], list[StoreError]] | None = None
         self._delivered = asyncio.Event()
 
+    def _start_reading(self) -> None:
+        """Start reading the summaries in a worker thread (once)."""
+        if not self._reading:
+            self._reading = True
+            self._load()
+
     async def _load_before_first_frame(self) -> None:
-        """Start reading the summaries and wait until they are shown (or the hold is over)."""
-        self._load()
+        """Wait until the summaries are read (or the hold is over), and show them."""
+        self._start_reading()
+        self._mounted = True
         try:
             await asyncio.wait_for(self._delivered.wait(), self.HOLD_FIRST_FRAME)
         except asyncio.TimeoutError:
             pass  # The reading goes on; the numbers are shown when it ends.
+        self._show_read()
 
     @work(thread=True, exclusive=True, group="summaries-load")
     def _load(self) -> None:
@@ -90,11 +103,15 @@ class SummariesScreen(WomScreen):
         self.app.call_from_thread(self._deliver, read)
 
     def _deliver(self, read: tuple[list[GameSummary], list[StoreError]] | None) -> None:
-        try:
-            if read is not None and self.is_attached:  # (not if the screen was left meanwhile)
-                self._loaded(*read)
-        finally:
-            self._delivered.set()
+        self._read = read
+        self._delivered.set()
+        if self._mounted:
+            self._show_read()
+
+    def _show_read(self) -> None:
+        read, self._read = self._read, None
+        if read is not None and self.is_attached:  # (not if the screen was left meanwhile)
+            self._loaded(*read)
 
     def _loaded(self, summaries: list[GameSummary], left_out: list[StoreError]) -> None:
         raise NotImplementedError
@@ -117,6 +134,7 @@ class StatsScreen(SummariesScreen):
         self._names: list[str] = []
 
     def compose(self) -> ComposeResult:
+        self._start_reading()
         with Vertical(id="stats-box", classes="panel"):
             with Horizontal(id="stats-top"):
                 yield Static(Text("My stats"), id="stats-title")
