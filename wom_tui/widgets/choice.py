@@ -14,7 +14,7 @@ click chooses; Esc (or moving the focus away) closes it without choosing.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from rich.text import Text
 from textual import events, on
@@ -77,7 +77,7 @@ class ChoiceRow(Widget):
         text.append(arrow, style=self.get_component_rich_style("choice-row--arrow"))
         return text
 
-    def _on_click(self, event: events.Click) -> None:
+    async def _on_click(self, event: events.Click) -> None:
         event.stop()
         self.post_message(self.Toggle())
 
@@ -128,13 +128,13 @@ class Choice(Generic[T], Vertical, can_focus=True):
     class Changed(Message):
         """The value changed (by a person or by code)."""
 
-        def __init__(self, choice: Choice[T], value: T | None) -> None:
+        def __init__(self, choice: Choice[Any], value: Any) -> None:
             super().__init__()
             self.choice = choice
             self.value = value
 
         @property
-        def control(self) -> Choice[T]:
+        def control(self) -> Choice[Any]:
             """The Choice that changed."""
             return self.choice
 
