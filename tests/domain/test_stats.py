@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from wom_tui.domain.codes import DIGITS10, WOM, Feedback, Ruleset
 from wom_tui.domain.records import GameRecord, PlayerRecord
-from wom_tui.domain.stats import GameSummary, player_stats, players_in
+from wom_tui.domain.stats import GameSummary, StatsCache, player_stats, players_in
 
 
 R4 = Ruleset(4, WOM, True, 10)
@@ -139,3 +139,23 @@ def test_stats_equal_a_recomputation_from_the_records(games, who):
     for ruleset_stats in stats.rulesets:
         assert sum(bar.highlight for bar in ruleset_stats.bars) == 1
         assert sum(bar.count for bar in ruleset_stats.bars) == ruleset_stats.games
+
+
+def test_the_cache_gives_what_a_fresh_computation_gives_and_follows_a_new_game():
+    first = [
+        game("solo", R4, line("Alan", True, 3), at="2026-11-21T10:00:00+00:00"),
+        game("solo", R4, line("Ada", False, 10), at="2026-11-22T10:00:00+00:00"),
+    ]
+    cache = StatsCache()
+    games = summaries(*first)
+    alan = cache.player_stats(games, "Alan")
+    assert alan == player_stats(games, "Alan") and alan.games == 1
+    assert cache.player_stats(list(games), "Alan") is alan  # the same summaries: not worked out again
+    assert cache.player_stats(games, "Ada") == player_stats(games, "Ada")
+    # A game recorded since: the store hands over new summaries, and the numbers follow them.
+    more = summaries(*first, game("solo", R4, line("Alan", False, 10), at="2026-11-23T10:00:00+00:00"))
+    assert cache.player_stats(more, "Alan") == player_stats(more, "Alan")
+    assert cache.player_stats(more, "Alan").games == 2
+    # Summaries equal in value but made afresh (another store) are computed for, never mixed up.
+    again = summaries(*first)
+    assert cache.player_stats(again, "Alan") == alan

@@ -21,6 +21,8 @@ from wom_tui.screens.replay import ReplayScreen, ReplaysScreen
 from wom_tui.screens.solo_game import HallNameScreen
 from wom_tui.screens.stats import StatsScreen
 from wom_tui.widgets.bar_chart import BarChart
+from wom_tui.widgets.choice import Choice
+from wom_tui.widgets.player_select import PlayerChoice
 
 from .conftest import build_app, wait_for
 from .screen_text import screen_lines
@@ -73,7 +75,7 @@ async def test_my_stats_count_what_the_store_recorded(store, app):
     seed_games(store)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_stats(pilot)
-        assert screen.query_one("#stats-player", Select).value == "Alan"  # the latest user's game
+        assert screen.query_one("#stats-player", PlayerChoice).value == "Alan"  # the latest user's game
         numbers = text_of(app, "#stats-numbers")
         for expected in ("Games 3", "Wins 2", "Win % 67", "Streak 0", "Best 2", "Avg guesses 2.5"):
             assert expected in numbers
@@ -95,13 +97,24 @@ async def test_stats_for_another_user_and_for_a_guest(store, app):
     seed_games(store)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_stats(pilot)
-        select = screen.query_one("#stats-player", Select)
-        select.value = "Ada"
+        # From the keyboard: the player selector is focused; Enter opens its list, typing finds a name.
+        assert screen.focused is screen.query_one("#stats-player")
+        await pilot.press("enter", "a", "d", "a", "enter")
         await wait_for(pilot, lambda: "Games 0" in text_of(app, "#stats-numbers"))
         assert "no recorded games" in text_of(app, "#stats-numbers")
         assert screen.query_one(BarChart).bars == ()
-        select.value = ""
+        assert "Ada" in screen_lines(app)[1]
+        # With the mouse: click the selector, then the guest entry at the top of its list.
+        assert await pilot.click("#stats-player ChoiceRow")
+        await wait_for(pilot, lambda: any("Guest" in line for line in screen_lines(app)[2:5]))
+        row = next(y for y, line in enumerate(screen_lines(app)) if y > 1 and "Guest" in line)
+        x = screen_lines(app)[row].index("Guest")
+        assert await pilot.click(offset=(x, row))
         await wait_for(pilot, lambda: "count for nobody" in text_of(app, "#stats-numbers"))
+        # Esc closes an open list without choosing, and leaves the screen only when pressed again.
+        await pilot.press("enter", "down", "escape")
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen) and "count for nobody" in text_of(app, "#stats-numbers")
 
 
 async def test_stats_open_from_the_scoreboard_for_the_highlighted_user(store, app):
@@ -114,7 +127,7 @@ async def test_stats_open_from_the_scoreboard_for_the_highlighted_user(store, ap
         highlighted = str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
         await pilot.press("m")
         await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen))
-        assert app.screen.query_one("#stats-player", Select).value == highlighted
+        assert app.screen.query_one("#stats-player", PlayerChoice).value == highlighted
 
 
 async def test_a_damaged_record_is_named_and_the_rest_still_counts(store, app, data_dir):
@@ -152,8 +165,10 @@ async def test_replays_newest_first_filtered_and_stepped(store, app):
         await wait_for(pilot, lambda: isinstance(app.screen, ReplaysScreen) and app.screen.summaries is not None)
         table = app.screen.query_one("#replays-table", DataTable)
         assert [str(table.coordinate_to_cell_key((r, 0)).row_key.value) for r in range(table.row_count)] == ids[::-1]
-        app.screen.query_one("#replays-kind", Select).value = "wom"
+        # The kind filter from the keyboard: back from the table to it, open its list, type "World".
+        await pilot.press("shift+tab", "shift+tab", "enter", *"world", "enter")
         await wait_for(pilot, lambda: table.row_count == 1)
+        assert app.screen.query_one("#replays-kind", Choice).value == "wom"
         table.focus()
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
@@ -186,7 +201,7 @@ async def test_a_solo_replay_shares_its_grid_over_osc52(store, app):
         app._driver.write = lambda data: (written.append(data), original(data))[1]
         await pilot.press("v")
         await wait_for(pilot, lambda: isinstance(app.screen, ReplaysScreen) and app.screen.summaries is not None)
-        app.screen.query_one("#replays-kind", Select).value = "solo"
+        app.screen.query_one("#replays-kind", Choice).value = "solo"
         await wait_for(pilot, lambda: app.screen.query_one("#replays-table", DataTable).row_count == 3)
         app.screen.query_one("#replays-table", DataTable).focus()
         await pilot.press("down", "down", "enter")  # the oldest solo game: Alan's win in 3

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from operator import attrgetter
+from operator import attrgetter, is_
 from typing import NamedTuple
 
 from .codes import Ruleset
@@ -259,6 +259,35 @@ def player_stats(games: Iterable[GameSummary], player: str) -> PlayerStats:
     )
 
 
+class StatsCache:
+    """:func:`player_stats` remembered for the same games: opening *My stats* again (or switching back
+    to a player already shown) costs no recomputation while the store hands over the same summaries.
+
+    The games are "the same" when they are the very same summary objects in the same order (the
+    store keeps its summaries while its index is unchanged, and makes new ones when a game is
+    recorded or a file changes), so a cached result can never be stale.
+    """
+
+    MAX_PLAYERS = 64
+    """At most this many players' statistics are kept for one set of games."""
+
+    def __init__(self) -> None:
+        self._games: tuple[GameSummary, ...] = ()
+        self._results: dict[str, PlayerStats] = {}
+
+    def player_stats(self, games: Sequence[GameSummary], player: str) -> PlayerStats:
+        """``player_stats(games, player)``, computed once per set of games and player."""
+        if len(games) != len(self._games) or not all(map(is_, games, self._games)):
+            self._games = tuple(games)
+            self._results = {}
+        result = self._results.get(player)
+        if result is None:
+            if len(self._results) >= self.MAX_PLAYERS:
+                self._results.clear()
+            result = self._results[player] = player_stats(self._games, player)
+        return result
+
+
 def _ruleset_stats(
     own: Sequence[tuple[GameSummary, PlayerLine]], computers: tuple[ComputerAverage, ...]
 ) -> RulesetStats:
@@ -305,6 +334,7 @@ __all__ = [
     "PlayerLine",
     "PlayerStats",
     "RulesetStats",
+    "StatsCache",
     "computer_averages",
     "player_stats",
     "players_in",

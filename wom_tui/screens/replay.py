@@ -17,7 +17,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
 from ..domain.codes import Palette, Ruleset
@@ -28,9 +28,10 @@ from ..domain.replay import Replay, remaining_text
 from ..domain.stats import GameSummary
 from ..domain.store import StoreError
 from ..domain.users import name_key
+from ..widgets.choice import Choice
+from ..widgets.footer import Footer
 from ..widgets.pegs import code_pegs, current_scheme, feedback_row
-from ..widgets.player_select import PlayerSelect
-from ..widgets.select import Select
+from ..widgets.player_select import PlayerChoice
 from .base import WomScreen
 from .stats import SummariesScreen, left_out_text, registered_names
 
@@ -85,23 +86,23 @@ class ReplaysScreen(SummariesScreen):
     BINDINGS = [Binding("escape", "back", "Back"), Binding("enter", "open", "Replay", show=True)]
 
     def compose(self) -> ComposeResult:
+        self._start_reading()
         with Vertical(id="replays-box", classes="panel"):
             with Horizontal(id="replays-top"):
                 yield Static(Text("Replays"), id="replays-title")
-                yield Select([(Text(label), key) for key, label in KINDS], allow_blank=False, value="",
-                             id="replays-kind", compact=True)
-                yield PlayerSelect(registered_names(self), self.player, guest="Everyone", id="replays-player")
+                yield Choice([(Text(label), key) for key, label in KINDS], value="", id="replays-kind")
+                yield PlayerChoice(registered_names(self), self.player, guest="Everyone", id="replays-player")
             yield DataTable(id="replays-table", cursor_type="row", zebra_stripes=True)
             yield Static(Text("Reading the game records…"), id="replays-empty", classes="empty-state")
             yield Static("", id="replays-left-out")
         yield Footer()
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         table = self.query_one("#replays-table", DataTable)
         for key, label in (("when", "Finished (UTC)"), ("kind", "Kind"), ("rules", "Rules"), ("players", "Players")):
             table.add_column(Text(label), key=key)
         table.display = False
-        self._load()
+        await self._load_before_first_frame()
 
     def _loaded(self, summaries: list[GameSummary], left_out: list[StoreError]) -> None:
         self.summaries, self.left_out = summaries, left_out
@@ -110,8 +111,8 @@ class ReplaysScreen(SummariesScreen):
 
     def shown(self) -> list[GameSummary]:
         """The games the filters let through, newest first."""
-        kind = self.query_one("#replays-kind", Select).value
-        player = self.query_one("#replays-player", PlayerSelect).chosen
+        kind = self.query_one("#replays-kind", Choice).value
+        player = self.query_one("#replays-player", PlayerChoice).chosen
         games = []
         for summary in reversed(self.summaries or []):
             if kind and summary.kind != kind:
@@ -142,7 +143,7 @@ class ReplaysScreen(SummariesScreen):
         if not empty:
             table.focus()
 
-    def on_select_changed(self, event: Select.Changed) -> None:
+    def on_choice_changed(self, event: Choice.Changed) -> None:
         event.stop()
         self._fill()
 

@@ -8,20 +8,26 @@ to start on the player of the latest recorded game (the SSH identity can be pass
 
 from __future__ import annotations
 
+import asyncio
+
 from rich.style import Style
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Sparkline, Static
+from textual.widgets import Sparkline, Static
 
-from ..domain.stats import BREAKING_KINDS, GameSummary, PlayerStats, RulesetStats, player_stats
+from ..domain.stats import BREAKING_KINDS, GameSummary, PlayerStats, RulesetStats, StatsCache
 from ..domain.store import StoreError
 from ..widgets.bar_chart import BarChart
-from ..widgets.player_select import PlayerSelect
+from ..widgets.footer import Footer
+from ..widgets.choice import Choice
+from ..widgets.player_select import PlayerChoice
 from .base import WomScreen
-from ..widgets.select import Select
+
+STATS = StatsCache()
+"""Statistics already worked out for the store's current summaries (opening My stats again is free)."""
 
 GUEST_NOTE = "Guests' games count for nobody: choose a registered player to see their statistics."
 
@@ -51,19 +57,61 @@ def registered_names(screen: WomScreen) -> list[str]:
 class SummariesScreen(WomScreen):
     """A screen over the store's game summaries (My stats, Replays): :meth:`_load` reads them in a
     worker thread, then :meth:`_loaded` shows them (a store failure shows the store-error screen).
+
+    Reading starts when the screen is composed (:meth:`_start_reading`, the first thing ``compose``
+    does), so the folder is listed while the widgets are built and styled. ``on_mount`` awaits
+    :meth:`_load_before_first_frame`, which holds the screen's first frame until the summaries are
+    shown, for at most :attr:`HOLD_FIRST_FRAME` seconds: reading takes a few tens of milliseconds
+    once the store's index is known, so the screen usually opens with its numbers (one frame built
+    instead of a "Reading…" frame and then another), and the event loop, idle meanwhile, leaves the
+    reading thread the whole interpreter. A slower read (a new session's first look at 10,000 games,
+    a slow disk) shows "Reading the game records…" after the hold, and the numbers when it ends.
     """
+
+    HOLD_FIRST_FRAME = 0.2
+    """Seconds the first frame may wait for the summaries."""
 
     def __init__(self, player: str | None = None) -> None:
         super().__init__()
         self.player = player
         self.summaries: list[GameSummary] | None = None
         self.left_out: list[StoreError] = []
+        self._reading = False
+        self._mounted = False
+        self._read: tuple[list[GameSummary], list[StoreError]] | None = None
+        self._delivered = asyncio.Event()
+
+    def _start_reading(self) -> None:
+        """Start reading the summaries in a worker thread (once)."""
+        if not self._reading:
+            self._reading = True
+            self._load()
+
+    async def _load_before_first_frame(self) -> None:
+        """Wait until the summaries are read (or the hold is over), and show them."""
+        self._start_reading()
+        self._mounted = True
+        try:
+            await asyncio.wait_for(self._delivered.wait(), self.HOLD_FIRST_FRAME)
+        except asyncio.TimeoutError:
+            pass  # The reading goes on; the numbers are shown when it ends.
+        self._show_read()
 
     @work(thread=True, exclusive=True, group="summaries-load")
     def _load(self) -> None:
         read = self.wom.with_store(self.wom.store.game_summaries, from_thread=True)
-        if read is not None:
-            self.app.call_from_thread(self._loaded, *read)
+        self.app.call_from_thread(self._deliver, read)
+
+    def _deliver(self, read: tuple[list[GameSummary], list[StoreError]] | None) -> None:
+        self._read = read
+        self._delivered.set()
+        if self._mounted:
+            self._show_read()
+
+    def _show_read(self) -> None:
+        read, self._read = self._read, None
+        if read is not None and self.is_attached:  # (not if the screen was left meanwhile)
+            self._loaded(*read)
 
     def _loaded(self, summaries: list[GameSummary], left_out: list[StoreError]) -> None:
         raise NotImplementedError
@@ -86,15 +134,16 @@ class StatsScreen(SummariesScreen):
         self._names: list[str] = []
 
     def compose(self) -> ComposeResult:
+        self._start_reading()
         with Vertical(id="stats-box", classes="panel"):
             with Horizontal(id="stats-top"):
                 yield Static(Text("My stats"), id="stats-title")
                 self._names = registered_names(self)
-                yield PlayerSelect(self._names, self.player, id="stats-player")
+                yield PlayerChoice(self._names, self.player, id="stats-player")
             yield Static(Text("Reading the game records…"), id="stats-numbers")
             with Horizontal(id="stats-rules-row"):
                 yield Static(Text("Rules"), classes="stats-label")
-                yield Select([], id="stats-rules", compact=True, prompt="no games yet")
+                yield Choice[str](id="stats-rules", prompt="no games yet")
             yield BarChart(id="stats-chart")
             yield Static("", id="stats-compare")
             with Horizontal(id="stats-points-row"):
@@ -103,18 +152,18 @@ class StatsScreen(SummariesScreen):
             yield Static("", id="stats-left-out")
         yield Footer()
 
-    def on_mount(self) -> None:
-        self.query_one("#stats-player", Select).display = self.can_switch
+    async def on_mount(self) -> None:
+        self.query_one("#stats-player", PlayerChoice).display = self.can_switch
         self.query_one("#stats-chart").border_title = "Guess distribution"
-        self._load()
+        await self._load_before_first_frame()
 
     def _loaded(self, summaries: list[GameSummary], left_out: list[StoreError]) -> None:
         self.summaries, self.left_out = summaries, left_out
-        select = self.query_one("#stats-player", Select)
+        select = self.query_one("#stats-player", PlayerChoice)
         if self.player is None and self.can_switch:
             latest = self._latest_player(summaries)
             if latest is not None and latest in self._names:
-                with self.prevent(Select.Changed):
+                with self.prevent(Choice.Changed):
                     select.value = latest
         self.query_one("#stats-left-out", Static).update(left_out_text(left_out))
         self._show()
@@ -133,7 +182,7 @@ class StatsScreen(SummariesScreen):
     @property
     def chosen(self) -> str | None:
         """The registered user whose statistics are shown, or None for a guest."""
-        return self.query_one("#stats-player", PlayerSelect).chosen
+        return self.query_one("#stats-player", PlayerChoice).chosen
 
     def _show(self) -> None:
         if self.summaries is None:
@@ -145,7 +194,7 @@ class StatsScreen(SummariesScreen):
             numbers.update(Text(GUEST_NOTE))
             self._show_ruleset(None)
             return
-        stats = self.stats = player_stats(self.summaries, name)
+        stats = self.stats = STATS.player_stats(self.summaries, name)
         text = Text(end="")
         for label, value in (
             ("Games", str(stats.games)),
@@ -162,8 +211,8 @@ class StatsScreen(SummariesScreen):
             text.append("\n")
             text.append(f"{stats.player} has no recorded games yet.", style=Style(italic=True))
         numbers.update(text)
-        rules = self.query_one("#stats-rules", Select)
-        with self.prevent(Select.Changed):
+        rules: Choice[str] = self.query_one("#stats-rules", Choice)
+        with self.prevent(Choice.Changed):
             rules.set_options([(Text(r.ruleset.describe()), r.ruleset.key) for r in stats.rulesets])
             if stats.rulesets:
                 self.ruleset_index = min(self.ruleset_index, len(stats.rulesets) - 1)
@@ -206,12 +255,12 @@ class StatsScreen(SummariesScreen):
 
     # -- changing what is shown ------------------------------------------------------------
 
-    def on_select_changed(self, event: Select.Changed) -> None:
+    def on_choice_changed(self, event: Choice.Changed) -> None:
         event.stop()
-        if event.select.id == "stats-player":
+        if event.choice.id == "stats-player":
             self.ruleset_index = 0
             self._show()
-        elif event.select.id == "stats-rules" and self.stats is not None:
+        elif event.choice.id == "stats-rules" and self.stats is not None:
             keys = [r.ruleset.key for r in self.stats.rulesets]
             if event.value in keys:
                 self.ruleset_index = keys.index(event.value)
@@ -222,7 +271,7 @@ class StatsScreen(SummariesScreen):
         if self.stats is None or not self.stats.rulesets:
             return
         self.ruleset_index = (self.ruleset_index + step) % len(self.stats.rulesets)
-        rules = self.query_one("#stats-rules", Select)
-        with self.prevent(Select.Changed):
+        rules: Choice[str] = self.query_one("#stats-rules", Choice)
+        with self.prevent(Choice.Changed):
             rules.value = self.stats.rulesets[self.ruleset_index].ruleset.key
         self._show_ruleset(self.stats.rulesets[self.ruleset_index])
