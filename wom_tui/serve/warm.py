@@ -365,9 +365,9 @@ class _StartQueue:
                 del self.starting[pid]  # slow to start: it does not hold up the others any longer
         while self.waiting and len(self.starting) < STARTING_AT_ONCE:
             request, fds = self.waiting.popleft()
-            pid = _spawn(self.sock, request, fds, self.write_end)
-            if pid is not None:
-                self.starting[pid] = time.monotonic() + START_WAIT
+            forked = _spawn(self.sock, request, fds, self.write_end)
+            if forked is not None:
+                self.starting[forked] = time.monotonic() + START_WAIT
 
 
 def serve_forks(fd: int) -> int:
