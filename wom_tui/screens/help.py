@@ -139,6 +139,17 @@ class HelpScreen(WomScreen):
             self._resumed = True
             event.refresh_styles = False
 
+    _sized = False
+
+    def _on_resize(self, event: events.Resize) -> None:
+        # The first Resize only says the size the screen was just laid out at as it opened: laying the
+        # whole text out again for it was another seventh of the first paint. Later ones are real.
+        if not self._sized:
+            self._sized = True
+            if event.size == self.size and event.size == self.app.size:
+                event.stop()
+                event.prevent_default()
+
     def action_scroll_help(self, action: str) -> None:
         """Scroll the help text as its own keys would (``scroll_up``, ``page_down``, ...)."""
         getattr(self.query_one("#help-scroll", VerticalScroll), f"action_{action}")()
