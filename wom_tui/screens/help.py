@@ -141,7 +141,7 @@ class HelpScreen(WomScreen):
 
     _sized = False
 
-    def _on_resize(self, event: events.Resize) -> None:
+    async def _on_resize(self, event: events.Resize) -> None:
         # The first Resize only says the size the screen was just laid out at as it opened: laying the
         # whole text out again for it was another seventh of the first paint. Later ones are real.
         if not self._sized:
