@@ -31,6 +31,7 @@ from pathlib import Path
 
 import asyncssh
 import pyte
+from wcwidth import wcwidth
 
 MENU_TEXT = "Welcome to the World of Mastermind!"
 REGISTER_TEXT = "What is the name of the new user?"
@@ -40,14 +41,37 @@ KEYS = "abcdefghij"
 TIMEOUT = 300.0
 
 
+def screen_line(screen: pyte.Screen, y: int) -> str:
+    """Line ``y`` of ``screen`` as text, exactly as ``screen.display[y]`` gives it (without the other lines)."""
+    row = screen.buffer[y]
+    chars = []
+    wide = False
+    for x in range(screen.columns):
+        if wide:  # the stub after a wide character
+            wide = False
+            continue
+        char = row[x].data
+        wide = wcwidth(char[0]) == 2
+        chars.append(char)
+    return "".join(chars)
+
+
 class Terminal(asyncssh.SSHClientSession):
-    """A pyte screen fed by an SSH channel."""
+    """A pyte screen fed by an SSH channel.
+
+    Its text is kept line by line and only the lines pyte marks dirty are read again: ``screen.display``
+    renders all 24 lines at every look (it was most of this client's CPU, which on the same two cores
+    delayed every game's echo as if it were the server's work; a player's own terminal does not run on
+    the server). What is measured is unchanged: the moment the text shows on the client's screen.
+    """
 
     def __init__(self) -> None:
         self.screen = pyte.Screen(80, 24)
         self.stream = pyte.ByteStream(self.screen)
         self.changed = asyncio.Event()
         self.chan: asyncssh.SSHClientChannel | None = None
+        self.lines = [""] * self.screen.lines
+        self.screen.dirty.update(range(self.screen.lines))
 
     def connection_made(self, chan: asyncssh.SSHClientChannel) -> None:  # type: ignore[override]
         self.chan = chan
@@ -57,7 +81,13 @@ class Terminal(asyncssh.SSHClientSession):
         self.changed.set()
 
     def shows(self, text: str) -> bool:
-        return any(text in line for line in self.screen.display)
+        screen = self.screen
+        if screen.dirty:
+            for y in screen.dirty:
+                if y < screen.lines:
+                    self.lines[y] = screen_line(screen, y)
+            screen.dirty.clear()
+        return any(text in line for line in self.lines)
 
     async def wait_for(self, text: str) -> None:
         while not self.shows(text):

@@ -48,6 +48,10 @@ GOODBYE = "Thank you for playing the World of Mastermind!"
 
 SERVED_APOLOGY = "Sorry, something went wrong in the game and it had to stop. Please connect again."
 
+after_first_paint: Callable[[], None] | None = None
+"""Called once when the first screen is on show (set in a game forked by ``serve``'s warm parent, which
+then lets the next waiting game start)."""
+
 
 class WomApp(App[int]):
     """World of Mastermind: the main menu and every screen pushed from it.
@@ -148,11 +152,16 @@ class WomApp(App[int]):
         self.exit(128 + signal.SIGHUP)  # as the shell reports a hang-up
 
     def _import_screens_soon(self) -> None:
-        """Once the menu is painted: start this session's presence (its heartbeat shows it online; it
+        """Once the menu is painted: say so to ``serve``'s warm parent (:data:`after_first_paint`), start
+        this session's presence (its heartbeat shows it online; it
         needs the game's rules, and their solvers need numpy: not before the first paint), then import
         the other screens in the background (each first paint then only builds its screen). Served
         games were forked with everything imported already.
         """
+        global after_first_paint
+        started, after_first_paint = after_first_paint, None
+        if started is not None:
+            started()
         from .screens.together import together_of
 
         together = together_of(self)  # one presence per app session (unless a screen already started it)

@@ -6,6 +6,7 @@ import asyncio
 import os
 import re
 import signal
+import struct
 from pathlib import Path
 
 import asyncssh
@@ -160,3 +161,41 @@ async def test_sigterm_says_goodbye_to_every_game_and_leaves_no_process(tmp_path
         # The server waited for every game (reaped by the warm parent) and for the warm parent itself.
         for pid in (warm, *games):
             assert process_gone(pid)
+
+
+# -- the start queue: games start a core's worth at a time, in order of arrival ---------------------
+
+
+class _Forks:
+    """Stands in for the fork itself: each request gets the next pid, in the order it was forked."""
+
+    def __init__(self) -> None:
+        self.forked: list[str] = []
+
+    def __call__(self, _sock: object, request: dict[str, str], fds: list[int], _started: object) -> int:
+        self.forked.append(request["who"])
+        return 1000 + len(self.forked)
+
+
+def test_arrivals_start_in_order_a_few_at_a_time_and_a_slow_start_does_not_block_the_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from wom_tui.serve import warm
+
+    forks = _Forks()
+    monkeypatch.setattr(warm, "_spawn", forks)
+    monkeypatch.setattr(warm, "STARTING_AT_ONCE", 2)
+    queue = warm._StartQueue(None)  # type: ignore[arg-type]
+    for who in "abcde":
+        queue.add({"who": who}, [])
+    assert forks.forked == ["a", "b"]  # the others wait their turn
+    os.write(queue.write_end, struct.pack("=i", 1002))  # b's menu is on screen
+    queue.started()
+    queue.fork_what_may_start()
+    assert forks.forked == ["a", "b", "c"]
+    assert queue.timeout() is not None  # the next waits for a or c, but not for ever
+    monkeypatch.setattr(warm.time, "monotonic", lambda: float("inf"))  # a and c took too long
+    queue.fork_what_may_start()
+    assert forks.forked == ["a", "b", "c", "d", "e"]
+    os.close(queue.read_end)
+    os.close(queue.write_end)

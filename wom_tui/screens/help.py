@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Markdown, Static
 
@@ -100,13 +102,26 @@ def example_line(secret: str, guess: str, palette: object) -> Text:
     return text
 
 
+_SCROLL_KEYS = (
+    ("up", "scroll_up"), ("down", "scroll_down"), ("pageup", "page_up"), ("pagedown", "page_down"),
+    ("home", "scroll_home"), ("end", "scroll_end"),
+)
+
+
 class HelpScreen(WomScreen):
-    """The rules and every key; Esc goes back to where you were."""
+    """The rules and every key; Esc goes back to where you were.
+
+    The screen scrolls the text itself (arrows, Page Up/Down, Home/End) and nothing takes the focus:
+    focusing the scrolling text restyled every one of its widgets before the first paint (a fifth of
+    the time help took to open).
+    """
+
+    BINDINGS = [Binding(key, f"scroll_help('{action}')", show=False) for key, action in _SCROLL_KEYS]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box", classes="panel"):
             yield Static(Text("Help"), classes="panel-title")
-            with VerticalScroll(id="help-scroll"):
+            with VerticalScroll(id="help-scroll", can_focus=False):
                 yield Markdown(RULES)
                 yield Static(Text("Examples:"), classes="help-examples-title")
                 for secret, guess, palette in EXAMPLES:
@@ -115,5 +130,26 @@ class HelpScreen(WomScreen):
                 yield Markdown(KEYS)
         yield Footer()
 
-    def on_mount(self) -> None:
-        self.query_one("#help-scroll").focus()
+    _resumed = False
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Runs before Textual's own handler: the first time, every widget was styled as it mounted a
+        # moment ago, and restyling them all again was another fifth of the first paint.
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
+
+    _sized = False
+
+    async def _on_resize(self, event: events.Resize) -> None:
+        # The first Resize only says the size the screen was just laid out at as it opened: laying the
+        # whole text out again for it was another seventh of the first paint. Later ones are real.
+        if not self._sized:
+            self._sized = True
+            if event.size == self.size and event.size == self.app.size:
+                event.stop()
+                event.prevent_default()
+
+    def action_scroll_help(self, action: str) -> None:
+        """Scroll the help text as its own keys would (``scroll_up``, ``page_down``, ...)."""
+        getattr(self.query_one("#help-scroll", VerticalScroll), f"action_{action}")()

@@ -19,11 +19,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from ..domain.solo import SoloGame, SoloSetup
 from ..domain.store import StoreError
 
 if TYPE_CHECKING:
     from ..app import WomApp
+    from ..domain.solo import SoloGame
     from .solo_game import SoloGameScreen
 
 RESUME = "resume"
@@ -112,6 +112,8 @@ def offer_resume(app: WomApp) -> None:
         return
     if data is None:
         return
+    from ..domain.solo import SoloGame  # only with a game to offer: it brings the solvers (numpy) along
+
     try:
         game = SoloGame.from_json(data, app.rng)
     except ValueError:
@@ -131,6 +133,7 @@ def offer_resume(app: WomApp) -> None:
 
 def resume(app: WomApp, game: SoloGame) -> None:
     """Open the solo game screen on ``game``, where it was left."""
+    from ..domain.solo import SoloSetup
     from .solo_game import SoloGameScreen
     from .solo_setup import SoloChoice
 

@@ -30,6 +30,7 @@ container may never reap), and the server reaps each one when its pidfd says it 
 from __future__ import annotations
 
 import asyncio
+import collections
 import fcntl
 import gc
 import json
@@ -38,9 +39,11 @@ import os
 import selectors
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import termios
+import time
 import traceback
 from collections.abc import Sequence
 from typing import Any
@@ -191,10 +194,27 @@ def _rehearse() -> None:
 
 WARM_LOG_FD = 3
 """Where a forked game finds the write end of its log pipe to the server (``--log-fd 3``)."""
+STARTED_FD = 4
+"""Where a forked game finds the pipe on which it tells the warm parent its menu is on screen."""
+
+STARTING_AT_ONCE = max(1, os.cpu_count() or 1)
+"""Games the warm parent lets start at the same time (one per core); more requests wait their turn.
+
+A game's start is a tenth of a CPU-second or more, all of it CPU. Fifty players arriving at once used to
+get fifty games starting together: the kernel shares the cores fairly, so every game reached its menu at
+about the same moment, the time all fifty starts take (the median player waited as long as the last).
+Started a core's worth at a time, in order of arrival, the first players get their menu at once and the
+median player in half that time; the last waits as long as before.
+"""
+START_WAIT = 2.0
+"""Seconds a game may take to say it has started before the next one is let start anyway (a game stuck
+before its menu, or a machine so loaded that starts take this long, does not hold up the queue)."""
 
 
-def _become_game(request: dict[str, Any], slave: int, log: int | None = None) -> int:
-    """In the forked child: take the pty, shed the warm parent's state and run the game."""
+def _become_game(request: dict[str, Any], slave: int, log: int | None = None, started: int | None = None) -> int:
+    """In the forked child: take the pty, shed the warm parent's state and run the game (which writes
+    its pid to ``started`` once its menu is on screen).
+    """
     global _css_sharing
     _css_sharing = False  # the shared parsed CSS stays as the warm parent left it (and shared)
     signal.set_wakeup_fd(-1)
@@ -202,14 +222,23 @@ def _become_game(request: dict[str, Any], slave: int, log: int | None = None) ->
         signal.signal(signum, signal.SIG_DFL)
     os.setsid()
     fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+    if started is not None:
+        started = fcntl.fcntl(started, fcntl.F_DUPFD, 10)  # out of the way of the dup2s below
     for fd in (0, 1, 2):
         os.dup2(slave, fd)
+    keep = {0, 1, 2}
     if log is not None:
         os.dup2(log, WARM_LOG_FD)  # the game's log pipe to the server, as its --log-fd says
-    keep = WARM_LOG_FD if log is not None else 2
-    # Nothing of the warm parent stays open: its socket to the server, its selector, its pipe.
+        keep.add(WARM_LOG_FD)
+    if started is not None:
+        os.dup2(started, STARTED_FD)
+        keep.add(STARTED_FD)
+        from .. import app
+
+        app.after_first_paint = _say_started
+    # Nothing of the warm parent stays open: its socket to the server, its selector, its pipes.
     for name in os.listdir("/proc/self/fd"):
-        if int(name) > keep:
+        if int(name) not in keep:
             try:
                 os.close(int(name))
             except OSError:
@@ -230,12 +259,26 @@ def _become_game(request: dict[str, Any], slave: int, log: int | None = None) ->
     return main(argv)
 
 
-def _spawn(sock: socket.socket, request: dict[str, Any], fds: list[int]) -> None:
+def _say_started() -> None:
+    """In a forked game, once its menu is on screen: tell the warm parent (the next game may start)."""
+    try:
+        os.write(STARTED_FD, struct.pack("=i", os.getpid()))
+    except OSError:
+        pass
+    finally:
+        try:
+            os.close(STARTED_FD)
+        except OSError:
+            pass
+
+
+def _spawn(sock: socket.socket, request: dict[str, Any], fds: list[int], started: int | None = None) -> int | None:
+    """Fork a game for ``request``; its pid (None if it could not be forked)."""
     if len(fds) not in (1, 2):
         for fd in fds:
             os.close(fd)
         _send(sock, {"id": request.get("id"), "error": "expected one terminal (and a log pipe)"})
-        return
+        return None
     slave = fds[0]
     log = fds[1] if len(fds) == 2 else None
     try:
@@ -244,11 +287,11 @@ def _spawn(sock: socket.socket, request: dict[str, Any], fds: list[int]) -> None
         for fd in fds:
             os.close(fd)
         _send(sock, {"id": request.get("id"), "error": str(exc)})
-        return
+        return None
     if pid == 0:
         status = 1
         try:
-            status = _become_game(request, slave, log)
+            status = _become_game(request, slave, log, started)
         except SystemExit as exc:
             status = exc.code if isinstance(exc.code, int) else 1
         except BaseException:
@@ -267,9 +310,10 @@ def _spawn(sock: socket.socket, request: dict[str, Any], fds: list[int]) -> None
         _send(sock, {"id": request.get("id"), "pid": pid}, [pidfd])
     finally:
         os.close(pidfd)
+    return pid
 
 
-def _reap(sock: socket.socket) -> None:
+def _reap(sock: socket.socket, starting: dict[int, float] | None = None) -> None:
     while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
@@ -277,7 +321,53 @@ def _reap(sock: socket.socket) -> None:
             return
         if pid == 0:
             return
+        if starting is not None:
+            starting.pop(pid, None)
         _send(sock, {"exited": pid, "status": os.waitstatus_to_exitcode(status)})
+
+
+class _StartQueue:
+    """Spawn requests in order of arrival, forked :data:`STARTING_AT_ONCE` at a time: the next is forked
+    when a game says its menu is on screen, ends, or has had :data:`START_WAIT` seconds.
+    """
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.waiting: collections.deque[tuple[dict[str, Any], list[int]]] = collections.deque()
+        self.starting: dict[int, float] = {}
+        """Games forked and not yet on their menu: pid → when the next may start anyway."""
+        self.read_end, self.write_end = os.pipe()
+        os.set_blocking(self.read_end, False)
+
+    def add(self, request: dict[str, Any], fds: list[int]) -> None:
+        self.waiting.append((request, fds))
+        self.fork_what_may_start()
+
+    def started(self) -> None:
+        """Read the pids of games that reached their menu."""
+        try:
+            data = os.read(self.read_end, 4096)
+        except BlockingIOError:
+            return
+        for (pid,) in struct.iter_unpack("=i", data[: len(data) // 4 * 4]):
+            self.starting.pop(pid, None)
+
+    def timeout(self) -> float | None:
+        """Seconds until a start waited long enough (None: no start to wait for)."""
+        if not self.starting or not self.waiting:
+            return None
+        return max(0.0, min(self.starting.values()) - time.monotonic())
+
+    def fork_what_may_start(self) -> None:
+        now = time.monotonic()
+        for pid, deadline in list(self.starting.items()):
+            if deadline <= now:
+                del self.starting[pid]  # slow to start: it does not hold up the others any longer
+        while self.waiting and len(self.starting) < STARTING_AT_ONCE:
+            request, fds = self.waiting.popleft()
+            forked = _spawn(self.sock, request, fds, self.write_end)
+            if forked is not None:
+                self.starting[forked] = time.monotonic() + START_WAIT
 
 
 def serve_forks(fd: int) -> int:
@@ -291,21 +381,26 @@ def serve_forks(fd: int) -> int:
     signal.set_wakeup_fd(wake_write)
     signal.signal(signal.SIGCHLD, lambda *_: None)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server decides when sessions end
+    queue = _StartQueue(sock)
     selector = selectors.DefaultSelector()
     selector.register(sock, selectors.EVENT_READ)
     selector.register(wake_read, selectors.EVENT_READ)
+    selector.register(queue.read_end, selectors.EVENT_READ)
     _send(sock, {"ready": True, "pid": os.getpid()})
     buffer = b""
     fds: list[int] = []
     while True:
-        for key, _ in selector.select():
+        for key, _ in selector.select(queue.timeout()):
             if key.fileobj == wake_read:
                 try:
                     while os.read(wake_read, 512):
                         pass
                 except BlockingIOError:
                     pass
-                _reap(sock)
+                _reap(sock, queue.starting)
+                continue
+            if key.fileobj == queue.read_end:
+                queue.started()
                 continue
             data, new_fds, _flags, _addr = socket.recv_fds(sock, 65536, 16)
             fds.extend(new_fds)
@@ -321,8 +416,9 @@ def serve_forks(fd: int) -> int:
                     count = request.get("fds", 1)
                     count = count if isinstance(count, int) and 1 <= count <= _MAX_FDS else 1
                     taken, fds = fds[:count], fds[count:]
-                    _spawn(sock, request, taken)
-        _reap(sock)
+                    queue.add(request, taken)
+        _reap(sock, queue.starting)
+        queue.fork_what_may_start()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
