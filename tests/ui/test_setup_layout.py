@@ -116,7 +116,8 @@ SCREENS = {
     "menu": (),
     "register": ("r",),
     "scoreboard": ("s",),
-    "help": ("question_mark",),
+    # Help has no controls: nothing on it takes the focus, the screen scrolls its text by the keys
+    # (tests/ui/test_help_scroll.py).
     "wom setup": ("p",),
     "solo setup": ("o",),
 }

@@ -32,6 +32,7 @@ class WomScreen(Screen[Any]):
     def __init__(self, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._resumed = False
+        self._sized = False
         self._preset_breakpoints()
 
     def _preset_breakpoints(self) -> None:
@@ -68,6 +69,13 @@ class WomScreen(Screen[Any]):
             # Textual's styling of the whole screen again here (a sixth of opening a screen) is skipped.
             self._resumed = True
             message.refresh_styles = False
+        elif isinstance(message, events.Resize) and not self._sized:
+            # Its first Resize only repeats the size it was just laid out at as it opened: laying it
+            # all out again for that was another seventh of a first paint. Later ones are real.
+            self._sized = True
+            if message.size == self.size == self.app.size:
+                message.stop()
+                return
         await super()._on_message(message)
 
     def on_unmount(self) -> None:

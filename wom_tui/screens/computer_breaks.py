@@ -20,7 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Button, DataTable, Footer, Input, Static
+from textual.widgets import Button, DataTable, Input, Static
 from textual.worker import get_current_worker
 
 from ..domain.codes import InvalidCode, Ruleset
@@ -32,6 +32,7 @@ from ..domain.computer_breaks import (
     Played,
 )
 from ..domain.game import Move
+from ..widgets.footer import Footer
 from ..widgets.digit_input import DigitInput
 from ..widgets.message_log import MessageLog
 from ..widgets.pegs import code_pegs

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -129,26 +128,6 @@ class HelpScreen(WomScreen):
                 yield Markdown(GAMES)
                 yield Markdown(KEYS)
         yield Footer()
-
-    _resumed = False
-
-    def _on_screen_resume(self, event: events.ScreenResume) -> None:
-        # Runs before Textual's own handler: the first time, every widget was styled as it mounted a
-        # moment ago, and restyling them all again was another fifth of the first paint.
-        if not self._resumed:
-            self._resumed = True
-            event.refresh_styles = False
-
-    _sized = False
-
-    async def _on_resize(self, event: events.Resize) -> None:
-        # The first Resize only says the size the screen was just laid out at as it opened: laying the
-        # whole text out again for it was another seventh of the first paint. Later ones are real.
-        if not self._sized:
-            self._sized = True
-            if event.size == self.size and event.size == self.app.size:
-                event.stop()
-                event.prevent_default()
 
     def action_scroll_help(self, action: str) -> None:
         """Scroll the help text as its own keys would (``scroll_up``, ``page_down``, ...)."""

@@ -12,8 +12,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
+from ..widgets.footer import Footer
 from ..domain.keys import LINK_CODE_LIFETIME, KeyRejected
 from .base import WomScreen
 

@@ -21,11 +21,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..domain.store import StoreError
 from ..domain.table import CLOSED, FINISHED, GUESSING, MAKING, OPEN, Refused, SeatHolder, SeatView, Table, TableView
+from ..widgets.footer import Footer
 from ..widgets.message_log import MessageLog
 from ..widgets.peg_input import PegInput
 from ..widgets.wom_board import HistoryTable

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Footer, OptionList, Static
+from textual.widgets import Button, Checkbox, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..domain.codes import WOM_RULESET, Ruleset
@@ -24,6 +24,7 @@ from ..domain.live import LiveChange, Presence
 from ..domain.table import CLOSED, FINISHED, OPEN, Refused, Table, TableView
 from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
 from .together import LiveScreen
+from ..widgets.footer import Footer
 from ..widgets.select import Select
 
 PHASE_WORDS = {

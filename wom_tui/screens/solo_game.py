@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, DataTable, Footer, Input, Static
+from textual.widgets import Button, DataTable, Input, Static
 from textual.worker import get_current_worker
 
 from ..domain.codes import Feedback, InvalidCode, Ruleset
@@ -26,6 +26,7 @@ from ..domain.daily import solo_share
 from ..domain.halloffame import HallEntry
 from ..domain.solo import LIFELINE_COSTS, LifelineResult, SoloGame, coach_verdict
 from ..domain.users import MAX_GUEST_NAME, NameRejected, check_guest_name
+from ..widgets.footer import Footer
 from ..widgets.message_log import MessageLog
 from ..widgets.pegs import code_pegs
 from ..widgets.solo_history import (

@@ -27,7 +27,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 from textual.timer import Timer
-from textual.widgets import Button, ContentSwitcher, Footer, Static
+from textual.widgets import Button, ContentSwitcher, Static
 from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from ..domain.codes import WOM_RULESET, InvalidCode, Ruleset
@@ -42,6 +42,7 @@ from ..domain.wom import (
     WomGame,
     players_from_names,
 )
+from ..widgets.footer import Footer
 from ..widgets.message_log import MessageLog
 from ..widgets.peg_input import PegInput
 from ..widgets.message_log import Kind

@@ -8,9 +8,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.widgets import Button, DataTable, Footer, Static
+from textual.widgets import Button, DataTable, Static
 
 from ..domain.wom import SetupError, WomGame
+from ..widgets.footer import Footer
 from ..widgets.pegs import code_pegs
 from ..widgets.themes import rich_colour
 from .base import WomScreen

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.content import Content
-from textual.widgets import Button, Checkbox, Collapsible, Footer, Label, RadioButton, RadioSet, Static
+from textual.widgets import Button, Checkbox, Collapsible, Label, RadioButton, RadioSet, Static
 
 from ..domain.codes import PALETTES, WOM_RULESET, Ruleset
 from ..domain.users import COMPUTER_NAMES
@@ -22,6 +22,7 @@ from ..domain.wom import GUEST_SEATS, MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, M
 from .base import WomScreen
 from .wom_game import WomGameScreen, WomSetup, start_game
 from .wom_results import WomResultsScreen
+from ..widgets.footer import Footer
 from ..widgets.select import Select
 
 if TYPE_CHECKING:
