@@ -94,3 +94,23 @@ async def test_a_squeezed_lifeline_column_keeps_room_for_its_buttons(app):
             await pilot.pause()
         assert app._exception is None
         assert app.screen.query_one("#solo-actions").region.width >= 8
+
+
+async def test_a_terminal_made_narrower_mid_game_wraps_the_messages_again(app):
+    """The messages were wrapped once, as they were written: from 80×24 to 60×20 mid-game, the log
+    cut every line at its old width."""
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_solo_setup(pilot)
+        screen = await start_game(pilot)
+        await guess(pilot, screen, "0123")
+        log = screen.messages
+        await pilot.resize_terminal(*SIZE)
+        await wait_for(pilot, lambda: log.region.right <= SIZE[0] and log.size.width > 0)
+        await pilot.pause()
+        assert no_sideways_scroll(log), f"messages are cut, not wrapped: {log.virtual_size} in {log.scrollable_content_region}"
+        shown = " ".join(" ".join(text_in(app, log.region).split()).replace("│", " ").split())
+        for line in said(screen)[-2:]:  # the latest messages, on show at the log's end
+            assert " ".join(line.split()) in shown, f"{line!r} is not shown whole at 60×20: {shown!r}"
+        await guess(pilot, screen, "4567")  # and what comes next wraps at the new width
+        await pilot.pause()
+        assert no_sideways_scroll(log)

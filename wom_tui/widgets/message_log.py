@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Literal
 
 from rich.style import Style
 from rich.text import Text
+from textual.events import Resize
 from textual.widgets import RichLog
 
 from .themes import rich_colour
@@ -52,6 +54,9 @@ class MessageLog(RichLog):
             classes=classes,
         )
         self.lines_said: list[str] = []
+        self._shown: deque[tuple[str, Kind]] = deque(maxlen=max_lines)
+        """The messages on show with their kinds, to wrap them again when the width changes."""
+        self._wrapped_at: int | None = None
         self.can_focus = False
 
     def _style(self, kind: Kind) -> Style:
@@ -70,6 +75,23 @@ class MessageLog(RichLog):
     def say(self, text: str, kind: Kind = "info") -> None:
         """Add one message as plain text, coloured by ``kind``."""
         self.lines_said.append(text)
+        self._shown.append((text, kind))
+        self._write_message(text, kind)
+
+    def on_resize(self, _event: Resize) -> None:
+        """Wrap every message again when the log's width changes: RichLog wraps a line once, as it
+        is written, so a terminal made narrower mid-game cut the messages off at the old width.
+        """
+        width = self.scrollable_content_region.width
+        if not width:
+            return
+        if self._wrapped_at is not None and width != self._wrapped_at and self._size_known:
+            self.clear()
+            for text, kind in self._shown:
+                self._write_message(text, kind)
+        self._wrapped_at = width
+
+    def _write_message(self, text: str, kind: Kind) -> None:
         # What follows an arrow (key pegs "K K W", or "1 black, 2 white") is never split across lines:
         # a line too long for the log starts it on a line of its own.
         head, arrow, tail = text.partition(" → ")
