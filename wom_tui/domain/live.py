@@ -25,8 +25,9 @@ Promises:
   is ignored and removed by the next sweep; the seats of its session follow the dropping-out rule.
 * :class:`ChangeFeed`: ``changes()`` is an async iterator of :class:`LiveChange` ("something in the
   live state changed"). :class:`FolderFeed` watches the folder with inotify on Linux (its
-  descriptor in the event loop: waiting costs nothing), with ``watchfiles`` elsewhere (the data folder, ``tables/`` and ``games/``, not ``presence/``, whose heartbeats would wake
-  every process: ``presence.changed`` says a session came or went) and falls back to slow polling.
+  descriptor in the event loop: waiting costs nothing), with ``watchfiles`` elsewhere (the data
+  folder, ``tables/`` and ``games/``, not ``presence/``, whose heartbeats would wake every
+  process: ``presence.changed`` says a session came or went) and falls back to slow polling.
   The same contract can sit on another store later.
 """
 
