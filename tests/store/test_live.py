@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 import time
 
 import psycopg
@@ -334,10 +335,25 @@ class Subscriber:
         await asyncio.wait_for(self.task, 10)
 
 
+class Used:
+    """A folder feed that checks, once it is done, that it ran on the watcher asked for."""
+
+    def __init__(self, feed: FolderFeed, expected: str) -> None:
+        self.feed, self.expected = feed, expected
+
+    async def changes(self, stop, ready):
+        async for change in self.feed.changes(stop, ready):
+            yield change
+        assert self.feed.used == self.expected, f"asked for {self.expected}, ran on {self.feed.used}"
+
+
 def feeds(live) -> list:
-    """Every change feed a store offers: the folder's watcher and its polling; the database's LISTEN."""
+    """Every change feed a store offers: the folder's inotify (Linux), watchfiles and polling; the
+    database's LISTEN."""
     if isinstance(live, LiveState):
-        return [FolderFeed(live.store.data_dir, polling=polling, poll_interval=0.05) for polling in (False, True)]
+        watchers = (["inotify"] if sys.platform == "linux" else []) + ["watchfiles", "polling"]
+        return [Used(FolderFeed(live.store.data_dir, watcher=watcher, poll_interval=0.05), watcher)
+                for watcher in watchers]
     return [live.feed()]
 
 
@@ -371,6 +387,52 @@ async def test_the_feed_reports_a_session_parting_and_one_collected_after_it_was
             await asyncio.to_thread(live.sweep)
             await sub.until(lambda seen: any(c.presence for c in seen[count:]))
         assert not presence_kept(live, killed)
+
+
+async def test_a_folder_that_cannot_be_watched_with_inotify_falls_back_and_still_reports(folder_live, monkeypatch):
+    """Past the system's inotify limits (or without the library): ``watchfiles``, else polling."""
+    import errno
+
+    inotify_simple = pytest.importorskip("inotify_simple") if sys.platform == "linux" else None
+    if inotify_simple is not None:
+        def no_more_watches(self, path, mask):
+            raise OSError(errno.ENOSPC, "inotify watch limit reached")
+        monkeypatch.setattr(inotify_simple.INotify, "add_watch", no_more_watches)
+    folder = folder_live.store.data_dir
+    for feed, expected in ((FolderFeed(folder), "watchfiles"), (FolderFeed(folder, watcher="inotify", poll_interval=0.05), "polling")):
+        if sys.platform != "linux" and feed.watcher == "inotify":
+            continue
+        async with Subscriber(Used(feed, expected)) as sub:
+            table = await asyncio.to_thread(folder_live.create_table, ALAN)
+            await sub.until(lambda seen: any(table.table_id in c.tables for c in seen))
+
+
+async def test_the_folder_feed_sees_tables_in_a_tables_folder_made_after_it_started(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    async with Subscriber(FolderFeed(data)) as sub:
+        live = await asyncio.to_thread(lambda: LiveState(Store(data)))
+        table = await asyncio.to_thread(live.create_table, ALAN)
+        await sub.until(lambda seen: any(table.table_id in c.tables for c in seen))
+
+
+async def test_many_changes_at_once_reach_a_busy_subscriber_merged(folder_live):
+    """Eight tables changing while the subscriber is busy: it gets them in a few changes, not one per file event."""
+    tables = [await asyncio.to_thread(folder_live.create_table, ALAN) for _ in range(8)]
+    feed = FolderFeed(folder_live.store.data_dir)
+    stop, ready = asyncio.Event(), asyncio.Event()
+    changes = feed.changes(stop, ready)
+    first = asyncio.ensure_future(changes.__anext__())
+    await asyncio.wait_for(ready.wait(), 10)
+    for table in tables:  # the subscriber does not take anything meanwhile
+        await asyncio.to_thread(folder_live.update_table, table.table_id, lambda t: t.sit(BEA, 1))
+    seen = [await asyncio.wait_for(first, 10)]
+    wanted = {t.table_id for t in tables}
+    while not wanted <= set().union(*(c.tables for c in seen)):
+        seen.append(await asyncio.wait_for(changes.__anext__(), 10))
+    assert len(seen) <= 2, seen
+    stop.set()
+    await changes.aclose()
 
 
 def test_computers_think_outside_the_lock(folder_store, folder_live, clock, monkeypatch):

@@ -83,7 +83,8 @@ class LiveTableScreen(LiveScreen):
         super().__init__(classes="live-table-screen")
         self.table_id = table_id
         self.view: TableView | None = None
-        self._resumed = False
+        self._seat_resumed = False
+        """The person's seat was taken back on this session (once; not WomScreen._resumed, the screen's first resume)."""
         self._due_timer: Any = None
         self._shown_log: tuple[str, ...] = ()
         self._shown_seats: list[Text] = []
@@ -140,8 +141,8 @@ class LiveTableScreen(LiveScreen):
         live = self.wom.store.live
         me = self.me
         try:
-            if me is not None and not self._resumed:
-                self._resumed = True
+            if me is not None and not self._seat_resumed:
+                self._seat_resumed = True
                 live.act(self.table_id, lambda t, now: t.resume(me, now))
             if self._want_tick:
                 self._want_tick = False
