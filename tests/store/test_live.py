@@ -393,8 +393,9 @@ async def test_a_folder_that_cannot_be_watched_with_inotify_falls_back_and_still
     """Past the system's inotify limits (or without the library): ``watchfiles``, else polling."""
     import errno
 
-    inotify_simple = pytest.importorskip("inotify_simple") if sys.platform == "linux" else None
-    if inotify_simple is not None:
+    if sys.platform == "linux":  # a dependency there (pyproject.toml): never skipped
+        import inotify_simple
+
         def no_more_watches(self, path, mask):
             raise OSError(errno.ENOSPC, "inotify watch limit reached")
         monkeypatch.setattr(inotify_simple.INotify, "add_watch", no_more_watches)

@@ -31,8 +31,8 @@ class WomScreen(Screen[Any]):
 
     def __init__(self, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
-        self._resumed = False
-        self._sized = False
+        self._wom_first_resume_seen = False
+        self._wom_first_resize_seen = False
         self._preset_breakpoints()
 
     def _preset_breakpoints(self) -> None:
@@ -64,15 +64,15 @@ class WomScreen(Screen[Any]):
             # Left before it was built, or opened by a key typed just before the quit key (issue 9's
             # random run): its widgets are gone or going, so its mount and resume handlers would fail.
             return
-        if isinstance(message, events.ScreenResume) and not self._resumed:
+        if isinstance(message, events.ScreenResume) and not self._wom_first_resume_seen:
             # Its first resume follows its mount at once: every widget was styled as it mounted, so
             # Textual's styling of the whole screen again here (a sixth of opening a screen) is skipped.
-            self._resumed = True
+            self._wom_first_resume_seen = True
             message.refresh_styles = False
-        elif isinstance(message, events.Resize) and not self._sized:
+        elif isinstance(message, events.Resize) and not self._wom_first_resize_seen:
             # Its first Resize only repeats the size it was just laid out at as it opened: laying it
             # all out again for that was another seventh of a first paint. Later ones are real.
-            self._sized = True
+            self._wom_first_resize_seen = True
             if message.size == self.size == self.app.size:
                 message.stop()
                 return

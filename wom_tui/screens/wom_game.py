@@ -336,7 +336,7 @@ class WomGameScreen(WomScreen):
             if breaker.is_computer:
                 note = Content("The code stays hidden as it is typed; Ctrl+R shows it to you.")
             code_input.disabled = False
-            code_input.focus()
+            self.set_focus(code_input)  # at once: a key typed on its heels must reach it
             self._awaiting = ("code", maker.name)
         self.query_one("#making-note", Static).update(note)
 
@@ -379,7 +379,7 @@ class WomGameScreen(WomScreen):
             self._set_error("#guess-error", Content.from_markup("$name is thinking…", name=player.name), "-info")
         else:
             guess_input.disabled = False
-            guess_input.focus()
+            self.set_focus(guess_input)  # at once: a key typed on its heels must reach it
             self._awaiting = ("guess", player.name)
 
     def _show_attempts(self, player: Player) -> None:
@@ -497,7 +497,7 @@ class WomGameScreen(WomScreen):
         ready = self.query_one("#handover-ready", Button)
         ready.label = Content.from_markup("I'm $name — ready", name=player.name)
         ready.refresh(layout=True)  # a label change alone keeps the width of the first name shown
-        ready.focus()
+        self.set_focus(ready)  # at once: a key typed on its heels must reach it
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """The next person is at the keyboard: show their turn."""
