@@ -52,7 +52,8 @@ def test_the_two_step_look_picks_the_guess_whose_answers_the_next_guess_splits_b
         for key in np.unique(keys[t]):
             if key != SHAPE.win_key:
                 part = codes[keys[t] == key]
-                after = entropy(partition_counts(feedback_keys(pool[order[:nexts]], part, SHAPE.colours), SHAPE.outcomes))
+                after_keys = feedback_keys(pool[order[:nexts]], part, SHAPE.colours)
+                after = entropy(partition_counts(after_keys, SHAPE.outcomes))
                 total += len(part) / len(codes) * after.max()
         return total
 

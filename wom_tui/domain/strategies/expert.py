@@ -4,6 +4,9 @@ On 4 × 6 with repeats HAL9000 plays from the books the exact search wrote (see 
 on 5 × 8 with repeats from a whole decision tree written offline (see :mod:`.wide`).
 Elsewhere it scores candidate guesses by the entropy of the answers they would get over a sample
 of the fitting codes, and searches the end-game once few codes remain (:class:`.planning.Planner`).
+On spaces too big to offer every code as a guess (8 × 10) it looks two guesses ahead among its best
+few (:data:`LOOKAHEAD_TOP`): a split whose parts the next guess splits well beats a slightly better
+split into parts that are hard to tell apart.
 """
 
 from __future__ import annotations
@@ -70,7 +73,8 @@ FULL_POOL_WORK = 4_000_000
 LOOKAHEAD_TOP = 8
 """On spaces too big to offer whole (8 × 10), the best this many guesses by entropy are looked at two
 steps deep (0 or 1: off): each scores its own entropy plus, for every answer it may get, the best entropy
-a next guess would get on the codes left. Saved 0.11 ± 0.06 guesses a game on 8 × 10 (300 games)."""
+a next guess would get on the codes left. On 8 × 10, 1,000 games (seed 2026): 7.720 against 7.759
+without; the best 12, scored on 8,000 codes: 7.698 but up to 1.4 s CPU a move (the gap is within noise)."""
 
 LOOKAHEAD_NEXT = 200
 """Next guesses tried in the two-step look (the best of the pool by entropy)."""
