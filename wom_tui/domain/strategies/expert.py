@@ -4,6 +4,9 @@ On 4 × 6 with repeats HAL9000 plays from the books the exact search wrote (see 
 on 5 × 8 with repeats from a whole decision tree written offline (see :mod:`.wide`).
 Elsewhere it scores candidate guesses by the entropy of the answers they would get over a sample
 of the fitting codes, and searches the end-game once few codes remain (:class:`.planning.Planner`).
+On spaces too big to offer every code as a guess (8 × 10) it looks two guesses ahead among its best
+few (:data:`LOOKAHEAD_TOP`): a split whose parts the next guess splits well beats a slightly better
+split into parts that are hard to tell apart.
 """
 
 from __future__ import annotations
@@ -66,6 +69,15 @@ FULL_POOL_SIZE = 50_000
 
 FULL_POOL_WORK = 4_000_000
 """When (space size × fitting codes) is at most this, every code is considered as a guess."""
+
+LOOKAHEAD_TOP = 8
+"""On spaces too big to offer whole (8 × 10), the best this many guesses by entropy are looked at two
+steps deep (0 or 1: off): each scores its own entropy plus, for every answer it may get, the best entropy
+a next guess would get on the codes left. On 8 × 10, 1,000 games (seed 2026): 7.720 against 7.759
+without; the best 12, scored on 8,000 codes: 7.698 but up to 1.4 s CPU a move (the gap is within noise)."""
+
+LOOKAHEAD_NEXT = 200
+"""Next guesses tried in the two-step look (the best of the pool by entropy)."""
 
 
 def _partitions(total: int, most: int, parts: int) -> list[tuple[int, ...]]:
@@ -161,7 +173,37 @@ def best_guess(
         )
         helpers = pool[np.argsort(-score, kind="stable")[:n_helpers]] if not fitting_only else evals[:0]
         return Planner(shape, helpers, branch=branch, nodes=nodes).plan(evals, left)[1]
+    if LOOKAHEAD_TOP > 1 and not fitting_only and shape.size > FULL_POOL_SIZE:
+        return pool[_two_step(keys, score, shape, LOOKAHEAD_TOP, LOOKAHEAD_NEXT)]
     return pool[int(np.argmax(score))]
+
+
+def _two_step(keys: np.ndarray, score: np.ndarray, shape: Shape, top: int, nexts: int) -> int:
+    """The pool row among the ``top`` best by ``score`` whose answers leave codes the next guess splits best.
+
+    ``keys`` are the answers of every pool row (rows) on the scored codes (columns). A row's worth is
+    its own score plus the entropy the best of the ``nexts`` best rows would get on each answer's codes,
+    weighted by how many codes give that answer.
+    """
+    n = keys.shape[1]
+    order = np.argsort(-score, kind="stable")
+    second = keys[order[:nexts]].astype(np.int32)
+    outcomes, win = shape.outcomes, shape.win_key
+    sizes_log = np.arange(n + 1, dtype=np.float64)
+    clog = sizes_log * np.log2(np.maximum(sizes_log, 1.0))
+    best_row, best_worth = int(order[0]), -np.inf
+    for t in order[:top]:
+        row = keys[t].astype(np.int32)
+        joint = partition_counts(second + row[None, :] * outcomes, outcomes * outcomes)
+        joint = joint.reshape(len(second), outcomes, outcomes)
+        per_class = np.bincount(row, minlength=outcomes).astype(np.float64)
+        # n_i·H_i = n_i·log2(n_i) − Σ_j c_ij·log2(c_ij), for every next guess and every answer i.
+        spread = clog[per_class.astype(np.int64)][None, :] - clog[joint].sum(axis=2)
+        spread[:, win] = 0.0
+        worth = score[t] + spread.max(axis=0).sum() / n
+        if worth > best_worth:
+            best_row, best_worth = int(t), worth
+    return best_row
 
 
 class ExpertStrategy:
