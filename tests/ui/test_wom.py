@@ -541,6 +541,22 @@ async def test_an_esc_as_the_game_ends_does_not_skip_the_results(make_app, store
     assert Store(store.data_dir).user("Steve").games == 1
 
 
+async def test_the_next_hand_over_takes_its_enter_however_soon_it_comes(make_app, store: Store):
+    """Textual ignores Enter on a button while the flash of its last press lasts (0.2 s): the one
+    hand-over button served Steve, then Alan a moment later, and Alan's Enter did nothing."""
+    store.register("Alan")
+    store.register("Steve")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        await choose(pilot, "#seat-select-2", "st")
+        screen = await start(pilot)
+        screen.query_one("#handover-ready", Button).active_effect_duration = 60  # a flash that outlasts the game
+        await enter_code(pilot, screen, "Alan", "RGBY")
+        await enter_code(pilot, screen, "Steve", "KKWW")  # Steve's hand-over: Enter
+        assert await wait_turn(pilot, screen, "Alan") == "guess"  # Alan's hand-over: Enter again
+
+
 async def test_the_hand_over_button_fits_each_name(make_app, store: Store):
     store.register("Al")
     store.register("Maximilian")

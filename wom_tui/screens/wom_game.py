@@ -495,6 +495,9 @@ class WomGameScreen(WomScreen):
             Content.assemble(turn, "\n", Content.from_markup("Press Enter when you are ready, $name.", name=player.name))
         )
         ready = self.query_one("#handover-ready", Button)
+        # The same button serves every hand-over: Textual ignores Enter on a button for 0.2 s after a
+        # press (its "-active" flash), so a quick next hand-over swallowed the next person's Enter.
+        ready.remove_class("-active")
         ready.label = Content.from_markup("I'm $name — ready", name=player.name)
         ready.refresh(layout=True)  # a label change alone keeps the width of the first name shown
         self.set_focus(ready)  # at once: a key typed on its heels must reach it
