@@ -123,6 +123,14 @@ async def play_out(pilot, screen: WomGameScreen, name: str) -> None:
     await until(pilot, lambda: isinstance(app.screen, WomResultsScreen), message="results")
 
 
+async def seated(pilot, *typed: str) -> WomGameScreen:
+    """Open the setup, seat a person in seats 1, 2, … by the start of their names, and start."""
+    await open_setup(pilot)
+    for seat, start_of_name in enumerate(typed, 1):
+        await choose(pilot, f"#seat-select-{seat}", start_of_name)
+    return await start(pilot)
+
+
 async def two_people_and_hal(pilot, attempts: str = "5") -> WomGameScreen:
     """Set up Alan, Steve and HAL9000 with ``attempts`` attempts, by clicking, and start."""
     await open_setup(pilot)
@@ -548,9 +556,7 @@ async def test_the_next_hand_over_takes_its_enter_however_soon_it_comes(make_app
     store.register("Steve")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await open_setup(pilot)
-        await choose(pilot, "#seat-select-2", "st")
-        screen = await start(pilot)
+        screen = await seated(pilot, "al", "st")
         screen.query_one("#handover-ready", Button).active_effect_duration = 60  # a flash that outlasts the game
         await enter_code(pilot, screen, "Alan", "RGBY")
         await enter_code(pilot, screen, "Steve", "KKWW")  # Steve's hand-over: Enter
@@ -562,10 +568,7 @@ async def test_the_hand_over_button_fits_each_name(make_app, store: Store):
     store.register("Maximilian")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await open_setup(pilot)
-        await choose(pilot, "#seat-select-1", "ma")
-        await choose(pilot, "#seat-select-2", "al")
-        screen = await start(pilot)
+        screen = await seated(pilot, "ma", "al")
         ready = screen.query_one("#handover-ready", Button)
         await enter_code(pilot, screen, "Maximilian", "RGBY")
         await until(pilot, lambda: screen.awaiting == ("handover", "Al"))
