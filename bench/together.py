@@ -56,6 +56,7 @@ import termios
 import time
 import traceback
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -170,6 +171,15 @@ async def guess_to_panel(folder: Path, tables: int, players: int, guesses: int) 
 
 def _send(fd: int, **message) -> None:
     os.write(fd, (json.dumps(message) + "\n").encode())
+
+
+async def _run_with_control(app: WomApp, control: int) -> tuple[asyncio.Future[Any], asyncio.StreamReader]:
+    """Start ``app`` in a session process, and read the parent's commands from the ``control`` pipe."""
+    running = asyncio.ensure_future(app.run_async())
+    lines = asyncio.StreamReader()
+    loop = asyncio.get_running_loop()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(lines), os.fdopen(control, "rb"))
+    return running, lines
 
 
 def _child_main(run, slave: int, report: int) -> None:
@@ -329,10 +339,7 @@ async def _player(folder: str, table: int, seat: int, players: int, guesses: int
 
     LiveTableScreen.show = show  # type: ignore[method-assign]
     WomApp._display = display  # type: ignore[method-assign]
-    running = asyncio.ensure_future(app.run_async())
-    lines = asyncio.StreamReader()
-    loop = asyncio.get_running_loop()
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(lines), os.fdopen(control, "rb"))
+    running, lines = await _run_with_control(app, control)
 
     async def until(predicate, timeout: float = 120.0, what=lambda: "") -> None:
         deadline = time.monotonic() + timeout
@@ -455,10 +462,7 @@ async def _lobby_session(folder: str, index: int, master: int, report: int, cont
     watching: list[int] = []
     LobbyScreen.show = show  # type: ignore[method-assign]
     WomApp._display = display  # type: ignore[method-assign]
-    running = asyncio.ensure_future(app.run_async())
-    lines = asyncio.StreamReader()
-    loop = asyncio.get_running_loop()
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(lines), os.fdopen(control, "rb"))
+    running, lines = await _run_with_control(app, control)
     deadline = time.monotonic() + 120
     while getattr(app, "together", None) is None or app.together.presence is None:
         if running.done() or time.monotonic() > deadline:

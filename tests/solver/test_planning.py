@@ -12,13 +12,19 @@ from wom_tui.domain.strategies.space import Shape, feedback_keys, partition_coun
 SHAPE = Shape(8, 10, True)
 
 
+def codes_near_one(gen: np.random.Generator, *, drawn: int, change: float, kept: int) -> np.ndarray:
+    """Up to ``kept`` distinct 8 × 10 codes, each a random code with each peg changed at rate ``change``:
+    alike, as the codes left late in a game are."""
+    base = gen.integers(0, 10, size=8, dtype=np.uint8)
+    codes = np.repeat(base[None], drawn, axis=0)
+    changed = gen.random(codes.shape) < change
+    codes[changed] = gen.integers(0, 10, size=int(changed.sum()), dtype=np.uint8)
+    return np.unique(codes, axis=0)[:kept]
+
+
 def test_the_end_game_plan_totals_what_following_it_costs():
     gen = np.random.default_rng(3)
-    base = gen.integers(0, 10, size=8, dtype=np.uint8)
-    codes = np.repeat(base[None], 200, axis=0)
-    change = gen.random(codes.shape) < 0.3
-    codes[change] = gen.integers(0, 10, size=int(change.sum()), dtype=np.uint8)
-    codes = np.unique(codes, axis=0)[:40]
+    codes = codes_near_one(gen, drawn=200, change=0.3, kept=40)
     helpers = gen.integers(0, 10, size=(20, 8), dtype=np.uint8)
 
     def planner():
@@ -35,11 +41,7 @@ def test_the_end_game_plan_totals_what_following_it_costs():
 
 def test_the_two_step_look_picks_the_guess_whose_answers_the_next_guess_splits_best():
     gen = np.random.default_rng(1)
-    base = gen.integers(0, 10, size=8, dtype=np.uint8)
-    codes = np.repeat(base[None], 600, axis=0)
-    change = gen.random(codes.shape) < 0.5
-    codes[change] = gen.integers(0, 10, size=int(change.sum()), dtype=np.uint8)
-    codes = np.unique(codes, axis=0)[:300]
+    codes = codes_near_one(gen, drawn=600, change=0.5, kept=300)
     pool = np.concatenate([codes[:20], gen.integers(0, 10, size=(30, 8), dtype=np.uint8)])
     keys = feedback_keys(pool, codes, SHAPE.colours)
     score = entropy(partition_counts(keys, SHAPE.outcomes))
