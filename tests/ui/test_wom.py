@@ -12,8 +12,8 @@ from wom_tui.domain.wom import FINISHED, GUESSING, MAKING
 from wom_tui.screens.confirm import ConfirmScreen
 from wom_tui.screens.menu import MenuScreen
 from wom_tui.screens.scoreboard import ScoreboardScreen
-from wom_tui.screens.wom_setup import WomSetupScreen
-from wom_tui.screens.wom_game import WomGameScreen
+from wom_tui.screens.wom_game import WomGameScreen, WomSetup, start_game
+from wom_tui.screens.wom_setup import DEFAULT_ATTEMPTS, WomSetupScreen
 from wom_tui.screens.wom_results import WomResultsScreen
 from wom_tui.widgets import MessageLog, PegInput
 from wom_tui.widgets.peg_input import PalettePeg, PegSlot
@@ -123,12 +123,14 @@ async def play_out(pilot, screen: WomGameScreen, name: str) -> None:
     await until(pilot, lambda: isinstance(app.screen, WomResultsScreen), message="results")
 
 
-async def seated(pilot, *typed: str) -> WomGameScreen:
-    """Open the setup, seat a person in seats 1, 2, … by the start of their names, and start."""
-    await open_setup(pilot)
-    for seat, start_of_name in enumerate(typed, 1):
-        await choose(pilot, f"#seat-select-{seat}", start_of_name)
-    return await start(pilot)
+async def seat(pilot, *names: str, attempts: int = DEFAULT_ATTEMPTS) -> WomGameScreen:
+    """Sit ``names`` at a table straight from the menu, as the setup's Start does: for the tests of
+    the game itself (the setup screen has its own tests, and the whole-game test goes through it)."""
+    app = pilot.app
+    screen = start_game(app, WomSetup(names, attempts))
+    app.push_screen(screen)
+    await until(pilot, lambda: app.screen is screen and screen.is_mounted)
+    return screen
 
 
 async def two_people_and_hal(pilot, attempts: str = "5") -> WomGameScreen:
@@ -360,8 +362,7 @@ async def test_masked_code_and_invalid_code_or_guess_cost_nothing(make_app, stor
     store.register("Alan")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await open_setup(pilot)
-        screen = await start(pilot)
+        screen = await seat(pilot, "Alan", "HAL9000")
         error = screen.query_one("#making-error", Static)
         await wait_turn(pilot, screen, "Alan")
         code_input = screen.query_one("#code-input", PegInput)
@@ -400,8 +401,7 @@ async def test_without_debug_no_code_is_ever_shown(make_app, store: Store):
     store.register("Alan")
     app = make_app(debug=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await open_setup(pilot)
-        screen = await start(pilot)
+        screen = await seat(pilot, "Alan", "HAL9000")
         await enter_code(pilot, screen, "Alan", "RGBY")
         await until(pilot, lambda: "The code is now set for Alan to break." in said(screen))
         await wait_turn(pilot, screen, "Alan")
@@ -413,8 +413,7 @@ async def test_arrow_keys_and_mouse_enter_a_guess(make_app, store: Store):
     store.register("Alan")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await open_setup(pilot)
-        screen = await start(pilot)
+        screen = await seat(pilot, "Alan", "HAL9000")
         await enter_code(pilot, screen, "Alan", "RGBY")
         await wait_turn(pilot, screen, "Alan")
         # Arrows: ↑ on an empty slot gives R, ↑ again G; → moves on; ↓ on an empty slot gives the last (K).
@@ -493,9 +492,7 @@ async def test_a_store_that_cannot_save_says_so_on_the_results(make_app, store: 
 
     app.store.record_game = refuse  # type: ignore[method-assign]
     async with app.run_test(size=(80, 24)) as pilot:
-        await open_setup(pilot)
-        await pick_radio(pilot, "#setup-attempts", "5")
-        screen = await start(pilot)
+        screen = await seat(pilot, "Alan", "HAL9000", attempts=5)
         await play_out(pilot, screen, "Alan")
         saved = shown(app.screen.query_one("#results-saved", Static))
         assert "The points could not be saved." in saved
@@ -509,9 +506,7 @@ async def test_a_store_that_cannot_save_says_so_on_the_results(make_app, store: 
 
 async def alan_and_steve(pilot) -> WomGameScreen:
     """Alan and Steve, no computer: Alan sets RGBY for Steve, Steve sets KKWW for Alan, Alan breaks it at once."""
-    await open_setup(pilot)
-    await choose(pilot, "#seat-select-2", "st")
-    screen = await start(pilot)
+    screen = await seat(pilot, "Alan", "Steve")
     await enter_code(pilot, screen, "Alan", "RGBY")
     await enter_code(pilot, screen, "Steve", "KKWW")
     await enter_guess(pilot, screen, "Alan", "kkww")
@@ -556,7 +551,7 @@ async def test_the_next_hand_over_takes_its_enter_however_soon_it_comes(make_app
     store.register("Steve")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await seated(pilot, "al", "st")
+        screen = await seat(pilot, "Alan", "Steve")
         screen.query_one("#handover-ready", Button).active_effect_duration = 60  # a flash that outlasts the game
         await enter_code(pilot, screen, "Alan", "RGBY")
         await enter_code(pilot, screen, "Steve", "KKWW")  # Steve's hand-over: Enter
@@ -568,7 +563,7 @@ async def test_the_hand_over_button_fits_each_name(make_app, store: Store):
     store.register("Maximilian")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await seated(pilot, "ma", "al")
+        screen = await seat(pilot, "Maximilian", "Al")
         ready = screen.query_one("#handover-ready", Button)
         await enter_code(pilot, screen, "Maximilian", "RGBY")
         await until(pilot, lambda: screen.awaiting == ("handover", "Al"))
@@ -595,10 +590,7 @@ async def test_at_60x20_the_table_keeps_its_players_and_messages(make_app, store
     store.register("Alan")
     app = make_app(debug=True)
     async with app.run_test(size=(60, 20)) as pilot:
-        await open_setup(pilot)
-        await pilot.press("ctrl+s")
-        await until(pilot, lambda: isinstance(app.screen, WomGameScreen))
-        screen = app.screen
+        screen = await seat(pilot, "Alan", "HAL9000")
         await wait_turn(pilot, screen, "Alan")
         await pilot.pause()
         for selector in ("#wom-players", "#wom-log", "#code-input"):
@@ -614,10 +606,7 @@ async def test_at_160x48_the_code_making_form_sits_in_the_middle(make_app, store
     store.register("Alan")
     app = make_app()
     async with app.run_test(size=(160, 48)) as pilot:
-        await open_setup(pilot)
-        await pilot.press("ctrl+s")
-        await until(pilot, lambda: isinstance(app.screen, WomGameScreen))
-        screen = app.screen
+        screen = await seat(pilot, "Alan", "HAL9000")
         await wait_turn(pilot, screen, "Alan")
         await pilot.pause()
         stage = screen.query_one("#wom-making").region
