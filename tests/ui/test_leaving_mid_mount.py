@@ -2,8 +2,8 @@
 
 The random run (bench/fuzz.py, seed 9, event 56) ended with NoMatches('SelectOverlay') when Replays
 was left while it was still being built: the Select's mount handler looked for its removed overlay.
-The WoM setup had the same fault (tests/ui/test_setup_layout.py); every screen with a Select is
-tried here, popped after 0…11 turns of the event loop.
+The WoM setup had the same fault; every screen with a drop-down is tried here, popped after 0…11
+turns of the event loop.
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ from wom_tui.screens.menu import MenuScreen
 from wom_tui.screens.replay import ReplaysScreen
 from wom_tui.screens.solo_setup import SoloSetupScreen
 from wom_tui.screens.stats import StatsScreen
+from wom_tui.screens.wom_setup import WomSetupScreen
 
 from .conftest import wait_for
 
 
-@pytest.mark.parametrize("screen", [ReplaysScreen, StatsScreen, DailyScreen, SoloSetupScreen])
+@pytest.mark.parametrize("screen", [ReplaysScreen, StatsScreen, DailyScreen, SoloSetupScreen, WomSetupScreen])
 async def test_leaving_a_screen_with_a_select_before_it_has_mounted_does_not_crash(app, store, screen):
     store.register("Alan")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 
 import pytest
 from textual.geometry import Region
@@ -50,29 +49,6 @@ async def test_with_four_players_and_the_advanced_rules_open_start_is_on_screen_
         assert app.screen.region.contains_region(start.region), f"Start at {start.region} is below the fold"
         assert await pilot.click("#setup-start")
         await wait_for(pilot, lambda: isinstance(app.screen, WomGameScreen), message="clicking Start starts")
-
-
-def _screens_with_a_select():
-    from wom_tui.screens.daily import DailyScreen
-    from wom_tui.screens.replay import ReplaysScreen
-    from wom_tui.screens.solo_setup import SoloSetupScreen
-    from wom_tui.screens.stats import StatsScreen
-
-    return [WomSetupScreen, SoloSetupScreen, DailyScreen, ReplaysScreen, StatsScreen]
-
-
-@pytest.mark.parametrize("screen_type", _screens_with_a_select(), ids=lambda t: t.__name__)
-async def test_leaving_a_screen_with_a_select_before_it_has_mounted_does_not_crash(app, screen_type):
-    async with app.run_test(size=(80, 24)) as pilot:
-        for ticks in range(0, 12):
-            app.push_screen(screen_type())
-            for _ in range(ticks):
-                await asyncio.sleep(0)
-            app.pop_screen()
-            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
-        for _ in range(5):
-            await pilot.pause()
-        assert app.is_running and app._exception is None
 
 
 async def test_keys_typed_ahead_into_the_wom_setup_then_esc_leave_cleanly(app, store):
