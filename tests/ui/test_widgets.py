@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
+from textual.containers import Container
 from textual.widgets import Footer, Static
 
 from wom_tui.domain.codes import DIGITS10, WOM, Feedback, Ruleset
@@ -10,6 +11,7 @@ from wom_tui.paths import stylesheets
 from wom_tui.screens.confirm import ConfirmScreen
 from wom_tui.widgets import MessageLog, PegInput, code_pegs, feedback_grid, feedback_row
 from wom_tui.widgets.peg_input import PalettePeg, PegSlot
+from wom_tui.widgets.state_classes import reached_by, set_state_classes
 from wom_tui.widgets.pegs import COLOURBLIND, COLOURBLIND_THEME, PLAIN, STANDARD
 from wom_tui.widgets.themes import THEMES
 
@@ -227,3 +229,50 @@ async def test_colourblind_theme_repaints_pegs():
         host.theme = COLOURBLIND_THEME
         await wait_for(pilot, lambda: peg_background(red) == COLOURBLIND.colours["Red"][0])
         assert "R" in red.render_line(0).text
+
+
+class _StateApp(App[None]):
+    CSS = """
+    Screen.-over #shown-when-over { display: block; }
+    #shown-when-over { display: none; }
+    Screen.-over #box Static { color: red; }
+    .-lit { background: blue; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static("over", id="shown-when-over")
+        yield Container(id="bystander")
+        with Container(id="box"):
+            yield Static("inside", id="inside")
+
+
+async def test_a_state_class_restyles_what_its_rules_reach_and_no_more():
+    app = _StateApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        screen = app.screen
+        over, inside = (screen.query_one(f"#{name}", Static) for name in ("shown-when-over", "inside"))
+        assert reached_by(app.stylesheet, frozenset({"-over"})) == ("#shown-when-over", "Static")
+        styled: list[str] = []
+        apply = app.stylesheet.apply
+
+        def counting(node, *args, **kwargs):
+            styled.append(node.id or type(node).__name__)
+            return apply(node, *args, **kwargs)
+
+        app.stylesheet.apply = counting  # type: ignore[method-assign]
+        set_state_classes(screen, {"-over": True})
+        await pilot.pause()
+        assert over.display and inside.styles.color.rgb == (255, 0, 0)
+        assert "bystander" not in styled, "a widget no rule about the class names is left alone"
+        set_state_classes(screen, {"-over": False})
+        await pilot.pause()
+        assert not over.display and inside.styles.color.rgb != (255, 0, 0)
+        # A class that styles a node itself: everything is restyled, as Textual would.
+        assert reached_by(app.stylesheet, frozenset({"-lit"})) is None
+        styled.clear()
+        set_state_classes(screen.query_one("#box"), {"-lit": True})
+        await pilot.pause()
+        assert screen.query_one("#box").styles.background.rgb == (0, 0, 255) and "inside" in styled
+        styled.clear()
+        set_state_classes(screen, {"-over": False})
+        assert styled == [], "no change, no styling"

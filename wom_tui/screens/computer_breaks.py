@@ -36,6 +36,7 @@ from ..widgets.footer import Footer
 from ..widgets.digit_input import DigitInput
 from ..widgets.message_log import MessageLog
 from ..widgets.pegs import code_pegs
+from ..widgets.state_classes import set_state_classes
 from ..widgets.solo_history import (
     GuessInput,
     codes_remain,
@@ -169,8 +170,7 @@ class ComputerBreaksScreen(SoloPlayScreen):
     def _show(self) -> None:
         """Bring every part of the screen up to date with the game."""
         phase = self.phase
-        for name in ("secret", "thinking", "answer", "fix", "over"):
-            self.set_class(phase == name, f"-{name}")
+        set_state_classes(self, {f"-{name}": phase == name for name in ("secret", "thinking", "answer", "fix", "over")})
         game = self.game
         turn = self.query_one("#computer-breaks-turn", Static)
         if phase == "secret":

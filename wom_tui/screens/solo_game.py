@@ -29,6 +29,7 @@ from ..domain.users import MAX_GUEST_NAME, NameRejected, check_guest_name
 from ..widgets.footer import Footer
 from ..widgets.message_log import MessageLog
 from ..widgets.pegs import code_pegs
+from ..widgets.state_classes import set_state_classes
 from ..widgets.solo_history import (
     GuessInput,
     guesses_word,
@@ -221,7 +222,7 @@ class SoloGameScreen(SoloPlayScreen):
             refusal = game.lifeline_refusal(number)
             button.set_class(refusal is not None, "-refused")
             button.tooltip = refusal or f"Costs {guesses_word(LIFELINE_COSTS[number])}."
-        self.set_class(game.over, "-over")
+        set_state_classes(self, {"-over": game.over})
         if game.over:
             self._show_result()
         self.refresh_bindings()

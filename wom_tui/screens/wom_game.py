@@ -45,6 +45,7 @@ from ..domain.wom import (
 from ..widgets.footer import Footer
 from ..widgets.message_log import MessageLog
 from ..widgets.peg_input import PegInput
+from ..widgets.state_classes import set_state_classes
 from ..widgets.message_log import Kind
 from ..widgets.wom_board import WIDE_CODE, HistoryTable, PlayersPanel
 from .base import WomScreen
@@ -320,7 +321,7 @@ class WomGameScreen(WomScreen):
         switcher = self.query_one(ContentSwitcher)
         switcher.current = "wom-making"
         stage = self.query_one("#wom-making")
-        stage.set_class(maker.is_computer, "-computer")
+        set_state_classes(stage, {"-computer": maker.is_computer})
         breaker = self.game.breaker_for(maker)
         self.query_one("#making-prompt", Static).update(Text(self.game.maker_prompt))
         code_input = self.query_one("#code-input", PegInput)
@@ -367,7 +368,7 @@ class WomGameScreen(WomScreen):
     def _show_guessing(self, player: Player) -> None:
         self.query_one(ContentSwitcher).current = "wom-guessing"
         stage = self.query_one("#wom-guessing")
-        stage.set_class(player.is_computer, "-computer")
+        set_state_classes(stage, {"-computer": player.is_computer})
         self.query_one("#guess-turn", Static).update(
             Content.from_markup("$name's turn to guess the code.", name=player.name)
         )
