@@ -114,3 +114,25 @@ async def test_a_terminal_made_narrower_mid_game_wraps_the_messages_again(app):
         await guess(pilot, screen, "4567")  # and what comes next wraps at the new width
         await pilot.pause()
         assert no_sideways_scroll(log)
+
+
+async def test_the_solo_history_shows_every_column_at_60x20_and_its_roomy_columns_when_wider(app):
+    """Under 72 columns the history's columns close up (B, W, pegs without gaps) so that the key pegs
+    are on show without scrolling sideways; made wider again, they open up."""
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_solo_setup(pilot)
+        screen = await start_game(pilot)
+        await guess(pilot, screen, "0123")
+        table = screen.query_one("#solo-history", DataTable)
+        assert "Black" in text_in(app, table.region) and no_sideways_scroll(table)
+        for size, heading in ((SIZE, "B  W  Pegs"), ((80, 24), "Black  White  Pegs"), (SIZE, "B  W  Pegs")):
+            await pilot.resize_terminal(*size)
+            await wait_for(pilot, lambda: heading in text_in(app, table.region), message=f"{heading} at {size}")
+            await pilot.pause()
+            assert no_sideways_scroll(table), f"the history scrolls sideways at {size}"
+            assert table.region.right <= size[0]
+        await guess(pilot, screen, "4567")
+        await wait_for(pilot, lambda: table.row_count == 2)
+        await pilot.pause()
+        shown = text_in(app, table.region)
+        assert "4  5  6  7" in shown and no_sideways_scroll(table), shown

@@ -207,14 +207,14 @@ class ComputerBreaksScreen(SoloPlayScreen):
                           style=Style(bold=True, reverse=True) if mark else Style())
             table.add_row(
                 number,
-                *result_cells(guess, result, self.ruleset, grid=grid),
+                *result_cells(guess, result, self.ruleset, grid=grid, narrow=self._narrow),
                 Text(short_count(count) if count else "", justify="right"),
                 height=2 if grid else 1,
             )
         if game.pending is not None:
             table.add_row(
                 Text(str(game.guesses_used + 1), justify="right"),
-                guess_cell(game.pending, self.ruleset),
+                guess_cell(game.pending, self.ruleset, narrow=self._narrow),
                 Text("?", justify="center"),
                 Text("?", justify="center"),
                 "",

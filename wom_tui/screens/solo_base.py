@@ -55,6 +55,7 @@ class SoloPlayScreen(WomScreen):
         super().__init__()
         self.choice = choice
         self._grid = False
+        self._narrow = False
 
     # -- what a subclass says --------------------------------------------------------------
 
@@ -138,11 +139,17 @@ class SoloPlayScreen(WomScreen):
     def _set_columns(self, table: DataTable[object] | None = None) -> None:
         table = table or self.query_one(f"#{self.PREFIX}-history", DataTable)
         table.clear(columns=True)
-        table.styles.width = history_columns(table, self.ruleset, extra=self.HISTORY_EXTRA)
+        # Narrow (under 72 columns, down to 60×20): tight columns, so that the whole history fits.
+        self._narrow = self.has_class("-narrow")
+        table.styles.width = history_columns(table, self.ruleset, extra=self.HISTORY_EXTRA, narrow=self._narrow)
 
     def on_resize(self) -> None:
-        # Tall enough for every row to hold the two-row peg grid of a real board: redraw so.
-        if roomy(self.size.height, self.ruleset) != self._grid:
+        # Narrower or wider than the breakpoint: the history's columns change. Tall enough for every
+        # row to hold the two-row peg grid of a real board: its rows change. Redraw either way.
+        if self.has_class("-narrow") != self._narrow:
+            self._set_columns()
+            self._fill_history()
+        elif roomy(self.size.height, self.ruleset) != self._grid:
             self._fill_history()
 
     # -- new game, leaving -----------------------------------------------------------------

@@ -239,7 +239,9 @@ class SoloGameScreen(SoloPlayScreen):
                 table.add_row(number, lifeline, "", "", "", height=2 if grid else 1)
                 continue
             result: Feedback = row.feedback
-            table.add_row(number, *result_cells(row.guess, result, ruleset, grid=grid), height=2 if grid else 1)
+            table.add_row(
+                number, *result_cells(row.guess, result, ruleset, grid=grid, narrow=self._narrow), height=2 if grid else 1
+            )
         if table.row_count:
             table.scroll_end(animate=False)
 

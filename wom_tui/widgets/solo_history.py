@@ -103,20 +103,26 @@ class GuessInput(PegInput):
         await super()._on_key(event)
 
 
-def guess_cell(code: str, ruleset: Ruleset) -> Text:
-    """A guess as coloured pegs (tight for long codes so eight fit in a table cell)."""
-    return code_pegs(code, ruleset.palette, gap="" if ruleset.length > 5 else " ")
+def tight(ruleset: Ruleset, narrow: bool = False) -> bool:
+    """Pegs drawn without gaps, and one-letter B and W columns: for long codes, and on narrow screens."""
+    return narrow or ruleset.length > 5
 
 
-def key_pegs_cell(result: Feedback, length: int, *, grid: bool = False) -> Text:
+def guess_cell(code: str, ruleset: Ruleset, *, narrow: bool = False) -> Text:
+    """A guess as coloured pegs (tight for long codes so eight fit in a table cell, and when narrow)."""
+    return code_pegs(code, ruleset.palette, gap="" if tight(ruleset, narrow) else " ")
+
+
+def key_pegs_cell(result: Feedback, length: int, *, grid: bool = False, gaps: bool | None = None) -> Text:
     """Key pegs, blacks then whites then empty holes (counts only, never positions).
 
-    On one line (``"● ○ · ·"``), or with ``grid`` in the two-row grid of a real board.
+    On one line (``"● ○ · ·"``; without gaps for long codes, or when ``gaps`` is False), or with
+    ``grid`` in the two-row grid of a real board.
     """
     if grid:
         return feedback_grid(result, length)
     text = Text(end="")
-    gap = "" if length > 5 else " "
+    gap = " " if (length <= 5 if gaps is None else gaps) else ""
     pegs = [BLACK_PEG] * result.black + [WHITE_PEG] * result.white
     pegs += [NO_PEG] * max(length - len(pegs), 0)
     for index, key_peg in enumerate(pegs):
@@ -126,13 +132,15 @@ def key_pegs_cell(result: Feedback, length: int, *, grid: bool = False) -> Text:
     return text
 
 
-def result_cells(guess: str, result: Feedback, ruleset: Ruleset, *, grid: bool = False) -> tuple[Text, Text, Text, Text]:
+def result_cells(
+    guess: str, result: Feedback, ruleset: Ruleset, *, grid: bool = False, narrow: bool = False
+) -> tuple[Text, Text, Text, Text]:
     """A scored guess's history cells: the guess, black and white counts, and the key pegs."""
     return (
-        guess_cell(guess, ruleset),
+        guess_cell(guess, ruleset, narrow=narrow),
         Text(str(result.black), justify="center"),
         Text(str(result.white), justify="center"),
-        key_pegs_cell(result, ruleset.length, grid=grid),
+        key_pegs_cell(result, ruleset.length, grid=grid, gaps=not tight(ruleset, narrow)),
     )
 
 
@@ -140,18 +148,21 @@ def _pegs_width(length: int, cell: int, gap: int) -> int:
     return length * cell + (length - 1) * gap
 
 
-def history_columns(table: DataTable[object], ruleset: Ruleset, *, extra: tuple[tuple[str, int], ...] = ()) -> int:
-    """Give ``table`` the history columns (#, Guess, Black, White, Pegs, then ``extra``) at fixed widths.
+def history_columns(
+    table: DataTable[object], ruleset: Ruleset, *, extra: tuple[tuple[str, int], ...] = (), narrow: bool = False
+) -> int:
+    """Give ``table`` the history columns (#, Guess, Black, White, Pegs, then ``extra``) at fixed widths
+    (tight ones for long codes and on narrow screens: see :func:`tight`).
 
     Returns the width the table needs (border and scrollbar included), so the layout never shifts
     as rows arrive.
     """
-    tight = ruleset.length > 5
+    close = tight(ruleset, narrow)
     columns = [
         ("#", 2),
-        ("Guess", max(_pegs_width(ruleset.length, 3, 0 if tight else 1), 8)),
-        *((("B", 1), ("W", 1)) if tight else (("Black", 5), ("White", 5))),
-        ("Pegs", max(_pegs_width(ruleset.length, 1, 0 if tight else 1), 4)),
+        ("Guess", max(_pegs_width(ruleset.length, 3, 0 if close else 1), 8)),
+        *((("B", 1), ("W", 1)) if close else (("Black", 5), ("White", 5))),
+        ("Pegs", max(_pegs_width(ruleset.length, 1, 0 if close else 1), 4)),
         *extra,
     ]
     for label, width in columns:
