@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.message_pump import MessagePump
 from textual.screen import Screen
+from textual.widget import Widget
 
 from .domain.identity import Identity
 from .modes import BY_NAME, MODES
@@ -45,6 +47,10 @@ T = TypeVar("T")
 GOODBYE = "Thank you for playing the World of Mastermind!"
 """Said when the player quits (seed 004)."""
 
+
+KEY_LANDING_GUARD = 1.0
+"""Seconds after which a key counts as handled even if its last callback never came back (a widget
+closed with it queued): the keys behind it are not held for ever."""
 
 SERVED_APOLOGY = "Sorry, something went wrong in the game and it had to stop. Please connect again."
 
@@ -84,6 +90,9 @@ class WomApp(App[int]):
         """Keys and pastes typed while a new screen was still being built, delivered in order once it is."""
         self._settled_screen: Screen[Any] | None = None
         """The last screen seen built with its first focus given (keys for it need not wait)."""
+        self._in_flight: int | None = None
+        """The number of the key on its way through the widgets (None: none); the keys behind it wait."""
+        self._flights = 0
         for theme in THEMES:
             self.register_theme(theme)
 
@@ -108,13 +117,14 @@ class WomApp(App[int]):
     # -- keys typed ahead ---------------------------------------------------------------------
 
     async def on_event(self, event: events.Event) -> None:
-        """Hold keys (and pastes) that arrive while a new screen is still being built; deliver them, in
-        order, once it is; input that arrives after quitting goes nowhere.
+        """Keys (and pastes) are handled one after another: one that arrives while the one before is
+        still on its way through the widgets, or while a new screen is still being built, waits and
+        is delivered in order once that is done; input that arrives after quitting goes nowhere.
 
-        A key typed on the heels of the one that opened a screen (one SSH packet, or a fast typist)
-        used to reach the half-built screen with nothing focused yet, and was dropped: a guess typed
-        right after ``p`` lost its digits. Held keys go exactly where they would have gone had they
-        been typed a moment later.
+        Keys packed together (one SSH packet, or a fast typist) all went to the screen on show when
+        they arrived: ``op1234⏎`` opened the solo setup and started a game, but the guess went to the
+        setup being left, and was lost; a key reaching a half-built screen with nothing focused yet was
+        dropped. Held keys go exactly where they would have gone had they been typed a moment later.
 
         After quitting, Textual went on handling keys already queued while it closed the screens: a key
         that opened a screen, or reached a widget whose parts were already gone, ended the app with a
@@ -123,15 +133,46 @@ class WomApp(App[int]):
         if self._exit and isinstance(event, (events.Key, events.Paste, events.MouseEvent)):
             return
         if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
-            if self._held_keys or (self.focused is None and self.screen is not self._settled_screen):
-                if not self._held_keys:
-                    self.call_after_refresh(self._release_held_keys)
+            if (
+                self._held_keys
+                or self._in_flight is not None
+                or (self.focused is None and self.screen is not self._settled_screen)
+            ):
                 self._held_keys.append(event)
+                if self._in_flight is None and len(self._held_keys) == 1:
+                    self.call_after_refresh(self._release_held_keys)
                 return
+            await self._deliver(event)
+            return
         await super().on_event(event)
 
+    async def _deliver(self, key: events.Key | events.Paste) -> None:
+        """Send a key on (as Textual does: to the focused widget, or the screen), and note it in flight
+        until it, and what it set off, has been handled by the widget and each ancestor up to the app.
+        """
+        target: MessagePump = self.focused or self.screen
+        self._flights += 1
+        flight = self._in_flight = self._flights
+        await super().on_event(key)
+        loop = asyncio.get_running_loop()
+
+        def landed() -> None:
+            if self._in_flight != flight:
+                return
+            guard.cancel()
+            self._in_flight = None
+            if self._held_keys:
+                self.call_later(self._release_held_keys)
+
+        # A queue closed with a callback still in it would keep the key in flight for ever.
+        guard = loop.call_later(KEY_LANDING_GUARD, landed)
+        # Twice through the chain: the second pass follows what handling the key posted (a button's
+        # Pressed, which opens a screen at the screen's handler) up to where it is handled.
+        self._after_handled(target, lambda: self._after_handled(target, landed))
+
     async def _release_held_keys(self) -> None:
-        if not self.is_running:
+        """Deliver the next held key, once no key is in flight and the screen on show is built."""
+        if not self.is_running or not self._held_keys or self._in_flight is not None:
             return
         screen = self.screen
         if self.focused is None and screen is not self._settled_screen:
@@ -139,9 +180,22 @@ class WomApp(App[int]):
                 self._settled_screen = screen  # built; one more refresh lets its first focus land
             self.call_after_refresh(self._release_held_keys)
             return
-        held, self._held_keys = self._held_keys, []
-        for key in held:
-            await self.on_event(key)
+        await self._deliver(self._held_keys.pop(0))
+
+    def _after_handled(self, target: MessagePump, then: Callable[[], None]) -> None:
+        """Run ``then`` once what is queued for ``target`` now has been handled by it and by each of its
+        ancestors up to the app: a callback queued behind it in each queue in turn (a closed one is passed).
+        """
+        chain = [target, *target.ancestors] if isinstance(target, Widget) else [target, self]
+
+        def step(index: int) -> None:
+            while index < len(chain):
+                if chain[index].call_later(step, index + 1):
+                    return
+                index += 1
+            then()
+
+        step(0)
 
     def _hung_up(self, together: Any) -> None:
         """SIGHUP: the player's connection is gone. Part the session (one unlink), then end the game."""

@@ -149,3 +149,16 @@ async def test_a_second_enter_in_the_same_burst_does_not_play_the_guess_again(ap
         for _ in range(5):
             await pilot.pause()
         assert [attempt.guess for attempt in screen.game.history] == ["5678"]
+
+
+async def test_one_burst_from_the_menu_opens_the_setup_starts_the_game_and_plays_the_guess(app):
+    """``op1234⏎`` in one SSH packet: ``o`` opens the solo setup, ``p`` starts a game, and the guess
+    behind them is played in it (the keys after ``p`` went to the setup being left, and were lost)."""
+    from wom_tui.screens.solo_game import SoloGameScreen
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        send_burst(app, "o", "p", "1", "2", "3", "4", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, SoloGameScreen) and app.screen.game.history,
+                       message="the game opened and the guess played")
+        assert [attempt.guess for attempt in app.screen.game.history] == ["1234"]
