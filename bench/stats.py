@@ -55,6 +55,7 @@ from wom_tui.domain.records import GameRecord, PlayerRecord  # noqa: E402
 from wom_tui.domain.stats import GameSummary, player_stats  # noqa: E402
 from wom_tui.domain.store import INDEX_FILE, Store, StoreError, encode_game  # noqa: E402
 from wom_tui.options import Options  # noqa: E402
+from wom_tui.screens.replay import PAGE  # noqa: E402
 
 USERS = ("Alan", "Ada", "Grace")
 
@@ -140,7 +141,7 @@ async def open_to_frame(folder: Path, times: int, key: str = "m") -> list[tuple[
     """
     from wom_tui.screens.menu import MenuScreen
 
-    markers = {"Scores and records"} if key == "s" else {"Win %", "last game"}
+    markers = {"s": {"Scores and records"}, "v": {"Finished (UTC)", "Players"}}.get(key, {"Win %", "last game"})
     options = Options(data_dir=folder, seed=1, computer_pace=0)
     app = WomApp(Store(folder), random.Random(1), options)
     app.driver_class = FrameDriver
@@ -232,6 +233,8 @@ def main() -> None:
             print(f"  {prefix} new session: opened again  {figures(again)}")
             _, *board = asyncio.run(measure(folder, args.runs + 1, "s"))
             print(f"  {prefix} for scale, the scoreboard (s) again {figures(board)}")
+        _, *replays = asyncio.run(open_to_frame(folder, args.runs + 1, "v"))
+        print(f"  Replays (v) at 80×24, to the frame: opened again (lists {PAGE} games, more as you scroll) {figures(replays)}")
 
 if __name__ == "__main__":
     main()

@@ -193,6 +193,34 @@ async def test_replays_newest_first_filtered_and_stepped(store, app):
         assert screen.replay.step == 0
 
 
+async def test_a_long_history_is_listed_a_page_at_a_time_as_the_player_reaches_its_end(store, app, monkeypatch):
+    from wom_tui.screens import replay
+
+    ten = Ruleset(4, WOM_RULESET.palette, True, 10)
+    ids = [
+        store.record_game(GameRecord("solo", ten, (breaker("Guest", "RRRR", ["RRRR"], is_user=False),),
+                                     f"2026-11-{day:02d}T10:00:00+00:00"))
+        for day in range(1, 13)
+    ]
+    monkeypatch.setattr(replay, "PAGE", 5)
+    monkeypatch.setattr(replay, "NEAR_THE_END", 2)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplaysScreen) and app.screen.summaries is not None)
+        table = app.screen.query_one("#replays-table", DataTable)
+        assert table.row_count == 5 and table.border_subtitle == "5 of 12 · more as you scroll"
+        await pilot.press("down", "down", "down")  # two from the end: the next five
+        await wait_for(pilot, lambda: table.row_count == 10, message="the second page")
+        await pilot.press("end")  # the last listed row: the rest
+        await wait_for(pilot, lambda: table.row_count == 12, message="the rest")
+        assert table.border_subtitle is None
+        listed = [str(table.coordinate_to_cell_key((r, 0)).row_key.value) for r in range(table.row_count)]
+        assert listed == ids[::-1], "newest first, each game once"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), message="the oldest game replayed")
+        assert app.screen.game_id == ids[0]
+
+
 async def test_a_solo_replay_shares_its_grid_over_osc52(store, app):
     seed_games(store)
     async with app.run_test(size=SIZE) as pilot:

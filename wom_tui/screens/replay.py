@@ -17,6 +17,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
@@ -80,6 +81,28 @@ def players_cell(summary: GameSummary) -> Text:
     return text
 
 
+PAGE = 200
+"""Games listed at a time in Replays (the next page is listed as the player nears the end)."""
+NEAR_THE_END = 20
+"""Rows from the end of the list at which the next page is listed."""
+
+
+class GamesTable(DataTable[object]):
+    """The list of games: Home and End go to the first and the last game (the rows, not the columns)."""
+
+    BINDINGS = [
+        Binding("home", "scroll_top", "First", show=False),
+        Binding("end", "to_the_end", "Last", show=False),
+    ]
+
+    class ToTheEnd(Message):
+        """End was pressed: the screen lists every game, then the cursor goes to the last."""
+
+    def action_to_the_end(self) -> None:
+        """Ask for every game to be listed, then go to the last."""
+        self.post_message(self.ToTheEnd())
+
+
 class ReplaysScreen(SummariesScreen):
     """Finished games, newest first; choose a kind and a player, Enter replays the highlighted one."""
 
@@ -92,7 +115,7 @@ class ReplaysScreen(SummariesScreen):
                 yield Static(Text("Replays"), id="replays-title")
                 yield Choice([(Text(label), key) for key, label in KINDS], value="", id="replays-kind")
                 yield PlayerChoice(registered_names(self), self.player, guest="Everyone", id="replays-player")
-            yield DataTable(id="replays-table", cursor_type="row", zebra_stripes=True)
+            yield GamesTable(id="replays-table", cursor_type="row", zebra_stripes=True)
             yield Static(Text("Reading the game records…"), id="replays-empty", classes="empty-state")
             yield Static("", id="replays-left-out")
         yield Footer()
@@ -102,6 +125,8 @@ class ReplaysScreen(SummariesScreen):
         for key, label in (("when", "Finished (UTC)"), ("kind", "Kind"), ("rules", "Rules"), ("players", "Players")):
             table.add_column(Text(label), key=key)
         table.display = False
+        self._unlisted: list[GameSummary] = []
+        self.watch(table, "scroll_y", self._scrolled, init=False)
         await self._load_before_first_frame()
 
     def _loaded(self, summaries: list[GameSummary], left_out: list[StoreError]) -> None:
@@ -128,7 +153,21 @@ class ReplaysScreen(SummariesScreen):
             return
         table = self.query_one("#replays-table", DataTable)
         table.clear()
-        for summary in self.shown():
+        self._unlisted = self.shown()
+        self._add_page(table)
+        empty = table.row_count == 0
+        table.display = not empty
+        self.query_one("#replays-empty", Static).update(Text("No finished games to show."))
+        self.query_one("#replays-empty").display = empty
+        if not empty:
+            table.focus()
+
+    def _add_page(self, table: DataTable[object]) -> None:
+        """List the next :data:`PAGE` games: a long history is listed as the player reaches its end
+        (10,000 rows at once took over a second to open), so opening costs the same for every player.
+        """
+        page, self._unlisted = self._unlisted[:PAGE], self._unlisted[PAGE:]
+        for summary in page:
             table.add_row(
                 Text(when(summary.finished_at)),
                 Text(KIND_LABELS.get(summary.kind, summary.kind)),
@@ -136,12 +175,33 @@ class ReplaysScreen(SummariesScreen):
                 players_cell(summary),
                 key=summary.game_id,
             )
-        empty = table.row_count == 0
-        table.display = not empty
-        self.query_one("#replays-empty", Static).update(Text("No finished games to show."))
-        self.query_one("#replays-empty").display = empty
-        if not empty:
-            table.focus()
+        self._show_count(table)
+
+    def _show_count(self, table: DataTable[object]) -> None:
+        listed = table.row_count
+        total = listed + len(self._unlisted)
+        table.border_subtitle = f"{listed:,} of {total:,} · more as you scroll" if self._unlisted else None
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """Near the end of what is listed (a cursor key, Page Down, End): list the next page."""
+        event.stop()
+        table = event.data_table
+        if self._unlisted and event.cursor_row >= table.row_count - NEAR_THE_END:
+            self._add_page(table)
+
+    def on_games_table_to_the_end(self, event: GamesTable.ToTheEnd) -> None:
+        """End: list every game left, and go to the last."""
+        event.stop()
+        table = self.query_one("#replays-table", DataTable)
+        while self._unlisted:
+            self._add_page(table)
+        table.action_scroll_bottom()
+
+    def _scrolled(self, scroll_y: float) -> None:
+        """Scrolled (wheel or scroll bar) near the end of what is listed: list the next page."""
+        table = self.query_one("#replays-table", DataTable)
+        if self._unlisted and scroll_y >= table.max_scroll_y - NEAR_THE_END:
+            self._add_page(table)
 
     def on_choice_changed(self, event: Choice.Changed) -> None:
         event.stop()
