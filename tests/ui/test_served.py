@@ -12,6 +12,7 @@ from wom_tui.app import SERVED_APOLOGY, WomApp
 from wom_tui.domain.identity import Identity
 from wom_tui.domain.store import Store
 from wom_tui.screens.wom_setup import WomSetupScreen
+from wom_tui.widgets.player_select import PlayerChoice
 from wom_tui.widgets.whoami import WhoAmI
 
 from .conftest import make_options, wait_for
@@ -70,7 +71,7 @@ async def test_seats_and_solo_players_are_yourself_the_computers_and_guests(data
         await wait_for(pilot, lambda: type(app.screen).__name__ == "MenuScreen")
         await pilot.press("o")  # and a solo game is yours or a guest's
         await wait_for(pilot, lambda: app.screen.query("#solo-player"))
-        offered = [value for _, value in app.screen.query_one("#solo-player", Select)._options]
+        offered = [value for _, value in app.screen.query_one("#solo-player", PlayerChoice).options]
         assert offered == ["", "Alan"]
 
 
@@ -116,10 +117,10 @@ async def test_over_ssh_the_daily_attempt_is_the_signed_in_keys_and_no_one_elses
         await wait_for(pilot, lambda: type(app.screen).__name__ == "DailyScreen")
         screen = app.screen
         assert screen.identity == "Alan"  # type: ignore[attr-defined]
-        assert not screen.query_one("#daily-player", Select).display  # nobody else can be chosen
+        assert not screen.query_one("#daily-player", PlayerChoice).display  # nobody else can be chosen
     guest = served_app(data_dir, Identity.guest())
     async with guest.run_test(size=(80, 24)) as pilot:
         await pilot.press("d")
         await wait_for(pilot, lambda: type(guest.screen).__name__ == "DailyScreen")
         assert guest.screen.identity is None  # type: ignore[attr-defined]
-        assert not guest.screen.query_one("#daily-player", Select).display
+        assert not guest.screen.query_one("#daily-player", PlayerChoice).display

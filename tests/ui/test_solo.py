@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from textual.widgets import Button, DataTable, Input, Select, Static
+from textual.widgets import Button, DataTable, Input, Static
 from textual.widgets._footer import FooterKey
 
 from wom_tui.domain.codes import SOLO_RULESET, WOM_RULESET, Feedback, Ruleset, feedback
@@ -15,7 +15,9 @@ from wom_tui.domain.users import User, UserRegistry
 from wom_tui.screens.confirm import ConfirmScreen
 from wom_tui.screens.solo_setup import SoloSetupScreen
 from wom_tui.screens.solo_game import HallNameScreen, SoloGameScreen
+from wom_tui.widgets.choice import Choice
 from wom_tui.widgets.peg_input import PalettePeg, PegSlot
+from wom_tui.widgets.player_select import PlayerChoice
 
 from .conftest import wait_for
 
@@ -98,8 +100,8 @@ async def test_setup_lists_users_and_refuses_no_repeats_longer_than_the_palette(
     atomic_write(store.users_path, encode_users(UserRegistry([User("bob", 3, 1), User("Ada"), User("Alan", 9, 2)])))
     async with app.run_test(size=(80, 24)) as pilot:
         setup = await open_setup(pilot)
-        player = setup.query_one("#solo-player", Select)
-        assert [str(prompt) for prompt, _ in player._options] == ["Guest", "Ada", "Alan", "bob"]
+        player = setup.query_one("#solo-player", PlayerChoice)
+        assert [str(prompt) for prompt, _ in player.options] == ["Guest", "Ada", "Alan", "bob"]
         assert "No record yet" in shown(setup.query_one("#solo-summary", Static))
         # The row that has the focus has its label highlighted, and the highlight follows the focus.
         assert highlighted_rows(setup) == ["Mode"]
@@ -152,9 +154,9 @@ async def test_a_registered_user_record_uses_their_name(app, store):
     store.register("Maximilian")
     async with app.run_test(size=(80, 24)) as pilot:
         setup = await open_setup(pilot)
-        setup.query_one("#solo-player", Select).focus()
+        setup.query_one("#solo-player", PlayerChoice).focus()
         await pilot.press("enter", "down", "enter")
-        await wait_for(pilot, lambda: setup.query_one("#solo-player", Select).value == "Maximilian")
+        await wait_for(pilot, lambda: setup.query_one("#solo-player", PlayerChoice).value == "Maximilian")
         await pilot.click("#solo-palette-3")  # WoM colours: letters as pegs
         screen = await start_game(pilot)
         # Alan guesses right at once (the code read from the game's snapshot; playing to win is the guest's test).
@@ -180,9 +182,9 @@ async def test_a_tied_record_names_its_holder(app, store):
     store.submit_hall_entry(HallEntry(WOM_RULESET, 1, "Ada", guest=True))
     async with app.run_test(size=(80, 24)) as pilot:
         setup = await open_setup(pilot)
-        setup.query_one("#solo-player", Select).focus()
+        setup.query_one("#solo-player", PlayerChoice).focus()
         await pilot.press("enter", "down", "enter")
-        await wait_for(pilot, lambda: setup.query_one("#solo-player", Select).value == "Alan")
+        await wait_for(pilot, lambda: setup.query_one("#solo-player", PlayerChoice).value == "Alan")
         await pilot.click("#solo-palette-3")  # WoM colours
         screen = await start_game(pilot)
         await guess(pilot, screen, screen.snapshot["secret"].lower())
@@ -195,9 +197,9 @@ async def test_a_tied_record_names_its_holder(app, store):
 async def test_invalid_guesses_cost_nothing_and_losing_reveals_the_code(app, store):
     async with app.run_test(size=(80, 24)) as pilot:
         setup = await open_setup(pilot)
-        setup.query_one("#solo-guesses", Select).focus()
+        setup.query_one("#solo-guesses", Choice).focus()
         await pilot.press("enter", "3", "enter")  # type to find 3 guesses
-        await wait_for(pilot, lambda: setup.query_one("#solo-guesses", Select).value == 3)
+        await wait_for(pilot, lambda: setup.query_one("#solo-guesses", Choice).value == 3)
         screen = await start_game(pilot)
         await pilot.press(*"12", "enter")
         await wait_for(pilot, lambda: said(screen)[-1] == "Guess too short; it must be exactly 4 symbols.")
@@ -261,9 +263,9 @@ async def test_typed_lifelines_each_once_and_the_no_guess_left_refusal(app):
     async with app.run_test(size=(80, 24)) as pilot:
         setup = await open_setup(pilot)
         await pilot.click("#solo-lifelines-2")  # each once
-        setup.query_one("#solo-guesses", Select).focus()
+        setup.query_one("#solo-guesses", Choice).focus()
         await pilot.press("enter", "3", "enter")  # type to find 3 guesses
-        await wait_for(pilot, lambda: setup.query_one("#solo-guesses", Select).value == 3)
+        await wait_for(pilot, lambda: setup.query_one("#solo-guesses", Choice).value == 3)
         screen = await start_game(pilot)
         peg_input = screen.query_one("#solo-input")
         await pilot.press(*"life")  # "l" is never a peg: it starts a command

@@ -7,7 +7,7 @@ import json
 from datetime import datetime, timezone
 
 import pytest
-from textual.widgets import DataTable, Select, Static
+from textual.widgets import DataTable, Static
 
 from wom_tui.app import GOODBYE
 from wom_tui.domain.codes import WOM_RULESET, Feedback, Ruleset, feedback
@@ -253,7 +253,7 @@ async def open_daily(pilot, player: str | None) -> DailyScreen:
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, DailyScreen) and pilot.app.screen.query("#daily-board"))
     await pilot.pause()
     if player is not None:
-        pilot.app.screen.query_one("#daily-player", Select).value = player
+        pilot.app.screen.query_one("#daily-player", PlayerChoice).value = player
         await pilot.pause()
     return pilot.app.screen
 

@@ -43,8 +43,8 @@ from ..widgets.footer import Footer
 from ..widgets.peg_input import PegInput
 from ..widgets.pegs import code_pegs, feedback_row
 from .base import WomScreen
-from ..widgets.player_select import PlayerSelect
-from ..widgets.select import Select
+from ..widgets.choice import Choice
+from ..widgets.player_select import PlayerChoice
 from .stats import registered_names
 
 Clock = Callable[[], datetime]
@@ -74,9 +74,8 @@ class DailyScreen(WomScreen):
                 yield Static(Text(f"Daily code · {self.day.isoformat()}"), id="daily-title")
                 yield Static("", id="daily-wait")
             with Horizontal(id="daily-choose"):
-                yield PlayerSelect(registered_names(self), self.player, id="daily-player")
-                yield Select([(Text(p.title), p.key) for p in PUZZLES.values()], allow_blank=False,
-                             value="classic", id="daily-puzzle", compact=True)
+                yield PlayerChoice(registered_names(self), self.player, id="daily-player")
+                yield Choice([(Text(p.title), p.key) for p in PUZZLES.values()], value="classic", id="daily-puzzle")
                 yield Button("Play", id="daily-play", variant="primary", compact=True)
             yield Static("", id="daily-status")
             yield DataTable(id="daily-board", cursor_type="none", zebra_stripes=True)
@@ -84,7 +83,7 @@ class DailyScreen(WomScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#daily-player", Select).display = self.can_switch
+        self.query_one("#daily-player", PlayerChoice).display = self.can_switch
         table = self.query_one("#daily-board", DataTable)
         for key, label in (("place", "#"), ("player", "Player"), ("result", "Guesses"), ("time", "Time (UTC)")):
             table.add_column(Text(label), key=key)
@@ -93,7 +92,7 @@ class DailyScreen(WomScreen):
         self.set_interval(1, self._tick)
         self._refresh()
         if self.identity is None and self.can_switch:
-            self.query_one("#daily-player", Select).focus()
+            self.query_one("#daily-player", PlayerChoice).focus()
         else:
             self.query_one("#daily-play", Button).focus()
 
@@ -103,12 +102,12 @@ class DailyScreen(WomScreen):
     @property
     def puzzle(self) -> DailyPuzzle:
         """The puzzle chosen."""
-        return PUZZLES[str(self.query_one("#daily-puzzle", Select).value)]
+        return PUZZLES[str(self.query_one("#daily-puzzle", Choice).value)]
 
     @property
     def identity(self) -> str | None:
         """The registered user chosen, or None for a guest."""
-        return self.query_one("#daily-player", PlayerSelect).chosen
+        return self.query_one("#daily-player", PlayerChoice).chosen
 
     def _tick(self) -> None:
         now = self.clock()
@@ -149,7 +148,7 @@ class DailyScreen(WomScreen):
         empty.update(Text("Nobody has played today's code yet: be the first!"))
         empty.display = not rows
 
-    def on_select_changed(self, event: Select.Changed) -> None:
+    def on_choice_changed(self, event: Choice.Changed) -> None:
         event.stop()
         self._refresh()
 

@@ -21,9 +21,9 @@ from ..domain.solo import MAX_SOLO_LENGTH, MIN_SOLO_LENGTH, LifelinePolicy, Solo
 from ..domain.wom import SetupError
 from ..widgets.footer import Footer
 from ..widgets.pegs import code_pegs
-from ..widgets.player_select import PlayerSelect
+from ..widgets.choice import Choice
+from ..widgets.player_select import PlayerChoice
 from .base import WomScreen
-from ..widgets.select import Select
 
 PALETTE_CHOICES: tuple[tuple[Palette, str], ...] = (
     (DIGITS10, "Digits 0–9"),
@@ -94,7 +94,7 @@ class SoloSetupScreen(WomScreen):
             )
             with Horizontal(classes="solo-row"):
                 yield Static("Player", classes="solo-label")
-                yield PlayerSelect(users, None, id="solo-player")
+                yield PlayerChoice(users, None, id="solo-player")
             with Horizontal(classes="solo-row"):
                 yield Static("Mode", classes="solo-label")
                 yield _radio_set("solo-mode", ["You break the code", "Computer breaks your code"], 0)
@@ -109,13 +109,7 @@ class SoloSetupScreen(WomScreen):
                 yield _radio_set("solo-repeats", ["Yes", "No"], 0)
             with Horizontal(classes="solo-row"):
                 yield Static("Guesses", classes="solo-label")
-                yield Select(
-                    [(Text(str(n)), n) for n in range(MIN_GUESSES, MAX_GUESSES + 1)],
-                    allow_blank=False,
-                    value=10,
-                    id="solo-guesses",
-                    compact=True,
-                )
+                yield Choice([(Text(str(n)), n) for n in range(MIN_GUESSES, MAX_GUESSES + 1)], value=10, id="solo-guesses")
             with Horizontal(classes="solo-row -break -gap", id="solo-lifelines-row"):
                 yield Static("Lifelines", classes="solo-label")
                 yield _radio_set("solo-lifelines", [policy.label for policy in POLICIES], 1)
@@ -157,13 +151,18 @@ class SoloSetupScreen(WomScreen):
             length=LENGTHS[_pressed(self.query_one("#solo-length", RadioSet))],
             palette=PALETTES[palette.key],
             repeats=_pressed(self.query_one("#solo-repeats", RadioSet)) == 0,
-            guesses=int(self.query_one("#solo-guesses", Select).value),  # type: ignore[arg-type]
+            guesses=self._guesses(),
             lifelines=POLICIES[_pressed(self.query_one("#solo-lifelines", RadioSet))],
         )
 
+    def _guesses(self) -> int:
+        guesses = self.query_one("#solo-guesses", Choice).value
+        assert isinstance(guesses, int)  # the list always has entries, one of them chosen
+        return guesses
+
     def choice(self) -> SoloChoice:
         """Everything the game screen needs; :class:`SetupError` if the rules do not go together."""
-        name = self.query_one("#solo-player", PlayerSelect).chosen
+        name = self.query_one("#solo-player", PlayerChoice).chosen
         return SoloChoice(
             player=name or "Guest",
             is_user=name is not None,
@@ -196,7 +195,7 @@ class SoloSetupScreen(WomScreen):
     def on_radio_set_changed(self, _event: RadioSet.Changed) -> None:
         self._refresh()
 
-    def on_select_changed(self, _event: Select.Changed) -> None:
+    def on_choice_changed(self, _event: Choice.Changed) -> None:
         self._refresh()
 
     def _refresh(self) -> None:
