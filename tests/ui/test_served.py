@@ -6,12 +6,13 @@ import random
 from pathlib import Path
 
 import pytest
-from textual.widgets import Select, Static
+from textual.widgets import Static
 
 from wom_tui.app import SERVED_APOLOGY, WomApp
 from wom_tui.domain.identity import Identity
 from wom_tui.domain.store import Store
 from wom_tui.screens.wom_setup import WomSetupScreen
+from wom_tui.widgets.choice import Choice
 from wom_tui.widgets.player_select import PlayerChoice
 from wom_tui.widgets.whoami import WhoAmI
 
@@ -65,8 +66,8 @@ async def test_seats_and_solo_players_are_yourself_the_computers_and_guests(data
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("p")
         await wait_for(pilot, lambda: isinstance(app.screen, WomSetupScreen))
-        offered = [value for _, value in app.screen.query_one("#seat-select-1", Select)._options]
-        assert [value for value in offered if value is not Select.NULL] == ["Alan", "HAL9000", "VIKI", "Guest 1", "Guest 3"]
+        offered = [value for _, value in app.screen.query_one("#seat-select-1", Choice).options]
+        assert [value for value in offered if value is not None] == ["Alan", "HAL9000", "VIKI", "Guest 1", "Guest 3"]
         await pilot.press("escape")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "MenuScreen")
         await pilot.press("o")  # and a solo game is yours or a guest's

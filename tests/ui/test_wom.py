@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 from textual import events
-from textual.widgets import Button, RadioSet, Select, Static
+from textual.widgets import Button, RadioSet, Static
 
 from wom_tui.domain.store import Store, StoreError
 from wom_tui.domain.wom import FINISHED, GUESSING, MAKING
@@ -16,6 +16,7 @@ from wom_tui.screens.wom_game import WomGameScreen, WomSetup, start_game
 from wom_tui.screens.wom_setup import DEFAULT_ATTEMPTS, WomSetupScreen
 from wom_tui.screens.wom_results import WomResultsScreen
 from wom_tui.widgets import MessageLog, PegInput
+from wom_tui.widgets.choice import Choice
 from wom_tui.widgets.peg_input import PalettePeg, PegSlot
 
 from .conftest import wait_for
@@ -54,9 +55,9 @@ async def open_setup(pilot) -> WomSetupScreen:
 
 
 async def choose(pilot, select_id: str, typed: str) -> None:
-    """Open a Select with the mouse, type the start of a player's name, and press Enter."""
+    """Open a drop-down with the mouse, type the start of an entry, and press Enter."""
     screen = pilot.app.screen
-    select = screen.query_one(select_id, Select)
+    select = screen.query_one(select_id, Choice)
     await pilot.click(select_id)
     await until(pilot, lambda: select.expanded)
     await pilot.press(*typed, "enter")
@@ -255,7 +256,7 @@ async def test_setup_seats_nobody_twice_and_only_2_to_4_players(make_app, store:
 
         def seated() -> list[str]:
             return [
-                setup.query_one(f"#seat-select-{seat}", Select).value
+                setup.query_one(f"#seat-select-{seat}", Choice).value
                 for seat in range(1, 5)
                 if setup.query_one(f"#seat-{seat}").display
             ]
@@ -264,7 +265,7 @@ async def test_setup_seats_nobody_twice_and_only_2_to_4_players(make_app, store:
         assert [b.name for b in setup.query_one("#setup-attempts").query("RadioButton")] == [
             "5", "6", "7", "8", "9", "10",
         ]
-        offered = [value for _, value in setup.query_one("#seat-select-1", Select)._options]
+        offered = [value for _, value in setup.query_one("#seat-select-1", Choice).options]
         assert offered[1:] == ["Ada", "Alan", "Steve", "HAL9000", "VIKI"], "registered users, then the computers"
         assert seated() == ["Ada", "HAL9000"]
         await pick_radio(pilot, "#setup-count", "4")
@@ -289,7 +290,7 @@ async def test_setup_says_which_seat_is_empty_and_domain_reasons_for_slips(make_
     async with app.run_test(size=(80, 24)) as pilot:
         setup = await open_setup(pilot)
         await pick_radio(pilot, "#setup-count", "3")
-        setup.query_one("#seat-select-3", Select).clear()
+        setup.query_one("#seat-select-3", Choice).clear()
         await pilot.pause()
         await pilot.click("#setup-start")
         error = setup.query_one("#setup-error", Static)
@@ -312,8 +313,8 @@ async def test_setup_with_nobody_registered_hints_and_lets_computers_play(make_a
     async with app.run_test(size=(80, 24)) as pilot:
         setup = await open_setup(pilot)
         assert "No one is registered yet" in shown(setup.query_one("#setup-hint", Static))
-        assert setup.query_one("#seat-select-1", Select).value == "HAL9000"
-        assert setup.query_one("#seat-select-2", Select).value == "VIKI"
+        assert setup.query_one("#seat-select-1", Choice).value == "HAL9000"
+        assert setup.query_one("#seat-select-2", Choice).value == "VIKI"
         await pick_radio(pilot, "#setup-attempts", "5")
         await pilot.click("#setup-start")
         await until(pilot, lambda: isinstance(app.screen, WomResultsScreen), message="computers finish")

@@ -1,6 +1,6 @@
 """Set up a World of Mastermind game: 2–4 players, attempts 5–10, and the rules folded away (SPEC §3).
 
-Each seat is a ``Select`` of the registered users plus HAL9000 and VIKI, so no name can be mistyped;
+Each seat is a drop-down (``Choice``) of the registered users plus HAL9000 and VIKI, so no name can be mistyped;
 choosing someone already seated swaps the two seats, so nobody plays twice. The domain still checks
 the final list (``players_from_names``) and its reason is shown if anything slips through.
 """
@@ -23,7 +23,7 @@ from .base import WomScreen
 from .wom_game import WomGameScreen, WomSetup, start_game
 from .wom_results import WomResultsScreen
 from ..widgets.footer import Footer
-from ..widgets.select import Select
+from ..widgets.choice import Choice
 
 if TYPE_CHECKING:
     from ..domain.store import StoreError
@@ -89,13 +89,13 @@ class WomSetupScreen(WomScreen):
                 for seat in range(MAX_PLAYERS):
                     with Horizontal(classes="setup-seat", id=f"seat-{seat + 1}"):
                         yield Label(f"Player {seat + 1}", classes="setup-label")
-                        yield Select(
+                        yield Choice(
                             self._options(),
                             prompt="Choose a player",
-                            value=self._seats[seat] if self._seats[seat] is not None else Select.NULL,
+                            allow_blank=True,
+                            value=self._seats[seat],
                             id=f"seat-select-{seat + 1}",
                             classes="setup-seat-select",
-                            compact=True,
                         )
             with Horizontal(classes="setup-row"):
                 yield Label("Attempts", classes="setup-label")
@@ -107,20 +107,12 @@ class WomSetupScreen(WomScreen):
             with Collapsible(title=self._advanced_title(), id="setup-advanced"):
                 with Horizontal(id="setup-rules"):
                     yield Label("Length", classes="setup-label-short")
-                    yield Select(
-                        [(Text(str(n)), n) for n in LENGTHS],
-                        value=self._ruleset.length,
-                        allow_blank=False,
-                        id="setup-length",
-                        compact=True,
-                    )
+                    yield Choice([(Text(str(n)), n) for n in LENGTHS], value=self._ruleset.length, id="setup-length")
                     yield Label("Palette", classes="setup-label-short")
-                    yield Select(
+                    yield Choice(
                         [(Text(palette_label(p.symbols)), key) for key, p in PALETTES.items()],
                         value=self._ruleset.palette.key,
-                        allow_blank=False,
                         id="setup-palette",
-                        compact=True,
                     )
                     yield Checkbox("Repeats", value=self._ruleset.repeats, id="setup-repeats", compact=True)
             yield Static(self._hint(), id="setup-hint")
@@ -190,13 +182,9 @@ class WomSetupScreen(WomScreen):
             self.query_one(f"#seat-{seat + 1}").display = seat < self._count
 
     def _show_choice(self, seat: int) -> None:
-        select = self.query_one(f"#seat-select-{seat + 1}", Select)
-        name = self._seats[seat]
-        with self.prevent(Select.Changed):
-            if name is None:
-                select.clear()
-            else:
-                select.value = name
+        choice = self.query_one(f"#seat-select-{seat + 1}", Choice)
+        with self.prevent(Choice.Changed):
+            choice.value = self._seats[seat]
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         """Players or attempts chosen."""
@@ -221,15 +209,14 @@ class WomSetupScreen(WomScreen):
         for seat in range(MAX_PLAYERS):
             self._show_choice(seat)
 
-    def on_select_changed(self, event: Select.Changed) -> None:
+    def on_choice_changed(self, event: Choice.Changed) -> None:
         """A seat, the code length or the palette chosen."""
         event.stop()
-        select_id = event.select.id or ""
-        if select_id.startswith("seat-select-"):
-            seat = int(select_id.rsplit("-", 1)[1]) - 1
-            value = None if event.value is Select.NULL else str(event.value)
-            self._seat_chosen(seat, value)
-        elif select_id in ("setup-length", "setup-palette"):
+        choice_id = event.choice.id or ""
+        if choice_id.startswith("seat-select-"):
+            seat = int(choice_id.rsplit("-", 1)[1]) - 1
+            self._seat_chosen(seat, None if event.value is None else str(event.value))
+        elif choice_id in ("setup-length", "setup-palette"):
             self._rules_changed()
 
     def _seat_chosen(self, seat: int, name: str | None) -> None:
@@ -253,8 +240,8 @@ class WomSetupScreen(WomScreen):
         self._rules_changed()
 
     def _rules_changed(self) -> None:
-        length = self.query_one("#setup-length", Select).value
-        palette = self.query_one("#setup-palette", Select).value
+        length = self.query_one("#setup-length", Choice).value
+        palette = self.query_one("#setup-palette", Choice).value
         repeats = self.query_one("#setup-repeats", Checkbox).value
         try:
             ruleset = Ruleset(int(length), PALETTES[str(palette)], repeats)  # type: ignore[arg-type]

@@ -85,9 +85,11 @@ class ChoiceRow(Widget):
 class Choice(Generic[T], Vertical, can_focus=True):
     """One value out of ``options`` (``(prompt, value)`` pairs), shown compact like ``Select(compact=True)``.
 
-    ``value`` is the chosen value (None only while there are no options); setting it to one of
-    the options' values shows that entry and posts :class:`Choice.Changed`, as a person's choice
-    does. With no options the row shows ``prompt`` dimmed.
+    ``value`` is the chosen value (None only while there are no options, or with ``allow_blank``
+    while nothing is chosen); setting it to one of the options' values shows that entry and posts
+    :class:`Choice.Changed`, as a person's choice does. With nothing chosen the row shows ``prompt``
+    dimmed; with ``allow_blank`` the list offers ``prompt`` first, to choose nothing (as a Select's
+    blank entry does).
     """
 
     BINDINGS = [Binding("enter,down,space,up", "show_overlay", "Show menu", show=False)]
@@ -144,12 +146,14 @@ class Choice(Generic[T], Vertical, can_focus=True):
         *,
         value: T | None = None,
         prompt: str = "",
+        allow_blank: bool = False,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(id=id, classes=classes)
         self.prompt = prompt
-        self._options: list[tuple[Text, T]] = []
+        self.allow_blank = allow_blank
+        self._options: list[tuple[Text, T | None]] = []
         self._value: T | None = None
         self._set_options(options)
         if value is not None:
@@ -161,17 +165,17 @@ class Choice(Generic[T], Vertical, can_focus=True):
     # -- the options and the value ------------------------------------------------------------
 
     @property
-    def options(self) -> Sequence[tuple[Text, T]]:
-        """The entries, in order: ``(prompt, value)``."""
+    def options(self) -> Sequence[tuple[Text, T | None]]:
+        """The entries, in order: ``(prompt, value)`` (with ``allow_blank``, first ``(prompt, None)``)."""
         return tuple(self._options)
 
     @property
     def value(self) -> T | None:
-        """The chosen value (None only while there are no options)."""
+        """The chosen value (None while there are no options, or nothing is chosen)."""
         return self._value
 
     @value.setter
-    def value(self, value: T) -> None:
+    def value(self, value: T | None) -> None:
         self._check(value)
         if value == self._value:
             return
@@ -189,11 +193,18 @@ class Choice(Generic[T], Vertical, can_focus=True):
         if self._value != before:
             self.post_message(self.Changed(self, self._value))
 
+    def clear(self) -> None:
+        """Choose nothing (``allow_blank`` only): the row shows the prompt."""
+        self.value = None
+
     def _set_options(self, options: Iterable[tuple[Prompt, T]]) -> None:
-        self._options = [(Text(prompt) if isinstance(prompt, str) else prompt, value) for prompt, value in options]
+        blank: list[tuple[Text, T | None]] = [(Text(self.prompt, style="dim"), None)] if self.allow_blank else []
+        self._options = blank + [
+            (Text(prompt) if isinstance(prompt, str) else prompt, value) for prompt, value in options
+        ]
         self._value = self._options[0][1] if self._options else None
 
-    def _check(self, value: T) -> None:
+    def _check(self, value: T | None) -> None:
         if all(value != known for _, known in self._options):
             raise ValueError(f"{value!r} is not one of the choices")
 
@@ -202,7 +213,7 @@ class Choice(Generic[T], Vertical, can_focus=True):
 
     def _label(self) -> Text | None:
         index = self._index()
-        return None if index is None else self._options[index][0]
+        return None if index is None or self._value is None else self._options[index][0]
 
     def _shown_changed(self) -> None:
         self._row.label = self._label()
