@@ -48,9 +48,9 @@ GOODBYE = "Thank you for playing the World of Mastermind!"
 """Said when the player quits (seed 004)."""
 
 
-KEY_LANDING_GUARD = 1.0
-"""Seconds after which a key counts as handled even if its last callback never came back (a widget
-closed with it queued): the keys behind it are not held for ever."""
+KEY_WATCHDOG = 0.25
+"""Seconds between looks, while a key is on its way through its widgets, for a widget closed with the
+key's callback still queued (so that the keys behind it are not held for ever)."""
 
 SERVED_APOLOGY = "Sorry, something went wrong in the game and it had to stop. Please connect again."
 
@@ -154,18 +154,13 @@ class WomApp(App[int]):
         self._flights += 1
         flight = self._in_flight = self._flights
         await super().on_event(key)
-        loop = asyncio.get_running_loop()
 
         def landed() -> None:
-            if self._in_flight != flight:
-                return
-            guard.cancel()
-            self._in_flight = None
-            if self._held_keys:
-                self.call_later(self._release_held_keys)
+            if self._in_flight == flight:
+                self._in_flight = None
+                if self._held_keys:
+                    self.call_later(self._release_held_keys)
 
-        # A queue closed with a callback still in it would keep the key in flight for ever.
-        guard = loop.call_later(KEY_LANDING_GUARD, landed)
         # Twice through the chain: the second pass follows what handling the key posted (a button's
         # Pressed, which opens a screen at the screen's handler) up to where it is handled.
         self._after_handled(target, lambda: self._after_handled(target, landed))
@@ -184,16 +179,41 @@ class WomApp(App[int]):
 
     def _after_handled(self, target: MessagePump, then: Callable[[], None]) -> None:
         """Run ``then`` once what is queued for ``target`` now has been handled by it and by each of its
-        ancestors up to the app: a callback queued behind it in each queue in turn (a closed one is passed).
+        ancestors up to the app: a callback queued behind it in each queue in turn. A queue that is
+        closed, or closes with the callback still in it (its widget removed), is passed over: a
+        watchdog looks every :data:`KEY_WATCHDOG` seconds while the callback is out, and only then.
         """
         chain = [target, *target.ancestors] if isinstance(target, Widget) else [target, self]
+        at = -1  # the queue holding the callback
+        loop = asyncio.get_running_loop()
+        watchdog: asyncio.TimerHandle | None = None
 
         def step(index: int) -> None:
+            nonlocal at, watchdog
+            if index != at + 1:
+                return  # a late callback from a queue already passed over
             while index < len(chain):
                 if chain[index].call_later(step, index + 1):
+                    at = index
+                    if watchdog is None:
+                        watchdog = loop.call_later(KEY_WATCHDOG, watch)
                     return
                 index += 1
+            at = len(chain)
+            if watchdog is not None:
+                watchdog.cancel()
             then()
+
+        def watch() -> None:
+            nonlocal watchdog
+            watchdog = None
+            if at >= len(chain):
+                return
+            pump = chain[at]
+            if pump._closing or pump._closed:
+                step(at + 1)
+            else:
+                watchdog = loop.call_later(KEY_WATCHDOG, watch)
 
         step(0)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from wom_tui.domain.codes import DIGITS10, RAINBOW, WOM, Ruleset
@@ -162,3 +164,27 @@ async def test_one_burst_from_the_menu_opens_the_setup_starts_the_game_and_plays
         await wait_for(pilot, lambda: isinstance(app.screen, SoloGameScreen) and app.screen.game.history,
                        message="the game opened and the guess played")
         assert [attempt.guess for attempt in app.screen.game.history] == ["1234"]
+
+
+async def test_keys_behind_one_whose_widget_is_removed_mid_way_are_not_held_for_ever(app):
+    """A key is in flight until a callback queued behind it has passed its widget and each ancestor;
+    a widget removed with that callback still queued is passed over, so the keys behind still go."""
+    from textual.widgets import Static
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        doomed = Static("going")
+        await app.screen.mount(doomed)
+        handled: list[str] = []
+        doomed.call_later = lambda *args, **kwargs: True  # taken into its queue, and lost there:
+        app._after_handled(doomed, lambda: handled.append("done"))
+        doomed._closing = True  # as when a widget is removed with messages still queued
+        try:
+            # (the pilot's own wait would wait for the closing widget too: the condition is polled instead)
+            deadline = asyncio.get_running_loop().time() + 10
+            while handled != ["done"] and asyncio.get_running_loop().time() < deadline:
+                await asyncio.sleep(0.05)
+            assert handled == ["done"], "the keys behind waited on a removed widget"
+        finally:
+            doomed._closing = False
+            await doomed.remove()
