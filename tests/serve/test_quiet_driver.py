@@ -111,6 +111,7 @@ async def terminal(tmp_path: Path) -> AsyncIterator[Terminal]:
         close(term, _close)
         driver._file.close()
         os.close(slave)
+        drain.join()  # the terminal hung up; only then may its number go to another file
         os.close(master)
         for number, handler in signals.items():
             signal.signal(number, handler)
@@ -163,7 +164,10 @@ def wakeups(thread: threading.Thread) -> int:
 
 
 def asleep(thread: threading.Thread) -> bool:
-    return Path(f"/proc/self/task/{thread.native_id}/stat").read_text().rsplit(")", 1)[1].split()[0] == "S"
+    """The thread sleeps in a system call, and not on a lock (say, the GIL, on its way back to ``select``)."""
+    task = Path(f"/proc/self/task/{thread.native_id}")
+    state = (task / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    return state == "S" and "futex" not in (task / "wchan").read_text()
 
 
 async def test_the_app_runs_on_the_quiet_driver(tmp_path: Path) -> None:
@@ -252,3 +256,34 @@ async def test_closing_ends_the_input_thread_and_suspending_starts_a_new_one(ter
     close(terminal, _close)
     assert not second.is_alive()
     assert not [t for t in threading.enumerate() if t.name == "textual-input"]
+
+
+async def test_input_that_ends_leaves_the_thread_asleep_until_closed() -> None:
+    """Input from a pipe that its writer closes (no terminal): the keys before the end arrive, then the thread
+    sleeps (Textual's read the ended input again and again, a core's worth) until the driver is closed.
+    """
+    signals = {number: signal.getsignal(number) for number in (signal.SIGTSTP, signal.SIGCONT, signal.SIGWINCH)}
+    read, write = os.pipe()
+    inbox = Inbox()
+    driver = QuietDriver(inbox)  # type: ignore[arg-type]
+    driver.fileno = read
+    driver.input_tty = False
+    driver._file = open(os.devnull, "w")  # noqa: SIM115
+    driver.start_application_mode()
+    terminal = Terminal(driver, inbox, write)
+    try:
+        thread = input_thread(driver)
+        os.write(write, b"ok")
+        os.close(write)
+        await inbox.until(lambda: inbox.keys() == ["o", "k"])
+        await poll(lambda: asleep(thread))
+        before = wakeups(thread)
+        await asyncio.sleep(0.35)  # a window after the end of input: the thread stays asleep
+        assert wakeups(thread) == before
+        close(terminal, _close)
+        assert not thread.is_alive()
+    finally:
+        driver._file.close()
+        os.close(read)
+        for number, handler in signals.items():
+            signal.signal(number, handler)
