@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.driver import Driver
 from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.widget import Widget
@@ -95,6 +96,20 @@ class WomApp(App[int]):
         self._flights = 0
         for theme in THEMES:
             self.register_theme(theme)
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's terminal driver for this platform, but on Linux and macOS one whose input thread sleeps
+        while nobody types (:mod:`wom_tui.driver`); ``TEXTUAL_DRIVER`` still chooses another.
+        """
+        chosen = super().get_driver_class()
+        if sys.platform != "win32":
+            from textual.drivers.linux_driver import LinuxDriver
+
+            if chosen is LinuxDriver:
+                from .driver import QuietDriver
+
+                return QuietDriver
+        return chosen
 
     def get_default_screen(self) -> Screen[Any]:
         from .screens.menu import MenuScreen

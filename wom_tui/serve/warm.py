@@ -92,10 +92,10 @@ def warm_up() -> None:
         os.environ.setdefault(key, value)
 
     import rich._emoji_codes  # noqa: F401  (rich loads its emoji table at the first markup it renders)
-    import textual.drivers.linux_driver  # noqa: F401  (the driver a served game runs)
+    import textual.drivers.linux_driver  # noqa: F401  (the driver a served game runs, and ours on it)
     import textual.widgets  # noqa: F401
 
-    from .. import __main__, app  # noqa: F401
+    from .. import __main__, app, driver  # noqa: F401
 
     _share_parsed_css()
     _steady_cursors()
