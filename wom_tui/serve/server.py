@@ -380,6 +380,14 @@ class GameServer:
         except OSError as exc:
             raise ServeError(f"cannot start the game processes' parent: {exc}") from exc
         try:
+            await self._listen()
+        except ServeError:
+            await self.warm.close()  # a server that cannot start leaves no process behind
+            raise
+
+    async def _listen(self) -> None:
+        """Load or make the host key, read the authorized keys and listen (ServeError if that fails)."""
+        try:
             self.host_key = load_or_create_host_key(self.config.host_key_path)
         except OSError as exc:
             raise ServeError(f"cannot make the host key {self.config.host_key_path}: {exc.strerror or exc}") from exc
