@@ -25,6 +25,7 @@ import socket
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 SUPERUSER = "wom"
 FAST_SETTINGS = {
@@ -97,7 +98,10 @@ class ThrowawayPostgres:
         self.log = self.root / "server.log"
         self._as: list[str] = []
         self._counter = 0
-        self._reused: dict[str, str] = {}
+        self._reused: dict[str, tuple[str, str]] = {}
+        """slot -> (URL, schema) of the schemas :meth:`emptied_database` reuses."""
+        self._admin: Any = None
+        """The one connection the helpers below use (a connection costs the server a new process)."""
         if os.geteuid() == 0:
             name = "postgres" if _has_user("postgres") else "nobody"
             entry = pwd.getpwnam(name)
@@ -138,6 +142,7 @@ class ThrowawayPostgres:
 
     def stop(self, mode: str = "fast") -> None:
         """Stop the server (``immediate`` is a crash, ``fast`` ends sessions then shuts down cleanly)."""
+        self._drop_admin()
         self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-w", "-t", "60", "-m", mode, "stop",
                   check=False)
 
@@ -163,8 +168,25 @@ class ThrowawayPostgres:
     def url(self, dbname: str = "postgres") -> str:
         return f"postgresql://{SUPERUSER}:{self.password}@127.0.0.1:{self.port}/{dbname}"
 
+    def _connection(self) -> Any:
+        """The helpers' autocommit connection to the ``postgres`` database, opened when first needed (and
+        again after a stop)."""
+        if self._admin is None:
+            import psycopg
+
+            self._admin = psycopg.connect(self.url(), autocommit=True)
+        return self._admin
+
+    def _drop_admin(self) -> None:
+        if self._admin is not None:
+            self._admin.close()
+            self._admin = None
+
     def sql(self, statement: str, dbname: str = "postgres") -> list[tuple]:
         """Run one statement (autocommit) and return its rows (empty if it returns none)."""
+        if dbname == "postgres":
+            cursor = self._connection().execute(statement)
+            return cursor.fetchall() if cursor.description else []
         import psycopg
 
         with psycopg.connect(self.url(dbname), autocommit=True) as conn:
@@ -178,37 +200,41 @@ class ThrowawayPostgres:
         test gets its own schema in the one database, chosen by the URL's ``search_path``, the way
         an operator would give wom-tui a schema of its own in a shared database.
         """
+        return self._new_schema(prefix)[0]
+
+    def _new_schema(self, prefix: str) -> tuple[str, str]:
         self._counter += 1
         name = f"{prefix}_{os.getpid()}_{self._counter}"
         self.sql(f'CREATE SCHEMA "{name}"')
-        return self.url() + f"?options=-csearch_path%3D{name}"
+        return self.url() + f"?options=-csearch_path%3D{name}", name
 
 
     def emptied_database(self, slot: str = "main") -> str:
         """The URL of this process's reused schema ``slot``, emptied of every row a previous test kept.
 
         The first call makes the schema (as :meth:`new_database`); later calls delete every row of
-        its wom_ tables (all but the migrations) in one round trip: a few milliseconds, where a new
-        schema costs its migration too. A lock held by a store left open
-        makes this fail after 5 s rather than wait.
+        its wom_ tables (all but the migrations) in one transaction on the helpers' one connection: a
+        few milliseconds, where a new schema costs its migration too (and a new connection, a new
+        server process). A lock held by a store left open makes this fail after 5 s rather than wait.
         """
-        url = self._reused.get(slot)
-        if url is None:
-            url = self._reused[slot] = self.new_database(f"reused_{slot}")
-            return url
-        import psycopg
+        reused = self._reused.get(slot)
+        if reused is None:
+            reused = self._reused[slot] = self._new_schema(f"reused_{slot}")
+            return reused[0]
         from psycopg import sql
 
-        with psycopg.connect(url, autocommit=True) as conn:
-            tables = [name for (name,) in conn.execute(
-                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
-                "AND tablename LIKE 'wom\\_%' AND tablename <> 'wom_migrations'")]
-            if tables:
-                # DELETE, not TRUNCATE: on tables of a few rows it is several times quicker (TRUNCATE
-                # makes new files for every table and index). Identities go on counting; no test
-                # depends on their values.
-                conn.execute("SET lock_timeout = '5s'")
-                conn.execute(sql.SQL("; ").join(sql.SQL("DELETE FROM {}").format(sql.Identifier(name))
+        url, schema = reused
+        conn = self._connection()
+        tables = [name for (name,) in conn.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = %s "
+            "AND tablename LIKE 'wom\\_%%' AND tablename <> 'wom_migrations'", (schema,))]
+        if tables:
+            # DELETE, not TRUNCATE: on tables of a few rows it is several times quicker (TRUNCATE
+            # makes new files for every table and index). Identities go on counting; no test
+            # depends on their values.
+            with conn.transaction():
+                conn.execute("SET LOCAL lock_timeout = '5s'")
+                conn.execute(sql.SQL("; ").join(sql.SQL("DELETE FROM {}").format(sql.Identifier(schema, name))
                                                 for name in tables))
         return url
 

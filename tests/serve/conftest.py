@@ -14,10 +14,13 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+from memory_tmp import tmp_path, tmp_path_factory  # data folders in memory: no waiting on fsync (memory_tmp.py)
 from wom_tui.serve.server import GameServer, ServeConfig
 from wom_tui.serve.session import GameSession
 
 from .sshterm import WAIT, ServerFactory
+
+__all__ = ["tmp_path", "tmp_path_factory"]
 
 
 @pytest.fixture

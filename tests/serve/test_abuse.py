@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from wom_tui.serve.server import GameServer
+
 from .sshterm import (
     MENU_TEXT,
     WAIT,
@@ -23,9 +25,13 @@ from .sshterm import (
     newest_session,
     open_terminal,
 )
-from .conftest import until
+from .conftest import session_ended, until
 
 HELP_TEXT = "How to play"
+
+shared = pytest.mark.asyncio(loop_scope="module")
+"""For the tests that play on the module's one server (``shared_server``): each keeps to its own
+session and ends it."""
 
 
 async def press_until_shown(terminal: Terminal, key: str, text: str, tries: int = 20) -> None:
@@ -77,9 +83,11 @@ async def test_a_connection_that_does_not_sign_in_in_time_is_closed(start_server
         writer.close()
 
 
-async def test_typing_faster_than_a_person_is_cut_down_and_a_big_paste_still_works(start_server: ServerFactory) -> None:
-    server = await start_server()
-    terminal = await open_terminal(await connect(server, key=new_key()))
+@shared
+async def test_typing_faster_than_a_person_is_cut_down_and_a_big_paste_still_works(shared_server: GameServer) -> None:
+    server = shared_server
+    conn = await connect(server, key=new_key())
+    terminal = await open_terminal(conn)
     await terminal.wait_for_text(MENU_TEXT)
     session = newest_session(server)
     assert session.pid is not None
@@ -98,10 +106,13 @@ async def test_typing_faster_than_a_person_is_cut_down_and_a_big_paste_still_wor
     terminal.type("?")
     await terminal.wait_for_text(HELP_TEXT)
     assert session.input_dropped == dropped
+    conn.close()
+    await session_ended(server, session)
 
 
-async def test_a_client_that_never_reads_cannot_grow_the_servers_buffers(start_server: ServerFactory) -> None:
-    server = await start_server()
+@shared
+async def test_a_client_that_never_reads_cannot_grow_the_servers_buffers(shared_server: GameServer) -> None:
+    server = shared_server
     # A small receive buffer, so the kernel does not hide megabytes of what the client leaves unread.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
@@ -135,6 +146,8 @@ async def test_a_client_that_never_reads_cannot_grow_the_servers_buffers(start_s
     transport.resume_reading()
     await until(lambda: not session.transport_paused and session.reading_output)  # the game goes on
     assert session.running
+    conn.close()
+    await session_ended(server, session)
 
 
 async def test_silent_connections_cannot_lock_players_out_and_the_log_cannot_be_forged(tmp_path: Path) -> None:

@@ -6,13 +6,14 @@ import asyncio
 import logging
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import asyncssh
 import pytest
+import pytest_asyncio
 
-from wom_tui.serve.server import GameServer, ServeError
+from wom_tui.serve.server import GameServer, ServeConfig, ServeError
 
 from .conftest import session_ended, until
 from .sshterm import (
@@ -170,19 +171,29 @@ async def test_two_players_racing_for_one_name(shared_server: GameServer) -> Non
         conn.close()
 
 
-async def test_an_idle_session_is_closed_with_a_message(start_server: ServerFactory) -> None:
-    server = await start_server(idle_timeout=2)
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def impatient_server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[GameServer]:
+    """One server for the module's idle tests: it closes what stays idle for 1 s."""
+    server = GameServer(ServeConfig(data_dir=tmp_path_factory.mktemp("idle") / "data", seed=1, port=0, idle_timeout=1))
+    await server.start()
+    yield server
+    await asyncio.wait_for(server.close(), WAIT)
+
+
+@shared
+async def test_an_idle_session_is_closed_with_a_message(impatient_server: GameServer) -> None:
+    server = impatient_server
     terminal = await open_terminal(await connect(server))
-    await until(lambda: len(server.sessions) == 1)  # seated (the menu may come after the 2 s, under load)
+    await until(lambda: len(server.sessions) == 1)  # seated (the menu may come after the 1 s, under load)
     (session,) = server.sessions
     await terminal.wait_closed()
-    assert "closed this session after 2 seconds without a key press" in terminal.text
+    assert "closed this session after 1 second without a key press" in terminal.text
     await session_ended(server, session)
 
 
-async def test_a_connection_without_a_game_is_closed_when_idle(start_server: ServerFactory) -> None:
-    server = await start_server(idle_timeout=1)
-    conn = await connect(server)  # like ssh -N: signed in, but never asks for a session
+@shared
+async def test_a_connection_without_a_game_is_closed_when_idle(impatient_server: GameServer) -> None:
+    conn = await connect(impatient_server)  # like ssh -N: signed in, but never asks for a session
     await asyncio.wait_for(conn.wait_closed(), WAIT)
 
 

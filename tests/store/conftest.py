@@ -6,9 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from memory_tmp import tmp_path, tmp_path_factory  # data folders in memory: no waiting on fsync (memory_tmp.py)
 from wom_tui.domain.stores import open_store
 
 from .helpers import snapshot
+
+__all__ = ["tmp_path", "tmp_path_factory"]
 
 TABLES = ("wom_users", "wom_games", "wom_hall_of_fame", "wom_user_keys", "wom_links", "wom_solo_games")
 

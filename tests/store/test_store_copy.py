@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from pathlib import Path
 from random import Random
 
@@ -69,24 +67,9 @@ def totals(out: str) -> dict[str, tuple[str, str]]:
     return {row[0]: (row[1], row[2]) for row in rows if len(row) == 3}
 
 
-@pytest.fixture
-def memory_folder(tmp_path):
-    """A temporary folder in memory (tmpfs, /dev/shm) where there is one, else ``tmp_path``.
-
-    The big arcade is 5,000 files written twice: on a disk shared with other busy processes, creating
-    them costs seconds of waiting on the file system's journal; in memory, milliseconds. What is
-    tested is the same: the files' bytes.
-    """
-    shm = Path("/dev/shm")
-    if not (shm.is_dir() and os.access(shm, os.W_OK)):
-        yield tmp_path
-        return
-    with tempfile.TemporaryDirectory(prefix="wom-copy-", dir=shm) as folder:
-        yield Path(folder)
-
-
-def test_a_big_arcade_goes_into_postgresql_and_back_exactly(postgres_server, memory_folder, capsys):
-    source, back = memory_folder / "arcade", memory_folder / "back"
+def test_a_big_arcade_goes_into_postgresql_and_back_exactly(postgres_server, tmp_path, capsys):
+    # 5,000 files written twice: in memory (tests/memory_tmp.py), not seconds of waiting on a shared disk.
+    source, back = tmp_path / "arcade", tmp_path / "back"
     make_arcade(source, 1000, 5000, Random(14))
     url = postgres_server.new_database()
 

@@ -372,11 +372,21 @@ class GameServer:
 
     async def start(self) -> None:
         """Start the warm parent, load or make the host key and listen (raises ServeError if that fails)."""
-        # First, so that it could not hold the host key even if it were forked rather than exec'd.
+        # First, so that it could not hold the host key even if it were forked rather than exec'd. Not
+        # at all when a test gave its own ``game_command``: nothing would be forked from it.
         try:
-            await self.warm.start()
+            if self._forks_games:
+                await self.warm.start()
         except OSError as exc:
             raise ServeError(f"cannot start the game processes' parent: {exc}") from exc
+        try:
+            await self._listen()
+        except ServeError:
+            await self.warm.close()  # a server that cannot start leaves no process behind
+            raise
+
+    async def _listen(self) -> None:
+        """Load or make the host key, read the authorized keys and listen (ServeError if that fails)."""
         try:
             self.host_key = load_or_create_host_key(self.config.host_key_path)
         except OSError as exc:
@@ -456,7 +466,7 @@ class GameServer:
         when a test gave its own ``game_command``. ``log_fd`` (the write end of the game's log pipe) is
         passed along: to a forked game as its descriptor 3 (``--log-fd 3``).
         """
-        if tuple(self.config.game_command) == GAME_COMMAND:
+        if self._forks_games:
             options = list(argv[len(GAME_COMMAND):])
             if log_fd is not None and "--log-fd" in options:
                 options[options.index("--log-fd") + 1] = str(WARM_LOG_FD)
@@ -465,6 +475,11 @@ class GameServer:
             *argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True,
             pass_fds=() if log_fd is None else (log_fd,),
         )
+
+    @property
+    def _forks_games(self) -> bool:
+        """Whether games are forked by the warm parent (always, but for a test's own ``game_command``)."""
+        return tuple(self.config.game_command) == GAME_COMMAND
 
     def game_command(self, seed: int, fingerprint: str | None = None, log_fd: int | None = None) -> list[str]:
         """The command line of one session's game process: served, as the verified key (or a guest)."""
