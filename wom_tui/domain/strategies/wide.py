@@ -53,16 +53,8 @@ FIRST_GUESS = (0, 0, 1, 2, 3)
 class WideBuilder:
     """Grows the tree: entropy while many codes remain, the exact search for the last few."""
 
-    def __init__(
-        self,
-        shape: Shape = WIDE_SHAPE,
-        *,
-        depth: int = MAX_GUESSES,
-        exact_up_to: int = EXACT_UP_TO,
-        limit: int = EXACT_LIMIT,
-        rollout: dict[int, int] | None = None,
-        progress=None,
-    ) -> None:
+    def __init__(self, shape: Shape = WIDE_SHAPE, *, depth: int = MAX_GUESSES, exact_up_to: int = EXACT_UP_TO,
+                 limit: int = EXACT_LIMIT, rollout: dict[int, int] | None = None, progress=None) -> None:
         self.shape = shape
         self.depth = depth
         self.exact_up_to = exact_up_to
