@@ -86,9 +86,9 @@ LOOKAHEAD_NEXT = 200
 CLIMB_FROM = 4
 """On spaces too big to offer whole, the best this many guesses are each improved by hill-climbing:
 every code one peg away is scored, the best taken while it scores better (0: off). 8 × 10, 1,000 games
-(seed 2026): 7.699 with expected guesses and the climb, 7.703 with entropy and the climb, 7.720 with
-entropy alone (each within noise of the others: ±0.03); expected guesses without the climb, 300 games:
-+0.03 against entropy alone."""
+(seed 2026): 7.701 with expected guesses and the climb (bench/solver.py; 7.699 before drawing was
+bounded by counts), 7.703 with entropy and the climb, 7.720 with entropy alone — each within noise of
+the others (±0.03); expected guesses without the climb, first 300 of those games: 7.713 against 7.680."""
 
 CLIMB_STEPS = 4
 """At most this many steps of each climb (the work is bounded by counts, never by the clock)."""

@@ -33,7 +33,8 @@ GUESSES_LEFT = (
     (1.0, 1.5, 1.8, 2.15, 2.45, 2.65, 2.85, 3.05, 3.25, 3.75, 4.2, 4.65, 5.05, 5.5, 5.9, 6.35, 6.85, 7.5),
 )
 """Guesses still needed to find the secret among n codes (the next one included), against log2(n):
-knots of a piecewise-linear fit measured on HAL9000's own 8 × 10 games (F(1) = 1, F(2) = 1.5)."""
+knots of a piecewise-linear fit measured on HAL9000's own 8 × 10 games (150 games, seed 7: the codes
+left before each guess against the guesses the game then took; F(1) = 1, F(2) = 1.5)."""
 
 
 def guesses_left(sizes: np.ndarray) -> np.ndarray:
