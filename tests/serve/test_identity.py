@@ -198,3 +198,31 @@ async def test_the_name_field_on_the_players_screen_shows_each_edit(shared_serve
         terminal.type(keys)
         await terminal.wait_until(lambda t, text=text, cursor=cursor: shows(t, text, cursor))
     assert [line for line in terminal.lines if "▔" in line or "▁" in line] == frame
+
+
+async def test_a_guess_typed_on_the_players_screen_shows_each_peg_and_the_current_slot(shared_server: GameServer) -> None:
+    """A typed peg repaints its slots alone (not the whole guess box): each peg, and the underline of
+    the current slot, must still reach the player's screen."""
+    terminal = await menu(shared_server)
+    terminal.type("o")
+    await terminal.wait_for_text("Solo game")
+    terminal.type("p")
+    await terminal.wait_for_text("Guess #1")
+    await terminal.wait_until(lambda t: any("Your guess" in line for line in t.lines))
+    top = next(y for y, line in enumerate(terminal.lines) if "Your guess" in line)
+
+    def guess(t: Terminal) -> tuple[list[str], int | None]:
+        """The slots' symbols, and which slot is underlined."""
+        slots, underline = t.lines[top + 1], t.lines[top + 2]
+        symbols = [(x, char) for x, char in enumerate(slots) if x > 1 and char not in " │"][:4]
+        mark = underline.find("━")
+        current = next((i for i, (x, _) in enumerate(symbols) if x - 1 <= mark <= x + 1), None)
+        return [char for _, char in symbols], current
+
+    for keys, shown in (
+        ("12", (["1", "2", "·", "·"], 2)),
+        ("\x1b[D", (["1", "2", "·", "·"], 1)),  # Left: only the underline moves
+        ("9", (["1", "9", "·", "·"], 2)),
+    ):
+        terminal.type(keys)
+        await terminal.wait_until(lambda t, shown=shown: guess(t) == shown)

@@ -194,9 +194,12 @@ class PegInput(Widget, can_focus=True):
     class Changed(_EntryMessage):
         """The entered code changed."""
 
-    cursor: reactive[int] = reactive(0, init=False)
+    # Neither repaints the input itself (its frame and background do not change): the slots it draws
+    # repaint themselves. A repaint of the whole input redrew and sent its five lines, palette and
+    # frame included, for every key (about 2 KB over SSH).
+    cursor: reactive[int] = reactive(0, init=False, repaint=False)
     """Index of the current slot."""
-    revealed: reactive[bool] = reactive(False, init=False)
+    revealed: reactive[bool] = reactive(False, init=False, repaint=False)
     """In masked mode, whether the symbols are shown (peek)."""
 
     def __init__(
