@@ -42,7 +42,7 @@ class PegSlot(Static):
     def __init__(self, index: int) -> None:
         super().__init__(classes="peg-slot")
         self.index = index
-        self._drawn: tuple[str, str] | None = None
+        self._drawn: tuple[str, str, str] | None = None
 
     def show(self, symbol: str | None, ruleset: Ruleset, *, masked: bool, mark: Style | None) -> None:
         """Draw the slot's peg, and under it the current slot's mark (``mark``: its style; None: not current).
