@@ -15,6 +15,13 @@ With ``--json`` it prints one JSON object per N, with the keys ``sessions``, ``m
 on what else the machine runs; the CPU figures do not: ``game_cpu_to_menu_s`` (median, one game from its
 fork to the menu), ``server_cpu_per_session_s`` and ``bench_cpu_per_session_s`` (the SSH server's and
 this client's own CPU per session while everyone connects), ``game_cpu_per_key_ms`` (a game, per key typed).
+``game_cpu_per_key_mean_ms`` is the games' CPU summed over all keys typed: the median above is of
+figures in 10 ms clock ticks over 12 keys each, so it reads 3.3 ms (40 ms / 12) for anything from
+about 2.5 to 4 ms. Who uses the two cores: ``server_side_cpu_per_session_s`` (SSH server, warm parent and games together, per
+session to the menus) against ``bench_cpu_per_session_s``; while everyone types, ``server_side_cpu_per_key_ms``
+(of which ``server_cpu_per_key_ms`` is the SSH server's relaying) against ``bench_cpu_per_key_ms``, this
+client's SSH and terminal emulation, which a real player's own machine would do. The client runs on the same
+two cores, so the wall times above include its work.
 """
 
 from __future__ import annotations
@@ -230,9 +237,11 @@ async def one_round(n: int) -> dict[str, float]:
                 return latencies
 
             cpu_typing = tree_cpu(server.pid)
+            bench_typing = time.process_time()
             typed = await asyncio.wait_for(asyncio.gather(*(type_name(t) for t in terminals)), TIMEOUT)
             latencies = [seconds for per_terminal in typed for seconds in per_terminal]
             cpu_typed = tree_cpu(server.pid)
+            bench_typed = time.process_time()
             processes, rss, pss = tree_memory(server.pid)
         finally:
             for conn in conns:
@@ -240,6 +249,8 @@ async def one_round(n: int) -> dict[str, float]:
             server.terminate()
             await asyncio.wait_for(server.wait(), TIMEOUT)
     games_at_menu = cpu_menu[2]
+    keys_typed = n * len(PREFIX + KEYS)
+    games_typing = sum(cpu_typed[2][pid] - cpu_typing[2].get(pid, 0.0) for pid in cpu_typed[2])
     return {
         "n": n,
         # CPU seconds (load-independent): each game's own to its menu (from its fork), the server's
@@ -248,6 +259,17 @@ async def one_round(n: int) -> dict[str, float]:
         "server_cpu_to_menu": (cpu_menu[0] - cpu_before[0]) / n,
         "warm_cpu_to_menu": (cpu_menu[1] - cpu_before[1]) / n,
         "bench_cpu_to_menu": (bench_menu - bench_before) / n,
+        # The same split while everyone types: what the server side (SSH server, warm parent, games)
+        # and this client (its SSH and terminal emulation: a player's own machine, not the server's)
+        # spend per key typed, all on the same cores.
+        "server_side_cpu_per_key": (cpu_typed[0] - cpu_typing[0] + cpu_typed[1] - cpu_typing[1] + games_typing)
+        / keys_typed,
+        "game_cpu_per_key_mean": games_typing / keys_typed,
+        "server_cpu_per_key": (cpu_typed[0] - cpu_typing[0]) / keys_typed,
+        "bench_cpu_per_key": (bench_typed - bench_typing) / keys_typed,
+        "server_side_cpu_to_menu": (
+            cpu_menu[0] - cpu_before[0] + cpu_menu[1] - cpu_before[1] + sum(games_at_menu.values())
+        ) / n,
         "game_cpu_per_key": statistics.median(
             cpu_typed[2][pid] - cpu_typing[2][pid] for pid in cpu_typed[2] if pid in cpu_typing[2]
         ) / len(PREFIX + KEYS),
@@ -279,6 +301,11 @@ async def main(sizes: list[int], as_json: bool = False) -> None:
                 "warm_cpu_per_session_s": round(row["warm_cpu_to_menu"], 3),
                 "bench_cpu_per_session_s": round(row["bench_cpu_to_menu"], 3),
                 "game_cpu_per_key_ms": round(row["game_cpu_per_key"] * 1000, 1),
+                "game_cpu_per_key_mean_ms": round(row["game_cpu_per_key_mean"] * 1000, 2),
+                "server_side_cpu_per_session_s": round(row["server_side_cpu_to_menu"], 3),
+                "server_cpu_per_key_ms": round(row["server_cpu_per_key"] * 1000, 2),
+                "server_side_cpu_per_key_ms": round(row["server_side_cpu_per_key"] * 1000, 2),
+                "bench_cpu_per_key_ms": round(row["bench_cpu_per_key"] * 1000, 2),
             }), flush=True)
         return
     print(f"wom-tui serve under load: Python {sys.version.split()[0]}, {os.cpu_count()} CPU(s)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
+from textual.color import Color
 from textual.containers import Container
 from textual.widgets import Footer, Static
 
@@ -276,3 +277,28 @@ async def test_a_state_class_restyles_what_its_rules_reach_and_no_more():
         styled.clear()
         set_state_classes(screen, {"-over": False})
         assert styled == [], "no change, no styling"
+
+
+async def test_the_current_slot_is_marked_in_the_accent_colour_only_while_the_input_has_focus():
+    host = Host()
+    async with host.run_test(size=(80, 24)) as pilot:
+        peg_input = host.query_one(PegInput)
+
+        def marks() -> list[str | None]:
+            """Per slot, as drawn: the colour of the mark on its second line (None: no mark)."""
+            found: list[str | None] = []
+            for slot in host.query(PegSlot):
+                mark = [segment for segment in slot.render_line(1) if "━" in segment.text]
+                colour = mark[0].style.color if mark and mark[0].style else None
+                found.append(colour.get_truecolor().hex.lower() if colour is not None else None)
+            return found
+
+        accent = Color.parse(host.theme_variables["accent"]).hex.lower()
+        quiet = Color.parse(host.theme_variables["panel-lighten-3"]).hex.lower()
+        peg_input.focus()
+        await pilot.press("r")
+        await wait_for(pilot, lambda: marks() == [None, accent, None, None])
+        host.set_focus(None)
+        await wait_for(pilot, lambda: marks() == [None, quiet, None, None])
+        peg_input.focus()
+        await wait_for(pilot, lambda: marks() == [None, accent, None, None])

@@ -43,8 +43,8 @@ def said(screen: WomGameScreen) -> list[str]:
 
 
 def slot_faces(peg_input: PegInput) -> list[str]:
-    """What each slot of a PegInput shows."""
-    return [str(slot.render()).strip() for slot in peg_input.query(PegSlot)]
+    """What each slot of a PegInput shows (its peg: the line under it marks the current slot)."""
+    return [str(slot.render()).split("\n")[0].strip() for slot in peg_input.query(PegSlot)]
 
 
 async def open_setup(pilot) -> WomSetupScreen:

@@ -15,6 +15,7 @@ from textual.content import Content
 from textual.widgets import Input, Static
 
 from ..widgets.footer import Footer
+from ..widgets.line_input import LineInput
 from ..domain.keys import LINK_CODE_LIFETIME, KeyRejected
 from .base import WomScreen
 
@@ -47,7 +48,7 @@ class LinkKeyScreen(WomScreen):
             else:
                 yield Static(Text("Link this key to your name"), classes="panel-title")
                 yield Static(Text("Type the one-time code shown by a session signed in with your other key:"))
-                yield Input(placeholder="ABCD-EFGH", restrict=CODE_PATTERN, max_length=16, id="link-input")
+                yield LineInput(placeholder="ABCD-EFGH", restrict=CODE_PATTERN, max_length=16, id="link-input")
             yield Static("", id="link-result")
         yield Footer()
 

@@ -11,13 +11,13 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
-from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import Input, Static
 
 from ..domain.keys import KeyRejected
 from ..domain.users import EDGE_SPACE, MAX_NAME, NO_NAME, NameRejected, check_name
 from ..widgets.footer import Footer
+from ..widgets.line_input import LineInput
 from .base import WomScreen
 
 NAME_RULE = f"1–{MAX_NAME} characters: A–Z, a–z, 0–9, space, - _ ."
@@ -27,7 +27,7 @@ GUESTS_CANNOT_REGISTER = (
 PASTE_REFUSED = "A name cannot hold tabs, line breaks or control characters; nothing was pasted."
 
 
-class NameInput(Input):
+class NameInput(LineInput):
     """An Input for a name: a paste holding control characters or line breaks is refused whole."""
 
     class Refused(Message):
@@ -45,13 +45,6 @@ class NameInput(Input):
             event.prevent_default()
             self.post_message(self.Refused(PASTE_REFUSED))
 
-    def _watch_value(self, value: str) -> None:
-        # Textual's Input stores the text's width in ``virtual_size``, a layout reactive, so every key
-        # re-lays the whole screen (footer and all: most of a key's CPU time over SSH). The field's
-        # size never depends on its text, so set it quietly and let the field repaint itself alone.
-        self.set_reactive(Input.virtual_size, Size(self.content_width, 1))
-        self.refresh()
-        super()._watch_value(value)
 
 
 class RegisterScreen(WomScreen):

@@ -27,6 +27,7 @@ from ..domain.halloffame import HallEntry
 from ..domain.solo import LIFELINE_COSTS, LifelineResult, SoloGame, coach_verdict
 from ..domain.users import MAX_GUEST_NAME, NameRejected, check_guest_name
 from ..widgets.footer import Footer
+from ..widgets.line_input import LineInput
 from ..widgets.message_log import MessageLog
 from ..widgets.pegs import code_pegs
 from ..widgets.state_classes import set_state_classes
@@ -60,7 +61,7 @@ class HallNameScreen(ModalScreen[str | None]):
             yield Static(Text("A new record!"), id="hall-title")
             yield Static(Text(self._headline), id="hall-headline")
             yield Static(Text(f"Your name for the hall of fame (1–{MAX_GUEST_NAME} characters):"))
-            yield Input(placeholder="Name", id="hall-name")
+            yield LineInput(placeholder="Name", id="hall-name")
             yield Static("", id="hall-reason")
             with Horizontal(id="hall-buttons"):
                 yield Button("Enter the hall", id="hall-ok", variant="success", compact=True)

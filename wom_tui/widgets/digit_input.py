@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from textual import events
 from textual.message import Message
-from textual.widgets import Input
+
+from .line_input import LineInput
 
 
-class DigitInput(Input):
+class DigitInput(LineInput):
     """A one-digit box: a typed digit replaces what is there, then :class:`Typed` lets the screen move on."""
 
     class Typed(Message):

@@ -48,10 +48,15 @@ class Footer(TextualFooter):
             yield widget
 
     def _what_it_shows(self) -> Any:
-        """Everything ``compose`` reads: the shown bindings with their state, and the palette key."""
+        """Everything ``compose`` reads: the shown bindings with their state, and the palette key.
+
+        Bindings not shown are left out: focus moving to a widget with hidden bindings only (the menu's
+        list as it first takes focus, after the first paint) changes nothing on show.
+        """
         if not self._bindings_ready or not self.is_attached:
             return None
         app = self.app
+        palette = app.COMMAND_PALETTE_BINDING
         return (
             self.show_command_palette,
             self.compact,
@@ -59,6 +64,7 @@ class Footer(TextualFooter):
                 (key, binding.key, binding.action, binding.description, binding.show, id(binding.group),
                  enabled, tooltip, binding.tooltip, app.get_key_display(binding))
                 for key, (_node, binding, enabled, tooltip) in self.screen.active_bindings.items()
+                if binding.show or key == palette
             ),
         )
 
