@@ -188,3 +188,16 @@ async def test_keys_behind_one_whose_widget_is_removed_mid_way_are_not_held_for_
         finally:
             doomed._closing = False
             await doomed.remove()
+
+
+async def test_a_bound_key_and_a_letter_in_one_burst_apply_in_the_order_typed(app):
+    """``←`` then ``a`` in one SSH packet: the arrow is a binding (an action), the letter a keystroke;
+    Textual applied the letter first ("Alna"). One key after another, it reads "Alan"."""
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        await wait_for(pilot, lambda: app.focused is not None and hasattr(app.focused, "value"))
+        field = app.focused
+        await pilot.press(*"Aln")
+        send_burst(app, "left", "a")
+        await wait_for(pilot, lambda: len(field.value) == 4, message="both keys applied")
+        assert field.value == "Alan"
