@@ -4,11 +4,9 @@ On 4 × 6 with repeats HAL9000 plays from the books the exact search wrote (see 
 on 5 × 8 with repeats from a whole decision tree written offline (see :mod:`.wide`).
 Elsewhere it scores candidate guesses by the entropy of the answers they would get over a sample
 of the fitting codes, and searches the end-game once few codes remain (:class:`.planning.Planner`).
-On spaces too big to offer every code as a guess (8 × 10) it ranks guesses by the guesses still
-expected after them (:func:`.planning.expected_guesses`, which counts a fitting guess's chance to win),
-improves its best few by hill-climbing one peg at a time (:data:`CLIMB_FROM`), and looks two guesses
-ahead among its best few (:data:`LOOKAHEAD_TOP`): a split whose parts the next guess splits well beats
-a slightly better split into parts that are hard to tell apart.
+On spaces too big to offer every code as a guess (8 × 10) it looks two guesses ahead among its best
+few (:data:`LOOKAHEAD_TOP`): a split whose parts the next guess splits well beats a slightly better
+split into parts that are hard to tell apart.
 """
 
 from __future__ import annotations
@@ -33,8 +31,6 @@ from .planning import (
     WIN_BONUS,
     Planner,
     entropy,
-    expected_guesses,
-    guesses_left,
 )
 from .space import (
     Candidates,
@@ -82,20 +78,6 @@ without; the best 12, scored on 8,000 codes: 7.698 but up to 1.4 s CPU a move (t
 
 LOOKAHEAD_NEXT = 200
 """Next guesses tried in the two-step look (the best of the pool by entropy)."""
-
-CLIMB_FROM = 4
-"""On spaces too big to offer whole, the best this many guesses are each improved by hill-climbing:
-every code one peg away is scored, the best taken while it scores better (0: off). 8 × 10, 1,000 games
-(seed 2026): 7.701 with expected guesses and the climb (bench/solver.py; 7.699 before drawing was
-bounded by counts), 7.703 with entropy and the climb, 7.720 with entropy alone — each within noise of
-the others (±0.03); expected guesses without the climb, first 300 of those games: 7.713 against 7.680."""
-
-CLIMB_STEPS = 4
-"""At most this many steps of each climb (the work is bounded by counts, never by the clock)."""
-
-EXPECTED = True
-"""On spaces too big to offer whole, rank guesses by the guesses still expected after them
-(:func:`.planning.expected_guesses`) rather than by entropy, in the two-step look too."""
 
 
 def _partitions(total: int, most: int, parts: int) -> list[tuple[int, ...]]:
@@ -182,34 +164,13 @@ def best_guess(
     pool = np.concatenate(pool, axis=0)
     keys = feedback_keys(pool, evals, shape.colours, features)
     counts = partition_counts(keys, shape.outcomes)
-    big = shape.size > FULL_POOL_SIZE
-    if EXPECTED and big and not fitting_only:
-        total = len(cands.codes) if cands.exact else max(cands.count()[0], n)
-        scale = total / n
-        # Fewer guesses expected is better; the winning answer counts only on the whole set.
-        score = -expected_guesses(counts, scale, shape.win_key)
-        if CLIMB_FROM:
-
-            def objective(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-                rows_keys = feedback_keys(rows, evals, shape.colours)
-                return rows_keys, -expected_guesses(partition_counts(rows_keys, shape.outcomes), scale, shape.win_key)
-
-            pool, keys, score = _climb(shape, pool, keys, score, objective)
-        if LOOKAHEAD_TOP > 1 and not (cands.exact and n == total and 3 <= n <= PLAN_UP_TO):
-            return pool[_two_step_cost(keys, score, shape, LOOKAHEAD_TOP, LOOKAHEAD_NEXT, scale)]
-    else:
-        score = entropy(counts)
-        # A fitting code may win outright, saving a whole guess (worth about one guess's bits) 1 time in n.
-        score[: len(own)] += WIN_BONUS * score.max() / n
-        if CLIMB_FROM and big and not fitting_only:
-
-            def by_entropy(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-                rows_keys = feedback_keys(rows, evals, shape.colours)
-                return rows_keys, entropy(partition_counts(rows_keys, shape.outcomes))
-
-            pool, keys, score = _climb(shape, pool, keys, score, by_entropy)
+    score = entropy(counts)
+    # A fitting code may win outright, saving a whole guess (worth about one guess's bits) 1 time in n.
+    score[: len(own)] += WIN_BONUS * score.max() / n
     if cands.exact and n == len(cands.codes) and 3 <= n <= PLAN_UP_TO:
-        branch, nodes, n_helpers = WIDE_PLAN if shape.size > FULL_POOL_SIZE else (PLAN_BRANCH, PLAN_NODES, PLAN_HELPERS)
+        branch, nodes, n_helpers = (
+            WIDE_PLAN if shape.size > FULL_POOL_SIZE else (PLAN_BRANCH, PLAN_NODES, PLAN_HELPERS)
+        )
         helpers = pool[np.argsort(-score, kind="stable")[:n_helpers]] if not fitting_only else evals[:0]
         return Planner(shape, helpers, branch=branch, nodes=nodes).plan(evals, left)[1]
     if LOOKAHEAD_TOP > 1 and not fitting_only and shape.size > FULL_POOL_SIZE:
@@ -245,75 +206,6 @@ def _two_step(keys: np.ndarray, score: np.ndarray, shape: Shape, top: int, nexts
     return best_row
 
 
-def _neighbours(shape: Shape, code: np.ndarray) -> np.ndarray:
-    """Every code that differs from ``code`` in exactly one peg."""
-    rows = np.repeat(code[None, :], shape.length * (shape.colours - 1), axis=0)
-    at = 0
-    for peg in range(shape.length):
-        for colour in range(shape.colours):
-            if colour != code[peg]:
-                rows[at, peg] = colour
-                at += 1
-    return rows
-
-
-def _climb(shape: Shape, pool: np.ndarray, keys: np.ndarray, score: np.ndarray, objective):
-    """Hill-climb from the :data:`CLIMB_FROM` best pool rows; the pool, keys and scores with what was found.
-
-    ``objective(rows)`` gives the keys of ``rows`` on the scored codes and their scores (higher is better).
-    """
-    found_rows, found_keys, found_score = [pool], [keys], [score]
-    for start in np.argsort(-score, kind="stable")[:CLIMB_FROM]:
-        code, best = pool[start], score[start]
-        for _ in range(CLIMB_STEPS):
-            near = _neighbours(shape, code)
-            near_keys, near_score = objective(near)
-            top = int(np.argmax(near_score))
-            if near_score[top] <= best + 1e-12:
-                break
-            code, best = near[top], near_score[top]
-            found_rows.append(near[top : top + 1])
-            found_keys.append(near_keys[top : top + 1])
-            found_score.append(near_score[top : top + 1])
-    return np.concatenate(found_rows), np.concatenate(found_keys), np.concatenate(found_score)
-
-
-def _two_step_cost(keys: np.ndarray, score: np.ndarray, shape: Shape, top: int, nexts: int, scale: float) -> int:
-    """Like :func:`_two_step` with expected guesses: ``score`` is minus the guesses expected after each
-    row; a row's cost over two steps is, for every answer but the win, its share times one guess plus
-    the fewest guesses the best of the ``nexts`` best rows leaves expected on that answer's codes.
-    """
-    n = keys.shape[1]
-    order = np.argsort(-score, kind="stable")
-    second = keys[order[:nexts]].astype(np.int32)
-    outcomes, win = shape.outcomes, shape.win_key
-    sizes = np.arange(n + 1, dtype=np.float64)
-    # c·F(c·scale) for every class size c; the win class costs nothing on the whole set.
-    cf = sizes * guesses_left(np.maximum(sizes, 1.0) * scale)
-    cf[0] = 0.0
-    best_row, best_cost = int(order[0]), np.inf
-    for t in order[:top]:
-        row = keys[t].astype(np.int32)
-        joint = partition_counts(second + row[None, :] * outcomes, outcomes * outcomes)
-        joint = joint.reshape(len(second), outcomes, outcomes)
-        after = cf[joint]
-        if scale <= 1.0:
-            after[:, :, win] = 0.0
-        per_class = np.bincount(row, minlength=outcomes).astype(np.float64)
-        # Each answer i (but the win): its codes take one guess more, plus what the best next guess leaves.
-        best_next = after.sum(axis=2).min(axis=0)
-        if scale <= 1.0:
-            # One or two codes left: guess them in turn (0 or 1 guess more after the next one).
-            small = per_class <= 2
-            best_next[small] = np.minimum(best_next[small], np.maximum(per_class[small] - 1, 0))
-            per_class[win] = 0.0
-            best_next[win] = 0.0
-        cost = (per_class.sum() + best_next.sum()) / n
-        if cost < best_cost:
-            best_row, best_cost = int(t), cost
-    return best_row
-
-
 class ExpertStrategy:
     """HAL9000: the opening book where it applies, else the best split of the fitting codes.
 
@@ -330,7 +222,9 @@ class ExpertStrategy:
         """The next guess: from the book, the opening pattern, or the best split."""
         symbols = ruleset.palette.symbols
         shape = Shape.of(ruleset)
-        booked = _book.lookup(shape, history, symbols, consistent_only=self.consistent_only, guesses=ruleset.guesses)
+        booked = _book.lookup(
+            shape, history, symbols, consistent_only=self.consistent_only, guesses=ruleset.guesses
+        )
         if booked is None and not self.consistent_only:
             booked = _wide.lookup(shape, history, symbols, guesses=ruleset.guesses)
         if booked is not None:

@@ -28,37 +28,6 @@ their games run well inside the time limits, and the wider search saves guesses 
 from real 8 × 10 games: the search has found what its guesses can give."""
 
 
-GUESSES_LEFT = (
-    (0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 10.0, 12.0, 14.0, 16.0, 18.0, 20.0, 22.0, 24.0, 27.0),
-    (1.0, 1.5, 1.8, 2.15, 2.45, 2.65, 2.85, 3.05, 3.25, 3.75, 4.2, 4.65, 5.05, 5.5, 5.9, 6.35, 6.85, 7.5),
-)
-"""Guesses still needed to find the secret among n codes (the next one included), against log2(n):
-knots of a piecewise-linear fit measured on HAL9000's own 8 × 10 games (150 games, seed 7: the codes
-left before each guess against the guesses the game then took; F(1) = 1, F(2) = 1.5)."""
-
-
-def guesses_left(sizes: np.ndarray) -> np.ndarray:
-    """:data:`GUESSES_LEFT` at ``sizes`` (≥ 1; real-valued sizes are fine)."""
-    logs = np.log2(np.maximum(sizes, 1.0))
-    return np.interp(logs, *GUESSES_LEFT)
-
-
-def expected_guesses(counts: np.ndarray, scale: float, win: int) -> np.ndarray:
-    """Expected guesses still needed after each guess (a row of partition counts over ``n`` codes).
-
-    Each answer's codes cost :func:`guesses_left` of their number; the codes scored may be a sample
-    of the fitting ones (``scale`` fitting codes per scored code). On the whole set (``scale`` 1) the
-    winning answer costs nothing more — a guess that may be the secret wins outright 1 time in n;
-    on a sample that chance is negligible and the answer counts like any other.
-    """
-    counts = np.asarray(counts, dtype=np.float64)
-    n = counts.sum(axis=-1, keepdims=True)
-    cost = np.where(counts > 0, counts * guesses_left(counts * scale), 0.0)
-    if scale <= 1.0:
-        cost[..., win] = 0.0
-    return cost.sum(axis=-1) / np.maximum(n[..., 0], 1.0)
-
-
 def entropy(counts: np.ndarray) -> np.ndarray:
     """Shannon entropy of each row of partition counts."""
     total = counts.sum(axis=1, keepdims=True)
