@@ -135,3 +135,28 @@ def test_the_benchmark_prints_one_json_object_for_other_tools():
     result = json.loads(out)
     assert set(result) == {"games", "total", "average", "worst", "won_share", "median_ms", "max_ms", "max_cpu_ms", "peak_mb"}
     assert result["games"] == 5 and result["worst"] <= 5
+
+
+class _SlowClock:
+    """A clock on which every reading is ten seconds after the last: a machine as loaded as can be."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        self.now += 10.0
+        return self.now
+
+
+@pytest.mark.parametrize("name", ["expert", "consistent"])
+def test_a_seeded_game_is_the_same_however_slow_the_machine(name, monkeypatch):
+    """The search is bounded by counts, not by the clock: under any load, a seed replays the game."""
+    from wom_tui.domain.strategies import expert, simple, space
+
+    rules = ruleset(8, 10, True)
+    secret = rules.random_code(random.Random(3))
+    calm = play(make_strategy(name), rules, secret, random.Random(11), limit=4)
+    for module in (expert, simple, space):
+        monkeypatch.setattr(module, "time", _SlowClock())
+    loaded = play(make_strategy(name), rules, secret, random.Random(11), limit=4)
+    assert loaded == calm

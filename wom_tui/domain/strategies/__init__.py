@@ -5,10 +5,11 @@
 - ``expert`` (HAL9000): an opening book on 4 × 6 with repeats (average 4.35, never more than
   5 guesses), elsewhere the guess whose answers split a sample of the fitting codes best.
 
-All choices are drawn from the ``random.Random`` passed in. The only dependence on the clock is
-a safety net: when fitting codes are so rare that drawing them takes longer than
-:data:`TIME_BUDGET` seconds, ``expert`` and ``consistent`` play the first fitting code found
-(or, if none is found in time, any code). Ordinary play never gets near it.
+All choices are drawn from the ``random.Random`` passed in, and the search is bounded by counts
+(codes drawn, guesses scored), never by the clock, so a seeded game replays the same on a loaded
+machine. The only dependence on the clock is a safety net: when no fitting code turned up in
+millions of draws, ``expert`` and ``consistent`` scan for one for at most :data:`TIME_BUDGET`
+seconds (or play any code). Ordinary play never gets near it.
 
 The package is split by idea:
 

@@ -14,7 +14,7 @@ from .space import Shape
 History = Sequence[tuple[str, Feedback]]
 
 TIME_BUDGET = 1.0
-"""Seconds after which a strategy stops looking for a better guess and plays what it has."""
+"""Seconds a strategy may scan for a fitting code when millions of random draws found none (a safety net)."""
 
 
 class Strategy(Protocol):

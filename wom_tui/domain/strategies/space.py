@@ -357,15 +357,17 @@ class _PairSampler:
     ) -> np.ndarray:
         """Up to ``n`` fitting codes, uniformly at random; fewer only if they are very rare.
 
-        With a ``deadline`` (``time.monotonic()``), stops drawing when it passes and returns what
-        it has — the only place the clock can change a choice, and only when fitting codes are rare.
+        Drawing is bounded by work (``max_draws`` pairs), never by the clock, so a seeded game replays
+        the same however loaded the machine. Only when no fitting code turned up in all those draws is
+        one looked for in pair order, and that scan stops at ``deadline`` (``time.monotonic()``): the
+        one place the clock can change a choice, and only when fitting codes are extremely rare.
         """
         if self.pairs == 0:
             return np.zeros((0, self.shape.length), np.uint8)
         got: list[np.ndarray] = []
         total = drawn = accepted = 0
         batch = max(4 * n, 20_000)
-        while total < n and drawn < max_draws and not _past(deadline):
+        while total < n and drawn < max_draws:
             r = gen.integers(0, self.pairs, size=batch, dtype=np.int64)
             codes, ok = self._codes_of(*self._pairs_at(r))
             drawn += batch
