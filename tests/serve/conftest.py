@@ -53,14 +53,15 @@ async def shared_server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterat
     await asyncio.wait_for(server.close(), WAIT)
 
 
-async def until(condition: Callable[[], bool], timeout: float = WAIT) -> None:
-    """Wait (bounded) for a condition that nothing announces (no screen output, no event to await)."""
+async def until(condition: Callable[[], bool], timeout: float = WAIT, every: float = 0.02) -> None:
+    """Wait (bounded) for a condition that nothing announces (no screen output, no event to await),
+    looking ``every`` so many seconds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not condition():
         if loop.time() > deadline:
             raise AssertionError("condition not met in time")
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(every)
 
 
 def process_gone(pid: int) -> bool:

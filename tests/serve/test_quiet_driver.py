@@ -15,6 +15,7 @@ import random
 import signal
 import threading
 import time
+from io import TextIOWrapper
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,8 @@ from wom_tui.app import WomApp
 from wom_tui.domain.store import Store
 from wom_tui.driver import QuietDriver
 from wom_tui.options import Options
+
+from .conftest import until
 
 WAIT = 30.0
 
@@ -76,12 +79,9 @@ class Terminal:
 
 
 async def poll(condition: Callable[[], bool]) -> None:
-    """Wait for a condition that nothing announces (the state of a thread or of a terminal)."""
-    deadline = time.monotonic() + WAIT
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError("a condition was not met in time")
-        await asyncio.sleep(0.001)
+    """Wait for a condition that nothing announces (the state of a thread or of a terminal), looking
+    every millisecond (the escape delay is timed against it)."""
+    await until(condition, WAIT, every=0.001)
 
 
 def _unread(fd: int) -> int:
@@ -92,15 +92,27 @@ def _unread(fd: int) -> int:
     return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
 
 
-@pytest.fixture
-async def terminal(tmp_path: Path) -> AsyncIterator[Terminal]:
-    signals = {number: signal.getsignal(number) for number in (signal.SIGTSTP, signal.SIGCONT, signal.SIGWINCH)}
-    master, slave = os.openpty()
+def saved_signals() -> dict[int, Any]:
+    """The handlers the driver replaces (suspend, resume, resize), to put back after a test."""
+    return {number: signal.getsignal(number) for number in (signal.SIGTSTP, signal.SIGCONT, signal.SIGWINCH)}
+
+
+def quiet_driver(fd: int, *, tty: bool, out: TextIOWrapper) -> tuple[QuietDriver, Inbox]:
+    """A driver reading ``fd`` (a terminal, or not) and writing to ``out``, sending what it reads to an inbox."""
     inbox = Inbox()
     driver = QuietDriver(inbox)  # type: ignore[arg-type]
-    driver.fileno = slave
-    driver.input_tty = True
-    driver._file = open(os.dup(slave), "w")  # noqa: SIM115  (the driver's output goes to the same terminal)
+    driver.fileno = fd
+    driver.input_tty = tty
+    driver._file = out
+    return driver, inbox
+
+
+@pytest.fixture
+async def terminal(tmp_path: Path) -> AsyncIterator[Terminal]:
+    signals = saved_signals()
+    master, slave = os.openpty()
+    # The driver's output goes to the same terminal.
+    driver, inbox = quiet_driver(slave, tty=True, out=open(os.dup(slave), "w"))  # noqa: SIM115
     drain = threading.Thread(target=_drain, args=(master,), daemon=True)
     drain.start()
     driver.start_application_mode()
@@ -262,13 +274,9 @@ async def test_input_that_ends_leaves_the_thread_asleep_until_closed() -> None:
     """Input from a pipe that its writer closes (no terminal): the keys before the end arrive, then the thread
     sleeps (Textual's read the ended input again and again, a core's worth) until the driver is closed.
     """
-    signals = {number: signal.getsignal(number) for number in (signal.SIGTSTP, signal.SIGCONT, signal.SIGWINCH)}
+    signals = saved_signals()
     read, write = os.pipe()
-    inbox = Inbox()
-    driver = QuietDriver(inbox)  # type: ignore[arg-type]
-    driver.fileno = read
-    driver.input_tty = False
-    driver._file = open(os.devnull, "w")  # noqa: SIM115
+    driver, inbox = quiet_driver(read, tty=False, out=open(os.devnull, "w"))  # noqa: SIM115
     driver.start_application_mode()
     terminal = Terminal(driver, inbox, write)
     try:
