@@ -483,14 +483,20 @@ async def _lobby_session(folder: str, index: int, master: int, report: int, cont
     await running
 
 
-def idle_cpu_processes(folder: Path, sessions: int, seconds: float) -> tuple[float, float]:
-    """As :func:`idle_cpu`, each session its own process on its own pty: the percent of one core all
-    of them use together while idle in the lobby, and the CPU seconds."""
+def _lobby_fleet(folder: Path, sessions: int, label: str) -> Fleet:
+    """``sessions`` processes, each an app in the lobby of the data folder ``folder`` on its own pty."""
     Store(folder)
     fleet = Fleet()
     for index in range(sessions):
-        fleet.spawn(index, f"idle {index}", lambda master, report, control, index=index: _lobby_session(
+        fleet.spawn(index, f"{label} {index}", lambda master, report, control, index=index: _lobby_session(
             str(folder), index, master, report, control))
+    return fleet
+
+
+def idle_cpu_processes(folder: Path, sessions: int, seconds: float) -> tuple[float, float]:
+    """As :func:`idle_cpu`, each session its own process on its own pty: the percent of one core all
+    of them use together while idle in the lobby, and the CPU seconds."""
+    fleet = _lobby_fleet(folder, sessions, "idle")
     try:
         fleet.pump("ready")
         fleet.drain(3)  # let the start-up settle
@@ -509,11 +515,7 @@ def idle_cpu_processes(folder: Path, sessions: int, seconds: float) -> tuple[flo
 def lobby_update_processes(folder: Path, lobbies: int) -> float:
     """As :func:`lobby_update`, each lobby its own process on its own pty: the longest time (s) from a
     table opened (by this process) to the first frame a lobby writes that lists it."""
-    Store(folder)
-    fleet = Fleet()
-    for index in range(lobbies):
-        fleet.spawn(index, f"lobby {index}", lambda master, report, control, index=index: _lobby_session(
-            str(folder), index, master, report, control))
+    fleet = _lobby_fleet(folder, lobbies, "lobby")
     try:
         fleet.pump("ready", timeout=600)
         fleet.drain(3)  # let the start-up settle
