@@ -84,7 +84,7 @@ class LiveTableScreen(LiveScreen):
         self.table_id = table_id
         self.view: TableView | None = None
         self._seat_resumed = False
-        """The person's seat was taken back on this session (once; not WomScreen._resumed, the screen's first resume)."""
+        """The person's seat was taken back on this session (once)."""
         self._due_timer: Any = None
         self._shown_log: tuple[str, ...] = ()
         self._shown_seats: list[Text] = []
