@@ -47,5 +47,40 @@ def _parse_each_stylesheet_once() -> None:
     _share_parsed_css()
 
 
+def _draw_only_frames_that_can_be_seen() -> None:
+    """In a headless test app, draw a screen's frame when it becomes current or the terminal is resized,
+    and skip the partial frames in between.
+
+    Textual draws every change into a frame and its headless driver throws the frame away; that drawing
+    was about 30 % of the screen tests' CPU time. Nothing a test asserts reads those frames: a test that
+    looks at the screen takes a screenshot (``export_screenshot``, the snapshots), which draws the whole
+    screen as it is then. Every screen a test reaches, and every size it is shown at, is still drawn once
+    by Textual's own path, so a widget that cannot render fails the test. Apps with a real terminal (the
+    SSH tests' game processes, ``wom-tui`` itself) draw every frame as always.
+    """
+    import weakref
+
+    from textual.screen import Screen
+
+    draw = Screen._compositor_refresh
+
+    def refresh(self: Screen) -> None:
+        app = self.app
+        if not app.is_headless or app.is_inline or self is not app.screen:
+            draw(self)
+            return
+        seen = (weakref.ref(self), app.size)  # the screen drawn last in this app, and at what size
+        if getattr(app, "_test_frame_drawn", None) != seen:
+            app._test_frame_drawn = seen  # type: ignore[attr-defined]
+            draw(self)
+            return
+        self._compositor._dirty_regions.clear()
+        self._dirty_widgets.clear()
+        app._update_mouse_over(self)
+
+    Screen._compositor_refresh = refresh  # type: ignore[method-assign]
+
+
 _quicker_idle_checks()
 _parse_each_stylesheet_once()
+_draw_only_frames_that_can_be_seen()
