@@ -29,6 +29,7 @@ from ..domain.table import CLOSED, FINISHED, GUESSING, MAKING, OPEN, Refused, Se
 from ..widgets.footer import Footer
 from ..widgets.message_log import MessageLog
 from ..widgets.peg_input import PegInput
+from ..widgets.seat_list import SeatList
 from ..widgets.wom_board import HistoryTable
 from ..domain.live import LiveChange
 from .together import LiveScreen
@@ -103,7 +104,7 @@ class LiveTableScreen(LiveScreen):
         with Horizontal(id="table-main"):
             with Vertical(id="table-left"):
                 yield Static(Text("Table"), id="table-title", classes="panel-title")
-                yield OptionList(id="table-seats")
+                yield SeatList(id="table-seats")
                 yield Static(Text(""), id="table-message")
                 yield HistoryTable(id="table-board")
             with Vertical(id="table-right"):
@@ -171,7 +172,7 @@ class LiveTableScreen(LiveScreen):
             return  # nothing changed (a tick with nothing due): no redraw
         self.view = view
         self._title(view)
-        seats = self.query_one("#table-seats", OptionList)
+        seats = self.query_one("#table-seats", SeatList)
         highlighted = seats.highlighted
         lines = [seat_line(s, view) for s in view.seats]
         if lines != self._shown_seats:
@@ -179,7 +180,7 @@ class LiveTableScreen(LiveScreen):
             if len(lines) == seats.option_count:
                 for index, line in enumerate(lines):
                     if index >= len(self._shown_seats) or line != self._shown_seats[index]:
-                        seats.replace_option_prompt_at_index(index, line)
+                        seats.replace_row(index, line)
             else:
                 seats.set_options([Option(line, id=str(index)) for index, line in enumerate(lines)])
             self._shown_seats = lines
@@ -316,8 +317,17 @@ class LiveTableScreen(LiveScreen):
         else:
             self._error_at = None
         if (message, error) != self._shown_message:
+            line = self.query_one("#table-message", Static)
+            width = line.content_region.width
+            # A new layout only when the message takes another number of lines (a guess changes "N
+            # attempts left": the same line, repainted alone).
+            same_height = bool(width) and self._lines_at(self._shown_message[0], width) == self._lines_at(message, width)
             self._shown_message = (message, error)
-            self.query_one("#table-message", Static).update(Text(message, style="bold red" if error else ""))
+            line.update(Text(message, style="bold red" if error else ""), layout=not same_height)
+
+    def _lines_at(self, message: str, width: int) -> int:
+        """How many lines ``message`` takes in the message line's width."""
+        return len(Text(message).wrap(self.app.console, width)) if message else 1
 
     # -- acting ------------------------------------------------------------------------------
 
