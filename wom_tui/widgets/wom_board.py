@@ -65,6 +65,23 @@ class HistoryTable(DataTable[Text]):
                                                                   cursor, hover)
         return found
 
+    def _column_widths(self) -> list[int]:
+        return [column.get_render_width(self) for column in self.ordered_columns]
+
+    def _keep_drawn_lines(self, update_count: int, end: int) -> None:
+        """Rows were only added below, the columns kept their widths: every line drawn so far, above
+        ``end`` (the old bottom), is still right. DataTable counts each new row as a change of
+        everything (its caches are keyed by that count) and drew every visible line again; here the
+        count goes back, and only what depends on the rows' number is forgotten: the rows' offsets,
+        and the lines from ``end`` down (blank until now).
+        """
+        self._update_count = update_count
+        self._offset_cache.clear()
+        self._ordered_row_cache.clear()
+        lines = self._line_cache
+        for key in [key for key in lines.keys() if key[0] >= end]:
+            lines.discard(key)
+
     _quiet_size = False
     """While set, a change of the virtual size repaints the table without a new layout (see show_board)."""
 
@@ -83,11 +100,13 @@ class HistoryTable(DataTable[Text]):
     def show_board(self, board: DecodingBoard, *, owner: int) -> None:
         """Show ``board`` (``owner`` tells boards apart); only new attempts are added when it is the same board."""
         history = board.history
-        if self._shown is None or self._shown[0] != owner or self._shown[1] > len(history):
+        appended = not (self._shown is None or self._shown[0] != owner or self._shown[1] > len(history))
+        if not appended:
             self.clear()
             start = 0
         else:
             start = self._shown[1]
+        drawn = (self._update_count, self.virtual_size.height, self._column_widths())
         ruleset = board.ruleset
         for number, (guess, result) in enumerate(history[start:], start=start + 1):
             self.add_row(
@@ -114,6 +133,8 @@ class HistoryTable(DataTable[Text]):
                 self._update_dimensions(new_rows)
             finally:
                 self._quiet_size = False
+            if appended and drawn[2] == self._column_widths():
+                self._keep_drawn_lines(drawn[0], drawn[1])
             self._scroll_update(self.virtual_size)
             self.scroll_end(animate=False, immediate=True)
         else:
