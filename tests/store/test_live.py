@@ -472,6 +472,28 @@ def test_a_stray_file_in_the_tables_folder_is_not_a_table(folder_live):
     assert [t.table_id for t in live.sweep().tables] == [table.table_id]
 
 
+def test_a_table_read_again_is_its_own_copy_and_a_change_by_another_process_is_seen(folder_store, folder_live):
+    # The live state keeps the tables it read or wrote (issue 11: parsing and checking the file at
+    # every read was a good part of a guess's cost): what it hands out must still be independent
+    # copies, and a write by another process (another LiveState on the folder) must be read.
+    live = folder_live
+    online(live, ALAN, BEA)
+    table = live.create_table(ALAN, seats=2, attempts=5)
+    live.update_table(table.table_id, lambda t: t.sit(BEA, 1))
+    live.act(table.table_id, lambda t, now: t.start(ALAN, now))
+    for who in (ALAN, BEA):
+        live.act(table.table_id, lambda t, now, who=who: t.set_code(who, "RGBY", now))
+    first = live.table(table.table_id)
+    first.guess(ALAN, "WWWW", 0.0)  # a screen's own copy, changed: the store's is not
+    assert live.table(table.table_id).view_for(ALAN).seats[0].attempts_used == 0
+    other = LiveState(Store(folder_store.data_dir))
+    other.act(table.table_id, lambda t, now: t.guess(BEA, "WWWW", now))
+    seen = live.table(table.table_id).view_for(None).seats
+    assert (seen[0].attempts_used, seen[1].attempts_used) == (0, 1)
+    live.act(table.table_id, lambda t, now: t.guess(ALAN, "RGBY", now))
+    assert other.table(table.table_id).view_for(None).seats[0].broke
+
+
 def test_record_game_with_a_game_id_records_it_once_however_often_it_is_asked(store):
     from wom_tui.domain.store import new_game_id
 

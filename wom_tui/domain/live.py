@@ -720,7 +720,9 @@ class LiveState(TableRules):
                 for path in folder.glob(f"*{TMP_SUFFIX}"):
                     path.unlink(missing_ok=True)
         self._presence_cache: dict[str, tuple[tuple[int, int], tuple[str, str, bool, float] | None]] = {}
-        self._table_cache: dict[str, tuple[tuple[int, int, int], dict[str, Any]]] = {}
+        self._table_cache: dict[str, tuple[tuple[int, int, int], Table]] = {}
+        """Each table as last read or written here, by its file's inode, time and size (strictly
+        read once; handed out as copies)."""
 
     # ---- plumbing
 
@@ -774,14 +776,26 @@ class LiveState(TableRules):
         key = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
         known = self._table_cache.get(table_id)
         if known is not None and known[0] == key:
-            return Table.from_json(known[1])
+            return known[1].copy()
         table = _load(path, decode_table)
         if table is None:
             return None
         if table.table_id != table_id:
             raise StoreError(path, f"the file holds table {table.table_id!r}, not {table_id!r}")
-        self._table_cache[table_id] = (key, table.to_json())
+        self._table_cache[table_id] = (key, table.copy())
         return table
+
+    def _write_table(self, table: Table) -> None:
+        """Write a table (call holding the lock), and keep it as read: this process need not parse
+        what it has just written (nobody else can write it before the lock is released)."""
+        path = self.table_path(table.table_id)
+        self._write(path, encode_table(table))
+        try:
+            stat = path.stat()
+        except OSError:
+            self._table_cache.pop(table.table_id, None)
+            return
+        self._table_cache[table.table_id] = ((stat.st_ino, stat.st_mtime_ns, stat.st_size), table.copy())
 
     def _table_ids(self) -> list[str]:
         try:
@@ -948,7 +962,7 @@ class LiveState(TableRules):
             version = table.version
             result = change(table)
             if table.version != version:
-                self._write(self.table_path(table_id), encode_table(table))
+                self._write_table(table)
             try:
                 self._record(table)
             except (StoreError, ValueError):

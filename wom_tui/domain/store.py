@@ -525,7 +525,8 @@ class FolderLock:
     @classmethod
     def _after_fork(cls) -> None:
         """In a forked child: no thread holds the lock here. The inherited descriptor is closed without
-        unlocking (the lock belongs to the parent's open file, which the parent still holds)."""
+        unlocking (the lock belongs to the parent's open file, which the parent still holds).
+        """
         for lock in list(cls._all):
             if lock._fd is not None:
                 try:
@@ -536,7 +537,8 @@ class FolderLock:
 
     def acquire(self) -> None:
         """Take the lock (again, in the thread holding it); :class:`LockTimeout` after ``timeout`` s,
-        ``OSError`` if the lock file cannot be opened."""
+        ``OSError`` if the lock file cannot be opened.
+        """
         me = threading.get_ident()
         if self._owner == me:
             self._depth += 1
@@ -562,7 +564,8 @@ class FolderLock:
     @staticmethod
     def _wait(fd: int, deadline: float) -> None:
         """Block until ``fd`` holds the lock, or raise :class:`LockTimeout` at ``deadline`` (``fd``
-        then belongs to the helper thread, which unlocks and closes it once it gets the lock)."""
+        then belongs to the helper thread, which unlocks and closes it once it gets the lock).
+        """
         done = threading.Event()
         guard = threading.Lock()
         outcome: dict[str, Any] = {}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any
 
 from rich.style import Style
 from rich.text import Text
@@ -44,7 +44,7 @@ class HistoryTable(DataTable[Text]):
         self._shown: tuple[int, int] | None = None
         self._cells_drawn: dict[tuple[Any, ...], Any] = {}
 
-    def clear(self, columns: bool = False) -> Self:
+    def clear(self, columns: bool = False) -> HistoryTable:
         self._cells_drawn.clear()
         return super().clear(columns)
 
@@ -85,7 +85,7 @@ class HistoryTable(DataTable[Text]):
     _quiet_size = False
     """While set, a change of the virtual size repaints the table without a new layout (see show_board)."""
 
-    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> HistoryTable:
         if self._quiet_size:
             layout = False
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
@@ -100,12 +100,13 @@ class HistoryTable(DataTable[Text]):
     def show_board(self, board: DecodingBoard, *, owner: int) -> None:
         """Show ``board`` (``owner`` tells boards apart); only new attempts are added when it is the same board."""
         history = board.history
-        appended = not (self._shown is None or self._shown[0] != owner or self._shown[1] > len(history))
-        if not appended:
+        shown = self._shown
+        appended = not (shown is None or shown[0] != owner or shown[1] > len(history))
+        if shown is None or not appended:
             self.clear()
             start = 0
         else:
-            start = self._shown[1]
+            start = shown[1]
         drawn = (self._update_count, self.virtual_size.height, self._column_widths())
         ruleset = board.ruleset
         for number, (guess, result) in enumerate(history[start:], start=start + 1):
