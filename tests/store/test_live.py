@@ -494,6 +494,18 @@ def test_a_table_read_again_is_its_own_copy_and_a_change_by_another_process_is_s
     assert other.table(table.table_id).view_for(None).seats[0].broke
 
 
+def test_of_the_processes_sharing_a_folder_one_sweeps_at_each_beat(folder_store, folder_live):
+    # Every process with a live screen open swept every table every couple of seconds (issue 11:
+    # 24 sessions parsed every table 12 times a second): the first to claim a beat sweeps it.
+    others = [LiveState(Store(folder_store.data_dir)) for _ in range(3)]
+    claims = [live.claim_sweep(3600.0) for live in (folder_live, *others)]
+    assert claims == [True, False, False, False]
+    assert [live.claim_sweep(0.000001) for live in others[:1]] == [True]  # a new beat: swept again
+    marks = [p.name for p in folder_live.presence_dir.iterdir() if p.name.startswith(".swept")]
+    assert len(marks) == 1  # the old claims are cleared away
+    assert folder_live.sessions() == []  # and never taken for a session
+
+
 def test_record_game_with_a_game_id_records_it_once_however_often_it_is_asked(store):
     from wom_tui.domain.store import new_game_id
 
