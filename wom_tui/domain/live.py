@@ -821,7 +821,8 @@ class LiveState(TableRules):
 
     def _write_table(self, table: Table) -> None:
         """Write a table (call holding the lock), and keep it as read: this process need not parse
-        what it has just written (nobody else can write it before the lock is released)."""
+        what it has just written (nobody else can write it before the lock is released).
+        """
         path = self.table_path(table.table_id)
         self._write(path, encode_table(table))
         try:

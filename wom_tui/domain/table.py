@@ -296,7 +296,8 @@ class Table:
 
     def copy(self) -> Table:
         """An independent table in the same state: what reading its file again gives, without
-        checking it again (a store keeps the tables it read and hands out copies)."""
+        checking it again (a store keeps the tables it read and hands out copies).
+        """
         other = copy.copy(self)
         other.log = list(self.log)
         other._seats = [dataclasses.replace(seat, guesses=list(seat.guesses)) for seat in self._seats]
