@@ -25,12 +25,13 @@ from .domain.identity import Identity
 from .modes import BY_NAME, MODES
 from .options import Options
 from .paths import stylesheets
-from .widgets import compositor_fix, option_list_fix, style_fix
+from .widgets import callback_fix, compositor_fix, option_list_fix, style_fix
 from .widgets.themes import THEMES
 
 option_list_fix.install()  # before any list is built: see the module's note
 style_fix.install()  # before any widget is built: see the module's note
 compositor_fix.install()  # see the module's note
+callback_fix.install()  # see the module's note
 
 if TYPE_CHECKING:
     from .domain.users import User
