@@ -25,12 +25,13 @@ from .domain.identity import Identity
 from .modes import BY_NAME, MODES
 from .options import Options
 from .paths import stylesheets
-from .widgets import compositor_fix, option_list_fix, style_fix
+from .widgets import callback_fix, compositor_fix, option_list_fix, style_fix
 from .widgets.themes import THEMES
 
 option_list_fix.install()  # before any list is built: see the module's note
 style_fix.install()  # before any widget is built: see the module's note
 compositor_fix.install()  # see the module's note
+callback_fix.install()  # see the module's note
 
 if TYPE_CHECKING:
     from .domain.users import User
@@ -95,6 +96,8 @@ class WomApp(App[int]):
         self._in_flight: int | None = None
         """The number of the key on its way through the widgets (None: none); the keys behind it wait."""
         self._flights = 0
+        self._drawing_held = False
+        """A batch of updates is open while keys typed together are delivered (one frame for them all)."""
         for theme in THEMES:
             self.register_theme(theme)
 
@@ -155,6 +158,12 @@ class WomApp(App[int]):
                 or (self.focused is None and self.screen is not self._settled_screen)
             ):
                 self._held_keys.append(event)
+                if self._in_flight is not None and self.focused is not None and not self._drawing_held:
+                    # Keys typed together are drawn together: one frame once the last has landed, not
+                    # one for each key the loop got to between two frames (issue 11: with many
+                    # sessions on few cores, four pegs typed at once drew three frames).
+                    self._drawing_held = True
+                    self._begin_batch()
                 if self._in_flight is None and len(self._held_keys) == 1:
                     self.call_after_refresh(self._release_held_keys)
                 return
@@ -176,6 +185,8 @@ class WomApp(App[int]):
                 self._in_flight = None
                 if self._held_keys:
                     self.call_later(self._release_held_keys)
+                else:
+                    self._draw_held()
 
         # Twice through the chain: the second pass follows what handling the key posted (a button's
         # Pressed, which opens a screen at the screen's handler) up to where it is handled.
@@ -184,14 +195,24 @@ class WomApp(App[int]):
     async def _release_held_keys(self) -> None:
         """Deliver the next held key, once no key is in flight and the screen on show is built."""
         if not self.is_running or not self._held_keys or self._in_flight is not None:
+            if self._in_flight is None:
+                self._draw_held()
             return
         screen = self.screen
         if self.focused is None and screen is not self._settled_screen:
+            self._draw_held()  # a screen being built is drawn (its first focus follows a refresh)
             if screen.is_mounted:
                 self._settled_screen = screen  # built; one more refresh lets its first focus land
             self.call_after_refresh(self._release_held_keys)
             return
         await self._deliver(self._held_keys.pop(0))
+
+    def _draw_held(self) -> None:
+        """Close the batch opened for keys typed together: the screen draws what they changed."""
+        if self._drawing_held:
+            self._drawing_held = False
+            self._end_batch()
+            self.screen.check_idle()
 
     def _after_handled(self, target: MessagePump, then: Callable[[], None]) -> None:
         """Run ``then`` once what is queued for ``target`` now has been handled by it and by each of its
@@ -219,6 +240,10 @@ class WomApp(App[int]):
             if watchdog is not None:
                 watchdog.cancel()
             then()
+
+        # Textual counts a callback's parameters (inspect.signature) at each call unless it has been
+        # told: a new ``step`` for every key cost more than the rest of the key's way (issue 11).
+        step._param_count = 1  # type: ignore[attr-defined]
 
         def watch() -> None:
             nonlocal watchdog

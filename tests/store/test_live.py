@@ -472,6 +472,40 @@ def test_a_stray_file_in_the_tables_folder_is_not_a_table(folder_live):
     assert [t.table_id for t in live.sweep().tables] == [table.table_id]
 
 
+def test_a_table_read_again_is_its_own_copy_and_a_change_by_another_process_is_seen(folder_store, folder_live):
+    # The live state keeps the tables it read or wrote (issue 11: parsing and checking the file at
+    # every read was a good part of a guess's cost): what it hands out must still be independent
+    # copies, and a write by another process (another LiveState on the folder) must be read.
+    live = folder_live
+    online(live, ALAN, BEA)
+    table = live.create_table(ALAN, seats=2, attempts=5)
+    live.update_table(table.table_id, lambda t: t.sit(BEA, 1))
+    live.act(table.table_id, lambda t, now: t.start(ALAN, now))
+    for who in (ALAN, BEA):
+        live.act(table.table_id, lambda t, now, who=who: t.set_code(who, "RGBY", now))
+    first = live.table(table.table_id)
+    first.guess(ALAN, "WWWW", 0.0)  # a screen's own copy, changed: the store's is not
+    assert live.table(table.table_id).view_for(ALAN).seats[0].attempts_used == 0
+    other = LiveState(Store(folder_store.data_dir))
+    other.act(table.table_id, lambda t, now: t.guess(BEA, "WWWW", now))
+    seen = live.table(table.table_id).view_for(None).seats
+    assert (seen[0].attempts_used, seen[1].attempts_used) == (0, 1)
+    live.act(table.table_id, lambda t, now: t.guess(ALAN, "RGBY", now))
+    assert other.table(table.table_id).view_for(None).seats[0].broke
+
+
+def test_of_the_processes_sharing_a_folder_one_sweeps_at_each_beat(folder_store, folder_live):
+    # Every process with a live screen open swept every table every couple of seconds (issue 11:
+    # 24 sessions parsed every table 12 times a second): the first to claim a beat sweeps it.
+    others = [LiveState(Store(folder_store.data_dir)) for _ in range(3)]
+    claims = [live.claim_sweep(3600.0) for live in (folder_live, *others)]
+    assert claims == [True, False, False, False]
+    assert [live.claim_sweep(0.000001) for live in others[:1]] == [True]  # a new beat: swept again
+    marks = [p.name for p in folder_live.presence_dir.iterdir() if p.name.startswith(".swept")]
+    assert len(marks) == 1  # the old claims are cleared away
+    assert folder_live.sessions() == []  # and never taken for a session
+
+
 def test_record_game_with_a_game_id_records_it_once_however_often_it_is_asked(store):
     from wom_tui.domain.store import new_game_id
 

@@ -302,3 +302,46 @@ async def test_the_current_slot_is_marked_in_the_accent_colour_only_while_the_in
         await wait_for(pilot, lambda: marks() == [None, quiet, None, None])
         peg_input.focus()
         await wait_for(pilot, lambda: marks() == [None, accent, None, None])
+
+
+class BoardHost(App[None]):
+    """A bare app holding one HistoryTable, shorter than a full board (so that it scrolls)."""
+
+    CSS = "HistoryTable { height: 12; width: 46; }"
+
+    def compose(self) -> ComposeResult:
+        from wom_tui.widgets.wom_board import HistoryTable
+
+        yield HistoryTable(id="board")
+
+
+async def _board_screens(guesses: list[str], *, one_by_one: bool) -> list[str]:
+    """Screenshots of a board shown attempt by attempt (one after each), or all at once (one)."""
+    import re
+
+    from wom_tui.domain.board import DecodingBoard
+    from wom_tui.widgets.wom_board import HistoryTable
+
+    app = BoardHost()
+    shots = []
+    async with app.run_test(size=(60, 16)) as pilot:
+        table = app.query_one(HistoryTable)
+        board = DecodingBoard(WOM4)
+        board.set_secret("YYYY")
+        for index, guess in enumerate(guesses):
+            board.guess(guess)
+            if one_by_one or index == len(guesses) - 1:
+                table.show_board(board, owner=0)
+                await pilot.pause()
+                await pilot.pause()
+                shots.append(re.sub(r"terminal-\d+", "terminal", app.export_screenshot()))
+    return shots
+
+
+async def test_a_board_drawn_attempt_by_attempt_looks_as_drawn_at_once():
+    # The board keeps what it drew across new attempts (issue 11: a live game drew every line again
+    # for each guess): what it shows must be what a board drawn afresh shows, scrolled to the end.
+    guesses = ["RGBY", "WWWW", "RRGG", "BYRG", "GGGG", "YBRW", "RGYB", "WRGB", "BBBB", "RGBW"]
+    one_by_one = await _board_screens(guesses, one_by_one=True)
+    for count in (1, 3, 5, 6, 10):
+        assert one_by_one[count - 1] == (await _board_screens(guesses[:count], one_by_one=False))[0], count

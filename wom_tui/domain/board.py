@@ -48,6 +48,13 @@ class DecodingBoard:
         self.__secret: str | None = None
         self.__history: list[Attempt] = []
 
+    def copy(self) -> DecodingBoard:
+        """An independent board in the same state (its code, behind the shield, and its guesses)."""
+        other = DecodingBoard(self.__ruleset)
+        other.__secret = self.__secret
+        other.__history = list(self.__history)
+        return other
+
     @property
     def ruleset(self) -> Ruleset:
         """The rules this board is played by; ``ruleset.guesses`` is the attempts allowed."""

@@ -77,6 +77,8 @@ KEEP_ENDED = 600.0
 PROBE_PREFIX = ".feed-probe-"
 PRESENCE_MARK = "presence.changed"
 """A file beside the folders whose change tells the feed that a session came or went (see :class:`FolderFeed`)."""
+SWEPT_PREFIX = ".swept-"
+"""Files in ``presence/`` that say a process claimed a beat's sweep (see :meth:`LiveState.claim_sweep`)."""
 POLL_INTERVAL = 1.0
 """Seconds between two looks at the folder when file-system notifications are not available."""
 
@@ -186,7 +188,7 @@ def _classify(root: Path, paths: Iterable[tuple[str, str]]) -> LiveChange | None
     for kind, raw in paths:
         path = Path(raw)
         name = path.name
-        if name.endswith(TMP_SUFFIX) or name.startswith((".lock", PROBE_PREFIX)):
+        if name.endswith(TMP_SUFFIX) or name.startswith((".lock", PROBE_PREFIX, SWEPT_PREFIX)):
             continue
         try:
             parts = path.relative_to(root).parts
@@ -621,6 +623,12 @@ class TableRules:
         """Retry a recording that failed; the error saying why it fails, or None if it went through."""
         raise NotImplementedError
 
+    def claim_sweep(self, interval: float) -> bool:
+        """True if this process should sweep now, False if another process sharing the store swept
+        less than ``interval`` seconds ago (and its sweep covered every table). This default: always.
+        """
+        return True
+
     def sweep(self) -> Listing:
         """Housekeeping any session may run every few seconds: collect stale presences, bring every
         table up to date (dropped seats, graces, computers, unfinished recordings), and remove
@@ -720,7 +728,9 @@ class LiveState(TableRules):
                 for path in folder.glob(f"*{TMP_SUFFIX}"):
                     path.unlink(missing_ok=True)
         self._presence_cache: dict[str, tuple[tuple[int, int], tuple[str, str, bool, float] | None]] = {}
-        self._table_cache: dict[str, tuple[tuple[int, int, int], dict[str, Any]]] = {}
+        self._table_cache: dict[str, tuple[tuple[int, int, int], Table]] = {}
+        """Each table as last read or written here, by its file's inode, time and size (strictly
+        read once; handed out as copies)."""
 
     # ---- plumbing
 
@@ -729,6 +739,32 @@ class LiveState(TableRules):
             atomic_write(path, data)
         except OSError as exc:
             raise StoreError(path, f"cannot write the file ({exc.strerror or exc})") from None
+
+    def claim_sweep(self, interval: float) -> bool:
+        """True if this process is the first of those sharing the folder to claim the current beat
+        (wall-clock time in steps of ``interval``): the sweep is then its own. Every process with a
+        live screen open swept every table every couple of seconds; one sweep covers them all.
+
+        The claim is a file created exclusively in ``presence/`` (which no change feed watches),
+        ``.swept-<beat>``; the winner removes the older ones. Processes whose beats straddle a
+        step may both sweep, which is harmless (every change is a compare-and-swap).
+        """
+        beat = int(time.time() // interval)
+        mark = self.presence_dir / f"{SWEPT_PREFIX}{beat}"
+        try:
+            fd = os.open(mark, os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        except FileExistsError:
+            return False
+        except OSError:
+            return True  # (cannot say: sweep, as before)
+        os.close(fd)
+        try:
+            for entry in os.scandir(self.presence_dir):
+                if entry.name.startswith(SWEPT_PREFIX) and entry.name != mark.name:
+                    Path(entry.path).unlink(missing_ok=True)
+        except OSError:
+            pass
+        return True
 
     def _presence_changed(self) -> None:
         """Tell the change feed that a session came or went (call holding the lock): the presence
@@ -774,14 +810,27 @@ class LiveState(TableRules):
         key = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
         known = self._table_cache.get(table_id)
         if known is not None and known[0] == key:
-            return Table.from_json(known[1])
+            return known[1].copy()
         table = _load(path, decode_table)
         if table is None:
             return None
         if table.table_id != table_id:
             raise StoreError(path, f"the file holds table {table.table_id!r}, not {table_id!r}")
-        self._table_cache[table_id] = (key, table.to_json())
+        self._table_cache[table_id] = (key, table.copy())
         return table
+
+    def _write_table(self, table: Table) -> None:
+        """Write a table (call holding the lock), and keep it as read: this process need not parse
+        what it has just written (nobody else can write it before the lock is released).
+        """
+        path = self.table_path(table.table_id)
+        self._write(path, encode_table(table))
+        try:
+            stat = path.stat()
+        except OSError:
+            self._table_cache.pop(table.table_id, None)
+            return
+        self._table_cache[table.table_id] = ((stat.st_ino, stat.st_mtime_ns, stat.st_size), table.copy())
 
     def _table_ids(self) -> list[str]:
         try:
@@ -948,7 +997,7 @@ class LiveState(TableRules):
             version = table.version
             result = change(table)
             if table.version != version:
-                self._write(self.table_path(table_id), encode_table(table))
+                self._write_table(table)
             try:
                 self._record(table)
             except (StoreError, ValueError):

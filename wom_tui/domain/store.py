@@ -14,7 +14,7 @@ Layout of the folder (every JSON file is pretty-printed and carries its ``"schem
     solo/<hash>.json                {"schema": 1, "identity": ..., "game": {...}}  a solo game in progress,
                                     one per identity (sha256 of it), kept after every move
     solo/damaged/                   such a file that could not be read, moved aside byte for byte
-    .lock                           the one inter-process lock (filelock)
+    .lock                           the one inter-process lock (``flock``, see :class:`FolderLock`)
 
 users.json is schema 2 since every user carries ``"keys"``, the fingerprints of the SSH keys
 that sign in as them. A schema-1 users.json is read as users without keys and is rewritten as
@@ -47,21 +47,23 @@ before any new game is recorded, so ``recent_games`` only needs the last few ids
 from __future__ import annotations
 
 import errno
+import fcntl
 import hashlib
 import json
 import os
 import re
 import stat
 import tempfile
+import threading
+import time
 import uuid
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from operator import attrgetter
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
-
-from filelock import FileLock, Timeout
 
 from .codes import Ruleset
 from .daily import SECRET_BYTES, DailyAttempt, check_can_start
@@ -488,6 +490,131 @@ def _not_regular(mode: int) -> str:
     return f"it is {kind}, not a regular file; the data folder only holds regular files"
 
 
+class LockTimeout(Exception):
+    """The data folder's lock was not had within the timeout."""
+
+
+class FolderLock:
+    """The data folder's one lock between processes and threads: ``flock`` on the lock file, the lock
+    ``filelock`` takes on it too (either excludes the other). Re-entrant within a thread.
+
+    Waiting costs nothing: a process that finds the lock taken sleeps in the kernel until it is
+    released (in a helper thread, so that it can give up after ``timeout``), rather than trying again
+    every millisecond; with a couple of dozen processes writing at once, those retries were most of
+    what a write cost. The lock file is opened read-only, never followed through a symbolic link and
+    without blocking (a FIFO in its place): opening and closing it is no change a change feed is told
+    of (inotify reports a file closed after writing, not after reading), so taking the lock wakes no
+    process watching the folder.
+    """
+
+    _all: weakref.WeakSet[FolderLock] = weakref.WeakSet()
+
+    def __init__(self, path: Path, timeout: float) -> None:
+        self.path = path
+        self.timeout = timeout
+        self._reset()
+        FolderLock._all.add(self)
+
+    def _reset(self) -> None:
+        self._threads = threading.Lock()
+        """One thread of the process at a time holds (or waits in the kernel for) the folder's lock."""
+        self._owner: int | None = None
+        self._depth = 0
+        self._fd: int | None = None
+
+    @classmethod
+    def _after_fork(cls) -> None:
+        """In a forked child: no thread holds the lock here. The inherited descriptor is closed without
+        unlocking (the lock belongs to the parent's open file, which the parent still holds).
+        """
+        for lock in list(cls._all):
+            if lock._fd is not None:
+                try:
+                    os.close(lock._fd)
+                except OSError:
+                    pass
+            lock._reset()
+
+    def acquire(self) -> None:
+        """Take the lock (again, in the thread holding it); :class:`LockTimeout` after ``timeout`` s,
+        ``OSError`` if the lock file cannot be opened.
+        """
+        me = threading.get_ident()
+        if self._owner == me:
+            self._depth += 1
+            return
+        deadline = time.monotonic() + self.timeout
+        if not self._threads.acquire(timeout=max(self.timeout, 0.0)):
+            raise LockTimeout()
+        try:
+            fd = os.open(self.path, os.O_RDONLY | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC
+                         | getattr(os, "O_NOFOLLOW", 0), 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                self._wait(fd, deadline)
+            except BaseException:
+                os.close(fd)
+                raise
+        except BaseException:
+            self._threads.release()
+            raise
+        self._fd, self._owner, self._depth = fd, me, 1
+
+    @staticmethod
+    def _wait(fd: int, deadline: float) -> None:
+        """Block until ``fd`` holds the lock, or raise :class:`LockTimeout` at ``deadline`` (``fd``
+        then belongs to the helper thread, which unlocks and closes it once it gets the lock).
+        """
+        done = threading.Event()
+        guard = threading.Lock()
+        outcome: dict[str, Any] = {}
+
+        def wait() -> None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            except OSError as exc:
+                outcome["error"] = exc
+            with guard:
+                if outcome.get("abandoned"):
+                    os.close(fd)  # (closing the last descriptor also unlocks)
+                    return
+                done.set()
+
+        threading.Thread(target=wait, name="wom-store-lock", daemon=True).start()
+        done.wait(max(0.0, deadline - time.monotonic()))
+        with guard:
+            if not done.is_set():
+                outcome["abandoned"] = True
+                raise LockTimeout()
+        if "error" in outcome:
+            os.close(fd)
+            raise outcome["error"]
+
+    @property
+    def is_locked(self) -> bool:
+        """True while a thread of this process holds the lock."""
+        return self._owner is not None
+
+    def release(self) -> None:
+        """Give the lock back (the outermost release of the thread holding it unlocks)."""
+        if self._owner != threading.get_ident():
+            raise RuntimeError("the data folder's lock is released by a thread that does not hold it")
+        self._depth -= 1
+        if self._depth:
+            return
+        fd, self._fd, self._owner = self._fd, None, None
+        try:
+            if fd is not None:
+                os.close(fd)  # unlocks (the descriptor is this acquisition's own)
+        finally:
+            self._threads.release()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=FolderLock._after_fork)
+
+
 def refuse_unless_regular(path: Path) -> None:
     """:class:`StoreError` if ``path`` exists as anything but a regular file (a symlink is never followed)."""
     try:
@@ -565,9 +692,9 @@ class Store:
             self.games_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(self.data_dir, f"cannot create the data folder ({exc.strerror or exc})") from None
-        # filelock >= 3.20.3 opens the lock with O_NOFOLLOW; this also refuses a planted link at once.
+        # The lock is opened with O_NOFOLLOW (see FolderLock); this also refuses a planted link at once.
         refuse_unless_regular(self.lock_path)
-        self._lock = FileLock(self.lock_path, timeout=lock_timeout, poll_interval=0.001)
+        self._lock = FolderLock(self.lock_path, lock_timeout)
         self._live: LiveState | None = None
         with self._locked():
             self._remove_stale_temps()
@@ -594,7 +721,7 @@ class Store:
     def _locked(self) -> Iterator[None]:
         try:
             self._lock.acquire()
-        except Timeout:
+        except LockTimeout:
             raise StoreError(
                 self.lock_path,
                 f"another wom-tui process has held the data folder's lock for over {self.lock_timeout:g} s",

@@ -70,6 +70,9 @@ class LiveLike(Protocol):
     def sweep(self) -> Listing:
         """Housekeeping: stale presences, every table up to date, old ended tables removed."""
 
+    def claim_sweep(self, interval: float) -> bool:
+        """True if this process should sweep now (False: another one sharing the store just did)."""
+
     def feed(self, *, polling: bool = False) -> ChangeFeed:
         """The change feed."""
 

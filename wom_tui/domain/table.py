@@ -24,6 +24,8 @@ Every refusal raises :class:`Refused` with the ``reason`` a person should read, 
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import random
 import re
 from collections.abc import Collection
@@ -291,6 +293,16 @@ class Table:
 
     def __repr__(self) -> str:
         return f"Table({self.table_id!r}, {self.phase}, seats={list(self.names)!r}, version={self.version})"
+
+    def copy(self) -> Table:
+        """An independent table in the same state: what reading its file again gives, without
+        checking it again (a store keeps the tables it read and hands out copies).
+        """
+        other = copy.copy(self)
+        other.log = list(self.log)
+        other._seats = [dataclasses.replace(seat, guesses=list(seat.guesses)) for seat in self._seats]
+        other._boards = [board.copy() for board in self._boards]
+        return other
 
     # -- reading -----------------------------------------------------------------------------
 

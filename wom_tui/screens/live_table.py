@@ -17,6 +17,7 @@ from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -29,6 +30,7 @@ from ..domain.table import CLOSED, FINISHED, GUESSING, MAKING, OPEN, Refused, Se
 from ..widgets.footer import Footer
 from ..widgets.message_log import MessageLog
 from ..widgets.peg_input import PegInput
+from ..widgets.seat_list import SeatList
 from ..widgets.wom_board import HistoryTable
 from ..domain.live import LiveChange
 from .together import LiveScreen
@@ -100,19 +102,28 @@ class LiveTableScreen(LiveScreen):
         """What the entry shown asks for: "code", "guess" or None."""
 
     def compose(self) -> ComposeResult:
+        # The parts a new view updates are kept at hand: looking them up in the screen at every
+        # change (another seat's guess) cost more than the update itself.
+        self._title_line = Static(Text("Table"), id="table-title", classes="panel-title")
+        self._seat_list = SeatList(id="table-seats")
+        self._message_line = Static(Text(""), id="table-message")
+        self._board = HistoryTable(id="table-board")
+        self._log = MessageLog(id="table-log")
+        self._entries: list[PegInput] = []
         with Horizontal(id="table-main"):
-            with Vertical(id="table-left"):
-                yield Static(Text("Table"), id="table-title", classes="panel-title")
-                yield OptionList(id="table-seats")
-                yield Static(Text(""), id="table-message")
-                yield HistoryTable(id="table-board")
+            with Vertical(id="table-left") as left:
+                self._left = left
+                yield self._title_line
+                yield self._seat_list
+                yield self._message_line
+                yield self._board
             with Vertical(id="table-right"):
-                yield MessageLog(id="table-log")
+                yield self._log
         yield Footer()
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.query_one("#table-board").display = False
+        self._board.display = False
 
     def wants(self, change: LiveChange) -> bool:
         """Changes of this table; a session coming or going brings the table up to date at once (who
@@ -162,7 +173,7 @@ class LiveTableScreen(LiveScreen):
         if isinstance(data, str):
             self.view = None
             self.say(data, error=True)
-            for entry in self.query(PegInput):
+            for entry in self._entries:
                 entry.display = False
             return
         view = data
@@ -171,7 +182,7 @@ class LiveTableScreen(LiveScreen):
             return  # nothing changed (a tick with nothing due): no redraw
         self.view = view
         self._title(view)
-        seats = self.query_one("#table-seats", OptionList)
+        seats = self._seat_list
         highlighted = seats.highlighted
         lines = [seat_line(s, view) for s in view.seats]
         if lines != self._shown_seats:
@@ -179,7 +190,7 @@ class LiveTableScreen(LiveScreen):
             if len(lines) == seats.option_count:
                 for index, line in enumerate(lines):
                     if index >= len(self._shown_seats) or line != self._shown_seats[index]:
-                        seats.replace_option_prompt_at_index(index, line)
+                        seats.replace_row(index, line)
             else:
                 seats.set_options([Option(line, id=str(index)) for index, line in enumerate(lines)])
             self._shown_seats = lines
@@ -211,10 +222,10 @@ class LiveTableScreen(LiveScreen):
                  f"{'repeats' if rules.repeats else 'no repeats'}, {view.attempts} attempts · {role}")
         if title != self._shown_title:
             self._shown_title = title
-            self.query_one("#table-title", Static).update(Text(title, end=""))
+            self._title_line.update(Text(title, end=""))
 
     def _show_log(self, view: TableView) -> None:
-        log = self.query_one("#table-log", MessageLog)
+        log = self._log
         old = self._shown_log
         new = view.log
         start = 0
@@ -227,7 +238,7 @@ class LiveTableScreen(LiveScreen):
         self._shown_log = new
 
     def _show_play(self, view: TableView, before: TableView | None) -> None:
-        board = self.query_one("#table-board", HistoryTable)
+        board = self._board
         own = view.own
         if view.phase == CLOSED:
             self.say(view.closed_reason or "The table is closed.")
@@ -255,15 +266,16 @@ class LiveTableScreen(LiveScreen):
                 wants = "code"
             elif view.phase == GUESSING and not own.done:
                 wants = "guess"
-        if view.phase in (OPEN, MAKING, GUESSING) and not self.query(PegInput):
+        if view.phase in (OPEN, MAKING, GUESSING) and not self._entries:
             # Mounted (hidden) before they are needed, so that showing one can focus it at once:
             # keys typed right after it appears reach it.
-            left = self.query_one("#table-left", Vertical)
+            left = self._left
             for kind, label in (("code", "Your code"), ("guess", "Your guess")):
                 entry = PegInput(view.ruleset, id=f"{kind}-input", label=label)
                 entry.display = False
                 left.mount(entry, before=board)
-        for entry in self.query(PegInput):
+                self._entries.append(entry)
+        for entry in self._entries:
             show = entry.id == f"{wants}-input"
             if entry.display != show:
                 entry.display = show
@@ -316,8 +328,19 @@ class LiveTableScreen(LiveScreen):
         else:
             self._error_at = None
         if (message, error) != self._shown_message:
+            line = self._message_line
+            width = line.content_region.width
+            # A new layout only when the message takes another number of lines (a guess changes "N
+            # attempts left": the same line, repainted alone).
+            same_height = bool(width) and self._lines_at(self._shown_message[0], width) == self._lines_at(message, width)
             self._shown_message = (message, error)
-            self.query_one("#table-message", Static).update(Text(message, style="bold red" if error else ""))
+            line.update(Text(message, style="bold red" if error else ""), layout=not same_height)
+
+    def _lines_at(self, message: str, width: int) -> int:
+        """How many lines ``message`` takes in the message line's width."""
+        if cell_len(message) <= width:
+            return 1
+        return len(Text(message).wrap(self.app.console, width))
 
     # -- acting ------------------------------------------------------------------------------
 
@@ -339,7 +362,7 @@ class LiveTableScreen(LiveScreen):
         self.poke()
 
     def _highlighted_seat(self) -> int | None:
-        return self.query_one("#table-seats", OptionList).highlighted
+        return self._seat_list.highlighted
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -135,8 +135,9 @@ def together_of(app: Any) -> Together:
 
 
 class Housekeeper:
-    """One sweep of the live state every :data:`SWEEP_INTERVAL` seconds per process and store, while
-    any live screen of the process is open (however many apps it runs): stale sessions collected,
+    """One sweep of the live state every :data:`SWEEP_INTERVAL` seconds per store, while any live
+    screen of the process is open (however many apps it runs; of the processes sharing a data folder,
+    the first at each beat sweeps, see ``claim_sweep``): stale sessions collected,
     dropped seats, graces and computers' moves brought up to date. What a sweep changes reaches every
     screen through the change feed; the screens themselves only read.
     """
@@ -166,8 +167,11 @@ class Housekeeper:
             await asyncio.sleep(until_next_beat(SWEEP_INTERVAL))
             if not self.lives:
                 return
+            live = self.lives[-1]
             try:
-                await asyncio.to_thread(self.lives[-1].sweep)
+                if not await asyncio.to_thread(live.claim_sweep, SWEEP_INTERVAL):
+                    continue  # another process sharing the store has just swept it
+                await asyncio.to_thread(live.sweep)
             except (StoreError, OSError, ValueError, LookupError):
                 pass  # the screens' own reads show the store's errors
             self.sweeps += 1

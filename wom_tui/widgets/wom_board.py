@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.style import Style
 from rich.text import Text
+from textual.geometry import Region
 from textual.widgets import DataTable, Static
 
 from ..domain.board import DecodingBoard
@@ -40,6 +42,53 @@ class HistoryTable(DataTable[Text]):
         )
         self.can_focus = False
         self._shown: tuple[int, int] | None = None
+        self._cells_drawn: dict[tuple[Any, ...], Any] = {}
+
+    def clear(self, columns: bool = False) -> HistoryTable:
+        self._cells_drawn.clear()
+        return super().clear(columns)
+
+    def _render_cell(self, row_index: int, column_index: int, base_style: Style, width: int,
+                     cursor: bool = False, hover: bool = False) -> Any:
+        """DataTable's, kept across new rows: DataTable forgets every cell's drawing when a row is
+        added (its caches are keyed by a count of changes), and drew the whole board again for each
+        attempt. A row here never changes once added (and :meth:`clear` forgets them all), so a cell
+        drawn once with the same style and width is drawn the same.
+        """
+        key = (row_index, column_index, base_style, width, cursor, hover, self._show_hover_cursor,
+               self._pseudo_class_state, self.cursor_type, self.show_cursor)
+        found = self._cells_drawn.get(key)
+        if found is None:
+            if len(self._cells_drawn) > 2000:
+                self._cells_drawn.clear()
+            found = self._cells_drawn[key] = super()._render_cell(row_index, column_index, base_style, width,
+                                                                  cursor, hover)
+        return found
+
+    def _column_widths(self) -> list[int]:
+        return [column.get_render_width(self) for column in self.ordered_columns]
+
+    def _keep_drawn_lines(self, update_count: int, end: int) -> None:
+        """Rows were only added below, the columns kept their widths: every line drawn so far, above
+        ``end`` (the old bottom), is still right. DataTable counts each new row as a change of
+        everything (its caches are keyed by that count) and drew every visible line again; here the
+        count goes back, and only what depends on the rows' number is forgotten: the rows' offsets,
+        and the lines from ``end`` down (blank until now).
+        """
+        self._update_count = update_count
+        self._offset_cache.clear()
+        self._ordered_row_cache.clear()
+        lines = self._line_cache
+        for key in [key for key in lines.keys() if key[0] >= end]:
+            lines.discard(key)
+
+    _quiet_size = False
+    """While set, a change of the virtual size repaints the table without a new layout (see show_board)."""
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> HistoryTable:
+        if self._quiet_size:
+            layout = False
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def on_mount(self) -> None:
         """Add the columns."""
@@ -51,11 +100,14 @@ class HistoryTable(DataTable[Text]):
     def show_board(self, board: DecodingBoard, *, owner: int) -> None:
         """Show ``board`` (``owner`` tells boards apart); only new attempts are added when it is the same board."""
         history = board.history
-        if self._shown is None or self._shown[0] != owner or self._shown[1] > len(history):
+        shown = self._shown
+        appended = not (shown is None or shown[0] != owner or shown[1] > len(history))
+        if shown is None or not appended:
             self.clear()
             start = 0
         else:
-            start = self._shown[1]
+            start = shown[1]
+        drawn = (self._update_count, self.virtual_size.height, self._column_widths())
         ruleset = board.ruleset
         for number, (guess, result) in enumerate(history[start:], start=start + 1):
             self.add_row(
@@ -67,7 +119,27 @@ class HistoryTable(DataTable[Text]):
                 key=str(number),
             )
         self._shown = (owner, len(history))
-        self.scroll_end(animate=False)
+        if self.size.height and self._require_update_dimensions:
+            # DataTable measures new rows when idle, and scroll_end waits for the next frame: a new
+            # attempt drew the board twice (the row, then the scroll). Measured now, the board scrolls
+            # at once and is drawn once (a quarter of a live game's drawing, issue 11).
+            self._require_update_dimensions = False
+            new_rows = self._new_rows.copy()
+            self._new_rows.clear()
+            # The new virtual size asks for a new layout of the whole screen (half of what a live
+            # game's guess cost to draw): needed only when a scroll bar comes or goes, which
+            # _scroll_update sees (and then lays the screen out); else the table and its bar repaint.
+            self._quiet_size = True
+            try:
+                self._update_dimensions(new_rows)
+            finally:
+                self._quiet_size = False
+            if appended and drawn[2] == self._column_widths():
+                self._keep_drawn_lines(drawn[0], drawn[1])
+            self._scroll_update(self.virtual_size)
+            self.scroll_end(animate=False, immediate=True)
+        else:
+            self.scroll_end(animate=False)
 
 
 
