@@ -7,13 +7,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
-from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..modes import MODES
 from ..widgets.footer import Footer
 from ..widgets.pegs import STANDARD, current_scheme
+from .base import OpenedOnce
 
 TITLE_WORD = "MASTERMIND"
 _TITLE_COLOURS = ("Red", "Orange", "Yellow", "Green", "Cyan", "Blue", "Violet", "Pink", "Red", "Orange")
@@ -47,7 +47,7 @@ def title_pegs() -> Text:
     return text
 
 
-class MenuScreen(Screen[None]):
+class MenuScreen(OpenedOnce[None]):
     """The first screen: the title, a welcome, and the menu (keys, arrows + Enter, or mouse)."""
 
     BINDINGS = [
