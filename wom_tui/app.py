@@ -11,6 +11,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual import events
@@ -588,7 +589,15 @@ def _import_screens_and_freeze() -> None:
     import gc
 
     import_screens()
+    if _css_cache_file is not None:
+        from . import parsed_css
+
+        parsed_css.save(_css_cache_file)  # now, in case the app is killed rather than quit
     gc.freeze()
+
+
+_css_cache_file: Path | None = None
+"""Where a local run keeps its parsed stylesheets (:mod:`wom_tui.parsed_css`)."""
 
 
 def run_app(options: Options, rng: random.Random, identity: Identity | None = None) -> int:
@@ -612,6 +621,7 @@ def run_app(options: Options, rng: random.Random, identity: Identity | None = No
         else:
             print(f"wom-tui: cannot use {where}: {error}", file=sys.stderr)
         return 1
+    css_cache: Path | None = None
     try:
         if identity.fingerprint is not None:
             try:
@@ -621,7 +631,31 @@ def run_app(options: Options, rng: random.Random, identity: Identity | None = No
             if holder is not None:
                 identity = identity.signed_in_as(holder.name)
         app = WomApp(store, rng, options, identity)  # type: ignore[arg-type]
+        css_cache = _load_parsed_css() if not options.served else None
         app.run()
     finally:
         store.close()
+    if css_cache is not None:
+        from . import parsed_css
+
+        parsed_css.save(css_cache)
     return app.return_code or 0
+
+
+def _load_parsed_css() -> Path | None:
+    """Read back the stylesheets parsed at the last local run (:mod:`wom_tui.parsed_css`); the file to
+    save them to when the app ends (None if there is no cache folder).
+    """
+    import platformdirs
+
+    from . import parsed_css
+
+    try:
+        folder = Path(platformdirs.user_cache_dir("wom-tui", appauthor=False))
+    except Exception:  # noqa: BLE001  (no cache folder: parse as before)
+        return None
+    path = parsed_css.cache_file(folder)
+    parsed_css.load(path)
+    global _css_cache_file
+    _css_cache_file = path
+    return path
