@@ -262,6 +262,8 @@ class WomApp(App[int]):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._hung_up, together)
         threading.Thread(target=_import_screens_and_freeze, name="wom-import-screens", daemon=True).start()
+        if _css_cache_file is not None:
+            self.screen_change_signal.subscribe(self, lambda _screen: self.set_timer(KEEP_CSS_AFTER, _keep_parsed_css))
 
     # -- the theme, remembered per identity ------------------------------------------------
 
@@ -580,6 +582,20 @@ def import_screens() -> None:
                 importlib.import_module(module.name)
             except Exception:  # noqa: BLE001  (the screen's own open reports any real problem)
                 return
+
+
+KEEP_CSS_AFTER = 1.0
+"""Seconds after a screen opens that the stylesheets it parsed are saved (if it parsed any), in a thread."""
+
+
+def _keep_parsed_css() -> None:
+    """Save the parsed stylesheets now in a thread, if new ones were parsed (a new kind of screen opened):
+    an app ended by a signal rather than by quitting has no other moment to.
+    """
+    from . import parsed_css
+
+    if _css_cache_file is not None and parsed_css.changed():
+        threading.Thread(target=parsed_css.save, args=(_css_cache_file,), name="wom-keep-css", daemon=True).start()
 
 
 def _import_screens_and_freeze() -> None:

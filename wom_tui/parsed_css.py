@@ -16,6 +16,7 @@ import hashlib
 import os
 import pickle
 import sys
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +32,9 @@ _adding = True
 _changed = False
 """Rules were added that the file on disk does not have."""
 _installed = False
+_parse_rules_of_textual: Any = None
+"""Textual's own ``Stylesheet._parse_rules`` (what a source not shared yet is parsed with)."""
+_saving = threading.Lock()
 MAX_KEPT = 1000
 """Sources (per theme) a saved cache keeps at most (a run uses about 150 per theme)."""
 
@@ -64,7 +68,8 @@ def share() -> None:
     _installed = True
     from textual.css.stylesheet import Stylesheet
 
-    parse_rules = Stylesheet._parse_rules
+    global _parse_rules_of_textual
+    _parse_rules_of_textual = Stylesheet._parse_rules
 
     def _parse_rules(
         self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False, tie_breaker: int = 0,
@@ -74,7 +79,7 @@ def share() -> None:
         key = (_digest(css), read_from, is_default_rules, tie_breaker, scope, _theme_of(self))
         rules = _rules.get(key)
         if rules is None:
-            rules = parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
+            rules = _parse_rules_of_textual(self, css, read_from, is_default_rules, tie_breaker, scope)
             if _adding and not any(rule.errors for rule in rules):
                 _rules[key] = rules
                 _changed = True
@@ -113,17 +118,26 @@ def load(path: Path) -> None:
         _changed = False
 
 
+def changed() -> bool:
+    """True if rules were parsed that the cache file does not have yet."""
+    return _changed
+
+
 def save(path: Path) -> None:
     """Write the shared rules to ``path``, if some were parsed that it did not have (errors ignored); if
     there are more than :data:`MAX_KEPT` sources (old themes, old versions of the stylesheets), only
     those used in this run.
     """
+    with _saving:
+        if _changed:
+            _save(path)
+
+
+def _save(path: Path) -> None:
     global _changed
-    if not _changed:
-        return
     _changed = False  # (rules the app adds while this writes mark it changed again)
     kept = dict(_rules) if len(_rules) <= MAX_KEPT else {key: _rules[key] for key in list(_used) if key in _rules}
-    partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    partial = path.with_name(f"{path.name}.tmp")  # one name: a write cut short leaves one file, not one per run
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(partial, "wb") as file:

@@ -121,7 +121,7 @@ class BuiltMarkdown(Markdown):
         lines = markdown.splitlines()
         self._last_parsed_line = len(lines) - (1 if lines and lines[-1] else 0)
 
-    def _on_mount(self, event: events.Mount) -> None:
+    async def _on_mount(self, event: events.Mount) -> None:  # type: ignore[override]  # Markdown is async, Widget not
         # Markdown's own handler would parse the text again and replace the blocks just composed.
         Widget._on_mount(self, event)
         event.prevent_default()
