@@ -96,6 +96,9 @@ class HallNameScreen(ModalScreen[str | None]):
 class SoloGameScreen(SoloPlayScreen):
     """One person against a hidden code: "Guess #3 of 10", the hint mask, the history, lifelines."""
 
+    FOOTER_AFTER_FOCUS = True
+    """The guess field's focus adds its keys to the footer: the footer's keys wait for it (composed once)."""
+
     AUTO_FOCUS = ""
     """No focus from Textual (it picked the history table, so a guess typed ahead lost its first symbol;
     and on coming back to a finished game it would focus the hidden guess field): :meth:`on_mount`
@@ -166,6 +169,9 @@ class SoloGameScreen(SoloPlayScreen):
     def _new_input(self) -> GuessInput:
         return GuessInput(self.game.ruleset, label="Your guess", id="solo-input")
 
+    def _over_buttons(self) -> list[Button]:
+        return [Button("c Share", id="solo-share", compact=True)]
+
     @staticmethod
     def _lifeline_label(number: int) -> str:
         cost = LIFELINE_COSTS[number]
@@ -175,7 +181,6 @@ class SoloGameScreen(SoloPlayScreen):
         self._dress_panels("History")
         self.publish()
         self.query_one("#solo-input", GuessInput).focus()
-        self.query_one("#solo-over-buttons", Horizontal).mount(Button("c Share", id="solo-share", compact=True))
         self.call_after_refresh(self._announce_game)
 
     # -- what the screen shows -------------------------------------------------------------
