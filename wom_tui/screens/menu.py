@@ -55,6 +55,9 @@ class MenuScreen(OpenedOnce[None]):
         Binding("k", "app.link_key", "Link key", show=False),
     ]
 
+    FOOTER_AT_ONCE = True
+    """The footer's keys come with the menu's first layout (see :class:`~wom_tui.widgets.footer.Footer`)."""
+
     _returning = False
     """Signed in when the menu first showed (the session began signed in): "Welcome back"."""
 

@@ -96,9 +96,6 @@ class HallNameScreen(ModalScreen[str | None]):
 class SoloGameScreen(SoloPlayScreen):
     """One person against a hidden code: "Guess #3 of 10", the hint mask, the history, lifelines."""
 
-    FOOTER_AFTER_FOCUS = True
-    """The guess field's focus adds its keys to the footer: the footer's keys wait for it (composed once)."""
-
     AUTO_FOCUS = ""
     """No focus from Textual (it picked the history table, so a guess typed ahead lost its first symbol;
     and on coming back to a finished game it would focus the hidden guess field): :meth:`on_mount`

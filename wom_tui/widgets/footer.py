@@ -40,10 +40,13 @@ class Footer(TextualFooter):
         changes are no-ops; the data binding still follows later changes of ``compact``.
         """
         compact = self.compact
-        if not self._bindings_ready and self.is_attached and not self._waits_for_focus():
+        if not self._bindings_ready and self.is_attached and getattr(self.screen, "FOOTER_AT_ONCE", False):
             # Textual's Footer composes empty and fills in only once its screen says its bindings are
-            # ready, after the screen's first paint: every screen was laid out and drawn a second time
-            # just for its footer. The screen's bindings are known as soon as the Footer is mounted in it.
+            # ready, after the screen's first paint: the screen is laid out and drawn a second time just
+            # for its footer. That is the better order for a screen opened from another (its first paint
+            # comes sooner), but the main menu of a served game would do it while the next player's game
+            # starts: a screen that says ``FOOTER_AT_ONCE`` gets its keys in its first layout (its
+            # bindings are known as soon as the Footer is mounted in it).
             self.set_reactive(TextualFooter._bindings_ready, True)
         self._shown = self._what_it_shows()
         for widget in super().compose():
@@ -52,13 +55,6 @@ class Footer(TextualFooter):
                 widget.set_reactive(FooterKey.compact, compact)
                 widget.set_class(compact, "-compact", update=False)
             yield widget
-
-    def _waits_for_focus(self) -> bool:
-        """True while the screen has yet to give the focus that changes what the footer shows (a screen
-        says so with ``FOOTER_AFTER_FOCUS``): composed now, the keys would be composed again at once.
-        """
-        screen = self.screen
-        return bool(getattr(screen, "FOOTER_AFTER_FOCUS", False)) and screen.focused is None
 
     def _what_it_shows(self) -> Any:
         """Everything ``compose`` reads: the shown bindings with their state, and the palette key.
