@@ -610,6 +610,7 @@ def _import_screens_and_freeze() -> None:
 
         parsed_css.save(_css_cache_file)  # now, in case the app is killed rather than quit
     gc.freeze()
+    gc.enable()  # (the entry point turns it off until the first screen is painted)
 
 
 _css_cache_file: Path | None = None

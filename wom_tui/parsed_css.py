@@ -12,6 +12,7 @@ hands the same ones out again), so sharing them is safe.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import pickle
@@ -107,11 +108,16 @@ def load(path: Path) -> None:
     """Share the rules saved in ``path`` (nothing if it is missing, unreadable or from elsewhere)."""
     global _changed
     share()
+    collecting = gc.isenabled()
+    gc.disable()  # thousands of new objects: the collector would walk all of the app's modules again and again
     try:
         with open(path, "rb") as file:
             saved = pickle.load(file)  # noqa: S301  (the user's own cache folder, written by save())
     except Exception:  # noqa: BLE001  (a cache: whatever is wrong with it, parse as if it were not there)
         return
+    finally:
+        if collecting:
+            gc.enable()
     if isinstance(saved, dict):
         for key, rules in saved.items():
             _rules.setdefault(key, rules)

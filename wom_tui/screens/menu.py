@@ -55,8 +55,13 @@ class MenuScreen(OpenedOnce[None]):
         Binding("k", "app.link_key", "Link key", show=False),
     ]
 
-    FOOTER_AT_ONCE = True
-    """The footer's keys come with the menu's first layout (see :class:`~wom_tui.widgets.footer.Footer`)."""
+    @property
+    def FOOTER_AT_ONCE(self) -> bool:  # noqa: N802  (read by the Footer as a screen's setting)
+        """A served game's menu gets its footer's keys with its first layout: laid out again after its first
+        paint, it would do that while the next player's game starts. Locally the menu paints sooner
+        without them (they follow a frame later). See :class:`~wom_tui.widgets.footer.Footer`.
+        """
+        return bool(getattr(self.app, "options", None) and self.app.options.served)  # type: ignore[attr-defined]
 
     _returning = False
     """Signed in when the menu first showed (the session began signed in): "Welcome back"."""
