@@ -251,17 +251,20 @@ class WomApp(App[int]):
         """
         global after_first_paint
         started, after_first_paint = after_first_paint, None
-        if started is not None:
-            started()
-        from .screens.together import together_of
+        try:
+            if started is not None:
+                started()
+            from .screens.together import together_of
 
-        together = together_of(self)  # one presence per app session (unless a screen already started it)
-        if self.options.served:
-            # The connection dropped (the server sends SIGHUP): leave the lobby at once, so that the
-            # others see this player's seat away now rather than when the heartbeat goes stale.
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._hung_up, together)
-        threading.Thread(target=_import_screens_and_freeze, name="wom-import-screens", daemon=True).start()
+            together = together_of(self)  # one presence per app session (unless a screen already started it)
+            if self.options.served:
+                # The connection dropped (the server sends SIGHUP): leave the lobby at once, so that the
+                # others see this player's seat away now rather than when the heartbeat goes stale.
+                with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                    asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._hung_up, together)
+        finally:
+            # Whatever happened above: this thread also turns the garbage collector back on.
+            threading.Thread(target=_import_screens_and_freeze, name="wom-import-screens", daemon=True).start()
         if _css_cache_file is not None:
             self.screen_change_signal.subscribe(self, lambda _screen: self.set_timer(KEEP_CSS_AFTER, _keep_parsed_css))
 
@@ -600,17 +603,20 @@ def _keep_parsed_css() -> None:
 
 def _import_screens_and_freeze() -> None:
     """Import every screen, then leave what was loaded so far (modules, classes: it lives as long as the
-    app) out of the garbage collector's full passes, which would otherwise walk it again and again.
+    app) out of the garbage collector's full passes, which would otherwise walk it again and again, and
+    turn the collector back on (the entry point turns it off until the first screen is painted).
     """
     import gc
 
-    import_screens()
-    if _css_cache_file is not None:
-        from . import parsed_css
+    try:
+        import_screens()
+        if _css_cache_file is not None:
+            from . import parsed_css
 
-        parsed_css.save(_css_cache_file)  # now, in case the app is killed rather than quit
-    gc.freeze()
-    gc.enable()  # (the entry point turns it off until the first screen is painted)
+            parsed_css.save(_css_cache_file)  # now, in case the app is killed rather than quit
+    finally:
+        gc.freeze()  # first: turned on with everything made since it was off still to walk, it would walk it
+        gc.enable()
 
 
 _css_cache_file: Path | None = None
