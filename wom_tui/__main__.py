@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gc
 import random
 import sys
 from collections.abc import Sequence
@@ -122,16 +123,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_users_command(args, options)
 
-    from .app import run_app
-    from .domain.identity import Identity
+    # No garbage collection until the first screen is painted (the app turns it back on then): importing
+    # Textual and building the first screen make objects by the hundred thousand, and the collector
+    # walked them about a hundred times on the way (a twentieth of a cold start), finding next to nothing.
+    gc.disable()
+    try:
+        from .app import run_app
+        from .domain.identity import Identity
 
-    if not args.served:
-        identity = Identity.local()
-    elif args.key_fingerprint:
-        identity = Identity.key(args.key_fingerprint)
-    else:
-        identity = Identity.guest()
-    return run_app(options, random.Random(options.seed), identity)
+        if not args.served:
+            identity = Identity.local()
+        elif args.key_fingerprint:
+            identity = Identity.key(args.key_fingerprint)
+        else:
+            identity = Identity.guest()
+        return run_app(options, random.Random(options.seed), identity)
+    finally:
+        gc.enable()
 
 
 if __name__ == "__main__":

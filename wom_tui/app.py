@@ -11,6 +11,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual import events
@@ -275,17 +276,22 @@ class WomApp(App[int]):
         """
         global after_first_paint
         started, after_first_paint = after_first_paint, None
-        if started is not None:
-            started()
-        from .screens.together import together_of
+        try:
+            if started is not None:
+                started()
+            from .screens.together import together_of
 
-        together = together_of(self)  # one presence per app session (unless a screen already started it)
-        if self.options.served:
-            # The connection dropped (the server sends SIGHUP): leave the lobby at once, so that the
-            # others see this player's seat away now rather than when the heartbeat goes stale.
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._hung_up, together)
-        threading.Thread(target=_import_screens_and_freeze, name="wom-import-screens", daemon=True).start()
+            together = together_of(self)  # one presence per app session (unless a screen already started it)
+            if self.options.served:
+                # The connection dropped (the server sends SIGHUP): leave the lobby at once, so that the
+                # others see this player's seat away now rather than when the heartbeat goes stale.
+                with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                    asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._hung_up, together)
+        finally:
+            # Whatever happened above: this thread also turns the garbage collector back on.
+            threading.Thread(target=_import_screens_and_freeze, name="wom-import-screens", daemon=True).start()
+        if _css_cache_file is not None:
+            self.screen_change_signal.subscribe(self, lambda _screen: self.set_timer(KEEP_CSS_AFTER, _keep_parsed_css))
 
     # -- the theme, remembered per identity ------------------------------------------------
 
@@ -606,14 +612,40 @@ def import_screens() -> None:
                 return
 
 
+KEEP_CSS_AFTER = 1.0
+"""Seconds after a screen opens that the stylesheets it parsed are saved (if it parsed any), in a thread."""
+
+
+def _keep_parsed_css() -> None:
+    """Save the parsed stylesheets now in a thread, if new ones were parsed (a new kind of screen opened):
+    an app ended by a signal rather than by quitting has no other moment to.
+    """
+    from . import parsed_css
+
+    if _css_cache_file is not None and parsed_css.changed():
+        threading.Thread(target=parsed_css.save, args=(_css_cache_file,), name="wom-keep-css", daemon=True).start()
+
+
 def _import_screens_and_freeze() -> None:
     """Import every screen, then leave what was loaded so far (modules, classes: it lives as long as the
-    app) out of the garbage collector's full passes, which would otherwise walk it again and again.
+    app) out of the garbage collector's full passes, which would otherwise walk it again and again, and
+    turn the collector back on (the entry point turns it off until the first screen is painted).
     """
     import gc
 
-    import_screens()
-    gc.freeze()
+    try:
+        import_screens()
+        if _css_cache_file is not None:
+            from . import parsed_css
+
+            parsed_css.save(_css_cache_file)  # now, in case the app is killed rather than quit
+    finally:
+        gc.freeze()  # first: turned on with everything made since it was off still to walk, it would walk it
+        gc.enable()
+
+
+_css_cache_file: Path | None = None
+"""Where a local run keeps its parsed stylesheets (:mod:`wom_tui.parsed_css`)."""
 
 
 def run_app(options: Options, rng: random.Random, identity: Identity | None = None) -> int:
@@ -637,6 +669,7 @@ def run_app(options: Options, rng: random.Random, identity: Identity | None = No
         else:
             print(f"wom-tui: cannot use {where}: {error}", file=sys.stderr)
         return 1
+    css_cache: Path | None = None
     try:
         if identity.fingerprint is not None:
             try:
@@ -646,7 +679,31 @@ def run_app(options: Options, rng: random.Random, identity: Identity | None = No
             if holder is not None:
                 identity = identity.signed_in_as(holder.name)
         app = WomApp(store, rng, options, identity)  # type: ignore[arg-type]
+        css_cache = _load_parsed_css() if not options.served else None
         app.run()
     finally:
         store.close()
+    if css_cache is not None:
+        from . import parsed_css
+
+        parsed_css.save(css_cache)
     return app.return_code or 0
+
+
+def _load_parsed_css() -> Path | None:
+    """Read back the stylesheets parsed at the last local run (:mod:`wom_tui.parsed_css`); the file to
+    save them to when the app ends (None if there is no cache folder).
+    """
+    import platformdirs
+
+    from . import parsed_css
+
+    try:
+        folder = Path(platformdirs.user_cache_dir("wom-tui", appauthor=False))
+    except Exception:  # noqa: BLE001  (no cache folder: parse as before)
+        return None
+    path = parsed_css.cache_file(folder)
+    parsed_css.load(path)
+    global _css_cache_file
+    _css_cache_file = path
+    return path

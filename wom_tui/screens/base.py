@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from textual import events
 from textual._styles_cache import StylesCache
@@ -17,17 +17,16 @@ if TYPE_CHECKING:
     from ..app import WomApp
 
 
-class WomScreen(Screen[Any]):
-    """A screen of the app: Esc runs :meth:`action_back` (back one screen).
+ResultT = TypeVar("ResultT")
 
-    A game screen says when leaving would lose a game (:meth:`leaving_loses_progress`) and asks
-    first with :meth:`ask_to_leave` ("Leave this game?"; a second Esc or *Leave* confirms).
+
+class OpenedOnce(Screen[ResultT]):
+    """A screen styled and laid out once as it opens (the main menu and every :class:`WomScreen`).
+
+    Textual styles a new screen's widgets as they mount, then styles the whole screen again at its first
+    resume, and lays it all out again at its first Resize, which only repeats the size it was just laid
+    out at: both are skipped here.
     """
-
-    BINDINGS = [Binding("escape", "back", "Back")]
-
-    leave_question: str = "Leave this game?"
-    leave_detail: str = "Progress is lost."
 
     def __init__(self, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
@@ -58,12 +57,6 @@ class WomScreen(Screen[Any]):
             self.update_classes(classes, update=False)
 
     async def _on_message(self, message: Message) -> None:
-        if isinstance(message, (events.Mount, events.ScreenResume)) and (
-            self.app._exit or self not in self.app.screen_stack
-        ):
-            # Left before it was built, or opened by a key typed just before the quit key (issue 9's
-            # random run): its widgets are gone or going, so its mount and resume handlers would fail.
-            return
         if isinstance(message, events.ScreenResume) and not self._wom_first_resume_seen:
             # Its first resume follows its mount at once: every widget was styled as it mounted, so
             # Textual's styling of the whole screen again here (a sixth of opening a screen) is skipped.
@@ -76,6 +69,28 @@ class WomScreen(Screen[Any]):
             if message.size == self.size == self.app.size:
                 message.stop()
                 return
+        await super()._on_message(message)
+
+
+class WomScreen(OpenedOnce[Any]):
+    """A screen of the app: Esc runs :meth:`action_back` (back one screen).
+
+    A game screen says when leaving would lose a game (:meth:`leaving_loses_progress`) and asks
+    first with :meth:`ask_to_leave` ("Leave this game?"; a second Esc or *Leave* confirms).
+    """
+
+    BINDINGS = [Binding("escape", "back", "Back")]
+
+    leave_question: str = "Leave this game?"
+    leave_detail: str = "Progress is lost."
+
+    async def _on_message(self, message: Message) -> None:
+        if isinstance(message, (events.Mount, events.ScreenResume)) and (
+            self.app._exit or self not in self.app.screen_stack
+        ):
+            # Left before it was built, or opened by a key typed just before the quit key (issue 9's
+            # random run): its widgets are gone or going, so its mount and resume handlers would fail.
+            return
         await super()._on_message(message)
 
     def on_unmount(self) -> None:

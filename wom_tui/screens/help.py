@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
 from ..domain.codes import RAINBOW, WOM, feedback
@@ -101,6 +103,30 @@ def example_line(secret: str, guess: str, palette: object) -> Text:
     return text
 
 
+class BuiltMarkdown(Markdown):
+    """Textual's Markdown with its blocks built as it is composed, with the screen around it.
+
+    Textual's Markdown mounts empty, parses its text in a worker thread and mounts its blocks later: the
+    help was laid out and drawn once empty and then once more for each of its three texts (the rules
+    showed only at the second layout). A fixed text a few lines long parses in a fraction of a
+    millisecond: here it is parsed at once and its blocks come with the screen's first layout.
+    """
+
+    def compose(self) -> ComposeResult:
+        markdown = self._initial_markdown or ""
+        self._initial_markdown = None
+        self._markdown = markdown
+        self._theme = self.app.theme
+        yield from self._build_from_source(markdown)
+        lines = markdown.splitlines()
+        self._last_parsed_line = len(lines) - (1 if lines and lines[-1] else 0)
+
+    async def _on_mount(self, event: events.Mount) -> None:  # type: ignore[override]  # Markdown is async, Widget not
+        # Markdown's own handler would parse the text again and replace the blocks just composed.
+        Widget._on_mount(self, event)
+        event.prevent_default()
+
+
 _SCROLL_KEYS = (
     ("up", "scroll_up"), ("down", "scroll_down"), ("pageup", "page_up"), ("pagedown", "page_down"),
     ("home", "scroll_home"), ("end", "scroll_end"),
@@ -121,12 +147,12 @@ class HelpScreen(WomScreen):
         with Vertical(id="help-box", classes="panel"):
             yield Static(Text("Help"), classes="panel-title")
             with VerticalScroll(id="help-scroll", can_focus=False):
-                yield Markdown(RULES)
+                yield BuiltMarkdown(RULES)
                 yield Static(Text("Examples:"), classes="help-examples-title")
                 for secret, guess, palette in EXAMPLES:
                     yield Static(example_line(secret, guess, palette), classes="help-example")
-                yield Markdown(GAMES)
-                yield Markdown(KEYS)
+                yield BuiltMarkdown(GAMES)
+                yield BuiltMarkdown(KEYS)
         yield Footer()
 
     def action_scroll_help(self, action: str) -> None:

@@ -7,13 +7,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
-from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..modes import MODES
 from ..widgets.footer import Footer
 from ..widgets.pegs import STANDARD, current_scheme
+from .base import OpenedOnce
 
 TITLE_WORD = "MASTERMIND"
 _TITLE_COLOURS = ("Red", "Orange", "Yellow", "Green", "Cyan", "Blue", "Violet", "Pink", "Red", "Orange")
@@ -47,13 +47,21 @@ def title_pegs() -> Text:
     return text
 
 
-class MenuScreen(Screen[None]):
+class MenuScreen(OpenedOnce[None]):
     """The first screen: the title, a welcome, and the menu (keys, arrows + Enter, or mouse)."""
 
     BINDINGS = [
         *(Binding(key, f"app.{action}", footer, show=bool(footer)) for key, action, _, footer in MENU if key != "?"),
         Binding("k", "app.link_key", "Link key", show=False),
     ]
+
+    @property
+    def FOOTER_AT_ONCE(self) -> bool:  # noqa: N802  (read by the Footer as a screen's setting)
+        """A served game's menu gets its footer's keys with its first layout: laid out again after its first
+        paint, it would do that while the next player's game starts. Locally the menu paints sooner
+        without them (they follow a frame later). See :class:`~wom_tui.widgets.footer.Footer`.
+        """
+        return bool(getattr(self.app, "options", None) and self.app.options.served)  # type: ignore[attr-defined]
 
     _returning = False
     """Signed in when the menu first showed (the session began signed in): "Welcome back"."""

@@ -117,6 +117,10 @@ class SoloPlayScreen(WomScreen):
         self._set_columns(table)
         return table
 
+    def _over_buttons(self) -> list[Button]:
+        """The game-over panel's buttons after Play again, Setup and Menu (none here)."""
+        return []
+
     def _over_panel(self) -> Vertical:
         prefix = self.PREFIX
         return Vertical(
@@ -125,6 +129,7 @@ class SoloPlayScreen(WomScreen):
                 Button("Play again", id=f"{prefix}-again", variant="primary", compact=True),
                 Button("Setup", id=f"{prefix}-setup-button", compact=True),
                 Button("Menu", id=f"{prefix}-menu", compact=True),
+                *self._over_buttons(),
                 id=f"{prefix}-over-buttons",
             ),
             id=f"{prefix}-over",

@@ -166,6 +166,9 @@ class SoloGameScreen(SoloPlayScreen):
     def _new_input(self) -> GuessInput:
         return GuessInput(self.game.ruleset, label="Your guess", id="solo-input")
 
+    def _over_buttons(self) -> list[Button]:
+        return [Button("c Share", id="solo-share", compact=True)]
+
     @staticmethod
     def _lifeline_label(number: int) -> str:
         cost = LIFELINE_COSTS[number]
@@ -175,7 +178,6 @@ class SoloGameScreen(SoloPlayScreen):
         self._dress_panels("History")
         self.publish()
         self.query_one("#solo-input", GuessInput).focus()
-        self.query_one("#solo-over-buttons", Horizontal).mount(Button("c Share", id="solo-share", compact=True))
         self.call_after_refresh(self._announce_game)
 
     # -- what the screen shows -------------------------------------------------------------

@@ -122,45 +122,14 @@ def _steady_cursors() -> None:
         field.cursor_blink._default = False
 
 
-_css_sharing = True
-"""True in the warm parent (it fills the shared parsed CSS); a forked game only reads it."""
-
-
 def _share_parsed_css() -> None:
     """Parse each stylesheet once, here, for every game: Textual keeps its parse cache in the App's own
-    Stylesheet, so each forked App would parse all the CSS again (a tenth of a game's start).
-
-    The rules are shared only for the same source and the same CSS variables (theme); Textual
-    treats parsed rules as read-only (its own cache hands the same ones out again).
+    Stylesheet, so each forked App would parse all the CSS again (a tenth of a game's start). See
+    :mod:`wom_tui.parsed_css`.
     """
-    from textual.css.stylesheet import Stylesheet
+    from .. import parsed_css
 
-    parse_rules = Stylesheet._parse_rules
-    shared: dict[tuple[object, ...], Any] = {}
-    themes: dict[tuple[tuple[str, str], ...], int] = {}
-    """Each set of CSS variables seen, numbered (a key of its own would be hashed at every look-up)."""
-
-    def theme_of(stylesheet: Stylesheet) -> int:
-        variables = stylesheet._variables
-        known = getattr(stylesheet, "_wom_theme", None)
-        if known is None or known[0] is not variables:
-            known = (variables, themes.setdefault(tuple(sorted(variables.items())), len(themes)))
-            stylesheet._wom_theme = known  # type: ignore[attr-defined]
-        return known[1]
-
-    def _parse_rules(
-        self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False, tie_breaker: int = 0,
-        scope: str = "",
-    ) -> Any:
-        key = (css, read_from, is_default_rules, tie_breaker, scope, theme_of(self))
-        rules = shared.get(key)
-        if rules is None:
-            rules = parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
-            if _css_sharing:
-                shared[key] = rules
-        return rules
-
-    Stylesheet._parse_rules = _parse_rules  # type: ignore[method-assign]
+    parsed_css.share()
 
 
 def _rehearse() -> None:
@@ -215,8 +184,9 @@ def _become_game(request: dict[str, Any], slave: int, log: int | None = None, st
     """In the forked child: take the pty, shed the warm parent's state and run the game (which writes
     its pid to ``started`` once its menu is on screen).
     """
-    global _css_sharing
-    _css_sharing = False  # the shared parsed CSS stays as the warm parent left it (and shared)
+    from .. import parsed_css
+
+    parsed_css.stop_adding()  # the shared parsed CSS stays as the warm parent left it (and shared)
     signal.set_wakeup_fd(-1)
     for signum in (signal.SIGCHLD, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
         signal.signal(signum, signal.SIG_DFL)
