@@ -33,7 +33,6 @@ from .planning import (
     entropy,
 )
 from .space import (
-    ENUM_LIMIT,
     Candidates,
     Shape,
     enumerate_codes,
@@ -64,15 +63,6 @@ SCREEN_SAMPLE = 400
 
 SCREEN_KEEP = 100
 """Screened variations that join the guess pool."""
-
-WIDE = {"eval": 5_000, "fitting": 1_500, "mutants": 1_500, "screen": 15_000, "keep": 200}
-"""On spaces too big to enumerate (8 × 10, more than :data:`.space.ENUM_LIMIT` codes) the sample and
-the pool are wider: scored on 5,000 fitting codes instead of 2,000, with 1,500 fitting codes, 1,500
-variations and the best 200 of 15,000 screened ones as guesses. On 8 × 10, 200 games (seed 7):
-7.580 against 7.695 (paired −0.115 ± 0.081); moves stay well under 2 s."""
-
-SCORE_ROWS = 512
-"""Guesses scored at a time (bounds the memory of the answer table's temporaries)."""
 
 FULL_POOL_SIZE = 50_000
 """Spaces up to this size may offer every code as a guess (their features are cached)."""
@@ -142,19 +132,17 @@ def best_guess(
     Guesses considered: a sample of fitting codes, and codes that cannot be the secret but may
     split it better — the whole space when that is cheap, else variations of fitting codes.
     """
-    wide = shape.size > ENUM_LIMIT
-    eval_sample = WIDE["eval"] if wide else EVAL_SAMPLE
     if cands.exact:
         fit = cands.codes
         if len(fit) <= 2:
             return fit[0] if len(fit) else None
-        evals = cands.sample(eval_sample, gen)
+        evals = cands.sample(EVAL_SAMPLE, gen)
     else:
-        evals = cands.sampler.draw(eval_sample, gen, deadline=deadline)
+        evals = cands.sampler.draw(EVAL_SAMPLE, gen, deadline=deadline)
         if len(evals) <= 2:
             return evals[0] if len(evals) else None
     n = len(evals)
-    order = gen.permutation(n)[: WIDE["fitting"] if wide else POOL_FITTING]
+    order = gen.permutation(n)[:POOL_FITTING]
     own = evals[np.sort(order)]
     pool = [own]
     features = None
@@ -165,16 +153,17 @@ def best_guess(
             [guess_features(own, shape.colours), space_guess_features(shape.length, shape.colours, shape.repeats)]
         )
     elif not fitting_only:
-        pool.append(_mutants(shape, evals, WIDE["mutants"] if wide else POOL_MUTANTS, gen))
+        pool.append(_mutants(shape, evals, POOL_MUTANTS, gen))
         pool.append(random_codes(shape, POOL_OTHER, gen))
-        screen, keep = (WIDE["screen"], WIDE["keep"]) if wide else (SCREEN_MUTANTS, SCREEN_KEEP)
-        if screen and shape.size > FULL_POOL_SIZE:
+        if SCREEN_MUTANTS and shape.size > FULL_POOL_SIZE:
             # Two stages: many variations scored roughly on a few codes, the best scored fully.
-            extra = _mutants(shape, evals, screen, gen)
-            rough = entropy(_scored(extra, evals[:SCREEN_SAMPLE], shape)[1])
-            pool.append(extra[np.argsort(-rough, kind="stable")[:keep]])
+            extra = _mutants(shape, evals, SCREEN_MUTANTS, gen)
+            rough_keys = feedback_keys(extra, evals[:SCREEN_SAMPLE], shape.colours)
+            rough = entropy(partition_counts(rough_keys, shape.outcomes))
+            pool.append(extra[np.argsort(-rough, kind="stable")[:SCREEN_KEEP]])
     pool = np.concatenate(pool, axis=0)
-    keys, counts = _scored(pool, evals, shape, features)
+    keys = feedback_keys(pool, evals, shape.colours, features)
+    counts = partition_counts(keys, shape.outcomes)
     score = entropy(counts)
     # A fitting code may win outright, saving a whole guess (worth about one guess's bits) 1 time in n.
     score[: len(own)] += WIN_BONUS * score.max() / n
@@ -187,23 +176,6 @@ def best_guess(
     if LOOKAHEAD_TOP > 1 and not fitting_only and shape.size > FULL_POOL_SIZE:
         return pool[_two_step(keys, score, shape, LOOKAHEAD_TOP, LOOKAHEAD_NEXT)]
     return pool[int(np.argmax(score))]
-
-
-def _scored(
-    guesses: np.ndarray, secrets: np.ndarray, shape: Shape, features: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """The answers of every guess on every secret, and each guess's partition counts.
-
-    Worked out :data:`SCORE_ROWS` guesses at a time, so the temporaries stay small whatever the pool.
-    """
-    keys = np.empty((len(guesses), len(secrets)), dtype=np.uint8)
-    counts = np.empty((len(guesses), shape.outcomes), dtype=np.int64)
-    for lo in range(0, len(guesses), SCORE_ROWS):
-        hi = lo + SCORE_ROWS
-        part = None if features is None else features[lo:hi]
-        keys[lo:hi] = feedback_keys(guesses[lo:hi], secrets, shape.colours, part)
-        counts[lo:hi] = partition_counts(keys[lo:hi], shape.outcomes)
-    return keys, counts
 
 
 def _two_step(keys: np.ndarray, score: np.ndarray, shape: Shape, top: int, nexts: int) -> int:
