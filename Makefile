@@ -5,7 +5,8 @@ PY     := $(VENV)/bin/python
 ARGS   ?=
 
 # The fast tests: the rules on their own (game transcripts, milliseconds each). `make test` runs them in
-# `make check`, then everything else on two workers.
+# `make check`, then everything else on four workers (on two cores: many tests wait on processes, servers
+# and timers, and the other workers use that time; an idle worker takes tests queued for a busy one).
 FAST   := tests/domain
 
 .PHONY: play check test serve bench clean postgresql-server
@@ -24,7 +25,7 @@ check: $(VENV)/.installed-test
 	$(PY) -m pytest -q $(FAST)
 
 test: check postgresql-server
-	$(PY) -m pytest -n 2 --ignore=$(FAST) $(PYTEST_ARGS)
+	$(PY) -m pytest -n 4 --dist worksteal --ignore=$(FAST) $(PYTEST_ARGS)
 
 serve: $(VENV)/.installed
 	$(VENV)/bin/wom-tui serve $(ARGS)
