@@ -18,11 +18,12 @@ async def test_page_down_before_the_list_is_laid_out_moves_and_crashes_nothing()
     async with app.run_test(size=(60, 20)) as pilot:
         options = app.query_one("#lines", OptionList)
         fresh = OptionList(*(f"more {n}" for n in range(30)))
+        fresh.display = False  # not laid out yet: none of its lines is known (however fast the machine)
         await app.mount(fresh)
         fresh.highlighted = 0
-        fresh._index_to_line.clear()  # as before its first layout: no line is known yet
         fresh.action_page_down()
         assert fresh.highlighted == 1
+        fresh.display = True
         await pilot.pause()
         fresh.action_page_down()  # once laid out, a whole page as usual
         assert fresh.highlighted is not None and fresh.highlighted > 2

@@ -70,6 +70,9 @@ def seat_line(seat: SeatView, view: TableView) -> Text:
 class LiveTableScreen(LiveScreen):
     """One table, for a seated person or a spectator."""
 
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (72, "-roomy")]
+    """Under 72 columns the seats and the board take less room, so that the messages keep theirs."""
+
     BINDINGS = [
         Binding("s", "sit", "Sit here"),
         Binding("u", "stand", "Stand up"),
