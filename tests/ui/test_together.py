@@ -198,3 +198,27 @@ async def test_a_dropped_player_comes_back_a_spectator_watches_and_esc_leaves(da
         (game,) = store.games()
         players = {p.name: p for p in game.players}
         assert players["Bea"].broke and not players["Alan"].broke
+
+
+async def test_at_60x20_the_table_leaves_its_messages_room_to_be_read(data_dir: Path) -> None:
+    """On a 60×20 terminal the seats and the board give way so that the messages are wrapped to the panel
+    they are shown in, never cut off at its edge."""
+    from wom_tui.widgets.message_log import MessageLog
+
+    app = build_app(data_dir)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await _open_lobby(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LiveTableScreen) and app.screen.view is not None,
+                       message="at the new table")
+        await pilot.press("h")  # the free seat is highlighted first
+        await wait_for(pilot, lambda: "HAL9000" in _seats(app)[1], message="HAL9000 seated")
+        await pilot.press("g")
+        log = app.screen.query_one(MessageLog)
+        await wait_for(pilot, lambda: app.screen.view.phase == "making" and log.lines_said, message="the start announced")
+        await pilot.pause()
+        shown = log.scrollable_content_region.width
+        assert shown >= 12, f"the messages are wrapped to 12 columns but {shown} show"
+        assert all(line.cell_length <= shown for line in log.lines), "a message runs past the panel's edge"
