@@ -42,7 +42,7 @@ STEPS = (
     # (name, keys, text that shows the step's first paint)
     ("help (F1)", b"\x1bOP", "How to play"),
     ("back to the menu (Esc)", b"\x1b", READY_TEXT),
-    ("solo setup (o)", b"o", "Solo game"),
+    ("solo setup (o)", b"o", "Lifelines"),  # ("Solo game" is on the menu too)
     ("solo game (p)", b"p", "Guess #1"),
 )
 
