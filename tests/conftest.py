@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import settings
 
@@ -81,6 +83,40 @@ def _draw_only_frames_that_can_be_seen() -> None:
     Screen._compositor_refresh = refresh  # type: ignore[method-assign]
 
 
+def _click_only_what_is_on_screen() -> None:
+    """A pilot's click (or hover) on a widget waits until that widget is laid out on the screen.
+
+    Textual's pilot reads the widget's place at once: right after a screen is pushed (a dialog that
+    has just opened) the widget has no place yet, and the click landed at the screen's corner, on
+    whatever is there. A person clicks what they see; so does the pilot now (bounded: after 30 s it
+    clicks as Textual would, and the test sees what that does).
+    """
+    import time
+
+    from textual.css.query import NoMatches
+    from textual.pilot import Pilot
+    from textual.widget import Widget
+
+    post = Pilot._post_mouse_events
+
+    async def post_when_shown(self: Pilot, events: Any, widget: Any = None, *args: Any, **kwargs: Any) -> bool:
+        if widget is not None:
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                screen = self.app.screen
+                try:
+                    target = widget if isinstance(widget, Widget) else screen.query_one(widget)
+                except NoMatches:
+                    target = None
+                if target is not None and target.region.area and not screen._layout_required:
+                    break
+                await self.pause()
+        return await post(self, events, widget, *args, **kwargs)
+
+    Pilot._post_mouse_events = post_when_shown  # type: ignore[method-assign]
+
+
 _quicker_idle_checks()
 _parse_each_stylesheet_once()
 _draw_only_frames_that_can_be_seen()
+_click_only_what_is_on_screen()
