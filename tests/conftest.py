@@ -44,9 +44,9 @@ def _parse_each_stylesheet_once() -> None:
     games (``wom_tui/serve/warm.py``): Textual keeps its parse cache in each App's own Stylesheet, so
     every test's app parsed all the CSS again (about a tenth of a screen test's CPU time).
     """
-    from wom_tui.serve.warm import _share_parsed_css
+    from wom_tui import parsed_css
 
-    _share_parsed_css()
+    parsed_css.share()
 
 
 def _draw_only_frames_that_can_be_seen() -> None:

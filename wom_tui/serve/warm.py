@@ -95,9 +95,9 @@ def warm_up() -> None:
     import textual.drivers.linux_driver  # noqa: F401  (the driver a served game runs, and ours on it)
     import textual.widgets  # noqa: F401
 
-    from .. import __main__, app, driver  # noqa: F401
+    from .. import __main__, app, driver, parsed_css  # noqa: F401
 
-    _share_parsed_css()
+    parsed_css.share()  # each stylesheet parsed once, here, for every game (see the module)
     _steady_cursors()
     __main__.build_parser()
     app.import_screens()
@@ -120,16 +120,6 @@ def _steady_cursors() -> None:
 
     for field in (Input, TextArea):
         field.cursor_blink._default = False
-
-
-def _share_parsed_css() -> None:
-    """Parse each stylesheet once, here, for every game: Textual keeps its parse cache in the App's own
-    Stylesheet, so each forked App would parse all the CSS again (a tenth of a game's start). See
-    :mod:`wom_tui.parsed_css`.
-    """
-    from .. import parsed_css
-
-    parsed_css.share()
 
 
 def _rehearse() -> None:
