@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from textual.widgets import OptionList, Static
@@ -10,6 +11,7 @@ from wom_tui.domain.store import Store
 from wom_tui.screens.live_table import LiveTableScreen
 from wom_tui.screens.lobby import LobbyScreen
 
+from .burst import send_burst
 from .conftest import build_app, wait_for
 
 
@@ -99,9 +101,18 @@ async def test_two_instances_play_a_table_with_hal_to_the_results(data_dir: Path
         await wait_for(b, lambda: _focused(bea_app) == "guess-input", message="Bea asked for a guess")
         await wait_for(a, lambda: _focused(alan_app) == "guess-input", message="Alan asked for a guess")
         # Bea guesses: Alan's panel shows her attempt count, never her guess.
-        await b.press(*"RRRR", "enter")
+        # A second Enter in the same burst plays nothing more, even while the first guess is still on
+        # its way to the store (held here, as a slow disk holds it).
+        live = bea_app.screen.wom.store.live
+        on_its_way, play = threading.Event(), live.act
+        live.act = lambda *args, **kwargs: (on_its_way.wait(10), play(*args, **kwargs))[1]
+        send_burst(bea_app, *"RRRR", "enter", "enter")
+        await b.pause()
+        on_its_way.set()
         await wait_for(a, lambda: "1/10" in _seats(alan_app)[1], message="Alan's panel shows Bea's attempt")
         assert "RRRR" not in " ".join(_seats(alan_app))
+        await wait_for(b, lambda: not bea_app.screen.query_one("#guess-input").value, message="Bea's entry cleared")
+        assert "1/10" in _seats(bea_app)[1] and "1/10" in _seats(alan_app)[1]
         # Play every possible guess until each board is done (both know only their feedback).
         table = store.live.table(table_id)
         codes = {name: code for name, code in zip(("Alan", "Bea", "HAL9000"), [s["code"] for s in table.to_json()["seats"]])}

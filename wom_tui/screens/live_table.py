@@ -90,6 +90,8 @@ class LiveTableScreen(LiveScreen):
         self.view: TableView | None = None
         self._seat_resumed = False
         """The person's seat was taken back on this session (once)."""
+        self._guess_on_its_way = False
+        """A guess is being played (its entry is cleared once the store took it)."""
         self._due_timer: Any = None
         self._shown_log: tuple[str, ...] = ()
         self._shown_seats: list[Text] = []
@@ -451,12 +453,18 @@ class LiveTableScreen(LiveScreen):
         if wants == "code":
             self._do(lambda t, now: t.set_code(me, typed, now))
         elif wants == "guess":
+            if self._guess_on_its_way:
+                return  # a second Enter while the guess is on its way to the store: already played
+            self._guess_on_its_way = True
             entry = event.peg_input
 
             async def guess() -> None:
-                await self._act(lambda t, now: t.guess(me, typed, now))
-                if entry.is_mounted:
-                    entry.clear()
+                try:
+                    await self._act(lambda t, now: t.guess(me, typed, now))
+                    if entry.is_mounted:
+                        entry.clear()
+                finally:
+                    self._guess_on_its_way = False
 
             self.run_worker(guess(), group="act")
 
