@@ -127,7 +127,8 @@ class LiveTableScreen(LiveScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # (Textual calls LiveScreen.on_mount after this one, as it calls every class's handler: calling
+        # it here too ran two feed watchers and two refresh loops, and every change was read twice.)
         self._board.display = False
 
     def wants(self, change: LiveChange) -> bool:
