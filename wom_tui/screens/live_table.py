@@ -184,8 +184,8 @@ class LiveTableScreen(LiveScreen):
             return
         view = data
         before = self.view
-        if before is not None and view == before:
-            return  # nothing changed (a tick with nothing due): no redraw
+        if before is not None and (view == before or view.version < before.version):
+            return  # nothing changed (a tick with nothing due), or a read older than what is shown: no redraw
         self.view = view
         self._title(view)
         seats = self._seat_list
@@ -353,19 +353,33 @@ class LiveTableScreen(LiveScreen):
     def _do(self, what: Callable[[Table, float], object]) -> None:
         self.run_worker(self._act(what), group="act")
 
-    async def _act(self, what: Callable[[Table, float], object]) -> None:
+    async def _act(self, what: Callable[[Table, float], object], *, then: Callable[[], None] | None = None) -> bool:
+        """Do ``what`` to the table (in a thread); True if it went through. The table as it left it is
+        shown at once, with what ``then`` does, in one frame: not read again (the change feed's report
+        of it then shows nothing new), so that the person who acted waits for nothing more.
+        """
+        me = self.me
+
+        def act(table: Table, now: float) -> TableView:
+            what(table, now)
+            return table.view_for(me if me is not None and table.seat_of(me) is not None else None)
+
         try:
-            await asyncio.to_thread(self.wom.store.live.act, self.table_id, what)
+            view = await asyncio.to_thread(self.wom.store.live.act, self.table_id, act)
         except Refused as refused:
             self.say(refused.reason, error=True)
-            return
+            return False
         except LookupError as gone:
             self.say(str(gone), error=True)
-            return
+            return False
         except StoreError as error:
             self.say(str(error), error=True)
-            return
-        self.poke()
+            return False
+        if then is not None:
+            then()
+        if self.is_attached and not self._stop.is_set():
+            self.show(view)
+        return True
 
     def _highlighted_seat(self) -> int | None:
         return self._seat_list.highlighted
@@ -459,11 +473,13 @@ class LiveTableScreen(LiveScreen):
             self._guess_on_its_way = True
             entry = event.peg_input
 
+            def clear() -> None:
+                if entry.is_mounted:
+                    entry.clear()
+
             async def guess() -> None:
                 try:
-                    await self._act(lambda t, now: t.guess(me, typed, now))
-                    if entry.is_mounted:
-                        entry.clear()
+                    await self._act(lambda t, now: t.guess(me, typed, now), then=clear)
                 finally:
                     self._guess_on_its_way = False
 
