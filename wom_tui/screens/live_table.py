@@ -32,7 +32,7 @@ from ..widgets.message_log import MessageLog
 from ..widgets.peg_input import PegInput
 from ..widgets.seat_list import SeatList
 from ..widgets.wom_board import HistoryTable
-from ..domain.live import LiveChange
+from ..domain.live import LiveChange, LiveState
 from .together import LiveScreen
 
 
@@ -138,7 +138,22 @@ class LiveTableScreen(LiveScreen):
         if change.presence:
             self._want_tick = True
             return True
-        return self.table_id in change.tables
+        if self.table_id not in change.tables:
+            return False
+        if self._want_tick or not self._seat_resumed or self.view is None or self.paused() \
+                or not isinstance(self.wom.store.live, LiveState):
+            return True
+        # Another seat's move, in a data folder: the table is read and shown at once, here. It is one
+        # small file read without the store's lock (nothing here waits on another process; a database
+        # is read in a thread, as before); read in a thread, it cost two more wake-ups on the way
+        # from a guess to the other players' panels, which on a loaded machine each wait for a core.
+        try:
+            data = self.load()
+        except StoreError:
+            return True  # the refresher shows the problem
+        self.loads += 1
+        self.show(data)
+        return False
 
     # -- who am I here ----------------------------------------------------------------------
 
