@@ -67,6 +67,17 @@ def seat_line(seat: SeatView, view: TableView) -> Text:
     return text
 
 
+class _TableSide(Vertical):
+    """The table's left column (seats, message, entries, board): an entry's changes stop here.
+
+    Nothing above it listens to them, and each key typed into an entry went on up to the app (three
+    more message queues for every key of a guess: a guess is typed while others wait for it).
+    """
+
+    def on_peg_input_changed(self, event: PegInput.Changed) -> None:
+        event.stop()
+
+
 class LiveTableScreen(LiveScreen):
     """One table, for a seated person or a spectator."""
 
@@ -116,7 +127,7 @@ class LiveTableScreen(LiveScreen):
         self._log = MessageLog(id="table-log")
         self._entries: list[PegInput] = []
         with Horizontal(id="table-main"):
-            with Vertical(id="table-left") as left:
+            with _TableSide(id="table-left") as left:
                 self._left = left
                 yield self._title_line
                 yield self._seat_list
