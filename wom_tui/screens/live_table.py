@@ -22,6 +22,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -152,7 +153,7 @@ class LiveTableScreen(LiveScreen):
         if self.table_id not in change.tables:
             return False
         if self._want_tick or not self._seat_resumed or self.view is None or self.paused() \
-                or not isinstance(self.wom.store.live, LiveState):
+                or not isinstance(self.wom.store.live, LiveState) or not self.is_attached:
             return True
         # Another seat's move, in a data folder: the table is read and shown at once, here. It is one
         # small file read without the store's lock (nothing here waits on another process; a database
@@ -163,7 +164,10 @@ class LiveTableScreen(LiveScreen):
         except StoreError:
             return True  # the refresher shows the problem
         self.loads += 1
-        self.show(data)
+        try:
+            self.show(data)
+        except NoMatches:
+            pass  # being removed
         return False
 
     # -- who am I here ----------------------------------------------------------------------
