@@ -248,7 +248,7 @@ async def test_a_table_is_watched_once_and_leaving_it_stops_the_sweeps(data_dir:
 
     store = Store(data_dir)
     store.register("Alan")
-    table = store.live.create_table(SeatHolder("Alan", "alan-session", True), seats=2)
+    store.live.create_table(SeatHolder("Alan", "alan-session", True), seats=2)
     app = build_app(data_dir)
     async with app.run_test(size=(80, 24)) as pilot:
         await _open_lobby(pilot)
