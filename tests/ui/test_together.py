@@ -236,7 +236,7 @@ async def test_at_60x20_the_table_leaves_its_messages_room_to_be_read(data_dir: 
 
 
 async def test_a_table_is_watched_once_and_leaving_it_stops_the_sweeps(data_dir: Path) -> None:
-    """A table on show reads each change of it once (one subscription to the change feed, one
+    """The lobby and a table on show each read a change once (one subscription to the change feed, one
     refresher), and once its watcher has gone back to the lobby the process no longer sweeps the
     live state for it (the table screen subscribed twice and joined the sweeper twice, so that every
     change was read twice and the sweeps went on after it was left)."""
@@ -257,6 +257,7 @@ async def test_a_table_is_watched_once_and_leaving_it_stops_the_sweeps(data_dir:
         shared = live_module._SHARED[asyncio.get_running_loop()][live.feed().key]
         keeper = housekeeper_for(live)
         in_lobby = (len(shared._subscribers), len(keeper.lives))
+        assert in_lobby == (1, 1), "the lobby subscribed to the change feed or joined the sweeper more than once"
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, LiveTableScreen) and app.screen.view is not None
                        and app.screen.feed_ready.is_set(), message="watching the table")
