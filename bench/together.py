@@ -3,7 +3,7 @@
     .venv/bin/python bench/together.py [--tables 8] [--players 3] [--guesses 5] [--think 0]
                                        [--guess-in processes|one-process|both] [--lobbies 50]
                                        [--idle 20] [--idle-seconds 30] [--in-processes]
-                                       [--only guess|lobby|idle] [--json]
+                                       [--only guess|lobby|idle] [--json] [--profile FILE]
 
 * ``guess_to_panel_p95_ms``: ``--tables`` tables of ``--players`` people each, **every player its own
   process on its own pseudo-terminal**, the app run as ``wom-tui`` runs it (Textual's terminal
@@ -397,7 +397,7 @@ async def _player(folder: str, table: int, seat: int, players: int, guesses: int
 
 
 def guess_to_panel_processes(folder: Path, tables: int, players: int, guesses: int,
-                             think: float = 0.0) -> tuple[list[float], float, float]:
+                             think: float = 0.0, profile: str | None = None) -> tuple[list[float], float, float]:
     """As :func:`guess_to_panel`, each player its own process on its own pseudo-terminal (as
     ``wom-tui serve`` forks a game per SSH connection): milliseconds from the Enter typed into a
     player's terminal to the first frame every other player's app writes to its terminal after taking
@@ -424,9 +424,24 @@ def guess_to_panel_processes(folder: Path, tables: int, players: int, guesses: i
             for p in range(players):
                 fleet.tell((t, p), table.table_id)
         fleet.pump("ready")
+        spies = []
+        if profile:
+            # py-spy on the players of the first two tables while they guess (collapsed stacks, one file
+            # each). Under load py-spy counts a thread waiting for a core as busy: read its shares as
+            # wall time spent in each place, not CPU time.
+            import subprocess
+            for (t, p), child in fleet.children.items():
+                if t < 2:
+                    spies.append(subprocess.Popen(
+                        ["py-spy", "record", "--pid", str(child["pid"]), "--rate", "250", "--format", "raw",
+                         "--output", f"{profile}.{t}.{p}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            fleet.drain(1.5)  # py-spy attaches
         for key in fleet.children:
             fleet.tell(key, "go")
         fleet.pump("seen")
+        for spy in spies:
+            spy.send_signal(signal.SIGINT)
+            spy.wait()
     finally:
         fleet.close()
     samples, cpu = [], 0.0
@@ -603,6 +618,9 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.0)
     parser.add_argument("--in-processes", action="store_true",
                         help="also measure the lobby and idle figures with each session its own process")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="py-spy the players of the first two tables while they guess (collapsed stacks "
+                             "into FILE.<table>.<seat>; needs py-spy)")
     parser.add_argument("--guess-in", choices=("processes", "one-process", "both"), default="both")
     args = parser.parse_args()
     figures: dict[str, object] = {}
@@ -611,7 +629,7 @@ def main() -> None:
         if args.guess_in in ("processes", "both"):
             with tempfile.TemporaryDirectory() as tmp:
                 samples, rounds_cpu, wall = guess_to_panel_processes(Path(tmp) / "guess", args.tables, args.players,
-                                                                     args.guesses, args.think)
+                                                                     args.guesses, args.think, args.profile)
                 figures["guess_to_panel_p95_ms"] = round(statistics.quantiles(samples, n=20)[-1], 1)
                 figures["guess_to_panel_p50_ms"] = round(statistics.median(samples), 1)
                 figures["guess_to_panel_max_ms"] = round(max(samples), 1)

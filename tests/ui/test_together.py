@@ -233,3 +233,38 @@ async def test_at_60x20_the_table_leaves_its_messages_room_to_be_read(data_dir: 
         shown = log.scrollable_content_region.width
         assert shown >= 12, f"the messages are wrapped to 12 columns but {shown} show"
         assert all(line.cell_length <= shown for line in log.lines), "a message runs past the panel's edge"
+
+
+async def test_a_table_is_watched_once_and_leaving_it_stops_the_sweeps(data_dir: Path) -> None:
+    """The lobby and a table on show each read a change once (one subscription to the change feed, one
+    refresher), and once its watcher has gone back to the lobby the process no longer sweeps the
+    live state for it (the table screen subscribed twice and joined the sweeper twice, so that every
+    change was read twice and the sweeps went on after it was left)."""
+    import asyncio
+
+    from wom_tui.domain import live as live_module
+    from wom_tui.domain.table import SeatHolder
+    from wom_tui.screens.together import housekeeper_for
+
+    store = Store(data_dir)
+    store.register("Alan")
+    store.live.create_table(SeatHolder("Alan", "alan-session", True), seats=2)
+    app = build_app(data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open_lobby(pilot)
+        await wait_for(pilot, lambda: any("Alan's table" in row for row in _tables(app)), message="the table listed")
+        live = app.store.live
+        shared = live_module._SHARED[asyncio.get_running_loop()][live.feed().key]
+        keeper = housekeeper_for(live)
+        in_lobby = (len(shared._subscribers), len(keeper.lives))
+        assert in_lobby == (1, 1), "the lobby subscribed to the change feed or joined the sweeper more than once"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LiveTableScreen) and app.screen.view is not None
+                       and app.screen.feed_ready.is_set(), message="watching the table")
+        screen = app.screen
+        assert len(shared._subscribers) == in_lobby[0] + 1, "the table screen subscribed to the change feed more than once"
+        assert len(keeper.lives) == in_lobby[1] + 1, "the table screen joined the sweeper more than once"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and not screen.is_attached,
+                       message="back in the lobby")
+        assert len(keeper.lives) == in_lobby[1], "the sweeps for the table went on after it was left"

@@ -345,3 +345,41 @@ async def test_a_board_drawn_attempt_by_attempt_looks_as_drawn_at_once():
     one_by_one = await _board_screens(guesses, one_by_one=True)
     for count in (1, 3, 5, 6, 10):
         assert one_by_one[count - 1] == (await _board_screens(guesses[:count], one_by_one=False))[0], count
+
+
+async def test_a_board_scrolled_back_with_the_wheel_shows_its_first_attempts():
+    # The board keeps the lines it drew (issue 11); scrolled back up with the mouse wheel, it shows the
+    # first attempts as a board drawn afresh and scrolled to its top does.
+    import re
+
+    from textual import events
+
+    from wom_tui.domain.board import DecodingBoard
+    from wom_tui.widgets.wom_board import HistoryTable
+
+    guesses = ["RGBY", "WWWW", "RRGG", "BYRG", "GGGG", "YBRW", "RGYB", "WRGB"]
+
+    async def top(one_by_one: bool) -> str:
+        app = BoardHost()
+        async with app.run_test(size=(60, 16)) as pilot:
+            table = app.query_one(HistoryTable)
+            board = DecodingBoard(WOM4)
+            board.set_secret("YYYY")
+            for index, guess in enumerate(guesses):
+                board.guess(guess)
+                if one_by_one or index == len(guesses) - 1:
+                    table.show_board(board, owner=0)
+                    await pilot.pause()
+            assert table.scroll_y > 0, "the board is scrolled to its last attempt"
+            if one_by_one:
+                for _ in range(10):
+                    table.post_message(events.MouseScrollUp(table, 5, 5, 0, 0, 0, False, False, False))
+                await wait_for(pilot, lambda: table.scroll_y == 0, message="scrolled back to the top")
+            else:
+                table.scroll_home(animate=False, immediate=True)
+            await pilot.pause()
+            await pilot.pause()
+            assert table.render_line(1).text.split()[:2] == ["1", "R"], "the first attempt shows under the header"
+            return re.sub(r"terminal-\d+", "terminal", app.export_screenshot())
+
+    assert await top(one_by_one=True) == await top(one_by_one=False)

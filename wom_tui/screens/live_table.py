@@ -22,6 +22,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -32,7 +33,7 @@ from ..widgets.message_log import MessageLog
 from ..widgets.peg_input import PegInput
 from ..widgets.seat_list import SeatList
 from ..widgets.wom_board import HistoryTable
-from ..domain.live import LiveChange
+from ..domain.live import LiveChange, LiveState
 from .together import LiveScreen
 
 
@@ -65,6 +66,17 @@ def seat_line(seat: SeatView, view: TableView) -> Text:
     if seat.away and not seat.gone:
         text.append("  (away)", style="yellow")
     return text
+
+
+class _TableSide(Vertical):
+    """The table's left column (seats, message, entries, board): an entry's changes stop here.
+
+    Nothing above it listens to them, and each key typed into an entry went on up to the app (three
+    more message queues for every key of a guess: a guess is typed while others wait for it).
+    """
+
+    def on_peg_input_changed(self, event: PegInput.Changed) -> None:
+        event.stop()
 
 
 class LiveTableScreen(LiveScreen):
@@ -116,7 +128,7 @@ class LiveTableScreen(LiveScreen):
         self._log = MessageLog(id="table-log")
         self._entries: list[PegInput] = []
         with Horizontal(id="table-main"):
-            with Vertical(id="table-left") as left:
+            with _TableSide(id="table-left") as left:
                 self._left = left
                 yield self._title_line
                 yield self._seat_list
@@ -127,7 +139,8 @@ class LiveTableScreen(LiveScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # (Textual calls LiveScreen.on_mount after this one, as it calls every class's handler: calling
+        # it here too ran two feed watchers and two refresh loops, and every change was read twice.)
         self._board.display = False
 
     def wants(self, change: LiveChange) -> bool:
@@ -137,7 +150,25 @@ class LiveTableScreen(LiveScreen):
         if change.presence:
             self._want_tick = True
             return True
-        return self.table_id in change.tables
+        if self.table_id not in change.tables:
+            return False
+        if self._want_tick or not self._seat_resumed or self.view is None or self.paused() \
+                or not isinstance(self.wom.store.live, LiveState) or not self.is_attached:
+            return True
+        # Another seat's move, in a data folder: the table is read and shown at once, here. It is one
+        # small file read without the store's lock (nothing here waits on another process; a database
+        # is read in a thread, as before); read in a thread, it cost two more wake-ups on the way
+        # from a guess to the other players' panels, which on a loaded machine each wait for a core.
+        try:
+            data = self.load()
+        except StoreError:
+            return True  # the refresher shows the problem
+        self.loads += 1
+        try:
+            self.show(data)
+        except NoMatches:
+            pass  # being removed
+        return False
 
     # -- who am I here ----------------------------------------------------------------------
 
@@ -183,8 +214,8 @@ class LiveTableScreen(LiveScreen):
             return
         view = data
         before = self.view
-        if before is not None and view == before:
-            return  # nothing changed (a tick with nothing due): no redraw
+        if before is not None and (view == before or view.version < before.version):
+            return  # nothing changed (a tick with nothing due), or a read older than what is shown: no redraw
         self.view = view
         self._title(view)
         seats = self._seat_list
@@ -352,19 +383,33 @@ class LiveTableScreen(LiveScreen):
     def _do(self, what: Callable[[Table, float], object]) -> None:
         self.run_worker(self._act(what), group="act")
 
-    async def _act(self, what: Callable[[Table, float], object]) -> None:
+    async def _act(self, what: Callable[[Table, float], object], *, then: Callable[[], None] | None = None) -> bool:
+        """Do ``what`` to the table (in a thread); True if it went through. The table as it left it is
+        shown at once, with what ``then`` does, in one frame: not read again (the change feed's report
+        of it then shows nothing new), so that the person who acted waits for nothing more.
+        """
+        me = self.me
+
+        def act(table: Table, now: float) -> TableView:
+            what(table, now)
+            return table.view_for(me if me is not None and table.seat_of(me) is not None else None)
+
         try:
-            await asyncio.to_thread(self.wom.store.live.act, self.table_id, what)
+            view = await asyncio.to_thread(self.wom.store.live.act, self.table_id, act)
         except Refused as refused:
             self.say(refused.reason, error=True)
-            return
+            return False
         except LookupError as gone:
             self.say(str(gone), error=True)
-            return
+            return False
         except StoreError as error:
             self.say(str(error), error=True)
-            return
-        self.poke()
+            return False
+        if then is not None:
+            then()
+        if self.is_attached and not self._stop.is_set():
+            self.show(view)
+        return True
 
     def _highlighted_seat(self) -> int | None:
         return self._seat_list.highlighted
@@ -458,11 +503,13 @@ class LiveTableScreen(LiveScreen):
             self._guess_on_its_way = True
             entry = event.peg_input
 
+            def clear() -> None:
+                if entry.is_mounted:
+                    entry.clear()
+
             async def guess() -> None:
                 try:
-                    await self._act(lambda t, now: t.guess(me, typed, now))
-                    if entry.is_mounted:
-                        entry.clear()
+                    await self._act(lambda t, now: t.guess(me, typed, now), then=clear)
                 finally:
                     self._guess_on_its_way = False
 

@@ -87,7 +87,8 @@ class LobbyScreen(LiveScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # (Textual calls LiveScreen.on_mount too, as it calls every class's handler: calling it here
+        # as well subscribed twice to the change feed and read every change twice.)
         if not self.wom.identity.served:
             self.run_worker(self._fill_names(), group="names")
 

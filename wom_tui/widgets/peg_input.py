@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -11,7 +13,8 @@ from textual.color import Color, ColorParseError
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widget import Widget
+from textual.strip import Strip
+from textual.widget import Widget, _RenderCache
 from textual.widgets import Static
 
 from ..domain.codes import Ruleset
@@ -43,6 +46,34 @@ class PegSlot(Static):
         super().__init__(classes="peg-slot")
         self.index = index
         self._drawn: tuple[str, str, str] | None = None
+        self._looks: dict[tuple[Any, ...], list[Strip]] = {}
+        """The lines of each look this slot has drawn (its peg or none, marked or not: a few dozen)."""
+
+    def _render_content(self) -> None:
+        """Widget's, with the lines of a look drawn before taken back: a slot shows one of a few looks
+        over and over (a guess typed, then cleared), and drawing them afresh through Textual's content
+        pipeline was the biggest part of drawing a guess typed at a live table (issue 11). What the
+        lines depend on besides the peg and mark is in the key (size, style) or clears the looks (a
+        change of the slot's styles, e.g. a new theme).
+        """
+        drawn = self._drawn
+        if drawn is None:
+            super()._render_content()
+            return
+        key = (drawn, self.size, self.visual_style)
+        found = self._looks.get(key)
+        if found is None:
+            super()._render_content()
+            if len(self._looks) > 64:
+                self._looks.clear()
+            self._looks[key] = self._render_cache.lines
+            return
+        self._render_cache = _RenderCache(self.size, found)
+        self._dirty_regions.clear()
+
+    def notify_style_update(self) -> None:
+        self._looks.clear()
+        super().notify_style_update()
 
     def show(self, symbol: str | None, ruleset: Ruleset, *, masked: bool, mark: Style | None) -> None:
         """Draw the slot's peg, and under it the current slot's mark (``mark``: its style; None: not current).

@@ -8,6 +8,8 @@ from typing import Any
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from ..domain.board import DecodingBoard
@@ -37,16 +39,29 @@ class HistoryTable(DataTable[Text]):
     """One board's attempts: #, the guess as pegs, key pegs in a small grid, and ``K K W``."""
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        self._cells_drawn: dict[tuple[Any, ...], Any] = {}
+        self._lines_drawn: dict[tuple[Any, ...], Strip] = {}
         super().__init__(
             id=id, classes=classes, cursor_type="none", zebra_stripes=True, show_cursor=False
         )
         self.can_focus = False
         self._shown: tuple[int, int] | None = None
-        self._cells_drawn: dict[tuple[Any, ...], Any] = {}
 
     def clear(self, columns: bool = False) -> HistoryTable:
         self._cells_drawn.clear()
+        self._lines_drawn.clear()
         return super().clear(columns)
+
+    def notify_style_update(self) -> None:
+        """A new theme or style: every cell and line is drawn again."""
+        self._cells_drawn.clear()
+        self._lines_drawn.clear()
+        super().notify_style_update()
+
+    def _clear_caches(self) -> None:
+        self._cells_drawn.clear()
+        self._lines_drawn.clear()
+        super()._clear_caches()
 
     def _render_cell(self, row_index: int, column_index: int, base_style: Style, width: int,
                      cursor: bool = False, hover: bool = False) -> Any:
@@ -81,6 +96,9 @@ class HistoryTable(DataTable[Text]):
         lines = self._line_cache
         for key in [key for key in lines.keys() if key[0] >= end]:
             lines.discard(key)
+        drawn = self._lines_drawn
+        for key in [key for key in drawn if key[0] >= end]:
+            del drawn[key]
 
     _quiet_size = False
     """While set, a change of the virtual size repaints the table without a new layout (see show_board)."""
@@ -89,6 +107,38 @@ class HistoryTable(DataTable[Text]):
         if self._quiet_size:
             layout = False
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    _frame: tuple[Any, ...] | None = None
+    """While the table draws its lines: what every line of it shares (see render_lines)."""
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """DataTable's, with what every line shares worked out once, not at each line: the table's
+        style (which walks every ancestor), its size, scroll and header. A new attempt scrolls the
+        board, so every line on show is drawn again; DataTable spent more than half of that in
+        working out its own style once per line.
+        """
+        self._pseudo_class_state = self.get_pseudo_class_state()
+        header = self.header_height if self.show_header else 0
+        self._frame = (self.size.width, self.scroll_offset, self.rich_style, header, self._pseudo_class_state)
+        try:
+            return Widget.render_lines(self, crop)
+        finally:
+            self._frame = None
+
+    def render_line(self, y: int) -> Strip:
+        frame = self._frame
+        if frame is None or self.fixed_rows:
+            return super().render_line(y)
+        width, (scroll_x, scroll_y), base_style, header, pseudo = frame
+        if y >= header:
+            y += scroll_y
+        key = (y, scroll_x, width, base_style, self._update_count, pseudo, self.hover_coordinate)
+        found = self._lines_drawn.get(key)
+        if found is None:
+            if len(self._lines_drawn) > 500:
+                self._lines_drawn.clear()
+            found = self._lines_drawn[key] = self._render_line(y, scroll_x, scroll_x + width, base_style)
+        return found
 
     def on_mount(self) -> None:
         """Add the columns."""
