@@ -4,7 +4,8 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 ARGS   ?=
 
-# The fast tests: the rules on their own (game transcripts, milliseconds each). `make test` runs them in
+# The fast tests: the rules on their own (game transcripts, milliseconds each), on two workers and without
+# the screenshot plugin (it imports Textual, which the rules never do). `make test` runs them in
 # `make check`, then everything else on four workers (on two cores: many tests wait on processes, servers
 # and timers, and the other workers use that time; an idle worker takes tests queued for a busy one).
 FAST   := tests/domain
@@ -22,7 +23,7 @@ check: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check wom_tui tests bench
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest -q $(FAST)
+	$(PY) -m pytest -q -n 2 -p no:textual-snapshot $(FAST)
 
 test: check postgresql-server
 	$(PY) -m pytest -n 4 --dist worksteal --ignore=$(FAST) $(PYTEST_ARGS)

@@ -23,6 +23,12 @@ from .sshterm import WAIT, ServerFactory
 __all__ = ["tmp_path", "tmp_path_factory"]
 
 
+NO_GAME = (sys.executable, "-c", "raise SystemExit('this test opens no game')")
+"""``game_command`` for a server whose test never opens a game (the handshake, the host key, sign-in
+time-outs): with a command of its own a server starts no warm parent, which imports and rehearses the
+whole game (about 0.6 CPU-seconds each start) only to be closed unused."""
+
+
 @pytest.fixture
 async def start_server(tmp_path: Path) -> AsyncIterator[ServerFactory]:
     """Start game servers on 127.0.0.1, port 0, data in a temp folder; all are closed afterwards."""

@@ -25,7 +25,7 @@ from .sshterm import (
     newest_session,
     open_terminal,
 )
-from .conftest import session_ended, until
+from .conftest import NO_GAME, session_ended, until
 
 HELP_TEXT = "How to play"
 
@@ -72,7 +72,7 @@ async def test_seats_per_address_and_no_guests(start_server: ServerFactory) -> N
 
 
 async def test_a_connection_that_does_not_sign_in_in_time_is_closed(start_server: ServerFactory) -> None:
-    server = await start_server(login_timeout=1)
+    server = await start_server(login_timeout=1, game_command=NO_GAME)  # it never signs in
     reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
     try:
         assert (await asyncio.wait_for(reader.readline(), WAIT)).startswith(b"SSH-2.0-")

@@ -15,7 +15,7 @@ import pytest_asyncio
 
 from wom_tui.serve.server import GameServer, ServeConfig, ServeError
 
-from .conftest import session_ended, until
+from .conftest import NO_GAME, session_ended, until
 from .sshterm import (
     MENU_TEXT,
     REGISTER_TEXT,
@@ -220,7 +220,7 @@ async def test_the_session_cap_holds(start_server: ServerFactory) -> None:
 
 
 async def test_host_key_is_private_and_kept_across_restarts(start_server: ServerFactory, tmp_path: Path) -> None:
-    server = await start_server()
+    server = await start_server(game_command=NO_GAME)  # signing in only: no game is opened
     key_file = server.config.host_key_path
     assert key_file == server.config.data_dir / "ssh_host_ed25519_key"
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
@@ -229,7 +229,7 @@ async def test_host_key_is_private_and_kept_across_restarts(start_server: Server
     conn.close()
     await server.close()
 
-    again = await start_server()
+    again = await start_server(game_command=NO_GAME)
     conn = await connect(again)
     second = conn.get_server_host_key()
     conn.close()
