@@ -91,9 +91,20 @@ async def test_two_instances_play_a_table_with_hal_to_the_results(data_dir: Path
         await a.press("g")
         await wait_for(a, lambda: alan_app.screen.view.phase == "making", message="code making")
         await wait_for(b, lambda: bea_app.screen.view.phase == "making", message="Bea sees code making")
-        # Each sets a code on their own terminal.
+        # Each sets a code on their own terminal. Alan's second Enter in the same burst, while his code is
+        # still on its way to the store (held here), sets nothing more and says nothing about it.
         await wait_for(a, lambda: _focused(alan_app) == "code-input", message="Alan asked for his code")
-        await a.press(*"RGBY", "enter")
+        live = alan_app.screen.wom.store.live
+        code_on_its_way, set_code = threading.Event(), live.act
+        live.act = lambda *args, **kwargs: (code_on_its_way.wait(10), set_code(*args, **kwargs))[1]
+        send_burst(alan_app, *"RGBY", "enter", "enter")
+        await a.pause()
+        code_on_its_way.set()
+        await wait_for(a, lambda: store.live.table(table_id).to_json()["seats"][0]["code"] is not None,
+                       message="Alan's code is set")
+        await wait_for(a, lambda: not [w for w in alan_app.workers if w.group == "act" and not w.is_finished],
+                       message="nothing more on its way")
+        assert "already" not in _text(alan_app, "#table-message")
         await wait_for(b, lambda: _focused(bea_app) == "code-input", message="Bea asked for her code")
         await b.press(*"YYWW", "enter")
         await wait_for(a, lambda: alan_app.screen.view.phase == "guessing", message="guessing begins")

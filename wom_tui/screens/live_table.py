@@ -102,8 +102,8 @@ class LiveTableScreen(LiveScreen):
         self.view: TableView | None = None
         self._seat_resumed = False
         """The person's seat was taken back on this session (once)."""
-        self._guess_on_its_way = False
-        """A guess is being played (its entry is cleared once the store took it)."""
+        self._move_on_its_way = False
+        """A code or a guess is on its way to the store (its entry is cleared once the store took it)."""
         self._due_timer: Any = None
         self._shown_log: tuple[str, ...] = ()
         self._shown_seats: list[Text] = []
@@ -495,25 +495,29 @@ class LiveTableScreen(LiveScreen):
             return
         typed = event.text
         wants = (event.peg_input.id or "").removesuffix("-input")
+        move: Callable[[Table, float], object]
         if wants == "code":
-            self._do(lambda t, now: t.set_code(me, typed, now))
+            move = lambda t, now: t.set_code(me, typed, now)  # noqa: E731
         elif wants == "guess":
-            if self._guess_on_its_way:
-                return  # a second Enter while the guess is on its way to the store: already played
-            self._guess_on_its_way = True
-            entry = event.peg_input
+            move = lambda t, now: t.guess(me, typed, now)  # noqa: E731
+        else:
+            return
+        if self._move_on_its_way:
+            return  # a second Enter while the code or guess is on its way to the store: already played
+        self._move_on_its_way = True
+        entry = event.peg_input
 
-            def clear() -> None:
-                if entry.is_mounted:
-                    entry.clear()
+        def clear() -> None:
+            if entry.is_mounted:
+                entry.clear()
 
-            async def guess() -> None:
-                try:
-                    await self._act(lambda t, now: t.guess(me, typed, now), then=clear)
-                finally:
-                    self._guess_on_its_way = False
+        async def play() -> None:
+            try:
+                await self._act(move, then=clear)
+            finally:
+                self._move_on_its_way = False
 
-            self.run_worker(guess(), group="act")
+        self.run_worker(play(), group="act")
 
     def leaving_loses_progress(self) -> bool:
         """A seated player leaving a table before its results gives up the seat (their code then counts
