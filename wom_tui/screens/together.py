@@ -3,7 +3,9 @@
 One presence per app session: :func:`start_presence` (from the app's ``on_mount``) joins the data
 folder's live state and keeps a heartbeat every :data:`.live.HEARTBEAT_INTERVAL` seconds from a
 worker; the worker's end (the app exiting) parts the session. Every ``live.*`` call does file I/O
-under the store's lock, so it runs in a thread (:func:`asyncio.to_thread`), never on the UI loop.
+under the store's lock, so it runs in a thread (:func:`asyncio.to_thread`), never on the UI loop. One
+exception: a live table in a data folder reads its own small table file on the loop when the change feed
+reports another seat's move (no lock, nothing to wait on; :meth:`.LiveTableScreen.wants` says why).
 
 :class:`LiveScreen` subscribes to the store's change feed while it is mounted and re-reads what it
 shows after every change it :meth:`~LiveScreen.wants` (and whenever :meth:`LiveScreen.poke` is
