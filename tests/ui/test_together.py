@@ -138,6 +138,11 @@ async def test_two_instances_play_a_table_with_hal_to_the_results(data_dir: Path
         assert len(games) == 1
         players = {p.name: p for p in games[0].players}
         assert players["Alan"].broke and players["Bea"].broke
+        # Back in the lobby the finished table is listed, and nobody is offered a seat at it.
+        await b.press("escape")
+        await wait_for(b, lambda: isinstance(bea_app.screen, LobbyScreen)
+                       and any("finished" in row for row in _tables(bea_app)), message="Bea back in the lobby")
+        assert "still have a seat" not in _text(bea_app, "#lobby-message")
 
 
 async def _as(pilot, name: str) -> None:

@@ -39,7 +39,7 @@ class LobbyState:
     online: tuple[Presence, ...]
     tables: tuple[TableView, ...]
     mine: frozenset[str]
-    """Tables where this session's person holds a seat (not gone)."""
+    """Tables not yet finished where this session's person holds a seat (not gone)."""
     problems: tuple[str, ...]
 
 
@@ -139,7 +139,7 @@ class LobbyScreen(LiveScreen):
             if table.phase == CLOSED:
                 continue
             views.append(table.view_for(None))
-            if me is not None and _holds(table, me):
+            if me is not None and table.phase != FINISHED and _holds(table, me):
                 mine.add(table.table_id)
         return LobbyState(online, tuple(views), frozenset(mine), tuple(str(p) for p in listing.problems))
 
