@@ -1,7 +1,7 @@
 """Issue 11's figures, measured through the screens: app instances on one data folder.
 
     .venv/bin/python bench/together.py [--tables 8] [--players 3] [--guesses 5] [--think 0]
-                                       [--guess-in processes|one-process|both] [--lobbies 50]
+                                       [--guess-in processes|one-process|both] [--over-ssh] [--lobbies 50]
                                        [--idle 20] [--idle-seconds 30] [--in-processes]
                                        [--only guess|lobby|idle] [--json] [--profile FILE]
 
@@ -13,6 +13,23 @@
   go) types a wrong guess; the time runs from the Enter to the first frame every other player's
   app writes after taking the new attempt in (p95 over all; p50, max, the CPU seconds of all
   player processes and the wall time of the guessing beside it);
+* with ``--over-ssh``, the guessing is measured instead through a real ``wom-tui serve`` (temp data
+  folder; ``--max-sessions`` and ``--max-per-ip`` raised to every player, who all come from 127.0.0.1;
+  at most 32 sign in at once from one address, a cap the 24 stay under) and one asyncssh client per
+  player (its own key, registered with its fingerprint; an 80×24 pty; a pyte screen), all in this
+  process: ``ssh_guess_to_panel_p95_ms`` (and ``_p50_ms``, ``_max_ms``). Each table is made in the
+  store for its players, whose lobby then says they still have a seat; Enter takes them to it, they
+  type their codes, then guess as above (a different wrong guess each round, typed; Enter sent once
+  the entry shows it). The time runs from the client sending the Enter to every other player's client
+  screen showing the new attempt count on that seat's row ("n/10"), stamped as the bytes that draw it
+  arrive (``ssh_guess_to_each_panel_p95_ms``: each other screen on its own;
+  ``ssh_guess_to_own_panel_*``: the guesser's own screen). Beside them the CPU seconds used while
+  guessing: ``ssh_server_side_cpu_seconds`` (the SSH server, the warm parent and the games:
+  ``ssh_server_cpu_seconds``, ``ssh_warm_parent_cpu_seconds``, ``ssh_games_cpu_seconds``),
+  ``ssh_clients_cpu_seconds`` (this process: the clients' SSH and pyte, which a player's own machine
+  would do, but here on the same cores, so the times include it) and ``ssh_other_cpu_seconds``
+  (whatever else kept the machine's cores busy meanwhile), and ``ssh_guessing_seconds``. The clients
+  are kept cheap: pyte is fed as bytes come, and only the lines it marks changed are read again;
 * ``one_process_guess_to_panel_p95_ms``: the same tables with every app headless (``run_test``) in
   this one process, a guess's Enter posted to the app, until every other player's screen took the
   new view in: the figure this bench gave first, kept beside the other;
@@ -30,10 +47,11 @@ Why one process per player: the issue's goal is about SSH terminals, and ``wom-t
 game process per connection; the store's change feed tells each process. Every app in one process
 puts 24 apps on one Python thread and one core, and leaves out what each process pays on its own (a
 watcher per process, every write waking all of them, the lock shared between processes, the terminal
-driver). Left out still: SSH itself (encryption, the server relaying each frame; bench/ssh_load.py and
-bench/two_servers.py go through it). The lobby and idle figures keep their first way (every app in this
-one process; ``processes`` says so), and are measured again, each session its own process, with
-``--in-processes``. With ``--json``, one JSON object.
+driver). Left out of that figure: SSH itself (encryption, the server relaying each frame), which
+``--over-ssh`` adds (as bench/ssh_load.py and bench/two_servers.py do; it replaces ``--guess-in``'s
+figures, and with ``--profile`` py-spies the SSH server and six games). The lobby and idle figures
+keep their first way (every app in this one process; ``processes`` says so), and are measured again,
+each session its own process, with ``--in-processes``. With ``--json``, one JSON object.
 """
 
 from __future__ import annotations
@@ -552,7 +570,7 @@ def machine_busy_seconds() -> float:
 
 
 async def guess_to_panel_ssh(folder: Path, tables: int, players: int, guesses: int,
-                             think: float = 0.0) -> dict[str, float]:
+                             think: float = 0.0, profile: str | None = None) -> dict[str, float]:
     """As :func:`guess_to_panel_processes`, through a real ``wom-tui serve`` and real SSH clients (one
     key each, an 80×24 pty, a pyte screen): milliseconds from the guess's Enter sent by its player's
     client to every other player's client screen showing the new attempt count on that seat's row;
@@ -572,6 +590,7 @@ async def guess_to_panel_ssh(folder: Path, tables: int, players: int, guesses: i
     for name, key in keys.items():
         store.register(name, key=key.get_fingerprint())
     connections: list[asyncssh.SSHClientConnection] = []
+    spies: list[Any] = []
     pace = random.Random(2000)
     try:
         async def arrive(name: str) -> PanelTerminal:
@@ -625,21 +644,39 @@ async def guess_to_panel_ssh(folder: Path, tables: int, players: int, guesses: i
             await terminal.until(lambda: all(terminal.counts.get(s, 0) >= guesses for s in range(players)),
                                  "every seat's last guess")
 
+        if profile:
+            # py-spy on the SSH server and on six games (two tables' worth of players: which table a
+            # game serves does not matter, they all do the same) while everyone guesses; collapsed
+            # stacks into FILE.server and FILE.game<n>. Read the shares as wall time (py-spy counts a
+            # thread waiting for a core as busy), and the figures of such a run as slowed by py-spy.
+            import subprocess
+            spy = Path(sys.executable).with_name("py-spy")
+            games = sorted(tree_cpu(server.pid)[2])[:2 * players]
+            for label, pid in (("server", server.pid), *((f"game{n}", pid) for n, pid in enumerate(games))):
+                spies.append(subprocess.Popen(
+                    [str(spy) if spy.exists() else "py-spy", "record", "--pid", str(pid), "--rate", "250",
+                     "--format", "raw", "--output", f"{profile}.{label}"],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            await asyncio.sleep(1.5)  # py-spy attaches
         busy_before = machine_busy_seconds()
         cpu_before, bench_before, began = tree_cpu(server.pid), time.process_time(), time.monotonic()
         await asyncio.wait_for(asyncio.gather(*(play(t, p) for t in range(tables) for p in range(players))), 600)
         cpu_after, bench_after, ended = tree_cpu(server.pid), time.process_time(), time.monotonic()
         busy = machine_busy_seconds() - busy_before
     finally:
+        for spying in spies:
+            spying.send_signal(signal.SIGINT)
+            spying.wait()
         for conn in connections:
             conn.close()
         server.terminate()
         await server.wait()
-    to_all, to_each = [], []
+    to_all, to_each, to_own = [], [], []
     for (t, p, n), start in starts.items():
         shown = [terms[t][o].seen[(p, n)] - start for o in range(players) if o != p]
         to_all.append(max(shown) * 1000)
         to_each.extend(s * 1000 for s in shown)
+        to_own.append((terms[t][p].seen[(p, n)] - start) * 1000)
     games = sum(cpu - cpu_before[2].get(pid, 0.0) for pid, cpu in cpu_after[2].items())
     server_cpu, warm_cpu = cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1]
     return {
@@ -647,6 +684,8 @@ async def guess_to_panel_ssh(folder: Path, tables: int, players: int, guesses: i
         "ssh_guess_to_panel_p50_ms": round(statistics.median(to_all), 1),
         "ssh_guess_to_panel_max_ms": round(max(to_all), 1),
         "ssh_guess_to_each_panel_p95_ms": round(statistics.quantiles(to_each, n=20)[-1], 1),
+        "ssh_guess_to_own_panel_p50_ms": round(statistics.median(to_own), 1),
+        "ssh_guess_to_own_panel_p95_ms": round(statistics.quantiles(to_own, n=20)[-1], 1),
         "ssh_guess_samples": len(to_all),
         "ssh_guessing_seconds": round(ended - began, 2),
         "ssh_server_side_cpu_seconds": round(server_cpu + warm_cpu + games, 2),
@@ -823,7 +862,8 @@ def main() -> None:
                         help="also measure the lobby and idle figures with each session its own process")
     parser.add_argument("--profile", metavar="FILE",
                         help="py-spy the players of the first two tables while they guess (collapsed stacks "
-                             "into FILE.<table>.<seat>; needs py-spy)")
+                             "into FILE.<table>.<seat>; with --over-ssh: the SSH server and six games, into "
+                             "FILE.server and FILE.game<n>; needs py-spy)")
     parser.add_argument("--guess-in", choices=("processes", "one-process", "both"), default="both")
     parser.add_argument("--over-ssh", action="store_true",
                         help="measure the guessing through a real `wom-tui serve` and SSH clients instead")
@@ -833,7 +873,7 @@ def main() -> None:
     if "guess" in wanted and args.over_ssh:
         with tempfile.TemporaryDirectory() as tmp:
             figures.update(asyncio.run(guess_to_panel_ssh(Path(tmp) / "guess", args.tables, args.players,
-                                                          args.guesses, args.think)))
+                                                          args.guesses, args.think, args.profile)))
             figures["think_seconds"] = args.think
     elif "guess" in wanted:
         if args.guess_in in ("processes", "both"):
