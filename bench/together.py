@@ -591,7 +591,6 @@ async def guess_to_panel_ssh(folder: Path, tables: int, players: int, guesses: i
         store.register(name, key=key.get_fingerprint())
     connections: list[asyncssh.SSHClientConnection] = []
     spies: list[Any] = []
-    pace = random.Random(2000)
     try:
         async def arrive(name: str) -> PanelTerminal:
             conn = await asyncssh.connect("127.0.0.1", port, username=name.lower(), client_keys=[keys[name]],
@@ -628,6 +627,7 @@ async def guess_to_panel_ssh(folder: Path, tables: int, players: int, guesses: i
 
         async def play(t: int, p: int) -> None:
             terminal = terms[t][p]
+            pace = random.Random(2000 + t * 10 + p)
             before = (p - 1) % players
             for round_ in range(guesses):
                 want = round_ + 1 if p else round_  # the seat before mine has made its guess of this round
