@@ -166,10 +166,12 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-async def start_server(data_dir: str, sessions: int) -> tuple[asyncio.subprocess.Process, int]:
+async def start_server(data_dir: str, sessions: int, *options: str) -> tuple[asyncio.subprocess.Process, int]:
+    """``wom-tui serve`` on a free port of 127.0.0.1 for ``sessions`` clients (all from one address
+    allowed), with more ``options``; the process and its port."""
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "wom_tui", "serve", "--port", "0", "--data-dir", data_dir,
-        "--max-sessions", str(sessions), "--max-per-ip", str(sessions), "--idle-timeout", "3600",
+        "--max-sessions", str(sessions), "--max-per-ip", str(sessions), "--idle-timeout", "3600", *options,
         stderr=asyncio.subprocess.PIPE,
     )
     assert process.stderr is not None

@@ -1,7 +1,7 @@
 """Issue 11's figures, measured through the screens: app instances on one data folder.
 
     .venv/bin/python bench/together.py [--tables 8] [--players 3] [--guesses 5] [--think 0]
-                                       [--guess-in processes|one-process|both] [--lobbies 50]
+                                       [--guess-in processes|one-process|both] [--over-ssh] [--lobbies 50]
                                        [--idle 20] [--idle-seconds 30] [--in-processes]
                                        [--only guess|lobby|idle] [--json] [--profile FILE]
 
@@ -13,6 +13,23 @@
   go) types a wrong guess; the time runs from the Enter to the first frame every other player's
   app writes after taking the new attempt in (p95 over all; p50, max, the CPU seconds of all
   player processes and the wall time of the guessing beside it);
+* with ``--over-ssh``, the guessing is measured instead through a real ``wom-tui serve`` (temp data
+  folder; ``--max-sessions`` and ``--max-per-ip`` raised to every player, who all come from 127.0.0.1;
+  at most 32 sign in at once from one address, a cap the 24 stay under) and one asyncssh client per
+  player (its own key, registered with its fingerprint; an 80×24 pty; a pyte screen), all in this
+  process: ``ssh_guess_to_panel_p95_ms`` (and ``_p50_ms``, ``_max_ms``). Each table is made in the
+  store for its players, whose lobby then says they still have a seat; Enter takes them to it, they
+  type their codes, then guess as above (a different wrong guess each round, typed; Enter sent once
+  the entry shows it). The time runs from the client sending the Enter to every other player's client
+  screen showing the new attempt count on that seat's row ("n/10"), stamped as the bytes that draw it
+  arrive (``ssh_guess_to_each_panel_p95_ms``: each other screen on its own;
+  ``ssh_guess_to_own_panel_*``: the guesser's own screen). Beside them the CPU seconds used while
+  guessing: ``ssh_server_side_cpu_seconds`` (the SSH server, the warm parent and the games:
+  ``ssh_server_cpu_seconds``, ``ssh_warm_parent_cpu_seconds``, ``ssh_games_cpu_seconds``),
+  ``ssh_clients_cpu_seconds`` (this process: the clients' SSH and pyte, which a player's own machine
+  would do, but here on the same cores, so the times include it) and ``ssh_other_cpu_seconds``
+  (whatever else kept the machine's cores busy meanwhile), and ``ssh_guessing_seconds``. The clients
+  are kept cheap: pyte is fed as bytes come, and only the lines it marks changed are read again;
 * ``one_process_guess_to_panel_p95_ms``: the same tables with every app headless (``run_test``) in
   this one process, a guess's Enter posted to the app, until every other player's screen took the
   new view in: the figure this bench gave first, kept beside the other;
@@ -30,10 +47,11 @@ Why one process per player: the issue's goal is about SSH terminals, and ``wom-t
 game process per connection; the store's change feed tells each process. Every app in one process
 puts 24 apps on one Python thread and one core, and leaves out what each process pays on its own (a
 watcher per process, every write waking all of them, the lock shared between processes, the terminal
-driver). Left out still: SSH itself (encryption, the server relaying each frame; bench/ssh_load.py and
-bench/two_servers.py go through it). The lobby and idle figures keep their first way (every app in this
-one process; ``processes`` says so), and are measured again, each session its own process, with
-``--in-processes``. With ``--json``, one JSON object.
+driver). Left out of that figure: SSH itself (encryption, the server relaying each frame), which
+``--over-ssh`` adds (as bench/ssh_load.py and bench/two_servers.py do; it replaces ``--guess-in``'s
+figures, and with ``--profile`` py-spies the SSH server and six games). The lobby and idle figures
+keep their first way (every app in this one process; ``processes`` says so), and are measured again,
+each session its own process, with ``--in-processes``. With ``--json``, one JSON object.
 """
 
 from __future__ import annotations
@@ -46,6 +64,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import selectors
 import signal
 import statistics
@@ -59,7 +78,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # ssh_load (--over-ssh)
 
+import asyncssh  # noqa: E402
 from textual import events  # noqa: E402
 
 from wom_tui.app import WomApp  # noqa: E402
@@ -456,6 +477,227 @@ def guess_to_panel_processes(folder: Path, tables: int, players: int, guesses: i
     return samples, cpu, wall
 
 
+# ---------------------------------------------------------------- over SSH: a real server, real clients
+
+SEAT_ROW = re.compile(r"\b(\d+)\. P\d+x\d+\s+(\d+)/\d+\b")
+"""A seat's row on the progress panel, as a client's screen shows it: "2. P0x1  3/10  … guessing"."""
+WRONG_GUESSES = ("RRRR", "GGGG", "BBBB", "YYYY", "KKKK", "RRGG", "BBYY", "WWWW", "KKWW", "GGBB")
+"""Guesses that never break "RGBY" (every code), a different one each round so that the entry's echo
+of the one being typed is never an earlier one on the board."""
+
+
+class PanelTerminal(asyncssh.SSHClientSession):
+    """An SSH client's 80×24 screen (pyte) that notes when each seat's attempt count first shows.
+
+    Kept cheap (the client runs on the same two cores as the server): bytes are fed to pyte as they
+    come, and only the lines pyte marks changed are read again, once per chunk of data received.
+    The time a count first shows is stamped right there: when the bytes that draw it arrive.
+    """
+
+    def __init__(self) -> None:
+        import pyte
+
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+        self.lines = [""] * self.screen.lines
+        self.screen.dirty.update(range(self.screen.lines))
+        self.changed = asyncio.Event()
+        self.closed = False
+        self.chan: asyncssh.SSHClientChannel | None = None
+        self.counts: dict[int, int] = {}
+        """Each seat's (0-based) attempt count as this screen shows it."""
+        self.seen: dict[tuple[int, int], float] = {}
+        """(seat, count) → when this screen first showed that count on that seat's row (monotonic)."""
+
+    def connection_made(self, chan: asyncssh.SSHClientChannel) -> None:  # type: ignore[override]
+        self.chan = chan
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        self.changed.set()
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:  # type: ignore[override]
+        from ssh_load import screen_line
+
+        self.stream.feed(data)
+        screen = self.screen
+        now = time.monotonic()
+        for y in screen.dirty:
+            if y < screen.lines:
+                line = self.lines[y] = screen_line(screen, y)
+                if "/" in line and (match := SEAT_ROW.search(line)):
+                    seat, count = int(match.group(1)) - 1, int(match.group(2))
+                    for n in range(self.counts.get(seat, 0) + 1, count + 1):
+                        self.seen.setdefault((seat, n), now)
+                    self.counts[seat] = max(self.counts.get(seat, 0), count)
+        screen.dirty.clear()
+        self.changed.set()
+
+    def shows(self, text: str) -> bool:
+        return any(text in line for line in self.lines)
+
+    def type(self, keys: str) -> None:
+        assert self.chan is not None
+        self.chan.write(keys.encode())
+
+    async def until(self, predicate, what: str, timeout: float = 120.0) -> None:
+        """Wait until ``predicate()`` holds, looking again each time data came in."""
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            if self.closed:
+                raise RuntimeError(f"the session closed while waiting for {what}:\n" + "\n".join(self.lines))
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), max(0.0, deadline - time.monotonic()))
+            except asyncio.TimeoutError:
+                raise TimeoutError(f"no {what} in {timeout} s; the screen:\n" + "\n".join(self.lines)) from None
+
+    async def until_text(self, text: str, timeout: float = 120.0) -> None:
+        await self.until(lambda: self.shows(text), repr(text), timeout)
+
+    def entry_shows(self, pegs: str) -> bool:
+        """Whether the guess entry (the line under "Your guess") shows ``pegs`` ("RRRR"; "····" empty)."""
+        for y, line in enumerate(self.lines[:-1]):
+            if "Your guess" in line:
+                return self.lines[y + 1].split() [1:1 + len(pegs)] == list(pegs)
+        return False
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds every core of the machine has been busy so far (Linux /proc/stat: all but idle and iowait)."""
+    fields = [int(f) for f in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
+async def guess_to_panel_ssh(folder: Path, tables: int, players: int, guesses: int,
+                             think: float = 0.0, profile: str | None = None) -> dict[str, float]:
+    """As :func:`guess_to_panel_processes`, through a real ``wom-tui serve`` and real SSH clients (one
+    key each, an 80×24 pty, a pyte screen): milliseconds from the guess's Enter sent by its player's
+    client to every other player's client screen showing the new attempt count on that seat's row;
+    and the CPU seconds the server side and these clients used while guessing.
+    """
+    from ssh_load import start_server, tree_cpu
+
+    sessions = tables * players
+    folder.mkdir(parents=True)
+    # Every client comes from 127.0.0.1: --max-per-ip (default 4) and --max-sessions (32) raised to
+    # all of them; signing in, at most 32 from one address at once (max_unauthenticated_per_ip, not an
+    # option) is above 24. The seats wait for their players (--seat-grace) and nobody idles out.
+    server, port = await start_server(str(folder), sessions, "--seat-grace", "600")
+    store = Store(folder)
+    names = [[f"P{t}x{p}" for p in range(players)] for t in range(tables)]
+    keys = {name: asyncssh.generate_private_key("ssh-ed25519") for row in names for name in row}
+    for name, key in keys.items():
+        store.register(name, key=key.get_fingerprint())
+    connections: list[asyncssh.SSHClientConnection] = []
+    spies: list[Any] = []
+    try:
+        async def arrive(name: str) -> PanelTerminal:
+            conn = await asyncssh.connect("127.0.0.1", port, username=name.lower(), client_keys=[keys[name]],
+                                          known_hosts=None, agent_path=None)
+            connections.append(conn)
+            _chan, terminal = await conn.create_session(PanelTerminal, term_type="xterm-256color",
+                                                        term_size=(80, 24), encoding=None)
+            await terminal.until_text("Welcome to the World of Mastermind!")
+            terminal.type("l")
+            await terminal.until_text("Lobby: play together")
+            return terminal
+
+        flat = await asyncio.wait_for(asyncio.gather(*(arrive(name) for row in names for name in row)), 600)
+        terms = [flat[t * players:(t + 1) * players] for t in range(tables)]
+        # Each table made in the store for its three players (as if opened, sat at and started on an
+        # earlier connection): each player's lobby says they still have a seat, and Enter goes to it.
+        for t, row in enumerate(names):
+            holders = [SeatHolder(name, f"bench-{t}-{p}", True) for p, name in enumerate(row)]
+            table = store.live.create_table(holders[0], seats=players, attempts=10, seed=t)
+            for p, holder in enumerate(holders[1:], start=1):
+                store.live.update_table(table.table_id, lambda tb, h=holder, i=p: tb.sit(h, i))
+            store.live.act(table.table_id, lambda tb, now, h=holders[0]: tb.start(h, now))
+
+        async def sit_and_set(terminal: PanelTerminal) -> None:
+            await terminal.until_text("You still have a seat")
+            terminal.type("\r")
+            await terminal.until_text("Your code")
+            terminal.type("RGBY\r")
+            await terminal.until(lambda: terminal.shows("Your guess") and terminal.entry_shows("····")
+                                 and len(terminal.counts) == players, "the guess entry and every seat's row")
+
+        await asyncio.wait_for(asyncio.gather(*(sit_and_set(terminal) for terminal in flat)), 600)
+        starts: dict[tuple[int, int, int], float] = {}
+
+        async def play(t: int, p: int) -> None:
+            terminal = terms[t][p]
+            pace = random.Random(2000 + t * 10 + p)
+            before = (p - 1) % players
+            for round_ in range(guesses):
+                want = round_ + 1 if p else round_  # the seat before mine has made its guess of this round
+                await terminal.until(lambda w=want, r=round_: terminal.counts.get(before, 0) >= w
+                                     and terminal.counts.get(p, 0) >= r and terminal.entry_shows("····"),
+                                     f"seat {before + 1}'s guess {want}")
+                if think:
+                    await asyncio.sleep(think * pace.uniform(0.5, 1.5))
+                guess = WRONG_GUESSES[round_ % len(WRONG_GUESSES)]
+                terminal.type(guess)
+                await terminal.until(lambda g=guess: terminal.entry_shows(g), f"{guess} in the entry")
+                starts[(t, p, round_ + 1)] = time.monotonic()
+                terminal.type("\r")
+            await terminal.until(lambda: all(terminal.counts.get(s, 0) >= guesses for s in range(players)),
+                                 "every seat's last guess")
+
+        if profile:
+            # py-spy on the SSH server and on six games (two tables' worth of players: which table a
+            # game serves does not matter, they all do the same) while everyone guesses; collapsed
+            # stacks into FILE.server and FILE.game<n>. Read the shares as wall time (py-spy counts a
+            # thread waiting for a core as busy), and the figures of such a run as slowed by py-spy.
+            import subprocess
+            spy = Path(sys.executable).with_name("py-spy")
+            games = sorted(tree_cpu(server.pid)[2])[:2 * players]
+            for label, pid in (("server", server.pid), *((f"game{n}", pid) for n, pid in enumerate(games))):
+                spies.append(subprocess.Popen(
+                    [str(spy) if spy.exists() else "py-spy", "record", "--pid", str(pid), "--rate", "250",
+                     "--format", "raw", "--output", f"{profile}.{label}"],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            await asyncio.sleep(1.5)  # py-spy attaches
+        busy_before = machine_busy_seconds()
+        cpu_before, bench_before, began = tree_cpu(server.pid), time.process_time(), time.monotonic()
+        await asyncio.wait_for(asyncio.gather(*(play(t, p) for t in range(tables) for p in range(players))), 600)
+        cpu_after, bench_after, ended = tree_cpu(server.pid), time.process_time(), time.monotonic()
+        busy = machine_busy_seconds() - busy_before
+    finally:
+        for spying in spies:
+            spying.send_signal(signal.SIGINT)
+            spying.wait()
+        for conn in connections:
+            conn.close()
+        server.terminate()
+        await server.wait()
+    to_all, to_each, to_own = [], [], []
+    for (t, p, n), start in starts.items():
+        shown = [terms[t][o].seen[(p, n)] - start for o in range(players) if o != p]
+        to_all.append(max(shown) * 1000)
+        to_each.extend(s * 1000 for s in shown)
+        to_own.append((terms[t][p].seen[(p, n)] - start) * 1000)
+    games = sum(cpu - cpu_before[2].get(pid, 0.0) for pid, cpu in cpu_after[2].items())
+    server_cpu, warm_cpu = cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1]
+    return {
+        "ssh_guess_to_panel_p95_ms": round(statistics.quantiles(to_all, n=20)[-1], 1),
+        "ssh_guess_to_panel_p50_ms": round(statistics.median(to_all), 1),
+        "ssh_guess_to_panel_max_ms": round(max(to_all), 1),
+        "ssh_guess_to_each_panel_p95_ms": round(statistics.quantiles(to_each, n=20)[-1], 1),
+        "ssh_guess_to_own_panel_p50_ms": round(statistics.median(to_own), 1),
+        "ssh_guess_to_own_panel_p95_ms": round(statistics.quantiles(to_own, n=20)[-1], 1),
+        "ssh_guess_samples": len(to_all),
+        "ssh_guessing_seconds": round(ended - began, 2),
+        "ssh_server_side_cpu_seconds": round(server_cpu + warm_cpu + games, 2),
+        "ssh_server_cpu_seconds": round(server_cpu, 2),
+        "ssh_warm_parent_cpu_seconds": round(warm_cpu, 2),
+        "ssh_games_cpu_seconds": round(games, 2),
+        "ssh_clients_cpu_seconds": round(bench_after - bench_before, 2),
+        # The rest of the machine's busy time while everyone guessed: other work sharing the cores.
+        "ssh_other_cpu_seconds": round(busy - (server_cpu + warm_cpu + games) - (bench_after - bench_before), 2),
+    }
+
+
 async def _lobby_session(folder: str, index: int, master: int, report: int, control: int) -> None:
     """A session process in the lobby: after the "go" line, reports its CPU time at the "stop" line,
     and when its lobby first lists more tables than before (the first frame written after that)."""
@@ -620,12 +862,20 @@ def main() -> None:
                         help="also measure the lobby and idle figures with each session its own process")
     parser.add_argument("--profile", metavar="FILE",
                         help="py-spy the players of the first two tables while they guess (collapsed stacks "
-                             "into FILE.<table>.<seat>; needs py-spy)")
+                             "into FILE.<table>.<seat>; with --over-ssh: the SSH server and six games, into "
+                             "FILE.server and FILE.game<n>; needs py-spy)")
     parser.add_argument("--guess-in", choices=("processes", "one-process", "both"), default="both")
+    parser.add_argument("--over-ssh", action="store_true",
+                        help="measure the guessing through a real `wom-tui serve` and SSH clients instead")
     args = parser.parse_args()
     figures: dict[str, object] = {}
     wanted = {args.only} if args.only else {"guess", "lobby", "idle"}
-    if "guess" in wanted:
+    if "guess" in wanted and args.over_ssh:
+        with tempfile.TemporaryDirectory() as tmp:
+            figures.update(asyncio.run(guess_to_panel_ssh(Path(tmp) / "guess", args.tables, args.players,
+                                                          args.guesses, args.think, args.profile)))
+            figures["think_seconds"] = args.think
+    elif "guess" in wanted:
         if args.guess_in in ("processes", "both"):
             with tempfile.TemporaryDirectory() as tmp:
                 samples, rounds_cpu, wall = guess_to_panel_processes(Path(tmp) / "guess", args.tables, args.players,
@@ -661,10 +911,12 @@ def main() -> None:
                 percent, used = idle_cpu_processes(Path(tmp) / "idle", args.idle, args.idle_seconds)
                 figures["processes_idle_cpu_percent"] = round(percent, 2)
                 figures["processes_idle_cpu_seconds"] = round(used, 3)
+    guessing = ("guessing over SSH: a real `wom-tui serve` (a game process per connection) and one SSH client "
+                "per player in this process, on the same cores" if args.over_ssh else
+                "guessing: one process per player on its own pty (one_process_*: every app headless in one process)")
     figures.update(tables=args.tables, players=args.players, lobbies=args.lobbies, idle_sessions=args.idle,
                    idle_seconds=args.idle_seconds,
-                   processes="guessing: one process per player on its own pty (one_process_*: every app headless "
-                             "in one process); lobby and idle: every app headless in one process (processes_*: "
+                   processes=guessing + "; lobby and idle: every app headless in one process (processes_*: "
                              "each session its own process on its own pty, with --in-processes)")
     if args.json:
         print(json.dumps(figures))
