@@ -465,6 +465,28 @@ def test_computers_think_outside_the_lock(folder_store, folder_live, clock, monk
     assert thought_locked and not any(thought_locked)
 
 
+def test_a_move_is_on_disk_when_act_returns_and_its_folder_sync_does_not_hold_the_lock(folder_store, folder_live,
+                                                                                       monkeypatch):
+    """Every table's moves take the folder's one lock in turn: the tables folder's fsync (as long as the
+    file's own) comes after the lock is released, and before ``act`` returns."""
+    store, live = folder_store, folder_live
+    from wom_tui.domain import live as live_module
+
+    synced = []
+    real = live_module._fsync_folder
+    monkeypatch.setattr(live_module, "_fsync_folder", lambda folder: (synced.append((folder, store._lock.is_locked)),
+                                                                      real(folder)))
+    online(live, ALAN, BEA)
+    table = live.create_table(ALAN, seats=2, attempts=5)
+    live.update_table(table.table_id, lambda t: t.sit(BEA, 1))
+    synced.clear()
+    live.act(table.table_id, lambda t, now: t.start(ALAN, now))
+    assert synced == [(live.tables_dir, False)]
+    with pytest.raises(Refused):
+        live.act(table.table_id, lambda t, now: t.start(ALAN, now))  # refused: nothing written, nothing synced
+    assert synced == [(live.tables_dir, False)]
+
+
 def test_a_stray_file_in_the_tables_folder_is_not_a_table(folder_live):
     live = folder_live
     table = live.create_table(ALAN)

@@ -51,6 +51,7 @@ from .store import (
     PENDING_SUFFIX,
     TMP_SUFFIX,
     StoreError,
+    _fsync_folder,
     _load,
     _read_bytes,
     atomic_write,
@@ -734,11 +735,17 @@ class LiveState(TableRules):
 
     # ---- plumbing
 
-    def _write(self, path: Path, data: bytes) -> None:
+    def _write(self, path: Path, data: bytes, *, sync_folder: bool = True) -> None:
         try:
-            atomic_write(path, data)
+            atomic_write(path, data, sync_folder=sync_folder)
         except OSError as exc:
             raise StoreError(path, f"cannot write the file ({exc.strerror or exc})") from None
+
+    def _sync_tables_folder(self) -> None:
+        try:
+            _fsync_folder(self.tables_dir)
+        except OSError as exc:
+            raise StoreError(self.tables_dir, f"cannot write the folder ({exc.strerror or exc})") from None
 
     def claim_sweep(self, interval: float) -> bool:
         """True if this process is the first of those sharing the folder to claim the current beat
@@ -819,12 +826,13 @@ class LiveState(TableRules):
         self._table_cache[table_id] = (key, table.copy())
         return table
 
-    def _write_table(self, table: Table) -> None:
+    def _write_table(self, table: Table, *, sync_folder: bool = True) -> None:
         """Write a table (call holding the lock), and keep it as read: this process need not parse
         what it has just written (nobody else can write it before the lock is released).
+        ``sync_folder=False``: the caller fsyncs the tables' folder itself (after the lock).
         """
         path = self.table_path(table.table_id)
-        self._write(path, encode_table(table))
+        self._write(path, encode_table(table), sync_folder=sync_folder)
         try:
             stat = path.stat()
         except OSError:
@@ -987,6 +995,7 @@ class LiveState(TableRules):
         ``change`` raising (e.g. :class:`.table.Refused`) writes nothing. :class:`LookupError` if
         the table is gone; :class:`StoreError` (the table closed) if its file is damaged.
         """
+        written = False
         with self.store._locked():
             try:
                 table = self._load_table(table_id)
@@ -997,11 +1006,18 @@ class LiveState(TableRules):
             version = table.version
             result = change(table)
             if table.version != version:
-                self._write_table(table)
+                # The folder's fsync (a journal commit, as long as the file's own) waits until the
+                # lock is released: every table's moves take this one lock in turn, and 8 busy tables
+                # queued behind it (issue 11). Other processes see the move at the rename, as before;
+                # this call still returns only once the move is on disk.
+                self._write_table(table, sync_folder=False)
+                written = True
             try:
                 self._record(table)
             except (StoreError, ValueError):
                 pass  # The move stands; the next sweep retries the recording and reports why.
+        if written:
+            self._sync_tables_folder()
         return result
 
     def _record(self, table: Table) -> None:

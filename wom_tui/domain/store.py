@@ -449,8 +449,13 @@ def _fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` all-or-nothing; ``OSError`` if it cannot."""
+def atomic_write(path: Path, data: bytes, *, sync_folder: bool = True) -> None:
+    """Replace ``path`` with ``data`` all-or-nothing; ``OSError`` if it cannot.
+
+    ``sync_folder=False`` leaves the folder's fsync (which makes the replacement itself survive a power
+    cut) to the caller, who may do it after releasing the store's lock: the file's content is on disk
+    before the rename either way, so a reader sees the old file or the new one, never a part.
+    """
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -464,7 +469,8 @@ def atomic_write(path: Path, data: bytes) -> None:
         except OSError:
             pass
         raise
-    _fsync_folder(path.parent)
+    if sync_folder:
+        _fsync_folder(path.parent)
 
 
 _READ_FLAGS = (
