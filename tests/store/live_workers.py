@@ -127,7 +127,7 @@ def create_table(folder: str, name: str, results) -> None:
 
 def play_one_killed_at(folder: str, step: int) -> None:
     """Alan plays one table against HAL9000 and the process kills itself (SIGKILL) just before
-    its ``step``-th file write or rename, wherever that falls: seating, a move, or the recording."""
+    its ``step``-th file write, wherever that falls: seating, a move, or the recording."""
     import os
     import signal
 
@@ -145,6 +145,7 @@ def play_one_killed_at(folder: str, step: int) -> None:
         return wrapper
 
     store_module.atomic_write = live_module.atomic_write = dying(store_module.atomic_write)
+    live_module.write_beside = dying(store_module.write_beside)  # a move's new file, before its rename
     store_module.Store._file_game = dying(store_module.Store._file_game)
     live = Store(folder).live
     me = SeatHolder("Alan", "s-alan", True)

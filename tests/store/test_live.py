@@ -487,6 +487,32 @@ def test_a_move_is_on_disk_when_act_returns_and_its_folder_sync_does_not_hold_th
     assert synced == [(live.tables_dir, False)]
 
 
+def test_a_move_raced_by_another_process_is_made_again_on_the_table_as_it_is_then(folder_store, folder_live):
+    """A move is worked out and written beside the table without the lock; if another process changed
+    the table meanwhile, the move is made again under the lock on the table as it is then: both stand."""
+    store, live = folder_store, folder_live
+    other = LiveState(Store(store.data_dir), clock=live.clock)
+    online(live, ALAN, BEA)
+    table = live.create_table(ALAN, seats=2, attempts=5)
+    tid = table.table_id
+    live.update_table(tid, lambda t: t.sit(BEA, 1))
+    live.act(tid, lambda t, now: t.start(ALAN, now))
+    live.act(tid, lambda t, now: t.set_code(ALAN, "RGBY", now))
+    live.act(tid, lambda t, now: t.set_code(BEA, "KKWW", now))
+    runs = []
+
+    def alan_guesses(t, now):
+        if not runs:  # while Alan's move is on its way, Bea's guess lands
+            other.act(tid, lambda t2, now2: t2.guess(BEA, "RRRR", now2))
+        runs.append(t.version)
+        return t.guess(ALAN, "GGGG", now)
+
+    live.act(tid, alan_guesses)
+    assert len(runs) == 2 and runs[1] > runs[0]
+    assert [s.attempts_used for s in live.table(tid).view_for(None).seats] == [1, 1]
+    assert not list(live.tables_dir.glob(".*"))  # no new file left beside the tables
+
+
 def test_a_stray_file_in_the_tables_folder_is_not_a_table(folder_live):
     live = folder_live
     table = live.create_table(ALAN)

@@ -58,6 +58,7 @@ from .store import (
     encode_document,
     new_game_id,
     parse_document,
+    write_beside,
 )
 from .table import CLOSED, COMPUTER_PACE, FINISHED, SEAT_GRACE, SeatHolder, Table, TableDataError, check_table_id
 from .users import NameRejected, check_name, name_key
@@ -831,10 +832,13 @@ class LiveState(TableRules):
         what it has just written (nobody else can write it before the lock is released).
         ``sync_folder=False``: the caller fsyncs the tables' folder itself (after the lock).
         """
-        path = self.table_path(table.table_id)
-        self._write(path, encode_table(table), sync_folder=sync_folder)
+        self._write(self.table_path(table.table_id), encode_table(table), sync_folder=sync_folder)
+        self._cache_written(table)
+
+    def _cache_written(self, table: Table) -> None:
+        """Keep ``table``, just written (holding the lock), as read."""
         try:
-            stat = path.stat()
+            stat = self.table_path(table.table_id).stat()
         except OSError:
             self._table_cache.pop(table.table_id, None)
             return
@@ -989,12 +993,79 @@ class LiveState(TableRules):
         return Listing(tuple(tables), tuple(problems))
 
     def update_table(self, table_id: str, change: Callable[[Table], T]) -> T:
-        """Compare-and-swap: under the lock, re-read the table, run ``change`` on it and write it back
-        if it changed; then record its game if it just finished. Returns what ``change`` returned.
+        """Compare-and-swap: run ``change`` on the table as it is and write it back if it changed;
+        then record its game if it just finished. Returns what ``change`` returned.
 
         ``change`` raising (e.g. :class:`.table.Refused`) writes nothing. :class:`LookupError` if
         the table is gone; :class:`StoreError` (the table closed) if its file is damaged.
+
+        Every table's moves take the folder's one lock in turn, so it is held for a moment only: the
+        change is first worked out on the table as last read and its file written and fsynced beside
+        the table's, without the lock; under the lock, if the table is still the one the change saw
+        (its version), the new file is renamed into place. Otherwise the change is worked out again
+        under the lock, on the table as it is then, and written there. ``change`` may therefore run
+        twice, on two copies: it must only change the table it is given. The folder's fsync (the
+        rename's own journal commit) comes after the lock, before this returns.
         """
+        prepared = self._prepare(table_id, change)
+        if prepared is not None:
+            version, table, result, written = prepared
+            if self._commit(table_id, version, table, written):
+                return result
+        return self._update_locked(table_id, change)
+
+    def _prepare(self, table_id: str, change: Callable[[Table], T]) -> tuple[int, Table, T, Path] | None:
+        """Without the lock: ``change`` on the table as last read, its new file written beside it
+        (the version it started from, the changed table, the result, the new file); None when there
+        is nothing to write or anything else than a plain change happened (the locked path decides
+        those, on the table as it is then).
+        """
+        try:
+            table = self._load_table(table_id)
+        except StoreError:
+            return None
+        if table is None:
+            return None
+        version = table.version
+        try:
+            result = change(table)
+        except Exception:  # noqa: BLE001 - a refusal, say: decided again under the lock, on the table as it is
+            return None
+        if table.version == version:
+            return None
+        try:
+            prepared = write_beside(self.table_path(table_id), encode_table(table))
+        except OSError:
+            return None
+        return version, table, result, prepared
+
+    def _commit(self, table_id: str, version: int, table: Table, prepared: Path) -> bool:
+        """Under the lock, the prepared file renamed over the table's if nobody changed the table
+        since (True), else nothing (False; the prepared file is removed).
+        """
+        path = self.table_path(table_id)
+        with self.store._locked():
+            try:
+                current = self._load_table(table_id)
+            except StoreError:
+                current = None
+            if current is None or current.version != version:
+                prepared.unlink(missing_ok=True)
+                return False
+            try:
+                os.replace(prepared, path)
+            except OSError:
+                prepared.unlink(missing_ok=True)  # (a starting process may have swept it away)
+                return False
+            self._cache_written(table)
+            try:
+                self._record(table)
+            except (StoreError, ValueError):
+                pass  # The move stands; the next sweep retries the recording and reports why.
+        self._sync_tables_folder()
+        return True
+
+    def _update_locked(self, table_id: str, change: Callable[[Table], T]) -> T:
         written = False
         with self.store._locked():
             try:
@@ -1006,11 +1077,7 @@ class LiveState(TableRules):
             version = table.version
             result = change(table)
             if table.version != version:
-                # The folder's fsync (a journal commit, as long as the file's own) waits until the
-                # lock is released: every table's moves take this one lock in turn, and 8 busy tables
-                # queued behind it (issue 11). Other processes see the move at the rename, as before;
-                # this call still returns only once the move is on disk.
-                self._write_table(table, sync_folder=False)
+                self._write_table(table, sync_folder=False)  # the folder's fsync after the lock
                 written = True
             try:
                 self._record(table)

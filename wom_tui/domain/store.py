@@ -449,12 +449,9 @@ def _fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(path: Path, data: bytes, *, sync_folder: bool = True) -> None:
-    """Replace ``path`` with ``data`` all-or-nothing; ``OSError`` if it cannot.
-
-    ``sync_folder=False`` leaves the folder's fsync (which makes the replacement itself survive a power
-    cut) to the caller, who may do it after releasing the store's lock: the file's content is on disk
-    before the rename either way, so a reader sees the old file or the new one, never a part.
+def write_beside(path: Path, data: bytes) -> Path:
+    """The first half of :func:`atomic_write`: ``data`` in a new temp file in ``path``'s folder, on disk
+    (fsynced). ``os.replace`` it over ``path`` to finish, or unlink it. ``OSError`` if it cannot.
     """
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
     try:
@@ -462,6 +459,24 @@ def atomic_write(path: Path, data: bytes, *, sync_folder: bool = True) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return Path(tmp)
+
+
+def atomic_write(path: Path, data: bytes, *, sync_folder: bool = True) -> None:
+    """Replace ``path`` with ``data`` all-or-nothing; ``OSError`` if it cannot.
+
+    ``sync_folder=False`` leaves the folder's fsync (which makes the replacement itself survive a power
+    cut) to the caller, who may do it after releasing the store's lock: the file's content is on disk
+    before the rename either way, so a reader sees the old file or the new one, never a part.
+    """
+    tmp = write_beside(path, data)
+    try:
         os.replace(tmp, path)
     except BaseException:
         try:
