@@ -284,3 +284,39 @@ async def test_a_table_is_watched_once_and_leaving_it_stops_the_sweeps(data_dir:
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and not screen.is_attached,
                        message="back in the lobby")
         assert len(keeper.lives) == in_lobby[1], "the sweeps for the table went on after it was left"
+
+
+async def test_after_a_table_could_not_be_read_the_guess_entry_comes_back_with_the_keys(data_dir: Path) -> None:
+    """A read of the table that fails (the message names the file, the entries go) and the next that
+    works: the guess entry is back and has the keys, so that typing plays a guess again."""
+    from wom_tui.domain.store import StoreError
+
+    app = build_app(data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open_lobby(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LiveTableScreen) and app.screen.view is not None)
+        await pilot.press("h")
+        await wait_for(pilot, lambda: "HAL9000" in _seats(app)[1], message="HAL9000 seated")
+        await pilot.press("g")
+        await wait_for(pilot, lambda: _focused(app) == "code-input", message="asked for a code")
+        await pilot.press(*"RGBY", "enter")
+        await wait_for(pilot, lambda: _focused(app) == "guess-input", message="asked for a guess")
+        screen, live = app.screen, app.store.live
+        real_table = live.table
+
+        def unreadable(table_id):
+            raise StoreError(live.table_path(table_id), "cannot read the file (Input/output error)")
+
+        live.table = unreadable
+        screen.poke()
+        await wait_for(pilot, lambda: "Input/output error" in _text(app, "#table-message"), message="the failure said")
+        await wait_for(pilot, lambda: _focused(app) != "guess-input", message="the hidden entry lost the keys")
+        live.table = real_table
+        screen.poke()
+        await wait_for(pilot, lambda: screen.view is not None, message="the table read again")
+        await wait_for(pilot, lambda: _focused(app) == "guess-input", message="the guess entry has the keys again")
+        await pilot.press(*"WWKK", "enter")
+        await wait_for(pilot, lambda: "1/10" in _seats(app)[0], message="the guess played")

@@ -211,6 +211,7 @@ class LiveTableScreen(LiveScreen):
             self.say(data, error=True)
             for entry in self._entries:
                 entry.display = False
+            self._wants = None  # (the entry shown again after a good read takes the keys again)
             return
         view = data
         before = self.view
