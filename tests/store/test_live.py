@@ -244,6 +244,34 @@ def test_a_table_damaged_under_a_player_closes_with_a_message_naming_it(folder_s
         live.update_table(table.table_id, lambda t: t.sit(BEA, 1))
 
 
+def test_guests_arriving_at_the_same_instant_get_different_numbers(where, store, opened):
+    """Six guest sessions, each its own store (as six processes), join at once: Guest 1 to Guest 6,
+    each number once; a registered name beside them takes none."""
+    import threading
+
+    lives = [opened(where).live for _ in range(6)]
+    store.live.join("Alan", True, "s-alan")
+    gate, labels = threading.Barrier(len(lives)), []
+    for live in lives:  # each looks at who is online a while before it writes (a busy machine)
+        def slow(sessions=live.sessions):
+            found = sessions()
+            time.sleep(0.05)
+            return found
+        live.sessions = slow
+
+    def arrive(index: int) -> None:
+        gate.wait()
+        labels.append(lives[index].join_guest(f"s-guest{index}").name)
+
+    threads = [threading.Thread(target=arrive, args=(i,)) for i in range(len(lives))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(labels) == [f"Guest {n}" for n in range(1, 7)]
+    assert sorted(p.name for p in store.live.sessions()) == ["Alan"] + [f"Guest {n}" for n in range(1, 7)]
+
+
 def test_presence_lists_live_sessions_and_a_killed_one_disappears(live):
     alan = live.join("Alan", True, "s-alan")
     live.join("guest 2", False, "s-guest")

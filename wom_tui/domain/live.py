@@ -116,6 +116,22 @@ class Presence:
         return SeatHolder(self.name, self.session, self.registered)
 
 
+_GUEST_LABEL = re.compile(r"Guest (\d+)")
+
+
+def guest_label(online: Iterable[Presence], session: str) -> str:
+    """``Guest N``: the smallest N that no other online guest session uses."""
+    taken = set()
+    for presence in online:
+        match = _GUEST_LABEL.fullmatch(presence.name)
+        if match and not presence.registered and presence.session != session:
+            taken.add(int(match.group(1)))
+    number = 1
+    while number in taken:
+        number += 1
+    return f"Guest {number}"
+
+
 def decode_presence(data: dict[str, Any]) -> tuple[str, str, bool, float]:
     """A presence file's content → (session, name, registered, since); ``ValueError`` if bad."""
     if set(data) != _PRESENCE_KEYS:
@@ -871,6 +887,13 @@ class LiveState(TableRules):
             self._write(path, encode_document(body))
             self._presence_changed()
         return Presence(session, name, registered, now, now)
+
+    def join_guest(self, session: str) -> Presence:
+        """Announce a guest session online as ``Guest N`` (:func:`guest_label`), the number chosen and
+        written under the lock: two guests arriving at the same instant get two numbers.
+        """
+        with self.store._locked():
+            return self.join(guest_label(self.sessions(), session), False, session)
 
     def heartbeat(self, presence: Presence) -> None:
         """Keep ``presence`` online: touch its record, or write it again if it was collected."""

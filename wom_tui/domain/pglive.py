@@ -39,8 +39,8 @@ from psycopg.types.json import Jsonb
 
 from .codes import WOM_RULESET, Ruleset
 from .live import (
-    KEEP_ENDED, PRESENCE_STALE, ChangeFeed, LiveChange, Listing, Presence, ProcessFeed, TableRules, new_session_id,
-    new_table_id,
+    KEEP_ENDED, PRESENCE_STALE, ChangeFeed, LiveChange, Listing, Presence, ProcessFeed, TableRules, guest_label,
+    new_session_id, new_table_id,
 )
 from .store import StoreError, new_game_id
 from .table import COMPUTER_PACE, FINISHED, SEAT_GRACE, SeatHolder, Table, TableDataError, check_table_id
@@ -100,6 +100,7 @@ STATEMENTS: tuple[str, ...] = (
 """Migration 3 (see :data:`.pgstore.MIGRATIONS`)."""
 
 _STALE = f"now() - interval '{PRESENCE_STALE} seconds'"
+_GUEST_JOIN_LOCK = 0x574F4D47  # "WOMG": the advisory lock guests joining take in turn (see join_guest)
 
 
 def _classify(schema: str, payloads: Iterable[str]) -> LiveChange | None:
@@ -235,6 +236,26 @@ class PostgresLive(TableRules):
             "ON CONFLICT (session) DO UPDATE SET name = EXCLUDED.name, registered = EXCLUDED.registered, "
             "since = EXCLUDED.since, seen = now()", (holder.session, holder.name, holder.registered, now)))
         return Presence(session, name, registered, now, now)
+
+    def join_guest(self, session: str) -> Presence:
+        """Announce a guest session online as ``Guest N`` (:func:`.live.guest_label`), the number chosen
+        and written in one transaction that guests joining at once take in turn (an advisory lock):
+        two guests arriving at the same instant get two numbers.
+        """
+        SeatHolder("Guest 1", session, False)  # validates the session id
+        now = self.clock()
+
+        def join(conn: psycopg.Connection[Any], _: int) -> str:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_GUEST_JOIN_LOCK,))
+            rows = conn.execute(f"SELECT session, name, registered FROM wom_presence WHERE seen > {_STALE}").fetchall()
+            name = guest_label((Presence(s, n, r, 0.0, 0.0) for s, n, r in rows), session)
+            conn.execute(
+                "INSERT INTO wom_presence (session, name, registered, since) VALUES (%s, %s, false, %s) "
+                "ON CONFLICT (session) DO UPDATE SET name = EXCLUDED.name, registered = false, "
+                "since = EXCLUDED.since, seen = now()", (session, name, now))
+            return name
+        name = self.store._transaction(join)
+        return Presence(session, name, False, now, now)
 
     def heartbeat(self, presence: Presence) -> None:
         """Keep ``presence`` online (``seen = now()``, which notifies nobody), or join again if collected."""

@@ -37,6 +37,11 @@ class LiveLike(Protocol):
     def join(self, name: str, registered: bool, session: str | None = None) -> Presence:
         """Announce a session online; returns it."""
 
+    def join_guest(self, session: str) -> Presence:
+        """Announce a guest session online as ``Guest N``, N the smallest no other online guest has
+        (chosen and written at once: two guests arriving together get two numbers); returns it.
+        """
+
     def heartbeat(self, presence: Presence) -> None:
         """Keep a session online (joining again if its record was collected)."""
 

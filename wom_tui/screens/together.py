@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 import weakref
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
@@ -37,21 +36,6 @@ if TYPE_CHECKING:
 
 SWEEP_INTERVAL = HEARTBEAT_INTERVAL
 """Seconds between two sweeps of the live state (one per process, see :class:`Housekeeper`)."""
-
-_GUEST = re.compile(r"Guest (\d+)")
-
-
-def guest_label(online: list[Presence], session: str) -> str:
-    """``Guest N``: the smallest N no other online guest session uses."""
-    taken = set()
-    for presence in online:
-        match = _GUEST.fullmatch(presence.name)
-        if match and not presence.registered and presence.session != session:
-            taken.add(int(match.group(1)))
-    number = 1
-    while number in taken:
-        number += 1
-    return f"Guest {number}"
 
 
 class Together:
@@ -80,7 +64,8 @@ class Together:
             if current is not None and not current.registered:
                 name = current.name
             else:
-                name = guest_label(live.sessions(), self.session)
+                self.presence = live.join_guest(self.session)
+                return self.presence
         self.presence = live.join(name, registered, self.session)
         return self.presence
 
@@ -292,4 +277,4 @@ class LiveScreen(WomScreen):
         self.wom.show_store_error(error)
 
 
-__all__ = ["Housekeeper", "LiveScreen", "housekeeper_for", "Together", "guest_label", "start_presence", "together_of"]
+__all__ = ["Housekeeper", "LiveScreen", "housekeeper_for", "Together", "start_presence", "together_of"]
