@@ -39,6 +39,19 @@ async def _open_lobby(pilot) -> None:
                    message="lobby open and watching")
 
 
+async def _table_with_hal(pilot) -> None:
+    """From the main menu: a new two-seat table, HAL9000 in the free seat (not started)."""
+    app = pilot.app
+    await _open_lobby(pilot)
+    await pilot.press("n")
+    await pilot.pause()
+    await pilot.press("enter")  # "Open table" is focused first
+    await wait_for(pilot, lambda: isinstance(app.screen, LiveTableScreen) and app.screen.view is not None,
+                   message="at the new table")
+    await pilot.press("h")  # the free seat is highlighted first
+    await wait_for(pilot, lambda: "HAL9000" in _seats(app)[1], message="HAL9000 seated")
+
+
 async def test_lobby_shows_a_table_another_instance_opens(data_dir: Path) -> None:
     """Without a key press, the lobby of one instance lists the table another instance opened."""
     watcher, maker = build_app(data_dir), build_app(data_dir)
@@ -234,14 +247,7 @@ async def test_at_60x20_the_table_leaves_its_messages_room_to_be_read(data_dir: 
 
     app = build_app(data_dir)
     async with app.run_test(size=(60, 20)) as pilot:
-        await _open_lobby(pilot)
-        await pilot.press("n")
-        await pilot.pause()
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, LiveTableScreen) and app.screen.view is not None,
-                       message="at the new table")
-        await pilot.press("h")  # the free seat is highlighted first
-        await wait_for(pilot, lambda: "HAL9000" in _seats(app)[1], message="HAL9000 seated")
+        await _table_with_hal(pilot)
         await pilot.press("g")
         log = app.screen.query_one(MessageLog)
         await wait_for(pilot, lambda: app.screen.view.phase == "making" and log.lines_said, message="the start announced")
@@ -293,13 +299,7 @@ async def test_after_a_table_could_not_be_read_the_guess_entry_comes_back_with_t
 
     app = build_app(data_dir)
     async with app.run_test(size=(80, 24)) as pilot:
-        await _open_lobby(pilot)
-        await pilot.press("n")
-        await pilot.pause()
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, LiveTableScreen) and app.screen.view is not None)
-        await pilot.press("h")
-        await wait_for(pilot, lambda: "HAL9000" in _seats(app)[1], message="HAL9000 seated")
+        await _table_with_hal(pilot)
         await pilot.press("g")
         await wait_for(pilot, lambda: _focused(app) == "code-input", message="asked for a code")
         await pilot.press(*"RGBY", "enter")

@@ -460,12 +460,17 @@ def write_beside(path: Path, data: bytes) -> Path:
             handle.flush()
             os.fsync(handle.fileno())
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _discard(tmp)
         raise
     return Path(tmp)
+
+
+def _discard(path: str | Path) -> None:
+    """Remove a temp file that will not be renamed into place, if it can be (the error on the way wins)."""
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def atomic_write(path: Path, data: bytes, *, sync_folder: bool = True) -> None:
@@ -479,10 +484,7 @@ def atomic_write(path: Path, data: bytes, *, sync_folder: bool = True) -> None:
     try:
         os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _discard(tmp)
         raise
     if sync_folder:
         _fsync_folder(path.parent)
