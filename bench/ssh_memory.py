@@ -1,0 +1,152 @@
+"""Where the memory of `wom-tui serve` goes: N players at the register screen, as `bench/ssh_load.py` leaves them.
+
+    .venv/bin/python bench/ssh_memory.py [N]        (default 25)
+
+A fresh server (temp data folder) and N asyncssh clients, connected at once; each opens the register screen and
+types a name, as in `bench/ssh_load.py`. Then, from /proc:
+
+- PSS of the SSH server, the warm parent and the games (each shared page counted once over all of them), and
+  per session: the figure `ssh_load.py` reports as ``pss_per_session_mib``;
+- per game (mean), its private memory (pages no other process maps) and PSS by kind of mapping: Python's
+  object arenas and other anonymous memory, the malloc heap, libpython's static data;
+- run as root (the kernel shows page frame numbers to root only): the games' pages split into those still
+  shared with the warm parent, those that were the warm parent's but are a private copy now (the game wrote
+  to them, or the warm parent did after forking it), and new ones (memory the game allocated afresh).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import struct
+import sys
+import tempfile
+from pathlib import Path
+
+import asyncssh
+from ssh_load import KEYS, MENU_TEXT, PREFIX, REGISTER_TEXT, Terminal, start_server, tree_pids
+
+PAGE = 4096
+PRESENT = 1 << 63
+FRAME = (1 << 55) - 1
+
+
+def kind_of(name: str) -> str:
+    if name == "[heap]":
+        return "malloc heap"
+    if name == "":
+        return "anonymous (Python's object arenas, big allocations, thread stacks)"
+    if "libpython" in name:
+        return "libpython's static data"
+    if name.startswith("["):
+        return name
+    return "other libraries' data"
+
+
+def by_kind(pid: int) -> dict[str, dict[str, int]]:
+    """kB per field (Pss, Private_Dirty, ...) per kind of mapping of ``pid``."""
+    kinds: dict[str, dict[str, int]] = {}
+    current: dict[str, int] = {}
+    for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
+        if re.match(r"^[0-9a-f]+-[0-9a-f]+ ", line):
+            parts = line.split(None, 5)
+            current = kinds.setdefault(kind_of(parts[5].strip() if len(parts) > 5 else ""), {})
+        elif match := re.match(r"^(\w+):\s+(\d+) kB", line):
+            current[match.group(1)] = current.get(match.group(1), 0) + int(match.group(2))
+    return kinds
+
+
+def frames(pid: int) -> dict[int, tuple[str, int]]:
+    """Present pages of ``pid``'s writable mappings: address -> (kind, page frame number; 0 unless root)."""
+    pages: dict[int, tuple[str, int]] = {}
+    with open(f"/proc/{pid}/pagemap", "rb") as pagemap:
+        for line in Path(f"/proc/{pid}/maps").read_text().splitlines():
+            parts = line.split(None, 5)
+            if "w" not in parts[1]:
+                continue
+            low, high = (int(x, 16) for x in parts[0].split("-"))
+            kind = kind_of(parts[5].strip() if len(parts) > 5 else "")
+            pagemap.seek(low // PAGE * 8)
+            data = pagemap.read((high - low) // PAGE * 8)
+            for index, entry in enumerate(struct.unpack(f"{len(data) // 8}Q", data)):
+                if entry & PRESENT:
+                    pages[low + index * PAGE] = (kind, entry & FRAME)
+    return pages
+
+
+async def measure(n: int) -> None:
+    with tempfile.TemporaryDirectory(prefix="wom-ssh-memory-") as data_dir:
+        server, port = await start_server(data_dir, n)
+        conns: list[asyncssh.SSHClientConnection] = []
+        try:
+            async def play(number: int) -> None:
+                conn = await asyncssh.connect(
+                    "127.0.0.1", port, known_hosts=None, client_keys=None, password="", agent_path=None,
+                    username="bench", local_addr=(f"127.0.0.{2 + number % 8}", 0),
+                )
+                conns.append(conn)
+                chan, terminal = await conn.create_session(
+                    Terminal, term_type="xterm-256color", term_size=(80, 24), encoding=None
+                )
+                await terminal.wait_for(MENU_TEXT)
+                chan.write(b"r")
+                await terminal.wait_for(REGISTER_TEXT)
+                chan.write((PREFIX + KEYS).encode())
+                await terminal.wait_for(PREFIX + KEYS)
+
+            await asyncio.gather(*(play(number) for number in range(n)))
+            await asyncio.sleep(1.0)
+            pids = tree_pids(server.pid)
+            parents = {pid: int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1]) for pid in pids}
+            warm = [pid for pid in pids if parents[pid] == server.pid]
+            games = [pid for pid in pids if pid != server.pid and pid not in warm]
+            roles = {"SSH server": [server.pid], "warm parent": warm, f"{len(games)} games": games}
+            kinds = {pid: by_kind(pid) for pid in pids}
+            split = None
+            if warm and games:
+                parent = frames(warm[0])
+                if any(frame for _, frame in parent.values()):
+                    split = {"shared with the warm parent": 0, "copied from the warm parent": 0, "new": 0}
+                    for pid in games:
+                        for address, (_kind, frame) in frames(pid).items():
+                            if address not in parent:
+                                split["new"] += 1
+                            elif parent[address][1] == frame:
+                                split["shared with the warm parent"] += 1
+                            else:
+                                split["copied from the warm parent"] += 1
+        finally:
+            for conn in conns:
+                conn.close()
+            server.terminate()
+            await server.wait()
+
+    def mib(kb: float) -> str:
+        return f"{kb / 1024:7.2f}"
+
+    total = 0
+    print(f"wom-tui serve, {n} sessions at the register screen: PSS (MiB)")
+    for role, members in roles.items():
+        pss = sum(fields.get("Pss", 0) for pid in members for fields in kinds[pid].values())
+        total += pss
+        print(f"  {role:14} {mib(pss)}   {mib(pss / n)} per session")
+    print(f"  {'all':14} {mib(total)}   {mib(total / n)} per session")
+    print("A game (mean): private / PSS (MiB) by kind of memory")
+    summed: dict[str, dict[str, int]] = {}
+    for pid in games:
+        for kind, fields in kinds[pid].items():
+            into = summed.setdefault(kind, {})
+            for field in ("Private_Dirty", "Private_Clean", "Pss"):
+                into[field] = into.get(field, 0) + fields.get(field, 0)
+    for kind, fields in sorted(summed.items(), key=lambda item: -item[1]["Pss"]):
+        if fields["Pss"] >= 10 * len(games):
+            private = fields["Private_Dirty"] + fields["Private_Clean"]
+            print(f"  {kind:70} {mib(private / len(games))} {mib(fields['Pss'] / len(games))}")
+    if split is not None:
+        print("A game's writable pages (mean, MiB)")
+        for label, pages in split.items():
+            print(f"  {label:30} {mib(pages * PAGE / 1024 / len(games))}")
+
+
+if __name__ == "__main__":
+    asyncio.run(measure(int(sys.argv[1]) if len(sys.argv) > 1 else 25))
