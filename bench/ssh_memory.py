@@ -1,6 +1,6 @@
 """Where the memory of `wom-tui serve` goes: N players at the register screen, as `bench/ssh_load.py` leaves them.
 
-    .venv/bin/python bench/ssh_memory.py [N]        (default 25)
+    .venv/bin/python bench/ssh_memory.py [N] [--wait S]        (default 25 sessions, 1 s)
 
 A fresh server (temp data folder) and N asyncssh clients, connected at once; each opens the register screen and
 types a name, as in `bench/ssh_load.py`. Then, from /proc:
@@ -12,14 +12,18 @@ types a name, as in `bench/ssh_load.py`. Then, from /proc:
 - run as root (the kernel shows page frame numbers to root only): the games' pages split into those still
   shared with the warm parent, those that were the warm parent's but are a private copy now (the game wrote
   to them, or the warm parent did after forking it), and new ones (memory the game allocated afresh).
+
+Games offer their memory to the kernel's same-page merging (KSM); it works only where the host runs it
+(``/sys/kernel/mm/ksm/run``), and it merges pages as its scanner reaches them: ``--wait S`` reads the
+memory S seconds after everyone typed, and the report says whether KSM ran and how many pages it shared.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import re
 import struct
-import sys
 import tempfile
 from pathlib import Path
 
@@ -74,7 +78,18 @@ def frames(pid: int) -> dict[int, tuple[str, int]]:
     return pages
 
 
-async def measure(n: int) -> None:
+def ksm_state() -> str:
+    """Whether the kernel's same-page merging runs here, and how many pages it shares now."""
+    folder = Path("/sys/kernel/mm/ksm")
+    try:
+        running = folder.joinpath("run").read_text().strip() == "1"
+        sharing = int(folder.joinpath("pages_sharing").read_text())
+    except OSError:
+        return "not in this kernel"
+    return f"on, {sharing * PAGE / 2**20:.1f} MiB of pages merged away" if running else "off (/sys/kernel/mm/ksm/run is 0)"
+
+
+async def measure(n: int, wait: float = 1.0) -> None:
     with tempfile.TemporaryDirectory(prefix="wom-ssh-memory-") as data_dir:
         server, port = await start_server(data_dir, n)
         conns: list[asyncssh.SSHClientConnection] = []
@@ -95,7 +110,8 @@ async def measure(n: int) -> None:
                 await terminal.wait_for(PREFIX + KEYS)
 
             await asyncio.gather(*(play(number) for number in range(n)))
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(wait)
+            ksm = ksm_state()
             pids = tree_pids(server.pid)
             parents = {pid: int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1]) for pid in pids}
             warm = [pid for pid in pids if parents[pid] == server.pid]
@@ -125,7 +141,8 @@ async def measure(n: int) -> None:
         return f"{kb / 1024:7.2f}"
 
     total = 0
-    print(f"wom-tui serve, {n} sessions at the register screen: PSS (MiB)")
+    print(f"wom-tui serve, {n} sessions at the register screen, {wait:g} s after typing; the kernel's page merging: {ksm}")
+    print("PSS (MiB)")
     for role, members in roles.items():
         pss = sum(fields.get("Pss", 0) for pid in members for fields in kinds[pid].values())
         total += pss
@@ -149,4 +166,9 @@ async def measure(n: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(measure(int(sys.argv[1]) if len(sys.argv) > 1 else 25))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("sessions", type=int, nargs="?", default=25)
+    parser.add_argument("--wait", type=float, default=1.0, metavar="S",
+                        help="seconds after everyone typed before the memory is read (default 1)")
+    arguments = parser.parse_args()
+    asyncio.run(measure(arguments.sessions, arguments.wait))

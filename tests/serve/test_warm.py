@@ -72,6 +72,20 @@ shared = pytest.mark.asyncio(loop_scope="module")
 
 
 @shared
+async def test_a_game_is_offered_to_the_kernels_page_merging(shared_server: GameServer) -> None:
+    """Each game inherits the warm parent's offer of its memory to KSM (the host decides whether it runs):
+    the kernel says so for the game's process; the SSH server itself is not offered."""
+    terminal = await open_terminal(await connect(shared_server))
+    await terminal.wait_for_text(MENU_TEXT)
+    game = newest_session(shared_server)
+    assert game.pid is not None
+    assert "ksm_merge_any: yes" in Path(f"/proc/{game.pid}/ksm_stat").read_text()
+    assert "ksm_merge_any: no" in Path(f"/proc/{os.getpid()}/ksm_stat").read_text()
+    terminal.type("q")
+    await terminal.wait_closed()
+
+
+@shared
 async def test_one_crashing_game_leaves_the_others_playing(shared_server: GameServer) -> None:
     server = shared_server
     crashing = await open_terminal(await connect(server))
