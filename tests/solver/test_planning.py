@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from wom_tui.domain.strategies.expert import _climb, _neighbours, _two_step
+from wom_tui.domain.strategies.expert import _two_step
 from wom_tui.domain.strategies.planning import Planner, entropy
 from wom_tui.domain.strategies.space import Shape, feedback_keys, partition_counts
 
@@ -64,19 +64,3 @@ def test_the_two_step_look_picks_the_guess_whose_answers_the_next_guess_splits_b
     assert worth(picked) == pytest.approx(max(worth(t) for t in order[:top]))
     # The look changes the choice here: the best split now is not the best over two guesses.
     assert worth(picked) > worth(order[0]) + 1e-6
-
-
-def test_climbing_turns_a_poor_guess_into_one_that_splits_the_codes_better():
-    gen = np.random.default_rng(2)
-    codes = codes_near_one(gen, drawn=3_000, change=0.6, kept=2_000)
-
-    def split(guess):
-        return entropy(partition_counts(feedback_keys(guess[None], codes, SHAPE.colours), SHAPE.outcomes))[0]
-
-    poor = np.zeros(8, dtype=np.uint8)  # one colour everywhere: it learns little
-    climbed = _climb(SHAPE, poor, codes)
-    assert split(climbed) > split(poor) + 0.5
-    # Each step is one peg recoloured or two swapped, and a guess is never made worse.
-    assert len(_neighbours(poor, SHAPE.colours)) == 8 * 9
-    for start in codes[:5]:
-        assert split(_climb(SHAPE, start, codes)) >= split(start)

@@ -79,29 +79,6 @@ without; the best 12, scored on 8,000 codes: 7.698 but up to 1.4 s CPU a move (t
 LOOKAHEAD_NEXT = 200
 """Next guesses tried in the two-step look (the best of the pool by entropy)."""
 
-WIDE_EVAL_SAMPLE = 4_000
-"""On spaces too big to offer whole, with repeats (8 × 10): fitting codes a guess is scored against."""
-
-CLIMB_STARTS = 4
-"""...the best this many guesses are each improved by hill-climbing (one peg recoloured, or two swapped,
-while the entropy over :data:`CLIMB_SAMPLE` codes rises, at most :data:`CLIMB_STEPS` times)..."""
-
-CLIMB_SAMPLE = 3_000
-CLIMB_STEPS = 10
-
-CHECK_TOP = 40
-"""...then the best this many (climbed ones included) are scored again on :data:`CHECK_SAMPLE` fresh
-fitting codes: the guesses that led on the first sample lead partly by its chance, and the climbed
-ones were chosen on it. Their score is the entropy over both samples together..."""
-
-CHECK_SAMPLE = 8_000
-
-WIDE_LOOKAHEAD = (12, 300)
-"""...and the best 12 by that score are looked at two steps deep, the next guesses being the best 300
-of the pool (:func:`_two_step`). On 8 × 10, seed 2026, the same 600 games: 7.668 against 7.733
-(−0.065 ± 0.042); climbing and re-scoring alone (3 starts, 24 re-scored on 4,000 codes): −0.027 ± 0.043;
-with the wider look: −0.037 ± 0.042. Up to about 1.4 s of CPU a move."""
-
 
 def _partitions(total: int, most: int, parts: int) -> list[tuple[int, ...]]:
     """Integer partitions of ``total`` into at most ``parts`` parts, each ≤ ``most``, largest first."""
@@ -155,15 +132,13 @@ def best_guess(
     Guesses considered: a sample of fitting codes, and codes that cannot be the secret but may
     split it better — the whole space when that is cheap, else variations of fitting codes.
     """
-    wide = shape.repeats and shape.size > FULL_POOL_SIZE and not fitting_only
-    sample_size = WIDE_EVAL_SAMPLE if wide else EVAL_SAMPLE
     if cands.exact:
         fit = cands.codes
         if len(fit) <= 2:
             return fit[0] if len(fit) else None
-        evals = cands.sample(sample_size, gen)
+        evals = cands.sample(EVAL_SAMPLE, gen)
     else:
-        evals = cands.sampler.draw(sample_size, gen, deadline=deadline)
+        evals = cands.sampler.draw(EVAL_SAMPLE, gen, deadline=deadline)
         if len(evals) <= 2:
             return evals[0] if len(evals) else None
     n = len(evals)
@@ -198,82 +173,26 @@ def best_guess(
         )
         helpers = pool[np.argsort(-score, kind="stable")[:n_helpers]] if not fitting_only else evals[:0]
         return Planner(shape, helpers, branch=branch, nodes=nodes).plan(evals, left)[1]
-    if wide:
-        return _wide_choice(shape, cands, gen, deadline, pool, keys, score, evals, len(own))
     if LOOKAHEAD_TOP > 1 and not fitting_only and shape.size > FULL_POOL_SIZE:
         return pool[_two_step(keys, score, shape, LOOKAHEAD_TOP, LOOKAHEAD_NEXT)]
     return pool[int(np.argmax(score))]
 
 
-def _neighbours(code: np.ndarray, colours: int) -> np.ndarray:
-    """Every code that differs from ``code`` by one peg's colour or by two different pegs swapped."""
-    length = len(code)
-    out = []
-    for p in range(length):
-        recoloured = np.repeat(code[None], colours, axis=0)
-        recoloured[:, p] = np.arange(colours)
-        out.append(recoloured[np.arange(colours) != code[p]])
-    for p in range(length):
-        for q in range(p + 1, length):
-            if code[p] != code[q]:
-                swapped = code.copy()
-                swapped[p], swapped[q] = code[q], code[p]
-                out.append(swapped[None])
-    return np.concatenate(out).astype(np.uint8)
-
-
-def _climb(shape: Shape, start: np.ndarray, codes: np.ndarray) -> np.ndarray:
-    """``start`` improved step by step (the best neighbour while it splits ``codes`` better)."""
-    best = start.copy()
-    best_score = entropy(partition_counts(feedback_keys(best[None], codes, shape.colours), shape.outcomes))[0]
-    for _ in range(CLIMB_STEPS):
-        near = _neighbours(best, shape.colours)
-        scores = entropy(partition_counts(feedback_keys(near, codes, shape.colours), shape.outcomes))
-        i = int(np.argmax(scores))
-        if scores[i] <= best_score + 1e-9:
-            break
-        best, best_score = near[i], scores[i]
-    return best
-
-
-def _wide_choice(shape, cands, gen, deadline, pool, keys, score, evals, n_own) -> np.ndarray:
-    """The guess on huge spaces with repeats: climbed, checked on fresh codes, looked at two steps deep."""
-    n = len(evals)
-    starts = pool[np.argsort(-score, kind="stable")[:CLIMB_STARTS]]
-    climbed = np.unique(np.array([_climb(shape, s, evals[:CLIMB_SAMPLE]) for s in starts]), axis=0)
-    climbed_keys = feedback_keys(climbed, evals, shape.colours)
-    pool = np.concatenate([pool, climbed])
-    keys = np.concatenate([keys, climbed_keys])
-    score = np.concatenate([score, entropy(partition_counts(climbed_keys, shape.outcomes))])
-    fresh = cands.sample(CHECK_SAMPLE, gen) if cands.exact else cands.sampler.draw(CHECK_SAMPLE, gen, deadline=deadline)
-    top = np.argsort(-score, kind="stable")[:CHECK_TOP]
-    checked = entropy(partition_counts(feedback_keys(pool[top], fresh, shape.colours), shape.outcomes))
-    checked[top < n_own] += WIN_BONUS * checked.max() / max(1, len(fresh))
-    first = np.full_like(score, -np.inf)
-    first[top] = (n * score[top] + len(fresh) * checked) / (n + len(fresh))
-    return pool[_two_step(keys, score, shape, *WIDE_LOOKAHEAD, first=first)]
-
-
-def _two_step(
-    keys: np.ndarray, score: np.ndarray, shape: Shape, top: int, nexts: int, first: np.ndarray | None = None
-) -> int:
+def _two_step(keys: np.ndarray, score: np.ndarray, shape: Shape, top: int, nexts: int) -> int:
     """The pool row among the ``top`` best by ``score`` whose answers leave codes the next guess splits best.
 
     ``keys`` are the answers of every pool row (rows) on the scored codes (columns). A row's worth is
     its own score plus the entropy the best of the ``nexts`` best rows would get on each answer's codes,
-    weighted by how many codes give that answer. ``first``, when given, replaces ``score`` as the rows'
-    own score and picks the ``top`` (the next guesses are still the best by ``score``).
+    weighted by how many codes give that answer.
     """
     n = keys.shape[1]
     order = np.argsort(-score, kind="stable")
-    own = score if first is None else first
-    candidates = order if first is None else np.argsort(-first, kind="stable")
     second = keys[order[:nexts]].astype(np.int32)
     outcomes, win = shape.outcomes, shape.win_key
     sizes_log = np.arange(n + 1, dtype=np.float64)
     clog = sizes_log * np.log2(np.maximum(sizes_log, 1.0))
-    best_row, best_worth = int(candidates[0]), -np.inf
-    for t in candidates[:top]:
+    best_row, best_worth = int(order[0]), -np.inf
+    for t in order[:top]:
         row = keys[t].astype(np.int32)
         joint = partition_counts(second + row[None, :] * outcomes, outcomes * outcomes)
         joint = joint.reshape(len(second), outcomes, outcomes)
@@ -281,7 +200,7 @@ def _two_step(
         # n_i·H_i = n_i·log2(n_i) − Σ_j c_ij·log2(c_ij), for every next guess and every answer i.
         spread = clog[per_class.astype(np.int64)][None, :] - clog[joint].sum(axis=2)
         spread[:, win] = 0.0
-        worth = own[t] + spread.max(axis=0).sum() / n
+        worth = score[t] + spread.max(axis=0).sum() / n
         if worth > best_worth:
             best_row, best_worth = int(t), worth
     return best_row
