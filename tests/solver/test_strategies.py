@@ -137,6 +137,26 @@ def test_the_benchmark_prints_one_json_object_for_other_tools():
     assert result["games"] == 5 and result["worst"] <= 5
 
 
+def test_the_benchmark_compares_two_runs_game_by_game(tmp_path):
+    bench = Path(__file__).resolve().parents[2] / "bench"
+    base = [sys.executable, str(bench / "solver.py"), "--pegs", "4", "--colours", "6", "--games", "6", "--json"]
+    runs = []
+    for name, extra in (("a.json", ["--jobs", "2"]), ("b.json", ["--play-seed", "7"])):
+        args = [*base, *extra, "--lengths", str(tmp_path / name)]
+        out = subprocess.run(args, capture_output=True, text=True, check=True)
+        runs.append((json.loads(out.stdout), json.loads((tmp_path / name).read_text())))
+    for result, saved in runs:
+        assert sorted(saved["lengths"], key=int) == [str(i) for i in range(6)]
+        assert sum(saved["lengths"].values()) == result["total"]
+    out = subprocess.run(
+        [sys.executable, str(bench / "paired.py"), str(tmp_path / "a.json"), str(tmp_path / "b.json")],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "6 games" in out and "difference" in out
+
+
 class _SlowClock:
     """A clock on which every reading is ten seconds after the last: a machine as loaded as can be."""
 
