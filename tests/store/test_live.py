@@ -252,16 +252,47 @@ def test_guests_arriving_at_the_same_instant_get_different_numbers(where, store,
     lives = [opened(where).live for _ in range(6)]
     store.live.join("Alan", True, "s-alan")
     gate, labels = threading.Barrier(len(lives)), []
-    for live in lives:  # each looks at who is online a while before it writes (a busy machine)
-        def slow(sessions=live.sessions):
+    # As on a busy machine: each guest, having looked at who is online, goes on only once every other
+    # has looked too, waits for the folder's lock, or is done. Numbers chosen before any was written
+    # would all be Guest 1.
+    state = threading.Condition()
+    looked: set[int] = set()
+    waiting: set[int] = set()
+    done: set[int] = set()
+
+    def others_moved_on(index: int) -> bool:
+        return all(other in looked | waiting | done for other in range(len(lives)) if other != index)
+
+    for index, live in enumerate(lives):
+        def look(index=index, sessions=live.sessions):
             found = sessions()
-            time.sleep(0.05)
+            with state:
+                looked.add(index)
+                state.notify_all()
+                state.wait_for(lambda: others_moved_on(index), timeout=30)
             return found
-        live.sessions = slow
+        live.sessions = look
+        if isinstance(live, LiveState):  # (a database's guests take an advisory lock instead)
+            def acquire(index=index, take=live.store._lock.acquire):
+                with state:
+                    waiting.add(index)
+                    state.notify_all()
+                try:
+                    take()
+                finally:
+                    with state:
+                        waiting.discard(index)
+
+            live.store._lock.acquire = acquire
 
     def arrive(index: int) -> None:
         gate.wait()
-        labels.append(lives[index].join_guest(f"s-guest{index}").name)
+        try:
+            labels.append(lives[index].join_guest(f"s-guest{index}").name)
+        finally:
+            with state:
+                done.add(index)
+                state.notify_all()
 
     threads = [threading.Thread(target=arrive, args=(i,)) for i in range(len(lives))]
     for thread in threads:
