@@ -1081,10 +1081,7 @@ class LiveState(TableRules):
                 prepared.unlink(missing_ok=True)  # (a starting process may have swept it away)
                 return False
             self._cache_written(table)
-            try:
-                self._record(table)
-            except (StoreError, ValueError):
-                pass  # The move stands; the next sweep retries the recording and reports why.
+            self._record_after_move(table)
         self._sync_tables_folder()
         return True
 
@@ -1102,13 +1099,19 @@ class LiveState(TableRules):
             if table.version != version:
                 self._write_table(table, sync_folder=False)  # the folder's fsync after the lock
                 written = True
-            try:
-                self._record(table)
-            except (StoreError, ValueError):
-                pass  # The move stands; the next sweep retries the recording and reports why.
+            self._record_after_move(table)
         if written:
             self._sync_tables_folder()
         return result
+
+    def _record_after_move(self, table: Table) -> None:
+        """:meth:`_record`, holding the lock, after a move: if it fails, the move stands and the next
+        sweep retries the recording and reports why.
+        """
+        try:
+            self._record(table)
+        except (StoreError, ValueError):
+            pass
 
     def _record(self, table: Table) -> None:
         """Record a finished game exactly once (call holding the lock, with ``table`` as on file)."""
