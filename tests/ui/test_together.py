@@ -305,16 +305,17 @@ async def test_after_a_table_could_not_be_read_the_guess_entry_comes_back_with_t
         await pilot.press(*"RGBY", "enter")
         await wait_for(pilot, lambda: _focused(app) == "guess-input", message="asked for a guess")
         screen, live = app.screen, app.store.live
-        real_table = live.table
+        real_table, real_tick = live.table, live.tick
 
         def unreadable(table_id):
             raise StoreError(live.table_path(table_id), "cannot read the file (Input/output error)")
 
-        live.table = unreadable
+        # Every read fails, the timer's too (HAL9000's moves, due at a human pace, read the table by a tick).
+        live.table = live.tick = unreadable
         screen.poke()
         await wait_for(pilot, lambda: "Input/output error" in _text(app, "#table-message"), message="the failure said")
         await wait_for(pilot, lambda: _focused(app) != "guess-input", message="the hidden entry lost the keys")
-        live.table = real_table
+        live.table, live.tick = real_table, real_tick
         screen.poke()
         await wait_for(pilot, lambda: screen.view is not None, message="the table read again")
         await wait_for(pilot, lambda: _focused(app) == "guess-input", message="the guess entry has the keys again")
