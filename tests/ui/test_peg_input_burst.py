@@ -11,6 +11,7 @@ from wom_tui.widgets import PegInput
 
 from .burst import send_burst, send_paste
 from .conftest import wait_for
+from .test_solo import said
 from .test_widgets import Host
 
 WOM4 = Ruleset(4, WOM, True, 10)
@@ -136,7 +137,7 @@ async def test_a_guess_typed_while_the_game_screen_is_still_being_built_keeps_ev
 
 async def test_a_second_enter_in_the_same_burst_does_not_play_the_guess_again(app):
     """``5678⏎⏎`` in one packet played 5678 twice and cost a guess; the second Enter now finds the
-    field empty ("Guess too short", at no cost)."""
+    field empty and does nothing: no guess, and no "too short" under the feedback just given."""
     from wom_tui.screens.solo_game import SoloGameScreen
     from wom_tui.screens.solo_setup import SoloSetupScreen
 
@@ -151,6 +152,7 @@ async def test_a_second_enter_in_the_same_burst_does_not_play_the_guess_again(ap
         for _ in range(5):
             await pilot.pause()
         assert [attempt.guess for attempt in screen.game.history] == ["5678"]
+        assert not [line for line in said(screen) if "too short" in line]
 
 
 async def test_one_burst_from_the_menu_opens_the_setup_starts_the_game_and_plays_the_guess(app):

@@ -72,6 +72,15 @@ async def test_arrows_pick_a_slot_and_cycle_its_symbol():
         assert host.submitted == ["RGB"]  # a gap reads as too short for the domain
 
 
+async def test_enter_on_an_empty_entry_submits_nothing_and_then_a_code_still_goes():
+    host = Host()
+    async with host.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "r", "backspace", "enter")  # nothing typed, then typed and erased
+        await pilot.press(*"RGBY", "enter")
+        await wait_for(pilot, lambda: host.submitted)
+        assert host.submitted == ["RGBY"]
+
+
 async def test_backspace_erases_backwards():
     host = Host()
     async with host.run_test(size=(80, 24)) as pilot:

@@ -167,7 +167,8 @@ class PegInput(Widget, can_focus=True):
     """Slots for a code of ``ruleset.length`` symbols above a clickable palette row.
 
     Type symbols (any case), ←/→ pick a slot, ↑/↓ change its symbol, Backspace/Delete clear,
-    click a slot to select it or a palette peg to place it, Enter posts :class:`Submitted`.
+    click a slot to select it or a palette peg to place it, Enter posts :class:`Submitted` (not when
+    nothing is entered).
     With ``masked=True`` symbols show as ``•`` until ctrl+r (Peek) is pressed.
     The widget never judges a code: the screen parses :attr:`Submitted.text` with the ruleset.
 
@@ -467,7 +468,13 @@ class PegInput(Widget, can_focus=True):
         self._changed()
 
     def action_submit(self) -> None:
-        """Post :class:`Submitted` with the entered text."""
+        """Post :class:`Submitted` with the entered text; Enter on an empty entry does nothing.
+
+        Nothing typed is nothing to refuse: a second Enter (a double tap, or ``RGBY⏎⏎`` in one SSH
+        packet, whose first Enter played and cleared the entry) leaves the game and its messages alone.
+        """
+        if not self.value:
+            return
         self.post_message(self.Submitted(self, self.value))
 
     def action_peek(self) -> None:
