@@ -83,7 +83,7 @@ class LobbyScreen(LiveScreen):
                     yield Select[str]([], prompt="Guest", id="lobby-as", allow_blank=True)
             yield Static(Text(""), id="lobby-message")
             yield OptionList(id="lobby-tables")
-            yield Static(Text("n: new table · Enter: open the table (sit, play or watch) · Esc: back"), id="lobby-hint")
+            yield Static(Text("n: new table · Enter: go to the table · Esc: back"), id="lobby-hint")
         yield Footer()
 
     def on_mount(self) -> None:
