@@ -33,7 +33,6 @@ from .planning import (
     entropy,
 )
 from .space import (
-    ENUM_LIMIT,
     Candidates,
     Shape,
     enumerate_codes,
@@ -79,24 +78,6 @@ without; the best 12, scored on 8,000 codes: 7.698 but up to 1.4 s CPU a move (t
 
 LOOKAHEAD_NEXT = 200
 """Next guesses tried in the two-step look (the best of the pool by entropy)."""
-
-WIDE = {"eval": 5_000, "fitting": 1_500, "mutants": 1_500, "screen": 15_000, "keep": 200}
-"""On spaces too big to enumerate, with repeats (8 × 10), the sample and the pool are wider: guesses
-scored on 5,000 fitting codes, with 1,500 fitting codes, 1,500 variations and the best 200 of 15,000
-screened ones as guesses..."""
-
-CHECK_TOP = 40
-"""...then the best this many are scored again on :data:`CHECK_SAMPLE` fresh fitting codes (those that
-led on the first sample lead partly by its chance); their score is the entropy over both samples..."""
-
-CHECK_SAMPLE = 8_000
-
-WIDE_LOOKAHEAD = (12, 300)
-"""...and the best 12 by that score are looked at two steps deep, the next guesses being the best 300
-of the pool by the first sample (:func:`_two_step`)."""
-
-SCORE_ROWS = 512
-"""Guesses scored at a time (bounds the memory of the answer table's temporaries)."""
 
 
 def _partitions(total: int, most: int, parts: int) -> list[tuple[int, ...]]:
@@ -151,18 +132,17 @@ def best_guess(
     Guesses considered: a sample of fitting codes, and codes that cannot be the secret but may
     split it better — the whole space when that is cheap, else variations of fitting codes.
     """
-    wide = shape.repeats and shape.size > ENUM_LIMIT and not fitting_only
     if cands.exact:
         fit = cands.codes
         if len(fit) <= 2:
             return fit[0] if len(fit) else None
-        evals = cands.sample(WIDE["eval"] if wide else EVAL_SAMPLE, gen)
+        evals = cands.sample(EVAL_SAMPLE, gen)
     else:
-        evals = cands.sampler.draw(WIDE["eval"] if wide else EVAL_SAMPLE, gen, deadline=deadline)
+        evals = cands.sampler.draw(EVAL_SAMPLE, gen, deadline=deadline)
         if len(evals) <= 2:
             return evals[0] if len(evals) else None
     n = len(evals)
-    order = gen.permutation(n)[: WIDE["fitting"] if wide else POOL_FITTING]
+    order = gen.permutation(n)[:POOL_FITTING]
     own = evals[np.sort(order)]
     pool = [own]
     features = None
@@ -173,16 +153,17 @@ def best_guess(
             [guess_features(own, shape.colours), space_guess_features(shape.length, shape.colours, shape.repeats)]
         )
     elif not fitting_only:
-        pool.append(_mutants(shape, evals, WIDE["mutants"] if wide else POOL_MUTANTS, gen))
+        pool.append(_mutants(shape, evals, POOL_MUTANTS, gen))
         pool.append(random_codes(shape, POOL_OTHER, gen))
-        screen, keep = (WIDE["screen"], WIDE["keep"]) if wide else (SCREEN_MUTANTS, SCREEN_KEEP)
-        if screen and shape.size > FULL_POOL_SIZE:
+        if SCREEN_MUTANTS and shape.size > FULL_POOL_SIZE:
             # Two stages: many variations scored roughly on a few codes, the best scored fully.
-            extra = _mutants(shape, evals, screen, gen)
-            rough = entropy(_scored(extra, evals[:SCREEN_SAMPLE], shape)[1])
-            pool.append(extra[np.argsort(-rough, kind="stable")[:keep]])
+            extra = _mutants(shape, evals, SCREEN_MUTANTS, gen)
+            rough_keys = feedback_keys(extra, evals[:SCREEN_SAMPLE], shape.colours)
+            rough = entropy(partition_counts(rough_keys, shape.outcomes))
+            pool.append(extra[np.argsort(-rough, kind="stable")[:SCREEN_KEEP]])
     pool = np.concatenate(pool, axis=0)
-    keys, counts = _scored(pool, evals, shape, features)
+    keys = feedback_keys(pool, evals, shape.colours, features)
+    counts = partition_counts(keys, shape.outcomes)
     score = entropy(counts)
     # A fitting code may win outright, saving a whole guess (worth about one guess's bits) 1 time in n.
     score[: len(own)] += WIN_BONUS * score.max() / n
@@ -192,83 +173,26 @@ def best_guess(
         )
         helpers = pool[np.argsort(-score, kind="stable")[:n_helpers]] if not fitting_only else evals[:0]
         return Planner(shape, helpers, branch=branch, nodes=nodes).plan(evals, left)[1]
-    if wide:
-        first = _checked(shape, cands, gen, deadline, pool, score, n, len(own))
-        return pool[_two_step(keys, score, shape, *WIDE_LOOKAHEAD, first=first)]
     if LOOKAHEAD_TOP > 1 and not fitting_only and shape.size > FULL_POOL_SIZE:
         return pool[_two_step(keys, score, shape, LOOKAHEAD_TOP, LOOKAHEAD_NEXT)]
     return pool[int(np.argmax(score))]
 
 
-def _checked(
-    shape: Shape,
-    cands: Candidates,
-    gen: np.random.Generator,
-    deadline: float,
-    pool: np.ndarray,
-    score: np.ndarray,
-    n: int,
-    n_own: int,
-) -> np.ndarray:
-    """The pool's best :data:`CHECK_TOP` rows scored again on fresh fitting codes (−inf for the rest).
-
-    A row's new score is its entropy over both samples (weighted by their sizes), or over every fitting
-    code when there are at most :data:`CHECK_SAMPLE` of them (the first score stands when it had them all).
-    """
-    top = np.argsort(-score, kind="stable")[:CHECK_TOP]
-    first = np.full_like(score, -np.inf)
-    if cands.exact and len(cands.codes) <= n:
-        first[top] = score[top]
-        return first
-    if cands.exact:
-        fresh = cands.sample(CHECK_SAMPLE, gen)
-    else:
-        fresh = cands.sampler.draw(CHECK_SAMPLE, gen, deadline=deadline)
-    m = len(fresh)
-    checked = entropy(partition_counts(feedback_keys(pool[top], fresh, shape.colours), shape.outcomes))
-    checked[top < n_own] += WIN_BONUS * checked.max() / max(1, m)
-    everything = cands.exact and m == len(cands.codes)
-    first[top] = checked if everything else (n * score[top] + m * checked) / (n + m)
-    return first
-
-
-def _scored(
-    guesses: np.ndarray, secrets: np.ndarray, shape: Shape, features: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """The answers of every guess on every secret, and each guess's partition counts.
-
-    Worked out :data:`SCORE_ROWS` guesses at a time, so the temporaries stay small whatever the pool.
-    """
-    keys = np.empty((len(guesses), len(secrets)), dtype=np.uint8)
-    counts = np.empty((len(guesses), shape.outcomes), dtype=np.int64)
-    for lo in range(0, len(guesses), SCORE_ROWS):
-        hi = lo + SCORE_ROWS
-        part = None if features is None else features[lo:hi]
-        keys[lo:hi] = feedback_keys(guesses[lo:hi], secrets, shape.colours, part)
-        counts[lo:hi] = partition_counts(keys[lo:hi], shape.outcomes)
-    return keys, counts
-
-
-def _two_step(
-    keys: np.ndarray, score: np.ndarray, shape: Shape, top: int, nexts: int, first: np.ndarray | None = None
-) -> int:
+def _two_step(keys: np.ndarray, score: np.ndarray, shape: Shape, top: int, nexts: int) -> int:
     """The pool row among the ``top`` best by ``score`` whose answers leave codes the next guess splits best.
 
     ``keys`` are the answers of every pool row (rows) on the scored codes (columns). A row's worth is
     its own score plus the entropy the best of the ``nexts`` best rows would get on each answer's codes,
-    weighted by how many codes give that answer. ``first``, when given, replaces ``score`` as the rows'
-    own score and picks the ``top`` (the next guesses are still the best by ``score``).
+    weighted by how many codes give that answer.
     """
     n = keys.shape[1]
     order = np.argsort(-score, kind="stable")
-    own = score if first is None else first
-    candidates = order if first is None else np.argsort(-first, kind="stable")
     second = keys[order[:nexts]].astype(np.int32)
     outcomes, win = shape.outcomes, shape.win_key
     sizes_log = np.arange(n + 1, dtype=np.float64)
     clog = sizes_log * np.log2(np.maximum(sizes_log, 1.0))
-    best_row, best_worth = int(candidates[0]), -np.inf
-    for t in candidates[:top]:
+    best_row, best_worth = int(order[0]), -np.inf
+    for t in order[:top]:
         row = keys[t].astype(np.int32)
         joint = partition_counts(second + row[None, :] * outcomes, outcomes * outcomes)
         joint = joint.reshape(len(second), outcomes, outcomes)
@@ -276,7 +200,7 @@ def _two_step(
         # n_i·H_i = n_i·log2(n_i) − Σ_j c_ij·log2(c_ij), for every next guess and every answer i.
         spread = clog[per_class.astype(np.int64)][None, :] - clog[joint].sum(axis=2)
         spread[:, win] = 0.0
-        worth = own[t] + spread.max(axis=0).sum() / n
+        worth = score[t] + spread.max(axis=0).sum() / n
         if worth > best_worth:
             best_row, best_worth = int(t), worth
     return best_row
