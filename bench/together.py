@@ -78,9 +78,10 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # ssh_load (--over-ssh)
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # ssh_load (the SSH client's screen, --over-ssh)
 
 import asyncssh  # noqa: E402
+from ssh_load import Terminal, screen_line, start_server, tree_cpu  # noqa: E402
 from textual import events  # noqa: E402
 
 from wom_tui.app import WomApp  # noqa: E402
@@ -486,39 +487,28 @@ WRONG_GUESSES = ("RRRR", "GGGG", "BBBB", "YYYY", "KKKK", "RRGG", "BBYY", "WWWW",
 of the one being typed is never an earlier one on the board."""
 
 
-class PanelTerminal(asyncssh.SSHClientSession):
-    """An SSH client's 80×24 screen (pyte) that notes when each seat's attempt count first shows.
+class PanelTerminal(Terminal):
+    """An SSH client's 80×24 screen (pyte, as bench/ssh_load.py's) that notes when each seat's attempt
+    count first shows.
 
-    Kept cheap (the client runs on the same two cores as the server): bytes are fed to pyte as they
-    come, and only the lines pyte marks changed are read again, once per chunk of data received.
-    The time a count first shows is stamped right there: when the bytes that draw it arrive.
+    Kept cheap (the client runs on the same two cores as the server): the lines pyte marks changed are
+    read again once per chunk of data received, and the time a count first shows is stamped right
+    there: when the bytes that draw it arrive.
     """
 
     def __init__(self) -> None:
-        import pyte
-
-        self.screen = pyte.Screen(80, 24)
-        self.stream = pyte.ByteStream(self.screen)
-        self.lines = [""] * self.screen.lines
-        self.screen.dirty.update(range(self.screen.lines))
-        self.changed = asyncio.Event()
+        super().__init__()
         self.closed = False
-        self.chan: asyncssh.SSHClientChannel | None = None
         self.counts: dict[int, int] = {}
         """Each seat's (0-based) attempt count as this screen shows it."""
         self.seen: dict[tuple[int, int], float] = {}
         """(seat, count) → when this screen first showed that count on that seat's row (monotonic)."""
-
-    def connection_made(self, chan: asyncssh.SSHClientChannel) -> None:  # type: ignore[override]
-        self.chan = chan
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
         self.changed.set()
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:  # type: ignore[override]
-        from ssh_load import screen_line
-
         self.stream.feed(data)
         screen = self.screen
         now = time.monotonic()
@@ -532,9 +522,6 @@ class PanelTerminal(asyncssh.SSHClientSession):
                     self.counts[seat] = max(self.counts.get(seat, 0), count)
         screen.dirty.clear()
         self.changed.set()
-
-    def shows(self, text: str) -> bool:
-        return any(text in line for line in self.lines)
 
     def type(self, keys: str) -> None:
         assert self.chan is not None
@@ -559,7 +546,7 @@ class PanelTerminal(asyncssh.SSHClientSession):
         """Whether the guess entry (the line under "Your guess") shows ``pegs`` ("RRRR"; "····" empty)."""
         for y, line in enumerate(self.lines[:-1]):
             if "Your guess" in line:
-                return self.lines[y + 1].split() [1:1 + len(pegs)] == list(pegs)
+                return self.lines[y + 1].split()[1:1 + len(pegs)] == list(pegs)
         return False
 
 
@@ -576,8 +563,6 @@ async def guess_to_panel_ssh(folder: Path, tables: int, players: int, guesses: i
     client to every other player's client screen showing the new attempt count on that seat's row;
     and the CPU seconds the server side and these clients used while guessing.
     """
-    from ssh_load import start_server, tree_cpu
-
     sessions = tables * players
     folder.mkdir(parents=True)
     # Every client comes from 127.0.0.1: --max-per-ip (default 4) and --max-sessions (32) raised to
