@@ -100,6 +100,10 @@ STATEMENTS: tuple[str, ...] = (
 """Migration 3 (see :data:`.pgstore.MIGRATIONS`)."""
 
 _STALE = f"now() - interval '{PRESENCE_STALE} seconds'"
+_JOIN = ("INSERT INTO wom_presence (session, name, registered, since) VALUES (%s, %s, %s, %s) "
+         "ON CONFLICT (session) DO UPDATE SET name = EXCLUDED.name, registered = EXCLUDED.registered, "
+         "since = EXCLUDED.since, seen = now()")
+"""A session announced online, or again (session, name, registered, since)."""
 _GUEST_JOIN_LOCK = 0x574F4D47  # "WOMG": the advisory lock guests joining take in turn (see join_guest)
 
 
@@ -232,9 +236,7 @@ class PostgresLive(TableRules):
         holder = SeatHolder(name, session, registered)  # validates
         now = self.clock()
         self.store._transaction(lambda conn, _: conn.execute(
-            "INSERT INTO wom_presence (session, name, registered, since) VALUES (%s, %s, %s, %s) "
-            "ON CONFLICT (session) DO UPDATE SET name = EXCLUDED.name, registered = EXCLUDED.registered, "
-            "since = EXCLUDED.since, seen = now()", (holder.session, holder.name, holder.registered, now)))
+            _JOIN, (holder.session, holder.name, holder.registered, now)))
         return Presence(session, name, registered, now, now)
 
     def join_guest(self, session: str) -> Presence:
@@ -249,10 +251,7 @@ class PostgresLive(TableRules):
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_GUEST_JOIN_LOCK,))
             rows = conn.execute(f"SELECT session, name, registered FROM wom_presence WHERE seen > {_STALE}").fetchall()
             name = guest_label((Presence(s, n, r, 0.0, 0.0) for s, n, r in rows), session)
-            conn.execute(
-                "INSERT INTO wom_presence (session, name, registered, since) VALUES (%s, %s, false, %s) "
-                "ON CONFLICT (session) DO UPDATE SET name = EXCLUDED.name, registered = false, "
-                "since = EXCLUDED.since, seen = now()", (session, name, now))
+            conn.execute(_JOIN, (session, name, False, now))
             return name
         name = self.store._transaction(join)
         return Presence(session, name, False, now, now)
