@@ -843,12 +843,12 @@ class LiveState(TableRules):
         self._table_cache[table_id] = (key, table.copy())
         return table
 
-    def _write_table(self, table: Table, *, sync_folder: bool = True) -> None:
+    def _write_table(self, table: Table) -> None:
         """Write a table (call holding the lock), and keep it as read: this process need not parse
-        what it has just written (nobody else can write it before the lock is released).
-        ``sync_folder=False``: the caller fsyncs the tables' folder itself (after the lock).
+        what it has just written (nobody else can write it before the lock is released). The caller
+        fsyncs the tables' folder after releasing the lock (:meth:`_sync_tables_folder`).
         """
-        self._write(self.table_path(table.table_id), encode_table(table), sync_folder=sync_folder)
+        self._write(self.table_path(table.table_id), encode_table(table), sync_folder=False)
         self._cache_written(table)
 
     def _cache_written(self, table: Table) -> None:
@@ -1097,7 +1097,7 @@ class LiveState(TableRules):
             version = table.version
             result = change(table)
             if table.version != version:
-                self._write_table(table, sync_folder=False)  # the folder's fsync after the lock
+                self._write_table(table)  # the folder's fsync after the lock
                 written = True
             self._record_after_move(table)
         if written:
