@@ -190,6 +190,20 @@ async def start_server(data_dir: str, sessions: int, *options: str) -> tuple[asy
     return process, int(match.group(1))
 
 
+async def connect_guest(port: int, number: int, conns: list[asyncssh.SSHClientConnection]) -> Terminal:
+    """The ``number``-th guest's SSH session on an 80×24 pty (its connection added to ``conns``)."""
+    conn = await asyncssh.connect(
+        "127.0.0.1", port, known_hosts=None, client_keys=None, password="", agent_path=None,
+        username="bench",  # a guest: no key, keyboard-interactive without prompts
+        # From several loopback addresses: the server lets at most 32 connections from one
+        # address sign in at once (dropping the oldest), as it would a flood.
+        local_addr=(f"127.0.0.{2 + number % 8}", 0),
+    )
+    conns.append(conn)
+    _chan, terminal = await conn.create_session(Terminal, term_type="xterm-256color", term_size=(80, 24), encoding=None)
+    return terminal
+
+
 async def one_round(n: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="wom-ssh-load-") as data_dir:
         server, port = await start_server(data_dir, n)
@@ -197,17 +211,7 @@ async def one_round(n: int) -> dict[str, float]:
         try:
             async def arrive(number: int) -> tuple[Terminal, float]:
                 started = time.perf_counter()
-                conn = await asyncssh.connect(
-                    "127.0.0.1", port, known_hosts=None, client_keys=None, password="", agent_path=None,
-                    username="bench",  # a guest: no key, keyboard-interactive without prompts
-                    # From several loopback addresses: the server lets at most 32 connections from one
-                    # address sign in at once (dropping the oldest), as it would a flood.
-                    local_addr=(f"127.0.0.{2 + number % 8}", 0),
-                )
-                conns.append(conn)
-                _chan, terminal = await conn.create_session(
-                    Terminal, term_type="xterm-256color", term_size=(80, 24), encoding=None
-                )
+                terminal = await connect_guest(port, number, conns)
                 await terminal.wait_for(MENU_TEXT)
                 return terminal, time.perf_counter() - started
 

@@ -28,7 +28,7 @@ import tempfile
 from pathlib import Path
 
 import asyncssh
-from ssh_load import KEYS, MENU_TEXT, PREFIX, REGISTER_TEXT, Terminal, start_server, tree_pids
+from ssh_load import KEYS, MENU_TEXT, PREFIX, REGISTER_TEXT, connect_guest, start_server, tree_pids
 
 PAGE = 4096
 PRESENT = 1 << 63
@@ -95,18 +95,12 @@ async def measure(n: int, wait: float = 1.0) -> None:
         conns: list[asyncssh.SSHClientConnection] = []
         try:
             async def play(number: int) -> None:
-                conn = await asyncssh.connect(
-                    "127.0.0.1", port, known_hosts=None, client_keys=None, password="", agent_path=None,
-                    username="bench", local_addr=(f"127.0.0.{2 + number % 8}", 0),
-                )
-                conns.append(conn)
-                chan, terminal = await conn.create_session(
-                    Terminal, term_type="xterm-256color", term_size=(80, 24), encoding=None
-                )
+                terminal = await connect_guest(port, number, conns)
+                assert terminal.chan is not None
                 await terminal.wait_for(MENU_TEXT)
-                chan.write(b"r")
+                terminal.chan.write(b"r")
                 await terminal.wait_for(REGISTER_TEXT)
-                chan.write((PREFIX + KEYS).encode())
+                terminal.chan.write((PREFIX + KEYS).encode())
                 await terminal.wait_for(PREFIX + KEYS)
 
             await asyncio.gather(*(play(number) for number in range(n)))
