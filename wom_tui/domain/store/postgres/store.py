@@ -62,7 +62,8 @@ from ..documents import (
 from .errors import DatabaseError, describe
 from .errors import driver_reason as _reason
 from .live import PostgresLive
-from .migrations import SCHEMA_VERSION, Migration, migrate, schema_version
+from . import migrations
+from .migrations import Migration, migrate, schema_version
 
 T = TypeVar("T")
 
@@ -109,9 +110,9 @@ class PostgresStore:
                 self.version = schema_version(conn)
         except psycopg.Error as exc:
             raise DatabaseError(self.database, f"cannot use the database ({_reason(exc)})") from None
-        if self.version != SCHEMA_VERSION:
+        if self.version != migrations.SCHEMA_VERSION:  # (read at each opening: tests open an older schema)
             raise DatabaseError(self.database, f"the database has schema version {self.version}, not "
-                                               f"{SCHEMA_VERSION}: run `wom-tui store migrate`")
+                                               f"{migrations.SCHEMA_VERSION}: run `wom-tui store migrate`")
         self.pool_max = pool_max
         self._pool = self._new_pool()
         self._live: PostgresLive | None = None
