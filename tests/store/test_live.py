@@ -1,7 +1,7 @@
 """Live state in one process: tables, recording, presence, damage, the feed.
 
 Tests taking the ``store``/``live`` fixtures are the live contract and run on the data folder
-(domain/live.py) and on PostgreSQL (domain/pglive.py); the ones taking ``folder_store`` are about
+(domain/store/folder/live.py) and on PostgreSQL (domain/store/postgres/live.py); the ones taking ``folder_store`` are about
 files.
 """
 
