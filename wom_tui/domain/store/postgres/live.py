@@ -1,9 +1,10 @@
 """Live state in PostgreSQL: tables with their live games, who is online, and a change feed (LISTEN/NOTIFY).
 
-The same interface as the data folder's :class:`..folder.live.FolderLive` (``store.live``, :class:`..api.Live`), so servers on
-several machines sharing one database see the same tables. The rules of a table stay in
-:mod:`wom_tui.domain.table`, and what is done around them (``act``, ``tick``, what a sweep brings up to
-date) in :class:`..tables.TableRules`, shared by both stores. Tables (schema migration 3, :mod:`.migrations`)::
+The same interface as the data folder's :class:`..folder.live.FolderLive` (``store.live``, the
+:class:`..api.Live` role), so servers on several machines sharing one database see the same tables.
+The rules of a table stay in :mod:`wom_tui.domain.table`, and what is done around them (``act``,
+``tick``, what a sweep brings up to date) in :class:`..tables.TableRules`, shared by both stores.
+Tables (schema migration 3, :mod:`.migrations`)::
 
     wom_tables           id, state (the table's JSON), updated_at
     wom_damaged_tables   a row that could not be read, moved aside as it was (the table is closed)
