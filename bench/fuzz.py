@@ -20,7 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.ui.fuzz import run_fuzz  # noqa: E402
-from wom_tui.domain.store import Store, StoreError  # noqa: E402
+from wom_tui.domain.store import StoreError  # noqa: E402
+from wom_tui.domain.store.folder.store import FolderStore as Store  # noqa: E402
 
 
 def quicker_idle_checks() -> None:

@@ -12,8 +12,8 @@ import resource
 import time
 from collections.abc import Callable
 
-from wom_tui.domain.live import ChangeFeed
-from wom_tui.domain.stores import open_store
+from wom_tui.domain.store import open_store
+from wom_tui.domain.store.api import ChangeFeed
 from wom_tui.domain.table import SeatHolder
 
 CTX = multiprocessing.get_context("spawn")

@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from livefeed import CREATOR, feed_latency, idle_cpu, percentile, print_figures, sweep_ms, toggle_hal  # noqa: E402
 
-from wom_tui.domain.stores import open_store  # noqa: E402
+from wom_tui.domain.store import open_store  # noqa: E402
 
 
 def run(url: str, args: argparse.Namespace) -> dict[str, float]:

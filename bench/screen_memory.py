@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from wom_tui.app import WomApp
-from wom_tui.domain.store import Store
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.options import Options
 
 SCREENS = {

@@ -53,7 +53,10 @@ from wom_tui.app import WomApp  # noqa: E402
 from wom_tui.domain.codes import DIGITS10, WOM, Ruleset, feedback  # noqa: E402
 from wom_tui.domain.records import GameRecord, PlayerRecord  # noqa: E402
 from wom_tui.domain.stats import GameSummary, player_stats  # noqa: E402
-from wom_tui.domain.store import INDEX_FILE, Store, StoreError, encode_game  # noqa: E402
+from wom_tui.domain.store import StoreError  # noqa: E402
+from wom_tui.domain.store.documents import encode_game  # noqa: E402
+from wom_tui.domain.store.folder.files import INDEX_FILE  # noqa: E402
+from wom_tui.domain.store.folder.store import FolderStore as Store  # noqa: E402
 from wom_tui.options import Options  # noqa: E402
 from wom_tui.screens.replay import PAGE  # noqa: E402
 

@@ -34,7 +34,9 @@ from tests.store.workers import (  # noqa: E402
     verify_registered,
 )
 from wom_tui.domain.halloffame import HallOfFame  # noqa: E402
-from wom_tui.domain.store import Store, atomic_write, encode_users  # noqa: E402
+from wom_tui.domain.store.documents import encode_users  # noqa: E402
+from wom_tui.domain.store.folder.files import atomic_write  # noqa: E402
+from wom_tui.domain.store.folder.store import FolderStore as Store  # noqa: E402
 from wom_tui.domain.users import User, UserRegistry  # noqa: E402
 
 
@@ -112,7 +114,7 @@ def bench_concurrency(processes: int, updates: int) -> None:
 
 def filled_stores(users: int, folder: Path, url: str):
     """A data folder and a database each holding ``users`` users plus Alan (written directly, not registered)."""
-    from wom_tui.domain.pgstore import PostgresStore
+    from wom_tui.domain.store.postgres.store import PostgresStore
 
     rng = Random(0)
     registry = UserRegistry(User(f"player{i:06d}", rng.randrange(500), rng.randrange(60)) for i in range(users))
@@ -140,7 +142,7 @@ def bench_json_against_postgres(sizes: list[int], writes: int) -> None:
                     line(f"{name:<10} scoreboard", timed(lambda i: store.scoreboard(), max(3, writes // 4)))
                 database.close()
         url = server.new_database("conc")
-        from wom_tui.domain.pgstore import PostgresStore
+        from wom_tui.domain.store.postgres.store import PostgresStore
 
         with PostgresStore(url) as database:
             database.register("Alan")

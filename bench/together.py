@@ -85,7 +85,7 @@ from ssh_load import Terminal, screen_line, start_server, tree_cpu  # noqa: E402
 from textual import events  # noqa: E402
 
 from wom_tui.app import WomApp  # noqa: E402
-from wom_tui.domain.store import Store  # noqa: E402
+from wom_tui.domain.store.folder.store import FolderStore as Store  # noqa: E402
 from wom_tui.domain.table import SeatHolder  # noqa: E402
 from wom_tui.options import Options  # noqa: E402
 from wom_tui.screens.live_table import LiveTableScreen  # noqa: E402

@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from serve import fleet  # noqa: E402
 from serve.sshterm import Terminal, new_key  # noqa: E402
 
-from wom_tui.domain.stores import open_store  # noqa: E402
+from wom_tui.domain.store import open_store  # noqa: E402
 
 CODES = {"Ann": "RGBY", "Ben": "WWKK"}
 WRONG = ("RRRR", "GGGG", "BBBB", "YYYY", "KKKK", "RRGG", "BBYY", "WWWW", "KKWW")

@@ -21,7 +21,7 @@ import asyncio, random, sys, tempfile
 from pathlib import Path
 import wom_tui, wom_tui.paths
 from wom_tui.app import WomApp
-from wom_tui.domain.store import Store
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.options import Options
 from textual.widgets import OptionList
 

@@ -8,8 +8,8 @@ import asyncssh
 import pytest
 
 from wom_tui import __main__ as cli
-from wom_tui.domain.store import Store
-from wom_tui.domain.stores import open_store
+from wom_tui.domain.store import open_store
+from wom_tui.domain.store.folder.store import FolderStore as Store
 
 from tests.store.helpers import snapshot
 

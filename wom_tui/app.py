@@ -678,7 +678,7 @@ def run_app(options: Options, rng: random.Random, identity: Identity | None = No
                 holder = None  # the app shows the store's refusal on start
             if holder is not None:
                 identity = identity.signed_in_as(holder.name)
-        app = WomApp(store, rng, options, identity)  # type: ignore[arg-type]
+        app = WomApp(store, rng, options, identity)
         css_cache = _load_parsed_css() if not options.served else None
         app.run()
     finally:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import platformdirs
 
 if TYPE_CHECKING:
-    from .domain.stores import StoreLike
+    from .domain.store import Store
 
 DATA_DIR_ENV = "WOM_DATA_DIR"
 STORE_ENV = "WOM_STORE"
@@ -54,13 +54,13 @@ class Options:
     """Seconds a dropped player keeps their seat at a live table (``--seat-grace``)."""
 
 
-def open_store(options: Options) -> StoreLike:
+def open_store(options: Options) -> Store:
     """The one place a store is chosen: the database of ``options.store``, else the data folder.
 
     ``StoreError`` (naming the folder or the database, without its password) if it cannot be used.
     """
-    from .domain.stores import is_database_url
-    from .domain.stores import open_store as open_location
+    from .domain.store import is_database_url
+    from .domain.store import open_store as open_location
 
     if options.store and not is_database_url(options.store):
         from .domain.store import StoreError

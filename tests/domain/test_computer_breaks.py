@@ -69,7 +69,7 @@ def test_answers_equally_likely_wrong_are_all_named():
 
 def test_a_finished_flip_game_becomes_a_record_the_store_keeps(tmp_path):
     from wom_tui.domain.board import GameStateError
-    from wom_tui.domain.store import Store
+    from wom_tui.domain.store.folder.store import FolderStore as Store
 
     game = ComputerBreaksGame(Ruleset(4, DIGITS10, True, 10), SECRET)
     rng = random.Random(4)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from wom_tui.domain.store import Store
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.domain.users import User, UserRegistry
 from wom_tui.domain.wom import GUEST_SEATS, WomGame, players_from_names
 

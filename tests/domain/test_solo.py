@@ -28,7 +28,7 @@ from wom_tui.domain.solo import (
     NOTHING_NEW_SYMBOL,
     ONE_USED,
 )
-from wom_tui.domain.store import check_game_json
+from wom_tui.domain.store.documents import check_game_json
 
 NO_GUESS = "You cannot use this lifeline on this guess since you don't have any guess left."
 

@@ -22,7 +22,7 @@ from wom_tui.domain import (
     players_from_names,
     viki,
 )
-from wom_tui.domain.store import Store
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.domain.strategies import make_strategy
 
 from .doubles import ScriptedComputer

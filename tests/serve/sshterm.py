@@ -10,7 +10,7 @@ import asyncssh
 import pyte
 from asyncssh.public_key import SSHLocalKeyPair
 
-from wom_tui.domain.store import Store
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.serve.server import GameServer
 from wom_tui.serve.session import GameSession
 

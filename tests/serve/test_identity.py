@@ -10,7 +10,7 @@ import re
 import asyncssh
 import pytest
 
-from wom_tui.domain.store import Store
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.serve.server import GameServer
 
 from .sshterm import (

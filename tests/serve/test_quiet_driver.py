@@ -26,7 +26,7 @@ from textual import events
 from textual.message import Message
 
 from wom_tui.app import WomApp
-from wom_tui.domain.store import Store
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.driver import QuietDriver
 from wom_tui.options import Options
 

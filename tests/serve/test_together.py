@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from wom_tui.domain.store import Store
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.domain.table import SeatHolder
 
 from .sshterm import MENU_TEXT, ServerFactory, Terminal, connect, new_key, open_terminal

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wom_tui.domain.pgstore import PostgresStore
+from wom_tui.domain.store.postgres.store import PostgresStore
 
 from .fleet import (
     ServeProcess,

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from memory_tmp import tmp_path, tmp_path_factory  # data folders in memory: no waiting on fsync (memory_tmp.py)
-from wom_tui.domain.stores import open_store
+from wom_tui.domain.store import open_store
 
 from .helpers import snapshot
 

@@ -12,10 +12,10 @@ import asyncio
 import multiprocessing
 import random
 
-from wom_tui.domain.live import HEARTBEAT_INTERVAL
+from wom_tui.domain.presence import HEARTBEAT_INTERVAL
 from wom_tui.domain.players import viki
-from wom_tui.domain.store import Store
-from wom_tui.domain.stores import open_store
+from wom_tui.domain.store import open_store
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.domain.table import FINISHED, GUESSING, MAKING, OPEN, Refused, SeatHolder
 
 CTX = multiprocessing.get_context("fork")
@@ -131,8 +131,8 @@ def play_one_killed_at(folder: str, step: int) -> None:
     import os
     import signal
 
-    from wom_tui.domain import live as live_module
-    from wom_tui.domain import store as store_module
+    from wom_tui.domain.store.folder import live as live_module
+    from wom_tui.domain.store.folder import store as store_module
 
     writes = [0]
 
@@ -145,8 +145,8 @@ def play_one_killed_at(folder: str, step: int) -> None:
         return wrapper
 
     store_module.atomic_write = live_module.atomic_write = dying(store_module.atomic_write)
-    live_module.write_beside = dying(store_module.write_beside)  # a move's new file, before its rename
-    store_module.Store._file_game = dying(store_module.Store._file_game)
+    live_module.write_beside = dying(live_module.write_beside)  # a move's new file, before its rename
+    store_module.FolderStore._file_game = dying(store_module.FolderStore._file_game)
     live = Store(folder).live
     me = SeatHolder("Alan", "s-alan", True)
     live.join(me.name, me.registered, me.session)

@@ -1,7 +1,7 @@
 """Live state in one process: tables, recording, presence, damage, the feed.
 
 Tests taking the ``store``/``live`` fixtures are the live contract and run on the data folder
-(domain/live.py) and on PostgreSQL (domain/pglive.py); the ones taking ``folder_store`` are about
+(domain/store/folder/live.py) and on PostgreSQL (domain/store/postgres/live.py); the ones taking ``folder_store`` are about
 files.
 """
 
@@ -15,9 +15,11 @@ import time
 import psycopg
 import pytest
 
-from wom_tui.domain.live import PRESENCE_STALE, FolderFeed, LiveState
-from wom_tui.domain.store import Store, StoreError
-from wom_tui.domain.stores import open_store
+from wom_tui.domain.presence import PRESENCE_STALE
+from wom_tui.domain.store import StoreError, open_store
+from wom_tui.domain.store.folder.feed import FolderFeed
+from wom_tui.domain.store.folder.live import FolderLive as LiveState
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.domain.table import CLOSED, FINISHED, GUESSING, Refused, SeatHolder
 
 from .helpers import snapshot
@@ -529,11 +531,11 @@ def test_a_move_is_on_disk_when_act_returns_and_its_folder_sync_does_not_hold_th
     """Every table's moves take the folder's one lock in turn: the tables folder's fsync (as long as the
     file's own) comes after the lock is released, and before ``act`` returns."""
     store, live = folder_store, folder_live
-    from wom_tui.domain import live as live_module
+    from wom_tui.domain.store.folder import live as live_module
 
     synced = []
-    real = live_module._fsync_folder
-    monkeypatch.setattr(live_module, "_fsync_folder", lambda folder: (synced.append((folder, store._lock.is_locked)),
+    real = live_module.fsync_folder
+    monkeypatch.setattr(live_module, "fsync_folder", lambda folder: (synced.append((folder, store._lock.is_locked)),
                                                                       real(folder)))
     online(live, ALAN, BEA)
     table = live.create_table(ALAN, seats=2, attempts=5)
@@ -614,7 +616,7 @@ def test_of_the_processes_sharing_a_folder_one_sweeps_at_each_beat(folder_store,
 
 
 def test_record_game_with_a_game_id_records_it_once_however_often_it_is_asked(store):
-    from wom_tui.domain.store import new_game_id
+    from wom_tui.domain.store.documents import new_game_id
 
     from .helpers import wom_game
 
@@ -715,7 +717,7 @@ async def test_two_arcades_in_one_database_do_not_wake_each_other(postgres_serve
 
 async def test_every_subscriber_in_a_process_shares_one_source_which_stops_after_the_last(live, monkeypatch):
     """Many screens (or many sessions of one process) watching: one watcher or LISTEN connection."""
-    from wom_tui.domain import live as live_module
+    from wom_tui.domain.store import feed as live_module
 
     monkeypatch.setattr(live_module.SharedFeed, "LINGER", 0.01)
     feed = live.feed()

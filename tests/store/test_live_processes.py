@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from wom_tui.domain.live import PRESENCE_STALE, LiveState
-from wom_tui.domain.store import Store
-from wom_tui.domain.stores import open_store
+from wom_tui.domain.presence import PRESENCE_STALE
+from wom_tui.domain.store import open_store
+from wom_tui.domain.store.folder.live import FolderLive as LiveState
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.domain.table import CLOSED, FINISHED, SEAT_GRACE, SeatHolder
 
 from .live_workers import CTX, TIMEOUT, create_table, play_forever, play_one_killed_at, play_seat, take_seat

@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
-import wom_tui.domain.store as store_module
-from wom_tui.domain.store import MAX_FILE_BYTES, Store, StoreError, encode_game, new_game_id
+import wom_tui.domain.store.folder.store as store_module
+from wom_tui.domain.store import StoreError
+from wom_tui.domain.store.documents import MAX_FILE_BYTES, encode_game, new_game_id
+from wom_tui.domain.store.folder.store import FolderStore as Store
 
 from .helpers import snapshot, wom_game
 

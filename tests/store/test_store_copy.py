@@ -11,11 +11,11 @@ import pytest
 from wom_tui import __main__ as cli
 from wom_tui.domain.codes import DIGITS8, RAINBOW, SOLO_RULESET, WOM, Feedback, Ruleset
 from wom_tui.domain.halloffame import HallEntry, HallOfFame
-from wom_tui.domain.pgstore import PostgresStore
+from wom_tui.domain.store.postgres.store import PostgresStore
 from wom_tui.domain.records import GameRecord, PlayerRecord
-from wom_tui.domain import store as files
+from wom_tui.domain.store import documents as files
 from wom_tui.domain.daily import DailyAttempt
-from wom_tui.domain.store import Store
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.domain.users import User, UserRegistry
 
 from .helpers import RULESET5, snapshot

@@ -8,7 +8,9 @@ import pytest
 
 from wom_tui.domain.codes import SOLO_RULESET
 from wom_tui.domain.halloffame import HallEntry
-from wom_tui.domain.store import Store, StoreError, encode_game
+from wom_tui.domain.store import StoreError
+from wom_tui.domain.store.documents import encode_game
+from wom_tui.domain.store.folder.store import FolderStore as Store
 
 from .helpers import snapshot, wom_game
 

@@ -7,10 +7,13 @@ import socket
 import psycopg
 import pytest
 
-from wom_tui.domain import pgstore
+from wom_tui.domain.store.postgres import migrations
+from wom_tui.domain.store.postgres import store as pgstore
 from wom_tui.domain.codes import SOLO_RULESET
 from wom_tui.domain.halloffame import HallEntry
-from wom_tui.domain.pgstore import SCHEMA_VERSION, DatabaseError, PostgresStore, describe
+from wom_tui.domain.store.postgres.errors import DatabaseError, describe
+from wom_tui.domain.store.postgres.migrations import SCHEMA_VERSION
+from wom_tui.domain.store.postgres.store import PostgresStore
 from wom_tui.domain.store import StoreError
 from wom_tui.domain.table import SeatHolder
 from wom_tui.domain.users import User
@@ -56,7 +59,7 @@ def run_sql(location: str, statement: str, params=()) -> list[tuple]:
 def test_the_database_store_offers_everything_the_folder_store_offers():
     """The app is handed either store: a method only the folder has is a crash on the database
     (it was: the theme, My stats, replays and the daily code came to the folder first)."""
-    from wom_tui.domain.store import Store
+    from wom_tui.domain.store.folder.store import FolderStore as Store
 
     def offered(cls) -> set[str]:
         return {name for name in dir(cls) if not name.startswith("_")}
@@ -158,17 +161,17 @@ def test_a_bad_row_is_a_store_error_naming_the_table_and_row_and_stays_as_it_is(
 
 def test_a_new_database_is_migrated_once_and_remembers_it(url, opened):
     first = opened(url)
-    assert [m.version for m in first.applied] == [m.version for m in pgstore.MIGRATIONS]
+    assert [m.version for m in first.applied] == [m.version for m in migrations.MIGRATIONS]
     again = opened(url)
     assert (again.applied, again.version) == ([], SCHEMA_VERSION)
     assert run_sql(url, "SELECT version FROM wom_migrations ORDER BY version") == \
-        [(m.version,) for m in pgstore.MIGRATIONS]
+        [(m.version,) for m in migrations.MIGRATIONS]
 
 
 def test_a_database_of_the_first_schema_is_upgraded_keeping_everything(url, opened, monkeypatch):
     FP = "SHA256:" + "K" * 43
-    monkeypatch.setattr(pgstore, "MIGRATIONS", pgstore.MIGRATIONS[:1])
-    monkeypatch.setattr(pgstore, "SCHEMA_VERSION", 1)
+    monkeypatch.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:1])
+    monkeypatch.setattr(migrations, "SCHEMA_VERSION", 1)
     old = opened(url)  # what the first PostgreSQL wom-tui made: users and games, no keys, no live state
     old.register("Alan")
     game_id = old.record_game(wom_game("Alan", points=4))
@@ -176,7 +179,7 @@ def test_a_database_of_the_first_schema_is_upgraded_keeping_everything(url, open
     monkeypatch.undo()
 
     new = opened(url)
-    assert [m.version for m in new.applied] == [m.version for m in pgstore.MIGRATIONS[1:]]
+    assert [m.version for m in new.applied] == [m.version for m in migrations.MIGRATIONS[1:]]
     assert [(u.name, u.score, u.games, u.keys) for u in new.users()] == [("Alan", 4, 1, ())]
     assert [gid for gid, _ in new.games_with_ids()] == [game_id]
     assert new.bind_key("alan", FP).keys == (FP,)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from wom_tui.domain.store import PREFS_FILE, Store, StoreError
+from wom_tui.domain.store import StoreError
+from wom_tui.domain.store.folder.files import PREFS_FILE
+from wom_tui.domain.store.folder.store import FolderStore as Store
 
 
 def test_themes_are_kept_per_identity_and_survive_a_new_store(store_factory):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from random import Random
 
-from wom_tui.domain.store import Store
+from wom_tui.domain.store.folder.store import FolderStore as Store
 
 from .workers import (
     kill_at_random_moments,

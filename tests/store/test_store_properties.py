@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from wom_tui.domain.codes import PALETTES, Feedback, Ruleset, feedback
 from wom_tui.domain.halloffame import HallEntry, HallOfFame
 from wom_tui.domain.records import GameRecord, PlayerRecord
-from wom_tui.domain.store import (
+from wom_tui.domain.store.documents import (
     decode_game,
     decode_hall,
     decode_users,

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from wom_tui.domain.keys import KeyRejected, hash_link_code
-from wom_tui.domain.store import Store, StoreError
+from wom_tui.domain.store import StoreError
+from wom_tui.domain.store.folder.store import FolderStore as Store
 
 from .helpers import snapshot
 

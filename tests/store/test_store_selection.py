@@ -10,8 +10,9 @@ import psycopg
 import pytest
 
 from wom_tui import __main__ as cli
-from wom_tui.domain.pgstore import PostgresStore, describe
-from wom_tui.domain.store import Store
+from wom_tui.domain.store.postgres.errors import describe
+from wom_tui.domain.store.postgres.store import PostgresStore
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.options import Options, open_store
 
 

@@ -60,7 +60,7 @@ def test_a_finished_or_forged_game_and_a_bad_identity_are_refused_and_nothing_is
 
 
 def test_a_damaged_solo_file_is_named_moved_aside_and_the_next_game_starts_afresh(tmp_path):
-    from wom_tui.domain.store import Store
+    from wom_tui.domain.store.folder.store import FolderStore as Store
 
     store = Store(tmp_path)
     store.keep_solo("local", _game().as_json())

@@ -15,7 +15,9 @@ from wom_tui.domain.codes import WOM_RULESET, Feedback
 from wom_tui.domain.daily import DailyAttempt, DailyRefused
 from wom_tui.domain.records import GameRecord, PlayerRecord
 from wom_tui.domain.stats import GameSummary, player_stats
-from wom_tui.domain.store import DAILY_FILE, DAILY_SECRET_FILE, INDEX_FILE, Store, StoreError
+from wom_tui.domain.store import StoreError
+from wom_tui.domain.store.folder.files import DAILY_FILE, DAILY_SECRET_FILE, INDEX_FILE
+from wom_tui.domain.store.folder.store import FolderStore as Store
 
 from .helpers import snapshot, wom_game
 

@@ -15,7 +15,9 @@ import pytest
 from wom_tui.domain.codes import DIGITS10, SOLO_RULESET, WOM_RULESET, Feedback, Ruleset
 from wom_tui.domain.halloffame import HallEntry
 from wom_tui.domain.records import GameRecord, PlayerRecord
-from wom_tui.domain.store import Store, StoreError, encode_game, encode_users
+from wom_tui.domain.store import StoreError
+from wom_tui.domain.store.documents import encode_game, encode_users
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.domain.users import NameRejected, User, UserRegistry
 
 from .helpers import seed_transcript_game, wom_game

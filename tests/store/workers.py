@@ -13,8 +13,9 @@ import time
 from pathlib import Path
 from random import Random
 
-from wom_tui.domain.store import Store, decode_users, parse_document
-from wom_tui.domain.stores import open_store
+from wom_tui.domain.store import open_store
+from wom_tui.domain.store.documents import decode_users, parse_document
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.domain.users import NameRejected
 
 from .helpers import wom_game

@@ -11,7 +11,7 @@ import pytest
 from textual.pilot import Pilot
 
 from wom_tui.app import WomApp
-from wom_tui.domain.store import Store
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.options import Options
 
 SEED = 2026

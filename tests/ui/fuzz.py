@@ -22,7 +22,7 @@ from textual.errors import NoWidget
 from textual.pilot import OutOfBounds
 
 from wom_tui.app import WomApp
-from wom_tui.domain.store import Store
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.options import Options
 
 from .burst import send_burst, send_paste

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from wom_tui.domain.store import Store
+from wom_tui.domain.store.folder.store import FolderStore as Store
 
 from .fuzz import run_fuzz
 

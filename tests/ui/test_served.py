@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from wom_tui.app import SERVED_APOLOGY, WomApp
 from wom_tui.domain.identity import Identity
-from wom_tui.domain.store import Store
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.screens.wom_setup import WomSetupScreen
 from wom_tui.widgets.choice import Choice
 from wom_tui.widgets.player_select import PlayerChoice

@@ -12,7 +12,9 @@ from textual.widgets import DataTable, Input, OptionList, Static
 
 from wom_tui.domain.codes import SOLO_RULESET, Ruleset
 from wom_tui.domain.halloffame import HallEntry
-from wom_tui.domain.store import Store, atomic_write, encode_users
+from wom_tui.domain.store.documents import encode_users
+from wom_tui.domain.store.folder.files import atomic_write
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.domain.users import User, UserRegistry
 from wom_tui.screens.errors import StoreErrorScreen
 from wom_tui.screens.help import HelpScreen

@@ -8,7 +8,7 @@ import random
 from textual.widgets import Static
 
 from wom_tui.domain.solo import SoloGame
-from wom_tui.domain.store import Store
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.domain.wom import WomGame
 from wom_tui.screens.confirm import ConfirmScreen
 

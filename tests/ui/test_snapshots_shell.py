@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from textual.widgets import Input
 
-from wom_tui.domain.store import atomic_write, encode_users
+from wom_tui.domain.store.documents import encode_users
+from wom_tui.domain.store.folder.files import atomic_write
 from wom_tui.domain.users import User, UserRegistry
 
 from .conftest import build_app, wait_for

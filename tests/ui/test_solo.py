@@ -9,7 +9,8 @@ from textual.widgets._footer import FooterKey
 
 from wom_tui.domain.codes import SOLO_RULESET, WOM_RULESET, Feedback, Ruleset, feedback
 from wom_tui.domain.solo import NO_GUESS_LEFT, ONE_USED
-from wom_tui.domain.store import atomic_write, encode_users
+from wom_tui.domain.store.documents import encode_users
+from wom_tui.domain.store.folder.files import atomic_write
 from wom_tui.domain.strategies import make_strategy
 from wom_tui.domain.users import User, UserRegistry
 from wom_tui.screens.confirm import ConfirmScreen

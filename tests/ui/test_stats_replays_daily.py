@@ -145,7 +145,7 @@ async def test_a_damaged_record_is_named_and_the_rest_still_counts(store, app, d
 
 
 def test_stats_chart_snapshot(snap_compare, data_dir):
-    from wom_tui.domain.store import Store
+    from wom_tui.domain.store.folder.store import FolderStore as Store
 
     seed_games(Store(data_dir))
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from wom_tui.domain.store import PREFS_FILE, Store
+from wom_tui.domain.store.folder.files import PREFS_FILE
+from wom_tui.domain.store.folder.store import FolderStore as Store
 
 from .conftest import build_app, wait_for
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from textual.widgets import OptionList, Static
 
-from wom_tui.domain.store import Store
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.screens.live_table import LiveTableScreen
 from wom_tui.screens.lobby import LobbyScreen
 
@@ -264,7 +264,7 @@ async def test_a_table_is_watched_once_and_leaving_it_stops_the_sweeps(data_dir:
     change was read twice and the sweeps went on after it was left)."""
     import asyncio
 
-    from wom_tui.domain import live as live_module
+    from wom_tui.domain.store import feed as live_module
     from wom_tui.domain.table import SeatHolder
     from wom_tui.screens.together import housekeeper_for
 

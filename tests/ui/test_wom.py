@@ -7,7 +7,8 @@ import threading
 from textual import events
 from textual.widgets import Button, RadioSet, Static
 
-from wom_tui.domain.store import Store, StoreError
+from wom_tui.domain.store import StoreError
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.domain.wom import FINISHED, GUESSING, MAKING
 from wom_tui.screens.confirm import ConfirmScreen
 from wom_tui.screens.menu import MenuScreen

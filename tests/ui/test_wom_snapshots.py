@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wom_tui.domain.store import Store
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.screens.wom_results import WomResultsScreen
 
 from wom_tui.screens.wom_game import WomGameScreen, WomSetup, start_game

@@ -14,6 +14,9 @@ MIN_LENGTH = 1
 MAX_LENGTH = 8
 MIN_GUESSES = 1
 MAX_GUESSES = 20
+MAX_DIGITS = 15
+"""The longest number a data file or a table may hold: no game produces a score near 10^15 (a game
+gives at most 20 points), and Python would spend seconds converting a number of thousands of digits."""
 
 
 class InvalidCode(Refusal):

@@ -33,12 +33,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .board import Attempt, DecodingBoard
-from .codes import WOM_RULESET, Feedback, InvalidCode, Ruleset
+from .codes import MAX_DIGITS, WOM_RULESET, Feedback, InvalidCode, Ruleset
 from .game import GameKind
 from .players import HumanPlayer, Player, computer_player
 from .records import GameRecord, PlayerRecord
 from .scoring import breakdown
-from .store import MAX_DIGITS
 from .users import COMPUTER_NAMES, NameRejected, check_name, computer_name, name_key
 from .wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS, GameResults, PlayerResult
 

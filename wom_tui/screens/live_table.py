@@ -33,7 +33,7 @@ from ..widgets.message_log import MessageLog
 from ..widgets.peg_input import PegInput
 from ..widgets.seat_list import SeatList
 from ..widgets.wom_board import HistoryTable
-from ..domain.live import LiveChange, LiveState
+from ..domain.store.api import LiveChange
 from .together import LiveScreen
 
 
@@ -153,7 +153,7 @@ class LiveTableScreen(LiveScreen):
         if self.table_id not in change.tables:
             return False
         if self._want_tick or not self._seat_resumed or self.view is None or self.paused() \
-                or not isinstance(self.wom.store.live, LiveState) or not self.is_attached:
+                or not self.wom.store.live.quick_reads or not self.is_attached:
             return True
         # Another seat's move, in a data folder: the table is read and shown at once, here. It is one
         # small file read without the store's lock (nothing here waits on another process; a database

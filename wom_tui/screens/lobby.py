@@ -20,7 +20,8 @@ from textual.widgets import Button, Checkbox, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..domain.codes import WOM_RULESET, Ruleset
-from ..domain.live import LiveChange, Presence
+from ..domain.presence import Presence
+from ..domain.store.api import LiveChange
 from ..domain.table import CLOSED, FINISHED, OPEN, Refused, Table, TableView
 from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
 from .together import LiveScreen

@@ -25,14 +25,15 @@ from typing import TYPE_CHECKING, Any
 
 from textual.css.query import NoMatches
 
-from ..domain.live import HEARTBEAT_INTERVAL, LiveChange, Presence, new_session_id
+from ..domain.presence import HEARTBEAT_INTERVAL, Presence, new_session_id
+from ..domain.store.api import LiveChange
 from ..domain.store import StoreError
 from ..domain.table import SeatHolder
 from .base import WomScreen
 
 if TYPE_CHECKING:
     from ..app import WomApp
-    from ..domain.stores import LiveLike
+    from ..domain.store.api import Live
 
 SWEEP_INTERVAL = HEARTBEAT_INTERVAL
 """Seconds between two sweeps of the live state (one per process, see :class:`Housekeeper`)."""
@@ -130,18 +131,18 @@ class Housekeeper:
     """
 
     def __init__(self) -> None:
-        self.lives: list[LiveLike] = []
+        self.lives: list[Live] = []
         self.task: asyncio.Task[None] | None = None
         self.sweeps = 0
         """Sweeps done (tests and benches)."""
 
-    def join(self, live: LiveLike) -> None:
+    def join(self, live: Live) -> None:
         """A live screen on ``live`` opened: sweep while it is open."""
         self.lives.append(live)
         if self.task is None or self.task.done():
             self.task = asyncio.ensure_future(self._run())
 
-    def leave(self, live: LiveLike) -> None:
+    def leave(self, live: Live) -> None:
         """A live screen closed: the last one stops the sweeps."""
         with contextlib.suppress(ValueError):
             self.lives.remove(live)
@@ -168,7 +169,7 @@ _HOUSEKEEPERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[Hashabl
     weakref.WeakKeyDictionary()
 
 
-def housekeeper_for(live: LiveLike) -> Housekeeper:
+def housekeeper_for(live: Live) -> Housekeeper:
     """The running loop's :class:`Housekeeper` of the store ``live`` belongs to (by its feed's place)."""
     key = getattr(live.feed(), "key", id(live))
     keepers = _HOUSEKEEPERS.setdefault(asyncio.get_running_loop(), {})

@@ -99,7 +99,7 @@ def warm_up() -> None:
     from rich.cells import get_character_cell_size
 
     from .. import __main__, app, driver, parsed_css  # noqa: F401
-    from ..domain import stores  # noqa: F401  (imported when the game opens its store)
+    from ..domain.store.folder import store as _folder_store  # noqa: F401  (the store a game opens)
 
     # rich imports its table of character widths at the first character outside its single-width ranges
     # (the rehearsal draws none, a game soon does): import it here, once, rather than in every game. The
@@ -236,13 +236,13 @@ def _rehearse() -> None:
 
     from ..app import WomApp
     from ..domain.identity import Identity
-    from ..domain.store import Store
+    from ..domain.store.folder.store import FolderStore
     from ..options import Options
 
     with tempfile.TemporaryDirectory(prefix="wom-warm-") as folder:
         data_dir = Path(folder)
         options = Options(data_dir=data_dir, seed=0, served=True)
-        app = WomApp(Store(data_dir), random.Random(0), options, Identity.guest())  # as a served guest
+        app = WomApp(FolderStore(data_dir), random.Random(0), options, Identity.guest())  # as a served guest
         # Exit once the menu is painted and what follows the first paint (the presence) has started.
         app.call_later(lambda: app.call_after_refresh(lambda: app.call_after_refresh(app.exit)))
         try:

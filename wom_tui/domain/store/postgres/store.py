@@ -1,7 +1,7 @@
-"""The store in PostgreSQL: what a fleet of servers shares (SPEC §7's promises, held by the database).
+"""The store in PostgreSQL: what a fleet of servers shares (the data folder's promises, held by the database).
 
 ``PostgresStore(url)`` keeps the same users, hall of fame and game records as the data folder,
-behind the same methods (:class:`~.stores.StoreLike`). Tables are prefixed ``wom_`` and live in the
+behind the same methods (:class:`..api.Store`). Tables are prefixed ``wom_`` and live in the
 first schema of the connection's ``search_path`` (``?options=-csearch_path%3Dname`` in the URL gives
 wom-tui a schema of its own in a shared database).
 
@@ -21,7 +21,7 @@ Promises, and what keeps them:
   reason; nothing is written. A lost connection is retried (:data:`ATTEMPTS` times, with a pause)
   before it is reported.
 
-The schema is versioned (:data:`MIGRATIONS`); opening a store applies the missing migrations under
+The schema is versioned (:data:`.migrations.MIGRATIONS`); opening a store applies the missing migrations under
 an advisory lock, so servers starting together migrate once. ``wom-tui store migrate`` does the same
 explicitly.
 """
@@ -32,32 +32,26 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import psycopg
 from psycopg import sql
-from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from .daily import DailyAttempt, check_can_start
-from .daily import finished as finished_attempts
-from .halloffame import HallEntry, HallOfFame
-from .keys import KeyRejected, PendingLink, check_fingerprint, hash_link_code
-from .pglive import STATEMENTS as LIVE_STATEMENTS
-from .pglive import PostgresLive
-from .records import GameRecord
-from .solo import check_solo_json
-from .stats import GameSummary
-
-if TYPE_CHECKING:
-    from .storecopy import Arcade
-from .store import (
-    _GAME_ID,
-    StoreError,
-    _check_game_id,
+from ...daily import SECRET_BYTES, DailyAttempt, check_can_start
+from ...daily import finished as finished_attempts
+from ...halloffame import HallEntry, HallOfFame
+from ...keys import KeyRejected, PendingLink, check_fingerprint, hash_link_code
+from ...records import GameRecord
+from ...solo import check_solo_json
+from ...stats import GameSummary
+from ...users import NameRejected, User, UserRegistry, check_name, name_key
+from ..api import Arcade, StoreError
+from ..documents import (
+    GAME_ID,
+    check_game_id,
     check_game_json,
     check_identity,
     check_theme_name,
@@ -65,9 +59,14 @@ from .store import (
     decode_secret,
     new_game_id,
 )
-from .users import NameRejected, User, UserRegistry, check_name, name_key
+from .errors import DatabaseError, describe
+from .errors import driver_reason as _reason
+from .live import PostgresLive
+from . import migrations
+from .migrations import Migration, migrate, schema_version
 
 T = TypeVar("T")
+
 
 # The pool reports each failed reconnection through logging. With no handler configured, Python
 # would print those to stderr: across the game's screen, or an SSH player's. A server that sets
@@ -87,158 +86,6 @@ POOL_WAIT = 2.0
 USER_COLUMNS = ("u.id, u.name, u.score, u.games, "
                 "ARRAY(SELECT k.fingerprint FROM wom_user_keys k WHERE k.user_id = u.id ORDER BY k.seq)")
 """A user row with its key fingerprints, oldest first (``u`` is wom_users)."""
-MIGRATION_LOCK = 0x574F4D  # "WOM": the advisory lock migrations take, so only one server migrates.
-
-
-@dataclass(frozen=True)
-class Migration:
-    """One step of the schema: its version, what it adds, and the SQL that adds it."""
-
-    version: int
-    description: str
-    statements: tuple[str, ...]
-
-
-MIGRATIONS: tuple[Migration, ...] = (
-    Migration(1, "users, finished games and the hall of fame", (
-        """CREATE TABLE wom_users (
-               id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-               name text NOT NULL,
-               score bigint NOT NULL DEFAULT 0 CHECK (score >= 0),
-               games bigint NOT NULL DEFAULT 0 CHECK (games >= 0),
-               registration uuid UNIQUE,
-               registered_at timestamptz NOT NULL DEFAULT now()
-           )""",
-        "CREATE UNIQUE INDEX wom_users_folded_name ON wom_users (lower(name))",
-        """CREATE TABLE wom_games (
-               id text COLLATE "C" PRIMARY KEY,
-               kind text NOT NULL,
-               finished_at text NOT NULL,
-               record jsonb NOT NULL
-           )""",
-        """CREATE TABLE wom_hall_of_fame (
-               ruleset text COLLATE "C" PRIMARY KEY,
-               entry jsonb NOT NULL
-           )""",
-    )),
-    Migration(2, "SSH key fingerprints per user and one-time link codes", (
-        # The primary key makes a fingerprint belong to one user at most, whichever server binds it.
-        """CREATE TABLE wom_user_keys (
-               fingerprint text COLLATE "C" PRIMARY KEY,
-               user_id bigint NOT NULL REFERENCES wom_users (id) ON DELETE CASCADE,
-               seq bigint GENERATED ALWAYS AS IDENTITY
-           )""",
-        "CREATE INDEX wom_user_keys_by_user ON wom_user_keys (user_id, seq)",
-        # Only the code's hash is kept, as in links.json; a code is used up by deleting its row.
-        """CREATE TABLE wom_links (
-               code_hash text COLLATE "C" PRIMARY KEY,
-               user_id bigint NOT NULL REFERENCES wom_users (id) ON DELETE CASCADE,
-               expires timestamptz NOT NULL
-           )""",
-    )),
-    Migration(3, "live tables, presence heartbeats and the LISTEN/NOTIFY change feed", LIVE_STATEMENTS),
-    Migration(4, "theme preferences, the daily code's secret and its attempts", (
-        """CREATE TABLE wom_preferences (
-               identity text COLLATE "C" PRIMARY KEY,
-               theme text NOT NULL
-           )""",
-        # One row each (the key is always true), as the data folder's daily_secret.json and daily.json;
-        # every change to the attempts locks the row, so two sessions cannot both start one puzzle.
-        """CREATE TABLE wom_daily_secret (
-               one boolean PRIMARY KEY DEFAULT true CHECK (one),
-               secret text NOT NULL
-           )""",
-        """CREATE TABLE wom_daily (
-               one boolean PRIMARY KEY DEFAULT true CHECK (one),
-               attempts jsonb NOT NULL
-           )""",
-    )),
-    Migration(5, "a solo game in progress per identity, to resume it after a crash", (
-        """CREATE TABLE wom_solo_games (
-               identity text COLLATE "C" PRIMARY KEY,
-               game jsonb NOT NULL,
-               updated_at timestamptz NOT NULL DEFAULT now()
-           )""",
-    )),
-    # Later versions append here, never edit an applied one.
-)
-SCHEMA_VERSION = MIGRATIONS[-1].version
-
-
-class DatabaseError(StoreError):
-    """The database cannot be reached or holds a bad row; ``str`` is "<database>: <reason>".
-
-    ``path`` is the database's description without its password (as :func:`describe` gives it),
-    so the app shows it where it shows a damaged file's path.
-    """
-
-    label = "Database:"
-    """What the store-error screen calls :attr:`path`."""
-    advice = ("Nothing has been changed. Check that the database is running and reachable, or repair "
-              "the row, then press r to try again.")
-    """What the store-error screen suggests."""
-
-    def __init__(self, database: str, reason: str) -> None:
-        Exception.__init__(self, f"{database}: {reason}")
-        self.path = database  # type: ignore[assignment]
-        self.reason = reason
-
-
-def describe(url: str) -> str:
-    """``postgresql://user@host:port/dbname`` for messages: never the password or other options."""
-    try:
-        params = conninfo_to_dict(url)
-    except psycopg.Error:
-        return "postgresql://(an unreadable address)"
-    user = str(params.get("user") or "")
-    host = params.get("host") or "localhost"
-    port = params.get("port")
-    dbname = params.get("dbname") or user or ""
-    where = f"{host}:{port}" if port else str(host)
-    return f"postgresql://{user + '@' if user else ''}{where}/{dbname}"
-
-
-def _reason(exc: BaseException) -> str:
-    """The first meaningful line of a driver error, without libpq's hints."""
-    text = str(exc).strip() or type(exc).__name__
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return lines[0] if lines else type(exc).__name__
-
-
-def _schema_version(conn: psycopg.Connection[Any]) -> int:
-    """The highest applied migration (0 on an empty database)."""
-    exists = conn.execute("SELECT to_regclass('wom_migrations') IS NOT NULL").fetchone()
-    if not exists or not exists[0]:
-        return 0
-    row = conn.execute("SELECT max(version) FROM wom_migrations").fetchone()
-    return int(row[0]) if row and row[0] is not None else 0
-
-
-def migrate(conn: psycopg.Connection[Any], database: str) -> list[Migration]:
-    """Apply the migrations this database lacks, in one transaction; the ones applied.
-
-    ``DatabaseError`` if the database was migrated by a newer wom-tui (its tables are left alone).
-    """
-    with conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-        conn.execute("""CREATE TABLE IF NOT EXISTS wom_migrations (
-                            version integer PRIMARY KEY,
-                            description text NOT NULL,
-                            applied_at timestamptz NOT NULL DEFAULT now())""")
-        current = _schema_version(conn)
-        if current > SCHEMA_VERSION:
-            raise DatabaseError(database, f"the database has schema version {current}; this wom-tui knows "
-                                          f"up to version {SCHEMA_VERSION} (upgrade wom-tui)")
-        applied = []
-        for migration in MIGRATIONS:
-            if migration.version <= current:
-                continue
-            # One round trip per migration (statements without parameters may be sent together).
-            conn.execute(";\n".join(migration.statements))
-            conn.execute("INSERT INTO wom_migrations (version, description) VALUES (%s, %s)",
-                         (migration.version, migration.description))
-            applied.append(migration)
-    return applied
 
 
 class PostgresStore:
@@ -248,6 +95,7 @@ class PostgresStore:
                  attempts: int = ATTEMPTS, retry_pause: float = RETRY_PAUSE, migrate_schema: bool = True) -> None:
         self.url = url
         self.database = describe(url)
+        self.location = self.database
         self.connect_timeout = connect_timeout
         self.attempts = attempts
         self.retry_pause = retry_pause
@@ -259,19 +107,19 @@ class PostgresStore:
                     self.applied = migrate(conn, self.database)
                 else:
                     self.applied = []
-                self.version = _schema_version(conn)
+                self.version = schema_version(conn)
         except psycopg.Error as exc:
             raise DatabaseError(self.database, f"cannot use the database ({_reason(exc)})") from None
-        if self.version != SCHEMA_VERSION:
+        if self.version != migrations.SCHEMA_VERSION:  # (read at each opening: tests open an older schema)
             raise DatabaseError(self.database, f"the database has schema version {self.version}, not "
-                                               f"{SCHEMA_VERSION}: run `wom-tui store migrate`")
+                                               f"{migrations.SCHEMA_VERSION}: run `wom-tui store migrate`")
         self.pool_max = pool_max
         self._pool = self._new_pool()
         self._live: PostgresLive | None = None
 
     @property
     def live(self) -> PostgresLive:
-        """Tables, live games, presence and the change feed in this database (:mod:`.pglive`)."""
+        """Tables, live games, presence and the change feed in this database (:mod:`.live`)."""
         if self._live is None:
             self._live = PostgresLive(self)
         return self._live
@@ -576,7 +424,7 @@ class PostgresStore:
             raise TypeError("record_game needs a GameRecord")
         data = record.as_json()
         check_game_json(data)
-        game_id = new_game_id() if game_id is None else _check_game_id(game_id)
+        game_id = new_game_id() if game_id is None else check_game_id(game_id)
         return self._transaction(lambda conn, attempt: self._record_in(conn, record, game_id))
 
     @staticmethod
@@ -674,7 +522,7 @@ class PostgresStore:
 
     def game(self, game_id: str) -> GameRecord:
         """One finished game, read and validated in full; :class:`DatabaseError` if missing or damaged."""
-        if not isinstance(game_id, str) or _GAME_ID.fullmatch(game_id) is None:
+        if not isinstance(game_id, str) or GAME_ID.fullmatch(game_id) is None:
             raise DatabaseError(self.database, f"{game_id!r} is not a game id")
         rows = self._read("SELECT kind, record FROM wom_games WHERE id = %s", (game_id,))
         if not rows:
@@ -699,8 +547,6 @@ class PostgresStore:
     def daily_secret(self) -> bytes:
         """The arcade's daily secret, made (32 random bytes) by the first session that needs it."""
         import secrets
-
-        from .daily import SECRET_BYTES
 
         # Not from the seeded RNG on purpose: with a known --seed the codes could be computed.
         fresh = secrets.token_bytes(SECRET_BYTES).hex()
@@ -770,7 +616,7 @@ class PostgresStore:
         return self._read(_COUNT_ARCADE)[0][0] == 0
 
     def totals(self) -> dict[str, int]:
-        """What :meth:`.storecopy.Arcade.totals` counts, counted by the database in one query (no row decoded)."""
+        """What :meth:`..api.Arcade.totals` counts, counted by the database in one query (no row decoded)."""
         row = self._read(
             "SELECT (SELECT count(*) FROM wom_users), (SELECT coalesce(sum(score), 0) FROM wom_users), "
             "(SELECT coalesce(sum(games), 0) FROM wom_users), (SELECT count(*) FROM wom_user_keys), "
@@ -803,7 +649,7 @@ class PostgresStore:
             raise self._bad_row("wom_daily_secret", "secret", str(exc)) from None
 
     def load(self, arcade: Arcade) -> None:
-        """Fill an empty database with exactly this arcade (:class:`.storecopy.Arcade`), in one transaction.
+        """Fill an empty database with exactly this arcade (:class:`..api.Arcade`), in one transaction.
 
         Points are taken as they are (not recomputed from the games). Pending link codes are not
         copied: they live ten minutes, and a player asks for a new one. ``DatabaseError`` if anything
@@ -856,5 +702,4 @@ def migrate_database(url: str) -> tuple[int, list[Migration]]:
     return store.version, store.applied
 
 
-__all__ = ["ATTEMPTS", "MIGRATIONS", "SCHEMA_VERSION", "DatabaseError", "Migration", "PostgresStore", "describe",
-           "migrate_database"]
+__all__ = ["ATTEMPTS", "PostgresStore", "migrate_database"]

@@ -1,9 +1,10 @@
 """Live state in PostgreSQL: tables with their live games, who is online, and a change feed (LISTEN/NOTIFY).
 
-The same interface as the data folder's :class:`.live.LiveState` (``store.live``), so servers on
-several machines sharing one database see the same tables. The rules of a table stay in
-:mod:`.table`, and what is done around them (``act``, ``tick``, what a sweep brings up to date)
-in :class:`.live.TableRules`, shared by both stores. Tables (schema migration 3)::
+The same interface as the data folder's :class:`..folder.live.FolderLive` (``store.live``, the
+:class:`..api.Live` role), so servers on several machines sharing one database see the same tables.
+The rules of a table stay in :mod:`wom_tui.domain.table`, and what is done around them (``act``,
+``tick``, what a sweep brings up to date) in :class:`..tables.TableRules`, shared by both stores.
+Tables (schema migration 3, :mod:`.migrations`)::
 
     wom_tables           id, state (the table's JSON), updated_at
     wom_damaged_tables   a row that could not be read, moved aside as it was (the table is closed)
@@ -19,7 +20,7 @@ Promises:
   the move stands and the next sweep retries it, reporting why). A game already kept under the
   table's game id is never counted again.
 * Presence: ``join`` writes a row, a heartbeat sets ``seen = now()`` (the database's clock, the
-  same for every server). A row older than :data:`.live.PRESENCE_STALE` seconds is ignored and
+  same for every server). A row older than :data:`wom_tui.domain.presence.PRESENCE_STALE` seconds is ignored and
   removed by the next sweep.
 * The change feed: triggers send ``NOTIFY wom_live`` for a table written, a session joining or
   leaving (not a heartbeat) and users or games changing; :class:`PostgresFeed` LISTENs on a
@@ -31,73 +32,48 @@ Promises:
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Callable, Iterable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import psycopg
 from psycopg.types.json import Jsonb
 
-from .codes import WOM_RULESET, Ruleset
-from .live import (
-    KEEP_ENDED, PRESENCE_STALE, ChangeFeed, LiveChange, Listing, Presence, ProcessFeed, TableRules, guest_label,
-    new_session_id, new_table_id,
-)
-from .store import StoreError, new_game_id
-from .table import COMPUTER_PACE, FINISHED, SEAT_GRACE, SeatHolder, Table, TableDataError, check_table_id
-from .users import name_key
-
-if TYPE_CHECKING:
-    from .pgstore import PostgresStore
+from ...presence import PRESENCE_STALE, Presence, guest_label, new_session_id
+from ...records import GameRecord
+from ...table import FINISHED, SeatHolder, Table, TableDataError, check_table_id
+from ...users import name_key
+from ..api import ChangeFeed, LiveChange, Listing, StoreError
+from ..documents import new_game_id
+from ..feed import ProcessFeed
+from ..tables import KEEP_ENDED, TableRules
+from .errors import DatabaseError, driver_reason
 
 T = TypeVar("T")
 
 CHANNEL = "wom_live"
 
-STATEMENTS: tuple[str, ...] = (
-    """CREATE TABLE wom_tables (
-           id text COLLATE "C" PRIMARY KEY,
-           state jsonb NOT NULL,
-           updated_at timestamptz NOT NULL DEFAULT now()
-       )""",
-    """CREATE TABLE wom_damaged_tables (
-           id text COLLATE "C" NOT NULL,
-           state jsonb,
-           reason text NOT NULL,
-           moved_at timestamptz NOT NULL DEFAULT now()
-       )""",
-    """CREATE TABLE wom_presence (
-           session text COLLATE "C" PRIMARY KEY,
-           name text NOT NULL,
-           registered boolean NOT NULL,
-           since double precision NOT NULL,
-           seen timestamptz NOT NULL DEFAULT now()
-       )""",
-    """CREATE FUNCTION wom_notify_live() RETURNS trigger LANGUAGE plpgsql AS $$
-       BEGIN
-           IF TG_TABLE_NAME = 'wom_tables' THEN
-               IF TG_OP = 'DELETE' THEN
-                   PERFORM pg_notify('wom_live', TG_TABLE_SCHEMA || ' t ' || OLD.id);
-               ELSE
-                   PERFORM pg_notify('wom_live', TG_TABLE_SCHEMA || ' t ' || NEW.id);
-               END IF;
-           ELSIF TG_TABLE_NAME = 'wom_presence' THEN
-               PERFORM pg_notify('wom_live', TG_TABLE_SCHEMA || ' p');
-           ELSE
-               PERFORM pg_notify('wom_live', TG_TABLE_SCHEMA || ' s');
-           END IF;
-           RETURN NULL;
-       END $$""",
-    """CREATE TRIGGER wom_tables_notify AFTER INSERT OR UPDATE OR DELETE ON wom_tables
-       FOR EACH ROW EXECUTE FUNCTION wom_notify_live()""",
-    # A heartbeat only sets `seen`: it wakes nobody.
-    """CREATE TRIGGER wom_presence_notify AFTER INSERT OR DELETE OR UPDATE OF name, registered, since
-       ON wom_presence FOR EACH ROW EXECUTE FUNCTION wom_notify_live()""",
-    """CREATE TRIGGER wom_users_notify AFTER INSERT OR UPDATE OR DELETE ON wom_users
-       FOR EACH STATEMENT EXECUTE FUNCTION wom_notify_live()""",
-    """CREATE TRIGGER wom_games_notify AFTER INSERT OR UPDATE OR DELETE ON wom_games
-       FOR EACH STATEMENT EXECUTE FUNCTION wom_notify_live()""",
-)
-"""Migration 3 (see :data:`.pgstore.MIGRATIONS`)."""
+
+class Database(Protocol):
+    """What the live state needs of its store (:class:`.store.PostgresStore`): the database, its
+    transactions, and recording a finished game inside one.
+    """
+
+    url: str
+    database: str
+
+    def _transaction(self, work: Callable[[psycopg.Connection[Any], int], T]) -> T:
+        """Run ``work(conn, attempt)`` in one transaction, retrying it when the connection is lost."""
+
+    def _read(self, query: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one query."""
+
+    def _bad_row(self, table: str, key: object, reason: str) -> DatabaseError:
+        """The error naming a row that failed validation."""
+
+    def _record_in(self, conn: psycopg.Connection[Any], record: GameRecord, game_id: str) -> str:
+        """Keep a checked game and apply its points in the caller's transaction (once per game id)."""
+
 
 _STALE = f"now() - interval '{PRESENCE_STALE} seconds'"
 _JOIN = ("INSERT INTO wom_presence (session, name, registered, since) VALUES (%s, %s, %s, %s) "
@@ -127,7 +103,7 @@ def _classify(schema: str, payloads: Iterable[str]) -> LiveChange | None:
 
 
 class PostgresFeed:
-    """The change feed of a database: LISTEN on a connection of its own (see :class:`.live.ChangeFeed`)."""
+    """The change feed of a database: LISTEN on a connection of its own (see :class:`..api.ChangeFeed`)."""
 
     def __init__(self, url: str, database: str, *, step: float = 0.003, wake: float = 0.25,
                  reconnect_pause: float = 1.0) -> None:
@@ -147,9 +123,7 @@ class PostgresFeed:
             await conn.execute(f"LISTEN {CHANNEL}")
             row = await (await conn.execute("SELECT current_schema()")).fetchone()
         except psycopg.Error as exc:
-            from .pgstore import DatabaseError, _reason
-
-            raise DatabaseError(self.database, f"cannot listen for changes ({_reason(exc)})") from None
+            raise DatabaseError(self.database, f"cannot listen for changes ({driver_reason(exc)})") from None
         return conn, str(row[0]) if row else "public"
 
     async def changes(self, stop: asyncio.Event | None = None, ready: asyncio.Event | None = None) -> AsyncIterator[LiveChange]:
@@ -192,9 +166,9 @@ class PostgresFeed:
 class PostgresLive(TableRules):
     """Tables, live games and presence in the store's database (see the module's promises)."""
 
-    def __init__(self, store: PostgresStore, *, clock: Callable[[], float] | None = None) -> None:
-        import time
+    quick_reads = False
 
+    def __init__(self, store: Database, *, clock: Callable[[], float] | None = None) -> None:
         self.store = store
         self.clock = clock or time.time
 
@@ -240,7 +214,7 @@ class PostgresLive(TableRules):
         return Presence(session, name, registered, now, now)
 
     def join_guest(self, session: str) -> Presence:
-        """Announce a guest session online as ``Guest N`` (:func:`.live.guest_label`), the number chosen
+        """Announce a guest session online as ``Guest N`` (:func:`wom_tui.domain.presence.guest_label`), the number chosen
         and written in one transaction that guests joining at once take in turn (an advisory lock):
         two guests arriving at the same instant get two numbers.
         """
@@ -290,21 +264,8 @@ class PostgresLive(TableRules):
 
     # ---- tables
 
-    def create_table(
-        self, creator: SeatHolder, *, seats: int = 2, attempts: int = 10, ruleset: Ruleset = WOM_RULESET,
-        seed: int = 0, grace: float = SEAT_GRACE, pace: tuple[float, float] = COMPUTER_PACE,
-    ) -> Table:
-        """Open a new table with ``creator`` in seat 1; :class:`.table.Refused` for rules it cannot have."""
-        table = Table(new_table_id(), creator, seats=seats, attempts=attempts, ruleset=ruleset, seed=seed,
-                      now=self.clock(), grace=grace, pace=pace)
+    def _insert(self, table: Table) -> None:
         self.store._transaction(lambda conn, _: self._write(conn, table))
-        return table
-
-    def _peek(self, table_id: str) -> Table | None:
-        try:
-            return self.table(table_id)
-        except StoreError:
-            return None
 
     def table(self, table_id: str) -> Table | None:
         """The table as kept now (None if it is gone); :class:`StoreError` naming a damaged row."""
@@ -383,7 +344,7 @@ class PostgresLive(TableRules):
         return self._collect_presence()
 
     def _remove_ended(self, ended: list[Table]) -> set[str]:
-        """Ended over :data:`.live.KEEP_ENDED` seconds ago by the database's clock (each deleted unless it changed since)."""
+        """Ended over :data:`..tables.KEEP_ENDED` seconds ago by the database's clock (each deleted unless it changed since)."""
         if not ended:
             return set()
         old = {table_id for (table_id,) in self.store._read(
@@ -397,13 +358,13 @@ class PostgresLive(TableRules):
 
     def feed(self, *, polling: bool = False) -> ChangeFeed:
         """The change feed of this database (LISTEN/NOTIFY; ``polling`` is the folder's, ignored here):
-        one LISTEN connection per process and database, shared by every subscriber (:class:`.live.SharedFeed`).
+        one LISTEN connection per process and database, shared by every subscriber (:class:`..feed.SharedFeed`).
         """
         url, database = self.store.url, self.store.database
         return ProcessFeed(("postgresql", url, database), lambda: PostgresFeed(url, database))
 
 
-__all__ = ["PostgresFeed", "PostgresLive", "STATEMENTS"]
+__all__ = ["CHANNEL", "Database", "PostgresFeed", "PostgresLive"]
 
 
 def _deleting_ended(table_id: str) -> Callable[[psycopg.Connection[Any], int], object]:

@@ -1,0 +1,43 @@
+"""The persistence wing of the domain: users, games, the hall of fame and the live state, kept in a
+data folder (the default) or a PostgreSQL database.
+
+Callers hold a :class:`~.api.Store` (the roles in :mod:`.api`) and open one with :func:`open_store`;
+nothing else needs to know which backend it has. PostgreSQL's driver is imported only when a
+database is chosen. The rules (the rest of :mod:`wom_tui.domain`) never import this package.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from .api import Store, StoreError
+
+if TYPE_CHECKING:  # mypy proves here that both backends keep every role
+    from .api import Live
+    from .folder.store import FolderStore
+    from .postgres.store import PostgresStore
+
+    def _both_conform(folder: FolderStore, database: PostgresStore) -> tuple[Store, Store, Live, Live]:
+        return folder, database, folder.live, database.live
+
+DATABASE_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_database_url(location: str | os.PathLike[str] | None) -> bool:
+    """True for ``postgresql://…`` (or ``postgres://…``), false for a folder."""
+    return isinstance(location, str) and location.startswith(DATABASE_SCHEMES)
+
+
+def open_store(location: str | os.PathLike[str]) -> Store:
+    """The store at ``location``: a PostgreSQL URL, or else a data folder. ``StoreError`` if unusable."""
+    if is_database_url(location):
+        from .postgres.store import PostgresStore
+
+        return PostgresStore(str(location))
+    from .folder.store import FolderStore
+
+    return FolderStore(location)
+
+
+__all__ = ["DATABASE_SCHEMES", "Store", "StoreError", "is_database_url", "open_store"]

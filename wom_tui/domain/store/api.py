@@ -1,0 +1,322 @@
+"""What the app, the screens, the server and ``wom-tui store copy`` need from a store, role by role.
+
+A store keeps users and their SSH keys, finished games, the hall of fame, preferences, the daily
+code, solo games in progress and the live state (tables, presence, the change feed). Each role is a
+small protocol; :class:`Store` is their union, and both backends conform to it (the data folder's
+:class:`~.folder.store.FolderStore`, PostgreSQL's :class:`~.postgres.store.PostgresStore`; mypy
+checks it in :mod:`wom_tui.domain.store`). Every failure to read or write is a :class:`StoreError`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from ..daily import DailyAttempt
+from ..halloffame import HallEntry, HallOfFame
+from ..records import GameRecord
+from ..stats import GameSummary
+from ..users import User, UserRegistry
+
+if TYPE_CHECKING:
+    from ..codes import Ruleset
+    from ..presence import Presence
+    from ..table import SeatHolder, Table
+
+T = TypeVar("T")
+
+
+class StoreError(Exception):
+    """A data file or row that cannot be read, parsed, validated or written; ``str`` is "<path>: <reason>"."""
+
+    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
+        self.path = Path(path)
+        self.reason = reason
+        super().__init__(f"{self.path}: {reason}")
+
+    @classmethod
+    def from_os(cls, path: str | os.PathLike[str], failure: str, exc: OSError) -> StoreError:
+        """``failure`` (what could not be done: "cannot read the file") and the system's reason why."""
+        return cls(path, f"{failure} ({exc.strerror or exc})")
+
+
+# ---------------------------------------------------------------- the live state's data
+
+
+@dataclass(frozen=True)
+class Listing:
+    """Every table kept, and the damaged tables found (each closed and moved aside)."""
+
+    tables: tuple[Table, ...]
+    problems: tuple[StoreError, ...]
+
+
+@dataclass(frozen=True)
+class LiveChange:
+    """Something in the live state changed: re-read what you show."""
+
+    tables: frozenset[str]
+    """Ids of the tables created, changed or removed (may be empty)."""
+    presence: bool
+    """A session came or went."""
+    scores: bool
+    """Users or finished games changed (scoreboards)."""
+
+
+class ChangeFeed(Protocol):
+    """A store's change feed: async iteration yields a :class:`LiveChange` after each change."""
+
+    def changes(self, stop: asyncio.Event | None = None, ready: asyncio.Event | None = None) -> AsyncIterator[LiveChange]:
+        """Changes from now on, until ``stop`` is set or the iteration is closed.
+
+        ``ready`` is set once every later change is sure to be reported: subscribe, wait for
+        ``ready``, then read the state, and no change falls in between.
+        """
+        ...
+
+
+# ---------------------------------------------------------------- the roles
+
+
+class Users(Protocol):
+    """Registered users and their points."""
+
+    def users(self) -> UserRegistry:
+        """All registered users, in registration order."""
+
+    def scoreboard(self) -> list[User]:
+        """Users by score, highest first, then name."""
+
+    def user(self, name: str) -> User | None:
+        """The user with this name in any case, or ``None``."""
+
+    def register(self, name: str, key: str | None = None) -> User:
+        """A new user with 0 points (holding ``key`` if given); ``NameRejected``/``KeyRejected`` with the reason."""
+
+
+class Keys(Protocol):
+    """The SSH keys that sign in as a user, and the one-time codes that link another key."""
+
+    def user_for_key(self, fingerprint: str) -> User | None:
+        """The user holding the SSH key with this fingerprint, or ``None``."""
+
+    def bind_key(self, name: str, fingerprint: str) -> User:
+        """Let a key sign in as ``name``; ``KeyRejected`` if the name is unknown or the key someone else's."""
+
+    def unbind_key(self, name: str, fingerprint: str) -> User:
+        """Take a key from ``name``; ``KeyRejected`` if they do not hold it."""
+
+    def issue_link_code(self, fingerprint: str, now: datetime | None = None) -> str:
+        """A one-time code (ten minutes, once) to link another key to the name ``fingerprint`` signs in as."""
+
+    def redeem_link_code(self, typed: str, fingerprint: str, now: datetime | None = None) -> User:
+        """Bind ``fingerprint`` to the name a valid code was issued for, using the code up; ``KeyRejected`` if not."""
+
+
+class Records(Protocol):
+    """Finished games: recorded once, read whole or as summaries (statistics, replays)."""
+
+    def record_game(self, record: GameRecord, *, game_id: str | None = None) -> str:
+        """Keep a finished game (and apply a World of Mastermind game's points exactly once, also when
+        asked again with the same ``game_id``); its id.
+        """
+
+    def games(self) -> list[GameRecord]:
+        """Every finished game, oldest first."""
+
+    def games_with_ids(self) -> list[tuple[str, GameRecord]]:
+        """Every finished game with its id, oldest first."""
+
+    def game(self, game_id: str) -> GameRecord:
+        """One finished game, read and validated in full; ``StoreError`` if missing or damaged."""
+
+    def game_summaries(self) -> tuple[list[GameSummary], list[StoreError]]:
+        """A summary of every finished game (oldest first), and the damaged ones left out."""
+
+
+class Hall(Protocol):
+    """The hall of fame: the best game of each ruleset."""
+
+    def hall_of_fame(self) -> HallOfFame:
+        """The hall of fame."""
+
+    def submit_hall_entry(self, entry: HallEntry) -> bool:
+        """Make ``entry`` the record for its ruleset if it beats the current one; True if it did."""
+
+
+class Preferences(Protocol):
+    """What each identity chose (``"local"`` on one machine, a key's fingerprint over SSH)."""
+
+    def theme(self, identity: str) -> str | None:
+        """The theme ``identity`` chose last, or ``None``."""
+
+    def set_theme(self, identity: str, theme: str) -> None:
+        """Remember ``theme`` for ``identity``."""
+
+
+class Daily(Protocol):
+    """The daily code: its secret and every attempt at it."""
+
+    def daily_secret(self) -> bytes:
+        """The secret the daily codes are derived from (made on first use)."""
+
+    def daily_attempts(self) -> list[DailyAttempt]:
+        """Every daily attempt kept."""
+
+    def start_daily(self, attempt: DailyAttempt) -> None:
+        """Record that ``attempt.player`` started a daily puzzle; ``DailyRefused`` if they already have."""
+
+    def finish_daily(
+        self, day: str, puzzle: str, player: str, *, finished_at: str, guesses: int, broke: bool, game_id: str | None
+    ) -> None:
+        """Record how ``player``'s started attempt ended; ``DailyRefused`` if none is under way."""
+
+
+class SoloProgress(Protocol):
+    """A solo game in progress per identity, kept after every move so that it survives a crash."""
+
+    def solo_in_progress(self, identity: str) -> dict[str, Any] | None:
+        """The solo game ``identity`` left unfinished (``SoloGame.as_json`` data), or None."""
+
+    def keep_solo(self, identity: str, game: dict[str, Any]) -> None:
+        """Keep ``identity``'s solo game in progress (after every move), replacing any; ``ValueError`` if not one."""
+
+    def drop_solo(self, identity: str) -> None:
+        """Forget ``identity``'s solo game in progress (it ended, or was abandoned on purpose)."""
+
+
+class Live(Protocol):
+    """Tables, live games, presence and the change feed (``store.live``). Both backends share
+    :class:`~.tables.TableRules`.
+    """
+
+    clock: Callable[[], float]
+    quick_reads: bool
+    """True when reading a table is a local file read, cheap enough to do on the event loop."""
+
+    def join(self, name: str, registered: bool, session: str | None = None) -> Presence:
+        """Announce a session online; returns it."""
+
+    def join_guest(self, session: str) -> Presence:
+        """Announce a guest session online as ``Guest N``, N the smallest no other online guest has
+        (chosen and written at once: two guests arriving together get two numbers); returns it.
+        """
+
+    def heartbeat(self, presence: Presence) -> None:
+        """Keep a session online (joining again if its record was collected)."""
+
+    def part(self, session: str) -> None:
+        """A session ending cleanly."""
+
+    def sessions(self) -> list[Presence]:
+        """Sessions online now, oldest first."""
+
+    def create_table(
+        self, creator: SeatHolder, *, seats: int = ..., attempts: int = ..., ruleset: Ruleset = ...,
+        seed: int = ..., grace: float = ..., pace: tuple[float, float] = ...,
+    ) -> Table:
+        """Open a new table with ``creator`` in seat 1 (the rules' defaults are the implementations')."""
+
+    def table(self, table_id: str) -> Table | None:
+        """One table as kept now, or None."""
+
+    def tables(self) -> Listing:
+        """Every table, and the damaged ones found (closed, reported)."""
+
+    def update_table(self, table_id: str, change: Callable[[Table], T]) -> T:
+        """Compare-and-swap one table (recording its game exactly once when it finishes)."""
+
+    def act(self, table_id: str, action: Callable[[Table, float], T]) -> T:
+        """``update_table`` with the clock, presence and what is due done first."""
+
+    def tick(self, table_id: str) -> Table:
+        """Bring one table up to date."""
+
+    def sweep(self) -> Listing:
+        """Housekeeping: stale presences, every table up to date, old ended tables removed."""
+
+    def claim_sweep(self, interval: float) -> bool:
+        """True if this process should sweep now (False: another one sharing the store just did)."""
+
+    def feed(self, *, polling: bool = False) -> ChangeFeed:
+        """The change feed."""
+
+
+class Admin(Protocol):
+    """What ``wom-tui store copy`` needs to read a whole arcade out of a store and into another."""
+
+    location: str
+    """The folder, or the database without its password: where a message says the arcade is."""
+
+    def is_empty(self) -> bool:
+        """True when nothing of an arcade is kept yet."""
+
+    def totals(self) -> dict[str, int]:
+        """What :meth:`Arcade.totals` counts, counted in this store."""
+
+    def themes(self) -> dict[str, str]:
+        """The theme each identity chose."""
+
+    def daily_secret_kept(self) -> bytes | None:
+        """The daily secret if one was made (never makes one)."""
+
+    def load(self, arcade: Arcade) -> None:
+        """Fill this empty store with exactly ``arcade``; ``StoreError`` if it holds anything already."""
+
+
+class Store(Users, Keys, Records, Hall, Preferences, Daily, SoloProgress, Admin, Protocol):
+    """Everything a store keeps; every failure to read or write is a :class:`StoreError`."""
+
+    def check(self) -> None:
+        """Validate everything needed to play; raise ``StoreError`` naming the first bad file or row."""
+
+    @property
+    def live(self) -> Live:
+        """Tables, live games, presence and the change feed kept with this store."""
+
+    def close(self) -> None:
+        """Release connections (nothing to do for a folder)."""
+
+
+@dataclass(frozen=True)
+class Arcade:
+    """Everything a store keeps, read out in full (pending link codes excepted: they live ten minutes)."""
+
+    users: tuple[User, ...]
+    hall: HallOfFame
+    games: tuple[tuple[str, GameRecord], ...]
+    themes: dict[str, str]
+    daily: tuple[DailyAttempt, ...]
+    daily_secret: bytes | None
+
+    @classmethod
+    def read(cls, store: Store) -> Arcade:
+        """Everything in ``store`` (``StoreError`` if anything in it is unreadable); nothing is written."""
+        return cls(tuple(store.users()), store.hall_of_fame(), tuple(store.games_with_ids()), store.themes(),
+                   tuple(store.daily_attempts()), store.daily_secret_kept())
+
+    def totals(self) -> dict[str, int]:
+        """Counts and sums a person can compare between the two sides of a copy."""
+        return {
+            "users": len(self.users),
+            "points": sum(user.score for user in self.users),
+            "games played": sum(user.games for user in self.users),
+            "SSH keys": sum(len(user.keys) for user in self.users),
+            "hall of fame records": len(self.hall),
+            "game records": len(self.games),
+            "World of Mastermind records": sum(record.kind == "wom" for _, record in self.games),
+            "theme choices": len(self.themes),
+            "daily attempts": len(self.daily),
+            "daily secrets": int(self.daily_secret is not None),
+        }
+
+
+__all__ = [
+    "Admin", "Arcade", "ChangeFeed", "Daily", "Hall", "Keys", "Listing", "Live", "LiveChange", "Preferences",
+    "Records", "SoloProgress", "Store", "StoreError", "Users",
+]

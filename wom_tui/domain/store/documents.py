@@ -1,0 +1,455 @@
+"""The data files' JSON: strict parsing, encoding and checking of every document a store keeps.
+
+Pure functions, no I/O: the data folder (:mod:`.folder.store`) reads and writes these documents as
+files, and PostgreSQL (:mod:`.postgres.store`) checks its rows with the same checks. Every decoder
+raises ``ValueError`` with the reason a person should read.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from collections.abc import Iterable
+from datetime import datetime, timezone
+from typing import Any
+
+from ..codes import MAX_DIGITS, Ruleset
+from ..daily import DailyAttempt
+from ..halloffame import HallOfFame
+from ..keys import PendingLink
+from ..records import GAME_KINDS, GameRecord
+from ..stats import GameSummary, PlayerLine
+from ..users import NameRejected, User, UserRegistry, check_name, computer_name, name_key
+
+SCHEMA = 1
+USERS_SCHEMA = 2
+"""users.json's version: 2 added each user's key fingerprints (version 1 is still read)."""
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""Refuse to read anything larger: no file of ours comes near it (10,000 users is about 0.7 MB),
+so a 50 MB file is refused before it is read."""
+MAX_DEPTH = 12
+"""Deepest nesting our files use is 6 (a guess inside a player inside a game)."""
+
+GAME_ID = re.compile(r"[0-9]{8}T[0-9]{12}Z-[0-9a-f]{12}")
+"""A game's id (:func:`new_game_id`)."""
+_PLAYER_KEYS = {"name", "is_user", "broke", "attempts", "guesses", "breaking", "making"}
+_GAME_KEYS = {"kind", "ruleset", "players", "finished_at"}
+_LIFELINE = "LIFELINE"
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed in a data file")
+
+
+def _bounded_int(text: str) -> int:
+    digits = text.lstrip("-")
+    if len(digits) > MAX_DIGITS:
+        raise ValueError(
+            f"the number {text[:12]}… ({len(digits)} digits) is too large for a data file "
+            f"(the limit is {MAX_DIGITS} digits; no game comes near it)"
+        )
+    return int(text)
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        result[key] = value
+    return result
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of parsed JSON, walked level by level without recursion (stops past the limit)."""
+    depth = 0
+    level = [value] if isinstance(value, (dict, list)) else []
+    while level and depth <= MAX_DEPTH:
+        depth += 1
+        below: list[Any] = []
+        for item in level:
+            for child in item.values() if isinstance(item, dict) else item:
+                if isinstance(child, (dict, list)):
+                    below.append(child)
+        level = below
+    return depth
+
+
+def parse_document(raw: bytes, schemas: tuple[int, ...] = (SCHEMA, USERS_SCHEMA)) -> dict[str, Any]:
+    """Parse one data file strictly; ``ValueError`` with the reason a person should read.
+
+    Refuses: empty or oversized files, bad UTF-8, invalid JSON, NaN/Infinity, duplicate keys,
+    nesting deeper than :data:`MAX_DEPTH`, a top level that is not an object, and a missing or
+    unknown schema version (any of ``schemas``; each decoder then checks its own file's version).
+    """
+    if len(raw) > MAX_FILE_BYTES:
+        raise ValueError(f"the file is too large ({len(raw)} bytes; the limit is {MAX_FILE_BYTES})")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"the file is not valid UTF-8 (bad byte at offset {exc.start})") from None
+    if not text.strip():
+        raise ValueError("the file is empty")
+    try:
+        data = json.loads(
+            text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicate_keys, parse_int=_bounded_int
+        )
+    except RecursionError:
+        raise ValueError(f"the JSON is nested too deeply (more than {MAX_DEPTH} levels)") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"the file is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    if _depth(data) > MAX_DEPTH:
+        raise ValueError(f"the JSON is nested too deeply (more than {MAX_DEPTH} levels)")
+    if not isinstance(data, dict):
+        raise ValueError("the file must hold a JSON object")
+    if "schema" not in data:
+        raise ValueError("the file has no schema version")
+    schema = data["schema"]
+    if type(schema) is not int or schema not in schemas:
+        raise ValueError(f"unknown schema version {schema!r} (this wom-tui reads version {max(schemas)})")
+    return data
+
+
+_ROW_ENCODER = json.JSONEncoder(allow_nan=False)
+
+
+def encode_document(body: dict[str, Any], schema: int = SCHEMA) -> bytes:
+    """One data file's bytes: pretty-printed JSON with the schema version first.
+
+    A top-level list is written one compact item per line (a user, a record): as readable as a
+    fully indented file, and several times faster to write, since only the compact form uses
+    the C encoder — it matters with 10,000 users.
+    """
+    lines = []
+    for key, value in {"schema": schema, **body}.items():
+        name = json.dumps(key)
+        if isinstance(value, list) and value:
+            items = ",\n".join("    " + _ROW_ENCODER.encode(item) for item in value)
+            lines.append(f"  {name}: [\n{items}\n  ]")
+        else:
+            text = json.dumps(value, indent=2, allow_nan=False).replace("\n", "\n  ")
+            lines.append(f"  {name}: {text}")
+    return ("{\n" + ",\n".join(lines) + "\n}\n").encode("utf-8")
+
+
+def _expect_keys(data: dict[str, Any], required: set[str], optional: frozenset[str] = frozenset()) -> None:
+    missing = required - set(data)
+    if missing:
+        raise ValueError(f"missing field {sorted(missing)[0]!r}")
+    extra = set(data) - required - optional
+    if extra:
+        # Unknown fields would be lost on the next rewrite, so they make the file unreadable instead.
+        raise ValueError(f"unexpected field {sorted(extra)[0]!r}")
+
+
+def _expect_schema(data: dict[str, Any], schema: int = SCHEMA) -> None:
+    if data["schema"] != schema:
+        raise ValueError(f"unknown schema version {data['schema']!r} (this wom-tui reads version {schema})")
+
+
+def check_game_id(value: Any) -> str:
+    """``value`` if it is a game id (:func:`new_game_id`); ``ValueError`` if not."""
+    if not isinstance(value, str) or GAME_ID.fullmatch(value) is None:
+        raise ValueError(f"{value!r} is not a game id")
+    return value
+
+
+def decode_users(data: dict[str, Any]) -> tuple[UserRegistry, list[str]]:
+    """users.json's content → the registry and the ids of the games most recently applied."""
+    _expect_keys(data, {"schema", "users"}, frozenset({"recent_games"}))
+    users = data["users"]
+    if not isinstance(users, list):
+        raise ValueError("'users' must be a list")
+    loaded = []
+    for number, item in enumerate(users, 1):
+        try:
+            loaded.append(User.from_json(item))
+        except NameRejected as exc:
+            name = item.get("name") if isinstance(item, dict) else None
+            raise ValueError(f"user #{number} has an invalid name {name!r}: {exc.reason}") from None
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"user #{number}: {exc}") from None
+    try:
+        registry = UserRegistry(loaded)
+    except ValueError as exc:
+        raise ValueError(f"{exc} (names must be unique ignoring case)") from None
+    recent = data.get("recent_games", [])
+    if not isinstance(recent, list):
+        raise ValueError("'recent_games' must be a list")
+    return registry, [check_game_id(game_id) for game_id in recent]
+
+
+def encode_users(registry: UserRegistry, recent_games: Iterable[str] = ()) -> bytes:
+    """users.json's bytes for ``registry`` (in registration order), always schema 2."""
+    body = {"users": [user.as_json() for user in registry], "recent_games": list(recent_games)}
+    return encode_document(body, USERS_SCHEMA)
+
+
+def decode_links(data: dict[str, Any]) -> list[PendingLink]:
+    """links.json's content → the one-time codes waiting to be typed."""
+    _expect_keys(data, {"schema", "links"})
+    _expect_schema(data)
+    links = data["links"]
+    if not isinstance(links, list):
+        raise ValueError("'links' must be a list")
+    try:
+        return [PendingLink.from_json(item) for item in links]
+    except NameRejected as exc:
+        raise ValueError(f"a link code has an invalid name: {exc.reason}") from None
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"bad link code: {exc}") from None
+
+
+def encode_links(links: Iterable[PendingLink]) -> bytes:
+    """links.json's bytes."""
+    return encode_document({"links": [link.as_json() for link in links]})
+
+
+def decode_hall(data: dict[str, Any]) -> HallOfFame:
+    """halloffame.json's content → the hall of fame."""
+    _expect_keys(data, {"schema", "records"})
+    _expect_schema(data)
+    try:
+        return HallOfFame.from_json(data["records"])
+    except NameRejected as exc:
+        raise ValueError(f"a record has an invalid name: {exc.reason}") from None
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"bad hall-of-fame record: {exc}") from None
+
+
+def encode_hall(hall: HallOfFame) -> bytes:
+    """halloffame.json's bytes."""
+    return encode_document({"records": hall.as_json()})
+
+
+_THEME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+MAX_IDENTITY = 200
+"""An identity is "local" or, over SSH, a key fingerprint (SHA256:… is 50 characters)."""
+
+
+def check_identity(identity: Any) -> str:
+    """An identity preferences are kept under: printable ASCII, 1–200 characters; ``ValueError`` if not."""
+    if not (isinstance(identity, str) and 0 < len(identity) <= MAX_IDENTITY
+            and identity.isascii() and identity.isprintable()):
+        raise ValueError(f"{identity!r} is not an identity (1–{MAX_IDENTITY} printable ASCII characters)")
+    return identity
+
+
+def check_theme_name(theme: Any) -> str:
+    """A theme name as Textual names them (``wom-colourblind``, ``nord``); ``ValueError`` if not."""
+    if not isinstance(theme, str) or _THEME_NAME.fullmatch(theme) is None:
+        raise ValueError(f"{theme!r} is not a theme name")
+    return theme
+
+
+def decode_prefs(data: dict[str, Any]) -> dict[str, str]:
+    """preferences.json's content → the theme chosen by each identity."""
+    _expect_keys(data, {"schema", "themes"})
+    themes = data["themes"]
+    if not isinstance(themes, dict):
+        raise ValueError("'themes' must be an object")
+    return {check_identity(identity): check_theme_name(theme) for identity, theme in themes.items()}
+
+
+def encode_prefs(themes: dict[str, str]) -> bytes:
+    """preferences.json's bytes."""
+    return encode_document({"themes": dict(sorted(themes.items()))})
+
+
+def decode_solo(data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A solo file's content → (identity, the game as :meth:`.solo.SoloGame.as_json` gives it)."""
+    from ..solo import check_solo_json
+
+    _expect_keys(data, {"schema", "identity", "game"})
+    return check_identity(data["identity"]), check_solo_json(data["game"])
+
+
+def encode_solo(identity: str, game: dict[str, Any]) -> bytes:
+    """A solo file's bytes."""
+    return encode_document({"identity": identity, "game": game})
+
+
+def _is_count(value: Any) -> bool:
+    return type(value) is int and value >= 0
+
+
+def check_game_json(data: Any) -> GameRecord:
+    """Validate a game record's JSON strictly (types, names, codes, feedback) and build it."""
+    if not isinstance(data, dict):
+        raise ValueError("a game must be an object")
+    _expect_keys(data, _GAME_KEYS)
+    if data["kind"] not in GAME_KINDS:
+        raise ValueError(f"unknown kind of game {data['kind']!r}")
+    ruleset = Ruleset.from_json(data["ruleset"])
+    finished = data["finished_at"]
+    if not isinstance(finished, str):
+        raise ValueError("'finished_at' must be an ISO-8601 string")
+    datetime.fromisoformat(finished)
+    players = data["players"]
+    if not isinstance(players, list) or not 1 <= len(players) <= 4:
+        raise ValueError("a game has 1 to 4 players")
+    seen: set[str] = set()
+    for number, player in enumerate(players, 1):
+        if not isinstance(player, dict):
+            raise ValueError(f"player #{number} must be an object")
+        _expect_keys(player, _PLAYER_KEYS)
+        name = player["name"]
+        if not isinstance(name, str) or computer_name(name) != name:
+            try:
+                check_name(name)
+            except NameRejected as exc:
+                raise ValueError(f"player #{number} has an invalid name {name!r}: {exc.reason}") from None
+        if name_key(name) in seen:
+            raise ValueError(f"{name!r} plays twice in one game")
+        seen.add(name_key(name))
+        if type(player["is_user"]) is not bool or type(player["broke"]) is not bool:
+            raise ValueError(f"player #{number}: is_user and broke must be true or false")
+        if not all(_is_count(player[key]) for key in ("attempts", "breaking", "making")):
+            raise ValueError(f"player #{number}: attempts and points must be whole numbers of at least 0")
+        guesses = player["guesses"]
+        if not isinstance(guesses, list):
+            raise ValueError(f"player #{number}: guesses must be a list")
+        for row in guesses:
+            if not (isinstance(row, list) and len(row) == 3 and isinstance(row[0], str)
+                    and _is_count(row[1]) and _is_count(row[2]) and row[1] + row[2] <= ruleset.length):
+                raise ValueError(f"player #{number}: a guess must be [code, black, white]")
+            code = row[0]
+            if code != _LIFELINE and (len(code) != ruleset.length
+                                      or any(ch not in ruleset.palette.symbols for ch in code)):
+                raise ValueError(f"player #{number}: {code!r} is not a code of this ruleset")
+    return GameRecord.from_json(data)
+
+
+def decode_game(data: dict[str, Any]) -> tuple[str, GameRecord]:
+    """A game file's content → its id and record."""
+    _expect_keys(data, {"schema", "id", "game"})
+    _expect_schema(data)
+    return check_game_id(data["id"]), check_game_json(data["game"])
+
+
+def encode_game(game_id: str, record: GameRecord) -> bytes:
+    """A game file's bytes."""
+    return encode_document({"id": game_id, "game": record.as_json()})
+
+
+def new_game_id() -> str:
+    """A unique id that sorts by time to the microsecond: ``20261120T235510123456Z-1a2b3c4d5e6f``."""
+    now = datetime.now(timezone.utc)
+    return now.strftime("%Y%m%dT%H%M%S%fZ-") + uuid.uuid4().hex[:12]
+
+
+def parse_index(raw: bytes) -> dict[str, tuple[int, int, GameSummary]]:
+    """games_index.json's bytes → its entries; ``ValueError`` (or ``RecursionError``) if damaged.
+
+    Only a cache, read whole each time statistics open in a new session: parsed without
+    :func:`parse_document`'s per-number hook (ten times slower on 10,000 games). Every value is
+    still checked by :func:`decode_index`, and a damaged file is only rebuilt from the game files.
+    """
+    if len(raw) > MAX_FILE_BYTES:
+        raise ValueError("the index is too large")
+    data = json.loads(raw, parse_constant=_reject_constant)
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        raise ValueError("the index is not a version-1 object")
+    return decode_index(data)
+
+
+def decode_index(data: dict[str, Any]) -> dict[str, tuple[int, int, GameSummary]]:
+    """games_index.json's content → {game id: (size, mtime_ns, summary)}.
+
+    Compact on purpose (it is read whole each time statistics open): ``rulesets`` lists each
+    ruleset once; each game is one flat row ``[game id, size, mtime_ns, kind, ruleset number,
+    finished_at]`` followed by ``name, is_user, broke, attempts, points`` for each player.
+    ``mtime_ns`` is written as a string of digits: it has 19 digits, more than a data file's
+    numbers may have.
+    """
+    _expect_keys(data, {"schema", "rulesets", "games"})
+    raw_rulesets, games = data["rulesets"], data["games"]
+    if not isinstance(raw_rulesets, list) or not isinstance(games, list):
+        raise ValueError("'rulesets' and 'games' must be lists")
+    rulesets = [Ruleset.from_json(item) for item in raw_rulesets]
+    kinds = frozenset(GAME_KINDS)
+    result = {}
+    for row in games:
+        if type(row) is not list or not 11 <= len(row) <= 26 or (len(row) - 6) % 5:
+            raise ValueError("an index row must be [game id, size, mtime_ns, kind, ruleset, finished_at, players…]")
+        game_id, size, mtime, kind, number, finished = row[:6]
+        # The id is only looked up among the files found in games/, so it needs no pattern check.
+        if (type(game_id) is not str or type(size) is not int or type(mtime) is not str or not mtime.isdigit()
+                or kind not in kinds or type(number) is not int or not 0 <= number < len(rulesets)
+                or type(finished) is not str):
+            raise ValueError(f"bad index row for {game_id!r}")
+        players = []
+        for i in range(6, len(row), 5):
+            player, is_user, broke, attempts, points = row[i:i + 5]
+            if (type(player) is not str or type(is_user) is not bool or type(broke) is not bool
+                    or type(attempts) is not int or type(points) is not int or attempts < 0 or points < 0):
+                raise ValueError(f"bad player in the index row for {game_id!r}")
+            players.append(PlayerLine(player, is_user, broke, attempts, points))
+        result[game_id] = (size, int(mtime), GameSummary(game_id, kind, rulesets[number], finished, tuple(players)))
+    return result
+
+
+def encode_index(entries: dict[str, tuple[int, int, GameSummary]]) -> bytes:
+    """games_index.json's bytes (see :func:`decode_index`)."""
+    numbers: dict[Ruleset, int] = {}
+    rows = []
+    for game_id, (size, mtime, summary) in entries.items():
+        number = numbers.setdefault(summary.ruleset, len(numbers))
+        row: list[Any] = [game_id, size, str(mtime), summary.kind, number, summary.finished_at]
+        for line in summary.players:
+            row.extend(line)
+        rows.append(row)
+    return encode_document({"rulesets": [ruleset.as_json() for ruleset in numbers], "games": rows})
+
+
+def decode_secret(data: dict[str, Any]) -> bytes:
+    """daily_secret.json's content → the secret's bytes."""
+    _expect_keys(data, {"schema", "secret"})
+    secret = data["secret"]
+    if not isinstance(secret, str) or re.fullmatch(r"[0-9a-f]{32,128}", secret) is None:
+        raise ValueError("'secret' must be 32 to 128 lowercase hex digits")
+    return bytes.fromhex(secret)
+
+
+def encode_secret(secret: bytes) -> bytes:
+    """daily_secret.json's bytes."""
+    return encode_document({"secret": secret.hex()})
+
+
+def decode_attempts(data: dict[str, Any]) -> list[DailyAttempt]:
+    """daily.json's content → every attempt."""
+    _expect_keys(data, {"schema", "attempts"})
+    attempts = data["attempts"]
+    if not isinstance(attempts, list):
+        raise ValueError("'attempts' must be a list")
+    result = []
+    for number, item in enumerate(attempts, 1):
+        try:
+            result.append(DailyAttempt.from_json(item))
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"attempt #{number}: {exc}") from None
+        if isinstance(item, dict):
+            try:
+                check_name(item["player"])
+            except NameRejected as exc:
+                raise ValueError(f"attempt #{number} has an invalid name: {exc.reason}") from None
+    seen = set()
+    for attempt in result:
+        key = (attempt.day, attempt.puzzle, name_key(attempt.player))
+        if key in seen:
+            raise ValueError(f"{attempt.player!r} has two attempts at the {attempt.puzzle} code of {attempt.day}")
+        seen.add(key)
+    return result
+
+
+def encode_attempts(attempts: Iterable[DailyAttempt]) -> bytes:
+    """daily.json's bytes."""
+    return encode_document({"attempts": [attempt.as_json() for attempt in attempts]})
+
+
+__all__ = [
+    "GAME_ID", "MAX_FILE_BYTES", "SCHEMA", "USERS_SCHEMA", "check_game_id", "check_game_json", "check_identity",
+    "check_theme_name", "encode_document", "new_game_id", "parse_document",
+]

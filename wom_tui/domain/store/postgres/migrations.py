@@ -1,0 +1,178 @@
+"""The PostgreSQL store's schema, version by version, and applying what a database lacks.
+
+Opening a store applies the missing migrations under an advisory lock, so servers starting together
+migrate once; ``wom-tui store migrate`` does the same explicitly. Later versions append to
+:data:`MIGRATIONS`, never edit an applied one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+
+from .errors import DatabaseError
+
+MIGRATION_LOCK = 0x574F4D  # "WOM": the advisory lock migrations take, so only one server migrates.
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One step of the schema: its version, what it adds, and the SQL that adds it."""
+
+    version: int
+    description: str
+    statements: tuple[str, ...]
+
+
+LIVE_STATEMENTS: tuple[str, ...] = (
+    """CREATE TABLE wom_tables (
+           id text COLLATE "C" PRIMARY KEY,
+           state jsonb NOT NULL,
+           updated_at timestamptz NOT NULL DEFAULT now()
+       )""",
+    """CREATE TABLE wom_damaged_tables (
+           id text COLLATE "C" NOT NULL,
+           state jsonb,
+           reason text NOT NULL,
+           moved_at timestamptz NOT NULL DEFAULT now()
+       )""",
+    """CREATE TABLE wom_presence (
+           session text COLLATE "C" PRIMARY KEY,
+           name text NOT NULL,
+           registered boolean NOT NULL,
+           since double precision NOT NULL,
+           seen timestamptz NOT NULL DEFAULT now()
+       )""",
+    """CREATE FUNCTION wom_notify_live() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+           IF TG_TABLE_NAME = 'wom_tables' THEN
+               IF TG_OP = 'DELETE' THEN
+                   PERFORM pg_notify('wom_live', TG_TABLE_SCHEMA || ' t ' || OLD.id);
+               ELSE
+                   PERFORM pg_notify('wom_live', TG_TABLE_SCHEMA || ' t ' || NEW.id);
+               END IF;
+           ELSIF TG_TABLE_NAME = 'wom_presence' THEN
+               PERFORM pg_notify('wom_live', TG_TABLE_SCHEMA || ' p');
+           ELSE
+               PERFORM pg_notify('wom_live', TG_TABLE_SCHEMA || ' s');
+           END IF;
+           RETURN NULL;
+       END $$""",
+    """CREATE TRIGGER wom_tables_notify AFTER INSERT OR UPDATE OR DELETE ON wom_tables
+       FOR EACH ROW EXECUTE FUNCTION wom_notify_live()""",
+    # A heartbeat only sets `seen`: it wakes nobody.
+    """CREATE TRIGGER wom_presence_notify AFTER INSERT OR DELETE OR UPDATE OF name, registered, since
+       ON wom_presence FOR EACH ROW EXECUTE FUNCTION wom_notify_live()""",
+    """CREATE TRIGGER wom_users_notify AFTER INSERT OR UPDATE OR DELETE ON wom_users
+       FOR EACH STATEMENT EXECUTE FUNCTION wom_notify_live()""",
+    """CREATE TRIGGER wom_games_notify AFTER INSERT OR UPDATE OR DELETE ON wom_games
+       FOR EACH STATEMENT EXECUTE FUNCTION wom_notify_live()""",
+)
+"""Migration 3: live tables, presence and the change feed (see :mod:`.live`)."""
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "users, finished games and the hall of fame", (
+        """CREATE TABLE wom_users (
+               id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+               name text NOT NULL,
+               score bigint NOT NULL DEFAULT 0 CHECK (score >= 0),
+               games bigint NOT NULL DEFAULT 0 CHECK (games >= 0),
+               registration uuid UNIQUE,
+               registered_at timestamptz NOT NULL DEFAULT now()
+           )""",
+        "CREATE UNIQUE INDEX wom_users_folded_name ON wom_users (lower(name))",
+        """CREATE TABLE wom_games (
+               id text COLLATE "C" PRIMARY KEY,
+               kind text NOT NULL,
+               finished_at text NOT NULL,
+               record jsonb NOT NULL
+           )""",
+        """CREATE TABLE wom_hall_of_fame (
+               ruleset text COLLATE "C" PRIMARY KEY,
+               entry jsonb NOT NULL
+           )""",
+    )),
+    Migration(2, "SSH key fingerprints per user and one-time link codes", (
+        # The primary key makes a fingerprint belong to one user at most, whichever server binds it.
+        """CREATE TABLE wom_user_keys (
+               fingerprint text COLLATE "C" PRIMARY KEY,
+               user_id bigint NOT NULL REFERENCES wom_users (id) ON DELETE CASCADE,
+               seq bigint GENERATED ALWAYS AS IDENTITY
+           )""",
+        "CREATE INDEX wom_user_keys_by_user ON wom_user_keys (user_id, seq)",
+        # Only the code's hash is kept, as in links.json; a code is used up by deleting its row.
+        """CREATE TABLE wom_links (
+               code_hash text COLLATE "C" PRIMARY KEY,
+               user_id bigint NOT NULL REFERENCES wom_users (id) ON DELETE CASCADE,
+               expires timestamptz NOT NULL
+           )""",
+    )),
+    Migration(3, "live tables, presence heartbeats and the LISTEN/NOTIFY change feed", LIVE_STATEMENTS),
+    Migration(4, "theme preferences, the daily code's secret and its attempts", (
+        """CREATE TABLE wom_preferences (
+               identity text COLLATE "C" PRIMARY KEY,
+               theme text NOT NULL
+           )""",
+        # One row each (the key is always true), as the data folder's daily_secret.json and daily.json;
+        # every change to the attempts locks the row, so two sessions cannot both start one puzzle.
+        """CREATE TABLE wom_daily_secret (
+               one boolean PRIMARY KEY DEFAULT true CHECK (one),
+               secret text NOT NULL
+           )""",
+        """CREATE TABLE wom_daily (
+               one boolean PRIMARY KEY DEFAULT true CHECK (one),
+               attempts jsonb NOT NULL
+           )""",
+    )),
+    Migration(5, "a solo game in progress per identity, to resume it after a crash", (
+        """CREATE TABLE wom_solo_games (
+               identity text COLLATE "C" PRIMARY KEY,
+               game jsonb NOT NULL,
+               updated_at timestamptz NOT NULL DEFAULT now()
+           )""",
+    )),
+    # Later versions append here, never edit an applied one.
+)
+SCHEMA_VERSION = MIGRATIONS[-1].version
+
+
+def schema_version(conn: psycopg.Connection[Any]) -> int:
+    """The highest applied migration (0 on an empty database)."""
+    exists = conn.execute("SELECT to_regclass('wom_migrations') IS NOT NULL").fetchone()
+    if not exists or not exists[0]:
+        return 0
+    row = conn.execute("SELECT max(version) FROM wom_migrations").fetchone()
+    return int(row[0]) if row and row[0] is not None else 0
+
+
+def migrate(conn: psycopg.Connection[Any], database: str) -> list[Migration]:
+    """Apply the migrations this database lacks, in one transaction; the ones applied.
+
+    ``DatabaseError`` if the database was migrated by a newer wom-tui (its tables are left alone).
+    """
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        conn.execute("""CREATE TABLE IF NOT EXISTS wom_migrations (
+                            version integer PRIMARY KEY,
+                            description text NOT NULL,
+                            applied_at timestamptz NOT NULL DEFAULT now())""")
+        current = schema_version(conn)
+        if current > SCHEMA_VERSION:
+            raise DatabaseError(database, f"the database has schema version {current}; this wom-tui knows "
+                                          f"up to version {SCHEMA_VERSION} (upgrade wom-tui)")
+        applied = []
+        for migration in MIGRATIONS:
+            if migration.version <= current:
+                continue
+            # One round trip per migration (statements without parameters may be sent together).
+            conn.execute(";\n".join(migration.statements))
+            conn.execute("INSERT INTO wom_migrations (version, description) VALUES (%s, %s)",
+                         (migration.version, migration.description))
+            applied.append(migration)
+    return applied
+
+
+
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "Migration", "migrate", "schema_version"]

@@ -1,0 +1,175 @@
+"""What every live store does the same way around a table's rules (:mod:`wom_tui.domain.table`).
+
+A backend keeps tables and presence its own way (:mod:`.folder.live`, :mod:`.postgres.live`);
+opening a table, bringing it up to date, playing on it and the sweep are written once, here.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import TypeVar
+
+from ..codes import WOM_RULESET, Ruleset
+from ..presence import Presence
+from ..table import CLOSED, COMPUTER_PACE, FINISHED, SEAT_GRACE, SeatHolder, Table
+from .api import Listing, StoreError
+
+KEEP_ENDED = 600.0
+"""Seconds a finished (recorded) or closed table stays kept for its results to be read."""
+
+T = TypeVar("T")
+
+
+def new_table_id() -> str:
+    """A unique table id that sorts by creation time."""
+    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%f-") + uuid.uuid4().hex[:8]
+
+
+class TableRules:
+    """What every live store does the same way around :class:`.table.Table`'s rules: open a table,
+    bring it up to date, play on it, sweep. A store supplies ``clock``, ``sessions()``,
+    ``table(table_id)`` (the table as kept, None if gone), ``_insert(table)`` (keep a new table),
+    ``update_table`` (its compare-and-swap), ``tables()``, and for the sweep ``_sweep_presence()``,
+    ``_remove_ended(tables)`` and ``_record_again(table_id)``.
+    """
+
+    clock: Callable[[], float]
+
+    def create_table(
+        self, creator: SeatHolder, *, seats: int = 2, attempts: int = 10, ruleset: Ruleset = WOM_RULESET,
+        seed: int = 0, grace: float = SEAT_GRACE, pace: tuple[float, float] = COMPUTER_PACE,
+    ) -> Table:
+        """Open a new table with ``creator`` in seat 1; :class:`.table.Refused` for rules it cannot have."""
+        table = Table(new_table_id(), creator, seats=seats, attempts=attempts, ruleset=ruleset, seed=seed,
+                      now=self.clock(), grace=grace, pace=pace)
+        self._insert(table)
+        return table
+
+    def _insert(self, table: Table) -> None:  # pragma: no cover - supplied by the store
+        """Keep a new table."""
+        raise NotImplementedError
+
+    def table(self, table_id: str) -> Table | None:  # pragma: no cover - supplied by the store
+        """The table as kept now (None if it is gone); :class:`.api.StoreError` naming a damaged one."""
+        raise NotImplementedError
+
+    def _peek(self, table_id: str) -> Table | None:
+        """The table as kept now, None if it is gone or unreadable."""
+        try:
+            return self.table(table_id)
+        except StoreError:
+            return None
+
+    def sessions(self) -> list[Presence]:  # pragma: no cover - supplied by the store
+        """Sessions online now (the store's)."""
+        raise NotImplementedError
+
+    def update_table(self, table_id: str, change: Callable[[Table], T]) -> T:  # pragma: no cover
+        """The store's compare-and-swap of one table."""
+        raise NotImplementedError
+
+    def tables(self) -> Listing:  # pragma: no cover - supplied by the store
+        """Every table kept, and the ones that could not be read."""
+        raise NotImplementedError
+
+    def _sweep_presence(self) -> set[str]:  # pragma: no cover - supplied by the store
+        """Remove stale presences; the sessions online."""
+        raise NotImplementedError
+
+    def _remove_ended(self, ended: list[Table]) -> set[str]:  # pragma: no cover - supplied by the store
+        """Remove those of ``ended`` (closed or recorded) that ended over :data:`KEEP_ENDED` s ago; their ids."""
+        raise NotImplementedError
+
+    def _record_again(self, table_id: str) -> StoreError | None:  # pragma: no cover - supplied by the store
+        """Retry a recording that failed; the error saying why it fails, or None if it went through."""
+        raise NotImplementedError
+
+    def claim_sweep(self, interval: float) -> bool:
+        """True if this process should sweep now, False if another process sharing the store swept
+        less than ``interval`` seconds ago (and its sweep covered every table). This default: always.
+        """
+        return True
+
+    def sweep(self) -> Listing:
+        """Housekeeping any session may run every few seconds: collect stale presences, bring every
+        table up to date (dropped seats, graces, computers, unfinished recordings), and remove
+        tables that ended over :data:`KEEP_ENDED` seconds ago. Returns the tables as left.
+        """
+        live = self._sweep_presence()
+        listing = self.tables()
+        now = self.clock()
+        removed = self._remove_ended([t for t in listing.tables if t.phase == CLOSED or t.recorded])
+        kept, problems = [], list(listing.problems)
+        for table in listing.tables:
+            if table.table_id in removed:
+                continue
+            change = self._bring_up_to_date(table, live, now)  # on the copy, outside the lock
+            if change is None:
+                kept.append(table)  # nothing due (or ended): no need for the lock
+                continue
+            try:
+                table = self.update_table(table.table_id, change)
+            except LookupError:
+                continue
+            except StoreError as exc:
+                problems.append(exc)
+                continue
+            if table.phase == FINISHED and not table.recorded:
+                problem = self._record_again(table.table_id)
+                if problem is not None:
+                    problems.append(problem)
+            kept.append(table)
+        return Listing(tuple(kept), tuple(problems))
+
+    def act(self, table_id: str, action: Callable[[Table, float], T]) -> T:
+        """:meth:`update_table` with the clock: notes who is online, does what is due, then
+        ``action(table, now)`` — e.g. ``lambda t, now: t.guess(me, "RGBY", now)``.
+        """
+        now = self.clock()
+        live = {p.session for p in self.sessions()}
+        moves = self._think_ahead(table_id, live, now)
+
+        def change(table: Table) -> T:
+            table.mark_presence(live, now)
+            table.tick(now, moves)
+            return action(table, now)
+
+        return self.update_table(table_id, change)
+
+    def _think_ahead(self, table_id: str, live: set[str], now: float) -> dict[tuple[int, int], str]:
+        """The computers' moves due by ``now``, worked out on a copy outside the lock (a strong
+        computer on a large ruleset may think for a second: nobody should wait on the lock for it).
+        """
+        copy = self._peek(table_id)
+        if copy is None:
+            return {}
+        copy.mark_presence(live, now)
+        return copy.tick(now)
+
+    def tick(self, table_id: str) -> Table:
+        """Bring one table up to date (presence, graces, computers' moves); the table as written."""
+        return self.act(table_id, lambda table, now: table)
+
+    @staticmethod
+    def _bring_up_to_date(table: Table, live: set[str], now: float) -> Callable[[Table], Table] | None:
+        """For a sweep: the moves due on ``table`` worked out outside any lock, as a change for
+        ``update_table``; None if nothing is due (no need to take the lock).
+        """
+        if table.phase == CLOSED or table.recorded:
+            return None
+        version = table.version
+        table.mark_presence(live, now)
+        moves = table.tick(now)
+        if table.version == version and table.phase != FINISHED:
+            return None
+
+        def change(t: Table) -> Table:
+            t.mark_presence(live, now)
+            t.tick(now, moves)
+            return t
+        return change
+
+
+__all__ = ["KEEP_ENDED", "TableRules", "new_table_id"]
