@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from wom_tui import __main__ as cli
+from wom_tui import cli
 
 
 @pytest.fixture
@@ -18,14 +18,14 @@ def captured(monkeypatch):
         seen.update(command="play", options=options, first=rng.random())
         return 0
 
-    def fake_server(args, options):
-        seen.update(command="serve", options=options, args=args)
+    def fake_server(settings):
+        seen.update(command="serve", options=settings, args=settings)
         return 0
 
-    import wom_tui.app
+    import wom_tui.launch
     import wom_tui.serve
 
-    monkeypatch.setattr(wom_tui.app, "run_app", fake_app)
+    monkeypatch.setattr(wom_tui.launch, "run_app", fake_app)
     monkeypatch.setattr(wom_tui.serve, "run_server", fake_server)
     monkeypatch.delenv("WOM_DATA_DIR", raising=False)
     return seen
@@ -75,11 +75,9 @@ def test_seat_grace_reaches_the_app_and_every_served_session(captured, tmp_path,
     cli.main(["--data-dir", str(tmp_path), *argv])
     assert captured["options"].seat_grace == 30
     if captured["command"] == "serve":
-        from wom_tui.serve.server import GameServer, ServeConfig
+        from wom_tui.serve.server import GameServer
 
-        config = ServeConfig.from_args(captured["args"], captured["options"])
-        command = GameServer(config).game_command(1)
-        assert command[command.index("--seat-grace") + 1] == "30.0"
+        assert GameServer(captured["options"], warm_command=None).game_settings(1).seat_grace == 30
 
 
 def test_seat_grace_defaults_to_two_minutes(captured, tmp_path):

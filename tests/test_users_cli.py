@@ -7,7 +7,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from wom_tui import __main__ as cli
+from wom_tui import cli
 from wom_tui.domain.store import Store
 from wom_tui.domain.stores import open_store
 

@@ -12,7 +12,7 @@ import pytest
 from wom_tui import __main__ as cli
 from wom_tui.domain.pgstore import PostgresStore, describe
 from wom_tui.domain.store import Store
-from wom_tui.options import Options, open_store
+from wom_tui.settings import Settings, open_store
 
 
 @pytest.fixture
@@ -24,14 +24,14 @@ def captured(monkeypatch):
         seen.update(command="play", options=options)
         return 0
 
-    def fake_server(args, options):
-        seen.update(command="serve", options=options)
+    def fake_server(settings):
+        seen.update(command="serve", options=settings)
         return 0
 
-    import wom_tui.app
+    import wom_tui.launch
     import wom_tui.serve
 
-    monkeypatch.setattr(wom_tui.app, "run_app", fake_app)
+    monkeypatch.setattr(wom_tui.launch, "run_app", fake_app)
     monkeypatch.setattr(wom_tui.serve, "run_server", fake_server)
     monkeypatch.delenv("WOM_STORE", raising=False)
     return seen
@@ -65,7 +65,7 @@ def test_without_a_store_the_data_folder_keeps_everything(captured, tmp_path):
 
 def test_a_database_url_opens_the_postgresql_store(postgres_server, tmp_path):
     url = postgres_server.new_database()
-    store = open_store(Options(data_dir=tmp_path, seed=1, store=url))
+    store = open_store(Settings(data_dir=tmp_path, seed=1, store=url))
     try:
         assert isinstance(store, PostgresStore)
         store.register("Alan")
@@ -75,8 +75,8 @@ def test_a_database_url_opens_the_postgresql_store(postgres_server, tmp_path):
 
 
 def test_the_data_folder_never_imports_the_database_driver(tmp_path):
-    code = ("import sys; from wom_tui.options import Options, open_store; "
-            f"s = open_store(Options(data_dir={str(tmp_path)!r}, seed=1)); s.register('Alan'); s.scoreboard(); "
+    code = ("import sys; from wom_tui.settings import Settings, open_store; "
+            f"s = open_store(Settings(data_dir={str(tmp_path)!r}, seed=1)); s.register('Alan'); s.scoreboard(); "
             "import wom_tui.app, wom_tui.__main__; "
             "sys.exit(1 if any(m.startswith(('psycopg', 'psycopg_pool')) for m in sys.modules) else 0)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -100,7 +100,7 @@ async def test_the_app_shows_a_bad_row_where_it_shows_a_damaged_file(postgres_se
     store = PostgresStore(url)
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("INSERT INTO wom_users (name, score) VALUES ('[b]Al[/b]', 3)")
-    app = WomApp(store, Random(1), Options(data_dir=tmp_path, seed=1, computer_pace=0, store=url))
+    app = WomApp(store, Random(1), Settings(data_dir=tmp_path, seed=1, computer_pace=0, store=url))
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
