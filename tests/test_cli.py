@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -83,6 +84,22 @@ def test_seat_grace_reaches_the_app_and_every_served_session(captured, tmp_path,
 def test_seat_grace_defaults_to_two_minutes(captured, tmp_path):
     cli.main(["--data-dir", str(tmp_path)])
     assert captured["options"].seat_grace == 120
+
+
+def test_the_settings_grace_is_the_table_rules_grace():
+    from wom_tui.domain.table import SEAT_GRACE
+    from wom_tui.settings import Settings
+
+    assert Settings(data_dir=Path(), seed=0).seat_grace == SEAT_GRACE
+
+
+def test_a_served_games_settings_survive_the_trip_as_data(tmp_path):
+    from wom_tui.settings import Settings
+
+    settings = Settings(data_dir=tmp_path, seed=5, debug=True, store="postgresql://wom@db/arcade", seat_grace=30,
+                        host_key=tmp_path / "key", max_per_ip=0).for_session(77)
+    assert Settings.from_json(json.loads(json.dumps(settings.as_json()))) == settings
+    assert (settings.served, settings.seed) == (True, 77)
 
 
 @pytest.mark.parametrize("bad", ["-1", "soon", "inf"])

@@ -1,4 +1,4 @@
-"""`wom-tui users list|bind|unbind`: the operator binds SSH keys to names (issue 10)."""
+"""`wom-tui users list|bind|unbind`: the operator binds SSH keys to names."""
 
 from __future__ import annotations
 

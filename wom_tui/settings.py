@@ -13,8 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 import platformdirs
 
-from .domain.table import SEAT_GRACE
-
 if TYPE_CHECKING:
     from .domain.stores import StoreLike
 
@@ -61,8 +59,10 @@ class Settings:
     """Seconds between a computer player's moves, so a person can follow them (0 in tests)."""
     store: str | None = None
     """A PostgreSQL URL (``--store`` / ``$WOM_STORE``) keeping users and games instead of the data folder."""
-    seat_grace: float = SEAT_GRACE
-    """Seconds a dropped player keeps their seat at a live table (``--seat-grace``)."""
+    seat_grace: float = 120.0
+    """Seconds a dropped player keeps their seat at a live table (``--seat-grace``; the table rules' own
+    default, ``domain.table.SEAT_GRACE``, is the same: a test holds them equal, and importing the rules
+    here would load numpy into every command and the SSH server)."""
 
     # -- wom-tui serve ----------------------------------------------------------------------------
     host: str = "127.0.0.1"

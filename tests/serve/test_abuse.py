@@ -1,4 +1,4 @@
-"""Abuse limits of `wom-tui serve` (issue 10): seats per address, guests turned away, floods of input,
+"""Abuse limits of `wom-tui serve`: seats per address, guests turned away, floods of input,
 clients that never read, connections that never sign in, and a log nobody can forge."""
 
 from __future__ import annotations

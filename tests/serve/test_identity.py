@@ -1,4 +1,4 @@
-"""Who you are over SSH: every name belongs to a key, guests play without one (issue 10).
+"""Who you are over SSH: every name belongs to a key, guests play without one.
 
 All tests here share one server (and its data folder); each uses its own keys and names.
 """

@@ -1,4 +1,4 @@
-"""The input throttle and the log's cleaning, on their own (issue 10)."""
+"""The input throttle and the log's cleaning, on their own."""
 
 from __future__ import annotations
 

@@ -127,7 +127,7 @@ def test_serve_migrates_the_database_and_hands_it_to_its_sessions_by_environment
     # changes nothing, so serve's WOM_STORE would leak into every later test.
     monkeypatch.setenv("WOM_STORE", "")
     monkeypatch.delenv("WOM_STORE")
-    monkeypatch.setattr(server, "run_server", lambda args, options: seen.update(env=os.environ.get("WOM_STORE")) or 0)
+    monkeypatch.setattr(server, "run_server", lambda settings: seen.update(env=os.environ.get("WOM_STORE")) or 0)
     assert cli.main(["serve", "--port", "0", "--store", url]) == 0
     assert seen["env"] == url  # each session's game process inherits it; its command line never shows it
     with psycopg.connect(url) as conn:

@@ -82,7 +82,7 @@ def _offer_pages_for_merging() -> None:
 
 
 WARM_LOG_FD = 3
-"""Where a forked game finds the write end of its log pipe to the server (``--log-fd 3``)."""
+"""Where a forked game finds the write end of its log pipe to the server (:func:`wom_tui.launch.log_to_server`)."""
 STARTED_FD = 4
 """Where a forked game finds the pipe on which it tells the warm parent its menu is on screen."""
 
