@@ -9,7 +9,7 @@ import os
 import signal
 import struct
 import termios
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import asyncssh
 
@@ -18,7 +18,6 @@ from .throttle import InputThrottle
 
 if TYPE_CHECKING:
     from ..settings import Settings
-    from .server import GameServer
     from .warmparent import WarmChild
 
 log = logging.getLogger("wom_tui.serve")
@@ -94,10 +93,41 @@ def child_environment(term: str, client_env: dict[str, str]) -> dict[str, str]:
     return env
 
 
+class SessionHost(Protocol):
+    """What a session needs of its server (:class:`~wom_tui.serve.server.GameServer` is one)."""
+
+    @property
+    def settings(self) -> Settings:
+        """The server's settings (caps, idle timeout, guests)."""
+        ...
+
+    def take_seat(self, session: GameSession) -> str | None:
+        """Seat the session, or say why not (``"full"``, ``"address"``)."""
+        ...
+
+    def leave_seat(self, session: GameSession) -> None:
+        """Free the session's seat."""
+        ...
+
+    def next_seed(self) -> int:
+        """The next session's seed."""
+        ...
+
+    def game_settings(self, seed: int) -> Settings:
+        """The settings of a session's game with ``seed``."""
+        ...
+
+    async def start_game(
+        self, slave: int, settings: Settings, fingerprint: str | None, env: dict[str, str], *, log_fd: int | None = None
+    ) -> WarmChild:
+        """Start a session's game on the pty ``slave``."""
+        ...
+
+
 class GameSession(asyncssh.SSHServerSession):
     """Bridges one SSH channel (bytes, no line editor) to a wom-tui process on a fresh pty."""
 
-    def __init__(self, server: GameServer, label: str, host: str = "?", fingerprint: str | None = None) -> None:
+    def __init__(self, server: SessionHost, label: str, host: str = "?", fingerprint: str | None = None) -> None:
         self._server = server
         self.label = label
         self.host = host
