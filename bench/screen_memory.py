@@ -22,7 +22,7 @@ from pathlib import Path
 
 from wom_tui.app import WomApp
 from wom_tui.domain.store.folder.store import FolderStore as Store
-from wom_tui.options import Options
+from wom_tui.settings import Settings
 
 SCREENS = {
     "scoreboard": ("s", "ScoreboardScreen"),
@@ -47,7 +47,7 @@ async def measure(name: str, opens: int, data_dir: Path) -> tuple[float, int, fl
     """(RSS growth in MiB, growth in live objects, seconds per open) over ``opens`` opens of ``name``."""
     key, class_name = SCREENS[name]
     store = Store(data_dir)
-    app = WomApp(store, random.Random(1), Options(data_dir=data_dir, seed=1, computer_pace=0))
+    app = WomApp(store, random.Random(1), Settings(data_dir=data_dir, seed=1, computer_pace=0))
     async with app.run_test(size=(80, 24)) as pilot:
 
         async def wait_for(condition: object) -> None:

@@ -112,7 +112,8 @@ async def never_reading_client(seconds: float) -> None:
 
 async def typed_flood(unthrottled: bool) -> None:
     from wom_tui.serve import session as session_module
-    from wom_tui.serve.server import GameServer, ServeConfig
+    from wom_tui.serve.server import GameServer
+    from wom_tui.settings import Settings
 
     if unthrottled:
 
@@ -124,7 +125,7 @@ async def typed_flood(unthrottled: bool) -> None:
 
         session_module.InputThrottle = PassThrough  # type: ignore[misc,assignment]
     with tempfile.TemporaryDirectory() as data_dir:
-        server = GameServer(ServeConfig(data_dir=Path(data_dir), seed=1, port=0))
+        server = GameServer(Settings(data_dir=Path(data_dir), seed=1, port=0))
         await server.start()
         try:
             conn = await connect(server.port)

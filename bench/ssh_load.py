@@ -332,7 +332,10 @@ async def main(sizes: list[int], as_json: bool = False) -> None:
 
 
 if __name__ == "__main__":
-    arguments = sys.argv[1:]
-    json_output = "--json" in arguments
-    counts = [int(arg) for arg in arguments if arg != "--json"]
-    asyncio.run(main(counts or [10, 25, 50], json_output))
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("sessions", type=int, nargs="*", metavar="N", help="players at once, one round each (default 10 25 50)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per N instead of the table")
+    arguments = parser.parse_args()
+    asyncio.run(main(arguments.sessions or [10, 25, 50], arguments.json))

@@ -57,7 +57,7 @@ from wom_tui.domain.store import StoreError  # noqa: E402
 from wom_tui.domain.store.documents import encode_game  # noqa: E402
 from wom_tui.domain.store.folder.files import INDEX_FILE  # noqa: E402
 from wom_tui.domain.store.folder.store import FolderStore as Store  # noqa: E402
-from wom_tui.options import Options  # noqa: E402
+from wom_tui.settings import Settings  # noqa: E402
 from wom_tui.screens.replay import PAGE  # noqa: E402
 
 USERS = ("Alan", "Ada", "Grace")
@@ -145,7 +145,7 @@ async def open_to_frame(folder: Path, times: int, key: str = "m") -> list[tuple[
     from wom_tui.screens.menu import MenuScreen
 
     markers = {"s": {"Scores and records"}, "v": {"Finished (UTC)", "Players"}}.get(key, {"Win %", "last game"})
-    options = Options(data_dir=folder, seed=1, computer_pace=0)
+    options = Settings(data_dir=folder, seed=1, computer_pace=0)
     app = WomApp(Store(folder), random.Random(1), options)
     app.driver_class = FrameDriver
     result = []
@@ -185,7 +185,7 @@ async def open_stats(folder: Path, times: int, key: str = "m") -> list[tuple[flo
             return isinstance(app.screen, ScoreboardScreen) and app.screen.is_mounted
         return isinstance(app.screen, StatsScreen) and app.screen.stats is not None
 
-    options = Options(data_dir=folder, seed=1, computer_pace=0)
+    options = Settings(data_dir=folder, seed=1, computer_pace=0)
     app = WomApp(Store(folder), random.Random(1), options)
     result = []
     async with app.run_test(size=(80, 24)) as pilot:

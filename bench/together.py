@@ -87,7 +87,7 @@ from textual import events  # noqa: E402
 from wom_tui.app import WomApp  # noqa: E402
 from wom_tui.domain.store.folder.store import FolderStore as Store  # noqa: E402
 from wom_tui.domain.table import SeatHolder  # noqa: E402
-from wom_tui.options import Options  # noqa: E402
+from wom_tui.settings import Settings  # noqa: E402
 from wom_tui.screens.live_table import LiveTableScreen  # noqa: E402
 from wom_tui.screens.lobby import LobbyScreen  # noqa: E402
 
@@ -95,7 +95,7 @@ CTX = multiprocessing.get_context("fork")
 
 
 def make_app(folder: Path, seed: int) -> WomApp:
-    options = Options(data_dir=folder, seed=seed, computer_pace=0)
+    options = Settings(data_dir=folder, seed=seed, computer_pace=0)
     return WomApp(Store(folder), random.Random(seed), options)
 
 

@@ -41,7 +41,7 @@ def _quicker_idle_checks() -> None:
 
 def _parse_each_stylesheet_once() -> None:
     """Parse the app's stylesheets once per test process, as the SSH server's warm parent does for its
-    games (``wom_tui/serve/warm.py``): Textual keeps its parse cache in each App's own Stylesheet, so
+    games (``wom_tui/serve/warmup.py``): Textual keeps its parse cache in each App's own Stylesheet, so
     every test's app parsed all the CSS again (about a tenth of a screen test's CPU time).
     """
     from wom_tui import parsed_css

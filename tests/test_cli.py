@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from wom_tui import __main__ as cli
+from wom_tui import cli
 
 
 @pytest.fixture
@@ -18,14 +19,14 @@ def captured(monkeypatch):
         seen.update(command="play", options=options, first=rng.random())
         return 0
 
-    def fake_server(args, options):
-        seen.update(command="serve", options=options, args=args)
+    def fake_server(settings):
+        seen.update(command="serve", options=settings, args=settings)
         return 0
 
-    import wom_tui.app
+    import wom_tui.launch
     import wom_tui.serve
 
-    monkeypatch.setattr(wom_tui.app, "run_app", fake_app)
+    monkeypatch.setattr(wom_tui.launch, "run_app", fake_app)
     monkeypatch.setattr(wom_tui.serve, "run_server", fake_server)
     monkeypatch.delenv("WOM_DATA_DIR", raising=False)
     return seen
@@ -75,16 +76,30 @@ def test_seat_grace_reaches_the_app_and_every_served_session(captured, tmp_path,
     cli.main(["--data-dir", str(tmp_path), *argv])
     assert captured["options"].seat_grace == 30
     if captured["command"] == "serve":
-        from wom_tui.serve.server import GameServer, ServeConfig
+        from wom_tui.serve.server import GameServer
 
-        config = ServeConfig.from_args(captured["args"], captured["options"])
-        command = GameServer(config).game_command(1)
-        assert command[command.index("--seat-grace") + 1] == "30.0"
+        assert GameServer(captured["options"], warm_command=None).game_settings(1).seat_grace == 30
 
 
 def test_seat_grace_defaults_to_two_minutes(captured, tmp_path):
     cli.main(["--data-dir", str(tmp_path)])
     assert captured["options"].seat_grace == 120
+
+
+def test_the_settings_grace_is_the_table_rules_grace():
+    from wom_tui.domain.table import SEAT_GRACE
+    from wom_tui.settings import Settings
+
+    assert Settings(data_dir=Path(), seed=0).seat_grace == SEAT_GRACE
+
+
+def test_a_served_games_settings_survive_the_trip_as_data(tmp_path):
+    from wom_tui.settings import Settings
+
+    settings = Settings(data_dir=tmp_path, seed=5, debug=True, store="postgresql://wom@db/arcade", seat_grace=30,
+                        host_key=tmp_path / "key", max_per_ip=0).for_session(77)
+    assert Settings.from_json(json.loads(json.dumps(settings.as_json()))) == settings
+    assert (settings.served, settings.seed) == (True, 77)
 
 
 @pytest.mark.parametrize("bad", ["-1", "soon", "inf"])

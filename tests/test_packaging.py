@@ -22,7 +22,7 @@ from pathlib import Path
 import wom_tui, wom_tui.paths
 from wom_tui.app import WomApp
 from wom_tui.domain.store.folder.store import FolderStore as Store
-from wom_tui.options import Options
+from wom_tui.settings import Settings
 from textual.widgets import OptionList
 
 home = Path(wom_tui.__file__).parent
@@ -32,7 +32,7 @@ assert sheets and all(s.is_relative_to(home) for s in sheets), f"stylesheets not
 
 async def main():
     data = Path(tempfile.mkdtemp())
-    app = WomApp(Store(data), random.Random(1), Options(data_dir=data, seed=1, computer_pace=0))
+    app = WomApp(Store(data), random.Random(1), Settings(data_dir=data, seed=1, computer_pace=0))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         menu = app.screen.query_one(OptionList)

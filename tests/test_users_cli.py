@@ -1,4 +1,4 @@
-"""`wom-tui users list|bind|unbind`: the operator binds SSH keys to names (issue 10)."""
+"""`wom-tui users list|bind|unbind`: the operator binds SSH keys to names."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from wom_tui import __main__ as cli
+from wom_tui import cli
 from wom_tui.domain.store import open_store
 from wom_tui.domain.store.folder.store import FolderStore as Store
 

@@ -24,7 +24,7 @@ from textual.widget import Widget
 
 from .domain.identity import Identity
 from .modes import BY_NAME, MODES
-from .options import Options
+from .settings import Settings
 from .paths import stylesheets
 from .widgets import callback_fix, compositor_fix, option_list_fix, style_fix
 from .widgets.themes import THEMES
@@ -81,7 +81,7 @@ class WomApp(App[int]):
     _restoring_theme: str | None = None
     """A theme being put back from the store (not to be written back as a new choice)."""
 
-    def __init__(self, store: Store, rng: random.Random, options: Options, identity: Identity | None = None) -> None:
+    def __init__(self, store: Store, rng: random.Random, options: Settings, identity: Identity | None = None) -> None:
         super().__init__()
         self.store = store
         self.rng = rng
@@ -646,48 +646,6 @@ def _import_screens_and_freeze() -> None:
 
 _css_cache_file: Path | None = None
 """Where a local run keeps its parsed stylesheets (:mod:`wom_tui.parsed_css`)."""
-
-
-def run_app(options: Options, rng: random.Random, identity: Identity | None = None) -> int:
-    """Open the store (``options.store`` or the data folder) and run the app as ``identity``; return the exit status.
-
-    A served key that belongs to a registered user signs in as that user.
-    """
-    from .domain.store import StoreError
-    from .options import open_store
-
-    identity = identity if identity is not None else Identity.local()
-    try:
-        store = open_store(options)
-    except StoreError as error:
-        # Without a usable store there is no game to show; say which folder or database and why
-        # (to a served player without the server's paths: those go to the server's log).
-        where = "the database" if options.store else "the data folder"
-        if options.served:
-            logging.getLogger("wom_tui.session").error("cannot use %s: %s", where, error)
-            print("Sorry, the game's data cannot be read right now. Please try again later.", file=sys.stderr)
-        else:
-            print(f"wom-tui: cannot use {where}: {error}", file=sys.stderr)
-        return 1
-    css_cache: Path | None = None
-    try:
-        if identity.fingerprint is not None:
-            try:
-                holder = store.user_for_key(identity.fingerprint)
-            except StoreError:
-                holder = None  # the app shows the store's refusal on start
-            if holder is not None:
-                identity = identity.signed_in_as(holder.name)
-        app = WomApp(store, rng, options, identity)
-        css_cache = _load_parsed_css() if not options.served else None
-        app.run()
-    finally:
-        store.close()
-    if css_cache is not None:
-        from . import parsed_css
-
-        parsed_css.save(css_cache)
-    return app.return_code or 0
 
 
 def _load_parsed_css() -> Path | None:

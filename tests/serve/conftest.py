@@ -15,18 +15,19 @@ import pytest
 import pytest_asyncio
 
 from memory_tmp import tmp_path, tmp_path_factory  # data folders in memory: no waiting on fsync (memory_tmp.py)
-from wom_tui.serve.server import GameServer, ServeConfig
+from wom_tui.serve.server import GameServer
 from wom_tui.serve.session import GameSession
+from wom_tui.settings import Settings
 
 from .sshterm import WAIT, ServerFactory
 
 __all__ = ["tmp_path", "tmp_path_factory"]
 
 
-NO_GAME = (sys.executable, "-c", "raise SystemExit('this test opens no game')")
-"""``game_command`` for a server whose test never opens a game (the handshake, the host key, sign-in
-time-outs): with a command of its own a server starts no warm parent, which imports and rehearses the
-whole game (about 0.6 CPU-seconds each start) only to be closed unused."""
+NO_GAME = None
+"""``warm_command`` for a server whose test never opens a game (the handshake, the host key, sign-in
+time-outs): such a server starts no warm parent, which imports and rehearses the whole game (about
+0.6 CPU-seconds each start) only to be closed unused."""
 
 
 @pytest.fixture
@@ -37,7 +38,8 @@ async def start_server(tmp_path: Path) -> AsyncIterator[ServerFactory]:
     async def start(**overrides: object) -> GameServer:
         settings: dict[str, object] = {"data_dir": tmp_path / "data", "seed": 1234, "port": 0}
         settings.update(overrides)
-        server = GameServer(ServeConfig(**settings))  # type: ignore[arg-type]
+        server_options = {key: settings.pop(key) for key in ("warm_command",) if key in settings}
+        server = GameServer(Settings(**settings), **server_options)  # type: ignore[arg-type]
         await server.start()
         servers.append(server)
         return server
@@ -52,7 +54,7 @@ async def shared_server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterat
     """One game server for a whole test module (tests keep to their own keys, names and sessions, and
     close their connections); mark such tests ``@pytest.mark.asyncio(loop_scope="module")``."""
     server = GameServer(
-        ServeConfig(data_dir=tmp_path_factory.mktemp("shared") / "data", seed=4321, port=0, max_per_ip=32)
+        Settings(data_dir=tmp_path_factory.mktemp("shared") / "data", seed=4321, port=0, max_per_ip=32)
     )
     await server.start()
     yield server

@@ -185,8 +185,7 @@ def newest_session(server: GameServer) -> GameSession:
     return max(server.sessions, key=lambda session: session.started_at)
 
 
-def game_argv(session: GameSession) -> list[str]:
-    """The command line the server gave the session's game process (the warm parent forks it, so this is
-    the argv of its spawn request, which the game's ``main`` receives)."""
+def game_fingerprint(session: GameSession) -> str | None:
+    """The key the server told the session's game it plays as (None: a guest), in its spawn request."""
     assert session.pid is not None
-    return list(session.game_argv)
+    return session.game_fingerprint

@@ -1,4 +1,4 @@
-"""Abuse limits of `wom-tui serve` (issue 10): seats per address, guests turned away, floods of input,
+"""Abuse limits of `wom-tui serve`: seats per address, guests turned away, floods of input,
 clients that never read, connections that never sign in, and a log nobody can forge."""
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ async def test_seats_per_address_and_no_guests(start_server: ServerFactory) -> N
 
 
 async def test_a_connection_that_does_not_sign_in_in_time_is_closed(start_server: ServerFactory) -> None:
-    server = await start_server(login_timeout=1, game_command=NO_GAME)  # it never signs in
+    server = await start_server(login_timeout=1, warm_command=NO_GAME)  # it never signs in
     reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
     try:
         assert (await asyncio.wait_for(reader.readline(), WAIT)).startswith(b"SSH-2.0-")
@@ -219,16 +219,16 @@ class _Port:
 CRASHING_GAME = (
     sys.executable, "-c",
     "import sys, wom_tui.app as app; app.WomApp.on_mount = lambda self: 1 / 0; "
-    "from wom_tui.serve.child import main; sys.exit(main(sys.argv[1:]))",
+    "from wom_tui.serve.forkserver import main; sys.exit(main(sys.argv[1:]))",
 )
-"""The real game, made to fail as it starts."""
+"""A warm parent whose games are the real game, made to fail as it starts."""
 
 
 async def test_a_failing_game_shows_an_apology_and_logs_the_details(
     start_server: ServerFactory, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="wom_tui.serve")
-    server = await start_server(game_command=CRASHING_GAME)
+    server = await start_server(warm_command=CRASHING_GAME)
     terminal = await open_terminal(await connect(server, key=new_key()))
     await terminal.wait_closed()
     shown = " ".join(terminal.raw.decode("utf-8", "replace").split())

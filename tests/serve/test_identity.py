@@ -1,4 +1,4 @@
-"""Who you are over SSH: every name belongs to a key, guests play without one (issue 10).
+"""Who you are over SSH: every name belongs to a key, guests play without one.
 
 All tests here share one server (and its data folder); each uses its own keys and names.
 """
@@ -19,7 +19,7 @@ from .sshterm import (
     Impostor,
     Terminal,
     connect,
-    game_argv,
+    game_fingerprint,
     new_key,
     newest_session,
     open_terminal,
@@ -42,7 +42,7 @@ def badge(terminal: Terminal) -> str:
 
 
 def users_json(server: GameServer) -> bytes:
-    return (server.config.data_dir / "users.json").read_bytes()
+    return (server.settings.data_dir / "users.json").read_bytes()
 
 
 async def register_as(server: GameServer, key: asyncssh.SSHKey, name: str) -> None:
@@ -57,7 +57,7 @@ async def test_a_name_registered_with_a_key_signs_in_with_that_key_only(shared_s
     server = shared_server
     alan_key, other_key = new_key(), new_key()
     await register_as(server, alan_key, "Alan")
-    assert Store(server.config.data_dir).user("Alan").keys == (alan_key.get_fingerprint(),)  # type: ignore[union-attr]
+    assert Store(server.settings.data_dir).user("Alan").keys == (alan_key.get_fingerprint(),)  # type: ignore[union-attr]
 
     again = await menu(server, alan_key, username="whoever")
     await again.wait_for_text("Welcome back, Alan!")
@@ -76,32 +76,32 @@ async def test_a_name_registered_with_a_key_signs_in_with_that_key_only(shared_s
     await stranger.wait_for_text(MENU_TEXT)
     await stranger.register("aLAN")
     await stranger.wait_for_text("Sorry, the name is already taken.")
-    assert [user.name for user in Store(server.config.data_dir).users()].count("Alan") == 1
+    assert [user.name for user in Store(server.settings.data_dir).users()].count("Alan") == 1
 
 
 async def test_offering_someone_elses_key_unsigned_then_signing_with_your_own_is_you(shared_server: GameServer) -> None:
     server = shared_server
     victim, attacker = new_key(), new_key()
-    Store(server.config.data_dir).register("Vera", key=victim.get_fingerprint())
+    Store(server.settings.data_dir).register("Vera", key=victim.get_fingerprint())
 
     terminal = await menu(server, key=None, client_keys=[Impostor(victim), attacker])
     await terminal.wait_for_text("New here? Register a name (r)")
     assert "Vera" not in terminal.text and badge(terminal) == "New player"
-    argv = game_argv(newest_session(server))
-    assert attacker.get_fingerprint() in argv and victim.get_fingerprint() not in argv
+    told = game_fingerprint(newest_session(server))
+    assert told == attacker.get_fingerprint() and told != victim.get_fingerprint()
 
 
 async def test_a_failed_key_then_keyboard_interactive_is_a_guest(shared_server: GameServer) -> None:
     server = shared_server
     victim, attacker = new_key(), new_key()
-    Store(server.config.data_dir).register("Wanda", key=victim.get_fingerprint())
+    Store(server.settings.data_dir).register("Wanda", key=victim.get_fingerprint())
 
     for impostor in (Impostor(victim), Impostor(victim, signer=attacker)):
         terminal = await menu(server, key=None, client_keys=[impostor], password="")
         await terminal.wait_for_text("Playing as a guest")
         assert "Wanda" not in terminal.text and badge(terminal) == "Guest"
         session = newest_session(server)
-        assert session.fingerprint is None and "--key-fingerprint" not in game_argv(session)
+        assert session.fingerprint is None and game_fingerprint(session) is None
 
 
 async def test_linking_a_second_key_with_a_one_time_code(shared_server: GameServer) -> None:
@@ -130,7 +130,7 @@ async def test_linking_a_second_key_with_a_one_time_code(shared_server: GameServ
     typer.type(code.lower() + "\r")  # case does not matter
     await typer.wait_for_text("Done: this key now signs in as Lin.")
     assert badge(typer) == "Lin"
-    lin = Store(server.config.data_dir).user("Lin")
+    lin = Store(server.settings.data_dir).user("Lin")
     assert lin is not None and lin.keys == (first.get_fingerprint(), second.get_fingerprint())
 
     reuser = await menu(server, third)
@@ -146,13 +146,13 @@ async def test_a_guest_plays_solo_but_cannot_register(shared_server: GameServer)
     server = shared_server
     terminal = await menu(server)
     await terminal.wait_for_text("Playing as a guest")
-    names_before = {user.name for user in Store(server.config.data_dir).users()}
+    names_before = {user.name for user in Store(server.settings.data_dir).users()}
     terminal.type("r")
     await terminal.wait_for_text(REGISTER_TEXT)
     await terminal.wait_for_text("Guests play solo games and watch")
     terminal.type("Gus\r")
     await terminal.wait_until(lambda t: t.text.count("Guests play solo games") == 1 and "Welcome" not in t.text)
-    assert {user.name for user in Store(server.config.data_dir).users()} == names_before
+    assert {user.name for user in Store(server.settings.data_dir).users()} == names_before
     terminal.type("\x1b")
     await terminal.wait_for_text(MENU_TEXT)
     terminal.type("o")

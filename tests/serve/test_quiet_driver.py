@@ -28,7 +28,7 @@ from textual.message import Message
 from wom_tui.app import WomApp
 from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.driver import QuietDriver
-from wom_tui.options import Options
+from wom_tui.settings import Settings
 
 from .conftest import until
 
@@ -186,7 +186,7 @@ def asleep(thread: threading.Thread) -> bool:
 
 async def test_the_app_runs_on_the_quiet_driver(tmp_path: Path) -> None:
     """Where Textual would choose its Linux driver, the app takes ours."""
-    app = WomApp(Store(tmp_path), random.Random(0), Options(data_dir=tmp_path, seed=0))
+    app = WomApp(Store(tmp_path), random.Random(0), Settings(data_dir=tmp_path, seed=0))
     assert app.driver_class is QuietDriver
 
 

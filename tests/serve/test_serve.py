@@ -13,7 +13,8 @@ import asyncssh
 import pytest
 import pytest_asyncio
 
-from wom_tui.serve.server import GameServer, ServeConfig, ServeError
+from wom_tui.serve.server import GameServer, ServeError
+from wom_tui.settings import Settings
 
 from .conftest import NO_GAME, session_ended, until
 from .sshterm import (
@@ -63,7 +64,7 @@ async def test_play_over_ssh_register_resize_and_quit(shared_server: GameServer)
 
     await terminal.register("Alan")
     await terminal.wait_for_text("Welcome, Alan!")
-    assert "Alan" in registered_names(server.config.data_dir)
+    assert "Alan" in registered_names(server.settings.data_dir)
 
     terminal.type("\x1b")
     await terminal.wait_for_text(MENU_TEXT)
@@ -141,7 +142,7 @@ async def test_twenty_players_register_at_once(shared_server: GameServer) -> Non
         conn.close()
 
     await asyncio.gather(*(play(name) for name in names))
-    registered = registered_names(server.config.data_dir)
+    registered = registered_names(server.settings.data_dir)
     assert {name for name in registered if name.startswith("Player")} == set(names)
 
 
@@ -166,7 +167,7 @@ async def test_two_players_racing_for_one_name(shared_server: GameServer) -> Non
         await terminal.wait_until(lambda t: any(answer in t.text for answer in answers))
     welcomed = [terminal for terminal in terminals if "Welcome, Zoe!" in terminal.text]
     assert len(welcomed) == 1
-    assert {name for name in registered_names(server.config.data_dir) if "zoe" in name.lower()} == {"Zoe"}
+    assert {name for name in registered_names(server.settings.data_dir) if "zoe" in name.lower()} == {"Zoe"}
     for conn in conns:
         conn.close()
 
@@ -174,7 +175,7 @@ async def test_two_players_racing_for_one_name(shared_server: GameServer) -> Non
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def impatient_server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[GameServer]:
     """One server for the module's idle tests: it closes what stays idle for 1 s."""
-    server = GameServer(ServeConfig(data_dir=tmp_path_factory.mktemp("idle") / "data", seed=1, port=0, idle_timeout=1))
+    server = GameServer(Settings(data_dir=tmp_path_factory.mktemp("idle") / "data", seed=1, port=0, idle_timeout=1))
     await server.start()
     yield server
     await asyncio.wait_for(server.close(), WAIT)
@@ -220,16 +221,16 @@ async def test_the_session_cap_holds(start_server: ServerFactory) -> None:
 
 
 async def test_host_key_is_private_and_kept_across_restarts(start_server: ServerFactory, tmp_path: Path) -> None:
-    server = await start_server(game_command=NO_GAME)  # signing in only: no game is opened
-    key_file = server.config.host_key_path
-    assert key_file == server.config.data_dir / "ssh_host_ed25519_key"
+    server = await start_server(warm_command=NO_GAME)  # signing in only: no game is opened
+    key_file = server.settings.host_key_path
+    assert key_file == server.settings.data_dir / "ssh_host_ed25519_key"
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
     conn = await connect(server)
     first = conn.get_server_host_key()
     conn.close()
     await server.close()
 
-    again = await start_server(game_command=NO_GAME)
+    again = await start_server(warm_command=NO_GAME)
     conn = await connect(again)
     second = conn.get_server_host_key()
     conn.close()

@@ -1,4 +1,4 @@
-"""The input throttle and the log's cleaning, on their own (issue 10)."""
+"""The input throttle and the log's cleaning, on their own."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from wom_tui.serve.logsafe import SafeFormatter, clean
 from wom_tui.serve.throttle import BURST, InputThrottle
+from wom_tui.settings import Settings
 
 KEYSTROKES = st.sampled_from([
     b"x", b"\r", b"\x7f", "é".encode(), b"\x1b[A", b"\x1b[<35;10;5M", b"\x1bOP", b"\x1b[15~", b"\x1ba",
@@ -78,7 +79,7 @@ def test_failed_accepts_are_logged_once_per_interval_without_a_traceback(caplog)
 def test_connections_signing_in_never_take_more_than_a_quarter_of_the_descriptors(monkeypatch, tmp_path) -> None:
     from wom_tui.serve import server as server_module
 
-    server = server_module.GameServer(server_module.ServeConfig(data_dir=tmp_path, seed=1, port=0))
+    server = server_module.GameServer(Settings(data_dir=tmp_path, seed=1, port=0))
     for limit, caps in ((1024, (256, 32)), (100_000, (256, 32)), (64, (16, 16)), (10, (8, 8))):
         monkeypatch.setattr(server_module, "_descriptor_limit", lambda limit=limit: limit)
         assert server.unauthenticated_caps == caps

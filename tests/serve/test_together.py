@@ -48,7 +48,7 @@ async def test_three_ssh_clients_and_hal_play_a_table_one_drops_and_comes_back_a
     start_server: ServerFactory,
 ) -> None:
     server = await start_server(seat_grace=60.0, max_per_ip=8)
-    store = Store(server.config.data_dir)
+    store = Store(server.settings.data_dir)
     keys = {name: new_key() for name in ("Ann", "Ben", "Cat")}
     for name, key in keys.items():
         store.register(name, key=key.get_fingerprint())
@@ -121,9 +121,9 @@ async def test_three_ssh_clients_and_hal_play_a_table_one_drops_and_comes_back_a
         await terminal.wait_until(lambda t: "points" in t.text or "broke" in t.text)
 
     await asyncio.wait_for(until_changed(live, lambda: live.table(table.table_id).recorded), 30)
-    (game,) = Store(server.config.data_dir).games()
+    (game,) = Store(server.settings.data_dir).games()
     assert {p.name for p in game.players if p.is_user} == {"Ann", "Ben", "Cat"}
     for name in ("Ann", "Ben", "Cat"):
-        assert Store(server.config.data_dir).user(name).games == 1
+        assert Store(server.settings.data_dir).user(name).games == 1
     for conn in (*conns.values(), guest_conn):
         conn.close()

@@ -194,7 +194,7 @@ class _Forks:
 def test_arrivals_start_in_order_a_few_at_a_time_and_a_slow_start_does_not_block_the_rest(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from wom_tui.serve import warm
+    from wom_tui.serve import forkserver as warm
 
     forks = _Forks()
     monkeypatch.setattr(warm, "_spawn", forks)

@@ -13,7 +13,7 @@ from wom_tui import __main__ as cli
 from wom_tui.domain.store.postgres.errors import describe
 from wom_tui.domain.store.postgres.store import PostgresStore
 from wom_tui.domain.store.folder.store import FolderStore as Store
-from wom_tui.options import Options, open_store
+from wom_tui.settings import Settings, open_store
 
 
 @pytest.fixture
@@ -25,14 +25,14 @@ def captured(monkeypatch):
         seen.update(command="play", options=options)
         return 0
 
-    def fake_server(args, options):
-        seen.update(command="serve", options=options)
+    def fake_server(settings):
+        seen.update(command="serve", options=settings)
         return 0
 
-    import wom_tui.app
+    import wom_tui.launch
     import wom_tui.serve
 
-    monkeypatch.setattr(wom_tui.app, "run_app", fake_app)
+    monkeypatch.setattr(wom_tui.launch, "run_app", fake_app)
     monkeypatch.setattr(wom_tui.serve, "run_server", fake_server)
     monkeypatch.delenv("WOM_STORE", raising=False)
     return seen
@@ -66,7 +66,7 @@ def test_without_a_store_the_data_folder_keeps_everything(captured, tmp_path):
 
 def test_a_database_url_opens_the_postgresql_store(postgres_server, tmp_path):
     url = postgres_server.new_database()
-    store = open_store(Options(data_dir=tmp_path, seed=1, store=url))
+    store = open_store(Settings(data_dir=tmp_path, seed=1, store=url))
     try:
         assert isinstance(store, PostgresStore)
         store.register("Alan")
@@ -76,8 +76,8 @@ def test_a_database_url_opens_the_postgresql_store(postgres_server, tmp_path):
 
 
 def test_the_data_folder_never_imports_the_database_driver(tmp_path):
-    code = ("import sys; from wom_tui.options import Options, open_store; "
-            f"s = open_store(Options(data_dir={str(tmp_path)!r}, seed=1)); s.register('Alan'); s.scoreboard(); "
+    code = ("import sys; from wom_tui.settings import Settings, open_store; "
+            f"s = open_store(Settings(data_dir={str(tmp_path)!r}, seed=1)); s.register('Alan'); s.scoreboard(); "
             "import wom_tui.app, wom_tui.__main__; "
             "sys.exit(1 if any(m.startswith(('psycopg', 'psycopg_pool')) for m in sys.modules) else 0)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -101,7 +101,7 @@ async def test_the_app_shows_a_bad_row_where_it_shows_a_damaged_file(postgres_se
     store = PostgresStore(url)
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("INSERT INTO wom_users (name, score) VALUES ('[b]Al[/b]', 3)")
-    app = WomApp(store, Random(1), Options(data_dir=tmp_path, seed=1, computer_pace=0, store=url))
+    app = WomApp(store, Random(1), Settings(data_dir=tmp_path, seed=1, computer_pace=0, store=url))
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
@@ -128,7 +128,7 @@ def test_serve_migrates_the_database_and_hands_it_to_its_sessions_by_environment
     # changes nothing, so serve's WOM_STORE would leak into every later test.
     monkeypatch.setenv("WOM_STORE", "")
     monkeypatch.delenv("WOM_STORE")
-    monkeypatch.setattr(server, "run_server", lambda args, options: seen.update(env=os.environ.get("WOM_STORE")) or 0)
+    monkeypatch.setattr(server, "run_server", lambda settings: seen.update(env=os.environ.get("WOM_STORE")) or 0)
     assert cli.main(["serve", "--port", "0", "--store", url]) == 0
     assert seen["env"] == url  # each session's game process inherits it; its command line never shows it
     with psycopg.connect(url) as conn:

@@ -12,21 +12,21 @@ from textual.pilot import Pilot
 
 from wom_tui.app import WomApp
 from wom_tui.domain.store.folder.store import FolderStore as Store
-from wom_tui.options import Options
+from wom_tui.settings import Settings
 
 SEED = 2026
 """The seed every UI test runs with, so computer players and codes repeat."""
 
 
-def make_options(data_dir: Path, **overrides: object) -> Options:
-    """Options for a test session: tmp data folder, fixed seed, computers play instantly."""
+def make_options(data_dir: Path, **overrides: object) -> Settings:
+    """Settings for a test session: tmp data folder, fixed seed, computers play instantly."""
     values: dict[str, object] = {"data_dir": data_dir, "seed": SEED, "debug": False, "served": False, "computer_pace": 0}
     values.update(overrides)
-    return Options(**values)  # type: ignore[arg-type]
+    return Settings(**values)  # type: ignore[arg-type]
 
 
 def build_app(data_dir: Path, **overrides: object) -> WomApp:
-    """A WomApp on ``data_dir`` as the entry point would build it (Store, seeded Random, Options)."""
+    """A WomApp on ``data_dir`` as the entry point would build it (Store, seeded Random, Settings)."""
     options = make_options(data_dir, **overrides)
     return WomApp(Store(options.data_dir), random.Random(options.seed), options)
 
@@ -47,7 +47,7 @@ def store(data_dir: Path) -> Store:
 
 @pytest.fixture
 def make_app(data_dir: Path) -> Callable[..., WomApp]:
-    """Build an app on the test's data folder; keyword arguments override Options fields."""
+    """Build an app on the test's data folder; keyword arguments override Settings fields."""
 
     def factory(**overrides: object) -> WomApp:
         return build_app(data_dir, **overrides)

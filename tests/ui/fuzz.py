@@ -23,7 +23,7 @@ from textual.pilot import OutOfBounds
 
 from wom_tui.app import WomApp
 from wom_tui.domain.store.folder.store import FolderStore as Store
-from wom_tui.options import Options
+from wom_tui.settings import Settings
 
 from .burst import send_burst, send_paste
 
@@ -60,7 +60,7 @@ class FuzzReport:
 
 
 def _app(data_dir: Path, seed: int) -> WomApp:
-    options = Options(data_dir=data_dir, seed=seed, debug=False, served=False, computer_pace=0)
+    options = Settings(data_dir=data_dir, seed=seed, debug=False, served=False, computer_pace=0)
     return WomApp(Store(data_dir), random.Random(seed), options)
 
 

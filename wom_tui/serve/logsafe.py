@@ -1,4 +1,4 @@
-"""The server's log stays readable and small whatever clients send (issue 10).
+"""The server's log stays readable and small whatever clients send.
 
 * :func:`clean` turns anything a client chose (a TERM, a host name in a forwarding request)
   into one line of printable ASCII: newlines and escape sequences appear escaped, never raw,

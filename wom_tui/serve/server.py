@@ -1,19 +1,17 @@
 """The SSH server: host key, who you are (a key, or a guest), refusals, the caps, and clean shutdown.
 
-Identity (issue 10): every client authenticates. Any public key is welcome, but asyncssh asks
+Identity (docs/serve.md): every client authenticates. Any public key is welcome, but asyncssh asks
 :meth:`_Visitor.validate_public_key` about *unsigned offers* too, so that hook only notes the
 key as the candidate; every other way in (keyboard-interactive, which admits guests) forgets it,
 and the identity is fixed in :meth:`_Visitor.auth_completed`, which asyncssh calls in the same
 step as verifying the signature of the request that succeeded. So offering someone else's key
 unsigned and then signing with your own (GHSA-pchf-49fh-w34r), or failing with a key and then
 going in by keyboard-interactive (CVE-2023-43809), leaves you as yourself or a guest. The game
-process gets the fingerprint on its command line from the server, never from anything the
-client sends (user name, environment).
+gets the fingerprint from the server, never from anything the client sends (user name, environment).
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import itertools
 import logging
@@ -25,77 +23,22 @@ import signal
 import stat
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import asyncssh
 
-from ..options import Options
+from ..settings import Settings
 from .logsafe import RateLimitedLog, SafeFormatter, clean
 from .session import SHUTTING_DOWN, GameSession, describe_seconds
-from .warm import WARM_LOG_FD, WarmChild, WarmParent
+from .warmparent import WARM_COMMAND, WarmChild, WarmParent
 
 log = logging.getLogger("wom_tui.serve")
 
-HOST_KEY_NAME = "ssh_host_ed25519_key"
-GAME_COMMAND = (sys.executable, "-m", "wom_tui.serve.child")
 
 
 class ServeError(Exception):
     """The server cannot start; the message says why in words for the person who started it."""
-
-
-@dataclass(frozen=True)
-class ServeConfig:
-    """Everything ``wom-tui serve`` was asked for."""
-
-    data_dir: Path
-    seed: int
-    host: str = "127.0.0.1"
-    port: int = 2222
-    max_sessions: int = 32
-    max_per_ip: int = 4
-    """Sessions one address may hold at once (0: no limit)."""
-    no_guests: bool = False
-    """Turn away clients without a key (with one line saying why)."""
-    idle_timeout: float = 600.0
-    login_timeout: float = 20.0
-    """Seconds a connection may take to sign in."""
-    max_unauthenticated: int = 256
-    """Connections still signing in, overall; beyond it the oldest is dropped."""
-    max_unauthenticated_per_ip: int = 32
-    """Connections still signing in from one address; beyond it that address's oldest is dropped."""
-    host_key: Path | None = None
-    authorized_keys: Path | None = None
-    debug: bool = False
-    seat_grace: float = 120.0
-    """Seconds a dropped player keeps their seat (passed to every session)."""
-    game_command: Sequence[str] = GAME_COMMAND
-    """The program each session runs, before its options (the real game unless a test says otherwise)."""
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace, options: Options) -> ServeConfig:
-        """Build the configuration from the parsed ``serve`` command line."""
-        return cls(
-            data_dir=Path(options.data_dir).absolute(),
-            seed=options.seed,
-            host=args.host,
-            port=args.port,
-            max_sessions=args.max_sessions,
-            max_per_ip=args.max_per_ip,
-            no_guests=args.no_guests,
-            idle_timeout=args.idle_timeout,
-            host_key=Path(args.host_key).expanduser() if args.host_key else None,
-            authorized_keys=Path(args.authorized_keys).expanduser() if args.authorized_keys else None,
-            debug=options.debug,
-            seat_grace=options.seat_grace,
-        )
-
-    @property
-    def host_key_path(self) -> Path:
-        """``--host-key``, else ``ssh_host_ed25519_key`` in the data folder."""
-        return self.host_key if self.host_key is not None else self.data_dir / HOST_KEY_NAME
 
 
 def load_or_create_host_key(path: Path) -> asyncssh.SSHKey:
@@ -270,7 +213,7 @@ class _Visitor(asyncssh.SSHServer):
         self._arm_idle()
 
     def _arm_idle(self) -> None:
-        timeout = self._server.config.idle_timeout
+        timeout = self._server.settings.idle_timeout
         if timeout and timeout > 0:
             self._idle_handle = asyncio.get_running_loop().call_later(timeout, self._check_idle)
 
@@ -280,7 +223,7 @@ class _Visitor(asyncssh.SSHServer):
         if any(session.running for session in self._sessions):
             self._arm_idle()
         elif self._conn is not None:
-            idle = describe_seconds(self._server.config.idle_timeout)
+            idle = describe_seconds(self._server.settings.idle_timeout)
             log.info("connection #%d: no game for %s, closing", self._number, idle)
             self._conn.close()
 
@@ -316,9 +259,9 @@ class _Visitor(asyncssh.SSHServer):
 class GameServer:
     """Hosts wom-tui for SSH clients: ``await start()``, then ``port``; ``await close()`` ends every game."""
 
-    def __init__(self, config: ServeConfig) -> None:
-        self.config = config
-        self._rng = random.Random(config.seed)
+    def __init__(self, settings: Settings, *, warm_command: Sequence[str] | None = WARM_COMMAND) -> None:
+        self.settings = settings
+        self._rng = random.Random(settings.seed)
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._connections: set[asyncssh.SSHServerConnection] = set()
         self._connection_numbers = itertools.count(1)
@@ -332,8 +275,9 @@ class GameServer:
             log, "dropped %d connection(s) that had not signed in, to make room (at most %d signing in, %d per address)"
         )
         self.unauthenticated_closed = RateLimitedLog(log, "%d connection(s) closed without signing in", level=logging.INFO)
-        self.warm = WarmParent()
-        """The warm parent that forks each session's game (warm.py)."""
+        self.warm = WarmParent(warm_command) if warm_command is not None else None
+        """The warm parent that forks each session's game (None: a server for tests that open no game,
+        which then spares the warm parent's start, about 0.6 CPU-seconds)."""
 
     @property
     def unauthenticated_caps(self) -> tuple[int, int]:
@@ -343,8 +287,8 @@ class GameServer:
         of this process's descriptor limit, so that silent connections cannot use up the
         descriptors players and their games need (256 under ``ulimit -n 1024``).
         """
-        overall = min(self.config.max_unauthenticated, max(8, _descriptor_limit() // 4))
-        return overall, max(1, min(self.config.max_unauthenticated_per_ip, overall))
+        overall = min(self.settings.max_unauthenticated, max(8, _descriptor_limit() // 4))
+        return overall, max(1, min(self.settings.max_unauthenticated_per_ip, overall))
 
     def admit(self, visitor: _Visitor) -> None:
         """Count a new connection among those signing in, dropping the oldest beyond the caps."""
@@ -372,39 +316,39 @@ class GameServer:
 
     async def start(self) -> None:
         """Start the warm parent, load or make the host key and listen (raises ServeError if that fails)."""
-        # First, so that it could not hold the host key even if it were forked rather than exec'd. Not
-        # at all when a test gave its own ``game_command``: nothing would be forked from it.
+        # First, so that it could not hold the host key even if it were forked rather than exec'd.
         try:
-            if self._forks_games:
+            if self.warm is not None:
                 await self.warm.start()
         except OSError as exc:
             raise ServeError(f"cannot start the game processes' parent: {exc}") from exc
         try:
             await self._listen()
         except ServeError:
-            await self.warm.close()  # a server that cannot start leaves no process behind
+            if self.warm is not None:
+                await self.warm.close()  # a server that cannot start leaves no process behind
             raise
 
     async def _listen(self) -> None:
         """Load or make the host key, read the authorized keys and listen (ServeError if that fails)."""
         try:
-            self.host_key = load_or_create_host_key(self.config.host_key_path)
+            self.host_key = load_or_create_host_key(self.settings.host_key_path)
         except OSError as exc:
-            raise ServeError(f"cannot make the host key {self.config.host_key_path}: {exc.strerror or exc}") from exc
+            raise ServeError(f"cannot make the host key {self.settings.host_key_path}: {exc.strerror or exc}") from exc
         authorized = None
-        if self.config.authorized_keys is not None:
+        if self.settings.authorized_keys is not None:
             try:
-                authorized = asyncssh.read_authorized_keys(str(self.config.authorized_keys))
+                authorized = asyncssh.read_authorized_keys(str(self.settings.authorized_keys))
             except (OSError, ValueError, asyncssh.KeyImportError) as exc:
-                raise ServeError(f"cannot read the authorized keys {self.config.authorized_keys}: {exc}") from exc
+                raise ServeError(f"cannot read the authorized keys {self.settings.authorized_keys}: {exc}") from exc
         # Checked by _Visitor.validate_public_key rather than handed to asyncssh, which would then
         # skip that hook for listed keys, and the hook is where the candidate identity is noted.
         self.authorized_keys = authorized
         try:
             self._acceptor = await asyncssh.create_server(
                 lambda: _Visitor(self),
-                self.config.host,
-                self.config.port,
+                self.settings.host,
+                self.settings.port,
                 server_host_keys=[self.host_key],
                 encoding=None,
                 line_editor=False,
@@ -412,16 +356,16 @@ class GameServer:
                 x11_forwarding=False,
                 gss_host=None,
                 password_auth=False,
-                login_timeout=self.config.login_timeout,
+                login_timeout=self.settings.login_timeout,
                 keepalive_interval=15,
                 keepalive_count_max=3,
             )
         except OSError as exc:
-            raise ServeError(f"cannot listen on {self.config.host}:{self.config.port}: {exc.strerror or exc}") from exc
+            raise ServeError(f"cannot listen on {self.settings.host}:{self.settings.port}: {exc.strerror or exc}") from exc
         log.info(
             "listening on %s:%d, host key %s, %s",
-            self.config.host, self.port, self.fingerprint,
-            "public arcade (anyone may play)" if authorized is None else f"keys from {self.config.authorized_keys}",
+            self.settings.host, self.port, self.fingerprint,
+            "public arcade (anyone may play)" if authorized is None else f"keys from {self.settings.authorized_keys}",
         )
 
     @property
@@ -443,9 +387,9 @@ class GameServer:
 
     def take_seat(self, session: GameSession) -> str | None:
         """Seat a session, or say why not: ``"full"`` (``max_sessions``) or ``"address"`` (``max_per_ip``)."""
-        if len(self._seated) >= self.config.max_sessions:
+        if len(self._seated) >= self.settings.max_sessions:
             return "full"
-        per_ip = self.config.max_per_ip
+        per_ip = self.settings.max_per_ip
         if per_ip > 0 and sum(1 for other in self._seated if other.host == session.host) >= per_ip:
             return "address"
         self._seated.add(session)
@@ -459,39 +403,19 @@ class GameServer:
         """A seed for the next session, drawn from the server's seed (so ``--seed`` replays a server)."""
         return self._rng.randrange(2**32)
 
+    def game_settings(self, seed: int) -> Settings:
+        """The settings of one session's game: the server's, served, with the session's own ``seed``."""
+        return self.settings.for_session(seed)
+
     async def start_game(
-        self, slave: int, argv: Sequence[str], env: dict[str, str], *, log_fd: int | None = None
-    ) -> asyncio.subprocess.Process | WarmChild:
-        """Start one session's game on the pty ``slave``: forked by the warm parent, or ``argv`` run as is
-        when a test gave its own ``game_command``. ``log_fd`` (the write end of the game's log pipe) is
-        passed along: to a forked game as its descriptor 3 (``--log-fd 3``).
+        self, slave: int, settings: Settings, fingerprint: str | None, env: dict[str, str], *, log_fd: int | None = None
+    ) -> WarmChild:
+        """Have the warm parent fork one session's game on the pty ``slave``, as the verified key
+        ``fingerprint`` (None: a guest); ``log_fd`` (the write end of the game's log pipe) is passed along.
         """
-        if self._forks_games:
-            options = list(argv[len(GAME_COMMAND):])
-            if log_fd is not None and "--log-fd" in options:
-                options[options.index("--log-fd") + 1] = str(WARM_LOG_FD)
-            return await self.warm.spawn(slave, options, env, log_fd=log_fd)
-        return await asyncio.create_subprocess_exec(
-            *argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True,
-            pass_fds=() if log_fd is None else (log_fd,),
-        )
-
-    @property
-    def _forks_games(self) -> bool:
-        """Whether games are forked by the warm parent (always, but for a test's own ``game_command``)."""
-        return tuple(self.config.game_command) == GAME_COMMAND
-
-    def game_command(self, seed: int, fingerprint: str | None = None, log_fd: int | None = None) -> list[str]:
-        """The command line of one session's game process: served, as the verified key (or a guest)."""
-        argv = [*self.config.game_command, "--data-dir", str(self.config.data_dir), "--seed", str(seed)]
-        if self.config.debug:
-            argv.append("--debug")
-        argv += ["--seat-grace", str(self.config.seat_grace), "--served"]
-        if fingerprint is not None:
-            argv += ["--key-fingerprint", fingerprint]
-        if log_fd is not None:
-            argv += ["--log-fd", str(log_fd)]
-        return argv
+        if self.warm is None:
+            raise OSError("this server starts no games")
+        return await self.warm.spawn(slave, settings, fingerprint, env, log_fd=log_fd)
 
     async def close(self) -> None:
         """Stop listening, end every game (telling its player), and close every connection."""
@@ -513,12 +437,13 @@ class GameServer:
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
             self._acceptor = None
-        await self.warm.close()
+        if self.warm is not None:
+            await self.warm.close()
 
 
-async def serve_until_stopped(config: ServeConfig) -> int:
+async def serve_until_stopped(settings: Settings) -> int:
     """Serve until SIGINT, SIGTERM or SIGHUP, then shut down cleanly; return the exit status."""
-    server = GameServer(config)
+    server = GameServer(settings)
     try:
         await server.start()
     except ServeError as exc:
@@ -531,7 +456,7 @@ async def serve_until_stopped(config: ServeConfig) -> int:
         loop.add_signal_handler(signum, stop.set)
     print(
         f"wom-tui serve: play with  ssh -p {server.port} -o StrictHostKeyChecking=accept-new "
-        f"{'localhost' if config.host in ('127.0.0.1', 'localhost', '::1') else config.host}   (Ctrl-C stops)",
+        f"{'localhost' if settings.host in ('127.0.0.1', 'localhost', '::1') else settings.host}   (Ctrl-C stops)",
         file=sys.stderr,
         flush=True,
     )
@@ -574,10 +499,10 @@ def quiet_asyncssh(record: logging.LogRecord) -> bool:
     return "request denied" in str(record.msg)
 
 
-def run_server(args: argparse.Namespace, options: Options) -> int:
+def run_server(settings: Settings) -> int:
     """Entry point for ``wom-tui serve``: log to stderr, serve, and return the exit status."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(SafeFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.addFilter(quiet_asyncssh)
     logging.basicConfig(level=logging.INFO, handlers=[handler])
-    return asyncio.run(serve_until_stopped(ServeConfig.from_args(args, options)))
+    return asyncio.run(serve_until_stopped(settings))

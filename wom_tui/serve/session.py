@@ -9,7 +9,7 @@ import os
 import signal
 import struct
 import termios
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import asyncssh
 
@@ -17,8 +17,8 @@ from .logsafe import clean
 from .throttle import InputThrottle
 
 if TYPE_CHECKING:
-    from .server import GameServer
-    from .warm import WarmChild
+    from ..settings import Settings
+    from .warmparent import WarmChild
 
 log = logging.getLogger("wom_tui.serve")
 
@@ -93,10 +93,41 @@ def child_environment(term: str, client_env: dict[str, str]) -> dict[str, str]:
     return env
 
 
+class SessionHost(Protocol):
+    """What a session needs of its server (:class:`~wom_tui.serve.server.GameServer` is one)."""
+
+    @property
+    def settings(self) -> Settings:
+        """The server's settings (caps, idle timeout, guests)."""
+        ...
+
+    def take_seat(self, session: GameSession) -> str | None:
+        """Seat the session, or say why not (``"full"``, ``"address"``)."""
+        ...
+
+    def leave_seat(self, session: GameSession) -> None:
+        """Free the session's seat."""
+        ...
+
+    def next_seed(self) -> int:
+        """The next session's seed."""
+        ...
+
+    def game_settings(self, seed: int) -> Settings:
+        """The settings of a session's game with ``seed``."""
+        ...
+
+    async def start_game(
+        self, slave: int, settings: Settings, fingerprint: str | None, env: dict[str, str], *, log_fd: int | None = None
+    ) -> WarmChild:
+        """Start a session's game on the pty ``slave``."""
+        ...
+
+
 class GameSession(asyncssh.SSHServerSession):
     """Bridges one SSH channel (bytes, no line editor) to a wom-tui process on a fresh pty."""
 
-    def __init__(self, server: GameServer, label: str, host: str = "?", fingerprint: str | None = None) -> None:
+    def __init__(self, server: SessionHost, label: str, host: str = "?", fingerprint: str | None = None) -> None:
         self._server = server
         self.label = label
         self.host = host
@@ -112,10 +143,12 @@ class GameSession(asyncssh.SSHServerSession):
         self._open = False
         self._term: str | None = None
         self._size = (80, 24, 0, 0)
-        self.game_argv: tuple[str, ...] = ()
-        """The command line the game was started with."""
+        self.game_settings: Settings | None = None
+        """The settings the game was started with (the server's, with this session's seed)."""
+        self.game_fingerprint: str | None = None
+        """The key the game was told it plays as (None: a guest)."""
         self.pid: int | None = None
-        self._proc: asyncio.subprocess.Process | WarmChild | None = None
+        self._proc: WarmChild | None = None
         self._master: int | None = None
         self._reading = False
         self._writing_paused = False
@@ -167,14 +200,14 @@ class GameSession(asyncssh.SSHServerSession):
             assert self._chan is not None
             host, port = self._chan.get_extra_info("sockname", ("HOST", "PORT"))[:2]
             self._say_and_close(NO_TERMINAL.format(host=host, port=port))
-        elif self.fingerprint is None and self._server.config.no_guests:
+        elif self.fingerprint is None and self._server.settings.no_guests:
             log.info("%s: refused, no key and no guests", self.label)
             self._say_and_close(NO_GUESTS)
         elif (refusal := self._server.take_seat(self)) == "full":
-            log.info("%s: refused, all %d seats taken", self.label, self._server.config.max_sessions)
-            self._say_and_close(ARCADE_FULL.format(seats=self._server.config.max_sessions))
+            log.info("%s: refused, all %d seats taken", self.label, self._server.settings.max_sessions)
+            self._say_and_close(ARCADE_FULL.format(seats=self._server.settings.max_sessions))
         elif refusal == "address":
-            count = self._server.config.max_per_ip
+            count = self._server.settings.max_per_ip
             log.info("%s: refused, %d sessions from %s already", self.label, count, clean(self.host))
             self._say_and_close(TOO_MANY_FROM_ADDRESS.format(count=count))
         else:
@@ -313,14 +346,14 @@ class GameSession(asyncssh.SSHServerSession):
         assert self._chan is not None and self._master is not None
         seed = self._server.next_seed()
         log_read, log_write = os.pipe()
-        argv = self._server.game_command(seed, self.fingerprint, log_write)
-        self.game_argv = tuple(argv)  # what the game is started with (forked by the warm parent, or run)
+        settings = self.game_settings = self._server.game_settings(seed)
+        self.game_fingerprint = self.fingerprint
         env = child_environment(self._term or "", dict(self._chan.get_environment()))
         status = 1
         try:
             try:
-                # The seam to the warm parent (warm.py): it forks the game, already warm, on this pty.
-                self._proc = await self._server.start_game(slave, argv, env, log_fd=log_write)
+                # The seam to the warm parent (forkserver.py): it forks the game, already warm, on this pty.
+                self._proc = await self._server.start_game(slave, settings, self.game_fingerprint, env, log_fd=log_write)
             finally:
                 os.close(slave)
                 os.close(log_write)
@@ -491,12 +524,12 @@ class GameSession(asyncssh.SSHServerSession):
     # -- idle check -----------------------------------------------------------------------------
 
     def _arm_idle(self) -> None:
-        timeout = self._server.config.idle_timeout
+        timeout = self._server.settings.idle_timeout
         if timeout and timeout > 0:
             self._idle_handle = self._loop.call_at(self._last_input + timeout, self._check_idle)
 
     def _check_idle(self) -> None:
-        timeout = self._server.config.idle_timeout
+        timeout = self._server.settings.idle_timeout
         # call_at may fire a clock tick early; without the slack that would re-arm in a tight loop.
         if self._loop.time() >= self._last_input + timeout - 0.05:
             log.info("%s: idle for %s, closing", self.label, describe_seconds(timeout))

@@ -1,4 +1,4 @@
-"""Input throttling for a served game: no client may type faster than a person (issue 10).
+"""Input throttling for a served game: no client may type faster than a person.
 
 Input is cut into *keystrokes*: a plain byte, one escape sequence (a function key, a mouse
 report, a terminal's answer), or a whole bracketed paste however long. Each keystroke takes one

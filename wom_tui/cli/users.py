@@ -11,7 +11,7 @@ import argparse
 import sys
 from typing import TextIO
 
-from .options import Options
+from ..settings import Settings
 
 USAGE_ERROR = 2
 STORE_ERROR = 1
@@ -35,7 +35,7 @@ def fingerprint_of(public_key: str) -> str:
 
 def format_users(users: list[object]) -> str:
     """The ``users list`` table: name, score, games, then one line per key fingerprint."""
-    from .domain.users import User
+    from ..domain.users import User
 
     rows = [user for user in users if isinstance(user, User)]
     if not rows:
@@ -49,11 +49,11 @@ def format_users(users: list[object]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_users_command(args: argparse.Namespace, options: Options, out: TextIO | None = None, err: TextIO | None = None) -> int:
+def run_users_command(args: argparse.Namespace, settings: Settings, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run ``users list``, ``users bind`` or ``users unbind``; return the exit status."""
-    from .domain.keys import KeyRejected, check_fingerprint
-    from .domain.store import StoreError
-    from .options import open_store
+    from ..domain.keys import KeyRejected, check_fingerprint
+    from ..domain.store import StoreError
+    from ..settings import open_store
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -74,7 +74,7 @@ def run_users_command(args: argparse.Namespace, options: Options, out: TextIO | 
             fingerprint = check_fingerprint(args.fingerprint)
         except KeyRejected as exc:
             return refuse(exc.reason)
-    if not options.store and not options.data_dir.exists():
+    if not settings.store and not settings.data_dir.exists():
         # A folder that does not exist holds no users; looking must not create it.
         if command == "list":
             out.write(format_users([]))
@@ -82,7 +82,7 @@ def run_users_command(args: argparse.Namespace, options: Options, out: TextIO | 
         return refuse(f"there is no user called {args.name!r} (see `wom-tui users list`)")
     store = None
     try:
-        store = open_store(options)
+        store = open_store(settings)
         if command == "list":
             out.write(format_users(list(store.users())))
             return 0
@@ -99,7 +99,7 @@ def run_users_command(args: argparse.Namespace, options: Options, out: TextIO | 
     except KeyRejected as exc:
         return refuse(exc.reason)
     except StoreError as exc:
-        where = "the database" if options.store else "the data folder"
+        where = "the database" if settings.store else "the data folder"
         print(f"wom-tui users {command}: cannot use {where}: {exc}", file=err)
         return STORE_ERROR
     finally:

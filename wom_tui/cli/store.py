@@ -24,17 +24,17 @@ def add_store_command(sub: Any) -> None:
 
 
 def _where(location: str) -> str:
-    from .domain.store.postgres.errors import describe
-    from .domain.store import is_database_url
+    from ..domain.store.postgres.errors import describe
+    from ..domain.store import is_database_url
 
     return describe(location) if is_database_url(location) else location
 
 
 def run_store_command(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run ``store migrate`` or ``store copy``; print what was done, or why not; the exit status."""
-    from .domain.store import StoreError
-    from .domain.store import is_database_url
-    from .options import resolve_store
+    from ..domain.store import StoreError
+    from ..domain.store import is_database_url
+    from ..settings import resolve_store
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -45,7 +45,7 @@ def run_store_command(args: argparse.Namespace, out: TextIO | None = None, err: 
                 print("wom-tui store migrate: give the database with --store postgresql://user@host/db "
                       "(or WOM_STORE); a data folder needs no migration", file=err)
                 return 2
-            from .domain.store.postgres.store import migrate_database
+            from ..domain.store.postgres.store import migrate_database
 
             version, applied = migrate_database(str(url))
             if applied:
@@ -61,7 +61,7 @@ def run_store_command(args: argparse.Namespace, out: TextIO | None = None, err: 
 
 
 def _copy(source: str, target: str, out: TextIO, err: TextIO) -> int:
-    from .domain.store.copy import copy_arcade
+    from ..domain.store.copy import copy_arcade
 
     before, after = copy_arcade(source, target)
     left, right = _where(source), _where(target)

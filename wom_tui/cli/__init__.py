@@ -1,0 +1,32 @@
+"""The command line: ``wom-tui [--data-dir PATH] [--store URL] [--seed N] [--debug]``, ``serve``, ``users`` and ``store``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .parser import build_parser, settings_from_args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the app, the SSH server, a users or a store command, and return the exit status."""
+    args = build_parser().parse_args(argv)
+    settings = settings_from_args(args)
+    if args.command == "store":
+        from .store import run_store_command
+
+        return run_store_command(args)
+    if args.command == "serve":
+        from .. import serve
+
+        return serve.run_server(settings)
+    if args.command == "users":
+        from .users import run_users_command
+
+        return run_users_command(args, settings)
+    from .. import launch
+    from ..domain.identity import Identity
+
+    return launch.play(settings, Identity.local())
+
+
+__all__ = ["build_parser", "main"]

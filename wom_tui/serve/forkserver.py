@@ -1,0 +1,324 @@
+"""The warm parent: one process that has imported Textual and the game, and forks each served session.
+
+Starting a session used to mean a fresh Python importing Textual and the app (about 0.6 CPU-seconds
+each); with many players arriving at once that queued them for many seconds. ``wom-tui serve`` starts
+this process once (``python -m wom_tui.serve.forkserver``, a fresh interpreter with ``close_fds``, so it
+never holds the host key, a listening socket or another session's terminal), lets it import and warm
+everything (:mod:`.warmup`), and asks it over a Unix socket to fork one game per session
+(:class:`.warmparent.WarmParent` is the server's side; docs/serve.md tells the story).
+
+The protocol (one JSON object per message on a ``socketpair``, fds with SCM_RIGHTS):
+
+- server → warm ``{"op": "spawn", "id": N, "settings": {...}, "fingerprint": F, "env": {...}, "fds": K}``
+  with the pty's slave side attached (and the game's log pipe when ``K`` is 2);
+- warm → server ``{"id": N, "pid": P}`` with a pidfd for the child attached (so the server can still
+  notice the child's end if the warm parent dies), or ``{"id": N, "error": "..."}``;
+- warm → server ``{"exited": P, "status": S}`` when a child ends (``status`` as asyncio's returncode);
+- warm → server ``{"ready": true}`` once warm.
+
+Each child leads its own session with the pty as controlling terminal, closes the socket, takes the
+session's environment and runs the game (:func:`wom_tui.launch.run_served`) with the settings the server
+sent as data (whose ``seed`` the server drew for that session from its own seed, so ``--seed`` replays
+a server) as the key ``fingerprint`` the server verified (none: a guest), never anything from the client.
+"""
+
+from __future__ import annotations
+
+import collections
+import fcntl
+import json
+import logging
+import os
+import selectors
+import signal
+import socket
+import struct
+import sys
+import termios
+import time
+import traceback
+from collections.abc import Sequence
+from typing import Any
+
+log = logging.getLogger("wom_tui.serve")
+
+MAX_MESSAGE = 1 << 20
+MAX_FDS = 2
+"""A spawn request carries the pty and, optionally, the game's log pipe (its ``"fds"`` says how many)."""
+
+
+def _send(sock: socket.socket, message: dict[str, Any], fds: Sequence[int] = ()) -> None:
+    data = json.dumps(message).encode() + b"\n"
+    if fds:
+        socket.send_fds(sock, [data], list(fds))
+    else:
+        sock.sendall(data)
+
+
+PR_SET_MEMORY_MERGE = 67
+"""prctl(2): let the kernel's same-page merging (KSM) scan all of this process's memory, and its children's."""
+
+
+def _offer_pages_for_merging() -> None:
+    """Offer every game's memory to the kernel's same-page merging (KSM), if the host runs it.
+
+    Most of a game's memory is pages of the warm parent that the game copied on first use (CPython 3.11
+    writes a reference count into every object it touches), and most of those copies are the same, byte
+    for byte, as the warm parent's page or another game's copy: KSM merges such pages back into one,
+    which halves what a session costs (docs/arcade.md). Set here, in the warm parent, every
+    game forked from it inherits it. It costs nothing while the host's KSM is off
+    (``/sys/kernel/mm/ksm/run`` is 0, the default); turning it on is the operator's choice (its scanner
+    takes some CPU). Kernels before 6.4 have no such call: nothing happens.
+    """
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        offered = libc.prctl(PR_SET_MEMORY_MERGE, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        offered = False
+    if not offered:
+        log.info("the games' memory cannot be offered to the kernel's page merging (KSM) here")
+
+
+WARM_LOG_FD = 3
+"""Where a forked game finds the write end of its log pipe to the server (:func:`wom_tui.launch.log_to_server`)."""
+STARTED_FD = 4
+"""Where a forked game finds the pipe on which it tells the warm parent its menu is on screen."""
+
+STARTING_AT_ONCE = max(1, os.cpu_count() or 1)
+"""Games the warm parent lets start at the same time (one per core); more requests wait their turn.
+
+A game's start is a tenth of a CPU-second or more, all of it CPU. Fifty players arriving at once used to
+get fifty games starting together: the kernel shares the cores fairly, so every game reached its menu at
+about the same moment, the time all fifty starts take (the median player waited as long as the last).
+Started a core's worth at a time, in order of arrival, the first players get their menu at once and the
+median player in half that time; the last waits as long as before.
+"""
+START_WAIT = 2.0
+"""Seconds a game may take to say it has started before the next one is let start anyway (a game stuck
+before its menu, or a machine so loaded that starts take this long, does not hold up the queue)."""
+
+
+def _become_game(request: dict[str, Any], slave: int, log: int | None = None, started: int | None = None) -> int:
+    """In the forked child: take the pty, shed the warm parent's state and run the game (which writes
+    its pid to ``started`` once its menu is on screen).
+    """
+    from .. import parsed_css
+
+    parsed_css.stop_adding()  # the shared parsed CSS stays as the warm parent left it (and shared)
+    signal.set_wakeup_fd(-1)
+    for signum in (signal.SIGCHLD, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
+        signal.signal(signum, signal.SIG_DFL)
+    os.setsid()
+    fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+    if started is not None:
+        started = fcntl.fcntl(started, fcntl.F_DUPFD, 10)  # out of the way of the dup2s below
+    for fd in (0, 1, 2):
+        os.dup2(slave, fd)
+    keep = {0, 1, 2}
+    if log is not None:
+        os.dup2(log, WARM_LOG_FD)  # the game's log pipe to the server
+        keep.add(WARM_LOG_FD)
+    if started is not None:
+        os.dup2(started, STARTED_FD)
+        keep.add(STARTED_FD)
+        from .. import app
+
+        app.after_first_paint = _say_started
+    # Nothing of the warm parent stays open: its socket to the server, its selector, its pipes.
+    for name in os.listdir("/proc/self/fd"):
+        if int(name) not in keep:
+            try:
+                os.close(int(name))
+            except OSError:
+                pass
+    sys.stdin = sys.__stdin__ = open(0, encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]  # noqa: SIM115
+    sys.stdout = sys.__stdout__ = open(1, "w", encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]  # noqa: SIM115
+    sys.stderr = sys.__stderr__ = open(2, "w", encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]  # noqa: SIM115
+    env = {str(key): str(value) for key, value in request.get("env", {}).items()}
+    os.environ.clear()
+    os.environ.update(env)
+    sys.argv = ["wom-tui"]
+    from ..launch import run_served
+    from ..settings import Settings
+
+    settings = Settings.from_json(request["settings"])
+    fingerprint = request.get("fingerprint")
+    return run_served(settings, fingerprint if isinstance(fingerprint, str) else None,
+                      WARM_LOG_FD if log is not None else None)
+
+
+def _say_started() -> None:
+    """In a forked game, once its menu is on screen: tell the warm parent (the next game may start)."""
+    try:
+        os.write(STARTED_FD, struct.pack("=i", os.getpid()))
+    except OSError:
+        pass
+    finally:
+        try:
+            os.close(STARTED_FD)
+        except OSError:
+            pass
+
+
+def _spawn(sock: socket.socket, request: dict[str, Any], fds: list[int], started: int | None = None) -> int | None:
+    """Fork a game for ``request``; its pid (None if it could not be forked)."""
+    if len(fds) not in (1, 2):
+        for fd in fds:
+            os.close(fd)
+        _send(sock, {"id": request.get("id"), "error": "expected one terminal (and a log pipe)"})
+        return None
+    slave = fds[0]
+    log = fds[1] if len(fds) == 2 else None
+    try:
+        pid = os.fork()
+    except OSError as exc:
+        for fd in fds:
+            os.close(fd)
+        _send(sock, {"id": request.get("id"), "error": str(exc)})
+        return None
+    if pid == 0:
+        status = 1
+        try:
+            status = _become_game(request, slave, log, started)
+        except SystemExit as exc:
+            status = exc.code if isinstance(exc.code, int) else 1
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            finally:
+                os._exit(status)
+    for fd in fds:
+        os.close(fd)
+    # Not reaped yet (we reap only on SIGCHLD, below), so this pidfd is surely this child's.
+    pidfd = os.pidfd_open(pid)
+    try:
+        _send(sock, {"id": request.get("id"), "pid": pid}, [pidfd])
+    finally:
+        os.close(pidfd)
+    return pid
+
+
+def _reap(sock: socket.socket, starting: dict[int, float] | None = None) -> None:
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        if starting is not None:
+            starting.pop(pid, None)
+        _send(sock, {"exited": pid, "status": os.waitstatus_to_exitcode(status)})
+
+
+class _StartQueue:
+    """Spawn requests in order of arrival, forked :data:`STARTING_AT_ONCE` at a time: the next is forked
+    when a game says its menu is on screen, ends, or has had :data:`START_WAIT` seconds.
+    """
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.waiting: collections.deque[tuple[dict[str, Any], list[int]]] = collections.deque()
+        self.starting: dict[int, float] = {}
+        """Games forked and not yet on their menu: pid → when the next may start anyway."""
+        self.read_end, self.write_end = os.pipe()
+        os.set_blocking(self.read_end, False)
+
+    def add(self, request: dict[str, Any], fds: list[int]) -> None:
+        self.waiting.append((request, fds))
+        self.fork_what_may_start()
+
+    def started(self) -> None:
+        """Read the pids of games that reached their menu."""
+        try:
+            data = os.read(self.read_end, 4096)
+        except BlockingIOError:
+            return
+        for (pid,) in struct.iter_unpack("=i", data[: len(data) // 4 * 4]):
+            self.starting.pop(pid, None)
+
+    def timeout(self) -> float | None:
+        """Seconds until a start waited long enough (None: no start to wait for)."""
+        if not self.starting or not self.waiting:
+            return None
+        return max(0.0, min(self.starting.values()) - time.monotonic())
+
+    def fork_what_may_start(self) -> None:
+        now = time.monotonic()
+        for pid, deadline in list(self.starting.items()):
+            if deadline <= now:
+                del self.starting[pid]  # slow to start: it does not hold up the others any longer
+        while self.waiting and len(self.starting) < STARTING_AT_ONCE:
+            request, fds = self.waiting.popleft()
+            forked = _spawn(self.sock, request, fds, self.write_end)
+            if forked is not None:
+                self.starting[forked] = time.monotonic() + START_WAIT
+
+
+def serve_forks(fd: int) -> int:
+    """The warm parent's loop: warm up, then fork a game per request until the server goes away."""
+    sock = socket.socket(fileno=fd)
+    sock.setblocking(True)
+    from .warmup import warm_up
+
+    warm_up()
+    _offer_pages_for_merging()
+    wake_read, wake_write = os.pipe()
+    os.set_blocking(wake_read, False)
+    os.set_blocking(wake_write, False)
+    signal.set_wakeup_fd(wake_write)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server decides when sessions end
+    queue = _StartQueue(sock)
+    selector = selectors.DefaultSelector()
+    selector.register(sock, selectors.EVENT_READ)
+    selector.register(wake_read, selectors.EVENT_READ)
+    selector.register(queue.read_end, selectors.EVENT_READ)
+    _send(sock, {"ready": True, "pid": os.getpid()})
+    buffer = b""
+    fds: list[int] = []
+    while True:
+        for key, _ in selector.select(queue.timeout()):
+            if key.fileobj == wake_read:
+                try:
+                    while os.read(wake_read, 512):
+                        pass
+                except BlockingIOError:
+                    pass
+                _reap(sock, queue.starting)
+                continue
+            if key.fileobj == queue.read_end:
+                queue.started()
+                continue
+            data, new_fds, _flags, _addr = socket.recv_fds(sock, 65536, 16)
+            fds.extend(new_fds)
+            if not data:
+                return 0  # the server is gone; its games keep their terminals until they hang up
+            buffer += data
+            if len(buffer) > MAX_MESSAGE:
+                return 1
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                request = json.loads(line)
+                if request.get("op") == "spawn":
+                    count = request.get("fds", 1)
+                    count = count if isinstance(count, int) and 1 <= count <= MAX_FDS else 1
+                    taken, fds = fds[:count], fds[count:]
+                    queue.add(request, taken)
+        _reap(sock, queue.starting)
+        queue.fork_what_may_start()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m wom_tui.serve.forkserver FD``: serve fork requests on the socket FD."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    return serve_forks(int(args[0]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

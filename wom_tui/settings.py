@@ -1,0 +1,128 @@
+"""The settings of a run, in one place: where data lives, the seed, the table rules' pace and grace, and
+the server's caps and timeouts. The command line fills them, the server and the app read them, and a
+served game receives them from the server as data (:meth:`Settings.as_json`), never as a command line.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import platformdirs
+
+if TYPE_CHECKING:
+    from .domain.store import Store
+
+DATA_DIR_ENV = "WOM_DATA_DIR"
+STORE_ENV = "WOM_STORE"
+HOST_KEY_NAME = "ssh_host_ed25519_key"
+"""The server's host key in the data folder, unless ``--host-key`` says otherwise."""
+
+
+def resolve_data_dir(arg: str | os.PathLike[str] | None) -> Path:
+    """``--data-dir`` if given, else ``$WOM_DATA_DIR``, else the platform's user data folder."""
+    if arg:
+        return Path(arg).expanduser()
+    env = os.environ.get(DATA_DIR_ENV)
+    if env:
+        return Path(env).expanduser()
+    return Path(platformdirs.user_data_dir("wom-tui", appauthor=False))
+
+
+def resolve_store(arg: str | None) -> str | None:
+    """``--store`` if given, else ``$WOM_STORE``, else ``None`` (the data folder keeps everything)."""
+    return arg or os.environ.get(STORE_ENV) or None
+
+
+def new_seed() -> int:
+    """A fresh seed for a session started without ``--seed`` (kept so it can be shown and replayed)."""
+    return random.SystemRandom().randrange(2**32)
+
+
+_PATHS = ("data_dir", "host_key", "authorized_keys")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """One run's settings: the game's (data, seed, debug, pace, grace) and ``wom-tui serve``'s (caps, timeouts)."""
+
+    data_dir: Path
+    seed: int
+    """The one seed all randomness flows from (a server draws each session's from it)."""
+    debug: bool = False
+    served: bool = False
+    """True when the app runs for an SSH client: nothing may write files on the server."""
+    computer_pace: float = 0.7
+    """Seconds between a computer player's moves, so a person can follow them (0 in tests)."""
+    store: str | None = None
+    """A PostgreSQL URL (``--store`` / ``$WOM_STORE``) keeping users and games instead of the data folder."""
+    seat_grace: float = 120.0
+    """Seconds a dropped player keeps their seat at a live table (``--seat-grace``; the table rules' own
+    default, ``domain.table.SEAT_GRACE``, is the same: a test holds them equal, and importing the rules
+    here would load numpy into every command and the SSH server)."""
+
+    # -- wom-tui serve ----------------------------------------------------------------------------
+    host: str = "127.0.0.1"
+    port: int = 2222
+    max_sessions: int = 32
+    max_per_ip: int = 4
+    """Sessions one address may hold at once (0: no limit)."""
+    no_guests: bool = False
+    """Turn away clients without a key (with one line saying why)."""
+    idle_timeout: float = 600.0
+    """Seconds without a key press before a session is closed (0: never)."""
+    login_timeout: float = 20.0
+    """Seconds a connection may take to sign in."""
+    max_unauthenticated: int = 256
+    """Connections still signing in, overall; beyond it the oldest is dropped."""
+    max_unauthenticated_per_ip: int = 32
+    """Connections still signing in from one address; beyond it that address's oldest is dropped."""
+    host_key: Path | None = None
+    authorized_keys: Path | None = None
+    """Only clients with a key listed in this file may play (and no guests)."""
+
+    @property
+    def host_key_path(self) -> Path:
+        """``--host-key``, else ``ssh_host_ed25519_key`` in the data folder."""
+        return self.host_key if self.host_key is not None else self.data_dir / HOST_KEY_NAME
+
+    def for_session(self, seed: int) -> Settings:
+        """The settings of one served session's game: served, with its own seed."""
+        return replace(self, seed=seed, served=True)
+
+    def as_json(self) -> dict[str, Any]:
+        """The settings as JSON data (paths as text), for :meth:`from_json` in another process."""
+        data = asdict(self)
+        for name in _PATHS:
+            if data[name] is not None:
+                data[name] = str(data[name])
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Settings:
+        """The settings :meth:`as_json` wrote (unknown keys ignored)."""
+        known = {field.name for field in fields(cls)}
+        values = {key: value for key, value in data.items() if key in known}
+        for name in _PATHS:
+            if values.get(name) is not None:
+                values[name] = Path(values[name])
+        return cls(**values)
+
+
+def open_store(settings: Settings) -> Store:
+    """The one place a store is chosen: the database of ``settings.store``, else the data folder.
+
+    ``StoreError`` (naming the folder or the database, without its password) if it cannot be used.
+    """
+    from .domain.store import is_database_url
+    from .domain.store import open_store as open_location
+
+    if settings.store and not is_database_url(settings.store):
+        from .domain.store import StoreError
+
+        raise StoreError(settings.store, "not a PostgreSQL address (postgresql://user@host/db); "
+                                         "a data folder is given with --data-dir")
+    return open_location(settings.store or settings.data_dir)
