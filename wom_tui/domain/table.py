@@ -34,6 +34,7 @@ from typing import Any
 
 from .board import Attempt, DecodingBoard
 from .codes import WOM_RULESET, Feedback, InvalidCode, Ruleset
+from .game import Refusal
 from .players import HumanPlayer, Player, computer_player
 from .records import GameRecord
 from .store import MAX_DIGITS
@@ -55,12 +56,8 @@ _SESSION = re.compile(r"[A-Za-z0-9_.:\-]{1,64}")
 _TABLE_ID = re.compile(r"[A-Za-z0-9_\-]{1,64}")
 
 
-class Refused(Exception):
+class Refused(Refusal):
     """An action the table does not allow now; ``reason`` is the sentence shown to the person."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 class TableDataError(ValueError):
