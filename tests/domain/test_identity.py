@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from wom_tui.domain.identity import Identity
-from wom_tui.domain.keys import KeyRejected, PendingLink, check_fingerprint, normalise_link_code
-from wom_tui.domain.users import User, UserRegistry
+from wom_tui.domain.keys import KeyRejected, check_fingerprint, normalise_link_code
+from wom_tui.domain.users import PendingLink, User, UserRegistry
 
 FP_A = "SHA256:" + "a" * 43
 FP_B = "SHA256:" + "b+/" * 14 + "b"

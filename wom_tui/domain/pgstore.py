@@ -45,7 +45,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from .daily import DailyAttempt, check_can_start
 from .daily import finished as finished_attempts
 from .halloffame import HallEntry, HallOfFame
-from .keys import KeyRejected, PendingLink, check_fingerprint, hash_link_code
+from .keys import KeyRejected, check_fingerprint, hash_link_code
 from .pglive import STATEMENTS as LIVE_STATEMENTS
 from .pglive import PostgresLive
 from .records import GameRecord
@@ -65,7 +65,7 @@ from .store import (
     decode_secret,
     new_game_id,
 )
-from .users import NameRejected, User, UserRegistry, check_name, name_key
+from .users import NameRejected, PendingLink, User, UserRegistry, check_name, name_key
 
 T = TypeVar("T")
 

@@ -70,9 +70,9 @@ from .daily import SECRET_BYTES, DailyAttempt, check_can_start
 from .daily import finished as _finished_attempts
 from .halloffame import HallEntry, HallOfFame
 from .records import GAME_KINDS, GameRecord
-from .keys import KeyRejected, PendingLink, check_fingerprint
+from .keys import KeyRejected, check_fingerprint
 from .stats import GameSummary, PlayerLine
-from .users import NameRejected, User, UserRegistry, check_name, computer_name, name_key
+from .users import NameRejected, PendingLink, User, UserRegistry, check_name, computer_name, name_key
 
 if TYPE_CHECKING:
     from .live import LiveState
