@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wom_tui.domain import (
+from wom_tui.domain.codes import (
     DIGITS8,
     DIGITS10,
     PALETTES,

@@ -9,26 +9,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wom_tui.domain.commands import LIFELINE_HINT
-from wom_tui.domain import (
-    DIGITS8,
-    DIGITS10,
-    RAINBOW,
-    WOM,
-    GameStateError,
-    InvalidCode,
-    LifelinePolicy,
-    LifelineResult,
-    Ruleset,
-    SetupError,
-    SoloGame,
-    SoloSetup,
-)
+from wom_tui.domain.codes import DIGITS8, DIGITS10, RAINBOW, WOM, InvalidCode, Ruleset
+from wom_tui.domain.game import GameStateError
 from wom_tui.domain.solo import (
     LIFELINES_OFF,
     NOTHING_NEW_SYMBOL,
     ONE_USED,
+    LifelinePolicy,
+    LifelineResult,
+    SoloGame,
+    SoloSetup,
 )
 from wom_tui.domain.store import check_game_json
+from wom_tui.domain.wom import SetupError
 
 NO_GUESS = "You cannot use this lifeline on this guess since you don't have any guess left."
 
