@@ -1,4 +1,7 @@
-"""Codes, rulesets and feedback (SPEC §1): parsing messages and the arithmetic of key pegs."""
+"""Codes, rulesets and feedback: parsing messages and the arithmetic of key pegs.
+
+The rules: docs/play.md, *Codes and feedback*.
+"""
 
 from __future__ import annotations
 

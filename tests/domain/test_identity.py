@@ -1,4 +1,7 @@
-"""Who is playing (issue 10): local trust, a served key and its name, or a guest; keys on users."""
+"""Who is playing: local trust, a served key and its name, or a guest; keys on users.
+
+For players: docs/serve.md, *Who you are: your SSH key*.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Points for World of Mastermind (SPEC §3.4)."""
+"""Points for World of Mastermind (docs/play.md, *World of Mastermind*, step 4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Users, names and the scoreboard (SPEC §2)."""
+"""Users, names and the scoreboard (docs/play.md, *World of Mastermind*)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""World of Mastermind games (SPEC §3): setup, code making, round-robin guessing, results."""
+"""World of Mastermind games (docs/play.md, *World of Mastermind*): setup, code making, round-robin guessing, results."""
 
 from __future__ import annotations
 

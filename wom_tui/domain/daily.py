@@ -1,4 +1,4 @@
-"""The daily code: one code per day and puzzle, the same for everyone on a data folder (issue 13).
+"""The daily code: one code per day and puzzle, the same for everyone on a data folder (docs/play.md, *The daily code*).
 
 * **Which code.** ``HMAC-SHA256(secret, "<puzzle>:<YYYY-MM-DD>")`` read as symbols of the
   puzzle's palette (bytes that would bias the choice are skipped). The secret is 32 random bytes

@@ -1,4 +1,6 @@
-"""SSH key fingerprints and the one-time codes that link another key to a name (docs/serve.md).
+"""SSH key fingerprints and the one-time codes that link another key to a name.
+
+For players: docs/serve.md, *Who you are: your SSH key*.
 
 A registered name may hold several keys, named by their SHA256 fingerprints as ``ssh`` prints
 them (``SHA256:`` and 43 base64 characters). A signed-in player links a second key with a

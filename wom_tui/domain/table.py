@@ -1,4 +1,5 @@
-"""A table of World of Mastermind played from separate terminals, as a UI-free state machine.
+"""A table of World of Mastermind played from separate terminals, as a UI-free state machine (docs/play.md,
+*Playing together*).
 
 A table has rules (a ruleset whose ``guesses`` are the attempts, 5–10) and 2–4 seats. Its phases:
 
@@ -9,7 +10,7 @@ A table has rules (a ruleset whose ``guesses`` are the attempts, 5–10) and 2�
 * ``"guessing"``: everyone breaks a different code at the same time, without turns. Everybody sees
   everyone's progress (attempts used, broken or not), never another's guesses or any code.
   Computers play at a human pace: :meth:`Table.next_due` says when their next move is due.
-* ``"finished"``: results by SPEC §3.4 (:mod:`.scoring`), the same as :class:`.wom.WomGame`'s.
+* ``"finished"``: results from :mod:`.wom_results`, the engine :class:`.wom.WomGame` uses too.
 * ``"closed"``: the creator closed the table before the start, or left it, or it was damaged.
 
 Dropping out: a seat whose session is gone keeps its place for ``grace`` seconds, and the same

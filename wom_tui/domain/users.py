@@ -1,6 +1,7 @@
 """Registered users, their names, the codes that link a new key to one, and the scoreboard.
 
-The rules for names are in docs/play.md, *World of Mastermind*; keys and link codes in docs/serve.md.
+The rules for names are in docs/play.md, *World of Mastermind*; keys and link codes in docs/serve.md,
+*Who you are: your SSH key*.
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ def check_name(name: str, *, max_length: int = MAX_NAME) -> str:
 def check_guest_name(name: str) -> str:
     """Return ``name`` unchanged if a guest may enter the hall of fame with it, else raise :class:`NameRejected`.
 
-    As in seed 001: 1–7 characters and no spaces, on top of :func:`check_name`'s rules.
+    As in the older line-mode game's hall of fame: 1–7 characters and no spaces, on top of :func:`check_name`'s rules.
     Nothing is cut or trimmed: ``"Annabell"`` and ``"Al Bo"`` are refused with the reason.
     """
     if isinstance(name, str) and name and any(ch.isspace() for ch in name) and name.strip():

@@ -1,4 +1,4 @@
-"""A game of World of Mastermind for 2–4 players, as a UI-free state machine (README, *World of Mastermind*).
+"""A game of World of Mastermind for 2–4 players, as a UI-free state machine (docs/play.md, *World of Mastermind*).
 
 Status (:class:`~wom_tui.domain.game.Status`): ``MAKING`` (each player in turn sets the code the next
 must break), ``GUESSING`` (round-robin over players still guessing), then ``FINISHED`` — or
