@@ -1,5 +1,6 @@
-"""A table of World of Mastermind played from separate terminals, as a UI-free state machine (docs/play.md,
-*Playing together*).
+"""A table of World of Mastermind played from separate terminals, as a UI-free state machine.
+
+For players: docs/play.md, *Playing together*.
 
 A table has rules (a ruleset whose ``guesses`` are the attempts, 5–10) and 2–4 seats. Its phases:
 
