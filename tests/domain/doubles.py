@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from wom_tui.domain import ComputerPlayer, Ruleset
+from wom_tui.domain.codes import Ruleset
+from wom_tui.domain.players import ComputerPlayer
 
 
 class ScriptedStrategy:

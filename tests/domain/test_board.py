@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from wom_tui.domain import WOM_RULESET, DecodingBoard, Feedback, GameStateError, InvalidCode
+from wom_tui.domain.board import DecodingBoard
+from wom_tui.domain.codes import WOM_RULESET, Feedback, InvalidCode
+from wom_tui.domain.game import GameStateError
 
 
 def board(attempts=5, secret="BYWR"):

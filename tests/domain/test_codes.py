@@ -1,4 +1,7 @@
-"""Codes, rulesets and feedback (SPEC §1): parsing messages and the arithmetic of key pegs."""
+"""Codes, rulesets and feedback: parsing messages and the arithmetic of key pegs.
+
+The rules: docs/play.md, *Codes and feedback*.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wom_tui.domain import (
+from wom_tui.domain.codes import (
     DIGITS8,
     DIGITS10,
     PALETTES,

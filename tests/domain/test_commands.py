@@ -1,4 +1,4 @@
-"""The seeds' command words typed as a guess: say what works instead, cost nothing (issue 9)."""
+"""The seeds' command words typed as a guess: say what works instead, cost nothing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""The daily code: derivation from the folder's secret, one attempt, leaderboard, share (issue 13)."""
+"""The daily code: derivation from the folder's secret, one attempt, leaderboard, share.
+
+The rules: docs/play.md, *The daily code*.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Guest names for the hall of fame: 1–7 characters, no spaces, refused with the reason, never cut (issue 9)."""
+"""Guest names for the hall of fame: 1–7 characters, no spaces, refused with the reason, never cut."""
 
 from __future__ import annotations
 

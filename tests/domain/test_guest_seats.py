@@ -1,4 +1,4 @@
-"""Guest seats in World of Mastermind (issue 10): a person without a registered name plays and earns nothing."""
+"""Guest seats in World of Mastermind: a person without a registered name plays and earns nothing."""
 
 from __future__ import annotations
 

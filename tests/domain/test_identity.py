@@ -1,4 +1,7 @@
-"""Who is playing (issue 10): local trust, a served key and its name, or a guest; keys on users."""
+"""Who is playing: local trust, a served key and its name, or a guest; keys on users.
+
+For players: docs/serve.md, *Who you are: your SSH key*.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from wom_tui.domain.identity import Identity
-from wom_tui.domain.keys import KeyRejected, PendingLink, check_fingerprint, normalise_link_code
-from wom_tui.domain.users import User, UserRegistry
+from wom_tui.domain.keys import KeyRejected, check_fingerprint, normalise_link_code
+from wom_tui.domain.users import PendingLink, User, UserRegistry
 
 FP_A = "SHA256:" + "a" * 43
 FP_B = "SHA256:" + "b+/" * 14 + "b"

@@ -6,17 +6,8 @@ import random
 
 import pytest
 
-from wom_tui.domain import (
-    WOM_RULESET,
-    ComputerPlayer,
-    Feedback,
-    HumanPlayer,
-    InvalidCode,
-    Player,
-    computer_player,
-    hal9000,
-    viki,
-)
+from wom_tui.domain.codes import WOM_RULESET, Feedback, InvalidCode
+from wom_tui.domain.players import ComputerPlayer, HumanPlayer, Player, computer_player, hal9000, viki
 from wom_tui.domain.strategies import is_consistent, make_strategy
 
 

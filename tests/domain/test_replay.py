@@ -1,4 +1,4 @@
-"""Replays: stepping guess by guess, every board, and the coach's count (issue 13)."""
+"""Replays: stepping guess by guess, every board, and the coach's count (docs/play.md, *My stats and replays*)."""
 
 from __future__ import annotations
 

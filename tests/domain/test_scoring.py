@@ -1,4 +1,4 @@
-"""Points for World of Mastermind (SPEC §3.4)."""
+"""Points for World of Mastermind (docs/play.md, *World of Mastermind*, step 4)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wom_tui.domain import Breakdown, breakdown, breaking_points, making_points
+from wom_tui.domain.scoring import Breakdown, breakdown, breaking_points, making_points
 
 
 def test_the_seed_example_is_four_plus_five_is_nine():

@@ -1,4 +1,7 @@
-"""Solo games (SPEC §4, seeds 000–002): guesses, lifelines and their refusals, hint mask, reveal."""
+"""Solo games: guesses, lifelines and their refusals, hint mask, reveal.
+
+The rules: docs/play.md, *Solo: break the computer's code*.
+"""
 
 from __future__ import annotations
 
@@ -9,26 +12,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wom_tui.domain.commands import LIFELINE_HINT
-from wom_tui.domain import (
-    DIGITS8,
-    DIGITS10,
-    RAINBOW,
-    WOM,
-    GameStateError,
-    InvalidCode,
-    LifelinePolicy,
-    LifelineResult,
-    Ruleset,
-    SetupError,
-    SoloGame,
-    SoloSetup,
-)
+from wom_tui.domain.codes import DIGITS8, DIGITS10, RAINBOW, WOM, InvalidCode, Ruleset
+from wom_tui.domain.game import GameStateError
 from wom_tui.domain.solo import (
     LIFELINES_OFF,
     NOTHING_NEW_SYMBOL,
     ONE_USED,
+    LifelinePolicy,
+    LifelineResult,
+    SoloGame,
+    SoloSetup,
 )
 from wom_tui.domain.store.documents import check_game_json
+from wom_tui.domain.wom import SetupError
 
 NO_GUESS = "You cannot use this lifeline on this guess since you don't have any guess left."
 
@@ -120,7 +116,7 @@ def test_guesses_count_and_show_in_history():
     [("1234", "Guess too short; it must be exactly 5 symbols."),
      ("123456", "Guess too long; it must be exactly 5 symbols."),
      ("guess1", "Only 0, 1, 2, 3, 4, 5, 6, 7, 8 and 9 are allowed."),
-     ("lifeline#3", LIFELINE_HINT)],  # issue 9: say what works instead
+     ("lifeline#3", LIFELINE_HINT)],  # say what works instead
 )
 def test_invalid_guesses_cost_nothing(typed, reason):
     g = game()

@@ -1,4 +1,4 @@
-"""My stats: computed from game records only, equal to a plain recomputation (issue 13)."""
+"""My stats: computed from game records only, equal to a plain recomputation (docs/play.md, *My stats and replays*)."""
 
 from __future__ import annotations
 

@@ -13,27 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wom_tui.domain import (
-    DIGITS10,
-    WOM_RULESET,
-    Awaiting,
-    GameKind,
-    HumanPlayer,
-    InvalidCode,
-    LifelinePolicy,
-    Move,
-    Refusal,
-    Ruleset,
-    SetupError,
-    SoloGame,
-    Status,
-    WomGame,
-    hal9000,
-    viki,
-)
+from wom_tui.domain.codes import DIGITS10, WOM_RULESET, InvalidCode, Ruleset
+from wom_tui.domain.game import Awaiting, GameKind, Move, Refusal, Status
+from wom_tui.domain.players import HumanPlayer, hal9000, viki
+from wom_tui.domain.solo import LifelinePolicy, SoloGame
 from wom_tui.domain.computer_breaks import Analysis, ComputerBreaksGame, InvalidAnswer, Played
 from wom_tui.domain.users import NameRejected
-from wom_tui.domain.wom import MadeCode, TurnResult
+from wom_tui.domain.wom import MadeCode, SetupError, TurnResult, WomGame
 
 
 def reloaded_wom(game: WomGame, rng: random.Random) -> WomGame:

@@ -1,4 +1,4 @@
-"""Users, names and the scoreboard (SPEC §2)."""
+"""Users, names and the scoreboard (docs/play.md, *World of Mastermind*)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wom_tui.domain import NameRejected, User, UserRegistry, check_name
-from wom_tui.domain.users import average
+from wom_tui.domain.users import NameRejected, User, UserRegistry, average, check_name
 
 
 def test_a_new_user_starts_with_nothing():

@@ -1,4 +1,4 @@
-"""World of Mastermind games (SPEC §3): setup, code making, round-robin guessing, results."""
+"""World of Mastermind games (docs/play.md, *World of Mastermind*): setup, code making, round-robin guessing, results."""
 
 from __future__ import annotations
 
@@ -8,20 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wom_tui.domain import (
-    WOM_RULESET,
-    ComputerPlayer,
-    GameStateError,
-    HumanPlayer,
-    InvalidCode,
-    SetupError,
-    UserRegistry,
-    WomGame,
-    hal9000,
-    player_for_name,
-    players_from_names,
-    viki,
-)
+from wom_tui.domain.codes import WOM_RULESET, InvalidCode
+from wom_tui.domain.game import GameStateError
+from wom_tui.domain.players import ComputerPlayer, HumanPlayer, hal9000, viki
+from wom_tui.domain.users import UserRegistry
+from wom_tui.domain.wom import SetupError, WomGame, player_for_name, players_from_names
 from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.domain.strategies import make_strategy
 

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from wom_tui.domain.codes import DIGITS10, RAINBOW, WOM, Ruleset
-from wom_tui.widgets import PegInput
+from wom_tui.widgets.peg_input import PegInput
 
 from .burst import send_burst, send_paste
 from .conftest import wait_for

@@ -10,7 +10,9 @@ from textual.widgets import Footer, Static
 from wom_tui.domain.codes import DIGITS10, WOM, Feedback, Ruleset
 from wom_tui.paths import stylesheets
 from wom_tui.screens.confirm import ConfirmScreen
-from wom_tui.widgets import MessageLog, PegInput, code_pegs, feedback_grid, feedback_row
+from wom_tui.widgets.message_log import MessageLog
+from wom_tui.widgets.peg_input import PegInput
+from wom_tui.widgets.pegs import code_pegs, feedback_grid, feedback_row
 from wom_tui.widgets.peg_input import PalettePeg, PegSlot
 from wom_tui.widgets.state_classes import reached_by, set_state_classes
 from wom_tui.widgets.pegs import COLOURBLIND, COLOURBLIND_THEME, PLAIN, STANDARD

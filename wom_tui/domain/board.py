@@ -1,4 +1,7 @@
-"""The decoding board: a hidden code behind a shield, guesses and their key pegs (README, *Codes and feedback*)."""
+"""The decoding board: a hidden code behind a shield, guesses and their key pegs.
+
+The rules: docs/play.md, *Codes and feedback*.
+"""
 
 from __future__ import annotations
 

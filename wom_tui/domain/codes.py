@@ -1,4 +1,4 @@
-"""Codes, palettes, rulesets and feedback: the arithmetic of Mastermind (README, *Codes and feedback*)."""
+"""Codes, palettes, rulesets and feedback: the arithmetic of Mastermind (docs/play.md, *Codes and feedback*)."""
 
 from __future__ import annotations
 

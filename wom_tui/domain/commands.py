@@ -1,6 +1,6 @@
-"""Words the seeds accepted at the guess prompt, and what to do instead in this app.
+"""Words the older line-mode Mastermind programs accepted at the guess prompt, and what to do instead here.
 
-Seed 001 took ``reset`` and ``quit`` typed as a guess, seed 000 ``lifeline#1`` / ``lifeline#2``. The
+Those programs took ``reset`` and ``quit`` typed as a guess, and ``lifeline#1`` / ``lifeline#2``. The
 lifelines still work typed; the other words are keys here. Typed as a guess, such a word gets a
 message saying what works instead, rather than "Only 0–9 are allowed." (and costs nothing).
 """
@@ -27,7 +27,7 @@ _LIFELINE = re.compile(r"lifelines?(#?\d*)?")
 
 
 def command_hint(text: str, *, new_game: bool | None = None, lifelines: bool | None = None) -> str | None:
-    """What to do instead, if ``text`` is one of the seeds' command words; else ``None``.
+    """What to do instead, if ``text`` is one of those programs' command words; else ``None``.
 
     ``new_game``: whether the game offers a new game (ctrl+n); ``lifelines``: whether it has
     lifelines (F2/F3, ``lifeline#1``/``lifeline#2``); ``None`` when the caller does not know, and

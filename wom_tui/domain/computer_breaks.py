@@ -1,6 +1,6 @@
 """The computer breaks your code: the person keeps the secret, HAL9000 guesses.
 
-README, *Solo: the computer breaks your code*.
+docs/play.md, *Solo: the computer breaks your code*.
 
 :class:`ComputerBreaksGame` is a UI-free state machine. ``awaiting`` says what comes next: the
 person's code (:attr:`Move.CODE`), HAL9000's move (:attr:`Move.GUESS`, ``computer=True``), the person's
@@ -121,7 +121,7 @@ class ComputerBreaksGame:
         is_user: bool = False,
     ) -> None:
         self.ruleset = ruleset
-        # README, *The computer players*: every guess is consistent with all feedback so far, so the
+        # docs/play.md, *The computer players*: every guess is consistent with all feedback so far, so the
         # opening book and the end-game search (which may play a code no answer allows) are off here.
         self.strategy = strategy or make_strategy("expert", consistent_only=True)
         self._by_hand = secret is None if by_hand is None else by_hand

@@ -1,4 +1,4 @@
-"""The daily code: one code per day and puzzle, the same for everyone on a data folder (issue 13).
+"""The daily code: one code per day and puzzle, the same for everyone on a data folder (docs/play.md, *The daily code*).
 
 * **Which code.** ``HMAC-SHA256(secret, "<puzzle>:<YYYY-MM-DD>")`` read as symbols of the
   puzzle's palette (bytes that would bias the choice are skipped). The secret is 32 random bytes
@@ -26,6 +26,7 @@ from typing import Any
 
 from .board import LIFELINE
 from .codes import DIGITS8, WOM, Feedback, Ruleset
+from .game import Refusal
 from .users import name_key
 
 SECRET_BYTES = 32
@@ -50,12 +51,8 @@ PUZZLES: dict[str, DailyPuzzle] = {p.key: p for p in (CLASSIC, DIGITS)}
 """Every daily puzzle, the classic one first."""
 
 
-class DailyRefused(Exception):
-    """The identity cannot play this daily code; ``str(exc)`` is the reason shown to the player."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+class DailyRefused(Refusal):
+    """The identity cannot play this daily code; ``reason`` (and ``str(exc)``) is shown to the player."""
 
 
 GUEST_REFUSAL = "The daily code is one attempt per player: register (r on the main menu) to play it."

@@ -1,4 +1,7 @@
-"""The hall of fame: for each solo ruleset, the best win and who holds it (README, *Solo: break the computer's code*)."""
+"""The hall of fame: for each solo ruleset, the best win and who holds it.
+
+The rules: docs/play.md, *Solo: break the computer's code*.
+"""
 
 from __future__ import annotations
 

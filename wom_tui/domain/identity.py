@@ -1,4 +1,6 @@
-"""Who is playing: trusted local play, or over ``serve`` a verified SSH key or a guest (issue 10).
+"""Who is playing: trusted local play, or over ``serve`` a verified SSH key or a guest.
+
+For players: docs/serve.md, *Who you are: your SSH key*.
 
 The entry point builds the :class:`Identity` and hands it to the app like the store and the RNG.
 Over SSH it comes only from what the server verified: the fingerprint of the key whose

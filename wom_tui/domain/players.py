@@ -1,4 +1,7 @@
-"""Players of World of Mastermind: people and the computer players HAL9000 and VIKI (README, *The computer players*)."""
+"""Players of World of Mastermind: people and the computer players HAL9000 and VIKI.
+
+How the computers play: docs/play.md, *The computer players*.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Records of finished games, kept for the scoreboard and later statistics (README, *Where your data lives*)."""
+"""Records of finished games, kept for the scoreboard and later statistics (docs/play.md, *Where your data lives*)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Stepping through a recorded game guess by guess, with the coach's count (issue 13).
+"""Stepping through a recorded game guess by guess, with the coach's count (docs/play.md, *My stats and replays*).
 
 A replay shows every board of the game (one per player who guessed: every player of a World of
 Mastermind game, the player of a solo or daily game, HAL9000 in a flip game) as it was after

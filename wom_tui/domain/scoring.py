@@ -1,4 +1,4 @@
-"""Points for a World of Mastermind game (README, *World of Mastermind*, step 4)."""
+"""Points for a World of Mastermind game (docs/play.md, *World of Mastermind*, step 4)."""
 
 from __future__ import annotations
 

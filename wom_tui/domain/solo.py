@@ -1,6 +1,6 @@
 """Solo games: one person breaks a computer's code, with lifelines, a hint mask, the coach and the hall of fame.
 
-README, *Solo: break the computer's code*.
+docs/play.md, *Solo: break the computer's code*.
 
 :class:`SoloGame` is a UI-free state machine: ``status`` and ``awaiting`` say where it stands, a guess
 or a lifeline returns what happened, and :meth:`SoloGame.as_json` / :meth:`SoloGame.from_json` write

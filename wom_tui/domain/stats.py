@@ -1,4 +1,4 @@
-"""A player's statistics, computed only from the game records the store kept (issue 13).
+"""A player's statistics, computed only from the game records the store kept (docs/play.md, *My stats and replays*).
 
 The store hands over one :class:`GameSummary` per recorded game (who played, who broke their code
 in how many guesses, the points); :func:`player_stats` turns them into what *My stats* shows.

@@ -1,5 +1,7 @@
 """A table of World of Mastermind played from separate terminals, as a UI-free state machine.
 
+For players: docs/play.md, *Playing together*.
+
 A table has rules (a ruleset whose ``guesses`` are the attempts, 5–10) and 2–4 seats. Its phases:
 
 * ``"open"``: the creator sits in seat 1 and may fill seats with HAL9000 or VIKI; others take a free
@@ -9,7 +11,7 @@ A table has rules (a ruleset whose ``guesses`` are the attempts, 5–10) and 2�
 * ``"guessing"``: everyone breaks a different code at the same time, without turns. Everybody sees
   everyone's progress (attempts used, broken or not), never another's guesses or any code.
   Computers play at a human pace: :meth:`Table.next_due` says when their next move is due.
-* ``"finished"``: results by SPEC §3.4 (:mod:`.scoring`), the same as :class:`.wom.WomGame`'s.
+* ``"finished"``: results from :mod:`.wom_results`, the engine :class:`.wom.WomGame` uses too.
 * ``"closed"``: the creator closed the table before the start, or left it, or it was damaged.
 
 Dropping out: a seat whose session is gone keeps its place for ``grace`` seconds, and the same
@@ -34,12 +36,12 @@ from typing import Any
 
 from .board import Attempt, DecodingBoard
 from .codes import MAX_DIGITS, WOM_RULESET, Feedback, InvalidCode, Ruleset
-from .game import GameKind
+from .game import Refusal
 from .players import HumanPlayer, Player, computer_player
-from .records import GameRecord, PlayerRecord
-from .scoring import breakdown
+from .records import GameRecord
 from .users import COMPUTER_NAMES, NameRejected, check_name, computer_name, name_key
-from .wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS, GameResults, PlayerResult
+from .wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
+from .wom_results import GameResults, board_outcome, game_record, game_results
 
 OPEN, MAKING, GUESSING, FINISHED, CLOSED = "open", "making", "guessing", "finished", "closed"
 PHASES = (OPEN, MAKING, GUESSING, FINISHED, CLOSED)
@@ -55,12 +57,8 @@ _SESSION = re.compile(r"[A-Za-z0-9_.:\-]{1,64}")
 _TABLE_ID = re.compile(r"[A-Za-z0-9_\-]{1,64}")
 
 
-class Refused(Exception):
+class Refused(Refusal):
     """An action the table does not allow now; ``reason`` is the sentence shown to the person."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 class TableDataError(ValueError):
@@ -527,12 +525,9 @@ class Table:
         board = self._boards[index]
         result = board.guess(code)
         self._seats[index].guesses.append(code)
-        name = self._seats[index].name
-        if board.solved:
-            unit = "attempt" if board.attempts_used == 1 else "attempts"
-            self._announce(f"{name} broke the code in {board.attempts_used} {unit}!")
-        elif board.out_of_attempts:
-            self._announce(f"{name} failed to break the code.")
+        outcome = board_outcome(self._seats[index].name or "", board)
+        if outcome is not None:
+            self._announce(outcome)
         self._changed()
         self._maybe_finish()
         return result
@@ -653,21 +648,17 @@ class Table:
     def results(self) -> GameResults:
         """Each seat's outcome and points, in seating order (finished phase only).
 
-        Points go to registered people (a guest or a computer earns nothing), by SPEC §3.4:
-        a seat that is gone broke nothing, and its maker earns as if it failed.
+        Points go to registered people (a guest or a computer earns nothing); a seat that is gone
+        broke nothing, and its maker earns as if it failed (docs/play.md, *Playing together*).
         """
         if self.phase != FINISHED:
             raise Refused("The game is not finished.")
-        rows = []
-        for index, seat in enumerate(self._seats):
-            board = self._boards[index]
-            broke, used = board.solved, board.attempts_used
-            points = None
-            if seat.holder is not None and seat.holder.registered:
-                breaker = self._boards[self._breaker(index)]
-                points = breakdown(seat.holder.name, self.attempts, used, broke, breaker.attempts_used, breaker.solved)
-            rows.append(PlayerResult(seat.player(), broke, used, points))
-        return GameResults(tuple(rows))
+        players = [seat.player() for seat in self._seats]
+        return game_results(self.attempts, players, self._boards, [self._registered(seat) for seat in self._seats])
+
+    @staticmethod
+    def _registered(seat: _Seat) -> bool:
+        return seat.holder is not None and seat.holder.registered
 
     def record(self, registered: Collection[str] | None = None) -> GameRecord:
         """The finished game as a record for the store.
@@ -675,18 +666,11 @@ class Table:
         ``registered``: the name keys of the users the store knows; a seat claiming to be a
         registered user who is not among them is kept as a player without points.
         """
-        players = []
-        for index, row in enumerate(self.results().players):
-            seat = self._seats[index]
-            is_user = seat.holder is not None and seat.holder.registered
-            if is_user and registered is not None and name_key(row.player.name) not in registered:
-                is_user = False
-            players.append(PlayerRecord(
-                row.player.name, is_user, row.broke, row.attempts_used,
-                tuple(self._boards[index].history),
-                row.breaking if is_user else 0, row.making if is_user else 0,
-            ))
-        return GameRecord(GameKind.WOM, self.ruleset, tuple(players))
+        users = [
+            self._registered(seat) and (registered is None or name_key(seat.name or "") in registered)
+            for seat in self._seats
+        ]
+        return game_record(self.ruleset, self.results(), self._boards, users)
 
     # -- views -----------------------------------------------------------------------------------
 

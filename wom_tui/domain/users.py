@@ -1,14 +1,21 @@
-"""Registered users, their names, and the scoreboard (README, *World of Mastermind*)."""
+"""Registered users, their names, the codes that link a new key to one, and the scoreboard.
+
+The rules for names are in docs/play.md, *World of Mastermind*; keys and link codes in docs/serve.md,
+*Who you are: your SSH key*.
+"""
 
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from .keys import KeyRejected, check_fingerprint
 from .game import Refusal
+from .keys import LINK_CODE_LIFETIME, KeyRejected, check_fingerprint, hash_link_code, new_link_code
 
 MAX_NAME = 16
 MAX_GUEST_NAME = 7
@@ -17,6 +24,7 @@ MAX_TOTAL = 10**12
 """The largest score or number of games a user can have: a game gives at most 20 points."""
 
 _NAME_CHARS = re.compile(r"[A-Za-z0-9 ._\-]*")
+_CODE_HASH = re.compile(r"[0-9a-f]{64}")
 
 
 class NameRejected(Refusal):
@@ -70,7 +78,7 @@ def check_name(name: str, *, max_length: int = MAX_NAME) -> str:
 def check_guest_name(name: str) -> str:
     """Return ``name`` unchanged if a guest may enter the hall of fame with it, else raise :class:`NameRejected`.
 
-    As in seed 001: 1–7 characters and no spaces, on top of :func:`check_name`'s rules.
+    As in the older line-mode game's hall of fame: 1–7 characters and no spaces, on top of :func:`check_name`'s rules.
     Nothing is cut or trimmed: ``"Annabell"`` and ``"Al Bo"`` are refused with the reason.
     """
     if isinstance(name, str) and name and any(ch.isspace() for ch in name) and name.strip():
@@ -270,3 +278,42 @@ class UserRegistry:
     def scoreboard(self) -> list[User]:
         """Users by score, highest first, then by name (ignoring case)."""
         return sorted(self._users.values(), key=lambda u: (-u.score, name_key(u.name), u.name))
+
+
+@dataclass(frozen=True)
+class PendingLink:
+    """A one-time code waiting to be typed: whose name it links to, its hash, and when it expires."""
+
+    name: str
+    code_hash: str
+    expires: datetime
+
+    def __post_init__(self) -> None:
+        check_name(self.name)
+        if not isinstance(self.code_hash, str) or _CODE_HASH.fullmatch(self.code_hash) is None:
+            raise ValueError("a link code hash must be 64 hex digits")
+        if not isinstance(self.expires, datetime) or self.expires.tzinfo is None:
+            raise ValueError("a link code's expiry must be a time with a time zone")
+
+    @classmethod
+    def issue(cls, name: str, now: datetime) -> tuple[str, PendingLink]:
+        """A new code for ``name`` and what to keep of it, valid until ``now`` + 10 minutes."""
+        code = new_link_code()
+        return code, cls(name, hash_link_code(code), now + LINK_CODE_LIFETIME)
+
+    def matches(self, typed: str, now: datetime) -> bool:
+        """True if ``typed`` is this code and it has not expired at ``now``."""
+        return now < self.expires and secrets.compare_digest(self.code_hash, hash_link_code(typed))
+
+    def as_json(self) -> dict[str, Any]:
+        """Plain JSON data."""
+        return {"name": self.name, "code_hash": self.code_hash, "expires": self.expires.isoformat()}
+
+    @classmethod
+    def from_json(cls, data: Any) -> PendingLink:
+        """Rebuild from :meth:`as_json` data; ValueError if it is not one."""
+        if not isinstance(data, dict) or set(data) != {"name", "code_hash", "expires"}:
+            raise ValueError("a link code must be an object with exactly name, code_hash and expires")
+        if not isinstance(data["expires"], str):
+            raise ValueError("a link code's expiry must be an ISO-8601 string")
+        return cls(data["name"], data["code_hash"], datetime.fromisoformat(data["expires"]))

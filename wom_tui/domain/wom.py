@@ -1,4 +1,4 @@
-"""A game of World of Mastermind for 2–4 players, as a UI-free state machine (README, *World of Mastermind*).
+"""A game of World of Mastermind for 2–4 players, as a UI-free state machine (docs/play.md, *World of Mastermind*).
 
 Status (:class:`~wom_tui.domain.game.Status`): ``MAKING`` (each player in turn sets the code the next
 must break), ``GUESSING`` (round-robin over players still guessing), then ``FINISHED`` — or
@@ -26,9 +26,9 @@ from .game import (
     require_keys,
 )
 from .players import GuestPlayer, HumanPlayer, Player, computer_player
-from .records import GameRecord, PlayerRecord
-from .scoring import Breakdown, breakdown
+from .records import GameRecord
 from .users import UserRegistry, computer_name, name_key
+from .wom_results import GameResults, board_outcome, game_record, game_results
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MIN_ATTEMPTS, MAX_ATTEMPTS = 5, 10
@@ -110,48 +110,6 @@ class PlayerStanding(NamedTuple):
     moving: bool
     attempts: str
     standing: Standing
-
-
-@dataclass(frozen=True)
-class PlayerResult:
-    """How one player fared; ``points`` is None for a computer player, who earns nothing."""
-
-    player: Player
-    broke: bool
-    attempts_used: int
-    points: Breakdown | None
-
-    @property
-    def breaking(self) -> int:
-        """Points for breaking their own code (0 for a computer)."""
-        return self.points.breaking if self.points else 0
-
-    @property
-    def making(self) -> int:
-        """Points for the code they made (0 for a computer)."""
-        return self.points.making if self.points else 0
-
-    @property
-    def total(self) -> int:
-        """All points from this game (0 for a computer)."""
-        return self.points.total if self.points else 0
-
-    @property
-    def message(self) -> str | None:
-        """``"Alan receives 4 + 5 = 9 points."`` for a user, None for a computer."""
-        return self.points.message if self.points else None
-
-
-@dataclass(frozen=True)
-class GameResults:
-    """The end of a game: one result per player, in seating order, and the lines to announce."""
-
-    players: tuple[PlayerResult, ...]
-
-    @property
-    def messages(self) -> tuple[str, ...]:
-        """``"The game is now finished."`` then one points line per user."""
-        return ("The game is now finished.",) + tuple(r.message for r in self.players if r.message)
 
 
 class WomGame:
@@ -315,15 +273,10 @@ class WomGame:
         board = self.__boards[self.__turn]
         guess = player.make_guess(self.__ruleset, board.history, self.__rng, typed)
         result = board.guess(guess)
-        messages: list[str] = []
-        if board.solved:
-            unit = "attempt" if board.attempts_used == 1 else "attempts"
-            messages.append(f"{player.name} broke the code in {board.attempts_used} {unit}!")
-        elif board.out_of_attempts:
-            messages.append(f"{player.name} failed to break the code.")
+        outcome = board_outcome(player.name, board)
         self._advance()
         turn = TurnResult(
-            player, board.history[-1].guess, result, board.attempts_used, tuple(messages),
+            player, board.history[-1].guess, result, board.attempts_used, (outcome,) if outcome else (),
             self.__phase == FINISHED, board.reveal() if board.out_of_attempts else None,
         )
         if self.__phase == FINISHED:
@@ -347,19 +300,9 @@ class WomGame:
     # -- results -----------------------------------------------------------------------------
 
     def results(self) -> GameResults:
-        """Each player's outcome and points (finished phase only)."""
+        """Each player's outcome and points (finished phase only); only users earn points."""
         self._require(FINISHED)
-        rows = []
-        for player, board in zip(self.__players, self.__boards):
-            points = None
-            if player.is_user:
-                breaker_board = self.board_of(self.breaker_for(player))
-                points = breakdown(
-                    player.name, self.attempts, board.attempts_used, board.solved,
-                    breaker_board.attempts_used, breaker_board.solved,
-                )
-            rows.append(PlayerResult(player, board.solved, board.attempts_used, points))
-        return GameResults(tuple(rows))
+        return game_results(self.attempts, self.__players, self.__boards, [p.is_user for p in self.__players])
 
     def record(self) -> GameRecord:
         """The finished game's record, the same object ``on_finish`` received."""
@@ -368,14 +311,7 @@ class WomGame:
         return self.__record
 
     def _build_record(self) -> GameRecord:
-        players = tuple(
-            PlayerRecord(
-                r.player.name, r.player.is_user, r.broke, r.attempts_used,
-                self.board_of(r.player).history, r.breaking, r.making,
-            )
-            for r in self.results().players
-        )
-        return GameRecord(GameKind.WOM, self.__ruleset, players)
+        return game_record(self.__ruleset, self.results(), self.__boards, [p.is_user for p in self.__players])
 
     def abandon(self) -> None:
         """Leave the game before it ends: nobody gets anything and ``on_finish`` is never called."""
@@ -445,9 +381,7 @@ __all__ = [
     "FINISHED",
     "GUESSING",
     "MAKING",
-    "GameResults",
     "MadeCode",
-    "PlayerResult",
     "PlayerStanding",
     "SetupError",
     "TurnResult",

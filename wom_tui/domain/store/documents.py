@@ -17,7 +17,7 @@ from typing import Any
 from ..codes import MAX_DIGITS, Ruleset
 from ..daily import DailyAttempt
 from ..halloffame import HallOfFame
-from ..keys import PendingLink
+from ..users import PendingLink
 from ..records import GAME_KINDS, GameRecord
 from ..stats import GameSummary, PlayerLine
 from ..users import NameRejected, User, UserRegistry, check_name, computer_name, name_key

@@ -1,6 +1,6 @@
-"""Code-breaking strategies for computer players (SPEC §4 "computer breaks your code", §5).
+"""Code-breaking strategies for computer players (docs/play.md, *The computer players*).
 
-- ``random``: any valid code not yet tried (seed 004's computer player); the weakest level.
+- ``random``: any valid code not yet tried (the older line-mode game's computer player); the weakest level.
 - ``consistent`` (VIKI): a uniformly random code that fits every answer so far.
 - ``expert`` (HAL9000): an opening book on 4 × 6 with repeats (average 4.35, never more than
   5 guesses), elsewhere the guess whose answers split a sample of the fitting codes best.

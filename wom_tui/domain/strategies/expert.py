@@ -209,8 +209,9 @@ def _two_step(keys: np.ndarray, score: np.ndarray, shape: Shape, top: int, nexts
 class ExpertStrategy:
     """HAL9000: the opening book where it applies, else the best split of the fitting codes.
 
-    With ``consistent_only`` every guess could be the secret (SPEC §4's computer breaking a
-    person's code): the consistent book, and only fitting codes are considered off it.
+    With ``consistent_only`` every guess could be the secret (the computer breaking a person's code,
+    docs/play.md, *Solo: the computer breaks your code*): the consistent book, and only fitting codes
+    are considered off it.
     """
 
     name = "expert"

@@ -1,4 +1,4 @@
-"""The strategies that do not plan: ``random`` (seed 004's computer player) and VIKI's ``consistent``."""
+"""The strategies that do not plan: ``random`` (the older line-mode game's player) and VIKI's ``consistent``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from .space import to_string
 
 
 class RandomStrategy:
-    """Any valid code at random, never one already tried (seed 004's computer player)."""
+    """Any valid code at random, never one already tried (the older line-mode game's computer player)."""
 
     name = "random"
 

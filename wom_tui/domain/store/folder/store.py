@@ -62,10 +62,10 @@ from typing import TYPE_CHECKING, Any
 from ...daily import SECRET_BYTES, DailyAttempt, check_can_start
 from ...daily import finished as _finished_attempts
 from ...halloffame import HallEntry, HallOfFame
-from ...keys import KeyRejected, PendingLink, check_fingerprint
+from ...keys import KeyRejected, check_fingerprint
 from ...records import GameRecord
 from ...stats import GameSummary
-from ...users import User, UserRegistry, check_name
+from ...users import PendingLink, User, UserRegistry, check_name
 from ..api import Arcade, StoreError
 from ..documents import (
     GAME_ID,

@@ -43,11 +43,11 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from ...daily import SECRET_BYTES, DailyAttempt, check_can_start
 from ...daily import finished as finished_attempts
 from ...halloffame import HallEntry, HallOfFame
-from ...keys import KeyRejected, PendingLink, check_fingerprint, hash_link_code
+from ...keys import KeyRejected, check_fingerprint, hash_link_code
 from ...records import GameRecord
 from ...solo import check_solo_json
 from ...stats import GameSummary
-from ...users import NameRejected, User, UserRegistry, check_name, name_key
+from ...users import NameRejected, PendingLink, User, UserRegistry, check_name, name_key
 from ..api import Arcade, StoreError
 from ..documents import (
     GAME_ID,

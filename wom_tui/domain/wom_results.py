@@ -1,0 +1,107 @@
+"""How a game of World of Mastermind ends: each player's outcome, their points and the record to keep.
+
+The one results engine of both ways to play it: the hot-seat game (:class:`~wom_tui.domain.wom.WomGame`)
+and the live table (:class:`~wom_tui.domain.table.Table`). Both seat players in a ring: board ``i`` is
+the one player ``i`` breaks, and player ``i`` set the code of board ``i + 1`` (the last player's code is
+the first's board). Points follow :mod:`.scoring` (docs/play.md, *World of Mastermind*).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .board import DecodingBoard
+from .codes import Ruleset
+from .game import GameKind
+from .players import Player
+from .records import GameRecord, PlayerRecord
+from .scoring import Breakdown, breakdown
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """How one player fared; ``points`` is None for a player who earns nothing (a computer, a guest)."""
+
+    player: Player
+    broke: bool
+    attempts_used: int
+    points: Breakdown | None
+
+    @property
+    def breaking(self) -> int:
+        """Points for breaking their own code (0 for one who earns nothing)."""
+        return self.points.breaking if self.points else 0
+
+    @property
+    def making(self) -> int:
+        """Points for the code they made (0 for one who earns nothing)."""
+        return self.points.making if self.points else 0
+
+    @property
+    def total(self) -> int:
+        """All points from this game (0 for one who earns nothing)."""
+        return self.points.total if self.points else 0
+
+    @property
+    def message(self) -> str | None:
+        """``"Alan receives 4 + 5 = 9 points."`` for one who earns, else None."""
+        return self.points.message if self.points else None
+
+
+@dataclass(frozen=True)
+class GameResults:
+    """The end of a game: one result per player, in seating order, and the lines to announce."""
+
+    players: tuple[PlayerResult, ...]
+
+    @property
+    def messages(self) -> tuple[str, ...]:
+        """``"The game is now finished."`` then one points line per player who earns."""
+        return ("The game is now finished.",) + tuple(r.message for r in self.players if r.message)
+
+
+def board_outcome(name: str, board: DecodingBoard) -> str | None:
+    """The line announcing that ``name`` broke their code or failed to, once their board is done; else None."""
+    if board.solved:
+        unit = "attempt" if board.attempts_used == 1 else "attempts"
+        return f"{name} broke the code in {board.attempts_used} {unit}!"
+    if board.out_of_attempts:
+        return f"{name} failed to break the code."
+    return None
+
+
+def game_results(
+    attempts: int, players: Sequence[Player], boards: Sequence[DecodingBoard], earns: Sequence[bool]
+) -> GameResults:
+    """Each player's outcome and, for those who ``earns``, their points, in seating order.
+
+    A player's making points come from how the next player fared on the code they made; a board whose
+    breaker left counts as not broken, so its maker earns as if it failed.
+    """
+    rows = []
+    for index, (player, board) in enumerate(zip(players, boards, strict=True)):
+        points = None
+        if earns[index]:
+            breaker = boards[(index + 1) % len(boards)]
+            points = breakdown(
+                player.name, attempts, board.attempts_used, board.solved, breaker.attempts_used, breaker.solved
+            )
+        rows.append(PlayerResult(player, board.solved, board.attempts_used, points))
+    return GameResults(tuple(rows))
+
+
+def game_record(
+    ruleset: Ruleset, results: GameResults, boards: Sequence[DecodingBoard], users: Sequence[bool]
+) -> GameRecord:
+    """The finished game as a record for the store; a player not among ``users`` is kept without points."""
+    return GameRecord(GameKind.WOM, ruleset, tuple(
+        PlayerRecord(
+            row.player.name, is_user, row.broke, row.attempts_used, board.history,
+            row.breaking if is_user else 0, row.making if is_user else 0,
+        )
+        for row, board, is_user in zip(results.players, boards, users, strict=True)
+    ))
+
+
+__all__ = ["GameResults", "PlayerResult", "board_outcome", "game_record", "game_results"]
