@@ -12,7 +12,7 @@ from wom_tui.paths import stylesheets
 from wom_tui.screens.confirm import ConfirmScreen
 from wom_tui.widgets import MessageLog, PegInput, code_pegs, feedback_grid, feedback_row
 from wom_tui.widgets.peg_input import PalettePeg, PegSlot
-from wom_tui.widgets.state_classes import reached_by, set_state_classes
+from wom_tui.patches.state_classes import reached_by, set_state_classes
 from wom_tui.widgets.pegs import COLOURBLIND, COLOURBLIND_THEME, PLAIN, STANDARD
 from wom_tui.widgets.themes import THEMES
 

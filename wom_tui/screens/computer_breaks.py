@@ -32,11 +32,11 @@ from ..domain.computer_breaks import (
     Played,
 )
 from ..domain.game import Move
-from ..widgets.footer import Footer
+from ..patches.footer import Footer
 from ..widgets.digit_input import DigitInput
 from ..widgets.message_log import MessageLog
 from ..widgets.pegs import code_pegs
-from ..widgets.state_classes import set_state_classes
+from ..patches.state_classes import set_state_classes
 from ..widgets.solo_history import (
     GuessInput,
     codes_remain,
@@ -47,7 +47,7 @@ from ..widgets.solo_history import (
     short_count,
 )
 from .solo_base import SoloPlayScreen
-from .solo_setup import SoloChoice
+from .solo_choice import SoloChoice
 
 Phase = str
 """One of "secret", "thinking", "answer", "fix", "over": what the screen shows, from the game's ``awaiting``."""

@@ -39,7 +39,7 @@ from ..domain.daily import (
 from ..domain.game import GameKind
 from ..domain.records import utc_now
 from ..domain.solo import LifelinePolicy, SoloGame
-from ..widgets.footer import Footer
+from ..patches.footer import Footer
 from ..widgets.peg_input import PegInput
 from ..widgets.pegs import code_pegs, feedback_row
 from .base import WomScreen

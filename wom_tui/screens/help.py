@@ -11,7 +11,7 @@ from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
 from ..domain.codes import RAINBOW, WOM, feedback
-from ..widgets.footer import Footer
+from ..patches.footer import Footer
 from ..widgets.pegs import code_pegs, feedback_row, feedback_summary
 from .base import WomScreen
 from .menu import MENU

@@ -16,7 +16,7 @@ from textual.widgets import Input, Static
 
 from ..domain.keys import KeyRejected
 from ..domain.users import EDGE_SPACE, MAX_NAME, NO_NAME, NameRejected, check_name
-from ..widgets.footer import Footer
+from ..patches.footer import Footer
 from ..widgets.line_input import LineInput
 from .base import WomScreen
 

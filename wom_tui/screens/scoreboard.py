@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
-from ..widgets.footer import Footer
+from ..patches.footer import Footer
 from .base import WomScreen
 
 if TYPE_CHECKING:

@@ -21,7 +21,7 @@ from textual.widgets import Sparkline, Static
 from ..domain.stats import BREAKING_KINDS, GameSummary, PlayerStats, RulesetStats, StatsCache
 from ..domain.store import StoreError
 from ..widgets.bar_chart import BarChart
-from ..widgets.footer import Footer
+from ..patches.footer import Footer
 from ..widgets.choice import Choice
 from ..widgets.player_select import PlayerChoice
 from .base import WomScreen

@@ -29,9 +29,9 @@ from ..domain.live import HEARTBEAT_INTERVAL, LiveChange, Presence, new_session_
 from ..domain.store import StoreError
 from ..domain.table import SeatHolder
 from .base import WomScreen
+from .host import WomHost
 
 if TYPE_CHECKING:
-    from ..app import WomApp
     from ..domain.stores import LiveLike
 
 SWEEP_INTERVAL = HEARTBEAT_INTERVAL
@@ -41,7 +41,7 @@ SWEEP_INTERVAL = HEARTBEAT_INTERVAL
 class Together:
     """The app session as it meets others: its session id, and who it sits at tables as."""
 
-    def __init__(self, app: WomApp) -> None:
+    def __init__(self, app: WomHost) -> None:
         self.app = app
         self.session = new_session_id()
         self.presence: Presence | None = None
@@ -105,7 +105,7 @@ def until_next_beat(interval: float) -> float:
     return wait if wait >= interval / 2 else wait + interval
 
 
-def start_presence(app: WomApp) -> Together:
+def start_presence(app: WomHost) -> Together:
     """Give the app its :class:`Together` and start the heartbeat worker (from ``on_mount``)."""
     together = Together(app)
     app.together = together  # type: ignore[attr-defined]

@@ -98,7 +98,8 @@ def warm_up() -> None:
     import textual.widgets  # noqa: F401
     from rich.cells import get_character_cell_size
 
-    from .. import __main__, app, driver, parsed_css  # noqa: F401
+    from .. import __main__, app  # noqa: F401
+    from ..patches import driver, parsed_css  # noqa: F401
     from ..domain import stores  # noqa: F401  (imported when the game opens its store)
 
     # rich imports its table of character widths at the first character outside its single-width ranges
@@ -277,7 +278,7 @@ def _become_game(request: dict[str, Any], slave: int, log: int | None = None, st
     """In the forked child: take the pty, shed the warm parent's state and run the game (which writes
     its pid to ``started`` once its menu is on screen).
     """
-    from .. import parsed_css
+    from ..patches import parsed_css
 
     parsed_css.stop_adding()  # the shared parsed CSS stays as the warm parent left it (and shared)
     signal.set_wakeup_fd(-1)
