@@ -460,7 +460,7 @@ def import_screens() -> None:
 
     from . import patches, screens, widgets
 
-    for package in (patches, screens, widgets):
+    for package in (screens, widgets, patches):
         for module in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
             try:
                 importlib.import_module(module.name)

@@ -348,7 +348,7 @@ async def _board_screens(guesses: list[str], *, one_by_one: bool) -> list[str]:
 
 
 async def test_a_board_drawn_attempt_by_attempt_looks_as_drawn_at_once():
-    # The board keeps what it drew across new attempts (issue 11: a live game drew every line again
+    # The board keeps what it drew across new attempts (a live game drew every line again
     # for each guess): what it shows must be what a board drawn afresh shows, scrolled to the end.
     guesses = ["RGBY", "WWWW", "RRGG", "BYRG", "GGGG", "YBRW", "RGYB", "WRGB", "BBBB", "RGBW"]
     one_by_one = await _board_screens(guesses, one_by_one=True)
@@ -357,7 +357,7 @@ async def test_a_board_drawn_attempt_by_attempt_looks_as_drawn_at_once():
 
 
 async def test_a_board_scrolled_back_with_the_wheel_shows_its_first_attempts():
-    # The board keeps the lines it drew (issue 11); scrolled back up with the mouse wheel, it shows the
+    # The board keeps the lines it drew; scrolled back up with the mouse wheel, it shows the
     # first attempts as a board drawn afresh and scrolled to its top does.
     import re
 

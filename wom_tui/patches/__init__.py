@@ -18,10 +18,18 @@ from __future__ import annotations
 from .versions import measured
 
 
+_installed: tuple[str, ...] | None = None
+"""What :func:`install` installed for the installed Textual (a game forked by the serve warm parent finds
+them in already, and writes nothing to the classes it shares with the parent)."""
+
+
 def install(running: str | None = None) -> tuple[str, ...]:
     """Install every global patch measured on the ``running`` Textual (default: the installed one); give
     the names of those installed. Call before the first widget is built.
     """
+    global _installed
+    if running is None and _installed is not None:
+        return _installed
     from . import callbacks, compositor, option_list, styling
 
     installed = []
@@ -32,4 +40,6 @@ def install(running: str | None = None) -> tuple[str, ...]:
         if measured(f"patches.{name}", patch.MEASURED_ON, running):
             patch.install()
             installed.append(name)
+    if running is None:
+        _installed = tuple(installed)
     return tuple(installed)

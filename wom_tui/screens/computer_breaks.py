@@ -1,6 +1,6 @@
 """The computer breaks your code: HAL9000 guesses, the person's code answers.
 
-README, *Solo: the computer breaks your code*.
+docs/play.md, *Solo: the computer breaks your code*.
 
 The screen binds a :class:`~wom_tui.domain.computer_breaks.ComputerBreaksGame`: what it shows follows the
 game's ``awaiting`` (the code, HAL9000 at work, an answer, a correction, or nothing once over). HAL9000's

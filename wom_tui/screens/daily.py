@@ -1,4 +1,4 @@
-"""The daily code: today's puzzles, who played, the leaderboard and the wait (issue 13).
+"""The daily code: today's puzzles, who played, the leaderboard and the wait.
 
 :class:`DailyScreen` shows the day (UTC), the time until the next code, each player's standing
 and the leaderboard; ``p`` opens :class:`DailyGameScreen`. The rules (one attempt per identity

@@ -85,7 +85,7 @@ Themes: ctrl+p → *Theme* (remembered for next time); **wom-colourblind** uses 
     f"**{key}** {footer.lower() if action.startswith('mode(') else action}"
     for key, action, _, footer in MENU if key != "?"
 ))
-"""The keys table; the main menu's keys come from its entries (README, *How to play*)."""
+"""The keys table; the main menu's keys come from its entries (docs/play.md, *How to play*)."""
 
 EXAMPLES = (("VVOG", "GOVG", RAINBOW), ("WWKK", "WWWK", WOM))
 

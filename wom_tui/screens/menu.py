@@ -1,4 +1,4 @@
-"""The main menu: register, scoreboard, play, solo, help, quit (README, *How to play*)."""
+"""The main menu: register, scoreboard, play, solo, help, quit (docs/play.md, *How to play*)."""
 
 from __future__ import annotations
 

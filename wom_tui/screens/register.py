@@ -1,4 +1,4 @@
-"""Register a new user: one field; a name that breaks a rule is refused with the reason (SPEC §2).
+"""Register a new user: one field; a name that breaks a rule is refused with the reason (docs/play.md).
 
 Nothing typed or pasted is trimmed or filtered out: the field shows exactly what the person gave,
 warns as soon as it breaks a rule, and Enter registers it only if the domain accepts it.

@@ -1,6 +1,6 @@
 """The solo game: break the computer's code, with lifelines, a hint mask and the hall of fame.
 
-README, *Solo: break the computer's code*.
+docs/play.md, *Solo: break the computer's code*.
 
 The screen binds a :class:`~wom_tui.domain.solo.SoloGame`: the coach's verdict, the end of the game and
 its hall-of-fame entry all come from the domain; the coach thinks in a thread worker.

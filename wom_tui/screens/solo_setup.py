@@ -1,4 +1,4 @@
-"""Solo setup: who plays, which way round, and the rules (README, *Solo: break the computer's code*).
+"""Solo setup: who plays, which way round, and the rules (docs/play.md, *Solo: break the computer's code*).
 
 The main menu opens :class:`SoloSetupScreen` by name. Play pushes the solo game
 (:class:`~wom_tui.screens.solo_game.SoloGameScreen`) or "computer breaks your code"

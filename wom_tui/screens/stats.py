@@ -1,4 +1,4 @@
-"""My stats: games, wins, streaks, the guess-distribution chart, points over time (issue 13).
+"""My stats: games, wins, streaks, the guess-distribution chart, points over time.
 
 The screen only binds: the numbers come from :func:`wom_tui.domain.stats.player_stats` over the
 store's game summaries. ``player`` is whose statistics open first — a registered name, or None

@@ -1,4 +1,4 @@
-"""The World of Mastermind table: code making, guessing and the hand-over between people (README, *World of Mastermind*).
+"""The World of Mastermind table: code making, guessing and the hand-over between people (docs/play.md, *World of Mastermind*).
 
 One screen runs a :class:`~wom_tui.domain.wom.WomGame` from its first code to its last guess, then
 switches to the results screen it was given (:func:`wom_tui.screens.wom_results.start_game` gives

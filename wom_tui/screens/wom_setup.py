@@ -1,4 +1,4 @@
-"""Set up a World of Mastermind game: 2–4 players, attempts 5–10, and the rules folded away (SPEC §3).
+"""Set up a World of Mastermind game: 2–4 players, attempts 5–10, and the rules folded away (docs/play.md).
 
 Each seat is a drop-down (``Choice``) of the registered users plus HAL9000 and VIKI, so no name can be mistyped;
 choosing someone already seated swaps the two seats, so nobody plays twice. The domain still checks

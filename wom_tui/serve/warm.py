@@ -99,6 +99,7 @@ def warm_up() -> None:
     from rich.cells import get_character_cell_size
 
     from .. import __main__, app  # noqa: F401
+    from .. import patches
     from ..patches import driver, parsed_css  # noqa: F401
     from ..domain import stores  # noqa: F401  (imported when the game opens its store)
 
@@ -107,6 +108,7 @@ def warm_up() -> None:
     # table depends on $UNICODE_VERSION, which a game's environment takes from the server's, as this one.
     get_character_cell_size("\u4e00")
 
+    patches.install()  # as run_app does in each game: here, once, so that the rehearsal runs with them
     parsed_css.share()  # each stylesheet parsed once, here, for every game (see the module)
     _steady_cursors()
     __main__.build_parser()
