@@ -2,8 +2,8 @@
 
 A bare Textual app (nothing of wom-tui) and the keys sent in one burst, as a terminal (or one SSH
 packet) delivers them: every event is queued before the first is handled. Each case prints whether
-the app crashed and with what. wom-tui works around all three (``widgets/palette.py``,
-``widgets/select.py``, ``screens/base.py``); they were found by the random run (bench/fuzz.py).
+the app crashed and with what. wom-tui works around all three (``patches/palette.py``,
+``patches/select.py``, ``patches/screens.py``); they were found by the random run (bench/fuzz.py).
 
 1. Command palette, ``ctrl+p`` then two Enters after typing a command's name: the second Enter selects
    again before the first selection is handled, the palette dismisses itself twice, and the second

@@ -10,7 +10,7 @@ mounts). With Textual 8.2:
 - a new screen is styled whole as it mounts, again at its first resume (``ScreenResume``'s
   ``refresh_styles``), and again when its first resize sets its breakpoint classes.
 
-``--fixed`` runs the same with wom-tui's workarounds (``wom_tui/widgets/style_fix.py`` and what
+``--fixed`` runs the same with wom-tui's workarounds (``wom_tui/patches/styling.py`` and what
 ``WomScreen`` does at its first resume and resize) to show what they save.
 
     .venv/bin/python bench/textual_styling.py [--opens 20] [--fixed]
@@ -106,9 +106,9 @@ def main() -> None:
     parser.add_argument("--fixed", action="store_true", help="with wom-tui's workarounds")
     args = parser.parse_args()
     if args.fixed:
-        from wom_tui.widgets import style_fix
+        from wom_tui.patches import styling
 
-        style_fix.install()
+        styling.install()
     count_applications()
     app = Bench(args.opens, args.fixed)
     app.run(headless=True, size=(80, 24))

@@ -44,9 +44,16 @@ def _parse_each_stylesheet_once() -> None:
     games (``wom_tui/serve/warmup.py``): Textual keeps its parse cache in each App's own Stylesheet, so
     every test's app parsed all the CSS again (about a tenth of a screen test's CPU time).
     """
-    from wom_tui import parsed_css
+    from wom_tui.patches import parsed_css
 
     parsed_css.share()
+
+
+def _install_the_patches() -> None:
+    """Textual's global workarounds, as ``run_app`` installs them (the tests build the app themselves)."""
+    from wom_tui import patches
+
+    patches.install()
 
 
 def _draw_only_frames_that_can_be_seen() -> None:
@@ -118,5 +125,6 @@ def _click_only_what_is_on_screen() -> None:
 
 _quicker_idle_checks()
 _parse_each_stylesheet_once()
+_install_the_patches()
 _draw_only_frames_that_can_be_seen()
 _click_only_what_is_on_screen()

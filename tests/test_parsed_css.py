@@ -9,7 +9,7 @@ import pytest
 from textual.app import App
 from textual.css.stylesheet import Stylesheet
 
-from wom_tui import parsed_css
+from wom_tui.patches import parsed_css
 from wom_tui.paths import stylesheets
 
 

@@ -14,30 +14,23 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from textual import events
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.driver import Driver
-from textual.message_pump import MessagePump
 from textual.screen import Screen
-from textual.widget import Widget
 
 from .domain.identity import Identity
 from .modes import BY_NAME, MODES
+from .patches.key_queue import KeyQueue
 from .settings import Settings
 from .paths import stylesheets
-from .widgets import callback_fix, compositor_fix, option_list_fix, style_fix
 from .widgets.themes import THEMES
-
-option_list_fix.install()  # before any list is built: see the module's note
-style_fix.install()  # before any widget is built: see the module's note
-compositor_fix.install()  # see the module's note
-callback_fix.install()  # see the module's note
 
 if TYPE_CHECKING:
     from .domain.users import User
     from .domain.records import GameRecord
     from .domain.store import Store, StoreError
+    from .screens.host import WomHost
 
 VIEWS: dict[str, tuple[str, str]] = {
     "stats": ("wom_tui.screens.stats", "StatsScreen"),
@@ -49,12 +42,7 @@ VIEWS: dict[str, tuple[str, str]] = {
 T = TypeVar("T")
 
 GOODBYE = "Thank you for playing the World of Mastermind!"
-"""Said when the player quits (seed 004)."""
-
-
-KEY_WATCHDOG = 0.25
-"""Seconds between looks, while a key is on its way through its widgets, for a widget closed with the
-key's callback still queued (so that the keys behind it are not held for ever)."""
+"""Said when the player quits."""
 
 SERVED_APOLOGY = "Sorry, something went wrong in the game and it had to stop. Please connect again."
 
@@ -63,7 +51,7 @@ after_first_paint: Callable[[], None] | None = None
 then lets the next waiting game start)."""
 
 
-class WomApp(App[int]):
+class WomApp(KeyQueue[int]):
     """World of Mastermind: the main menu and every screen pushed from it.
 
     Screens reach the domain through ``app.store``, ``app.rng`` (the one seeded source of
@@ -90,30 +78,24 @@ class WomApp(App[int]):
         """Who is playing; over SSH only what the server verified (see :class:`Identity`)."""
         self.wrong_link_codes = 0
         """Wrong one-time codes typed in this session (the link screen stops asking after a few)."""
-        self._held_keys: list[events.Key | events.Paste] = []
-        """Keys and pastes typed while a new screen was still being built, delivered in order once it is."""
-        self._settled_screen: Screen[Any] | None = None
-        """The last screen seen built with its first focus given (keys for it need not wait)."""
-        self._in_flight: int | None = None
-        """The number of the key on its way through the widgets (None: none); the keys behind it wait."""
-        self._flights = 0
-        self._drawing_held = False
-        """A batch of updates is open while keys typed together are delivered (one frame for them all)."""
         for theme in THEMES:
             self.register_theme(theme)
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's terminal driver for this platform, but on Linux and macOS one whose input thread sleeps
-        while nobody types (:mod:`wom_tui.driver`); ``TEXTUAL_DRIVER`` still chooses another.
+        while nobody types (:mod:`wom_tui.patches.driver`, on the Textual it was measured on);
+        ``TEXTUAL_DRIVER`` still chooses another.
         """
         chosen = super().get_driver_class()
         if sys.platform != "win32":
             from textual.drivers.linux_driver import LinuxDriver
 
             if chosen is LinuxDriver:
-                from .driver import QuietDriver
+                from .patches import driver
+                from .patches.versions import measured
 
-                return QuietDriver
+                if measured("patches.driver", driver.MEASURED_ON):
+                    return driver.QuietDriver
         return chosen
 
     def get_default_screen(self) -> Screen[Any]:
@@ -133,131 +115,6 @@ class WomApp(App[int]):
             offer_resume(self)  # a solo game left by a crash or a dropped connection
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.call_after_refresh(self._import_screens_soon)
-
-    # -- keys typed ahead ---------------------------------------------------------------------
-
-    async def on_event(self, event: events.Event) -> None:
-        """Keys (and pastes) are handled one after another: one that arrives while the one before is
-        still on its way through the widgets, or while a new screen is still being built, waits and
-        is delivered in order once that is done; input that arrives after quitting goes nowhere.
-
-        Keys packed together (one SSH packet, or a fast typist) all went to the screen on show when
-        they arrived: ``op1234⏎`` opened the solo setup and started a game, but the guess went to the
-        setup being left, and was lost; a key reaching a half-built screen with nothing focused yet was
-        dropped. Held keys go exactly where they would have gone had they been typed a moment later.
-
-        After quitting, Textual went on handling keys already queued while it closed the screens: a key
-        that opened a screen, or reached a widget whose parts were already gone, ended the app with a
-        traceback (issue 9's random run, seeds 1 and 9; ``bench/textual_races.py`` reproduces it bare).
-        """
-        if self._exit and isinstance(event, (events.Key, events.Paste, events.MouseEvent)):
-            return
-        if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
-            if (
-                self._held_keys
-                or self._in_flight is not None
-                or (self.focused is None and self.screen is not self._settled_screen)
-            ):
-                self._held_keys.append(event)
-                if self._in_flight is not None and self.focused is not None and not self._drawing_held:
-                    # Keys typed together are drawn together: one frame once the last has landed, not
-                    # one for each key the loop got to between two frames (issue 11: with many
-                    # sessions on few cores, four pegs typed at once drew three frames).
-                    self._drawing_held = True
-                    self._begin_batch()
-                if self._in_flight is None and len(self._held_keys) == 1:
-                    self.call_after_refresh(self._release_held_keys)
-                return
-            await self._deliver(event)
-            return
-        await super().on_event(event)
-
-    async def _deliver(self, key: events.Key | events.Paste) -> None:
-        """Send a key on (as Textual does: to the focused widget, or the screen), and note it in flight
-        until it, and what it set off, has been handled by the widget and each ancestor up to the app.
-        """
-        target: MessagePump = self.focused or self.screen
-        self._flights += 1
-        flight = self._in_flight = self._flights
-        await super().on_event(key)
-
-        def landed() -> None:
-            if self._in_flight == flight:
-                self._in_flight = None
-                if self._held_keys:
-                    self.call_later(self._release_held_keys)
-                else:
-                    self._draw_held()
-
-        # Twice through the chain: the second pass follows what handling the key posted (a button's
-        # Pressed, which opens a screen at the screen's handler) up to where it is handled.
-        self._after_handled(target, lambda: self._after_handled(target, landed))
-
-    async def _release_held_keys(self) -> None:
-        """Deliver the next held key, once no key is in flight and the screen on show is built."""
-        if not self.is_running or not self._held_keys or self._in_flight is not None:
-            if self._in_flight is None:
-                self._draw_held()
-            return
-        screen = self.screen
-        if self.focused is None and screen is not self._settled_screen:
-            self._draw_held()  # a screen being built is drawn (its first focus follows a refresh)
-            if screen.is_mounted:
-                self._settled_screen = screen  # built; one more refresh lets its first focus land
-            self.call_after_refresh(self._release_held_keys)
-            return
-        await self._deliver(self._held_keys.pop(0))
-
-    def _draw_held(self) -> None:
-        """Close the batch opened for keys typed together: the screen draws what they changed."""
-        if self._drawing_held:
-            self._drawing_held = False
-            self._end_batch()
-            self.screen.check_idle()
-
-    def _after_handled(self, target: MessagePump, then: Callable[[], None]) -> None:
-        """Run ``then`` once what is queued for ``target`` now has been handled by it and by each of its
-        ancestors up to the app: a callback queued behind it in each queue in turn. A queue that is
-        closed, or closes with the callback still in it (its widget removed), is passed over: a
-        watchdog looks every :data:`KEY_WATCHDOG` seconds while the callback is out, and only then.
-        """
-        chain = [target, *target.ancestors] if isinstance(target, Widget) else [target, self]
-        at = -1  # the queue holding the callback
-        loop = asyncio.get_running_loop()
-        watchdog: asyncio.TimerHandle | None = None
-
-        def step(index: int) -> None:
-            nonlocal at, watchdog
-            if index != at + 1:
-                return  # a late callback from a queue already passed over
-            while index < len(chain):
-                if chain[index].call_later(step, index + 1):
-                    at = index
-                    if watchdog is None:
-                        watchdog = loop.call_later(KEY_WATCHDOG, watch)
-                    return
-                index += 1
-            at = len(chain)
-            if watchdog is not None:
-                watchdog.cancel()
-            then()
-
-        # Textual counts a callback's parameters (inspect.signature) at each call unless it has been
-        # told: a new ``step`` for every key cost more than the rest of the key's way (issue 11).
-        step._param_count = 1  # type: ignore[attr-defined]
-
-        def watch() -> None:
-            nonlocal watchdog
-            watchdog = None
-            if at >= len(chain):
-                return
-            pump = chain[at]
-            if pump._closing or pump._closed:
-                step(at + 1)
-            else:
-                watchdog = loop.call_later(KEY_WATCHDOG, watch)
-
-        step(0)
 
     def _hung_up(self, together: Any) -> None:
         """SIGHUP: the player's connection is gone. Part the session (one unlink), then end the game."""
@@ -475,7 +332,7 @@ class WomApp(App[int]):
         return any(isinstance(s, WomScreen) and s.leaving_loses_progress() for s in self.screen_stack)
 
     async def action_quit(self) -> None:
-        """Quit with seed 004's goodbye; during a game ask first, as Esc does (ctrl+q again on the question quits)."""
+        """Quit with the goodbye; during a game ask first, as Esc does (ctrl+q again on the question quits)."""
         from .screens.confirm import QuitConfirmScreen
 
         if self._exit:
@@ -495,11 +352,10 @@ class WomApp(App[int]):
     def _forget_games(self) -> None:
         """Quitting on purpose loses the game in progress: a solo game is not offered to resume."""
         from .screens.solo_game import SoloGameScreen
-        from .screens.solo_resume import forget_progress
 
         for screen in self.screen_stack:
             if isinstance(screen, SoloGameScreen):
-                forget_progress(screen)
+                screen.forget_progress()
 
     def return_to_menu(self) -> None:
         """Close every screen above the main menu, without asking."""
@@ -568,7 +424,7 @@ class WomApp(App[int]):
 
     def action_command_palette(self) -> None:
         """Show the command palette (one that survives being closed while it still searches)."""
-        from .widgets.palette import WomCommandPalette
+        from .patches.palette import WomCommandPalette
 
         if self.use_command_palette and not WomCommandPalette.is_open(self):  # type: ignore[arg-type]  # App[int] is an App
             self.push_screen(WomCommandPalette(id="--command-palette"))
@@ -602,9 +458,9 @@ def import_screens() -> None:
     """
     import pkgutil
 
-    from . import screens, widgets
+    from . import patches, screens, widgets
 
-    for package in (screens, widgets):
+    for package in (screens, widgets, patches):
         for module in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
             try:
                 importlib.import_module(module.name)
@@ -620,7 +476,7 @@ def _keep_parsed_css() -> None:
     """Save the parsed stylesheets now in a thread, if new ones were parsed (a new kind of screen opened):
     an app ended by a signal rather than by quitting has no other moment to.
     """
-    from . import parsed_css
+    from .patches import parsed_css
 
     if _css_cache_file is not None and parsed_css.changed():
         threading.Thread(target=parsed_css.save, args=(_css_cache_file,), name="wom-keep-css", daemon=True).start()
@@ -636,7 +492,7 @@ def _import_screens_and_freeze() -> None:
     try:
         import_screens()
         if _css_cache_file is not None:
-            from . import parsed_css
+            from .patches import parsed_css
 
             parsed_css.save(_css_cache_file)  # now, in case the app is killed rather than quit
     finally:
@@ -645,16 +501,16 @@ def _import_screens_and_freeze() -> None:
 
 
 _css_cache_file: Path | None = None
-"""Where a local run keeps its parsed stylesheets (:mod:`wom_tui.parsed_css`)."""
+"""Where a local run keeps its parsed stylesheets (:mod:`wom_tui.patches.parsed_css`)."""
 
 
 def _load_parsed_css() -> Path | None:
-    """Read back the stylesheets parsed at the last local run (:mod:`wom_tui.parsed_css`); the file to
+    """Read back the stylesheets parsed at the last local run (:mod:`wom_tui.patches.parsed_css`); the file to
     save them to when the app ends (None if there is no cache folder).
     """
     import platformdirs
 
-    from . import parsed_css
+    from .patches import parsed_css
 
     try:
         folder = Path(platformdirs.user_cache_dir("wom-tui", appauthor=False))
@@ -665,3 +521,10 @@ def _load_parsed_css() -> Path | None:
     global _css_cache_file
     _css_cache_file = path
     return path
+
+
+if TYPE_CHECKING:
+
+    def _a_host(app: WomApp) -> WomHost:
+        """The type checker's proof that the app is all that the screens take it for (:mod:`wom_tui.screens.host`)."""
+        return app

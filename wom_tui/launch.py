@@ -76,9 +76,10 @@ def run_app(settings: Settings, rng: random.Random, identity: Identity | None = 
     A served key that belongs to a registered user signs in as that user.
     """
     from . import app as app_module
+    from . import patches
     from .domain.store import StoreError
 
-    # The Textual workarounds are installed here, once, before the app is built (wom_tui/patches).
+    patches.install()  # Textual's global workarounds, once, before any widget is built (wom_tui/patches)
     identity = identity if identity is not None else Identity.local()
     try:
         store = open_store(settings)
@@ -101,13 +102,13 @@ def run_app(settings: Settings, rng: random.Random, identity: Identity | None = 
                 holder = None  # the app shows the store's refusal on start
             if holder is not None:
                 identity = identity.signed_in_as(holder.name)
-        app = app_module.WomApp(store, rng, settings, identity)  # type: ignore[arg-type]
+        app = app_module.WomApp(store, rng, settings, identity)
         css_cache = app_module._load_parsed_css() if not settings.served else None
         app.run()
     finally:
         store.close()
     if css_cache is not None:
-        from . import parsed_css
+        from .patches import parsed_css
 
         parsed_css.save(css_cache)
     return app.return_code or 0

@@ -1,7 +1,7 @@
 """Every game mode, registered once: the menu, its keys, the command palette and the help are built from here.
 
 A new mode is one :class:`Mode` in :data:`MODES` (its setup screen is imported when first opened) plus
-its screens under ``screens/`` and its rules under ``domain/``; see README, *For developers*.
+its screens under ``screens/`` and its rules under ``domain/``; see docs/develop.md.
 """
 
 from __future__ import annotations

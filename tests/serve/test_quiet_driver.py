@@ -1,4 +1,4 @@
-"""The terminal driver of every game (wom_tui/driver.py) on a real pty: keys typed into the terminal still
+"""The terminal driver of every game (wom_tui/patches/driver.py) on a real pty: keys typed into the terminal still
 arrive as the same keys (a lone Esc after the escape delay, a sequence split across two reads as one key,
 mouse, paste), its input thread sleeps while nobody types, and closing or suspending ends the thread.
 
@@ -27,7 +27,7 @@ from textual.message import Message
 
 from wom_tui.app import WomApp
 from wom_tui.domain.store.folder.store import FolderStore as Store
-from wom_tui.driver import QuietDriver
+from wom_tui.patches.driver import QuietDriver
 from wom_tui.settings import Settings
 
 from .conftest import until

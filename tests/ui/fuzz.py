@@ -1,4 +1,4 @@
-"""A seeded random run of keys, clicks, pastes and resizes over every screen (issue 9).
+"""A seeded random run of keys, clicks, pastes and resizes over every screen.
 
 :func:`run_fuzz` drives the real app on a data folder with ``events`` random events drawn from one
 seed: single keys and bursts of keys (sent without waiting, as one SSH packet), clicks anywhere,

@@ -1,4 +1,4 @@
-"""A short seeded random run over several screens ends with no crash and a valid data folder (issue 9).
+"""A short seeded random run over several screens ends with no crash and a valid data folder.
 
 bench/fuzz.py runs the full 10,000 events (``--seed`` to vary); this runs 30 on every ``make test``
 (about 3 s of CPU): seed 7 reached the menu, the lobby, the command palette, the WoM setup and My stats

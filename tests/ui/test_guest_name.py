@@ -1,4 +1,4 @@
-"""The hall-of-fame name prompt refuses, with the reason, what it used to cut or keep (issue 9)."""
+"""The hall-of-fame name prompt refuses, with the reason, what it used to cut or keep."""
 
 from __future__ import annotations
 

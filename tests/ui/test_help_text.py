@@ -1,4 +1,4 @@
-"""Help explains every mode a player can pick, and never talks about "the seeds" (issue 9)."""
+"""Help explains every mode a player can pick, and never talks about "the seeds"."""
 
 from __future__ import annotations
 

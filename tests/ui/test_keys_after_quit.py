@@ -1,4 +1,5 @@
-"""Keys typed in one burst with the quit key quit cleanly (issue 9's random run, seeds 1 and 9).
+"""Keys typed in one burst with the quit key quit cleanly (the random run, bench/fuzz.py, seeds 1
+and 9).
 
 Textual went on handling the keys queued behind ``q`` while it closed the screens: ``v`` opened
 Replays on a closing app (NoMatches for its table), ``down`` reached a Select whose parts were gone,

@@ -1,4 +1,4 @@
-"""Leaving a screen with a Select before it has mounted crashes nothing (issue 9).
+"""Leaving a screen with a Select before it has mounted crashes nothing.
 
 The random run (bench/fuzz.py, seed 9, event 56) ended with NoMatches('SelectOverlay') when Replays
 was left while it was still being built: the Select's mount handler looked for its removed overlay.

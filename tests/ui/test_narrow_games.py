@@ -1,5 +1,5 @@
 """At 60×20 the game screens stay usable: WoM's board shows its four columns and the messages wrap
-inside their panel; the solo lifeline buttons show their whole labels and work (issue 9)."""
+inside their panel; the solo lifeline buttons show their whole labels and work."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Page Up/Down on a list that has not been laid out yet (issue 9's random run, seed 9)."""
+"""Page Up/Down on a list that has not been laid out yet (the random run, bench/fuzz.py, seed 9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""PegInput as a person types it: keys in one burst, one symbol too many, pastes (issue 9)."""
+"""PegInput as a person types it: keys in one burst, one symbol too many, pastes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""ctrl+q during a game asks first, as Esc does; elsewhere it quits at once (issue 9)."""
+"""ctrl+q during a game asks first, as Esc does; elsewhere it quits at once."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The scoreboard sorts from the keyboard, and the footer shows how (issue 9)."""
+"""The scoreboard sorts from the keyboard, and the footer shows how."""
 
 from __future__ import annotations
 

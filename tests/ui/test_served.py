@@ -1,4 +1,4 @@
-"""The app in a served session (issue 10): who is signed in, what they may register, seat and link."""
+"""The app in a served session (docs/serve.md): who is signed in, what they may register, seat and link."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Setup screens: where focus starts, what fits at 80×24 and 60×20, and leaving while mounting (issue 9)."""
+"""Setup screens: where focus starts, what fits at 80×24 and 60×20, and leaving while mounting."""
 
 from __future__ import annotations
 

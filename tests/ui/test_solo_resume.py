@@ -1,4 +1,4 @@
-"""Solo resume (issue 11): a solo game in progress survives the app going away without cleaning up."""
+"""Solo resume: a solo game in progress survives the app going away without cleaning up."""
 
 from __future__ import annotations
 

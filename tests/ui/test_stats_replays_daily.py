@@ -135,7 +135,7 @@ async def test_a_damaged_record_is_named_and_the_rest_still_counts(store, app, d
     bad = data_dir / "games" / "20200101T000000000000Z-000000000000.json"
     bad.write_text('{"schema": 1, "id": "20200101T000000000000Z-000000000000", "game": NaN}')
     async with app.run_test(size=SIZE) as pilot:
-        # The start-up check reads only what must be valid to play (issue 8): finished games are read,
+        # The start-up check reads only what must be valid to play: finished games are read,
         # and a damaged one named, when My stats opens.
         await open_stats(pilot)
         assert "Games 3" in text_of(app, "#stats-numbers")

@@ -1,4 +1,4 @@
-"""The chosen theme is remembered between launches, per identity, in the data folder (issue 9)."""
+"""The chosen theme is remembered between launches, per identity, in the data folder."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The seeds' command words typed at the solo guess prompt point to the keys that work (issue 9)."""
+"""The seeds' command words typed at the solo guess prompt point to the keys that work."""
 
 from __future__ import annotations
 

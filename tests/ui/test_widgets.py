@@ -14,7 +14,7 @@ from wom_tui.widgets.message_log import MessageLog
 from wom_tui.widgets.peg_input import PegInput
 from wom_tui.widgets.pegs import code_pegs, feedback_grid, feedback_row
 from wom_tui.widgets.peg_input import PalettePeg, PegSlot
-from wom_tui.widgets.state_classes import reached_by, set_state_classes
+from wom_tui.patches.state_classes import reached_by, set_state_classes
 from wom_tui.widgets.pegs import COLOURBLIND, COLOURBLIND_THEME, PLAIN, STANDARD
 from wom_tui.widgets.themes import THEMES
 
@@ -350,7 +350,7 @@ async def _board_screens(guesses: list[str], *, one_by_one: bool) -> list[str]:
 
 
 async def test_a_board_drawn_attempt_by_attempt_looks_as_drawn_at_once():
-    # The board keeps what it drew across new attempts (issue 11: a live game drew every line again
+    # The board keeps what it drew across new attempts (a live game drew every line again
     # for each guess): what it shows must be what a board drawn afresh shows, scrolled to the end.
     guesses = ["RGBY", "WWWW", "RRGG", "BYRG", "GGGG", "YBRW", "RGYB", "WRGB", "BBBB", "RGBW"]
     one_by_one = await _board_screens(guesses, one_by_one=True)
@@ -359,7 +359,7 @@ async def test_a_board_drawn_attempt_by_attempt_looks_as_drawn_at_once():
 
 
 async def test_a_board_scrolled_back_with_the_wheel_shows_its_first_attempts():
-    # The board keeps the lines it drew (issue 11); scrolled back up with the mouse wheel, it shows the
+    # The board keeps the lines it drew; scrolled back up with the mouse wheel, it shows the
     # first attempts as a board drawn afresh and scrolled to its top does.
     import re
 

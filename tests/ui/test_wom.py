@@ -13,9 +13,9 @@ from wom_tui.domain.wom import FINISHED, GUESSING, MAKING
 from wom_tui.screens.confirm import ConfirmScreen
 from wom_tui.screens.menu import MenuScreen
 from wom_tui.screens.scoreboard import ScoreboardScreen
-from wom_tui.screens.wom_game import WomGameScreen, WomSetup, start_game
+from wom_tui.screens.wom_game import WomGameScreen, WomSetup
 from wom_tui.screens.wom_setup import DEFAULT_ATTEMPTS, WomSetupScreen
-from wom_tui.screens.wom_results import WomResultsScreen
+from wom_tui.screens.wom_results import WomResultsScreen, start_game
 from wom_tui.widgets.message_log import MessageLog
 from wom_tui.widgets.peg_input import PegInput
 from wom_tui.widgets.choice import Choice

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from wom_tui.domain.store.folder.store import FolderStore as Store
-from wom_tui.screens.wom_results import WomResultsScreen
+from wom_tui.screens.wom_results import WomResultsScreen, start_game
 
-from wom_tui.screens.wom_game import WomGameScreen, WomSetup, start_game
+from wom_tui.screens.wom_game import WomGameScreen, WomSetup
 
 from .conftest import build_app
 from .test_wom import enter_code, enter_guess, open_setup, until, wait_turn

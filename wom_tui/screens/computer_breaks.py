@@ -1,6 +1,6 @@
 """The computer breaks your code: HAL9000 guesses, the person's code answers.
 
-README, *Solo: the computer breaks your code*.
+docs/play.md, *Solo: the computer breaks your code*.
 
 The screen binds a :class:`~wom_tui.domain.computer_breaks.ComputerBreaksGame`: what it shows follows the
 game's ``awaiting`` (the code, HAL9000 at work, an answer, a correction, or nothing once over). HAL9000's
@@ -32,11 +32,11 @@ from ..domain.computer_breaks import (
     Played,
 )
 from ..domain.game import Move
-from ..widgets.footer import Footer
+from ..patches.footer import Footer
 from ..widgets.digit_input import DigitInput
 from ..widgets.message_log import MessageLog
 from ..widgets.pegs import code_pegs
-from ..widgets.state_classes import set_state_classes
+from ..patches.state_classes import set_state_classes
 from ..widgets.solo_history import (
     GuessInput,
     codes_remain,
@@ -47,7 +47,7 @@ from ..widgets.solo_history import (
     short_count,
 )
 from .solo_base import SoloPlayScreen
-from .solo_setup import SoloChoice
+from .solo_choice import SoloChoice
 
 Phase = str
 """One of "secret", "thinking", "answer", "fix", "over": what the screen shows, from the game's ``awaiting``."""

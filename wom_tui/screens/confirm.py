@@ -13,7 +13,7 @@ from textual.widgets import Button, Static
 class ConfirmScreen(ModalScreen[bool]):
     """Ask a yes/no question; dismisses with True to go ahead, False to stay.
 
-    Esc here confirms, so "Esc, Esc" leaves a game (README, *World of Mastermind*); ``n`` or the stay
+    Esc here confirms, so "Esc, Esc" leaves a game (docs/play.md, *World of Mastermind*); ``n`` or the stay
     button (focused first, so a stray Enter is harmless) cancel.
     """
 

@@ -1,4 +1,4 @@
-"""The daily code: today's puzzles, who played, the leaderboard and the wait (issue 13).
+"""The daily code: today's puzzles, who played, the leaderboard and the wait.
 
 :class:`DailyScreen` shows the day (UTC), the time until the next code, each player's standing
 and the leaderboard; ``p`` opens :class:`DailyGameScreen`. The rules (one attempt per identity
@@ -39,7 +39,7 @@ from ..domain.daily import (
 from ..domain.game import GameKind
 from ..domain.records import utc_now
 from ..domain.solo import LifelinePolicy, SoloGame
-from ..widgets.footer import Footer
+from ..patches.footer import Footer
 from ..widgets.peg_input import PegInput
 from ..widgets.pegs import code_pegs, feedback_row
 from .base import WomScreen

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -11,7 +11,8 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..widgets.footer import Footer
+from ..patches.footer import Footer
+from .host import WomHost
 
 if TYPE_CHECKING:
     from ..domain.store import StoreError
@@ -60,7 +61,7 @@ class StoreErrorScreen(Screen[None]):
         from ..domain.store import StoreError
 
         try:
-            self.app.store.check()  # type: ignore[attr-defined]
+            cast("WomHost", self.app).store.check()
         except StoreError as error:
             self.error = error
             self.query_one("#error-path", Static).update(Text(str(error.path)))

@@ -11,7 +11,7 @@ from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
 from ..domain.codes import RAINBOW, WOM, feedback
-from ..widgets.footer import Footer
+from ..patches.footer import Footer
 from ..widgets.pegs import code_pegs, feedback_row, feedback_summary
 from .base import WomScreen
 from .menu import MENU
@@ -85,7 +85,7 @@ Themes: ctrl+p → *Theme* (remembered for next time); **wom-colourblind** uses 
     f"**{key}** {footer.lower() if action.startswith('mode(') else action}"
     for key, action, _, footer in MENU if key != "?"
 ))
-"""The keys table; the main menu's keys come from its entries (README, *How to play*)."""
+"""The keys table; the main menu's keys come from its entries (docs/play.md, *How to play*)."""
 
 EXAMPLES = (("VVOG", "GOVG", RAINBOW), ("WWKK", "WWWK", WOM))
 

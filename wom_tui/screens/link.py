@@ -14,7 +14,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Input, Static
 
-from ..widgets.footer import Footer
+from ..patches.footer import Footer
 from ..widgets.line_input import LineInput
 from ..domain.keys import LINK_CODE_LIFETIME, KeyRejected
 from .base import WomScreen

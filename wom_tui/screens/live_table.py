@@ -28,7 +28,7 @@ from textual.widgets.option_list import Option
 
 from ..domain.store import StoreError
 from ..domain.table import CLOSED, FINISHED, GUESSING, MAKING, OPEN, Refused, SeatHolder, SeatView, Table, TableView
-from ..widgets.footer import Footer
+from ..patches.footer import Footer
 from ..widgets.message_log import MessageLog
 from ..widgets.peg_input import PegInput
 from ..widgets.seat_list import SeatList

@@ -25,8 +25,8 @@ from ..domain.store.api import LiveChange
 from ..domain.table import CLOSED, FINISHED, OPEN, Refused, Table, TableView
 from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
 from .together import LiveScreen
-from ..widgets.footer import Footer
-from ..widgets.select import Select
+from ..patches.footer import Footer
+from ..patches.select import Select
 
 PHASE_WORDS = {
     "open": "open", "making": "setting codes", "guessing": "playing", "finished": "finished", "closed": "closed",

@@ -1,6 +1,8 @@
-"""The main menu: register, scoreboard, play, solo, help, quit (README, *How to play*)."""
+"""The main menu: register, scoreboard, play, solo, help, quit (docs/play.md, *How to play*)."""
 
 from __future__ import annotations
+
+from typing import cast
 
 from rich.style import Style
 from rich.text import Text
@@ -11,9 +13,10 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..modes import MODES
-from ..widgets.footer import Footer
+from ..patches.footer import Footer
 from ..widgets.pegs import STANDARD, current_scheme
-from .base import OpenedOnce
+from ..patches.screens import OpenedOnce
+from .host import WomHost
 
 TITLE_WORD = "MASTERMIND"
 _TITLE_COLOURS = ("Red", "Orange", "Yellow", "Green", "Cyan", "Blue", "Violet", "Pink", "Red", "Orange")
@@ -59,9 +62,14 @@ class MenuScreen(OpenedOnce[None]):
     def FOOTER_AT_ONCE(self) -> bool:  # noqa: N802  (read by the Footer as a screen's setting)
         """A served game's menu gets its footer's keys with its first layout: laid out again after its first
         paint, it would do that while the next player's game starts. Locally the menu paints sooner
-        without them (they follow a frame later). See :class:`~wom_tui.widgets.footer.Footer`.
+        without them (they follow a frame later). See :class:`~wom_tui.patches.footer.Footer`.
         """
-        return bool(getattr(self.app, "options", None) and self.app.options.served)  # type: ignore[attr-defined]
+        return bool(getattr(self.app, "options", None) and self.host.options.served)
+
+    @property
+    def host(self) -> WomHost:
+        """The app, typed as what a screen needs of it."""
+        return cast("WomHost", self.app)
 
     _returning = False
     """Signed in when the menu first showed (the session began signed in): "Welcome back"."""
@@ -73,7 +81,7 @@ class MenuScreen(OpenedOnce[None]):
                 yield Static(title_pegs(), id="menu-title")
             yield Static(Text("Welcome to the World of Mastermind!"), id="menu-welcome")
             if self._served_key_or_guest():
-                self._returning = self.app.identity.signed_in  # type: ignore[attr-defined]
+                self._returning = self.host.identity.signed_in
                 whoami = Static(self._greeting(), id="menu-whoami")
                 whoami.styles.width = "100%"
                 whoami.styles.text_align = "center"
@@ -89,7 +97,7 @@ class MenuScreen(OpenedOnce[None]):
 
     def _greeting(self) -> Text:
         """Who you are over SSH: welcome back, new key, or guest (a name is data, never markup)."""
-        identity = self.app.identity  # type: ignore[attr-defined]
+        identity = self.host.identity
         if identity.name is not None:
             return Text(f"Welcome back, {identity.name}!" if self._returning else f"Signed in as {identity.name}.")
         if identity.fingerprint is not None:

@@ -1,4 +1,4 @@
-"""Register a new user: one field; a name that breaks a rule is refused with the reason (SPEC §2).
+"""Register a new user: one field; a name that breaks a rule is refused with the reason (docs/play.md).
 
 Nothing typed or pasted is trimmed or filtered out: the field shows exactly what the person gave,
 warns as soon as it breaks a rule, and Enter registers it only if the domain accepts it.
@@ -16,7 +16,7 @@ from textual.widgets import Input, Static
 
 from ..domain.keys import KeyRejected
 from ..domain.users import EDGE_SPACE, MAX_NAME, NO_NAME, NameRejected, check_name
-from ..widgets.footer import Footer
+from ..patches.footer import Footer
 from ..widgets.line_input import LineInput
 from .base import WomScreen
 

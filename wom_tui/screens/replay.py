@@ -30,7 +30,7 @@ from ..domain.stats import GameSummary
 from ..domain.store import StoreError
 from ..domain.users import name_key
 from ..widgets.choice import Choice
-from ..widgets.footer import Footer
+from ..patches.footer import Footer
 from ..widgets.pegs import code_pegs, current_scheme, feedback_row
 from ..widgets.player_select import PlayerChoice
 from .base import WomScreen

@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
-from ..widgets.footer import Footer
+from ..patches.footer import Footer
 from .base import WomScreen
 
 if TYPE_CHECKING:
@@ -141,7 +141,7 @@ class ScoreboardScreen(WomScreen):
         self._fill_board()
 
     def action_stats(self) -> None:
-        """Open My stats for the highlighted user (issue 13)."""
+        """Open My stats for the highlighted user."""
         table = self.query_one("#board-table", DataTable)
         player = None
         if table.display and table.row_count:

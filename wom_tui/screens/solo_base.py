@@ -17,7 +17,7 @@ from ..widgets.message_log import MessageLog
 from ..widgets.solo_history import GuessInput, history_columns, roomy
 from .base import WomScreen
 from .confirm import AskScreen
-from .solo_setup import SoloChoice
+from .solo_choice import SoloChoice
 
 
 class SoloPlayScreen(WomScreen):

@@ -1,6 +1,6 @@
 """The solo game: break the computer's code, with lifelines, a hint mask and the hall of fame.
 
-README, *Solo: break the computer's code*.
+docs/play.md, *Solo: break the computer's code*.
 
 The screen binds a :class:`~wom_tui.domain.solo.SoloGame`: the coach's verdict, the end of the game and
 its hall-of-fame entry all come from the domain; the coach thinks in a thread worker.
@@ -24,13 +24,14 @@ from textual.worker import get_current_worker
 from ..domain.codes import Feedback, InvalidCode, Ruleset
 from ..domain.daily import solo_share
 from ..domain.halloffame import HallEntry
+from ..domain.store import StoreError
 from ..domain.solo import LIFELINE_COSTS, LifelineResult, SoloGame, coach_verdict
 from ..domain.users import MAX_GUEST_NAME, NameRejected, check_guest_name
-from ..widgets.footer import Footer
+from ..patches.footer import Footer
 from ..widgets.line_input import LineInput
 from ..widgets.message_log import MessageLog
 from ..widgets.pegs import code_pegs
-from ..widgets.state_classes import set_state_classes
+from ..patches.state_classes import set_state_classes
 from ..widgets.solo_history import (
     GuessInput,
     guesses_word,
@@ -38,8 +39,7 @@ from ..widgets.solo_history import (
     roomy,
 )
 from .solo_base import SoloPlayScreen
-from .solo_resume import forget_progress, keep_progress
-from .solo_setup import SoloChoice
+from .solo_choice import SoloChoice
 
 LIFELINE_LABELS = {1: "Reveal a symbol", 2: "Reveal a position"}
 LIFELINE_KEYS = {1: "F2", 2: "F3"}
@@ -409,11 +409,47 @@ class SoloGameScreen(SoloPlayScreen):
     def publish(self) -> None:
         """Show the game, and keep it to resume after a crash (forgotten once over)."""
         super().publish()
-        keep_progress(self)
+        self.keep_progress()
 
     def _leave(self) -> None:
-        forget_progress(self)
+        self.forget_progress()
         super()._leave()
+
+    # -- kept to resume after a crash (:mod:`.solo_resume` offers it at the next start) ------------
+
+    def keep_progress(self) -> None:
+        """After a move: keep the game in progress for its identity, or forget it once it is not in
+        progress any more (over, or a fresh game in its place). Store trouble is said once, never blocks play.
+        """
+        app = self.wom
+        key = app.identity.preference_key
+        if key is None:
+            return
+        try:
+            if self.in_progress:
+                self.game.coach = self.choice.coach
+                app.store.keep_solo(key, self.game.as_json())
+                self.kept_for_resume = True
+            elif self.kept_for_resume:
+                app.store.drop_solo(key)
+                self.kept_for_resume = False
+        except (StoreError, ValueError) as error:
+            if not self.resume_trouble_said:
+                self.resume_trouble_said = True
+                app.notify(f"This game cannot be kept to resume after a crash: {error}", severity="warning",
+                           markup=False)
+
+    def forget_progress(self) -> None:
+        """The player left the game on purpose (Esc confirmed, quit confirmed): it is not offered again."""
+        app = self.wom
+        key = app.identity.preference_key
+        if key is None or not self.kept_for_resume:
+            return
+        try:
+            app.store.drop_solo(key)
+        except StoreError:
+            return  # offered at the next start: the player may drop it then
+        self.kept_for_resume = False
 
     def _start(self, fresh: GuessInput) -> None:
         self.publish()

@@ -1,11 +1,11 @@
 """Solo resume: a solo game in progress survives a dropped connection or a crash.
 
 After every move the solo game screen keeps its game in the store under the player's identity
-(:attr:`.identity.Identity.preference_key`: this machine, or a signed-in SSH key; a guest has none,
-so a guest's game is not kept). A game that ends, or that the player leaves, starts afresh or quits
-on purpose, is forgotten. The next start with the same identity asks "Resume your game?"
-(:class:`ResumeScreen`): resume it where it was, drop it, or decide later (Esc: it stays kept until
-the next solo game with a move replaces it).
+(:meth:`.solo_game.SoloGameScreen.keep_progress`, under :attr:`.identity.Identity.preference_key`:
+this machine, or a signed-in SSH key; a guest has none, so a guest's game is not kept). A game that
+ends, or that the player leaves, starts afresh or quits on purpose, is forgotten. The next start with
+the same identity asks "Resume your game?" (:class:`ResumeScreen`): resume it where it was, drop it,
+or decide later (Esc: it stays kept until the next solo game with a move replaces it).
 """
 
 from __future__ import annotations
@@ -20,50 +20,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..domain.store import StoreError
+from .host import WomHost
 
 if TYPE_CHECKING:
-    from ..app import WomApp
     from ..domain.solo import SoloGame
-    from .solo_game import SoloGameScreen
 
 RESUME = "resume"
 DROP = "drop"
-
-
-def keep_progress(screen: SoloGameScreen) -> None:
-    """After a move: keep the game in progress for its identity, or forget it once it is not in
-    progress any more (over, or a fresh game in its place). Store trouble is said once, never blocks play.
-    """
-    app = screen.wom
-    key = app.identity.preference_key
-    if key is None:
-        return
-    try:
-        if screen.in_progress:
-            screen.game.coach = screen.choice.coach
-            app.store.keep_solo(key, screen.game.as_json())
-            screen.kept_for_resume = True
-        elif screen.kept_for_resume:
-            app.store.drop_solo(key)
-            screen.kept_for_resume = False
-    except (StoreError, ValueError) as error:
-        if not screen.resume_trouble_said:
-            screen.resume_trouble_said = True
-            app.notify(f"This game cannot be kept to resume after a crash: {error}", severity="warning",
-                       markup=False)
-
-
-def forget_progress(screen: SoloGameScreen) -> None:
-    """The player left the game on purpose (Esc confirmed, quit confirmed): it is not offered again."""
-    app = screen.wom
-    key = app.identity.preference_key
-    if key is None or not screen.kept_for_resume:
-        return
-    try:
-        app.store.drop_solo(key)
-    except StoreError:
-        return  # offered at the next start: the player may drop it then
-    screen.kept_for_resume = False
 
 
 class ResumeScreen(ModalScreen[str | None]):
@@ -100,7 +63,7 @@ class ResumeScreen(ModalScreen[str | None]):
         self.dismiss(answer or None)
 
 
-def offer_resume(app: WomApp) -> None:
+def offer_resume(app: WomHost) -> None:
     """At start: if this identity left a solo game in progress, ask whether to resume it."""
     key = app.identity.preference_key
     if key is None:
@@ -131,11 +94,11 @@ def offer_resume(app: WomApp) -> None:
     app.push_screen(ResumeScreen(game), answered)
 
 
-def resume(app: WomApp, game: SoloGame) -> None:
+def resume(app: WomHost, game: SoloGame) -> None:
     """Open the solo game screen on ``game``, where it was left."""
     from ..domain.solo import SoloSetup
     from .solo_game import SoloGameScreen
-    from .solo_setup import SoloChoice
+    from .solo_choice import SoloChoice
 
     ruleset = game.ruleset
     setup = SoloSetup(length=ruleset.length, palette=ruleset.palette, repeats=ruleset.repeats,
@@ -145,4 +108,4 @@ def resume(app: WomApp, game: SoloGame) -> None:
     app.push_screen(screen)
 
 
-__all__ = ["ResumeScreen", "forget_progress", "keep_progress", "offer_resume", "resume"]
+__all__ = ["ResumeScreen", "offer_resume", "resume"]

@@ -1,4 +1,4 @@
-"""Solo setup: who plays, which way round, and the rules (SPEC §4).
+"""Solo setup: who plays, which way round, and the rules (docs/play.md, *Solo: break the computer's code*).
 
 The main menu opens :class:`SoloSetupScreen` by name. Play pushes the solo game
 (:class:`~wom_tui.screens.solo_game.SoloGameScreen`) or "computer breaks your code"
@@ -6,8 +6,6 @@ The main menu opens :class:`SoloSetupScreen` by name. Play pushes the solo game
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from rich.text import Text
 from textual import events
@@ -19,11 +17,12 @@ from textual.widgets import Button, RadioButton, RadioSet, Static
 from ..domain.codes import DIGITS8, DIGITS10, MAX_GUESSES, MIN_GUESSES, PALETTES, RAINBOW, WOM, Palette
 from ..domain.solo import MAX_SOLO_LENGTH, MIN_SOLO_LENGTH, LifelinePolicy, SoloSetup
 from ..domain.wom import SetupError
-from ..widgets.footer import Footer
+from ..patches.footer import Footer
 from ..widgets.pegs import code_pegs
 from ..widgets.choice import Choice
 from ..widgets.player_select import PlayerChoice
 from .base import WomScreen
+from .solo_choice import SoloChoice
 
 PALETTE_CHOICES: tuple[tuple[Palette, str], ...] = (
     (DIGITS10, "Digits 0–9"),
@@ -37,21 +36,6 @@ LENGTHS: tuple[int | None, ...] = (*range(MIN_SOLO_LENGTH, MAX_SOLO_LENGTH + 1),
 """Code lengths offered; ``None`` is "Random"."""
 
 POLICIES = (LifelinePolicy.NONE, LifelinePolicy.ONE_PER_GAME, LifelinePolicy.EACH_ONCE)
-
-
-@dataclass(frozen=True)
-class SoloChoice:
-    """What the setup screen hands to a game screen."""
-
-    player: str
-    """The name shown and recorded: a registered user's name, or ``"Guest"``."""
-    is_user: bool
-    setup: SoloSetup
-    coach: bool = False
-    computer_breaks: bool = False
-    """True for "Computer breaks your code"."""
-    by_hand: bool = False
-    """"Computer breaks your code" only: the person scores every guess instead of typing a secret."""
 
 
 def _radio_set(set_id: str, labels: list[str], selected: int) -> RadioSet:

@@ -1,4 +1,4 @@
-"""My stats: games, wins, streaks, the guess-distribution chart, points over time (issue 13).
+"""My stats: games, wins, streaks, the guess-distribution chart, points over time.
 
 The screen only binds: the numbers come from :func:`wom_tui.domain.stats.player_stats` over the
 store's game summaries. ``player`` is whose statistics open first — a registered name, or None
@@ -21,7 +21,7 @@ from textual.widgets import Sparkline, Static
 from ..domain.stats import BREAKING_KINDS, GameSummary, PlayerStats, RulesetStats, StatsCache
 from ..domain.store import StoreError
 from ..widgets.bar_chart import BarChart
-from ..widgets.footer import Footer
+from ..patches.footer import Footer
 from ..widgets.choice import Choice
 from ..widgets.player_select import PlayerChoice
 from .base import WomScreen

@@ -30,9 +30,9 @@ from ..domain.store.api import LiveChange
 from ..domain.store import StoreError
 from ..domain.table import SeatHolder
 from .base import WomScreen
+from .host import WomHost
 
 if TYPE_CHECKING:
-    from ..app import WomApp
     from ..domain.store.api import Live
 
 SWEEP_INTERVAL = HEARTBEAT_INTERVAL
@@ -42,7 +42,7 @@ SWEEP_INTERVAL = HEARTBEAT_INTERVAL
 class Together:
     """The app session as it meets others: its session id, and who it sits at tables as."""
 
-    def __init__(self, app: WomApp) -> None:
+    def __init__(self, app: WomHost) -> None:
         self.app = app
         self.session = new_session_id()
         self.presence: Presence | None = None
@@ -106,7 +106,7 @@ def until_next_beat(interval: float) -> float:
     return wait if wait >= interval / 2 else wait + interval
 
 
-def start_presence(app: WomApp) -> Together:
+def start_presence(app: WomHost) -> Together:
     """Give the app its :class:`Together` and start the heartbeat worker (from ``on_mount``)."""
     together = Together(app)
     app.together = together  # type: ignore[attr-defined]

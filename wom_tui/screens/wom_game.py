@@ -1,9 +1,10 @@
-"""The World of Mastermind table: code making, guessing and the hand-over between people (README, *World of Mastermind*).
+"""The World of Mastermind table: code making, guessing and the hand-over between people (docs/play.md, *World of Mastermind*).
 
 One screen runs a :class:`~wom_tui.domain.wom.WomGame` from its first code to its last guess, then
-switches to the results. People type codes (masked, with a peek) and guesses in a PegInput; computer
-players move on their own, one move per ``options.computer_pace`` seconds, their strategy running in
-a thread so the screen never freezes. Every rule and message comes from the domain.
+switches to the results screen it was given (:func:`wom_tui.screens.wom_results.start_game` gives
+it). People type codes (masked, with a peek) and guesses in a PegInput; computer players move on their
+own, one move per ``options.computer_pace`` seconds, their strategy running in a thread so the screen
+never freezes. Every rule and message comes from the domain.
 
 The screen holds the game's snapshot (its JSON) in a reactive and draws the players panel and the board
 on show from it; every move sets it, and a snapshot set from elsewhere (a move another process made)
@@ -26,6 +27,7 @@ from textual.containers import Center, Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
+from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Button, ContentSwitcher, Static
 from textual.worker import Worker, WorkerCancelled, WorkerFailed
@@ -42,17 +44,16 @@ from ..domain.wom import (
     WomGame,
     players_from_names,
 )
-from ..widgets.footer import Footer
+from ..patches.footer import Footer
 from ..widgets.message_log import MessageLog
 from ..widgets.peg_input import PegInput
-from ..widgets.state_classes import set_state_classes
+from ..patches.state_classes import set_state_classes
 from ..widgets.message_log import Kind
 from ..widgets.wom_board import WIDE_CODE, HistoryTable, PlayersPanel
 from .base import WomScreen
 from .confirm import ConfirmScreen
 
 if TYPE_CHECKING:
-    from ..app import WomApp
     from ..domain.users import UserRegistry
 
 
@@ -95,12 +96,8 @@ class GameSaver:
         self.saved = self.error is None
 
 
-def start_game(app: WomApp, setup: WomSetup) -> WomGameScreen:
-    """A game screen for ``setup`` on the app's store and RNG; SetupError / StoreError if it cannot start."""
-    # The last move saves the game in a worker thread: the error is shown on the results, not in a dialog.
-    saver = GameSaver(lambda record: app.save_game(record, show_error=False))
-    game = setup.new_game(app.store.users(), app.rng, saver)
-    return WomGameScreen(setup, game, saver)
+ResultsScreen = Callable[[WomSetup, WomGame, GameSaver], Screen[Any]]
+"""What makes the screen a finished game switches to (its setup, the game, its saver)."""
 
 
 def people_in(game: WomGame) -> list[Player]:
@@ -126,12 +123,13 @@ class WomGameScreen(WomScreen):
     """The game as JSON, as the screen shows it. Every move sets it (:meth:`publish`); setting it from
     elsewhere replaces the game (a move in flight on the old one is dropped) and the table goes on."""
 
-    def __init__(self, setup: WomSetup, game: WomGame, saver: GameSaver) -> None:
+    def __init__(self, setup: WomSetup, game: WomGame, saver: GameSaver, *, results: ResultsScreen) -> None:
         wide = game.ruleset.length >= WIDE_CODE or len(game.ruleset.palette) > 6
         super().__init__(classes="wom-screen -wide" if wide else "wom-screen")
         self.setup = setup
         self.game = game
         self.saver = saver
+        self._results = results
         self._pace = 0.0
         self._board_on_show: str | None = None
         """The player whose board the screen shows and marks (by name); None: whoever moves next."""
@@ -549,12 +547,10 @@ class WomGameScreen(WomScreen):
     # -- the end, or leaving early --------------------------------------------------------------
 
     def _show_results(self) -> None:
-        from .wom_results import WomResultsScreen
-
         if self.game.phase != FINISHED or self._leaving or self._shown_results:
             return
         self._shown_results = True
-        self.app.switch_screen(WomResultsScreen(self.setup, self.game, self.saver))
+        self.app.switch_screen(self._results(self.setup, self.game, self.saver))
 
     def leaving_loses_progress(self) -> bool:
         """Codes are being made or broken: leaving would end the game with no points."""

@@ -1,4 +1,6 @@
-"""The results of a World of Mastermind game: who broke what, and the points each user receives."""
+"""The results of a World of Mastermind game (who broke what, and the points each user receives), and
+the start of a game, which ends on them.
+"""
 
 from __future__ import annotations
 
@@ -11,11 +13,22 @@ from textual.content import Content
 from textual.widgets import Button, DataTable, Static
 
 from ..domain.wom import SetupError, WomGame
-from ..widgets.footer import Footer
+from ..patches.footer import Footer
 from ..widgets.pegs import code_pegs
 from ..widgets.themes import rich_colour
 from .base import WomScreen
-from .wom_game import GameSaver, WomSetup, start_game
+from .host import WomHost
+from .wom_game import GameSaver, WomGameScreen, WomSetup
+
+
+def start_game(app: WomHost, setup: WomSetup) -> WomGameScreen:
+    """A game screen for ``setup`` on the app's store and RNG, ending on its results; SetupError /
+    StoreError if it cannot start.
+    """
+    # The last move saves the game in a worker thread: the error is shown on the results, not in a dialog.
+    saver = GameSaver(lambda record: app.save_game(record, show_error=False))
+    game = setup.new_game(app.store.users(), app.rng, saver)
+    return WomGameScreen(setup, game, saver, results=WomResultsScreen)
 
 
 class WomResultsScreen(WomScreen):
@@ -119,7 +132,7 @@ class WomResultsScreen(WomScreen):
         elif event.button.id == "results-scoreboard":
             self.action_scoreboard()
         elif event.button.id == "results-menu":
-            self.app.action_menu()  # type: ignore[attr-defined]
+            self.wom.action_menu()
 
     def action_again(self) -> None:
         """A new game with the same players, attempts and rules."""

@@ -1,4 +1,4 @@
-"""Set up a World of Mastermind game: 2–4 players, attempts 5–10, and the rules folded away (SPEC §3).
+"""Set up a World of Mastermind game: 2–4 players, attempts 5–10, and the rules folded away (docs/play.md).
 
 Each seat is a drop-down (``Choice``) of the registered users plus HAL9000 and VIKI, so no name can be mistyped;
 choosing someone already seated swaps the two seats, so nobody plays twice. The domain still checks
@@ -20,9 +20,9 @@ from ..domain.codes import PALETTES, WOM_RULESET, Ruleset
 from ..domain.users import COMPUTER_NAMES
 from ..domain.wom import GUEST_SEATS, MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS, SetupError
 from .base import WomScreen
-from .wom_game import WomGameScreen, WomSetup, start_game
-from .wom_results import WomResultsScreen
-from ..widgets.footer import Footer
+from .wom_game import WomGameScreen, WomSetup
+from .wom_results import WomResultsScreen, start_game
+from ..patches.footer import Footer
 from ..widgets.choice import Choice
 
 if TYPE_CHECKING:

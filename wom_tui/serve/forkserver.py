@@ -104,7 +104,7 @@ def _become_game(request: dict[str, Any], slave: int, log: int | None = None, st
     """In the forked child: take the pty, shed the warm parent's state and run the game (which writes
     its pid to ``started`` once its menu is on screen).
     """
-    from .. import parsed_css
+    from ..patches import parsed_css
 
     parsed_css.stop_adding()  # the shared parsed CSS stays as the warm parent left it (and shared)
     signal.set_wakeup_fd(-1)

@@ -36,7 +36,8 @@ def warm_up() -> None:
     import textual.widgets  # noqa: F401
     from rich.cells import get_character_cell_size
 
-    from .. import app, driver, launch, parsed_css  # noqa: F401
+    from .. import app, launch, patches  # noqa: F401
+    from ..patches import driver, parsed_css  # noqa: F401
     from ..domain.store.folder import store as _folder_store  # noqa: F401  (the store a game opens)
 
     # rich imports its table of character widths at the first character outside its single-width ranges
@@ -44,6 +45,7 @@ def warm_up() -> None:
     # table depends on $UNICODE_VERSION, which a game's environment takes from the server's, as this one.
     get_character_cell_size("\u4e00")
 
+    patches.install()  # as run_app does in each game: here, once, so that the rehearsal runs with them
     parsed_css.share()  # each stylesheet parsed once, here, for every game (see the module)
     _steady_cursors()
     app.import_screens()

@@ -52,7 +52,7 @@ class PegSlot(Static):
     def _render_content(self) -> None:
         """Widget's, with the lines of a look drawn before taken back: a slot shows one of a few looks
         over and over (a guess typed, then cleared), and drawing them afresh through Textual's content
-        pipeline was the biggest part of drawing a guess typed at a live table (issue 11). What the
+        pipeline was the biggest part of drawing a guess typed at a live table (docs/perf/). What the
         lines depend on besides the peg and mark is in the key (size, style) or clears the looks (a
         change of the slot's styles, e.g. a new theme).
         """
@@ -508,7 +508,7 @@ class PegInput(Widget, can_focus=True):
                 return
 
     def _on_paste(self, event: events.Paste) -> None:
-        # A paste is typed text: every symbol goes in (spaces are ignored, SPEC §1), typos and
+        # A paste is typed text: every symbol goes in (spaces are ignored, docs/play.md), typos and
         # extras included, so the domain can say what is wrong with it instead of it being trimmed.
         event.stop()
         for character in event.text:

@@ -1,7 +1,7 @@
 """Coloured code pegs and black/white key pegs: the shared look of every board in the app.
 
 Every peg always carries its letter or digit, so nothing is told by colour alone
-(README, *Accessibility*). Colours come from a :class:`PegScheme`: the standard one, a colour-blind-safe
+(docs/play.md, *Accessibility*). Colours come from a :class:`PegScheme`: the standard one, a colour-blind-safe
 one (Okabe–Ito colours, chosen by the ``wom-colourblind`` theme), and a plain one used
 under ``NO_COLOR`` that shows letters only. The functions return Rich ``Text`` built
 from plain strings (never markup), so they work in ``Static``, ``Label`` and ``DataTable``

@@ -19,7 +19,7 @@ __all__ = [
 ]
 
 COMMAND_WORD = "lifeline"
-"""Typing this word (then ``#1`` or ``#2``) at the guess prompt asks for a lifeline, (README, *Solo: break the computer's code*)."""
+"""Typing this word (then ``#1`` or ``#2``) at the guess prompt asks for a lifeline, (docs/play.md, *Solo: break the computer's code*)."""
 
 
 class GuessInput(PegInput):

@@ -30,7 +30,7 @@ THEMES = (COLOURBLIND,)
 
 def rich_colour(colour: str | None) -> RichColor | None:
     """A theme colour as Rich understands it: Textual's ANSI themes name colours like ``ansi_yellow``,
-    which Rich cannot parse (a lifeline message under the ansi-dark theme ended the app; issue 9's
-    random run, seeds 9 and 10).
+    which Rich cannot parse (a lifeline message under the ansi-dark theme ended the app; the random
+    run, bench/fuzz.py, seeds 9 and 10).
     """
     return None if colour is None else Color.parse(colour).rich_color

@@ -172,7 +172,7 @@ class HistoryTable(DataTable[Text]):
         if self.size.height and self._require_update_dimensions:
             # DataTable measures new rows when idle, and scroll_end waits for the next frame: a new
             # attempt drew the board twice (the row, then the scroll). Measured now, the board scrolls
-            # at once and is drawn once (a quarter of a live game's drawing, issue 11).
+            # at once and is drawn once (a quarter of a live game's drawing; docs/perf/).
             self._require_update_dimensions = False
             new_rows = self._new_rows.copy()
             self._new_rows.clear()

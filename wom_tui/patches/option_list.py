@@ -2,8 +2,9 @@
 
 ``OptionList._move_page`` looks up the line of the highlighted option, which the list computes only
 when it is laid out; Page Up/Down that arrive before that (a key burst on a slow link, or a list
-opened and paged in one packet) fail with ``KeyError: 0`` and end the app (issue 9's random run:
-seed 9, event 3563 in the command palette, and again on the daily code's drop-down list).
+opened and paged in one packet) fail with ``KeyError: 0`` and end the app (the random run,
+``bench/fuzz.py``: seed 9, event 3563 in the command palette, and again on the daily code's drop-down
+list).
 ``bench/textual_races.py`` reproduces it in a bare Textual app. Until the lines exist, Page Up/Down
 move by one option, as the command palette already does.
 """
@@ -13,6 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from textual.widgets import OptionList
+
+from .versions import MEASURED
+
+MEASURED_ON = MEASURED
+"""The Textual releases this patch was measured on (:func:`wom_tui.patches.install` skips it on others)."""
 
 _original_move_page = OptionList._move_page
 

@@ -12,6 +12,11 @@ from __future__ import annotations
 
 from textual.dom import DOMNode
 
+from .versions import MEASURED
+
+MEASURED_ON = MEASURED
+"""The Textual releases this patch was measured on (:func:`wom_tui.patches.install` skips it on others)."""
+
 _original_update_node_styles = DOMNode.update_node_styles
 
 

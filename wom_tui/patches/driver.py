@@ -5,8 +5,8 @@ Textual 8's :class:`~textual.drivers.linux_driver.LinuxDriver` reads the termina
 wakes ten times a second (``select`` with a 0.1 s timeout) whether or not anything was typed: to see
 whether the app is closing, and to let its key parser give up on a lone Esc once the escape delay
 (``ESCDELAY``) has passed. For one player at a terminal that costs nothing anyone notices; for a
-server with many players idle in the lobby it is most of what they cost together (issue 11: twenty
-idle sessions, 3 % of a core).
+server with many players idle in the lobby it is most of what they cost together (twenty idle
+sessions, 3 % of a core; docs/perf/).
 
 :class:`QuietDriver` replaces only that thread. It waits in ``select`` without a timeout while the
 parser holds nothing half-read, and only while it does (an Esc that may yet be the start of an arrow
@@ -31,6 +31,11 @@ from textual._parser import ParseError
 from textual._time import get_time
 from textual._xterm_parser import XTermParser
 from textual.drivers.linux_driver import LinuxDriver
+
+from .versions import MEASURED
+
+MEASURED_ON = MEASURED
+"""The Textual releases this driver was measured on (the app uses Textual's own on others) was measured on."""
 
 
 class _WakingEvent(threading.Event):

@@ -2,8 +2,8 @@
 
 Leaving a screen while it is still being built (keys typed ahead, or a quick Esc on a slow link)
 removes the Select's overlay and label before the Select's own mount handler runs, which then
-fails with ``NoMatches`` for ``SelectOverlay`` and ends the app: first seen leaving the WoM setup
-(issue 9), then on Replays, My stats, Daily code and the solo setup (the random run, seed 9,
+fails with ``NoMatches`` for ``SelectOverlay`` and ends the app: first seen leaving the WoM setup,
+then on Replays, My stats, Daily code and the solo setup (the random run, seed 9,
 event 56), or when the app quits while the screen is being built. ``bench/textual_races.py``
 reproduces it in a bare Textual app. A Select whose screen (or app) is going skips that handler.
 """
@@ -16,6 +16,11 @@ from typing import TypeVar
 from textual import events
 from textual.dom import NoScreen
 from textual.widgets import Select as TextualSelect
+
+from .versions import MEASURED
+
+MEASURED_ON = MEASURED
+"""The Textual releases this race was reproduced on was measured on."""
 
 T = TypeVar("T", bound=Hashable)
 

@@ -19,6 +19,11 @@ from textual.css.model import CombinatorType, Selector, SelectorType
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 
+from .versions import MEASURED
+
+MEASURED_ON = MEASURED
+"""The Textual releases this restyling was measured on."""
+
 _Targets = tuple[str, ...] | None
 _CACHE: WeakKeyDictionary[Stylesheet, tuple[int, dict[frozenset[str], _Targets]]] = WeakKeyDictionary()
 

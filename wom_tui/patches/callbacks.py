@@ -4,7 +4,7 @@ Textual counts a callback's parameters (``inspect.signature``, tens of microseco
 and remembers the count on the callable. But ``call_later(callback, *args)`` wraps the callback in a
 new ``functools.partial`` each time, and for a partial the count of the function inside was never
 remembered: every ``call_later`` paid for a signature. A key's way through the widgets takes a dozen of
-them; in a live game of 24 sessions on 2 cores that was a twentieth of all the CPU (issue 11). Here a
+them; in a live game of 24 sessions on 2 cores that was a twentieth of all the CPU (docs/perf/). Here a
 partial's count comes from the count of its function, remembered as Textual remembers any other.
 """
 
@@ -15,6 +15,11 @@ from functools import partial
 from typing import Any
 
 import textual._callback as _callback
+
+from .versions import MEASURED
+
+MEASURED_ON = MEASURED
+"""The Textual releases this patch was measured on (:func:`wom_tui.patches.install` skips it on others)."""
 
 _original_count_parameters = _callback.count_parameters
 

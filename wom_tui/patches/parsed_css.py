@@ -21,8 +21,13 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .versions import MEASURED, measured, textual_version
+
 if TYPE_CHECKING:
     from textual.css.stylesheet import Stylesheet
+
+MEASURED_ON = MEASURED
+"""The Textual releases whose ``Stylesheet._parse_rules`` this shares (on others every App parses its own)."""
 
 _rules: dict[tuple[object, ...], Any] = {}
 """Parsed rules by (source digest, where read from, default CSS, tie breaker, scope, theme digest)."""
@@ -67,6 +72,8 @@ def share() -> None:
     if _installed:
         return
     _installed = True
+    if not measured("patches.parsed_css", MEASURED_ON):
+        return
     from textual.css.stylesheet import Stylesheet
 
     global _parse_rules_of_textual
@@ -99,9 +106,7 @@ def stop_adding() -> None:
 
 def cache_file(folder: Path) -> Path:
     """The file in ``folder`` for this Textual and this Python."""
-    import textual
-
-    return folder / f"parsed-css-textual-{textual.__version__}-py{sys.version_info[0]}.{sys.version_info[1]}.pickle"
+    return folder / f"parsed-css-textual-{textual_version()}-py{sys.version_info[0]}.{sys.version_info[1]}.pickle"
 
 
 def load(path: Path) -> None:

@@ -16,6 +16,11 @@ from textual._compositor import Compositor
 from textual.geometry import Region
 from textual.strip import Strip
 
+from .versions import MEASURED
+
+MEASURED_ON = MEASURED
+"""The Textual releases this patch was measured on (:func:`wom_tui.patches.install` skips it on others)."""
+
 _original_get_renders = Compositor._get_renders
 
 

@@ -19,6 +19,11 @@ from textual.app import ComposeResult
 from textual.widgets import Footer as TextualFooter
 from textual.widgets._footer import FooterKey
 
+from .versions import MEASURED
+
+MEASURED_ON = MEASURED
+"""The Textual releases this Footer was measured on."""
+
 
 class Footer(TextualFooter):
     """Textual's Footer that rebuilds only on a change and drops the watchers of its removed keys.
