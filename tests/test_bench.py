@@ -1,4 +1,5 @@
-"""Every bench answers --help and runs once at a tiny size, so none can break unseen.
+"""Every bench answers --help and runs once at a tiny size, so none can break unseen (nor the README's
+screenshot script, docs/make_screenshots.py).
 
 The figures of such a run mean nothing (a handful of sessions, games or writes); what counts is that
 the bench still imports, starts what it needs (servers over SSH on loopback, a throwaway PostgreSQL)
@@ -104,3 +105,11 @@ def test_tiny_run(bench: str, tmp_path: Path) -> None:
         paired = run("paired.py", str(tmp_path / "a.json"), str(tmp_path / "a.json"))
         assert paired.returncode == 0, paired.stderr
         assert "difference +0.0000" in paired.stdout
+
+
+def test_readme_screenshot_is_drawn(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, str(ROOT / "docs" / "make_screenshots.py"), "--out", str(tmp_path)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT)
+    assert result.returncode == 0, result.stderr
+    svg = (tmp_path / "solo.svg").read_text(encoding="utf-8")
+    assert svg.startswith("<svg") and "Guess #3 of 10" in svg.replace("&#160;", " ")
