@@ -189,7 +189,7 @@ async def main() -> None:
     parser.add_argument("--tiny", action="store_true", help="one quick pass to check the bench runs (figures meaningless)")
     args = parser.parse_args()
     if args.tiny:
-        args.seconds, args.flood_kib, args.silent = 0.5, 4, 20
+        args.seconds, args.flood_kib, args.silent = 0.5, 1, 20
     await never_reading_client(args.seconds)
     await typed_flood(False, args.flood_kib)
     if args.unthrottled:
