@@ -20,7 +20,7 @@ play: $(VENV)/.installed
 	$(VENV)/bin/wom-tui $(ARGS)
 
 check: $(VENV)/.installed-test
-	$(VENV)/bin/ruff check wom_tui tests bench
+	$(VENV)/bin/ruff check wom_tui tests bench docs
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -q -n 2 -p no:textual-snapshot $(FAST)
@@ -31,13 +31,15 @@ test: check postgresql-server
 serve: $(VENV)/.installed
 	$(VENV)/bin/wom-tui serve $(ARGS)
 
+# The main figures at full size (the solver's table alone takes about 40 minutes on 2 cores). Every bench,
+# with what it measures, is listed in docs/develop.md; `make test` runs each once at a tiny size
+# (tests/test_bench.py). Not run here: paired.py (compares two solver runs), ssh_load.py, ssh_memory.py,
+# together.py, serve_abuse.py, stats.py, screen_memory.py, fuzz.py, and the bare Textual reproductions
+# in bench/upstream/ (footer_leak.py, textual_races.py, textual_styling.py).
+BENCHES := store startup live pglive two_servers solver
+
 bench: $(VENV)/.installed-test postgresql-server
-	$(PY) bench/store.py
-	$(PY) bench/solver.py
-	$(PY) bench/startup.py
-	$(PY) bench/live.py
-	$(PY) bench/pglive.py
-	$(PY) bench/two_servers.py
+	@for name in $(BENCHES); do echo "== bench/$$name.py"; $(PY) bench/$$name.py || exit 1; done
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)

@@ -10,7 +10,7 @@
 * one ``tick`` of a table (the lock, a read, presence): wall ms;
 * ``--sessions`` idle subscribers in one process over 10 s: percent of one core.
 
-These are the building blocks of issue 11's goals (``bench/together.py`` measures them through
+These are the building blocks of playing together (docs/perf/; ``bench/together.py`` measures them through
 the screens). The measuring is shared with ``bench/pglive.py`` (``bench/livefeed.py``).
 """
 
@@ -38,23 +38,26 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument("--tables", type=int, default=8)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--tiny", action="store_true", help="one quick pass to check the bench runs (figures meaningless)")
     args = parser.parse_args()
+    if args.tiny:
+        args.changes, args.sessions, args.tables = 2, 2, 1
+    polled, idle_seconds, rounds = (1, 0.5, 2) if args.tiny else (10, 10.0, 200)
     figures: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         table = Store(folder).live.create_table(CREATOR, seats=2)
         for name in (["inotify"] if sys.platform == "linux" else []) + ["watchfiles", "polling"]:
             latencies = asyncio.run(feed_latency(FolderFeed(folder, watcher=name), tmp, table.table_id,
-                                                 args.changes if name != "polling" else 10))
+                                                 args.changes if name != "polling" else polled))
             figures[f"feed_{name}_p50_ms"] = statistics.median(latencies)
             figures[f"feed_{name}_p95_ms"] = percentile(latencies, 0.95)
             figures[f"feed_{name}_max_ms"] = max(latencies)
     with tempfile.TemporaryDirectory() as tmp:
         Store(tmp).live
-        figures["idle_feeds_cpu_percent"] = asyncio.run(idle_cpu(lambda: FolderFeed(tmp), args.sessions, 10.0))
+        figures["idle_feeds_cpu_percent"] = asyncio.run(idle_cpu(lambda: FolderFeed(tmp), args.sessions, idle_seconds))
     with tempfile.TemporaryDirectory() as tmp:
         live = Store(tmp).live
-        rounds = 200
         figures["sweep_wall_ms"], figures["sweep_cpu_ms"] = sweep_ms(live, args.sessions, args.tables, rounds)
         table_id = live.tables().tables[0].table_id
         wall = time.perf_counter()

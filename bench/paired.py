@@ -1,4 +1,4 @@
-"""Compare two runs of bench/solver.py over the same secrets, game by game (issue 15).
+"""Compare two runs of bench/solver.py over the same secrets, game by game.
 
     python bench/solver.py --pegs 8 --colours 10 --games 200 --seed 2026 --json --lengths a.json
     (change the player)
@@ -13,15 +13,13 @@ own chance then differs), so 200 games tell apart about ±0.15 (two standard err
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
-import sys
 
 
 def main(paths: list[str]) -> None:
     """Print the paired comparison of every file in ``paths[1:]`` against ``paths[0]``."""
-    if len(paths) < 2:
-        raise SystemExit(__doc__)
     base = json.load(open(paths[0]))["lengths"]
     for path in paths[1:]:
         other = json.load(open(path))["lengths"]
@@ -37,5 +35,14 @@ def main(paths: list[str]) -> None:
         )
 
 
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line: the base file, then one or more files to compare with it."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("base", help="a bench/solver.py --lengths file: the games everything is compared with")
+    parser.add_argument("others", nargs="+", metavar="other", help="further --lengths files over the same games")
+    return parser.parse_args(argv)
+
+
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    args = parse_args()
+    main([args.base, *args.others])

@@ -44,13 +44,13 @@ def run(url: str, args: argparse.Namespace) -> dict[str, float]:
     figures["feed_listen_notify_p95_ms"] = percentile(latencies, 0.95)
     figures["feed_listen_notify_max_ms"] = max(latencies)
     figures["feed_changes_seen"] = len(latencies)
-    rounds = 200
+    rounds = 2 if args.tiny else 200
     wall = time.perf_counter()
     for i in range(rounds):
         toggle_hal(live, table.table_id, i)
     figures["update_table_wall_ms"] = (time.perf_counter() - wall) / rounds * 1000
-    figures["sweep_wall_ms"], _ = sweep_ms(live, args.sessions, args.tables, 50)
-    figures["idle_feeds_cpu_percent"] = asyncio.run(idle_cpu(live.feed, args.sessions, 5.0))
+    figures["sweep_wall_ms"], _ = sweep_ms(live, args.sessions, args.tables, 2 if args.tiny else 50)
+    figures["idle_feeds_cpu_percent"] = asyncio.run(idle_cpu(live.feed, args.sessions, 0.5 if args.tiny else 5.0))
     store.close()
     return figures
 
@@ -62,7 +62,10 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=8)
     parser.add_argument("--store", metavar="URL", help="an empty PostgreSQL database (default: a throwaway server)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--tiny", action="store_true", help="one quick pass to check the bench runs (figures meaningless)")
     args = parser.parse_args()
+    if args.tiny:
+        args.changes, args.sessions, args.tables = 2, 2, 1
     if args.store:
         figures = run(args.store, args)
     else:

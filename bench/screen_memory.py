@@ -6,7 +6,7 @@ machine pays) and the Python heap (tracemalloc is too slow here, so gc object co
 warm-up of 20 opens so that one-time caches are not counted. Goal: 1,000 opens of any screen add
 at most 5 MiB.
 
-    .venv/bin/python bench/screen_memory.py [--opens 1000] [--screens scoreboard help register solo play]
+    .venv/bin/python bench/screen_memory.py [--opens 1000] [--warm-up 20] [--screens scoreboard help register solo play]
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def rss_mib() -> float:
     return float("nan")
 
 
-async def measure(name: str, opens: int, data_dir: Path) -> tuple[float, int, float]:
+async def measure(name: str, opens: int, data_dir: Path, warm_up: int = WARM_UP) -> tuple[float, int, float]:
     """(RSS growth in MiB, growth in live objects, seconds per open) over ``opens`` opens of ``name``."""
     key, class_name = SCREENS[name]
     store = Store(data_dir)
@@ -65,7 +65,7 @@ async def measure(name: str, opens: int, data_dir: Path) -> tuple[float, int, fl
             await wait_for(lambda: len(app.screen_stack) == 1)
             await pilot.pause()
 
-        for _ in range(WARM_UP):
+        for _ in range(warm_up):
             await open_and_close()
         gc.collect()
         rss, objects = rss_mib(), len(gc.get_objects())
@@ -90,13 +90,14 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--opens", type=int, default=1000)
     parser.add_argument("--screens", nargs="*", default=list(SCREENS), choices=list(SCREENS))
+    parser.add_argument("--warm-up", type=int, default=WARM_UP, help="opens before measuring (one-time caches)")
     args = parser.parse_args()
-    print(f"{args.opens} opens of each screen (after {WARM_UP} to warm up), Python {sys.version.split()[0]}")
+    print(f"{args.opens} opens of each screen (after {args.warm_up} to warm up), Python {sys.version.split()[0]}")
     with tempfile.TemporaryDirectory(prefix="wom-screen-memory-") as folder:
         data_dir = Path(folder)
         seed_data(data_dir)
         for name in args.screens:
-            grown, objects, seconds = await measure(name, args.opens, data_dir)
+            grown, objects, seconds = await measure(name, args.opens, data_dir, args.warm_up)
             print(f"{name:>10}: RSS +{grown:6.1f} MiB, live objects {objects:+8d}, "
                   f"{seconds * 1000:5.0f} ms per open and close", flush=True)
 

@@ -1,4 +1,4 @@
-"""Abuse limits of `wom-tui serve`, measured (issue 10). Prints figures; asserts nothing.
+"""Abuse limits of `wom-tui serve`, measured (docs/serve.md, Abuse limits). Prints figures; asserts nothing.
 
 1. Memory: a client grants a 2 GiB window, stops reading its socket, and keeps resizing a
    400×150 terminal (every resize redraws the screen) for --seconds: the server's RSS.
@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.serve.sshterm import MENU_TEXT, Terminal, new_key, open_terminal  # noqa: E402
 
-HELP_TEXT = "Examples from the seeds"
+HELP_TEXT = "The key pegs are counts only"
 
 
 def rss_mib(pid: int) -> float:
@@ -110,7 +110,7 @@ async def never_reading_client(seconds: float) -> None:
             await stop(process)
 
 
-async def typed_flood(unthrottled: bool) -> None:
+async def typed_flood(unthrottled: bool, kib: int = 256) -> None:
     from wom_tui.serve import session as session_module
     from wom_tui.serve.server import GameServer
     from wom_tui.settings import Settings
@@ -135,12 +135,12 @@ async def typed_flood(unthrottled: bool) -> None:
             (session,) = server.sessions
             assert session.pid is not None
             before, started = cpu_seconds(session.pid), time.monotonic()
-            terminal.type(b"x" * 256 * 1024)
+            terminal.type(b"x" * kib * 1024)
             while HELP_TEXT not in terminal.text:
                 terminal.type("?")
                 await asyncio.sleep(0.5)
             print(
-                f"256 KiB typed at the menu{' (no throttle)' if unthrottled else ''}: "
+                f"{kib} KiB typed at the menu{' (no throttle)' if unthrottled else ''}: "
                 f"{cpu_seconds(session.pid) - before:.2f} s of the game's CPU, answering again after "
                 f"{time.monotonic() - started:.1f} s; {session.input_dropped} keystrokes dropped"
             )
@@ -148,7 +148,7 @@ async def typed_flood(unthrottled: bool) -> None:
             await server.close()
 
 
-async def silent_connections() -> None:
+async def silent_connections(count: int = 1100) -> None:
     with tempfile.TemporaryDirectory() as data_dir:
         process, port, log = await start_server(data_dir, nofile=1024)
         silent = []
@@ -160,7 +160,7 @@ async def silent_connections() -> None:
                     pass
 
             started = time.monotonic()
-            await asyncio.gather(*(one() for _ in range(1100)))
+            await asyncio.gather(*(one() for _ in range(count)))
             opened = time.monotonic() - started
             fds = len(os.listdir(f"/proc/{process.pid}/fd"))
             started = time.monotonic()
@@ -171,7 +171,7 @@ async def silent_connections() -> None:
             to_menu = time.monotonic() - started
             conn.close()
             print(
-                f"1,100 silent connections under ulimit -n 1024: all {len(silent)} connected in {opened:.1f} s, "
+                f"{count:,} silent connections under ulimit -n 1024: all {len(silent)} connected in {opened:.1f} s, "
                 f"server holding {fds} descriptors; a real player reached the menu in {to_menu:.1f} s; "
                 f"log {len(log)} bytes"
             )
@@ -185,12 +185,17 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--unthrottled", action="store_true", help="also measure the flood without the throttle (slow)")
+    parser.add_argument("--flood-kib", type=int, default=256, help="KiB of typed x sent at once at the menu")
+    parser.add_argument("--silent", type=int, default=1100, help="connections that never sign in")
+    parser.add_argument("--tiny", action="store_true", help="one quick pass to check the bench runs (figures meaningless)")
     args = parser.parse_args()
+    if args.tiny:
+        args.seconds, args.flood_kib, args.silent = 0.5, 1, 20
     await never_reading_client(args.seconds)
-    await typed_flood(False)
+    await typed_flood(False, args.flood_kib)
     if args.unthrottled:
-        await typed_flood(True)
-    await silent_connections()
+        await typed_flood(True, args.flood_kib)
+    await silent_connections(args.silent)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Benchmark the code-breakers: guesses per game, time per move, peak memory (issue 4).
+"""Benchmark the code-breakers: guesses per game, time per move, peak memory.
 
     python bench/solver.py [--jobs J]      # the table (game counts in TABLE; the 8 × 10 row is the long one)
     python bench/solver.py --pegs 4 --colours 6 [--no-repeats] --strategy expert \\
@@ -12,9 +12,9 @@ Every game has its own rng seeded from ``--seed`` and its number, so ``--jobs J`
 over J processes) plays exactly the same games, and ``peak_mb`` is the largest of the J peaks.
 The table also plays a plain Knuth minimax reference on 4 × 6 (``--strategy knuth``);
 ``expert-consistent`` is HAL9000 as it plays in the flip mode (only codes that fit every answer).
-``total`` is the guesses summed over all games; the ``goal`` column is issue 15's target for the row.
+``total`` is the guesses summed over all games; the ``goal`` column is the row's target (docs/play.md, The computer players).
 
-Comparing two versions of a player (issue 15): ``--lengths FILE`` writes each game's guesses (by game
+Comparing two versions of a player: ``--lengths FILE`` writes each game's guesses (by game
 number) for ``bench/paired.py``, which gives the mean difference over the same secrets and its standard
 error. ``--play-seed P`` keeps the secrets of ``--seed`` but seeds each game's own rng from ``P``:
 how much of a figure is the player's own chance. On 8 × 10 that share is large: the first 200 games

@@ -26,6 +26,7 @@ two cores, so the wall times above include its work.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import os
@@ -331,11 +332,15 @@ async def main(sizes: list[int], as_json: bool = False) -> None:
         )
 
 
-if __name__ == "__main__":
-    import argparse
-
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("sessions", type=int, nargs="*", metavar="N", help="players at once, one round each (default 10 25 50)")
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line: the session counts to measure, and the output's form."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("sessions", nargs="*", type=int, default=[10, 25, 50], metavar="N",
+                        help="players connecting at once, one fresh server for each N (default: 10 25 50)")
     parser.add_argument("--json", action="store_true", help="one JSON object per N instead of the table")
-    arguments = parser.parse_args()
-    asyncio.run(main(arguments.sessions or [10, 25, 50], arguments.json))
+    return parser.parse_args(argv)
+
+
+if __name__ == "__main__":
+    args = parse_args()
+    asyncio.run(main(args.sessions, args.json))

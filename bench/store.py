@@ -6,7 +6,7 @@ then the data folder against PostgreSQL with 10,000 and 100,000 users.
 
 Prints median and max per write (register, record_game, and a full read of the scoreboard) on a
 folder that already holds ``--users`` users; how many random SIGKILLs left a valid folder; and
-how long 8 processes × 50 updates take, with a check that all 400 arrived. The comparison starts
+how long 8 processes × 50 updates take (``--processes``, ``--updates``), with a check that all arrived. The comparison starts
 a throwaway PostgreSQL server (tests/throwaway_pg.py: the system's package, fsync off — so its
 figures are the database's work without the disk's, while the folder's include fsync).
 """
@@ -37,6 +37,7 @@ from wom_tui.domain.halloffame import HallOfFame  # noqa: E402
 from wom_tui.domain.store.documents import encode_users  # noqa: E402
 from wom_tui.domain.store.folder.files import atomic_write  # noqa: E402
 from wom_tui.domain.store.folder.store import FolderStore as Store  # noqa: E402
+from wom_tui.domain.store.api import Arcade  # noqa: E402
 from wom_tui.domain.users import User, UserRegistry  # noqa: E402
 
 
@@ -121,11 +122,11 @@ def filled_stores(users: int, folder: Path, url: str):
     registry.register("Alan")
     atomic_write(folder / "users.json", encode_users(registry))
     database = PostgresStore(url)
-    database.load(list(registry), HallOfFame(), [])
+    database.load(Arcade(users=tuple(registry), hall=HallOfFame(), games=(), themes={}, daily=(), daily_secret=None))
     return Store(folder), database
 
 
-def bench_json_against_postgres(sizes: list[int], writes: int) -> None:
+def bench_json_against_postgres(sizes: list[int], writes: int, processes: int = 8, updates: int = 50) -> None:
     from throwaway_pg import ThrowawayPostgres
 
     server = ThrowawayPostgres().start()
@@ -146,13 +147,14 @@ def bench_json_against_postgres(sizes: list[int], writes: int) -> None:
 
         with PostgresStore(url) as database:
             database.register("Alan")
-        elapsed = run_concurrently(url, "record", 8, 50)
+        elapsed = run_concurrently(url, "record", processes, updates)
         with PostgresStore(url) as database:
             alan = database.user("Alan")
             present = min(alan.score, alan.games, len(database.games()))
-        print(f"  postgresql 8 processes × 50 record_game for one user: {present}/400 "
-              f"{'all present' if present == 400 else 'LOST UPDATES'}, {elapsed:.2f} s "
-              f"({elapsed / 400 * 1000:.1f} ms per update)")
+        expected = processes * updates
+        print(f"  postgresql {processes} processes × {updates} record_game for one user: {present}/{expected} "
+              f"{'all present' if present == expected else 'LOST UPDATES'}, {elapsed:.2f} s "
+              f"({elapsed / expected * 1000:.1f} ms per update)")
     finally:
         server.remove()
 
@@ -165,13 +167,20 @@ def main() -> None:
     parser.add_argument("--sizes", default="10000,100000", help="user counts for the folder/PostgreSQL comparison")
     parser.add_argument("--compare-writes", type=int, default=20)
     parser.add_argument("--only-compare", action="store_true", help="only the folder/PostgreSQL comparison")
+    parser.add_argument("--processes", type=int, default=8, help="processes writing at once")
+    parser.add_argument("--updates", type=int, default=50, help="updates by each of those processes")
+    parser.add_argument("--tiny", action="store_true", help="one quick pass to check the bench runs (figures meaningless)")
     args = parser.parse_args()
+    if args.tiny:
+        args.users, args.writes, args.kills, args.sizes, args.compare_writes = 10, 2, 2, "10", 2
+        args.processes, args.updates = 2, 2
     started = time.perf_counter()
     if not args.only_compare:
         bench_big_folder(args.users, args.writes)
         bench_kills(args.kills)
-        bench_concurrency(8, 50)
-    bench_json_against_postgres([int(n) for n in args.sizes.split(",")], args.compare_writes)
+        bench_concurrency(args.processes, args.updates)
+    bench_json_against_postgres([int(n) for n in args.sizes.split(",")], args.compare_writes,
+                                args.processes, args.updates)
     print(f"(bench took {time.perf_counter() - started:.1f} s)")
 
 

@@ -43,7 +43,7 @@
   and ``processes_idle_cpu_percent`` / ``processes_idle_cpu_seconds`` (every session's CPU time
   together: each process pays for its own change feed, which one process shares among its apps).
 
-Why one process per player: the issue's goal is about SSH terminals, and ``wom-tui serve`` forks one
+Why one process per player: the goal is about SSH terminals, and ``wom-tui serve`` forks one
 game process per connection; the store's change feed tells each process. Every app in one process
 puts 24 apps on one Python thread and one core, and leaves out what each process pays on its own (a
 watcher per process, every write waking all of them, the lock shared between processes, the terminal
@@ -188,7 +188,7 @@ async def guess_to_panel(folder: Path, tables: int, players: int, guesses: int) 
     return samples, rounds_cpu
 
 
-# ---------------------------------------------------------------- one process per player (the setting)
+# ---------------------------------------------------------------- one process per player (the SSH setting)
 
 
 def _send(fd: int, **message) -> None:

@@ -1,7 +1,7 @@
 """Two servers, one database: how long a guess typed on one server takes to show on a player's screen
 on the other.
 
-    .venv/bin/python bench/two_servers.py [--store URL] [--json]
+    .venv/bin/python bench/two_servers.py [--store URL] [--guesses N] [--json]
 
 Two ``wom-tui serve`` processes (stand-ins for two hosts, on two ports of this machine) share one
 PostgreSQL database (without ``--store``, a throwaway server: tests/throwaway_pg.py). Ann plays on
@@ -9,7 +9,7 @@ the first, Ben on the second, at one two-seat table, over real SSH with pyte ter
 tests/serve/test_two_servers.py). Each wrong guess is timed from the key press that sends it (Enter)
 to the moment the other player's screen shows the new attempt count: SSH in, the game process, the
 move's transaction, NOTIFY, the other server's game process, its redraw, SSH out. Nine guesses each
-way (a table has ten attempts); p50, p95 and max in ms.
+way (a table has ten attempts; ``--guesses`` fewer); p50, p95 and max in ms.
 """
 
 from __future__ import annotations
@@ -37,10 +37,10 @@ CODES = {"Ann": "RGBY", "Ben": "WWKK"}
 WRONG = ("RRRR", "GGGG", "BBBB", "YYYY", "KKKK", "RRGG", "BBYY", "WWWW", "KKWW")
 
 
-async def timed_guesses(player: Terminal, watcher: Terminal, name: str) -> list[float]:
+async def timed_guesses(player: Terminal, watcher: Terminal, name: str, count: int) -> list[float]:
     """Milliseconds from each of ``player``'s wrong guesses (Enter) to its count on ``watcher``'s screen."""
     latencies = []
-    for number, guess in enumerate(WRONG, 1):
+    for number, guess in enumerate(WRONG[:count], 1):
         await player.wait_until(lambda t, n=number: f"{11 - n} attempts left" in t.text)
         player.type(guess)
         shown = re.compile(r"\s+".join(guess))  # the entry shows the pegs spaced out
@@ -52,7 +52,7 @@ async def timed_guesses(player: Terminal, watcher: Terminal, name: str) -> list[
     return latencies
 
 
-async def run(url: str) -> dict[str, float]:
+async def run(url: str, guesses: int = len(WRONG)) -> dict[str, float]:
     keys = {name: new_key() for name in CODES}
     store = open_store(url)
     for name, key in keys.items():
@@ -78,7 +78,7 @@ async def run(url: str) -> dict[str, float]:
                 terminal.type(CODES[name] + "\r")
             for terminal in (ann, ben):
                 await terminal.wait_for_text("Your guess")
-            latencies = await timed_guesses(ben, ann, "Ben") + await timed_guesses(ann, ben, "Ann")
+            latencies = await timed_guesses(ben, ann, "Ben", guesses) + await timed_guesses(ann, ben, "Ann", guesses)
         finally:
             for conn in conns:
                 conn.close()
@@ -97,16 +97,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--store", metavar="URL", help="an empty PostgreSQL database (default: a throwaway server)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--guesses", type=int, default=len(WRONG), choices=range(1, len(WRONG) + 1),
+                        metavar=f"1..{len(WRONG)}", help="wrong guesses timed each way")
     args = parser.parse_args()
     if args.store:
-        figures = asyncio.run(run(args.store))
+        figures = asyncio.run(run(args.store, args.guesses))
     else:
         from throwaway_pg import ThrowawayPostgres
 
         server = ThrowawayPostgres()
         try:
             server.start()
-            figures = asyncio.run(run(server.new_database("bench")))
+            figures = asyncio.run(run(server.new_database("bench"), args.guesses))
         finally:
             server.remove()
     if args.json:

@@ -10,7 +10,7 @@ Footer's watcher list that Textual prunes only when ``compact`` changes.
 A second, bounded retention shows in the StylesCache count: ``StylesCache.get_inner_outer`` is an
 ``lru_cache(1024)`` on an instance method, so it keeps up to 1,024 closed widgets' style caches.
 
-    .venv/bin/python bench/footer_leak.py [--opens 200] [--no-footer]
+    .venv/bin/python bench/upstream/footer_leak.py [--opens 200] [--no-footer]
 """
 
 from __future__ import annotations

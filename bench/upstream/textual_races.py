@@ -17,11 +17,12 @@ the app crashed and with what. wom-tui works around all three (``patches/palette
    them while it closes the screens; ``v`` opens a screen on the closing app and Down reaches a Select
    whose parts are gone (``NoMatches``), or a key finds no screen at all (``ScreenStackError``).
 
-    .venv/bin/python bench/textual_races.py
+    .venv/bin/python bench/upstream/textual_races.py [--case NAME ...]
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
 import unicodedata
@@ -95,11 +96,23 @@ async def run(case: str) -> str:
     return f"no crash (screens: {stack})"
 
 
-async def main() -> None:
+CASES = ("palette-enter-enter", "palette-pagedown", "select-left-mid-mount", "keys-behind-quit")
+
+
+async def main(cases: list[str]) -> None:
+    """Run each case in a fresh bare app and print what happened."""
     print(f"Textual {textual.__version__}, Python {sys.version.split()[0]}")
-    for case in ("palette-enter-enter", "palette-pagedown", "select-left-mid-mount", "keys-behind-quit"):
+    for case in cases:
         print(f"{case}: {await run(case)}", flush=True)
 
 
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line: which cases to run (all by default)."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--case", action="append", choices=CASES, dest="cases",
+                        help="run only this case (repeat for more; default: all four)")
+    return parser.parse_args(argv)
+
+
 if __name__ == "__main__":
-    asyncio.run(main())
+    asyncio.run(main(parse_args().cases or list(CASES)))

@@ -13,7 +13,7 @@ mounts). With Textual 8.2:
 ``--fixed`` runs the same with wom-tui's workarounds (``wom_tui/patches/styling.py`` and what
 ``WomScreen`` does at its first resume and resize) to show what they save.
 
-    .venv/bin/python bench/textual_styling.py [--opens 20] [--fixed]
+    .venv/bin/python bench/upstream/textual_styling.py [--opens 20] [--fixed]
 """
 
 from __future__ import annotations
