@@ -10,7 +10,7 @@ ARGS   ?=
 # and timers, and the other workers use that time; an idle worker takes tests queued for a busy one).
 FAST   := tests/domain
 
-.PHONY: play check test serve bench clean postgresql-server
+.PHONY: play check test test-floor serve bench clean postgresql-server
 
 # The tests start many Python processes (servers, sessions, workers): let them keep compiled bytecode
 # (`__pycache__/`, ignored by git) even where the environment turns that off.
@@ -27,6 +27,18 @@ check: $(VENV)/.installed-test
 
 test: check postgresql-server
 	$(PY) -m pytest -n 4 --dist worksteal --ignore=$(FAST) $(PYTEST_ARGS)
+
+# The lowest versions pyproject.toml allows for what it names (uv's lowest-direct resolution; what they
+# pull in comes at its newest), in a venv of their own, and the whole suite on them: a floor that no
+# longer works, or that admits a release with a known hole, fails here rather than on a user's machine.
+FLOOR  := .venv-floor
+
+test-floor: postgresql-server
+	rm -rf $(FLOOR)
+	$(PYTHON) -m venv $(FLOOR)
+	$(FLOOR)/bin/python -m pip install -q uv
+	$(FLOOR)/bin/uv pip install -q --python $(FLOOR)/bin/python --resolution lowest-direct -e '.[test]'
+	$(FLOOR)/bin/python -m pytest -n 4 --dist worksteal $(PYTEST_ARGS)
 
 serve: $(VENV)/.installed
 	$(VENV)/bin/wom-tui serve $(ARGS)
@@ -78,4 +90,4 @@ postgresql-server:
 	fi
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache .import_linter_cache dist build
+	rm -rf $(VENV) $(FLOOR) .pytest_cache .hypothesis .mypy_cache .ruff_cache .import_linter_cache dist build

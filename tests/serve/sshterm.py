@@ -138,8 +138,7 @@ async def connect(
             server.port,
             username=username,
             known_hosts=None,
-            agent_path=None,
-            **options,
+            **{"agent_path": None, **options},
         ),
         WAIT,
     )
