@@ -38,6 +38,7 @@ test-floor: postgresql-server
 	$(PYTHON) -m venv $(FLOOR)
 	$(FLOOR)/bin/python -m pip install -q uv
 	$(FLOOR)/bin/uv pip install -q --python $(FLOOR)/bin/python --resolution lowest-direct -e '.[test]'
+	$(FLOOR)/bin/lint-imports
 	$(FLOOR)/bin/python -m pytest -n 4 --dist worksteal $(PYTEST_ARGS)
 
 serve: $(VENV)/.installed
