@@ -1,4 +1,4 @@
-"""Issue 11's figures, measured through the screens: app instances on one data folder.
+"""Playing together, measured through the screens: app instances on one data folder.
 
     .venv/bin/python bench/together.py [--tables 8] [--players 3] [--guesses 5] [--think 0]
                                        [--guess-in processes|one-process|both] [--over-ssh] [--lobbies 50]

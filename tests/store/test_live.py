@@ -582,7 +582,7 @@ def test_a_stray_file_in_the_tables_folder_is_not_a_table(folder_live):
 
 
 def test_a_table_read_again_is_its_own_copy_and_a_change_by_another_process_is_seen(folder_store, folder_live):
-    # The live state keeps the tables it read or wrote (issue 11: parsing and checking the file at
+    # The live state keeps the tables it read or wrote (parsing and checking the file at
     # every read was a good part of a guess's cost): what it hands out must still be independent
     # copies, and a write by another process (another LiveState on the folder) must be read.
     live = folder_live
@@ -604,8 +604,8 @@ def test_a_table_read_again_is_its_own_copy_and_a_change_by_another_process_is_s
 
 
 def test_of_the_processes_sharing_a_folder_one_sweeps_at_each_beat(folder_store, folder_live):
-    # Every process with a live screen open swept every table every couple of seconds (issue 11:
-    # 24 sessions parsed every table 12 times a second): the first to claim a beat sweeps it.
+    # Every process with a live screen open swept every table every couple of seconds (with 24
+    # sessions, every table was parsed 12 times a second): the first to claim a beat sweeps it.
     others = [LiveState(Store(folder_store.data_dir)) for _ in range(3)]
     claims = [live.claim_sweep(3600.0) for live in (folder_live, *others)]
     assert claims == [True, False, False, False]

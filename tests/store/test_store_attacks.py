@@ -1,4 +1,4 @@
-"""The data folder under attack (issue 9): failed saves, FIFOs, symlinks, huge files and numbers,
+"""The data folder under attack: failed saves, FIFOs, symlinks, huge files and numbers,
 readers racing writers, pending games naming strangers, and a planted lock symlink."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Per-identity preferences (the theme) in preferences.json (issue 9)."""
+"""Per-identity preferences (the theme) in preferences.json."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Several processes and sudden death: SPEC §7's promises under SIGKILL and contention.
+"""Several processes and sudden death: the store's promises (docs/develop.md) under SIGKILL and contention.
 
 Contention runs on both stores (``store_factory``); SIGKILL in the middle of a file write is the
 data folder's own concern.

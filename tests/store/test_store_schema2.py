@@ -1,4 +1,4 @@
-"""Keys per user and link codes (issue 10): users.json schema 2 upgraded from schema 1, and, on both
+"""Keys per user and link codes: users.json schema 2 upgraded from schema 1, and, on both
 stores through ``store_factory``, keys unique across users and single-use link codes."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from wom_tui.domain.store.folder.store import FolderStore as Store
 from .helpers import snapshot
 
 SCHEMA1_FOLDER = Path(__file__).parent / "data" / "schema1"
-"""A data folder written by wom-tui before issue 10 (commit 3e5f4a9): three users, one game, one record."""
+"""A data folder written by wom-tui before keys per user (commit 3e5f4a9): three users, one game, one record."""
 
 FP_A = "SHA256:" + "A" * 43
 FP_B = "SHA256:" + "B" * 43

@@ -1,4 +1,4 @@
-"""A solo game in progress, kept per identity so that it survives a crash (issue 11), on both stores."""
+"""A solo game in progress, kept per identity so that it survives a crash, on both stores."""
 
 from __future__ import annotations
 
