@@ -116,3 +116,18 @@ def test_two_processes_typing_one_browser_code_at_once_exactly_one_is_signed_in(
         assert sorted(outcomes.values()) == ["Alan", "That code is wrong, used or expired."], outcomes
         [winner] = [token for token, said in outcomes.items() if said == "Alan"]
         assert [s.token_hash for s in store_factory(where).browser_sessions("Alan")] == [winner]
+
+
+def test_a_damaged_browser_file_is_named_and_left_alone(tmp_path) -> None:
+    from wom_tui.domain.store import StoreError
+    from wom_tui.domain.store.folder.store import FolderStore
+
+    store = FolderStore(tmp_path)
+    store.register("Alan")
+    damaged = b'{"schema": 1, "codes": [], "sessions": [{"id": "x"}]}'
+    (tmp_path / "browser.json").write_bytes(damaged)
+    for attempt in (store.check, lambda: store.issue_browser_code("Alan"),
+                    lambda: store.use_browser_session(token_hash())):
+        with pytest.raises(StoreError, match="browser.json"):
+            attempt()
+    assert (tmp_path / "browser.json").read_bytes() == damaged

@@ -296,6 +296,9 @@ class Admin(Protocol):
     def daily_secret_kept(self) -> bytes | None:
         """The daily secret if one was made (never makes one)."""
 
+    def all_browser_sessions(self) -> list[BrowserSession]:
+        """Every browser session kept, expired or not, oldest first (their tokens' hashes only)."""
+
     def load(self, arcade: Arcade) -> None:
         """Fill this empty store with exactly ``arcade``; ``StoreError`` if it holds anything already."""
 
@@ -316,7 +319,10 @@ class Store(Users, Keys, BrowserSessions, Records, Hall, Preferences, Daily, Sol
 
 @dataclass(frozen=True)
 class Arcade:
-    """Everything a store keeps, read out in full (pending link codes excepted: they live ten minutes)."""
+    """Everything a store keeps, read out in full. Pending one-time codes (for a key or a browser) are left
+    out: they live ten minutes, and a player asks for a new one. Browser sessions are kept (only their
+    tokens' hashes), so moving an arcade into another store signs no browser out.
+    """
 
     users: tuple[User, ...]
     hall: HallOfFame
@@ -324,12 +330,13 @@ class Arcade:
     themes: dict[str, str]
     daily: tuple[DailyAttempt, ...]
     daily_secret: bytes | None
+    browser_sessions: tuple[BrowserSession, ...] = ()
 
     @classmethod
     def read(cls, store: Store) -> Arcade:
         """Everything in ``store`` (``StoreError`` if anything in it is unreadable); nothing is written."""
         return cls(tuple(store.users()), store.hall_of_fame(), tuple(store.games_with_ids()), store.themes(),
-                   tuple(store.daily_attempts()), store.daily_secret_kept())
+                   tuple(store.daily_attempts()), store.daily_secret_kept(), tuple(store.all_browser_sessions()))
 
     def totals(self) -> dict[str, int]:
         """Counts and sums a person can compare between the two sides of a copy."""
@@ -344,6 +351,7 @@ class Arcade:
             "theme choices": len(self.themes),
             "daily attempts": len(self.daily),
             "daily secrets": int(self.daily_secret is not None),
+            "browser sessions": len(self.browser_sessions),
         }
 
 

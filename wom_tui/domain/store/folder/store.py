@@ -832,6 +832,10 @@ class FolderStore:
         """The daily secret if one was made (never makes one)."""
         return read_document(self.data_dir / DAILY_SECRET_FILE, decode_secret)
 
+    def all_browser_sessions(self) -> list[BrowserSession]:
+        """Every browser session in browser.json, as kept (oldest first)."""
+        return sorted(self._load_browser()[1], key=lambda session: (session.created, session.id))
+
     def load(self, arcade: Arcade) -> None:
         """Write ``arcade`` into this empty folder: game files first, users.json last.
 
@@ -856,6 +860,8 @@ class FolderStore:
                 atomic_write(self.data_dir / DAILY_SECRET_FILE, encode_secret(arcade.daily_secret))  # mode 0600
             if arcade.daily:
                 atomic_write(self.data_dir / DAILY_FILE, encode_attempts(arcade.daily))
+            if arcade.browser_sessions:
+                atomic_write(self.browser_path, encode_browser([], arcade.browser_sessions))
             atomic_write(self.users_path, encode_users(UserRegistry(arcade.users)))
         except OSError as exc:
             raise StoreError.from_os(self.data_dir, "cannot write the copy", exc) from None

@@ -728,9 +728,10 @@ class PostgresStore:
             "(SELECT count(*) FROM wom_hall_of_fame), (SELECT count(*) FROM wom_games), "
             "(SELECT count(*) FROM wom_games WHERE kind = 'wom'), (SELECT count(*) FROM wom_preferences), "
             "(SELECT coalesce(sum(jsonb_array_length(attempts)), 0) FROM wom_daily), "
-            "(SELECT count(*) FROM wom_daily_secret)")[0]
+            "(SELECT count(*) FROM wom_daily_secret), (SELECT count(*) FROM wom_browser_sessions)")[0]
         labels = ("users", "points", "games played", "SSH keys", "hall of fame records", "game records",
-                  "World of Mastermind records", "theme choices", "daily attempts", "daily secrets")
+                  "World of Mastermind records", "theme choices", "daily attempts", "daily secrets",
+                  "browser sessions")
         return dict(zip(labels, (int(value) for value in row)))
 
     def themes(self) -> dict[str, str]:
@@ -753,11 +754,16 @@ class PostgresStore:
         except ValueError as exc:
             raise self._bad_row("wom_daily_secret", "secret", str(exc)) from None
 
+    def all_browser_sessions(self) -> list[BrowserSession]:
+        """Every browser session kept, expired or not, oldest first (for ``wom-tui store copy``)."""
+        return [self._session(row) for row in self._read(f"SELECT {self._SESSION_COLUMNS} ORDER BY s.created, s.id")]
+
     def load(self, arcade: Arcade) -> None:
         """Fill an empty database with exactly this arcade (:class:`..api.Arcade`), in one transaction.
 
-        Points are taken as they are (not recomputed from the games). Pending link codes are not
-        copied: they live ten minutes, and a player asks for a new one. ``DatabaseError`` if anything
+        Points are taken as they are (not recomputed from the games). Pending one-time codes are not
+        copied: they live ten minutes, and a player asks for a new one; browser sessions are.
+        ``DatabaseError`` if anything
         is kept already: a copy never merges.
         """
         users, hall, games = arcade.users, arcade.hall, arcade.games
@@ -787,6 +793,14 @@ class PostgresStore:
                 with cur.copy("COPY wom_preferences (identity, theme) FROM STDIN") as copy:
                     for identity, theme in arcade.themes.items():
                         copy.write_row((identity, theme))
+                with cur.copy("COPY wom_browser_sessions (id, token_hash, user_id, created, last_used, expires, "
+                              "address) FROM STDIN") as copy:
+                    for session in arcade.browser_sessions:
+                        if name_key(session.name) not in ids:
+                            raise DatabaseError(self.database, f"browser session {session.id} belongs to "
+                                                               f"{session.name!r}, who is not a user")
+                        copy.write_row((session.id, session.token_hash, ids[name_key(session.name)], session.created,
+                                        session.last_used, session.expires, session.address))
             if arcade.daily_secret is not None:
                 conn.execute("INSERT INTO wom_daily_secret (secret) VALUES (%s)", (arcade.daily_secret.hex(),))
             if arcade.daily:
