@@ -82,3 +82,22 @@ def test_the_limits_forget_the_oldest_beyond_their_bound() -> None:
         limits.attempt(f"tab{n}", f"addr{n}", 0.0)
         limits.wrong(f"tab{n}")
     assert len(limits._attempts) == 3 and len(limits._wrong) == 3
+
+
+@given(st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from("xy"), st.floats(0, 5), st.booleans()), max_size=80))
+def test_no_tab_or_address_ever_gets_more_tries_than_allowed(events) -> None:
+    limits = SignInLimits(wrong_per_tab=3, address_attempts=4, address_window=10.0)
+    now, accepted, wrong = 0.0, [], {}
+    for tab, address, step, right in events:
+        now += step
+        try:
+            limits.attempt(tab, address, now)
+        except BrowserSignInRefused:
+            continue
+        accepted.append((address, now))
+        if not right:
+            limits.wrong(tab)
+            wrong[tab] = wrong.get(tab, 0) + 1
+    assert all(count <= 3 for count in wrong.values())
+    for address, at in accepted:
+        assert sum(1 for a, t in accepted if a == address and at - 10.0 < t <= at) <= 4
