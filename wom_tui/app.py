@@ -380,6 +380,10 @@ class WomApp(KeyQueue[int]):
 
     def action_browser_code(self) -> None:
         """Show a one-time code that signs a browser in as the signed-in player (docs/play.md)."""
+        if not self.identity.served:
+            self.notify("Playing locally nobody is signed in: `wom-tui users link-browser NAME` makes a code.",
+                        title="Sign in a browser")
+            return
         if not self.identity.signed_in:
             self.notify("Sign in with a registered name first: a browser signs in as that name.",
                         title="Sign in a browser")

@@ -85,3 +85,13 @@ async def test_guests_and_new_keys_get_no_code(data_dir: Path, store: Store, ide
         await wait_for(pilot, lambda: any("registered name first" in str(n.message) for n in app._notifications))
         assert type(app.screen).__name__ == "MenuScreen"
     assert not (data_dir / "browser.json").exists()
+
+
+async def test_playing_locally_b_points_to_the_command(data_dir: Path, store: Store) -> None:
+    options = make_options(data_dir)
+    app = WomApp(store, random.Random(options.seed), options, Identity.local())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("b")
+        await wait_for(pilot, lambda: any("users link-browser" in str(n.message) for n in app._notifications))
+        assert type(app.screen).__name__ == "MenuScreen"
+    assert not (data_dir / "browser.json").exists()
