@@ -378,6 +378,20 @@ class WomApp(KeyQueue[int]):
 
         self.push_screen(LinkKeyScreen())
 
+    def action_browser_code(self) -> None:
+        """Show a one-time code that signs a browser in as the signed-in player (docs/play.md)."""
+        if not self.identity.served:
+            self.notify("Playing locally nobody is signed in: `wom-tui users link-browser NAME` makes a code.",
+                        title="Sign in a browser")
+            return
+        if not self.identity.signed_in:
+            self.notify("Sign in with a registered name first: a browser signs in as that name.",
+                        title="Sign in a browser")
+            return
+        from .screens.browser_code import BrowserCodeScreen
+
+        self.push_screen(BrowserCodeScreen())
+
     def action_scoreboard(self) -> None:
         """Open the scoreboard (and hall of fame)."""
         from .screens.scoreboard import ScoreboardScreen
@@ -446,6 +460,9 @@ class WomApp(KeyQueue[int]):
         yield SystemCommand("Daily code", "One code a day for everyone, and its leaderboard", self.action_daily)
         yield SystemCommand("Lobby", "Play together: who is online, tables, watching", self.action_lobby)
         yield SystemCommand("Help", "Rules, feedback and keys", self.action_help)
+        if self.identity.signed_in:
+            yield SystemCommand("Sign in a browser", "A one-time code for this arcade's web page",
+                                self.action_browser_code)
         yield SystemCommand("Main menu", "Go back to the main menu", self.action_menu)
         for command in super().get_system_commands(screen):
             if command.title != "Screenshot":

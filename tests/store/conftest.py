@@ -13,7 +13,8 @@ from .helpers import snapshot
 
 __all__ = ["tmp_path", "tmp_path_factory"]
 
-TABLES = ("wom_users", "wom_games", "wom_hall_of_fame", "wom_user_keys", "wom_links", "wom_solo_games")
+TABLES = ("wom_users", "wom_games", "wom_hall_of_fame", "wom_user_keys", "wom_links", "wom_solo_games",
+          "wom_browser_codes", "wom_browser_sessions")
 
 
 class StoreFactory:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from datetime import datetime, timedelta, timezone
 from random import Random
 
 import pytest
 
 from wom_tui import __main__ as cli
+from wom_tui.domain.browser import BrowserSession
 from wom_tui.domain.codes import DIGITS8, RAINBOW, SOLO_RULESET, WOM, Feedback, Ruleset
 from wom_tui.domain.halloffame import HallEntry, HallOfFame
 from wom_tui.domain.store.postgres.store import PostgresStore
@@ -47,6 +49,12 @@ def make_arcade(folder: Path, users: int, games: int, rng: Random) -> None:
                                if n % 5 else ()))
                 for n in range(min(users, 40))]
     (folder / "daily.json").write_bytes(files.encode_attempts(attempts))
+    # Browser sessions (their tokens' hashes), one every 50 users, signed in a minute apart.
+    start = datetime(2026, 11, 1, tzinfo=timezone.utc)
+    sessions = [BrowserSession(f"{n:012x}", names[n], f"{n:064x}", start + timedelta(minutes=n),
+                               start + timedelta(days=1, minutes=n), start + timedelta(days=30, minutes=n),
+                               "192.0.2.1" if n % 2 else "2001:db8::1") for n in range(0, users, 50)]
+    (folder / "browser.json").write_bytes(files.encode_browser([], sessions))
     for n in range(games):
         kind = ("wom", "solo", "flip")[n % 3]
         seated = rng.sample(names, 1 if kind != "wom" else rng.randint(1, 3))
@@ -83,6 +91,7 @@ def test_a_big_arcade_goes_into_postgresql_and_back_exactly(postgres_server, tmp
     assert counts["theme choices"] == ("16", "16")
     assert counts["daily attempts"] == ("40", "40")
     assert counts["daily secrets"] == ("1", "1")
+    assert counts["browser sessions"] == ("20", "20")
     points = f"{sum(u.score for u in Store(source).users()):,}"
     assert counts["points"] == (points, points)
     assert out.rstrip().endswith("everything matches.")

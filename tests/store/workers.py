@@ -190,3 +190,31 @@ def race_redeem(location: str, code: str, fingerprints: list[str]) -> dict[str, 
     for child in children:
         child.join(TIMEOUT)
     return outcomes
+
+
+def _redeem_browser(location: str, code: str, token_hash: str, go, results) -> None:
+    from wom_tui.domain.browser import BrowserSignInRefused
+
+    store = open_store(location)
+    go.wait(TIMEOUT)
+    try:
+        results.put((token_hash, store.redeem_browser_code(code, token_hash, "192.0.2.1").name))
+    except BrowserSignInRefused as refusal:
+        results.put((token_hash, refusal.reason))
+    finally:
+        store.close()
+
+
+def race_redeem_browser(location: str, code: str, token_hashes: list[str]) -> dict[str, str]:
+    """One process per token types the same browser code at the same moment; token hash → outcome."""
+    go = CTX.Event()
+    results = CTX.Queue()
+    children = [CTX.Process(target=_redeem_browser, args=(str(location), code, token, go, results))
+                for token in token_hashes]
+    for child in children:
+        child.start()
+    go.set()
+    outcomes = dict(results.get(timeout=TIMEOUT) for _ in children)
+    for child in children:
+        child.join(TIMEOUT)
+    return outcomes

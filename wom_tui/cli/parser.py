@@ -60,8 +60,10 @@ def _add_serve_command(sub: Any) -> None:
 
 
 def _add_users_command(sub: Any) -> None:
-    users = sub.add_parser("users", parents=[_common(argparse.SUPPRESS)], help="list users, bind or unbind their SSH keys")
-    users_sub = users.add_subparsers(dest="users_command", required=True, metavar="{list,bind,unbind}")
+    users = sub.add_parser("users", parents=[_common(argparse.SUPPRESS)],
+                           help="list users, bind or unbind their SSH keys, sign browsers in and out")
+    users_sub = users.add_subparsers(dest="users_command", required=True,
+                                     metavar="{list,bind,unbind,link-browser,sessions,revoke}")
     users_sub.add_parser("list", parents=[_common(argparse.SUPPRESS)], help="name, score, games and key fingerprints")
     bind = users_sub.add_parser("bind", parents=[_common(argparse.SUPPRESS)], help="let an SSH key sign in as NAME")
     bind.add_argument("name", metavar="NAME")
@@ -69,6 +71,18 @@ def _add_users_command(sub: Any) -> None:
     unbind = users_sub.add_parser("unbind", parents=[_common(argparse.SUPPRESS)], help="take a key from NAME")
     unbind.add_argument("name", metavar="NAME")
     unbind.add_argument("fingerprint", metavar="FINGERPRINT", help="as `wom-tui users list` shows it (SHA256:...)")
+    link = users_sub.add_parser("link-browser", parents=[_common(argparse.SUPPRESS)],
+                                help="print a one-time code that signs a browser in as NAME (10 minutes, once)")
+    link.add_argument("name", metavar="NAME")
+    sessions = users_sub.add_parser("sessions", parents=[_common(argparse.SUPPRESS)],
+                                    help="NAME's browser sessions: id, signed in, last used, from where")
+    sessions.add_argument("name", metavar="NAME")
+    revoke = users_sub.add_parser("revoke", parents=[_common(argparse.SUPPRESS)],
+                                  help="sign one of NAME's browsers out (SESSION-ID), or all (--all)")
+    revoke.add_argument("name", metavar="NAME")
+    which = revoke.add_mutually_exclusive_group(required=True)
+    which.add_argument("session_id", nargs="?", metavar="SESSION-ID", help="as `wom-tui users sessions NAME` shows it")
+    which.add_argument("--all", action="store_true", help="every browser session of NAME")
 
 
 def build_parser() -> argparse.ArgumentParser:

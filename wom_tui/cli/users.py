@@ -1,4 +1,6 @@
-"""``wom-tui users list|bind|unbind``: the operator's view of names and the SSH keys that sign in as them.
+"""``wom-tui users``: the operator's view of names, the SSH keys that sign in as them (``list``, ``bind``,
+``unbind``) and their browsers (``link-browser``, ``sessions``, ``revoke``; docs/serve.md, *Who you are
+in a browser*).
 
 Bad input (an unknown name, a malformed key, a key already bound to someone else) prints one
 clear line and exits with status 2 without writing anything; a data folder or database the store
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from datetime import datetime, timezone
 from typing import TextIO
 
 from ..settings import Settings
@@ -49,8 +52,27 @@ def format_users(users: list[object]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def format_sessions(name: str, sessions: list[object]) -> str:
+    """The ``users sessions`` table: id, when signed in, last used, from where (never a token)."""
+    from ..domain.browser import BrowserSession
+
+    rows = [session for session in sessions if isinstance(session, BrowserSession)]
+    if not rows:
+        return f"{name} has no browser signed in.\n"
+
+    def when(moment: object) -> str:
+        assert isinstance(moment, datetime)
+        return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+    lines = [f"{'Session':<12}  {'Signed in':<20}  {'Last used':<20}  {'Expires':<20}  From"]
+    lines.extend(f"{s.id:<12}  {when(s.created):<20}  {when(s.last_used):<20}  {when(s.expires):<20}  {s.address}"
+                 for s in rows)
+    return "\n".join(lines) + "\n"
+
+
 def run_users_command(args: argparse.Namespace, settings: Settings, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Run ``users list``, ``users bind`` or ``users unbind``; return the exit status."""
+    """Run ``users list``, ``bind``, ``unbind``, ``link-browser``, ``sessions`` or ``revoke``; return the exit status."""
+    from ..domain.browser import BROWSER_CODE_LIFETIME, BrowserSignInRefused, check_session_id
     from ..domain.keys import KeyRejected, check_fingerprint
     from ..domain.store import StoreError
     from ..settings import open_store
@@ -74,6 +96,11 @@ def run_users_command(args: argparse.Namespace, settings: Settings, out: TextIO 
             fingerprint = check_fingerprint(args.fingerprint)
         except KeyRejected as exc:
             return refuse(exc.reason)
+    elif command == "revoke" and args.session_id is not None:
+        try:
+            check_session_id(args.session_id)
+        except BrowserSignInRefused as exc:
+            return refuse(exc.reason)
     if not settings.store and not settings.data_dir.exists():
         # A folder that does not exist holds no users; looking must not create it.
         if command == "list":
@@ -86,9 +113,26 @@ def run_users_command(args: argparse.Namespace, settings: Settings, out: TextIO 
         if command == "list":
             out.write(format_users(list(store.users())))
             return 0
-        assert fingerprint is not None
-        if store.user(args.name) is None:
+        user_named = store.user(args.name)
+        if user_named is None:
             return refuse(f"there is no user called {args.name!r} (see `wom-tui users list`)")
+        if command == "link-browser":
+            code = store.issue_browser_code(user_named.name)
+            minutes = int(BROWSER_CODE_LIFETIME.total_seconds() // 60)
+            print(f"{code}\nType this code on the arcade's web page to sign in as {user_named.name}. "
+                  f"It works once, for {minutes} minutes.", file=out)
+            return 0
+        if command == "sessions":
+            out.write(format_sessions(user_named.name, list(store.browser_sessions(user_named.name))))
+            return 0
+        if command == "revoke":
+            ended = store.revoke_browser_sessions(user_named.name, args.session_id)
+            if args.session_id is not None:
+                print(f"Browser session {args.session_id} of {user_named.name} is signed out.", file=out)
+            else:
+                print(f"{ended} browser session{'' if ended == 1 else 's'} of {user_named.name} signed out.", file=out)
+            return 0
+        assert fingerprint is not None
         if command == "bind":
             user = store.bind_key(args.name, fingerprint)
             print(f"{fingerprint} now signs in as {user.name}.", file=out)
@@ -96,7 +140,7 @@ def run_users_command(args: argparse.Namespace, settings: Settings, out: TextIO 
             user = store.unbind_key(args.name, fingerprint)
             print(f"{fingerprint} no longer signs in as {user.name}.", file=out)
         return 0
-    except KeyRejected as exc:
+    except (KeyRejected, BrowserSignInRefused) as exc:
         return refuse(exc.reason)
     except StoreError as exc:
         where = "the database" if settings.store else "the data folder"

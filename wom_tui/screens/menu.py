@@ -56,6 +56,7 @@ class MenuScreen(OpenedOnce[None]):
     BINDINGS = [
         *(Binding(key, f"app.{action}", footer, show=bool(footer)) for key, action, _, footer in MENU if key != "?"),
         Binding("k", "app.link_key", "Link key", show=False),
+        Binding("b", "app.browser_code", "Sign in a browser", show=False),
     ]
 
     @property
@@ -110,6 +111,8 @@ class MenuScreen(OpenedOnce[None]):
         if identity is not None and identity.fingerprint is not None:
             label = "Link another key" if identity.signed_in else "Link this key to your name"
             entries.insert(len(entries) - 2, ("k", "link_key", label, ""))
+        if identity is not None and identity.served and identity.signed_in:
+            entries.insert(len(entries) - 2, ("b", "browser_code", "Sign in a browser", ""))
         return entries
 
     def on_screen_resume(self) -> None:

@@ -1,6 +1,6 @@
 """What the app, the screens, the server and ``wom-tui store copy`` need from a store, role by role.
 
-A store keeps users and their SSH keys, finished games, the hall of fame, preferences, the daily
+A store keeps users and their SSH keys, their browser sessions, finished games, the hall of fame, preferences, the daily
 code, solo games in progress and the live state (tables, presence, the change feed). Each role is a
 small protocol; :class:`Store` is their union, and both backends conform to it (the data folder's
 :class:`~.folder.store.FolderStore`, PostgreSQL's :class:`~.postgres.store.PostgresStore`; mypy
@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from ..browser import BrowserSession
 from ..daily import DailyAttempt
 from ..halloffame import HallEntry, HallOfFame
 from ..records import GameRecord
@@ -116,6 +117,36 @@ class Keys(Protocol):
 
     def redeem_link_code(self, typed: str, fingerprint: str, now: datetime | None = None) -> User:
         """Bind ``fingerprint`` to the name a valid code was issued for, using the code up; ``KeyRejected`` if not."""
+
+
+class BrowserSessions(Protocol):
+    """Browser sign-in (docs/serve.md, *Who you are in a browser*): one-time codes for a name, and the
+    sessions they start, kept as the hashes of their tokens.
+    """
+
+    def issue_browser_code(self, name: str, now: datetime | None = None) -> str:
+        """A one-time code (ten minutes, once) that signs a browser in as the registered ``name``;
+        ``BrowserSignInRefused`` if there is no such user.
+        """
+
+    def redeem_browser_code(self, typed: str, token_hash: str, address: str, now: datetime | None = None) -> BrowserSession:
+        """Use a valid code up and start a session for its name holding ``token_hash``, in one step (of
+        two redeeming one code at once, one wins); ``BrowserSignInRefused`` (nothing written) if the code is
+        wrong, used or expired.
+        """
+
+    def use_browser_session(self, token_hash: str, now: datetime | None = None) -> BrowserSession | None:
+        """The unexpired, unrevoked session holding ``token_hash`` (its "last used" brought up to ``now``
+        when over a minute old), or None.
+        """
+
+    def browser_sessions(self, name: str, now: datetime | None = None) -> list[BrowserSession]:
+        """``name``'s unexpired browser sessions, oldest first (empty for an unknown name)."""
+
+    def revoke_browser_sessions(self, name: str, session_id: str | None = None) -> int:
+        """End one of ``name``'s sessions (``session_id``) or all (None); how many ended.
+        ``BrowserSignInRefused`` if ``name`` is unknown or holds no session ``session_id``.
+        """
 
 
 class Records(Protocol):
@@ -265,11 +296,14 @@ class Admin(Protocol):
     def daily_secret_kept(self) -> bytes | None:
         """The daily secret if one was made (never makes one)."""
 
+    def all_browser_sessions(self) -> list[BrowserSession]:
+        """Every browser session kept, expired or not, oldest first (their tokens' hashes only)."""
+
     def load(self, arcade: Arcade) -> None:
         """Fill this empty store with exactly ``arcade``; ``StoreError`` if it holds anything already."""
 
 
-class Store(Users, Keys, Records, Hall, Preferences, Daily, SoloProgress, Admin, Protocol):
+class Store(Users, Keys, BrowserSessions, Records, Hall, Preferences, Daily, SoloProgress, Admin, Protocol):
     """Everything a store keeps; every failure to read or write is a :class:`StoreError`."""
 
     def check(self) -> None:
@@ -285,7 +319,10 @@ class Store(Users, Keys, Records, Hall, Preferences, Daily, SoloProgress, Admin,
 
 @dataclass(frozen=True)
 class Arcade:
-    """Everything a store keeps, read out in full (pending link codes excepted: they live ten minutes)."""
+    """Everything a store keeps, read out in full. Pending one-time codes (for a key or a browser) are left
+    out: they live ten minutes, and a player asks for a new one. Browser sessions are kept (only their
+    tokens' hashes), so moving an arcade into another store signs no browser out.
+    """
 
     users: tuple[User, ...]
     hall: HallOfFame
@@ -293,12 +330,13 @@ class Arcade:
     themes: dict[str, str]
     daily: tuple[DailyAttempt, ...]
     daily_secret: bytes | None
+    browser_sessions: tuple[BrowserSession, ...] = ()
 
     @classmethod
     def read(cls, store: Store) -> Arcade:
         """Everything in ``store`` (``StoreError`` if anything in it is unreadable); nothing is written."""
         return cls(tuple(store.users()), store.hall_of_fame(), tuple(store.games_with_ids()), store.themes(),
-                   tuple(store.daily_attempts()), store.daily_secret_kept())
+                   tuple(store.daily_attempts()), store.daily_secret_kept(), tuple(store.all_browser_sessions()))
 
     def totals(self) -> dict[str, int]:
         """Counts and sums a person can compare between the two sides of a copy."""
@@ -313,10 +351,11 @@ class Arcade:
             "theme choices": len(self.themes),
             "daily attempts": len(self.daily),
             "daily secrets": int(self.daily_secret is not None),
+            "browser sessions": len(self.browser_sessions),
         }
 
 
 __all__ = [
-    "Admin", "Arcade", "ChangeFeed", "Daily", "Hall", "Keys", "Listing", "Live", "LiveChange", "Preferences",
+    "Admin", "Arcade", "BrowserSessions", "ChangeFeed", "Daily", "Hall", "Keys", "Listing", "Live", "LiveChange", "Preferences",
     "Records", "SoloProgress", "Store", "StoreError", "Users",
 ]

@@ -2,9 +2,10 @@
 
 The copy takes users (names, points, games played, the SSH keys that sign in as them, in
 registration order), the hall of fame, every finished game record with its id, the theme each
-identity chose, the daily code's secret and every daily attempt, exactly; points are copied, not
-recomputed from games. Pending link codes are not copied: a code lives ten minutes, and a player
-whose code was lost asks for a new one.
+identity chose, the daily code's secret, every daily attempt and every browser session (only its
+token's hash, so a browser signed in stays signed in after the move), exactly; points are copied, not
+recomputed from games. Pending one-time codes (to link a key or sign a browser in) are not copied: a
+code lives ten minutes, and a player whose code was lost asks for a new one.
 It refuses a target that holds anything, and counts both sides so the person copying can see
 that they agree. It goes through the stores' :class:`~.api.Admin` role only.
 """

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from datetime import datetime, timezone
 from typing import Any
 
+from ..browser import BrowserSession
 from ..codes import MAX_DIGITS, Ruleset
 from ..daily import DailyAttempt
 from ..halloffame import HallOfFame
@@ -205,6 +206,31 @@ def decode_links(data: dict[str, Any]) -> list[PendingLink]:
 def encode_links(links: Iterable[PendingLink]) -> bytes:
     """links.json's bytes."""
     return encode_document({"links": [link.as_json() for link in links]})
+
+
+def decode_browser(data: dict[str, Any]) -> tuple[list[PendingLink], list[BrowserSession]]:
+    """browser.json's content → the one-time codes for browsers and the browser sessions (token hashes only)."""
+    _expect_keys(data, {"schema", "codes", "sessions"})
+    _expect_schema(data)
+    codes, sessions = data["codes"], data["sessions"]
+    if not isinstance(codes, list) or not isinstance(sessions, list):
+        raise ValueError("'codes' and 'sessions' must be lists")
+    try:
+        pending = [PendingLink.from_json(item) for item in codes]
+        kept = [BrowserSession.from_json(item) for item in sessions]
+    except NameRejected as exc:
+        raise ValueError(f"a browser code or session has an invalid name: {exc.reason}") from None
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"bad browser code or session: {exc}") from None
+    if len({session.id for session in kept}) != len(kept) or len({s.token_hash for s in kept}) != len(kept):
+        raise ValueError("two browser sessions share an id or a token")
+    return pending, kept
+
+
+def encode_browser(codes: Iterable[PendingLink], sessions: Iterable[BrowserSession]) -> bytes:
+    """browser.json's bytes."""
+    return encode_document({"codes": [code.as_json() for code in codes],
+                            "sessions": [session.as_json() for session in sessions]})
 
 
 def decode_hall(data: dict[str, Any]) -> HallOfFame:

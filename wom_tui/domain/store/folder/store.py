@@ -4,6 +4,8 @@ Layout of the folder (every JSON file is pretty-printed and carries its ``"schem
 
     users.json                      {"schema": 2, "users": [...], "recent_games": [ids]}
     links.json                      {"schema": 1, "links": [...]}  one-time codes to link a key
+    browser.json                    {"schema": 1, "codes": [...], "sessions": [...]}  one-time codes for
+                                    browsers and browser sessions (only their tokens' SHA-256)
     halloffame.json                 {"schema": 1, "records": [...]}
     games/<id>.json                 {"schema": 1, "id": "<id>", "game": {...}}  one per finished game
     games/<id>.pending.json         a finished game whose points may not be in users.json yet
@@ -59,13 +61,14 @@ from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ...browser import BrowserSession, BrowserSignInRefused, WRONG_CODE, check_session_id, keep_sessions
 from ...daily import SECRET_BYTES, DailyAttempt, check_can_start
 from ...daily import finished as _finished_attempts
 from ...halloffame import HallEntry, HallOfFame
 from ...keys import KeyRejected, check_fingerprint
 from ...records import GameRecord
 from ...stats import GameSummary
-from ...users import PendingLink, User, UserRegistry, check_name
+from ...users import PendingLink, User, UserRegistry, check_name, name_key
 from ..api import Arcade, StoreError
 from ..documents import (
     GAME_ID,
@@ -74,6 +77,7 @@ from ..documents import (
     check_identity,
     check_theme_name,
     decode_attempts,
+    decode_browser,
     decode_game,
     decode_hall,
     decode_links,
@@ -82,6 +86,7 @@ from ..documents import (
     decode_solo,
     decode_users,
     encode_attempts,
+    encode_browser,
     encode_game,
     encode_hall,
     encode_index,
@@ -94,6 +99,7 @@ from ..documents import (
     parse_index,
 )
 from .files import (
+    BROWSER_FILE,
     DAILY_FILE,
     DAILY_SECRET_FILE,
     GAMES_DIR,
@@ -139,6 +145,7 @@ class FolderStore:
         self.users_path = self.data_dir / USERS_FILE
         self.hall_path = self.data_dir / HALL_FILE
         self.links_path = self.data_dir / LINKS_FILE
+        self.browser_path = self.data_dir / BROWSER_FILE
         self.prefs_path = self.data_dir / PREFS_FILE
         self.games_dir = self.data_dir / GAMES_DIR
         self.lock_path = self.data_dir / LOCK_FILE
@@ -230,6 +237,10 @@ class FolderStore:
         loaded = read_document(self.links_path, decode_links)
         return loaded if loaded is not None else []
 
+    def _load_browser(self) -> tuple[list[PendingLink], list[BrowserSession]]:
+        loaded = read_document(self.browser_path, decode_browser)
+        return loaded if loaded is not None else ([], [])
+
     def _load_game(self, game_id: str, path: Path) -> GameRecord:
         loaded = read_document(path, decode_game)
         if loaded is None and path.name.endswith(PENDING_SUFFIX):
@@ -283,13 +294,14 @@ class FolderStore:
     def check(self) -> None:
         """Validate what must be valid to play; raise :class:`StoreError` for the first bad file.
 
-        That is users.json, links.json, halloffame.json, preferences.json and any game left pending
+        That is users.json, links.json, browser.json, halloffame.json, preferences.json and any game left pending
         (its points are not applied yet, so it must name only registered users). Finished games are
         read, and checked, only when asked for (:meth:`games`): the check at every start, and every
         SSH session, never grows with the number of games played.
         """
         registry, recent = self._load_users()
         self._load_links()
+        self._load_browser()
         self.hall_of_fame()
         read_document(self.prefs_path, decode_prefs)
         for game_id, path in self._game_files(pending=True):
@@ -420,6 +432,92 @@ class FolderStore:
             self._write(self.links_path, encode_links([kept for kept in links if kept is not found and kept.expires > now]))
             self._write(self.users_path, encode_users(registry, recent))
         return user
+
+    # ---- browser sign-in (docs/serve.md, *Who you are in a browser*): browser.json, under the lock
+
+    def issue_browser_code(self, name: str, now: datetime | None = None) -> str:
+        """A one-time code (ten minutes, once) that signs a browser in as ``name``; only its hash is written."""
+        now = now or datetime.now(timezone.utc)
+        with self._locked():
+            user = self.users().get(name)
+            if user is None:
+                raise BrowserSignInRefused(f"There is no user called {name}.")
+            code, pending = PendingLink.issue(user.name, now)
+            codes, sessions = self._load_browser()
+            self._write(self.browser_path,
+                        encode_browser([*(kept for kept in codes if kept.expires > now), pending], sessions))
+        return code
+
+    def redeem_browser_code(self, typed: str, token_hash: str, address: str, now: datetime | None = None) -> BrowserSession:
+        """Use a valid code up and start a session for its name, in one write under the lock.
+
+        BrowserSignInRefused, with nothing written, for a wrong, used or expired code. Expired codes and
+        sessions, and a name's sessions beyond the most recent twenty, go in the same write.
+        """
+        now = now or datetime.now(timezone.utc)
+        with self._locked():
+            codes, sessions = self._load_browser()
+            found = next((code for code in codes if isinstance(typed, str) and code.matches(typed, now)), None)
+            if found is None:
+                raise BrowserSignInRefused(WRONG_CODE)
+            user = self.users().get(found.name)
+            if user is None:  # users are never removed; a hand-edited folder could still say so
+                raise BrowserSignInRefused(WRONG_CODE)
+            session = BrowserSession.start(user.name, token_hash, address, now)
+            if any(kept.token_hash == token_hash for kept in sessions):
+                raise ValueError("that token is already in use")  # 256 random bits: only a caller's mistake
+            self._write(self.browser_path, encode_browser([code for code in codes if code is not found and code.expires > now],
+                                                          self._kept_sessions([*sessions, session], now)))
+        return session
+
+    @staticmethod
+    def _kept_sessions(sessions: list[BrowserSession], now: datetime) -> list[BrowserSession]:
+        by_name: dict[str, list[BrowserSession]] = {}
+        for session in sessions:
+            by_name.setdefault(name_key(session.name), []).append(session)
+        kept = {id(session) for group in by_name.values() for session in keep_sessions(group, now)}
+        return [session for session in sessions if id(session) in kept]
+
+    def use_browser_session(self, token_hash: str, now: datetime | None = None) -> BrowserSession | None:
+        """The unexpired session holding ``token_hash``, its "last used" written when over a minute old; or None."""
+        now = now or datetime.now(timezone.utc)
+        found = next((s for s in self._load_browser()[1] if s.token_hash == token_hash and s.valid_at(now)), None)
+        if found is None or not found.stale_use(now):
+            return found
+        with self._locked():  # read again: it may have been revoked meanwhile
+            codes, sessions = self._load_browser()
+            index = next((i for i, s in enumerate(sessions) if s.token_hash == token_hash and s.valid_at(now)), None)
+            if index is None:
+                return None
+            sessions[index] = found = sessions[index].used_at(now)
+            self._write(self.browser_path, encode_browser(codes, sessions))
+        return found
+
+    def browser_sessions(self, name: str, now: datetime | None = None) -> list[BrowserSession]:
+        """``name``'s unexpired browser sessions, oldest first."""
+        now = now or datetime.now(timezone.utc)
+        folded = name_key(name) if isinstance(name, str) else ""
+        return sorted((s for s in self._load_browser()[1] if name_key(s.name) == folded and s.valid_at(now)),
+                      key=lambda session: session.created)
+
+    def revoke_browser_sessions(self, name: str, session_id: str | None = None) -> int:
+        """End one of ``name``'s browser sessions, or all of them; how many ended (BrowserSignInRefused if none is
+        ``session_id``).
+        """
+        if session_id is not None:
+            check_session_id(session_id)
+        with self._locked():
+            user = self.users().get(name)
+            if user is None:
+                raise BrowserSignInRefused(f"There is no user called {name}.")
+            codes, sessions = self._load_browser()
+            gone = [s for s in sessions if name_key(s.name) == name_key(user.name)
+                    and (session_id is None or s.id == session_id)]
+            if session_id is not None and not gone:
+                raise BrowserSignInRefused(f"{user.name} has no browser session {session_id}.")
+            if gone:
+                self._write(self.browser_path, encode_browser(codes, [s for s in sessions if s not in gone]))
+        return len(gone)
 
     def record_game(self, record: GameRecord, *, game_id: str | None = None) -> str:
         """Keep a finished game; for World of Mastermind also add each user's points and +1 game.
@@ -734,6 +832,10 @@ class FolderStore:
         """The daily secret if one was made (never makes one)."""
         return read_document(self.data_dir / DAILY_SECRET_FILE, decode_secret)
 
+    def all_browser_sessions(self) -> list[BrowserSession]:
+        """Every browser session in browser.json, as kept (oldest first)."""
+        return sorted(self._load_browser()[1], key=lambda session: (session.created, session.id))
+
     def load(self, arcade: Arcade) -> None:
         """Write ``arcade`` into this empty folder: game files first, users.json last.
 
@@ -758,6 +860,8 @@ class FolderStore:
                 atomic_write(self.data_dir / DAILY_SECRET_FILE, encode_secret(arcade.daily_secret))  # mode 0600
             if arcade.daily:
                 atomic_write(self.data_dir / DAILY_FILE, encode_attempts(arcade.daily))
+            if arcade.browser_sessions:
+                atomic_write(self.browser_path, encode_browser([], arcade.browser_sessions))
             atomic_write(self.users_path, encode_users(UserRegistry(arcade.users)))
         except OSError as exc:
             raise StoreError.from_os(self.data_dir, "cannot write the copy", exc) from None

@@ -133,6 +133,25 @@ MIGRATIONS: tuple[Migration, ...] = (
                updated_at timestamptz NOT NULL DEFAULT now()
            )""",
     )),
+    Migration(6, "one-time codes that sign a browser in, and browser sessions (their tokens' hashes)", (
+        # As wom_links, but apart: a code made to link a key never signs a browser in, nor the reverse.
+        """CREATE TABLE wom_browser_codes (
+               code_hash text COLLATE "C" PRIMARY KEY,
+               user_id bigint NOT NULL REFERENCES wom_users (id) ON DELETE CASCADE,
+               expires timestamptz NOT NULL
+           )""",
+        # Only the SHA-256 of a session's token is kept; the id is public (shown to revoke by).
+        """CREATE TABLE wom_browser_sessions (
+               id text COLLATE "C" PRIMARY KEY,
+               token_hash text COLLATE "C" NOT NULL UNIQUE,
+               user_id bigint NOT NULL REFERENCES wom_users (id) ON DELETE CASCADE,
+               created timestamptz NOT NULL,
+               last_used timestamptz NOT NULL,
+               expires timestamptz NOT NULL,
+               address text NOT NULL
+           )""",
+        "CREATE INDEX wom_browser_sessions_by_user ON wom_browser_sessions (user_id, created)",
+    )),
     # Later versions append here, never edit an applied one.
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -40,6 +40,9 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from ...browser import (
+    WRONG_CODE, BrowserSession, BrowserSignInRefused, MAX_SESSIONS_PER_NAME, check_session_id,
+)
 from ...daily import SECRET_BYTES, DailyAttempt, check_can_start
 from ...daily import finished as finished_attempts
 from ...halloffame import HallEntry, HallOfFame
@@ -412,6 +415,108 @@ class PostgresStore:
 
         return self._transaction(redeem)
 
+    # ---- browser sign-in (docs/serve.md, *Who you are in a browser*)
+
+    def issue_browser_code(self, name: str, now: datetime | None = None) -> str:
+        """A one-time code (ten minutes, once) that signs a browser in as ``name``; only its hash is kept
+        (wom_browser_codes), and expired codes are removed.
+        """
+        now = now or datetime.now(timezone.utc)
+
+        def issue(conn: psycopg.Connection[Any], attempt: int) -> str:
+            row = conn.execute("SELECT id, name FROM wom_users WHERE lower(name) = %s",
+                               (name_key(name) if isinstance(name, str) else "",)).fetchone()
+            if row is None:
+                raise BrowserSignInRefused(f"There is no user called {name}.")
+            code, pending = PendingLink.issue(row[1], now)
+            conn.execute("DELETE FROM wom_browser_codes WHERE expires <= %s", (now,))
+            conn.execute("INSERT INTO wom_browser_codes (code_hash, user_id, expires) VALUES (%s, %s, %s)",
+                         (pending.code_hash, row[0], pending.expires))
+            return code
+
+        return self._transaction(issue)
+
+    def redeem_browser_code(self, typed: str, token_hash: str, address: str, now: datetime | None = None) -> BrowserSession:
+        """Use a valid code up and start a session for its name, in one transaction (deleting the code's
+        row: of two servers redeeming one code at once, exactly one succeeds). BrowserSignInRefused, with
+        nothing written, for a wrong, used or expired code. A name's sessions beyond the most recent twenty
+        and expired ones are removed in the same transaction.
+        """
+        now = now or datetime.now(timezone.utc)
+        code_hash = hash_link_code(typed) if isinstance(typed, str) else ""
+
+        def redeem(conn: psycopg.Connection[Any], attempt: int) -> BrowserSession:
+            used = conn.execute("DELETE FROM wom_browser_codes WHERE code_hash = %s AND expires > %s "
+                                "RETURNING user_id", (code_hash, now)).fetchone()
+            if used is None:
+                raise BrowserSignInRefused(WRONG_CODE)
+            name = conn.execute("SELECT name FROM wom_users WHERE id = %s", (used[0],)).fetchone()
+            assert name is not None  # the code's foreign key keeps its user
+            session = BrowserSession.start(name[0], token_hash, address, now)
+            conn.execute("INSERT INTO wom_browser_sessions (id, token_hash, user_id, created, last_used, expires, "
+                         "address) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                         (session.id, session.token_hash, used[0], session.created, session.last_used,
+                          session.expires, session.address))
+            conn.execute("DELETE FROM wom_browser_sessions WHERE user_id = %s AND (expires <= %s OR id NOT IN "
+                         "(SELECT id FROM wom_browser_sessions WHERE user_id = %s AND expires > %s "
+                         "ORDER BY last_used DESC, created DESC LIMIT %s))",
+                         (used[0], now, used[0], now, MAX_SESSIONS_PER_NAME))
+            return session
+
+        return self._transaction(redeem)
+
+    _SESSION_COLUMNS = ("s.id, u.name, s.token_hash, s.created, s.last_used, s.expires, s.address "
+                        "FROM wom_browser_sessions s JOIN wom_users u ON u.id = s.user_id")
+
+    def _session(self, row: tuple[Any, ...]) -> BrowserSession:
+        try:
+            return BrowserSession(*row)
+        except (ValueError, TypeError) as exc:
+            raise self._bad_row("wom_browser_sessions", row[0], str(exc)) from None
+        except BrowserSignInRefused as exc:
+            raise self._bad_row("wom_browser_sessions", row[0], exc.reason) from None
+
+    def use_browser_session(self, token_hash: str, now: datetime | None = None) -> BrowserSession | None:
+        """The unexpired session holding ``token_hash``, its "last used" moved on when over a minute old; or None."""
+        now = now or datetime.now(timezone.utc)
+        rows = self._read(f"SELECT {self._SESSION_COLUMNS} WHERE s.token_hash = %s AND s.expires > %s",
+                          (token_hash, now))
+        if not rows:
+            return None
+        found = self._session(rows[0])
+        if not found.stale_use(now):
+            return found
+        moved = self._read("UPDATE wom_browser_sessions SET last_used = greatest(last_used, %s) "
+                           "WHERE id = %s AND expires > %s RETURNING last_used", (now, found.id, now))
+        return found.used_at(now) if moved else None  # revoked meanwhile
+
+    def browser_sessions(self, name: str, now: datetime | None = None) -> list[BrowserSession]:
+        """``name``'s unexpired browser sessions, oldest first."""
+        now = now or datetime.now(timezone.utc)
+        rows = self._read(f"SELECT {self._SESSION_COLUMNS} WHERE lower(u.name) = %s AND s.expires > %s "
+                          "ORDER BY s.created, s.id", (name_key(name) if isinstance(name, str) else "", now))
+        return [self._session(row) for row in rows]
+
+    def revoke_browser_sessions(self, name: str, session_id: str | None = None) -> int:
+        """End one of ``name``'s browser sessions, or all of them; how many ended (BrowserSignInRefused if none is
+        ``session_id``).
+        """
+        if session_id is not None:
+            check_session_id(session_id)
+
+        def revoke(conn: psycopg.Connection[Any], attempt: int) -> int:
+            row = conn.execute("SELECT id, name FROM wom_users WHERE lower(name) = %s",
+                               (name_key(name) if isinstance(name, str) else "",)).fetchone()
+            if row is None:
+                raise BrowserSignInRefused(f"There is no user called {name}.")
+            gone = conn.execute("DELETE FROM wom_browser_sessions WHERE user_id = %s AND (%s::text IS NULL OR id = %s)",
+                                (row[0], session_id, session_id)).rowcount
+            if session_id is not None and gone == 0 and attempt == 0:
+                raise BrowserSignInRefused(f"{row[1]} has no browser session {session_id}.")
+            return gone
+
+        return self._transaction(revoke)
+
     def record_game(self, record: GameRecord, *, game_id: str | None = None) -> str:
         """Keep a finished game; for World of Mastermind also add each user's points and +1 game.
 
@@ -623,9 +728,10 @@ class PostgresStore:
             "(SELECT count(*) FROM wom_hall_of_fame), (SELECT count(*) FROM wom_games), "
             "(SELECT count(*) FROM wom_games WHERE kind = 'wom'), (SELECT count(*) FROM wom_preferences), "
             "(SELECT coalesce(sum(jsonb_array_length(attempts)), 0) FROM wom_daily), "
-            "(SELECT count(*) FROM wom_daily_secret)")[0]
+            "(SELECT count(*) FROM wom_daily_secret), (SELECT count(*) FROM wom_browser_sessions)")[0]
         labels = ("users", "points", "games played", "SSH keys", "hall of fame records", "game records",
-                  "World of Mastermind records", "theme choices", "daily attempts", "daily secrets")
+                  "World of Mastermind records", "theme choices", "daily attempts", "daily secrets",
+                  "browser sessions")
         return dict(zip(labels, (int(value) for value in row)))
 
     def themes(self) -> dict[str, str]:
@@ -648,11 +754,16 @@ class PostgresStore:
         except ValueError as exc:
             raise self._bad_row("wom_daily_secret", "secret", str(exc)) from None
 
+    def all_browser_sessions(self) -> list[BrowserSession]:
+        """Every browser session kept, expired or not, oldest first (for ``wom-tui store copy``)."""
+        return [self._session(row) for row in self._read(f"SELECT {self._SESSION_COLUMNS} ORDER BY s.created, s.id")]
+
     def load(self, arcade: Arcade) -> None:
         """Fill an empty database with exactly this arcade (:class:`..api.Arcade`), in one transaction.
 
-        Points are taken as they are (not recomputed from the games). Pending link codes are not
-        copied: they live ten minutes, and a player asks for a new one. ``DatabaseError`` if anything
+        Points are taken as they are (not recomputed from the games). Pending one-time codes are not
+        copied: they live ten minutes, and a player asks for a new one; browser sessions are.
+        ``DatabaseError`` if anything
         is kept already: a copy never merges.
         """
         users, hall, games = arcade.users, arcade.hall, arcade.games
@@ -682,6 +793,14 @@ class PostgresStore:
                 with cur.copy("COPY wom_preferences (identity, theme) FROM STDIN") as copy:
                     for identity, theme in arcade.themes.items():
                         copy.write_row((identity, theme))
+                with cur.copy("COPY wom_browser_sessions (id, token_hash, user_id, created, last_used, expires, "
+                              "address) FROM STDIN") as copy:
+                    for session in arcade.browser_sessions:
+                        if name_key(session.name) not in ids:
+                            raise DatabaseError(self.database, f"browser session {session.id} belongs to "
+                                                               f"{session.name!r}, who is not a user")
+                        copy.write_row((session.id, session.token_hash, ids[name_key(session.name)], session.created,
+                                        session.last_used, session.expires, session.address))
             if arcade.daily_secret is not None:
                 conn.execute("INSERT INTO wom_daily_secret (secret) VALUES (%s)", (arcade.daily_secret.hex(),))
             if arcade.daily:
