@@ -113,7 +113,7 @@ def test_the_leaderboard_is_fewest_guesses_then_earliest_finish_then_the_rest():
         if guesses is not None:
             rows = finished(rows, "2026-11-23", "classic", name, finished_at=f"2026-11-23T{at}:00+00:00",
                             guesses=guesses, broke=broke, game_id=None)
-    rows = started(rows, attempt("Fay", day="2026-11-22"))
+    rows = started(rows, attempt("Fay", day="2026-11-22", started_at="2026-11-22T23:00:00+00:00"))
     board = leaderboard(rows, "2026-11-23", "classic")
     assert [(r.place, r.player, r.result) for r in board] == [
         (1, "Ada", "4/10"), (2, "Bo", "5/10"), (3, "Cy", "5/10"), (None, "Di", "X/10"), (None, "Ed", "did not finish"),
