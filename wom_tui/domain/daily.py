@@ -123,15 +123,11 @@ def sealed_until(kind: str, player: str, finished_at: str, viewer: str | None, n
     return None if is_over(day, now) else over_everywhere(day)
 
 
-def code_may_be_shown(day: date | str, now: datetime, *, can_play_elsewhere: bool) -> bool:
-    """True if a player who lost ``day``'s attempt may be told the code now.
-
-    Once the day is over everywhere, always; before that only to a player who can no longer play
-    that puzzle under any name (``can_play_elsewhere`` False) — over SSH a fresh key can always
-    register another name, and on one machine whoever sits at the keyboard can play as anyone
-    who has not played or register a new name, so in practice the code waits for the day's end.
-    """
-    return is_over(day, now) or not can_play_elsewhere
+def last_over(now: datetime) -> date:
+    """The latest day that is over everywhere at ``now``: its codes may be told to anyone."""
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=timezone.utc)
+    return day_of(now - OVER_EVERYWHERE)
 
 
 def format_wait(wait: timedelta) -> str:
@@ -243,7 +239,7 @@ class DailyAttempt:
         return cls(**data)
 
     def finish(self, finished_at: str, guesses: int, broke: bool, game_id: str | None) -> DailyAttempt:
-        """This attempt, finished; ``DailyRefused`` if it already was, or once its day is over everywhere."""
+        """The attempt, finished; ``DailyRefused`` if it already was, or once its day is over everywhere."""
         if self.finished:
             raise DailyRefused("This attempt is already finished.")
         if is_over(self.day, datetime.fromisoformat(finished_at)):
@@ -421,7 +417,6 @@ __all__ = [
     "OVER_EVERYWHERE",
     "check_can_start",
     "check_start",
-    "code_may_be_shown",
     "daily_code",
     "daily_share",
     "daily_title",
@@ -430,6 +425,7 @@ __all__ = [
     "finished",
     "format_wait",
     "is_over",
+    "last_over",
     "over_everywhere",
     "sealed_until",
     "leaderboard",

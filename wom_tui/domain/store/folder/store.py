@@ -691,7 +691,7 @@ class FolderStore:
         return secret
 
     @property
-    def daily_dir(self) -> Path:
+    def _daily_dir(self) -> Path:
         """The folder of the daily attempts, one file per UTC day (``daily/<YYYY-MM-DD>.json``)."""
         return self.data_dir / DAILY_DIR
 
@@ -699,8 +699,8 @@ class FolderStore:
         try:
             date.fromisoformat(day)
         except (TypeError, ValueError):
-            raise StoreError(self.daily_dir, f"{day!r} is not a day (YYYY-MM-DD)") from None
-        return self.daily_dir / f"{day}.json"
+            raise StoreError(self._daily_dir, f"{day!r} is not a day (YYYY-MM-DD)") from None
+        return self._daily_dir / f"{day}.json"
 
     def _read_day(self, day: str) -> list[DailyAttempt]:
         return read_document(self._day_path(day), decode_daily_day(day)) or []
@@ -724,14 +724,14 @@ class FolderStore:
         for attempt in attempts:
             by_day.setdefault(attempt.day, {})[(attempt.puzzle, name_key(attempt.player))] = attempt
         try:
-            self.daily_dir.mkdir(exist_ok=True)
+            self._daily_dir.mkdir(exist_ok=True)
             for day, moved in sorted(by_day.items()):
                 for attempt in self._read_day(day):  # written by a move cut short: the same attempts
                     moved[(attempt.puzzle, name_key(attempt.player))] = attempt
                 atomic_write(self._day_path(day), encode_daily_day(day, moved.values()), sync_folder=False)
-            fsync_folder(self.daily_dir)
+            fsync_folder(self._daily_dir)
         except OSError as exc:
-            raise StoreError.from_os(self.daily_dir, "cannot move daily.json's attempts into the folder", exc) from None
+            raise StoreError.from_os(self._daily_dir, "cannot move daily.json's attempts into the folder", exc) from None
         unlink(old, "cannot remove the file once its attempts were moved into daily/")
         try:
             fsync_folder(self.data_dir)
@@ -748,11 +748,11 @@ class FolderStore:
         """Every daily attempt on file, day by day (reads every day's file: for ``wom-tui store copy``)."""
         self._daily_ready()
         try:
-            names = sorted(name for name in os.listdir(self.daily_dir) if _DAY_FILE.fullmatch(name))
+            names = sorted(name for name in os.listdir(self._daily_dir) if _DAY_FILE.fullmatch(name))
         except FileNotFoundError:
             return []
         except OSError as exc:
-            raise StoreError.from_os(self.daily_dir, "cannot list the folder", exc) from None
+            raise StoreError.from_os(self._daily_dir, "cannot list the folder", exc) from None
         return [attempt for name in names for attempt in self._read_day(name[:-5])]
 
     def daily_attempts_on(self, day: str) -> list[DailyAttempt]:
@@ -791,9 +791,9 @@ class FolderStore:
 
     def _write_day(self, path: Path, day: str, attempts: list[DailyAttempt]) -> None:
         try:
-            self.daily_dir.mkdir(exist_ok=True)
+            self._daily_dir.mkdir(exist_ok=True)
         except OSError as exc:
-            raise StoreError.from_os(self.daily_dir, "cannot create the folder", exc) from None
+            raise StoreError.from_os(self._daily_dir, "cannot create the folder", exc) from None
         self._write(path, encode_daily_day(day, attempts))
 
     # ---- copying whole arcades (wom-tui store copy)
@@ -803,12 +803,12 @@ class FolderStore:
         if any((self.data_dir / name).exists() for name in FOLDER_FILES):
             return False
         try:
-            if any(_DAY_FILE.fullmatch(name) for name in os.listdir(self.daily_dir)):
+            if any(_DAY_FILE.fullmatch(name) for name in os.listdir(self._daily_dir)):
                 return False
         except FileNotFoundError:
             pass
         except OSError as exc:
-            raise StoreError.from_os(self.daily_dir, "cannot list the folder", exc) from None
+            raise StoreError.from_os(self._daily_dir, "cannot list the folder", exc) from None
         try:
             return not any(name.endswith(".json") for name in os.listdir(self.games_dir))
         except OSError as exc:
@@ -852,10 +852,10 @@ class FolderStore:
                 days: dict[str, list[DailyAttempt]] = {}
                 for attempt in arcade.daily:
                     days.setdefault(attempt.day, []).append(attempt)
-                self.daily_dir.mkdir(exist_ok=True)
+                self._daily_dir.mkdir(exist_ok=True)
                 for day, attempts in days.items():
                     atomic_write(self._day_path(day), encode_daily_day(day, attempts), sync_folder=False)
-                fsync_folder(self.daily_dir)
+                fsync_folder(self._daily_dir)
             atomic_write(self.users_path, encode_users(UserRegistry(arcade.users)))
         except OSError as exc:
             raise StoreError.from_os(self.data_dir, "cannot write the copy", exc) from None
