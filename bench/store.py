@@ -3,12 +3,17 @@ then the data folder against PostgreSQL with 10,000 and 100,000 users.
 
     .venv/bin/python bench/store.py [--users 10000] [--writes 100] [--kills 100]
                                     [--sizes 10000,100000] [--compare-writes 20] [--only-compare]
+                                    [--daily-attempts 50000] [--only-daily]
 
 Prints median and max per write (register, record_game, and a full read of the scoreboard) on a
 folder that already holds ``--users`` users; how many random SIGKILLs left a valid folder; and
 how long 8 processes × 50 updates take (``--processes``, ``--updates``), with a check that all arrived. The comparison starts
 a throwaway PostgreSQL server (tests/throwaway_pg.py: the system's package, fsync off — so its
 figures are the database's work without the disk's, while the folder's include fsync).
+
+The daily code: a start (``start_daily``, which holds the folder's lock or the database's
+per-puzzle lock) with no attempt kept and with ``--daily-attempts`` kept (100 a day), on both
+stores, and moving an older version's single ``daily.json`` of that size into ``daily/`` once.
 """
 
 from __future__ import annotations
@@ -159,6 +164,60 @@ def bench_json_against_postgres(sizes: list[int], writes: int, processes: int = 
         server.remove()
 
 
+def past_attempts(count: int) -> list:
+    """``count`` finished attempts, 100 a day on the days before 2026-11-23 (50 per puzzle)."""
+    from datetime import date, timedelta
+
+    from wom_tui.domain.daily import DailyAttempt
+
+    result = []
+    for n in range(count):
+        day = (date(2026, 11, 22) - timedelta(days=n // 100)).isoformat()
+        result.append(DailyAttempt(day, ("classic", "digits")[n % 2], f"player{n % 100:03d}", f"{day}T08:00:00+00:00",
+                                   f"{day}T08:05:00+00:00", 1 + n % 10, n % 3 > 0, None,
+                                   f"SHA256:{n % 100:011d}{'A' * 32}"))
+    return result
+
+
+def bench_daily(sizes: list[int], starts: int) -> None:
+    from datetime import datetime, timezone
+
+    from throwaway_pg import ThrowawayPostgres
+    from wom_tui.domain.daily import DailyAttempt
+    from wom_tui.domain.store.documents import encode_attempts
+    from wom_tui.domain.store.postgres.store import PostgresStore
+
+    def today(i: int) -> DailyAttempt:
+        now = datetime.now(timezone.utc)
+        return DailyAttempt(now.date().isoformat(), "classic", f"today{i:05d}", now.isoformat(),
+                            key=f"SHA256:{i:011d}{'T' * 32}")
+
+    server = ThrowawayPostgres().start()
+    try:
+        print(f"The daily code: a start with attempts already kept ({starts} starts each):")
+        for size in sizes:
+            history = past_attempts(size)
+            empty = Arcade(users=(), hall=HallOfFame(), games=(), themes={}, daily=tuple(history), daily_secret=None)
+            with tempfile.TemporaryDirectory() as tmp:
+                folder = Store(Path(tmp) / "data")
+                folder.load(empty)
+                line(f"folder     start_daily, {size:,} kept", timed(lambda i: folder.start_daily(today(i)), starts))
+            database = PostgresStore(server.new_database(f"d{size}"))
+            database.load(empty)
+            line(f"postgresql start_daily, {size:,} kept", timed(lambda i: database.start_daily(today(i)), starts))
+            database.close()
+            if size:
+                with tempfile.TemporaryDirectory() as tmp:
+                    old = Path(tmp) / "data"
+                    old.mkdir()
+                    (old / "daily.json").write_bytes(encode_attempts(history))
+                    mb = (old / "daily.json").stat().st_size / 1e6
+                    moving = Store(old)
+                    line(f"folder     moving a {mb:.1f} MB daily.json", timed(lambda i: moving.daily_attempts_on("2026-11-22"), 1))
+    finally:
+        server.remove()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--users", type=int, default=10_000)
@@ -169,18 +228,28 @@ def main() -> None:
     parser.add_argument("--only-compare", action="store_true", help="only the folder/PostgreSQL comparison")
     parser.add_argument("--processes", type=int, default=8, help="processes writing at once")
     parser.add_argument("--updates", type=int, default=50, help="updates by each of those processes")
+    parser.add_argument("--daily-attempts", type=int, default=50_000,
+                        help="daily attempts already kept when timing a daily start (against none)")
+    parser.add_argument("--daily-starts", type=int, default=50, help="daily starts timed on each store and size")
+    parser.add_argument("--only-daily", action="store_true", help="only the daily code's figures")
     parser.add_argument("--tiny", action="store_true", help="one quick pass to check the bench runs (figures meaningless)")
     args = parser.parse_args()
     if args.tiny:
         args.users, args.writes, args.kills, args.sizes, args.compare_writes = 10, 2, 2, "10", 2
         args.processes, args.updates = 2, 2
+        args.daily_attempts, args.daily_starts = 200, 2
     started = time.perf_counter()
+    if args.only_daily:
+        bench_daily([0, args.daily_attempts], args.daily_starts)
+        print(f"(bench took {time.perf_counter() - started:.1f} s)")
+        return
     if not args.only_compare:
         bench_big_folder(args.users, args.writes)
         bench_kills(args.kills)
         bench_concurrency(args.processes, args.updates)
     bench_json_against_postgres([int(n) for n in args.sizes.split(",")], args.compare_writes,
                                 args.processes, args.updates)
+    bench_daily([0, args.daily_attempts], args.daily_starts)
     print(f"(bench took {time.perf_counter() - started:.1f} s)")
 
 

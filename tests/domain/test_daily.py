@@ -113,7 +113,7 @@ def test_the_leaderboard_is_fewest_guesses_then_earliest_finish_then_the_rest():
         if guesses is not None:
             rows = finished(rows, "2026-11-23", "classic", name, finished_at=f"2026-11-23T{at}:00+00:00",
                             guesses=guesses, broke=broke, game_id=None)
-    rows = started(rows, attempt("Fay", day="2026-11-22"))
+    rows = started(rows, attempt("Fay", day="2026-11-22", started_at="2026-11-22T23:00:00+00:00"))
     board = leaderboard(rows, "2026-11-23", "classic")
     assert [(r.place, r.player, r.result) for r in board] == [
         (1, "Ada", "4/10"), (2, "Bo", "5/10"), (3, "Cy", "5/10"), (None, "Di", "X/10"), (None, "Ed", "did not finish"),
@@ -158,3 +158,46 @@ def test_attempts_read_back_strictly():
                 {**good, "finished_at": "2026-11-23T09:00:00+00:00", "guesses": 0, "broke": True}, {"day": 1}):
         with pytest.raises((ValueError, TypeError)):
             DailyAttempt.from_json(bad)
+
+
+# ---- sealed until the day is over everywhere (docs/play.md, *The daily code*)
+
+from wom_tui.domain.daily import is_over, last_over, over_everywhere, sealed_until  # noqa: E402
+
+_dt, _td, _tz = datetime, timedelta, timezone
+
+
+def test_a_day_is_over_everywhere_when_it_ends_at_utc_minus_12():
+    assert over_everywhere("2026-11-23") == _dt(2026, 11, 24, 12, tzinfo=_tz.utc)
+    assert not is_over("2026-11-23", _dt(2026, 11, 24, 11, 59, 59, tzinfo=_tz.utc))
+    assert is_over("2026-11-23", _dt(2026, 11, 24, 12, tzinfo=_tz.utc))
+    assert last_over(_dt(2026, 11, 24, 12, tzinfo=_tz.utc)).isoformat() == "2026-11-23"
+    assert last_over(_dt(2026, 11, 24, 11, 59, tzinfo=_tz.utc)).isoformat() == "2026-11-22"
+
+
+@given(st.datetimes(min_value=_dt(2000, 1, 1), max_value=_dt(2100, 1, 1)), st.integers(0, 200_000))
+def test_a_daily_game_is_sealed_from_everyone_but_its_player_until_its_day_is_over(finished, later):
+    finished = finished.replace(tzinfo=_tz.utc)
+    now = finished + _td(seconds=later)
+    stamp = finished.isoformat()
+    until = sealed_until("daily", "Ada", stamp, "Bob", now)
+    end = over_everywhere(finished.date())
+    assert until == (end if now < end else None)
+    assert sealed_until("daily", "Ada", stamp, None, now) == until  # nobody proven: sealed as for Bob
+    assert sealed_until("daily", "Ada", stamp, "aDA", now) is None  # its player, in any case
+    assert sealed_until("solo", "Ada", stamp, "Bob", now) is None
+
+
+def test_one_attempt_per_key_and_puzzle_and_day():
+    key = "SHA256:" + "A" * 43
+    attempts = started([], DailyAttempt("2026-11-23", "classic", "Main", "2026-11-23T08:00:00+00:00", key=key))
+    with pytest.raises(DailyRefused, match="This key already played"):
+        started(attempts, DailyAttempt("2026-11-23", "classic", "Alt", "2026-11-23T09:00:00+00:00", key=key))
+    check_can_start(attempts, "2026-11-23", "classic", "Alt")  # on one machine: no key
+    check_can_start(attempts, "2026-11-23", "digits", "Alt", key)
+    check_can_start(attempts, "2026-11-24", "classic", "Alt", key)
+    with pytest.raises(DailyRefused, match="can no longer be started"):
+        started([], DailyAttempt("2026-11-23", "classic", "Alt", "2026-11-24T00:00:00+00:00"))
+    with pytest.raises(DailyRefused, match="over everywhere"):
+        finished(attempts, "2026-11-23", "classic", "Main", finished_at="2026-11-24T12:00:00+00:00",
+                 guesses=2, broke=True, game_id=None)

@@ -271,7 +271,7 @@ async def test_a_guest_cannot_play_the_daily_code(store, app, data_dir):
         await pilot.press("p")
         await pilot.pause()
         assert isinstance(app.screen, DailyScreen)
-    assert not (data_dir / "daily.json").exists()
+    assert not (data_dir / "daily" / f"{today()}.json").exists()
 
 
 async def test_the_attempt_is_spent_at_the_first_guess_and_leaving_gives_no_second_try(store, app, data_dir):
@@ -282,14 +282,14 @@ async def test_the_attempt_is_spent_at_the_first_guess_and_leaving_gives_no_seco
         await wait_for(pilot, lambda: isinstance(app.screen, DailyGameScreen))
         await pilot.press(*"RGB", "enter")  # too short: refused, nothing spent
         assert "too short" in text_of(app, "#daily-message")
-        assert not (data_dir / "daily.json").exists()
+        assert not (data_dir / "daily" / f"{today()}.json").exists()
         await pilot.press("escape")  # nothing played yet: leaves freely
         await wait_for(pilot, lambda: isinstance(app.screen, DailyScreen))
         await pilot.press("p")
         await wait_for(pilot, lambda: isinstance(app.screen, DailyGameScreen))
         await pilot.press(*a_wrong_guess(store), "enter")
-        await wait_for(pilot, lambda: (data_dir / "daily.json").exists())
-        (attempt,) = json.loads((data_dir / "daily.json").read_text())["attempts"]
+        await wait_for(pilot, lambda: (data_dir / "daily" / f"{today()}.json").exists())
+        (attempt,) = json.loads((data_dir / "daily" / f"{today()}.json").read_text())["attempts"]
         assert (attempt["player"], attempt["day"], attempt["finished_at"]) == ("Alan", today(), None)
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
@@ -311,7 +311,7 @@ async def test_dropping_the_session_after_the_first_guess_gives_no_second_try(st
         await pilot.press("p")
         await wait_for(pilot, lambda: isinstance(first.screen, DailyGameScreen))
         await pilot.press(*a_wrong_guess(store), "enter")
-        await wait_for(pilot, lambda: (data_dir / "daily.json").exists())
+        await wait_for(pilot, lambda: (data_dir / "daily" / f"{today()}.json").exists())
         first.exit()  # the connection drops: no goodbye, no confirmation
     second = build_app(data_dir)
     async with second.run_test(size=SIZE) as pilot:
@@ -351,7 +351,7 @@ async def test_breaking_the_daily_code_leads_the_board_and_shares_over_osc52(sto
         await wait_for(pilot, lambda: isinstance(app.screen, DailyScreen))
         table = app.screen.query_one("#daily-board", DataTable)
         assert [str(c) for c in table.get_row_at(0)][:3] == ["1", "Alan", "2/10"]
-    (attempt,) = json.loads((data_dir / "daily.json").read_text())["attempts"]
+    (attempt,) = json.loads((data_dir / "daily" / f"{today()}.json").read_text())["attempts"]
     assert (attempt["guesses"], attempt["broke"]) == (2, True)
     (record,) = store.games()
     assert record.kind == "daily" and record.players[0].guesses[-1] == (code, Feedback(4, 0))
@@ -434,3 +434,118 @@ async def test_my_stats_and_replays_show_the_store_error_when_the_games_cannot_b
             assert app.screen.summaries is None  # nothing was shown as if there were no games
             await pilot.press("escape")
             await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+
+
+# ---------------------------------------------------------------- today's daily games are sealed (docs/play.md)
+
+
+FP_MAIN = "SHA256:" + "M" * 43
+FP_OTHER = "SHA256:" + "O" * 43
+
+
+def served(data_dir, name: str | None, fingerprint: str):
+    from wom_tui.domain.identity import Identity
+    from wom_tui.app import WomApp
+    from wom_tui.domain.store import open_store
+    import random
+
+    from .conftest import make_options
+
+    options = make_options(data_dir, served=True)
+    return WomApp(open_store(str(data_dir)), random.Random(options.seed), options, Identity.key(fingerprint, name))
+
+
+def record_daily(store, player: str, guesses: list[str], code: str, finished_at: str) -> str:
+    return store.record_game(GameRecord("daily", CLASSIC.ruleset, (breaker(player, code, guesses),), finished_at))
+
+
+async def open_first_replay(pilot) -> None:
+    await pilot.press("v")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, ReplaysScreen) and pilot.app.screen.summaries is not None)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("broke", [True, False])
+async def test_nobody_else_can_replay_todays_daily_game_until_its_day_is_over_everywhere(store, data_dir, broke):
+    """A daily game finished today (broken, or lost with ten guesses and their answers) opens for nobody
+    but its player: not for another signed-in name, not on one machine where nobody is proven."""
+    from wom_tui.domain.records import utc_now
+
+    store.register("Ada", key=FP_MAIN)
+    store.register("Bob", key=FP_OTHER)
+    code = daily_code(store.daily_secret(), day_of(datetime.now(timezone.utc)), CLASSIC)
+    wrong = "RRGG" if code != "RRGG" else "GGRR"
+    record_daily(store, "Ada", [wrong, code] if broke else [wrong] * 10, code, utc_now())
+    for app in (served(data_dir, "Bob", FP_OTHER), build_app(data_dir)):
+        async with app.run_test(size=SIZE) as pilot:
+            await open_first_replay(pilot)
+            assert isinstance(app.screen, ReplaysScreen)
+            await pilot.press("end", "right", "enter")  # keys that would step a replay change nothing
+            assert isinstance(app.screen, ReplaysScreen)
+            assert "over everywhere" in " ".join(str(n.message) for n in app._notifications)
+            assert "Ada" in "\n".join(screen_lines(app))  # the game is listed, as on the leaderboard
+    async with served(data_dir, "Ada", FP_MAIN).run_test(size=SIZE) as pilot:
+        await open_first_replay(pilot)
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ReplayScreen))
+
+
+async def test_a_daily_game_of_a_day_over_everywhere_replays_for_anyone(store, data_dir):
+    store.register("Ada", key=FP_MAIN)
+    record_daily(store, "Ada", ["RRGG", "RGBY"], "RGBY", "2020-01-01T10:00:00+00:00")
+    async with served(data_dir, None, FP_OTHER).run_test(size=SIZE) as pilot:
+        await open_first_replay(pilot)
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ReplayScreen))
+
+
+async def test_losing_the_daily_code_does_not_say_it_before_the_day_is_over(store, app):
+    store.register("Alan")
+    code = daily_code(store.daily_secret(), day_of(datetime.now(timezone.utc)), CLASSIC)
+    wrong = a_wrong_guess(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_daily(pilot, "Alan")
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, DailyGameScreen))
+        for _ in range(10):
+            await pilot.press(*wrong.lower(), "enter")
+        await wait_for(pilot, lambda: app.screen.share_text is not None)
+        said = text_of(app, "#daily-message")
+        assert "over everywhere" in said and code not in said
+        assert code not in "\n".join(screen_lines(app))
+
+
+async def test_a_keys_second_name_cannot_start_the_puzzle_its_first_name_started(store, data_dir):
+    """Over SSH one attempt per key and day: the key's other name finds the puzzle spent, and the store
+    refuses it too."""
+    store.register("Main", key=FP_MAIN)
+    store.register("Alt")
+    async with served(data_dir, "Main", FP_MAIN).run_test(size=SIZE) as pilot:
+        await open_daily(pilot, None)
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, DailyGameScreen))
+        await pilot.press(*a_wrong_guess(store).lower(), "enter")
+        await wait_for(pilot, lambda: (data_dir / "daily" / f"{today()}.json").exists())
+    async with served(data_dir, "Alt", FP_MAIN).run_test(size=SIZE) as pilot:
+        screen = await open_daily(pilot, None)
+        assert "This key already played" in text_of(pilot.app, "#daily-status")
+        assert screen.query_one("#daily-play").disabled
+        await pilot.press("p", "p")
+        assert isinstance(pilot.app.screen, DailyScreen)
+    (attempt,) = store.daily_attempts()
+    assert (attempt.player, attempt.key) == ("Main", FP_MAIN)
+
+
+async def test_the_daily_screen_says_the_code_of_the_last_day_over_everywhere(store, app, monkeypatch):
+    store.register("Alan")
+    moment = datetime(2026, 11, 24, 12, 0, 1, tzinfo=timezone.utc)  # 2026-11-23 just ended at UTC−12
+    monkeypatch.setattr(DailyScreen, "clock", staticmethod(lambda: moment))
+    from datetime import date
+
+    code = daily_code(store.daily_secret(), date(2026, 11, 23), CLASSIC)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_daily(pilot, "Alan")
+        said = text_of(app, "#daily-status")
+        from wom_tui.widgets.pegs import code_pegs
+
+        shown = code_pegs(code, CLASSIC.ruleset.palette, gap="").plain
+        assert f"The 2026-11-23 code, over everywhere now, was {shown}" in said

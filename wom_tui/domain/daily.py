@@ -6,8 +6,14 @@
   the source and the date: only someone who can read the data folder could.
 * **Which day.** Days are UTC days; the next code comes at 00:00 UTC.
 * **One attempt.** Each identity (a registered user's name, case ignored) has one attempt per
-  puzzle and day. It is recorded when the first guess is made, so leaving, quitting or losing
-  the connection afterwards does not give a second try. Guests have no identity and cannot play.
+  puzzle and day, and over SSH so has each key (the fingerprint is kept with the attempt: a key's
+  second name cannot start a puzzle one of its names started). It is recorded when the first guess
+  is made, so leaving, quitting or losing the connection afterwards does not give a second try.
+  Guests have no identity and cannot play. An attempt starts only on its own UTC day.
+* **Sealed until the day is over everywhere.** A daily game's guesses (and so the code) are shown to
+  nobody but its player until :func:`over_everywhere`: the end of that date in the last time zone,
+  UTC−12, i.e. 12:00 UTC the next day. No guess is taken after that moment, so nobody can read a
+  replay and then still play that day's code.
 * **Leaderboard.** Codes broken, by fewest guesses then earliest finish; then codes not broken
   (by finish); then attempts that were left unfinished (by start).
 * **Share.** A spoiler-free grid: one line of key pegs per guess, never its symbols.
@@ -77,6 +83,53 @@ def until_next(moment: datetime) -> timedelta:
     return midnight - moment
 
 
+OVER_EVERYWHERE = timedelta(days=1, hours=12)
+"""From 00:00 UTC of a date to its end in the last time zone (UTC−12, "anywhere on Earth")."""
+
+
+def _as_date(day: date | str) -> date:
+    return day if isinstance(day, date) else date.fromisoformat(day)
+
+
+def over_everywhere(day: date | str) -> datetime:
+    """When ``day`` has ended in every time zone: 12:00 UTC the next day (its end at UTC−12).
+
+    Until then a daily game of that day is sealed (its guesses shown only to its player), and
+    from then on no guess of that day's attempts is taken (docs/play.md, *The daily code*).
+    """
+    return datetime.combine(_as_date(day), time(0), tzinfo=timezone.utc) + OVER_EVERYWHERE
+
+
+def is_over(day: date | str, now: datetime) -> bool:
+    """True once ``day`` is over everywhere at ``now`` (a naive ``now`` is taken as UTC)."""
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=timezone.utc)
+    return now >= over_everywhere(day)
+
+
+def sealed_until(kind: str, player: str, finished_at: str, viewer: str | None, now: datetime) -> datetime | None:
+    """When a recorded game's guesses may be shown to ``viewer``: None if now, else the moment.
+
+    Only daily games are sealed, and never from their own player (``viewer``, a registered name
+    proven by the session, case ignored; None when nobody is proven, as on one machine). The
+    puzzle's day is taken as the UTC day the game finished, which is the puzzle's day or the one
+    after (an attempt started before midnight): the seal may last a day longer, never shorter.
+    """
+    if kind != "daily":
+        return None
+    if viewer is not None and name_key(viewer) == name_key(player):
+        return None
+    day = day_of(datetime.fromisoformat(finished_at))
+    return None if is_over(day, now) else over_everywhere(day)
+
+
+def last_over(now: datetime) -> date:
+    """The latest day that is over everywhere at ``now``: its codes may be told to anyone."""
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=timezone.utc)
+    return day_of(now - OVER_EVERYWHERE)
+
+
 def format_wait(wait: timedelta) -> str:
     """``"5 h 07 min"``, ``"12 min 05 s"`` or ``"42 s"``."""
     seconds = max(0, int(wait.total_seconds()))
@@ -127,6 +180,8 @@ class DailyAttempt:
     guesses: int | None = None
     broke: bool | None = None
     game_id: str | None = None
+    key: str | None = None
+    """The fingerprint of the SSH key that started it (None on one machine, and in files before keys)."""
 
     @property
     def finished(self) -> bool:
@@ -148,14 +203,17 @@ class DailyAttempt:
             "guesses": self.guesses,
             "broke": self.broke,
             "game_id": self.game_id,
+            "key": self.key,
         }
 
     @classmethod
     def from_json(cls, data: Any) -> DailyAttempt:
         """Rebuild from :meth:`as_json` data; ``ValueError`` naming what is wrong."""
         keys = {"day", "puzzle", "player", "started_at", "finished_at", "guesses", "broke", "game_id"}
-        if not isinstance(data, dict) or set(data) != keys:
-            raise ValueError(f"an attempt needs exactly {', '.join(sorted(keys))}")
+        if not isinstance(data, dict) or set(data) - {"key"} != keys:
+            raise ValueError(f"an attempt needs exactly {', '.join(sorted(keys))} (and key)")
+        if data.get("key") is not None and not isinstance(data["key"], str):
+            raise ValueError("an attempt's key must be a fingerprint or null")
         for key in ("day", "puzzle", "player", "started_at"):
             if not isinstance(data[key], str):
                 raise ValueError(f"an attempt's {key} must be text")
@@ -180,6 +238,15 @@ class DailyAttempt:
                 raise ValueError("an attempt's game_id must be text or null")
         return cls(**data)
 
+    def finish(self, finished_at: str, guesses: int, broke: bool, game_id: str | None) -> DailyAttempt:
+        """The attempt, finished; ``DailyRefused`` if it already was, or once its day is over everywhere."""
+        if self.finished:
+            raise DailyRefused("This attempt is already finished.")
+        if is_over(self.day, datetime.fromisoformat(finished_at)):
+            raise DailyRefused(f"The {self.day} code is over everywhere: this attempt stays unfinished.")
+        return DailyAttempt(self.day, self.puzzle, self.player, self.started_at, finished_at, guesses, broke,
+                            game_id, self.key)
+
 
 def find_attempt(attempts: Iterable[DailyAttempt], day: str, puzzle: str, player: str) -> DailyAttempt | None:
     """``player``'s attempt at ``puzzle`` on ``day``, or None."""
@@ -189,12 +256,22 @@ def find_attempt(attempts: Iterable[DailyAttempt], day: str, puzzle: str, player
     return None
 
 
-def check_can_start(attempts: Iterable[DailyAttempt], day: str, puzzle: str, player: str | None) -> None:
-    """Raise :class:`DailyRefused` unless ``player`` may start ``puzzle`` on ``day``."""
+def check_can_start(
+    attempts: Iterable[DailyAttempt], day: str, puzzle: str, player: str | None, key: str | None = None
+) -> None:
+    """Raise :class:`DailyRefused` unless ``player`` (signed in with ``key`` over SSH) may start ``puzzle`` on ``day``."""
     if puzzle not in PUZZLES:
         raise DailyRefused(f"There is no daily puzzle {puzzle!r}.")
     if player is None:
         raise DailyRefused(GUEST_REFUSAL)
+    attempts = list(attempts)
+    if key is not None:
+        for other in attempts:
+            if other.day == day and other.puzzle == puzzle and other.key == key and not other.is_for(day, puzzle, player):
+                raise DailyRefused(
+                    f"This key already played today's {PUZZLES[puzzle].title} code as {other.player}: "
+                    "one attempt per person a day."
+                )
     existing = find_attempt(attempts, day, puzzle, player)
     if existing is not None:
         if existing.finished:
@@ -204,9 +281,20 @@ def check_can_start(attempts: Iterable[DailyAttempt], day: str, puzzle: str, pla
         )
 
 
+def check_start(attempts: Iterable[DailyAttempt], attempt: DailyAttempt) -> None:
+    """Raise :class:`DailyRefused` unless ``attempt`` may be recorded: started on its own UTC day, by a
+    name and key that have no attempt at that puzzle that day (what every store checks under its lock).
+    """
+    if attempt.finished:
+        raise DailyRefused("A daily attempt is recorded unfinished, at its first guess.")
+    if day_of(datetime.fromisoformat(attempt.started_at)).isoformat() != attempt.day:
+        raise DailyRefused(f"The {attempt.day} code can no longer be started: today's is waiting.")
+    check_can_start(attempts, attempt.day, attempt.puzzle, attempt.player, attempt.key)
+
+
 def started(attempts: Sequence[DailyAttempt], attempt: DailyAttempt) -> list[DailyAttempt]:
-    """The attempts with ``attempt`` added; :class:`DailyRefused` if that identity already has one."""
-    check_can_start(attempts, attempt.day, attempt.puzzle, attempt.player)
+    """The attempts with ``attempt`` added; :class:`DailyRefused` if it may not start (:func:`check_start`)."""
+    check_start(attempts, attempt)
     return [*attempts, attempt]
 
 
@@ -226,11 +314,7 @@ def finished(
     done = False
     for attempt in attempts:
         if attempt.is_for(day, puzzle, player):
-            if attempt.finished:
-                raise DailyRefused("This attempt is already finished.")
-            attempt = DailyAttempt(
-                attempt.day, attempt.puzzle, attempt.player, attempt.started_at, finished_at, guesses, broke, game_id
-            )
+            attempt = attempt.finish(finished_at, guesses, broke, game_id)
             done = True
         result.append(attempt)
     if not done:
@@ -330,7 +414,9 @@ __all__ = [
     "DailyPuzzle",
     "DailyRefused",
     "LeaderRow",
+    "OVER_EVERYWHERE",
     "check_can_start",
+    "check_start",
     "daily_code",
     "daily_share",
     "daily_title",
@@ -338,6 +424,10 @@ __all__ = [
     "find_attempt",
     "finished",
     "format_wait",
+    "is_over",
+    "last_over",
+    "over_everywhere",
+    "sealed_until",
     "leaderboard",
     "peg_row",
     "share_text",

@@ -28,12 +28,16 @@ from ..domain.daily import (
     DailyAttempt,
     DailyPuzzle,
     DailyRefused,
+    check_can_start,
     daily_code,
     daily_share,
     day_of,
     find_attempt,
     format_wait,
+    is_over,
+    last_over,
     leaderboard,
+    over_everywhere,
     until_next,
 )
 from ..domain.game import GameKind
@@ -120,24 +124,37 @@ class DailyScreen(WomScreen):
             self._refresh()
 
     def _refresh(self) -> None:
-        attempts = self.wom.with_store(self.wom.store.daily_attempts)
+        day, puzzle, who = self.day.isoformat(), self.puzzle, self.identity
+        attempts = self.wom.with_store(lambda: self.wom.store.daily_attempts_on(day))
         if attempts is None:
             return
-        day, puzzle, who = self.day.isoformat(), self.puzzle, self.identity
         status = self.query_one("#daily-status", Static)
         play = self.query_one("#daily-play", Button)
         mine = find_attempt(attempts, day, puzzle.key, who) if who else None
+        refusal = None
+        if who is not None and mine is None:
+            try:
+                check_can_start(attempts, day, puzzle.key, who, self.wom.identity.fingerprint)
+            except DailyRefused as refused:
+                refusal = refused.reason
         if who is None:
-            status.update(Text(GUEST_REFUSAL))
+            said = Text(GUEST_REFUSAL)
+        elif refusal is not None:
+            said = Text(refusal)
         elif mine is None:
-            status.update(Text(f"{who}: today's {puzzle.title} code is waiting. One attempt — p to play."))
+            said = Text(f"{who}: today's {puzzle.title} code is waiting. One attempt — p to play.")
         elif not mine.finished:
-            status.update(Text(f"{mine.player} started today's {puzzle.title} code and left: no second try today."))
+            said = Text(f"{mine.player} started today's {puzzle.title} code and left: no second try today.")
         elif mine.broke:
-            status.update(Text(f"{mine.player} broke today's {puzzle.title} code in {mine.guesses}/{puzzle.ruleset.guesses}."))
+            said = Text(f"{mine.player} broke today's {puzzle.title} code in {mine.guesses}/{puzzle.ruleset.guesses}.")
         else:
-            status.update(Text(f"{mine.player} did not break today's {puzzle.title} code (X/{puzzle.ruleset.guesses})."))
-        play.disabled = who is None or mine is not None
+            said = Text(f"{mine.player} did not break today's {puzzle.title} code (X/{puzzle.ruleset.guesses}).")
+        past = self._past_code()
+        if past is not None:
+            said.append("\n")
+            said.append_text(past)
+        status.update(said)
+        play.disabled = who is None or mine is not None or refusal is not None
         table = self.query_one("#daily-board", DataTable)
         table.clear()
         rows = leaderboard(attempts, day, puzzle.key)
@@ -147,6 +164,16 @@ class DailyScreen(WomScreen):
         empty = self.query_one("#daily-empty", Static)
         empty.update(Text("Nobody has played today's code yet: be the first!"))
         empty.display = not rows
+
+    def _past_code(self) -> Text | None:
+        """The chosen puzzle's code of the latest day that is over everywhere (None before any secret)."""
+        secret = self.wom.with_store(self.wom.store.daily_secret_kept, on_error=lambda _error: None)
+        if not secret:
+            return None
+        day = last_over(self.clock())
+        text = Text(f"The {day.isoformat()} code, over everywhere now, was ", style=Style(dim=True), end="")
+        text.append_text(code_pegs(daily_code(secret, day, self.puzzle), self.puzzle.ruleset.palette, gap=""))
+        return text
 
     def on_choice_changed(self, event: Choice.Changed) -> None:
         event.stop()
@@ -160,12 +187,11 @@ class DailyScreen(WomScreen):
     def action_play(self) -> None:
         """Play today's chosen puzzle, if this identity still may."""
         who = self.identity
-        from ..domain.daily import check_can_start
-
         store, day, puzzle = self.wom.store, self.day.isoformat(), self.puzzle.key
+        key = self.wom.identity.fingerprint
 
         def allowed_secret() -> bytes:
-            check_can_start(store.daily_attempts(), day, puzzle, who)
+            check_can_start(store.daily_attempts_on(day), day, puzzle, who, key)
             return store.daily_secret()
 
         try:
@@ -181,7 +207,11 @@ class DailyScreen(WomScreen):
 
 
 class DailyGameScreen(WomScreen):
-    """One attempt at a daily code; the attempt is recorded at the first guess."""
+    """One attempt at a daily code; the attempt is recorded at the first guess (with the SSH key, if any).
+
+    No guess is taken once the day is over everywhere, and a lost attempt's screen does not say the
+    code before then (docs/play.md, *The daily code*).
+    """
 
     BINDINGS = [Binding("escape", "back", "Back"), Binding("c", "share", "Share")]
 
@@ -197,6 +227,9 @@ class DailyGameScreen(WomScreen):
         self.game = SoloGame(puzzle.ruleset, code, self.wom.rng, LifelinePolicy.NONE)
         self.started = False
         self.share_text: str | None = None
+
+    clock: Clock = staticmethod(_now)
+    """Where the screen reads the time (tests replace it)."""
 
     def compose(self) -> ComposeResult:
         ruleset = self.puzzle.ruleset
@@ -239,13 +272,18 @@ class DailyGameScreen(WomScreen):
             return  # already played (a second Enter in the same burst)
         if self.game.over:
             return
+        if is_over(self.day, self.clock()):
+            self._say(f"The {self.day.isoformat()} code is over everywhere: no more guesses.", "bold red")
+            self.query_one("#daily-input", PegInput).disabled = True
+            return
         try:
             guess = self.puzzle.ruleset.parse(message.text)
         except InvalidCode as invalid:
             self._say(invalid.reason, "bold red")
             return
         if not self.started:
-            attempt = DailyAttempt(self.day.isoformat(), self.puzzle.key, self.player, utc_now())
+            attempt = DailyAttempt(self.day.isoformat(), self.puzzle.key, self.player, utc_now(),
+                                   key=self.wom.identity.fingerprint)
             try:
                 store = self.wom.store
 
@@ -285,8 +323,13 @@ class DailyGameScreen(WomScreen):
         self.share_text = daily_share(self.day, self.puzzle, results, game.won)
         if game.won:
             self._say(f"You broke today's code in {game.guesses_used}!", "bold green")
-        else:
+        elif is_over(self.day, self.clock()):
             self._say(f"Out of guesses. {game.reveal_message}", "bold")
+        else:
+            # Anyone may still play this code under another name (a new key registers one; on one
+            # machine any name that has not played, or a new one): the code waits for the day's end.
+            self._say(f"Out of guesses. The code is shown once the day is over everywhere: "
+                      f"{over_everywhere(self.day):%Y-%m-%d %H:%M} UTC, on the daily screen.", "bold")
         share = Text(self.share_text)
         share.append("\nc: copy to your clipboard · Esc: back", style=Style(dim=True))
         self.query_one("#daily-share", Static).update(share)

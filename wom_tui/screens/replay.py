@@ -9,7 +9,7 @@ None for everyone's); it can be wired to the signed-in identity later.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from rich.style import Style
 from rich.text import Text
@@ -22,7 +22,7 @@ from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
 from ..domain.codes import Palette, Ruleset
-from ..domain.daily import PUZZLES, daily_share, share_text, solo_title
+from ..domain.daily import PUZZLES, daily_share, day_of, sealed_until, share_text, solo_title
 from ..domain.game import GameKind
 from ..domain.records import GameRecord
 from ..domain.replay import Replay, remaining_text
@@ -220,8 +220,20 @@ class ReplaysScreen(SummariesScreen):
 
     def _open(self, game_id: str) -> None:
         record = self.wom.with_store(lambda: self.wom.store.game(game_id), on_error=self._cannot_replay)
-        if record is not None:
-            self.app.push_screen(ReplayScreen(record, game_id))
+        if record is None:
+            return
+        if record.players:
+            # A daily game's guesses are its player's alone until its day is over everywhere; nobody is
+            # proven on one machine (docs/play.md, *The daily code*).
+            identity = self.wom.identity
+            viewer = identity.name if identity.served else None
+            until = sealed_until(record.kind, record.players[0].name, record.finished_at, viewer,
+                                 datetime.now(timezone.utc))
+            if until is not None:
+                self.notify(f"A daily game's guesses are shown once its day is over everywhere: "
+                            f"{until:%Y-%m-%d %H:%M} UTC.", title="Not yet", severity="warning")
+                return
+        self.app.push_screen(ReplayScreen(record, game_id))
 
     def _cannot_replay(self, error: StoreError) -> None:
         self.notify(str(error), title="This game cannot be replayed", severity="error")
@@ -348,12 +360,16 @@ class ReplayScreen(WomScreen):
         return share_text(solo_title(record.ruleset), results, record.ruleset, player.broke)
 
     def _daily_day(self) -> str:
-        # Without the daily attempts (the store failed), the day the game finished.
-        attempts = self.wom.with_store(self.wom.store.daily_attempts, on_error=lambda _error: None)
-        for attempt in attempts or ():
-            if attempt.game_id == self.game_id:
-                return attempt.day
-        return when(self.record.finished_at)[:10]
+        # The attempt's day is the day the game finished or the one before (started before midnight);
+        # without it (the store failed), the day the game finished.
+        finished = day_of(datetime.fromisoformat(self.record.finished_at))
+        for day in (finished, finished - timedelta(days=1)):
+            attempts = self.wom.with_store(lambda: self.wom.store.daily_attempts_on(day.isoformat()),
+                                           on_error=lambda _error: None)
+            for attempt in attempts or ():
+                if attempt.game_id == self.game_id:
+                    return attempt.day
+        return finished.isoformat()
 
     def action_share(self) -> None:
         """Show this game's share grid and copy it to the clipboard (OSC 52)."""

@@ -197,10 +197,16 @@ class Daily(Protocol):
         """The secret the daily codes are derived from (made on first use)."""
 
     def daily_attempts(self) -> list[DailyAttempt]:
-        """Every daily attempt kept."""
+        """Every daily attempt kept (reads them all: for copying; screens read one day)."""
+
+    def daily_attempts_on(self, day: str) -> list[DailyAttempt]:
+        """The attempts of one UTC day (``YYYY-MM-DD``); the cost does not grow with the days kept."""
 
     def start_daily(self, attempt: DailyAttempt) -> None:
-        """Record that ``attempt.player`` started a daily puzzle; ``DailyRefused`` if they already have."""
+        """Record that ``attempt.player`` started a daily puzzle (``attempt.key``: the SSH key, if any);
+        ``DailyRefused`` if that name or key already has, or it is not ``attempt.day`` any more.
+        Reads and writes only that day's attempts.
+        """
 
     def finish_daily(
         self, day: str, puzzle: str, player: str, *, finished_at: str, guesses: int, broke: bool, game_id: str | None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timezone
 from typing import Any
 
@@ -471,8 +471,32 @@ def decode_attempts(data: dict[str, Any]) -> list[DailyAttempt]:
 
 
 def encode_attempts(attempts: Iterable[DailyAttempt]) -> bytes:
-    """daily.json's bytes."""
+    """daily.json's bytes (the single file older versions kept; read to move it into ``daily/``)."""
     return encode_document({"attempts": [attempt.as_json() for attempt in attempts]})
+
+
+def decode_daily_day(day: str) -> Callable[[dict[str, Any]], list[DailyAttempt]]:
+    """A decoder of ``daily/<day>.json``: that day's attempts (each must be of ``day``)."""
+
+    def decode(data: dict[str, Any]) -> list[DailyAttempt]:
+        _expect_keys(data, {"schema", "day", "attempts"})
+        if data["day"] != day:
+            raise ValueError(f"the file is named for {day} but says {data['day']!r}")
+        attempts = decode_attempts({"schema": data["schema"], "attempts": data["attempts"]})
+        for number, attempt in enumerate(attempts, 1):
+            if attempt.day != day:
+                raise ValueError(f"attempt #{number} is of {attempt.day}, not {day}")
+        keys = [(attempt.puzzle, attempt.key) for attempt in attempts if attempt.key is not None]
+        if len(keys) != len(set(keys)):
+            raise ValueError("one key has two attempts at one puzzle")
+        return attempts
+
+    return decode
+
+
+def encode_daily_day(day: str, attempts: Iterable[DailyAttempt]) -> bytes:
+    """``daily/<day>.json``'s bytes: ``{"schema": 1, "day": ..., "attempts": [...]}``."""
+    return encode_document({"day": day, "attempts": [attempt.as_json() for attempt in attempts]})
 
 
 __all__ = [

@@ -32,6 +32,7 @@ LOCK_FILE = ".lock"
 INDEX_FILE = "games_index.json"
 DAILY_SECRET_FILE = "daily_secret.json"
 DAILY_FILE = "daily.json"
+DAILY_DIR = "daily"
 TMP_SUFFIX = ".wom-tmp"
 PENDING_SUFFIX = ".pending.json"
 

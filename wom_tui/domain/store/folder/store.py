@@ -11,7 +11,10 @@ Layout of the folder (every JSON file is pretty-printed and carries its ``"schem
     games/<id>.pending.json         a finished game whose points may not be in users.json yet
     games_index.json                a cache of every game's summary, for statistics (rebuilt at will)
     daily_secret.json               the secret the daily codes are derived from (made on first use)
-    daily.json                      {"schema": 1, "attempts": [...]}  one per identity, puzzle and day
+    daily/<YYYY-MM-DD>.json         {"schema": 1, "day": ..., "attempts": [...]}  that UTC day's attempts,
+                                    one per name (and per SSH key) and puzzle
+    daily.json                      what older versions kept instead, every attempt in one file: moved
+                                    into daily/ under the lock by the first daily read or write
     preferences.json                {"schema": 1, "themes": {identity: theme}}  per-identity settings
     solo/<hash>.json                {"schema": 1, "identity": ..., "game": {...}}  a solo game in progress,
                                     one per identity (sha256 of it), kept after every move
@@ -56,13 +59,13 @@ import stat
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...browser import BrowserSession, BrowserSignInRefused, WRONG_CODE, check_session_id, keep_sessions
-from ...daily import SECRET_BYTES, DailyAttempt, check_can_start
+from ...daily import SECRET_BYTES, DailyAttempt, check_start
 from ...daily import finished as _finished_attempts
 from ...halloffame import HallEntry, HallOfFame
 from ...keys import KeyRejected, check_fingerprint
@@ -78,6 +81,7 @@ from ..documents import (
     check_theme_name,
     decode_attempts,
     decode_browser,
+    decode_daily_day,
     decode_game,
     decode_hall,
     decode_links,
@@ -85,8 +89,8 @@ from ..documents import (
     decode_secret,
     decode_solo,
     decode_users,
-    encode_attempts,
     encode_browser,
+    encode_daily_day,
     encode_game,
     encode_hall,
     encode_index,
@@ -100,6 +104,7 @@ from ..documents import (
 )
 from .files import (
     BROWSER_FILE,
+    DAILY_DIR,
     DAILY_FILE,
     DAILY_SECRET_FILE,
     GAMES_DIR,
@@ -131,6 +136,7 @@ RECENT_GAMES = 64
 LOCK_TIMEOUT = 10.0
 """Seconds to wait for another process's write before giving up with a clear error."""
 
+_DAY_FILE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\.json")
 _GAME_FILE = re.compile(r"(?P<id>[0-9]{8}T[0-9]{12}Z-[0-9a-f]{12})(?P<pending>\.pending)?\.json")
 FOLDER_FILES = (USERS_FILE, HALL_FILE, PREFS_FILE, DAILY_FILE, DAILY_SECRET_FILE)
 """The files of a folder that hold part of an arcade (beside the games)."""
@@ -205,10 +211,12 @@ class FolderStore:
 
     def _remove_stale_temps(self) -> None:
         """Delete temp files a killed writer left behind (safe: we hold the lock, so nobody is writing)."""
-        for folder in (self.data_dir, self.games_dir):
+        for folder in (self.data_dir, self.games_dir, self.data_dir / DAILY_DIR):
             try:
                 with os.scandir(folder) as entries:
                     stale = [Path(e.path) for e in entries if e.name.endswith(TMP_SUFFIX) and e.is_file()]
+            except FileNotFoundError:
+                continue
             except OSError as exc:
                 raise StoreError.from_os(folder, "cannot list the folder", exc) from None
             for path in stale:
@@ -780,34 +788,111 @@ class FolderStore:
                 self._write(path, encode_secret(secret))
         return secret
 
+    @property
+    def _daily_dir(self) -> Path:
+        """The folder of the daily attempts, one file per UTC day (``daily/<YYYY-MM-DD>.json``)."""
+        return self.data_dir / DAILY_DIR
+
+    def _day_path(self, day: str) -> Path:
+        try:
+            date.fromisoformat(day)
+        except (TypeError, ValueError):
+            raise StoreError(self._daily_dir, f"{day!r} is not a day (YYYY-MM-DD)") from None
+        return self._daily_dir / f"{day}.json"
+
+    def _read_day(self, day: str) -> list[DailyAttempt]:
+        return read_document(self._day_path(day), decode_daily_day(day)) or []
+
+    def _old_daily_left(self) -> bool:
+        return os.path.lexists(self.data_dir / DAILY_FILE)
+
+    def _move_old_daily(self) -> None:
+        """Move an older version's ``daily.json`` into ``daily/``, one file per day (hold the lock).
+
+        Each day file is written atomically and flushed before ``daily.json`` is removed, so a move cut
+        short leaves ``daily.json`` in place and the next one does it again: a day file already written
+        holds the same attempts, and the two are merged, so no attempt is lost or doubled. A damaged
+        ``daily.json`` stays as it is and every daily read or write names it.
+        """
+        old = self.data_dir / DAILY_FILE
+        attempts = read_document(old, decode_attempts)
+        if attempts is None:
+            return
+        by_day: dict[str, dict[tuple[str, str], DailyAttempt]] = {}
+        for attempt in attempts:
+            by_day.setdefault(attempt.day, {})[(attempt.puzzle, name_key(attempt.player))] = attempt
+        try:
+            self._daily_dir.mkdir(exist_ok=True)
+            for day, moved in sorted(by_day.items()):
+                for attempt in self._read_day(day):  # written by a move cut short: the same attempts
+                    moved[(attempt.puzzle, name_key(attempt.player))] = attempt
+                atomic_write(self._day_path(day), encode_daily_day(day, moved.values()), sync_folder=False)
+            fsync_folder(self._daily_dir)
+        except OSError as exc:
+            raise StoreError.from_os(self._daily_dir, "cannot move daily.json's attempts into the folder", exc) from None
+        unlink(old, "cannot remove the file once its attempts were moved into daily/")
+        try:
+            fsync_folder(self.data_dir)
+        except OSError as exc:
+            raise StoreError.from_os(self.data_dir, "cannot flush the folder", exc) from None
+
+    def _daily_ready(self) -> None:
+        """Move an older ``daily.json`` into ``daily/`` if one is left (taking the lock only then)."""
+        if self._old_daily_left():
+            with self._locked():
+                self._move_old_daily()
+
     def daily_attempts(self) -> list[DailyAttempt]:
-        """Every daily attempt on file (empty when there is no ``daily.json`` yet)."""
-        attempts = read_document(self.data_dir / DAILY_FILE, decode_attempts)
-        return attempts if attempts is not None else []
+        """Every daily attempt on file, day by day (reads every day's file: for ``wom-tui store copy``)."""
+        self._daily_ready()
+        try:
+            names = sorted(name for name in os.listdir(self._daily_dir) if _DAY_FILE.fullmatch(name))
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            raise StoreError.from_os(self._daily_dir, "cannot list the folder", exc) from None
+        return [attempt for name in names for attempt in self._read_day(name[:-5])]
+
+    def daily_attempts_on(self, day: str) -> list[DailyAttempt]:
+        """The attempts of one UTC day (``YYYY-MM-DD``): one file read, however many days are kept."""
+        self._daily_ready()
+        return self._read_day(day)
 
     def start_daily(self, attempt: DailyAttempt) -> None:
         """Record that ``attempt.player`` started a daily puzzle (at their first guess).
 
-        :class:`~wom_tui.domain.daily.DailyRefused` (and nothing written) if they already have
-        an attempt at that puzzle on that day, even one started a moment ago in another session.
+        :class:`~wom_tui.domain.daily.DailyRefused` (and nothing written) if that name, or the key
+        that started it, already has an attempt at that puzzle on that day, even one started a
+        moment ago in another session. Under the lock only that day's file is read and written.
         """
         if not isinstance(attempt, DailyAttempt):
             raise TypeError("start_daily needs a DailyAttempt")
+        path = self._day_path(attempt.day)
         with self._locked():
-            attempts = self.daily_attempts()
-            check_can_start(attempts, attempt.day, attempt.puzzle, attempt.player)
-            self._write(self.data_dir / DAILY_FILE, encode_attempts([*attempts, attempt]))
+            self._move_old_daily()
+            attempts = self._read_day(attempt.day)
+            check_start(attempts, attempt)
+            self._write_day(path, attempt.day, [*attempts, attempt])
 
     def finish_daily(
         self, day: str, puzzle: str, player: str, *, finished_at: str, guesses: int, broke: bool, game_id: str | None
     ) -> None:
         """Record how ``player``'s started attempt ended; ``DailyRefused`` if none is under way."""
+        path = self._day_path(day)
         with self._locked():
+            self._move_old_daily()
             attempts = _finished_attempts(
-                self.daily_attempts(), day, puzzle, player,
+                self._read_day(day), day, puzzle, player,
                 finished_at=finished_at, guesses=guesses, broke=broke, game_id=game_id,
             )
-            self._write(self.data_dir / DAILY_FILE, encode_attempts(attempts))
+            self._write_day(path, day, attempts)
+
+    def _write_day(self, path: Path, day: str, attempts: list[DailyAttempt]) -> None:
+        try:
+            self._daily_dir.mkdir(exist_ok=True)
+        except OSError as exc:
+            raise StoreError.from_os(self._daily_dir, "cannot create the folder", exc) from None
+        self._write(path, encode_daily_day(day, attempts))
 
     # ---- copying whole arcades (wom-tui store copy)
 
@@ -815,6 +900,13 @@ class FolderStore:
         """True when the folder keeps no user, game, hall-of-fame, theme or daily file."""
         if any((self.data_dir / name).exists() for name in FOLDER_FILES):
             return False
+        try:
+            if any(_DAY_FILE.fullmatch(name) for name in os.listdir(self._daily_dir)):
+                return False
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise StoreError.from_os(self._daily_dir, "cannot list the folder", exc) from None
         try:
             return not any(name.endswith(".json") for name in os.listdir(self.games_dir))
         except OSError as exc:
@@ -859,7 +951,13 @@ class FolderStore:
             if arcade.daily_secret is not None:
                 atomic_write(self.data_dir / DAILY_SECRET_FILE, encode_secret(arcade.daily_secret))  # mode 0600
             if arcade.daily:
-                atomic_write(self.data_dir / DAILY_FILE, encode_attempts(arcade.daily))
+                days: dict[str, list[DailyAttempt]] = {}
+                for attempt in arcade.daily:
+                    days.setdefault(attempt.day, []).append(attempt)
+                self._daily_dir.mkdir(exist_ok=True)
+                for day, attempts in days.items():
+                    atomic_write(self._day_path(day), encode_daily_day(day, attempts), sync_folder=False)
+                fsync_folder(self._daily_dir)
             if arcade.browser_sessions:
                 atomic_write(self.browser_path, encode_browser([], arcade.browser_sessions))
             atomic_write(self.users_path, encode_users(UserRegistry(arcade.users)))

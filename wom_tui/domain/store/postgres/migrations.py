@@ -152,6 +152,26 @@ MIGRATIONS: tuple[Migration, ...] = (
            )""",
         "CREATE INDEX wom_browser_sessions_by_user ON wom_browser_sessions (user_id, created)",
     )),
+    Migration(7, "daily attempts one row each, one per name and per SSH key, puzzle and day", (
+        # A start reads and writes only its day's rows (the index), never every attempt kept.
+        """CREATE TABLE wom_daily_attempts (
+               day date NOT NULL,
+               puzzle text COLLATE "C" NOT NULL,
+               player_key text COLLATE "C" NOT NULL,
+               key text COLLATE "C",
+               attempt jsonb NOT NULL,
+               seq bigint GENERATED ALWAYS AS IDENTITY,
+               PRIMARY KEY (day, puzzle, player_key)
+           )""",
+        """CREATE UNIQUE INDEX wom_daily_attempts_by_key ON wom_daily_attempts (day, puzzle, key)
+           WHERE key IS NOT NULL""",
+        # Names are ASCII (users.check_name), so lower() is the name's casefold().
+        """INSERT INTO wom_daily_attempts (day, puzzle, player_key, attempt)
+           SELECT (item.a ->> 'day')::date, item.a ->> 'puzzle', lower(item.a ->> 'player'), item.a
+           FROM wom_daily, jsonb_array_elements(wom_daily.attempts) WITH ORDINALITY AS item(a, n)
+           ORDER BY item.n""",
+        "DROP TABLE wom_daily",
+    )),
     # Later versions append here, never edit an applied one.
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -43,7 +43,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from ...browser import (
     WRONG_CODE, BrowserSession, BrowserSignInRefused, MAX_SESSIONS_PER_NAME, check_session_id,
 )
-from ...daily import SECRET_BYTES, DailyAttempt, check_can_start
+from ...daily import SECRET_BYTES, DailyAttempt, check_start
 from ...daily import finished as finished_attempts
 from ...halloffame import HallEntry, HallOfFame
 from ...keys import KeyRejected, check_fingerprint, hash_link_code
@@ -58,7 +58,6 @@ from ..documents import (
     check_game_json,
     check_identity,
     check_theme_name,
-    decode_attempts,
     decode_secret,
     new_game_id,
 )
@@ -79,6 +78,7 @@ logging.getLogger("psycopg").addHandler(logging.NullHandler())
 CONNECT_TIMEOUT = 5
 """Seconds to wait for the database to answer a new connection."""
 ATTEMPTS = 5
+DAILY_LOCK = 0x574F44  # the advisory lock's first half for starts of one daily puzzle and day ("WOD")
 """Tries of one transaction whose connection is lost before the loss is reported."""
 RETRY_PAUSE = 0.2
 """Seconds before the first retry; doubled after each (0.2 + 0.4 + 0.8 + 1.6 s in all)."""
@@ -666,53 +666,67 @@ class PostgresStore:
         except ValueError as exc:
             raise self._bad_row("wom_daily_secret", "secret", str(exc)) from None
 
-    def _attempts(self, conn: psycopg.Connection[Any], *, lock: bool) -> list[DailyAttempt]:
-        if lock:  # the row exists from the first change on: lock it (or make it) so changes go one at a time
-            conn.execute("INSERT INTO wom_daily (attempts) VALUES ('[]') ON CONFLICT DO NOTHING")
-        row = conn.execute("SELECT attempts FROM wom_daily" + (" FOR UPDATE" if lock else "")).fetchone()
-        try:
-            return decode_attempts({"schema": 1, "attempts": row[0] if row else []})
-        except ValueError as exc:
-            raise self._bad_row("wom_daily", "attempts", str(exc)) from None
+    def _attempt_rows(self, rows: list[tuple[Any, ...]]) -> list[DailyAttempt]:
+        attempts = []
+        for seq, data in rows:
+            try:
+                attempts.append(DailyAttempt.from_json(data))
+            except (ValueError, TypeError) as exc:
+                raise self._bad_row("wom_daily_attempts", seq, str(exc)) from None
+        return attempts
 
     def daily_attempts(self) -> list[DailyAttempt]:
-        """Every daily attempt kept."""
-        return self._transaction(lambda conn, _: self._attempts(conn, lock=False))
+        """Every daily attempt kept, day by day (for ``wom-tui store copy``)."""
+        return self._attempt_rows(self._read("SELECT seq, attempt FROM wom_daily_attempts ORDER BY day, seq"))
+
+    def daily_attempts_on(self, day: str) -> list[DailyAttempt]:
+        """The attempts of one UTC day (``YYYY-MM-DD``), through the table's index."""
+        return self._attempt_rows(self._read(
+            "SELECT seq, attempt FROM wom_daily_attempts WHERE day = %s ORDER BY seq", (day,)))
 
     def start_daily(self, attempt: DailyAttempt) -> None:
-        """Record that ``attempt.player`` started a daily puzzle (at their first guess).
+        """Record that ``attempt.player`` started a daily puzzle (at their first guess): one row inserted.
 
-        :class:`~wom_tui.domain.daily.DailyRefused` (and nothing written) if they already have an
-        attempt at that puzzle on that day, even one started a moment ago on another server.
+        :class:`~wom_tui.domain.daily.DailyRefused` (and nothing written) if that name, or the key that
+        started it, already has an attempt at that puzzle on that day, even one started a moment ago on
+        another server: starts of one puzzle and day go one at a time (a transaction's advisory lock),
+        and the table's unique indexes hold the rule too.
         """
         if not isinstance(attempt, DailyAttempt):
             raise TypeError("start_daily needs a DailyAttempt")
 
         def start(conn: psycopg.Connection[Any], _: int) -> None:
-            attempts = self._attempts(conn, lock=True)
-            check_can_start(attempts, attempt.day, attempt.puzzle, attempt.player)
-            self._write_attempts(conn, [*attempts, attempt])
+            conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                         (DAILY_LOCK, f"{attempt.day}:{attempt.puzzle}"))
+            rows = conn.execute(
+                "SELECT seq, attempt FROM wom_daily_attempts WHERE day = %s AND puzzle = %s "
+                "AND (player_key = %s OR key = %s)",
+                (attempt.day, attempt.puzzle, name_key(attempt.player), attempt.key)).fetchall()
+            check_start(self._attempt_rows(rows), attempt)
+            self._insert_attempt(conn, attempt)
 
         self._transaction(start)
 
     def finish_daily(
         self, day: str, puzzle: str, player: str, *, finished_at: str, guesses: int, broke: bool, game_id: str | None
     ) -> None:
-        """Record how ``player``'s started attempt ended; ``DailyRefused`` if none is under way."""
+        """Record how ``player``'s started attempt ended (its one row); ``DailyRefused`` if none is under way."""
         def finish(conn: psycopg.Connection[Any], _: int) -> None:
-            attempts = finished_attempts(self._attempts(conn, lock=True), day, puzzle, player,
-                                         finished_at=finished_at, guesses=guesses, broke=broke, game_id=game_id)
-            self._write_attempts(conn, attempts)
+            rows = conn.execute(
+                "SELECT seq, attempt FROM wom_daily_attempts WHERE day = %s AND puzzle = %s AND player_key = %s "
+                "FOR UPDATE", (day, puzzle, name_key(player))).fetchall()
+            (attempt,) = finished_attempts(self._attempt_rows(rows), day, puzzle, player, finished_at=finished_at,
+                                           guesses=guesses, broke=broke, game_id=game_id)
+            conn.execute("UPDATE wom_daily_attempts SET attempt = %s WHERE day = %s AND puzzle = %s "
+                         "AND player_key = %s", (Jsonb(attempt.as_json()), day, puzzle, name_key(player)))
 
         self._transaction(finish)
 
     @staticmethod
-    def _write_attempts(conn: psycopg.Connection[Any], attempts: list[DailyAttempt], *, insert: bool = False) -> None:
-        rows = Jsonb([attempt.as_json() for attempt in attempts])
-        if insert:
-            conn.execute("INSERT INTO wom_daily (attempts) VALUES (%s)", (rows,))
-        else:
-            conn.execute("UPDATE wom_daily SET attempts = %s", (rows,))
+    def _insert_attempt(conn: psycopg.Connection[Any], attempt: DailyAttempt) -> None:
+        conn.execute(
+            "INSERT INTO wom_daily_attempts (day, puzzle, player_key, key, attempt) VALUES (%s, %s, %s, %s, %s)",
+            (attempt.day, attempt.puzzle, name_key(attempt.player), attempt.key, Jsonb(attempt.as_json())))
 
     # ---- copying whole arcades (wom-tui store copy)
 
@@ -727,7 +741,7 @@ class PostgresStore:
             "(SELECT coalesce(sum(games), 0) FROM wom_users), (SELECT count(*) FROM wom_user_keys), "
             "(SELECT count(*) FROM wom_hall_of_fame), (SELECT count(*) FROM wom_games), "
             "(SELECT count(*) FROM wom_games WHERE kind = 'wom'), (SELECT count(*) FROM wom_preferences), "
-            "(SELECT coalesce(sum(jsonb_array_length(attempts)), 0) FROM wom_daily), "
+            "(SELECT count(*) FROM wom_daily_attempts), "
             "(SELECT count(*) FROM wom_daily_secret), (SELECT count(*) FROM wom_browser_sessions)")[0]
         labels = ("users", "points", "games played", "SSH keys", "hall of fame records", "game records",
                   "World of Mastermind records", "theme choices", "daily attempts", "daily secrets",
@@ -803,13 +817,14 @@ class PostgresStore:
                                         session.last_used, session.expires, session.address))
             if arcade.daily_secret is not None:
                 conn.execute("INSERT INTO wom_daily_secret (secret) VALUES (%s)", (arcade.daily_secret.hex(),))
-            if arcade.daily:
-                self._write_attempts(conn, list(arcade.daily), insert=True)
+            for daily in arcade.daily:
+                self._insert_attempt(conn, daily)
 
         self._transaction(fill)
 
 
-ARCADE_TABLES = ("wom_users", "wom_games", "wom_hall_of_fame", "wom_preferences", "wom_daily", "wom_daily_secret")
+ARCADE_TABLES = ("wom_users", "wom_games", "wom_hall_of_fame", "wom_preferences", "wom_daily_attempts",
+                 "wom_daily_secret")
 """The tables a copied arcade fills (keys and links hang off wom_users)."""
 _COUNT_ARCADE = "SELECT " + " + ".join(f"(SELECT count(*) FROM {table})" for table in ARCADE_TABLES)
 
