@@ -119,8 +119,11 @@ def run_app(settings: Settings, rng: random.Random, identity: Identity | None = 
         # (to a served player without the server's paths: those go to the server's log).
         where = "the database" if settings.store else "the data folder"
         if settings.served:
-            logging.getLogger("wom_tui.session").error("cannot use %s: %s", where, error)
-            print("Sorry, the game's data cannot be read right now. Please try again later.", file=sys.stderr)
+            from .screens.errors import log_for_operator
+
+            reference = log_for_operator(error)
+            print("Sorry, the game's data cannot be read right now. Please try again later; if it keeps "
+                  f"happening, tell the server's operator this reference: {reference}", file=sys.stderr)
         else:
             print(f"wom-tui: cannot use {where}: {error}", file=sys.stderr)
         return 1
