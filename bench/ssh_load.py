@@ -172,7 +172,8 @@ async def start_server(data_dir: str, sessions: int, *options: str) -> tuple[asy
     allowed), with more ``options``; the process and its port."""
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "wom_tui", "serve", "--port", "0", "--data-dir", data_dir,
-        "--max-sessions", str(sessions), "--max-per-ip", str(sessions), "--idle-timeout", "3600", *options,
+        "--max-sessions", str(sessions), "--max-per-ip", str(sessions),
+        "--max-per-network", str(sessions), "--idle-timeout", "3600", *options,
         stderr=asyncio.subprocess.PIPE,
     )
     assert process.stderr is not None

@@ -230,6 +230,27 @@ class WomApp(KeyQueue[int]):
         self._exit_renderables.append(Text(SERVED_APOLOGY))
         self._close_messages_no_wait()
 
+    def panic(self, *renderables: Any) -> None:
+        """Textual's way out on an unexpected error (its own input thread's failure, say): served, what it
+        would print (a traceback with the server's paths) goes to the server's log, the player reads the apology.
+        """
+        if not self.options.served:
+            super().panic(*renderables)
+            return
+        import io
+
+        from rich.console import Console
+        from rich.text import Text
+
+        text = io.StringIO()
+        console = Console(file=text, width=120, color_system=None, force_terminal=False, legacy_windows=False)
+        for renderable in renderables:
+            console.print(renderable)
+        logging.getLogger("wom_tui.session").error("the game failed:\n%s", text.getvalue().rstrip())
+        self._return_code = 1
+        self._exit_renderables.append(Text(SERVED_APOLOGY))
+        self._close_messages_no_wait()
+
     # -- the store -------------------------------------------------------------------------
 
     def check_store(self) -> bool:

@@ -10,7 +10,9 @@ import gc
 import logging
 import random
 import sys
+import threading
 from pathlib import Path
+from typing import Any
 
 from .domain.identity import Identity
 from .settings import Settings, open_store
@@ -37,6 +39,32 @@ def log_to_server(fd: int) -> None:
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
     logger.propagate = False
+    # Everything else that would write to stderr (the player's terminal) goes to the server's log too:
+    # other libraries' log records (asyncio's "exception was never retrieved"), warnings, an exception
+    # in any thread, and one Python can only report as "ignored".
+    root = logging.getLogger()
+    root.addHandler(handler)
+    logging.captureWarnings(True)
+    threading.excepthook = _log_thread_exception
+    sys.unraisablehook = _log_unraisable
+
+
+def _log_thread_exception(args: threading.ExceptHookArgs) -> None:
+    """A thread of a served game failed: its traceback goes to the server's log (the game goes on)."""
+    if args.exc_type is SystemExit:
+        return
+    thread = args.thread.name if args.thread is not None else "a thread"
+    exc_info = (args.exc_type, args.exc_value, args.exc_traceback) if args.exc_value is not None else None
+    logging.getLogger("wom_tui.session").error("%s of the game failed", thread, exc_info=exc_info)
+
+
+def _log_unraisable(unraisable: Any) -> None:
+    """An exception Python could not raise (in a finaliser, say): to the server's log."""
+    error = unraisable.exc_value
+    exc_info = (type(error), error, unraisable.exc_traceback) if error is not None else None
+    logging.getLogger("wom_tui.session").error(
+        "%s: %s", unraisable.err_msg or "Exception ignored in", unraisable.object, exc_info=exc_info
+    )
 
 
 def run_served(settings: Settings, fingerprint: str | None, log_fd: int | None = None) -> int:
@@ -80,6 +108,9 @@ def run_app(settings: Settings, rng: random.Random, identity: Identity | None = 
     from .domain.store import StoreError
 
     patches.install()  # Textual's global workarounds, once, before any widget is built (wom_tui/patches)
+    from .patches.driver import tolerate_invalid_input
+
+    tolerate_invalid_input()  # a byte that is not UTF-8 is typed data, on Textual's own drivers too
     identity = identity if identity is not None else Identity.local()
     try:
         store = open_store(settings)
@@ -88,8 +119,11 @@ def run_app(settings: Settings, rng: random.Random, identity: Identity | None = 
         # (to a served player without the server's paths: those go to the server's log).
         where = "the database" if settings.store else "the data folder"
         if settings.served:
-            logging.getLogger("wom_tui.session").error("cannot use %s: %s", where, error)
-            print("Sorry, the game's data cannot be read right now. Please try again later.", file=sys.stderr)
+            from .screens.errors import log_for_operator
+
+            reference = log_for_operator(error)
+            print("Sorry, the game's data cannot be read right now. Please try again later; if it keeps "
+                  f"happening, tell the server's operator this reference: {reference}", file=sys.stderr)
         else:
             print(f"wom-tui: cannot use {where}: {error}", file=sys.stderr)
         return 1

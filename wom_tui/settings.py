@@ -70,6 +70,12 @@ class Settings:
     max_sessions: int = 32
     max_per_ip: int = 4
     """Sessions one address may hold at once (0: no limit)."""
+    max_per_network: int = 8
+    """Sessions one network (an IPv4 /24, an IPv6 /64) may hold at once (0: no limit): one client with
+    many addresses of its own network cannot take every seat."""
+    warm_answer_timeout: float = 5.0
+    """Seconds the warm parent may leave a fork request unanswered (nothing heard from it at all) before
+    the server logs it and starts a new one (it was stopped, or hangs)."""
     no_guests: bool = False
     """Turn away clients without a key (with one line saying why)."""
     idle_timeout: float = 600.0

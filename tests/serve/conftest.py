@@ -54,7 +54,7 @@ async def shared_server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterat
     """One game server for a whole test module (tests keep to their own keys, names and sessions, and
     close their connections); mark such tests ``@pytest.mark.asyncio(loop_scope="module")``."""
     server = GameServer(
-        Settings(data_dir=tmp_path_factory.mktemp("shared") / "data", seed=4321, port=0, max_per_ip=32)
+        Settings(data_dir=tmp_path_factory.mktemp("shared") / "data", seed=4321, port=0, max_per_ip=32, max_per_network=32)
     )
     await server.start()
     yield server

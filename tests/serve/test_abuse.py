@@ -236,3 +236,29 @@ async def test_a_failing_game_shows_an_apology_and_logs_the_details(
     assert "Traceback" not in shown and "ZeroDivisionError" not in shown and "wom_tui" not in shown
     await until(lambda: "ZeroDivisionError" in caplog.text)
     assert "game: Traceback" in caplog.text
+
+
+async def test_seats_per_network_many_addresses_of_one_slash_24_do_not_take_every_seat(start_server: ServerFactory) -> None:
+    """One client with several loopback addresses (127.0.0.2, .3, …: one /24) holds at most
+    ``max_per_network`` seats; another /24 (127.0.1.x) still gets in."""
+    server = await start_server(max_per_ip=1, max_per_network=3)
+    for last in (2, 3, 4):
+        seated = await open_terminal(await connect(server, local_addr=(f"127.0.0.{last}", 0)))
+        await seated.wait_for_text(MENU_TEXT)
+    fourth = await open_terminal(await connect(server, local_addr=("127.0.0.5", 0)))
+    await fourth.wait_closed()
+    assert "at most 3 games of World of Mastermind at once from one network" in fourth.text
+    assert fourth.chan is not None and fourth.chan.get_exit_status() == 1
+    elsewhere = await open_terminal(await connect(server, local_addr=("127.0.1.2", 0)))
+    await elsewhere.wait_for_text(MENU_TEXT)
+    assert sorted(session.host for session in server.sessions) == ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.1.2"]
+
+
+def test_the_network_of_an_address() -> None:
+    from wom_tui.serve.server import network_of
+
+    assert network_of("203.0.113.77") == "203.0.113.0/24"
+    assert network_of("::ffff:203.0.113.77") == "203.0.113.0/24"
+    assert network_of("2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::/64"
+    assert network_of("fe80::1%eth0") == "fe80::/64"
+    assert network_of("?") == "?"

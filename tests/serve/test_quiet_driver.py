@@ -293,3 +293,50 @@ async def test_input_that_ends_leaves_the_thread_asleep_until_closed() -> None:
         os.close(read)
         for number, handler in signals.items():
             signal.signal(number, handler)
+
+
+async def test_bytes_that_are_not_utf8_arrive_as_replacement_characters(terminal: Terminal) -> None:
+    """0xff, a lone 0xc0, a character cut short: each is data (U+FFFD), and the keys after it still arrive."""
+    inbox = terminal.inbox
+    for typed in (b"\xff", b"\xc0", b"\xc3x", b"\xfe\xfe"):
+        terminal.type(typed)
+    terminal.type(b"k")
+    await inbox.until(lambda: "k" in inbox.keys())
+    characters = [m.character for m in inbox.messages if isinstance(m, events.Key)]
+    assert characters == ["\ufffd", "\ufffd", "\ufffd", "x", "\ufffd", "\ufffd", "k"]
+    assert input_thread(terminal.driver).is_alive()
+
+
+async def test_textuals_own_driver_takes_such_bytes_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the app falls back to Textual's driver (a Textual the quiet one was not measured on), it
+    replaces invalid bytes as well once ``tolerate_invalid_input`` ran (as ``run_app`` does)."""
+    from textual.drivers import linux_driver
+
+    from wom_tui.patches.driver import tolerate_invalid_input
+
+    monkeypatch.setattr(linux_driver, "getincrementaldecoder", linux_driver.getincrementaldecoder)
+    tolerate_invalid_input()
+    signals = saved_signals()
+    master, slave = os.openpty()
+    inbox = Inbox()
+    driver = linux_driver.LinuxDriver(inbox)  # type: ignore[arg-type]
+    driver.fileno = slave
+    driver.input_tty = True
+    driver._file = open(os.dup(slave), "w")  # noqa: SIM115
+    drain = threading.Thread(target=_drain, args=(master,), daemon=True)
+    drain.start()
+    driver.start_application_mode()
+    try:
+        os.write(master, b"\xff\xc0k")
+        await inbox.until(lambda: "k" in inbox.keys())
+        characters = [m.character for m in inbox.messages if isinstance(m, events.Key)]
+        assert characters == ["\ufffd", "\ufffd", "k"]
+    finally:
+        driver.stop_application_mode()
+        driver.close()
+        driver._file.close()
+        os.close(slave)
+        drain.join()
+        os.close(master)
+        for number, handler in signals.items():
+            signal.signal(number, handler)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import os
 import re
 import signal
@@ -213,3 +215,29 @@ def test_arrivals_start_in_order_a_few_at_a_time_and_a_slow_start_does_not_block
     assert forks.forked == ["a", "b", "c", "d", "e"]
     os.close(queue.read_end)
     os.close(queue.write_end)
+
+
+async def test_a_stopped_warm_parent_is_replaced_and_the_waiting_player_still_gets_the_menu(
+    start_server: ServerFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="wom_tui.serve")
+    server = await start_server()
+    assert server.warm is not None and server.warm.pid is not None
+    playing = await open_terminal(await connect(server))
+    await playing.wait_for_text(MENU_TEXT)
+    stopped = server.warm.pid
+    os.kill(stopped, signal.SIGSTOP)
+    try:
+        arriving = await open_terminal(await connect(server))
+        await arriving.wait_for_text(MENU_TEXT)  # from the new warm parent
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(stopped, signal.SIGCONT)
+    assert server.warm.pid != stopped
+    await until(lambda: process_gone(stopped))
+    replaced = [r.getMessage() for r in caplog.records if "replacing it" in r.getMessage()]
+    assert replaced == [f"warm parent pid {stopped} left 1 game start(s) unanswered for 5 s (stopped or hung); replacing it"]
+    playing.type("o")  # the game already playing was never held up
+    await playing.wait_for_text("Solo game")
+    playing.type("p")
+    await playing.wait_for_text(GAME_TEXT)

@@ -52,6 +52,9 @@ def _add_serve_command(sub: Any) -> None:
                        help=f"concurrent sessions allowed (default {_DEFAULT.max_sessions})")
     serve.add_argument("--max-per-ip", type=int, default=_DEFAULT.max_per_ip, metavar="N",
                        help=f"concurrent sessions from one address (default {_DEFAULT.max_per_ip})")
+    serve.add_argument("--max-per-network", type=int, default=_DEFAULT.max_per_network, metavar="N",
+                       help="concurrent sessions from one network, an IPv4 /24 or an IPv6 /64 "
+                            f"(default {_DEFAULT.max_per_network}; 0: no limit)")
     serve.add_argument("--idle-timeout", type=float, default=_DEFAULT.idle_timeout, metavar="SECONDS",
                        help=f"close idle sessions after this (default {_DEFAULT.idle_timeout:g})")
     serve.add_argument("--host-key", metavar="PATH", help="host key file (default: ssh_host_ed25519_key in the data folder)")
@@ -112,6 +115,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         settings,
         data_dir=settings.data_dir.absolute(),
         host=args.host, port=args.port, max_sessions=args.max_sessions, max_per_ip=args.max_per_ip,
+        max_per_network=args.max_per_network,
         no_guests=args.no_guests, idle_timeout=args.idle_timeout,
         host_key=Path(args.host_key).expanduser() if args.host_key else None,
         authorized_keys=Path(args.authorized_keys).expanduser() if args.authorized_keys else None,

@@ -15,15 +15,23 @@ app wakes the thread through a pipe that it waits on beside the terminal: settin
 ``exit_event``, as Textual's ``disable_input`` does just before it joins the thread, writes to that
 pipe. Everything else (the terminal modes, the writer thread, SIGWINCH, suspend and resume) is
 Textual's.
+
+Input that is not UTF-8 (a Latin-1 terminal, 8-bit meta keys, a client sending ``0xff``) is data, not an
+error: each invalid byte becomes U+FFFD, where Textual's strict decoder raised and ended the app with a
+traceback (https://github.com/Textualize/textual/issues/6456). :func:`tolerate_invalid_input` does the
+same for Textual's own drivers, where the app falls back to them. Anything else that fails in the input
+thread goes to the app's own error handling (a served game logs it and apologises), not to a traceback
+on the player's screen.
 """
 
 from __future__ import annotations
 
+import codecs
 import contextlib
+import functools
 import os
 import selectors
 import threading
-from codecs import getincrementaldecoder
 from typing import Any
 
 from textual import constants
@@ -91,6 +99,15 @@ class QuietDriver(LinuxDriver):
                 with contextlib.suppress(OSError):
                     os.close(fd)
 
+    def _run_input_thread(self) -> None:
+        """The input thread: on failure the app handles the exception as any other of its own (Textual's
+        thread printed a Rich traceback on the terminal instead).
+        """
+        try:
+            self.run_input_thread()
+        except Exception as error:
+            self._app.call_later(self._app._handle_exception, error)
+
     def run_input_thread(self) -> None:
         """Wait for input and dispatch events; sleep without a timeout while nothing is half-read."""
         assert self._wake_pipe is not None, "start_application_mode makes the wake-up pipe"
@@ -103,7 +120,7 @@ class QuietDriver(LinuxDriver):
         parser = XTermParser(self._debug)
         feed = parser.feed
         tick = parser.tick
-        decode = getincrementaldecoder("utf-8")().decode
+        decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
         exit_event = self.exit_event
         process_message = self.process_message
 
@@ -147,3 +164,28 @@ class QuietDriver(LinuxDriver):
             except (EOFError, ParseError):
                 pass
 
+
+
+def _replacing_decoder(encoding: str) -> Any:
+    """``codecs.getincrementaldecoder``, whose decoders replace invalid bytes by default."""
+    return functools.partial(codecs.getincrementaldecoder(encoding), errors="replace")
+
+
+def tolerate_invalid_input() -> None:
+    """Make Textual's own terminal drivers replace invalid UTF-8 input (U+FFFD) rather than raise.
+
+    Their input threads build a strict decoder with the module's ``getincrementaldecoder``
+    (https://github.com/Textualize/textual/issues/6456); this gives those modules one whose decoders
+    replace. It changes nothing else, on any Textual, so it is not gated on the measured versions: it
+    matters most where the app falls back to Textual's driver, on a Textual :class:`QuietDriver` was not
+    measured on.
+    """
+    import importlib
+
+    for name in ("textual.drivers.linux_driver", "textual.drivers.linux_inline_driver", "textual.drivers.web_driver"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        if getattr(module, "getincrementaldecoder", None) is codecs.getincrementaldecoder:
+            module.getincrementaldecoder = _replacing_decoder  # type: ignore[attr-defined]

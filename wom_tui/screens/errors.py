@@ -1,7 +1,16 @@
-"""The store-error screen: which data file was refused and why, in plain text."""
+"""The store-error screen: which data file was refused and why, in plain text.
+
+Locally it names the file (or the database) and the reason: the data is the player's own, on their own
+machine, and they are the one who can repair it. A served player gets neither (the server's paths, the
+database's host and port are the operator's business): only what they can do (try again, go back) and a
+reference under which the details went to the server's log, to pass on to the operator.
+"""
 
 from __future__ import annotations
 
+import logging
+import os
+import time
 from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
@@ -16,6 +25,26 @@ from .host import WomHost
 
 if TYPE_CHECKING:
     from ..domain.store import StoreError
+
+
+SERVED_REASON = "The server cannot use the game's data just now."
+SERVED_ADVICE = (
+    "Press r to try again in a moment, or Esc to go back. If it keeps happening, tell the server's "
+    "operator this reference:"
+)
+
+
+def log_for_operator(error: StoreError) -> str:
+    """Log ``error`` in full (to the server's log, for a served game) and give its reference.
+
+    The reference is the time and the game's process id, not a random draw: all randomness comes from the
+    game's seeded source, and a store failure must not change the codes that follow it.
+    """
+    reference = f"E{time.strftime('%H%M%S')}-{os.getpid()}"
+    logging.getLogger("wom_tui.session").error(
+        "store error, reference %s: %s %s: %s", reference, getattr(error, "label", "File:"), error.path, error.reason
+    )
+    return reference
 
 
 class StoreErrorScreen(Screen[None]):
@@ -34,7 +63,19 @@ class StoreErrorScreen(Screen[None]):
         super().__init__()
         self.error = error
 
+    @property
+    def _served(self) -> bool:
+        return bool(cast("WomHost", self.app).options.served)
+
     def compose(self) -> ComposeResult:
+        if self._served:
+            with Vertical(id="error-box"):
+                yield Static(Text("The game's data could not be read"), id="error-title")
+                yield Static(Text(SERVED_REASON), id="error-reason")
+                yield Static(Text(SERVED_ADVICE), id="error-advice")
+                yield Static(Text(log_for_operator(self.error), style="bold"), id="error-reference")
+            yield Footer()
+            return
         with Vertical(id="error-box"):
             yield Static(Text("The game's data could not be read"), id="error-title")
             yield Static(Text(getattr(self.error, "label", "File:")), classes="error-label")
@@ -64,6 +105,10 @@ class StoreErrorScreen(Screen[None]):
             cast("WomHost", self.app).store.check()
         except StoreError as error:
             self.error = error
+            if self._served:
+                self.query_one("#error-reference", Static).update(Text(log_for_operator(error), style="bold"))
+                self.notify("Still unavailable.", severity="error")
+                return
             self.query_one("#error-path", Static).update(Text(str(error.path)))
             self.query_one("#error-reason", Static).update(Text(str(error.reason)))
             self.notify("Still unreadable.", severity="error")

@@ -13,6 +13,7 @@ gets the fingerprint from the server, never from anything the client sends (user
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import itertools
 import logging
 import os
@@ -35,6 +36,23 @@ from .warmparent import WARM_COMMAND, WarmChild, WarmParent
 
 log = logging.getLogger("wom_tui.serve")
 
+
+
+def network_of(host: str) -> str:
+    """The network ``host`` counts in for ``max_per_network``: its IPv4 /24 or IPv6 /64 (an IPv4 address
+    mapped into IPv6 counts as IPv4); ``host`` itself if it is not an address.
+
+    One person can hold many addresses of one network (a /64 is what one IPv6 customer gets; a VPS has
+    a handful of IPv4 addresses side by side), but rarely many networks.
+    """
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])  # an IPv6 zone (fe80::1%eth0) is not the network
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    prefix = 24 if address.version == 4 else 64
+    return str(ipaddress.ip_network(f"{address}/{prefix}", strict=False))
 
 
 class ServeError(Exception):
@@ -275,7 +293,7 @@ class GameServer:
             log, "dropped %d connection(s) that had not signed in, to make room (at most %d signing in, %d per address)"
         )
         self.unauthenticated_closed = RateLimitedLog(log, "%d connection(s) closed without signing in", level=logging.INFO)
-        self.warm = WarmParent(warm_command) if warm_command is not None else None
+        self.warm = WarmParent(warm_command, settings.warm_answer_timeout) if warm_command is not None else None
         """The warm parent that forks each session's game (None: a server for tests that open no game,
         which then spares the warm parent's start, about 0.6 CPU-seconds)."""
 
@@ -386,12 +404,18 @@ class GameServer:
         return list(self._seated)
 
     def take_seat(self, session: GameSession) -> str | None:
-        """Seat a session, or say why not: ``"full"`` (``max_sessions``) or ``"address"`` (``max_per_ip``)."""
+        """Seat a session, or say why not: ``"full"`` (``max_sessions``), ``"address"`` (``max_per_ip``) or
+        ``"network"`` (``max_per_network``: its IPv4 /24 or IPv6 /64, see :func:`network_of`).
+        """
         if len(self._seated) >= self.settings.max_sessions:
             return "full"
         per_ip = self.settings.max_per_ip
         if per_ip > 0 and sum(1 for other in self._seated if other.host == session.host) >= per_ip:
             return "address"
+        per_network = self.settings.max_per_network
+        network = network_of(session.host)
+        if per_network > 0 and sum(1 for other in self._seated if network_of(other.host) == network) >= per_network:
+            return "network"
         self._seated.add(session)
         return None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import codecs
 import fcntl
 import logging
 import os
@@ -25,6 +26,7 @@ log = logging.getLogger("wom_tui.serve")
 NO_TERMINAL = "World of Mastermind needs a terminal: use ssh -t (for example: ssh -t -p {port} {host}).\r\n"
 ARCADE_FULL = "Sorry, all {seats} seats of World of Mastermind are taken right now. Please try again in a little while.\r\n"
 TOO_MANY_FROM_ADDRESS = "Sorry, at most {count} games of World of Mastermind at once from one address.\r\n"
+TOO_MANY_FROM_NETWORK = "Sorry, at most {count} games of World of Mastermind at once from one network.\r\n"
 NO_GUESTS = (
     "This World of Mastermind server only lets in players with an SSH key "
     "(make one with ssh-keygen -t ed25519, then connect again).\r\n"
@@ -102,7 +104,7 @@ class SessionHost(Protocol):
         ...
 
     def take_seat(self, session: GameSession) -> str | None:
-        """Seat the session, or say why not (``"full"``, ``"address"``)."""
+        """Seat the session, or say why not (``"full"``, ``"address"``, ``"network"``)."""
         ...
 
     def leave_seat(self, session: GameSession) -> None:
@@ -135,6 +137,8 @@ class GameSession(asyncssh.SSHServerSession):
         self.fingerprint = fingerprint
         """The verified key's fingerprint, or None for a guest: the game process is told this, nothing else."""
         self._throttle = InputThrottle()
+        self._utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        """Makes the client's input UTF-8 before the game reads it (each invalid byte becomes U+FFFD)."""
         self._log_fd: int | None = None
         self._log_buffer = bytearray()
         self._log_budget = _LOG_BUDGET
@@ -210,6 +214,10 @@ class GameSession(asyncssh.SSHServerSession):
             count = self._server.settings.max_per_ip
             log.info("%s: refused, %d sessions from %s already", self.label, count, clean(self.host))
             self._say_and_close(TOO_MANY_FROM_ADDRESS.format(count=count))
+        elif refusal == "network":
+            count = self._server.settings.max_per_network
+            log.info("%s: refused, %d sessions from the network of %s already", self.label, count, clean(self.host))
+            self._say_and_close(TOO_MANY_FROM_NETWORK.format(count=count))
         else:
             self._start_game()
 
@@ -231,6 +239,11 @@ class GameSession(asyncssh.SSHServerSession):
         data = self._throttle.feed(data)
         if self._throttle.dropped and not dropped:
             log.warning("%s: input faster than a person types; dropping the excess", self.label)
+        # Bytes that are not UTF-8 (0xff, a lone 0xc0) are typed data, not an error: the game's terminal
+        # driver replaces them too, but a Textual driver that decodes strictly would end the game on one
+        # (https://github.com/Textualize/textual/issues/6456). A character cut between two packets waits
+        # for its other bytes here.
+        data = self._utf8.decode(data).encode()
         if not data:
             return
         if self._input:

@@ -1,6 +1,8 @@
 """The server's side of the warm parent (:mod:`.forkserver`): start it, ask it for games, watch them end.
 
-If the warm parent dies, the server starts a new one (:class:`WarmParent`); running games keep playing,
+If the warm parent dies, the server starts a new one (:class:`WarmParent`); so it does if the warm parent
+leaves a fork request unanswered for ``answer_timeout`` seconds (it was stopped, or hangs): it is killed,
+the server says so in its log, and the request goes to the new one. Running games keep playing,
 since they only need their pty and the server's end of it. The server is their child subreaper
 (``PR_SET_CHILD_SUBREAPER``): the kernel hands them to it rather than to init (which in a container may
 never reap), and the server reaps each one when its pidfd says it ended.
@@ -116,15 +118,26 @@ class WarmChild:
         return await asyncio.shield(self._done)
 
 
+class _WarmParentLost(OSError):
+    """The warm parent ended (or was replaced) before it answered a request: ask the next one."""
+
+
 class WarmParent:
     """The server's handle on the warm parent: ``await start()``, ``await spawn(...)``, ``await close()``.
 
     It starts the warm process as a fresh interpreter with nothing of the server's open files, and
-    starts a new one whenever it dies (after a short pause if it keeps dying).
+    starts a new one whenever it dies (after a short pause if it keeps dying), or leaves fork requests
+    unanswered: while any is waiting, a warm parent that sends nothing at all for ``answer_timeout``
+    seconds is replaced. (A healthy one, even with a long queue of games to start, forks one at least
+    every ``forkserver.START_WAIT`` seconds and says so.)
     """
 
-    def __init__(self, command: Sequence[str] = WARM_COMMAND) -> None:
+    def __init__(self, command: Sequence[str] = WARM_COMMAND, answer_timeout: float = 5.0) -> None:
         self._command = tuple(command)
+        self._answer_timeout = answer_timeout
+        self._heard = 0.0
+        """Loop time of the warm parent's last message, or of the first request it owes an answer to."""
+        self._watchdog: asyncio.TimerHandle | None = None
         self._proc: subprocess.Popen[bytes] | None = None
         self._sock: socket.socket | None = None
         self._ready: asyncio.Future[None] | None = None
@@ -187,6 +200,7 @@ class WarmParent:
         if not data:
             self._lost()
             return
+        self._heard = asyncio.get_running_loop().time()
         self._buffer += data
         while b"\n" in self._buffer:
             line, self._buffer = self._buffer.split(b"\n", 1)
@@ -217,9 +231,32 @@ class WarmParent:
             if future is not None and not future.done():
                 future.set_exception(OSError(message.get("error", "the warm parent could not fork")))
 
+    def _watch(self) -> None:
+        """While requests wait for an answer: replace a warm parent that has said nothing for too long."""
+        self._watchdog = None
+        if not self._pending or self._closing or self._proc is None:
+            return
+        loop = asyncio.get_running_loop()
+        deadline = self._heard + self._answer_timeout
+        if loop.time() < deadline:
+            self._watchdog = loop.call_at(deadline, self._watch)
+            return
+        log.warning(
+            "warm parent pid %s left %d game start(s) unanswered for %.0f s (stopped or hung); replacing it",
+            self.pid, len(self._pending), self._answer_timeout,
+        )
+        try:
+            self._proc.kill()  # SIGKILL ends a stopped process too
+        except OSError:
+            pass
+        self._lost()
+
     def _lost(self) -> None:
         """The warm process went away: fail what waited on it, keep watching its games, start anew."""
         loop = asyncio.get_running_loop()
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            self._watchdog = None
         if self._sock is not None:
             loop.remove_reader(self._sock.fileno())
             self._sock.close()
@@ -229,7 +266,7 @@ class WarmParent:
         self._fds = []
         for future in self._pending.values():
             if not future.done():
-                future.set_exception(OSError("the warm parent ended"))
+                future.set_exception(_WarmParentLost("the warm parent ended"))
         self._pending.clear()
         for child in self._children.values():
             child._orphaned()
@@ -262,7 +299,19 @@ class WarmParent:
         """Fork a game with ``settings`` on the pty ``slave``, as the verified key ``fingerprint`` (None: a
         guest), with the environment ``env``; ``log_fd`` is the write end of the game's log pipe. The caller
         still closes its copies of ``slave`` and ``log_fd``. OSError if the game cannot be forked.
+
+        Should the warm parent end or be replaced before it answers, the request goes to the next one
+        (once: a request that ends two warm parents in a row is refused).
         """
+        try:
+            return await self._spawn_once(slave, settings, fingerprint, env, log_fd)
+        except _WarmParentLost:
+            log.info("asking the new warm parent for the game instead")
+            return await self._spawn_once(slave, settings, fingerprint, env, log_fd)
+
+    async def _spawn_once(
+        self, slave: int, settings: Settings, fingerprint: str | None, env: dict[str, str], log_fd: int | None
+    ) -> WarmChild:
         if self._closing:
             raise OSError("the server is shutting down")
         await self.ready()
@@ -272,7 +321,10 @@ class WarmParent:
             "op": "spawn", "id": self._ids, "settings": settings.as_json(), "fingerprint": fingerprint,
             "env": env, "fds": 1 if log_fd is None else 2,
         }
-        future: asyncio.Future[WarmChild] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[WarmChild] = loop.create_future()
+        if not self._pending:
+            self._heard = loop.time()  # the warm parent owes nothing yet: its time to answer starts now
         self._pending[self._ids] = future
         data = json.dumps(request).encode() + b"\n"
         try:
@@ -281,11 +333,16 @@ class WarmParent:
         except OSError:
             self._pending.pop(self._ids, None)
             raise
+        if self._watchdog is None:
+            self._watchdog = loop.call_at(self._heard + self._answer_timeout, self._watch)
         return await future
 
     async def close(self) -> None:
         """Stop the warm process (its games are ended by their sessions, through their terminals)."""
         self._closing = True
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            self._watchdog = None
         if self._restart_task is not None:
             self._restart_task.cancel()
         loop = asyncio.get_running_loop()
