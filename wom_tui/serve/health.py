@@ -76,6 +76,12 @@ class StoreProbe:
             raise
         return sum(1 for table in listing.tables if table.phase not in (FINISHED, CLOSED))
 
+    def begin(self) -> None:
+        """Open the store and ask it once now, without waiting (a database's first connection, and its
+        migration check, may take longer than a probe's second).
+        """
+        self.check(timeout=0)
+
     def check(self, timeout: float = PROBE_TIMEOUT) -> tuple[bool, str, int | None]:
         """(answered, why not, open tables): the store read within ``timeout`` seconds, or why it did not."""
         with self._lock:
@@ -140,6 +146,7 @@ class HealthServer:
         self._http = (_HTTPServer6 if ":" in host else _HTTPServer)((host, port), handler)
         self._thread = threading.Thread(target=self._http.serve_forever, name="wom-metrics", daemon=True)
         self._thread.start()
+        self.probe.begin()
         log.info("metrics, /livez and /readyz on http://%s:%d/", host if ":" not in host else f"[{host}]", self.port)
 
     async def close(self) -> None:

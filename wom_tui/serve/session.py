@@ -199,12 +199,12 @@ class GameSession(asyncssh.SSHServerSession):
 
     def exec_requested(self, command: str) -> bool:
         """Refuse commands: the server gives nothing but the game."""
-        log.info("%s: exec refused", self.label)
+        self._events.refused(self.who, "exec", "%s: exec refused", self.label)
         return False
 
     def subsystem_requested(self, subsystem: str) -> bool:
         """Refuse subsystems (sftp and any other)."""
-        log.info("%s: subsystem %s refused", self.label, clean(subsystem, 40))
+        self._events.refused(self.who, "subsystem", "%s: subsystem %s refused", self.label, clean(subsystem, 40))
         return False
 
     def session_started(self) -> None:
