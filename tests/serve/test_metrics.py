@@ -250,3 +250,32 @@ def test_a_games_log_line_cannot_pass_for_a_report() -> None:
     assert not any(line.startswith(REPORT_MARK) for line in text.split("\n"))
     report = logging.LogRecord("wom_tui.report", logging.INFO, __file__, 1, "%s", ('{"event":"menu"}',), None)
     assert formatter.format(report) == REPORT_MARK + '{"event":"menu"}'
+
+
+async def test_wom_tui_serve_with_json_logs_and_metrics_as_a_process(tmp_path) -> None:
+    from .fleet import ServeProcess, make_host_key
+
+    host_key_path = tmp_path / "host_key"
+    make_host_key(host_key_path)
+    server = await ServeProcess.start(
+        tmp_path / "data", host_key_path, "--log-format", "json", "--metrics", "127.0.0.1:0")
+    try:
+        await until(lambda: any("/readyz" in line for line in server.log))
+        port = int(next(json.loads(line)["message"].rsplit(":", 1)[1].rstrip("/")
+                        for line in server.log if "/readyz" in line))
+        assert await asyncio.to_thread(get, f"http://127.0.0.1:{port}/readyz") == (200, "ok\n")
+        conn = await asyncssh.connect("127.0.0.1", server.port, username="guest", known_hosts=None,
+                                      client_keys=None, password="", agent_path=None)
+        terminal = await open_terminal(conn)
+        await terminal.wait_for_text(MENU_TEXT)
+        terminal.type("q")
+        await terminal.wait_closed()
+        conn.close()
+        await until(lambda: any('"session_end"' in line for line in server.log))
+    finally:
+        await server.stop()
+    entries = [json.loads(line) for line in server.log if not line.startswith("wom-tui serve: play with")]
+    events = [entry["event"] for entry in entries]
+    assert "sign_in" in events and "session_end" in events and "game_process" in events
+    end = next(entry for entry in entries if entry["event"] == "session_end")
+    assert (end["transport"], end["reason"], end["status"]) == ("ssh", "game quit", 0) and end["duration"] > 0
