@@ -140,12 +140,14 @@ def run_app(settings: Settings, rng: random.Random, identity: Identity | None = 
                 holder = None  # the app shows the store's refusal on start
             if holder is not None:
                 identity = identity.signed_in_as(holder.name)
-        if _reporting:
-            if identity.name is not None:
-                report("identity", name=identity.name)
+        # The name goes to the server's log; the rest only to a server that counts (``--metrics``).
+        if _reporting and identity.name is not None:
+            report("identity", name=identity.name)
+        counting = _reporting and settings.metrics is not None
+        if counting:
             store = _TimedStore.around(store, "postgres" if settings.store else "folder")
         app = app_module.WomApp(store, rng, settings, identity)
-        if _reporting:
+        if counting:
             _report_screens(app, app_module)
         css_cache = app_module._load_parsed_css() if not settings.served else None
         app.run()
