@@ -8,9 +8,13 @@ is started and N asyncssh clients with an 80x24 pty connect at the same moment. 
   all N type a name at once, one key at a time (after an untimed two-key prefix), each key timed until it shows in the name field;
 - memory: RSS of the server plus all its game processes (and PSS, which counts shared pages once).
 
-    .venv/bin/python bench/ssh_load.py [--json] [N ...]
+    .venv/bin/python bench/ssh_load.py [--json] [--metrics off|on|both] [N ...]
 
-With ``--json`` it prints one JSON object per N, with the keys ``sessions``, ``menu_median_s``,
+Each N is measured twice by default, on a server without ``--metrics`` and on one with it (scraped once a
+second, as Prometheus would, while the players arrive and type), the two side by side: what counting costs
+the players (docs/serve.md, "Metrics"). ``--metrics off`` or ``on`` measures one of them.
+
+With ``--json`` it prints one JSON object per N and metrics setting, with the keys ``sessions``, ``metrics``, ``menu_median_s``,
 ``pss_per_session_mib`` and ``key_p95_ms`` (and a few more), instead of the table. Wall times depend
 on what else the machine runs; the CPU figures do not: ``game_cpu_to_menu_s`` (median, one game from its
 fork to the menu), ``server_cpu_per_session_s`` and ``bench_cpu_per_session_s`` (the SSH server's and
@@ -167,9 +171,11 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-async def start_server(data_dir: str, sessions: int, *options: str) -> tuple[asyncio.subprocess.Process, int]:
+async def start_server(
+    data_dir: str, sessions: int, *options: str
+) -> tuple[asyncio.subprocess.Process, int, int | None]:
     """``wom-tui serve`` on a free port of 127.0.0.1 for ``sessions`` clients (all from one address
-    allowed), with more ``options``; the process and its port."""
+    allowed), with more ``options``; the process, its port and its metrics port (None without ``--metrics``)."""
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "wom_tui", "serve", "--port", "0", "--data-dir", data_dir,
         "--max-sessions", str(sessions), "--max-per-ip", str(sessions),
@@ -183,13 +189,43 @@ async def start_server(data_dir: str, sessions: int, *options: str) -> tuple[asy
             raise RuntimeError("server did not start")
         if match := re.search(r"listening on 127\.0\.0\.1:(\d+)", line):
             break
+    metrics_port = None
+    if "--metrics" in options:
+        while True:
+            line = (await process.stderr.readline()).decode()
+            if not line:
+                raise RuntimeError("server did not serve its metrics")
+            if found := re.search(r"metrics, /livez and /readyz on http://127\.0\.0\.1:(\d+)/", line):
+                metrics_port = int(found.group(1))
+                break
 
     async def drain(stream: asyncio.StreamReader) -> None:
         while await stream.readline():
             pass
 
     asyncio.ensure_future(drain(process.stderr))
-    return process, int(match.group(1))
+    return process, int(match.group(1)), metrics_port
+
+
+def scrape(port: int) -> str:
+    """One Prometheus scrape of ``/metrics``."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=TIMEOUT) as answer:
+        return str(answer.read().decode())
+
+
+async def scrape_every_second(port: int, scrapes: list[str]) -> None:
+    """Scrape as Prometheus would (here once a second) until cancelled; keep the last answer."""
+    while True:
+        scrapes.append(await asyncio.to_thread(scrape, port))
+        del scrapes[:-1]
+        await asyncio.sleep(1.0)
+
+
+def sessions_counted(text: str) -> float:
+    """``wom_sessions_total`` summed over its labels, as the last scrape said."""
+    return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith("wom_sessions_total{"))
 
 
 async def connect_guest(port: int, number: int, conns: list[asyncssh.SSHClientConnection]) -> Terminal:
@@ -206,10 +242,12 @@ async def connect_guest(port: int, number: int, conns: list[asyncssh.SSHClientCo
     return terminal
 
 
-async def one_round(n: int) -> dict[str, float]:
+async def one_round(n: int, metrics: bool = False) -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="wom-ssh-load-") as data_dir:
-        server, port = await start_server(data_dir, n)
+        server, port, metrics_port = await start_server(data_dir, n, *(["--metrics", "127.0.0.1:0"] if metrics else []))
         conns: list[asyncssh.SSHClientConnection] = []
+        scrapes: list[str] = []
+        scraper = asyncio.ensure_future(scrape_every_second(metrics_port, scrapes)) if metrics_port else None
         try:
             async def arrive(number: int) -> tuple[Terminal, float]:
                 started = time.perf_counter()
@@ -251,7 +289,11 @@ async def one_round(n: int) -> dict[str, float]:
             cpu_typed = tree_cpu(server.pid)
             bench_typed = time.process_time()
             processes, rss, pss = tree_memory(server.pid)
+            if metrics_port is not None:
+                scrapes.append(await asyncio.to_thread(scrape, metrics_port))
         finally:
+            if scraper is not None:
+                scraper.cancel()
             for conn in conns:
                 conn.close()
             server.terminate()
@@ -261,6 +303,8 @@ async def one_round(n: int) -> dict[str, float]:
     games_typing = sum(cpu_typed[2][pid] - cpu_typing[2].get(pid, 0.0) for pid in cpu_typed[2])
     return {
         "n": n,
+        "metrics": metrics,
+        "sessions_counted": sessions_counted(scrapes[-1]) if scrapes else float("nan"),
         # CPU seconds (load-independent): each game's own to its menu (from its fork), the server's
         # (SSH handshakes, relaying) per session to the menus, this client's own, and a game's per key.
         "game_cpu_to_menu": statistics.median(games_at_menu.values()) if games_at_menu else float("nan"),
@@ -291,46 +335,61 @@ async def one_round(n: int) -> dict[str, float]:
     }
 
 
-async def main(sizes: list[int], as_json: bool = False) -> None:
-    if as_json:
-        for n in sizes:
-            row = await one_round(n)
-            print(json.dumps({
-                "sessions": n,
-                "menu_median_s": round(row["menu_median"], 3),
-                "menu_max_s": round(row["menu_max"], 3),
-                "pss_per_session_mib": round(row["pss"] / n, 2),
-                "pss_total_mib": round(row["pss"], 1),
-                "key_median_ms": round(row["key_median"], 1),
-                "key_p95_ms": round(row["key_p95"], 1),
-                "processes": row["processes"],
-                "game_cpu_to_menu_s": round(row["game_cpu_to_menu"], 3),
-                "server_cpu_per_session_s": round(row["server_cpu_to_menu"], 3),
-                "warm_cpu_per_session_s": round(row["warm_cpu_to_menu"], 3),
-                "bench_cpu_per_session_s": round(row["bench_cpu_to_menu"], 3),
-                "game_cpu_per_key_ms": round(row["game_cpu_per_key"] * 1000, 1),
-                "game_cpu_per_key_mean_ms": round(row["game_cpu_per_key_mean"] * 1000, 2),
-                "server_side_cpu_per_session_s": round(row["server_side_cpu_to_menu"], 3),
-                "server_cpu_per_key_ms": round(row["server_cpu_per_key"] * 1000, 2),
-                "server_side_cpu_per_key_ms": round(row["server_side_cpu_per_key"] * 1000, 2),
-                "bench_cpu_per_key_ms": round(row["bench_cpu_per_key"] * 1000, 2),
-            }), flush=True)
-        return
-    print(f"wom-tui serve under load: Python {sys.version.split()[0]}, {os.cpu_count()} CPU(s)")
-    header = (
-        f"{'sessions':>8} | {'to menu median':>14} | {'to menu max':>11} | {'key median':>10} | "
-        f"{'key p95':>8} | {'procs':>5} | {'RSS sum':>9} | {'PSS sum':>9} | {'PSS/session':>11}"
-    )
-    print(header)
-    print("-" * len(header))
-    for n in sizes:
-        row = await one_round(n)
-        print(
-            f"{row['n']:>8} | {row['menu_median']:>12.2f} s | {row['menu_max']:>9.2f} s | "
-            f"{row['key_median']:>7.1f} ms | {row['key_p95']:>5.1f} ms | {row['processes']:>5} | "
-            f"{row['rss']:>5.0f} MiB | {row['pss']:>5.0f} MiB | {row['pss'] / n:>7.1f} MiB",
-            flush=True,
+async def main(sizes: list[int], as_json: bool = False, metrics: str = "both") -> None:
+    settings = {"off": [False], "on": [True], "both": [False, True]}[metrics]
+    if not as_json:
+        print(f"wom-tui serve under load: Python {sys.version.split()[0]}, {os.cpu_count()} CPU(s)")
+        header = (
+            f"{'sessions':>8} | {'metrics':>7} | {'to menu median':>14} | {'to menu max':>11} | {'key median':>10} | "
+            f"{'key p95':>8} | {'procs':>5} | {'RSS sum':>9} | {'PSS sum':>9} | {'PSS/session':>11}"
         )
+        print(header)
+        print("-" * len(header))
+    for n in sizes:
+        rows = []
+        for on in settings:
+            row = await one_round(n, on)
+            rows.append(row)
+            if as_json:
+                print(json.dumps({
+                    "sessions": n,
+                    "metrics": "on" if on else "off",
+                    "menu_median_s": round(row["menu_median"], 3),
+                    "menu_max_s": round(row["menu_max"], 3),
+                    "pss_per_session_mib": round(row["pss"] / n, 2),
+                    "pss_total_mib": round(row["pss"], 1),
+                    "key_median_ms": round(row["key_median"], 1),
+                    "key_p95_ms": round(row["key_p95"], 1),
+                    "processes": row["processes"],
+                    "game_cpu_to_menu_s": round(row["game_cpu_to_menu"], 3),
+                    "server_cpu_per_session_s": round(row["server_cpu_to_menu"], 3),
+                    "warm_cpu_per_session_s": round(row["warm_cpu_to_menu"], 3),
+                    "bench_cpu_per_session_s": round(row["bench_cpu_to_menu"], 3),
+                    "game_cpu_per_key_ms": round(row["game_cpu_per_key"] * 1000, 1),
+                    "game_cpu_per_key_mean_ms": round(row["game_cpu_per_key_mean"] * 1000, 2),
+                    "server_side_cpu_per_session_s": round(row["server_side_cpu_to_menu"], 3),
+                    "server_cpu_per_key_ms": round(row["server_cpu_per_key"] * 1000, 2),
+                    "server_side_cpu_per_key_ms": round(row["server_side_cpu_per_key"] * 1000, 2),
+                    "bench_cpu_per_key_ms": round(row["bench_cpu_per_key"] * 1000, 2),
+                    **({"sessions_counted": row["sessions_counted"]} if on else {}),
+                }), flush=True)
+            else:
+                print(
+                    f"{row['n']:>8} | {'on' if on else 'off':>7} | {row['menu_median']:>12.2f} s | "
+                    f"{row['menu_max']:>9.2f} s | {row['key_median']:>7.1f} ms | {row['key_p95']:>5.1f} ms | "
+                    f"{row['processes']:>5} | {row['rss']:>5.0f} MiB | {row['pss']:>5.0f} MiB | {row['pss'] / n:>7.1f} MiB",
+                    flush=True,
+                )
+        if len(rows) == 2 and not as_json:
+            off, on_row = rows
+            print(
+                f"{'':>8}   metrics on - off: to menu median {on_row['menu_median'] - off['menu_median']:+.2f} s, "
+                f"key p95 {on_row['key_p95'] - off['key_p95']:+.1f} ms, server CPU per session "
+                f"{(on_row['server_cpu_to_menu'] - off['server_cpu_to_menu']) * 1000:+.1f} ms, per key "
+                f"{(on_row['server_cpu_per_key'] - off['server_cpu_per_key']) * 1000:+.2f} ms "
+                f"(sessions counted: {on_row['sessions_counted']:g} of {n})",
+                flush=True,
+            )
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -339,9 +398,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("sessions", nargs="*", type=int, default=[10, 25, 50], metavar="N",
                         help="players connecting at once, one fresh server for each N (default: 10 25 50)")
     parser.add_argument("--json", action="store_true", help="one JSON object per N instead of the table")
+    parser.add_argument("--metrics", choices=("off", "on", "both"), default="both",
+                        help="measure without --metrics, with it (scraped every second), or both (the default)")
     return parser.parse_args(argv)
 
 
 if __name__ == "__main__":
     args = parse_args()
-    asyncio.run(main(args.sessions, args.json))
+    asyncio.run(main(args.sessions, args.json, args.metrics))

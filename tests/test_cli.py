@@ -109,3 +109,55 @@ def test_a_bad_seat_grace_is_a_clear_usage_error(captured, capsys, bad):
     assert stop.value.code == 2
     assert "--seat-grace" in capsys.readouterr().err
     assert "command" not in captured
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["--seed", "3", "users", "list"], "--seed"),
+    (["--debug", "users", "list"], "--debug"),
+    (["--seat-grace", "30", "users", "bind", "Ann", "--key", "x"], "--seat-grace"),
+    (["--seed", "3", "store", "migrate"], "--seed"),
+    (["--data-dir", "/tmp/x", "store", "migrate"], "--data-dir"),
+    (["--store", "postgresql://a@b/c", "store", "copy", "--from", "a", "--to", "b"], "--store"),
+    (["users", "list", "--seed", "3"], "--seed"),
+    (["users", "list", "--debug"], "--debug"),
+    (["users", "list", "--max-sessions", "3"], "--max-sessions"),
+    (["store", "migrate", "--seat-grace", "3"], "--seat-grace"),
+    (["store", "copy", "--from", "a", "--to", "b", "--data-dir", "c"], "--data-dir"),
+])
+def test_users_and_store_refuse_options_that_mean_nothing_to_them(captured, capsys, argv, option):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert option in err and ("means nothing" in err or "unrecognized" in err)
+    assert "command" not in captured
+
+
+def test_users_and_store_keep_the_options_they_use(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("WOM_STORE", raising=False)
+    assert cli.main(["--data-dir", str(tmp_path / "a"), "users", "list"]) == 0
+    assert cli.main(["users", "list", "--data-dir", str(tmp_path / "a")]) == 0
+    assert "No users yet" in capsys.readouterr().out
+    assert cli.main(["store", "migrate", "--store", str(tmp_path)]) == 2  # a data folder needs no migration
+    assert "a data folder needs no migration" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("given, kept", [("9464", "127.0.0.1:9464"), ("0.0.0.0:9100", "0.0.0.0:9100"),
+                                         ("[::1]:9100", "[::1]:9100")])
+def test_metrics_address_and_log_format_reach_the_server(captured, tmp_path, given, kept):
+    cli.main(["serve", "--data-dir", str(tmp_path), "--metrics", given, "--log-format", "json"])
+    assert (captured["options"].metrics, captured["options"].log_format) == (kept, "json")
+
+
+@pytest.mark.parametrize("argv", [["serve", "--metrics", "here"], ["serve", "--metrics", "1:99999"],
+                                  ["serve", "--log-format", "xml"]])
+def test_bad_metrics_address_or_log_format_is_a_usage_error(captured, capsys, argv):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(argv)
+    assert stop.value.code == 2 and argv[1] in capsys.readouterr().err
+    assert "command" not in captured
+
+
+def test_metrics_are_off_and_the_log_is_text_by_default(captured, tmp_path):
+    cli.main(["serve", "--data-dir", str(tmp_path)])
+    assert (captured["options"].metrics, captured["options"].log_format) == (None, "text")

@@ -7,18 +7,53 @@ to the pipe its server gave it (never to the player's screen) and apologises bri
 from __future__ import annotations
 
 import gc
+import json
 import logging
 import random
 import sys
 import threading
+import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .domain.identity import Identity
 from .settings import Settings, open_store
 
+if TYPE_CHECKING:
+    from .app import WomApp
+    from .domain.store import Store
+
 SERVED_APOLOGY = "Sorry, something went wrong in the game and it had to stop. Please connect again.\r\n"
 """What a served player reads if the game fails outside the app (the app says the same for its own failures)."""
+
+REPORT_MARK = "\x1ewom-report "
+"""How a served game's report line starts on its log pipe; one JSON object follows (read by the server's
+session, counted by ``wom-tui serve --metrics``: docs/serve.md, "Metrics")."""
+_REPORTS = "wom_tui.report"
+_reporting = False
+GAME_SCREENS = {
+    "WomGameScreen": "wom", "SoloGameScreen": "solo", "ComputerBreaksScreen": "flip",
+    "DailyGameScreen": "daily", "LiveTableScreen": "table",
+}
+"""The screens that mean a game has started, by class name, and the kind of game each plays."""
+
+
+def report(event: str, **fields: Any) -> None:
+    """Tell the server ``event`` (a served game only; nothing locally): one line on the log pipe."""
+    if _reporting:
+        logging.getLogger(_REPORTS).info("%s", json.dumps({"event": event, **fields}, separators=(",", ":")))
+
+
+class _ServerLogFormatter(logging.Formatter):
+    """The game's log lines as before; its reports as ``REPORT_MARK`` and their JSON, which no logged text can
+    imitate (the mark's first character is escaped in every other line, a traceback's too).
+    """
+
+    def format(self, record: logging.LogRecord) -> str:
+        """One report line, or the log line with the mark's character escaped."""
+        if record.name == _REPORTS:
+            return REPORT_MARK + record.getMessage()
+        return super().format(record).replace(REPORT_MARK[0], "\\x1e")
 
 
 def log_to_server(fd: int) -> None:
@@ -34,7 +69,9 @@ def log_to_server(fd: int) -> None:
         handler: logging.Handler = logging.NullHandler()
     else:
         handler = logging.StreamHandler(stream)
-        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+        handler.setFormatter(_ServerLogFormatter("%(levelname)s %(name)s: %(message)s"))
+        global _reporting
+        _reporting = True
     logger.wom_server_fd = fd  # type: ignore[attr-defined]
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
@@ -136,7 +173,15 @@ def run_app(settings: Settings, rng: random.Random, identity: Identity | None = 
                 holder = None  # the app shows the store's refusal on start
             if holder is not None:
                 identity = identity.signed_in_as(holder.name)
+        # The name goes to the server's log; the rest only to a server that counts (``--metrics``).
+        if _reporting and identity.name is not None:
+            report("identity", name=identity.name)
+        counting = _reporting and settings.metrics is not None
+        if counting:
+            store = _TimedStore.around(store, "postgres" if settings.store else "folder")
         app = app_module.WomApp(store, rng, settings, identity)
+        if counting:
+            _report_screens(app, app_module)
         css_cache = app_module._load_parsed_css() if not settings.served else None
         app.run()
     finally:
@@ -146,3 +191,55 @@ def run_app(settings: Settings, rng: random.Random, identity: Identity | None = 
 
         parsed_css.save(css_cache)
     return app.return_code or 0
+
+
+def _report_screens(app: WomApp, app_module: Any) -> None:
+    """Once the menu is on screen, report it, then report each game screen the player opens."""
+    previous = app_module.after_first_paint
+    seen: set[int] = set()
+
+    def screen_changed(screen: object) -> None:
+        kind = GAME_SCREENS.get(type(screen).__name__)
+        if kind is not None and id(screen) not in seen:
+            seen.add(id(screen))
+            report("game_started", kind=kind)
+
+    def painted() -> None:
+        if previous is not None:
+            previous()
+        report("menu")
+        app.screen_change_signal.subscribe(app, screen_changed, immediate=True)
+
+    app_module.after_first_paint = painted
+
+
+class _TimedStore:
+    """A served game's store, reporting each operation's time (and failure) and each game recorded."""
+
+    def __init__(self, store: Store, backend: str) -> None:
+        self._store = store
+        self._backend = backend
+
+    @classmethod
+    def around(cls, store: Store, backend: str) -> Store:
+        """``store``, timed (it still is a Store to everything that uses it)."""
+        return cast("Store", cls(store, backend))
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._store, name)
+        if name.startswith("_") or name in ("live", "close") or not callable(value):
+            return value
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            failed = True
+            try:
+                result = value(*args, **kwargs)
+                failed = False
+                return result
+            finally:
+                report("store", backend=self._backend, seconds=round(time.perf_counter() - start, 6), error=failed)
+                if name == "record_game" and not failed and args:
+                    report("game_finished", kind=str(getattr(args[0], "kind", "?")))
+
+        return timed

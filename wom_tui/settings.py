@@ -89,6 +89,11 @@ class Settings:
     host_key: Path | None = None
     authorized_keys: Path | None = None
     """Only clients with a key listed in this file may play (and no guests)."""
+    metrics: str | None = None
+    """``HOST:PORT`` serving ``/metrics``, ``/livez`` and ``/readyz`` (``--metrics``; None: off). A bare
+    port listens on loopback."""
+    log_format: str = "text"
+    """The server's log: ``text`` (one readable line an event) or ``json`` (one object a line)."""
 
     @property
     def host_key_path(self) -> Path:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .parser import build_parser, settings_from_args
+from .parser import build_parser, check_scope, settings_from_args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the app, the SSH server, a users or a store command, and return the exit status."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    check_scope(parser, args)
     settings = settings_from_args(args)
     if args.command == "store":
         from .store import run_store_command

@@ -26,8 +26,16 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _common(default: object = None) -> argparse.ArgumentParser:
-    """The options every command takes.
+_PLACE = ("data_dir", "store")
+"""The options saying where the arcade is kept: for playing, serving and ``wom-tui users``."""
+_PLAY = ("seed", "debug", "seat_grace")
+"""The options about playing: for playing and serving only."""
+_SCOPE = {"users": _PLACE, "store": ("store",)}
+"""The options written before a command that the command takes (the others are a usage error)."""
+
+
+def _common(default: object = None, *, play: bool = True) -> argparse.ArgumentParser:
+    """The options every command that plays takes (``play=False``: only where the arcade is kept).
 
     The subcommands repeat them with SUPPRESS defaults, so that ``wom-tui --data-dir X serve`` keeps X
     instead of the subcommand's default overwriting it.
@@ -36,6 +44,8 @@ def _common(default: object = None) -> argparse.ArgumentParser:
     options.add_argument("--data-dir", metavar="PATH", help="data folder (default: $WOM_DATA_DIR, else the user data folder)")
     options.add_argument("--store", metavar="URL", help="keep users and games in this PostgreSQL database, "
                          "postgresql://user@host/db (default: $WOM_STORE, else the data folder)")
+    if not play:
+        return options
     options.add_argument("--seed", type=int, metavar="N", help="seed for all randomness, to replay a session exactly")
     options.add_argument("--debug", action="store_true", help="show computer players' codes (DEBUG: RGBY)")
     options.add_argument("--seat-grace", type=_seconds, metavar="SECONDS",
@@ -60,27 +70,44 @@ def _add_serve_command(sub: Any) -> None:
     serve.add_argument("--host-key", metavar="PATH", help="host key file (default: ssh_host_ed25519_key in the data folder)")
     serve.add_argument("--authorized-keys", metavar="FILE", help="only let in clients with a key listed here")
     serve.add_argument("--no-guests", action="store_true", help="turn away clients without an SSH key")
+    serve.add_argument("--metrics", metavar="HOST:PORT", type=_address,
+                       help="serve Prometheus /metrics, /livez and /readyz here (off by default; "
+                            "a bare PORT listens on 127.0.0.1)")
+    serve.add_argument("--log-format", choices=("text", "json"), default=_DEFAULT.log_format,
+                       help=f"the log on stderr: text lines or one JSON object a line (default {_DEFAULT.log_format})")
+
+
+def _address(text: str) -> str:
+    """``HOST:PORT`` or ``PORT`` for ``--metrics``, checked now (a bare port means loopback)."""
+    from ..serve.health import parse_address
+
+    try:
+        host, port = parse_address(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def _add_users_command(sub: Any) -> None:
-    users = sub.add_parser("users", parents=[_common(argparse.SUPPRESS)],
+    place = _common(argparse.SUPPRESS, play=False)
+    users = sub.add_parser("users", parents=[place],
                            help="list users, bind or unbind their SSH keys, sign browsers in and out")
     users_sub = users.add_subparsers(dest="users_command", required=True,
                                      metavar="{list,bind,unbind,link-browser,sessions,revoke}")
-    users_sub.add_parser("list", parents=[_common(argparse.SUPPRESS)], help="name, score, games and key fingerprints")
-    bind = users_sub.add_parser("bind", parents=[_common(argparse.SUPPRESS)], help="let an SSH key sign in as NAME")
+    users_sub.add_parser("list", parents=[place], help="name, score, games and key fingerprints")
+    bind = users_sub.add_parser("bind", parents=[place], help="let an SSH key sign in as NAME")
     bind.add_argument("name", metavar="NAME")
     bind.add_argument("--key", required=True, metavar="PUBLIC_KEY", help='the public key, e.g. "ssh-ed25519 AAAA... alan@home"')
-    unbind = users_sub.add_parser("unbind", parents=[_common(argparse.SUPPRESS)], help="take a key from NAME")
+    unbind = users_sub.add_parser("unbind", parents=[place], help="take a key from NAME")
     unbind.add_argument("name", metavar="NAME")
     unbind.add_argument("fingerprint", metavar="FINGERPRINT", help="as `wom-tui users list` shows it (SHA256:...)")
-    link = users_sub.add_parser("link-browser", parents=[_common(argparse.SUPPRESS)],
+    link = users_sub.add_parser("link-browser", parents=[place],
                                 help="print a one-time code that signs a browser in as NAME (10 minutes, once)")
     link.add_argument("name", metavar="NAME")
-    sessions = users_sub.add_parser("sessions", parents=[_common(argparse.SUPPRESS)],
+    sessions = users_sub.add_parser("sessions", parents=[place],
                                     help="NAME's browser sessions: id, signed in, last used, from where")
     sessions.add_argument("name", metavar="NAME")
-    revoke = users_sub.add_parser("revoke", parents=[_common(argparse.SUPPRESS)],
+    revoke = users_sub.add_parser("revoke", parents=[place],
                                   help="sign one of NAME's browsers out (SESSION-ID), or all (--all)")
     revoke.add_argument("name", metavar="NAME")
     which = revoke.add_mutually_exclusive_group(required=True)
@@ -99,15 +126,33 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def check_scope(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """A usage error (status 2) for an option written before ``users`` or ``store`` that means nothing to it
+    (``wom-tui --seed 3 users list``); written after the command, argparse itself refuses it.
+    """
+    allowed = _SCOPE.get(args.command or "")
+    if allowed is None:
+        return
+    if args.command == "store" and getattr(args, "store_command", None) == "copy":
+        allowed = ()  # copy takes its two places as --from and --to
+    for name in (*_PLACE, *_PLAY):
+        if name not in allowed and getattr(args, name, None) not in (None, False):
+            option = "--" + name.replace("_", "-")
+            command = f"{args.command} {getattr(args, args.command + '_command', '')}".strip()
+            parser.error(f"{option} means nothing to `wom-tui {command}`" + (
+                " (it copies --from one place --to another)" if command == "store copy" else ""))
+
+
 def settings_from_args(args: argparse.Namespace) -> Settings:
     """The settings the parsed command line asks for (the defaults for what it leaves out)."""
+    seed = getattr(args, "seed", None)
     settings = Settings(
-        data_dir=resolve_data_dir(args.data_dir),
-        seed=args.seed if args.seed is not None else new_seed(),
-        debug=args.debug,
-        store=resolve_store(args.store),
+        data_dir=resolve_data_dir(getattr(args, "data_dir", None)),
+        seed=seed if seed is not None else new_seed(),
+        debug=bool(getattr(args, "debug", False)),
+        store=resolve_store(getattr(args, "store", None)),
     )
-    if args.seat_grace is not None:
+    if getattr(args, "seat_grace", None) is not None:
         settings = replace(settings, seat_grace=args.seat_grace)
     if args.command != "serve":
         return settings
@@ -119,4 +164,5 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         no_guests=args.no_guests, idle_timeout=args.idle_timeout,
         host_key=Path(args.host_key).expanduser() if args.host_key else None,
         authorized_keys=Path(args.authorized_keys).expanduser() if args.authorized_keys else None,
+        metrics=args.metrics, log_format=args.log_format,
     )

@@ -82,3 +82,33 @@ class RateLimitedLog:
             self._logger.log(self._level, self._template, self._count, *self._args)
             self._count = 0
             self._last = time.monotonic()
+
+
+class JsonFormatter(logging.Formatter):
+    """``--log-format json``: one JSON object a line, ASCII only, whoever logged (docs/serve.md, "Logs").
+
+    Always ``time`` (UTC, ISO 8601), ``level``, ``event`` (``log`` for a line that is not one of the
+    server's events), ``logger`` and ``message``; then the event's fields where they apply: ``session``,
+    ``address``, ``fingerprint``, ``name``, ``transport``, ``duration``, ``reason``. Client-chosen text
+    is already cleaned where it is logged; the message has its control characters escaped again, and
+    ``ensure_ascii`` leaves nothing a terminal would act on. A traceback is one ``traceback`` field.
+    """
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The record as one line of JSON."""
+        import datetime
+        import json
+
+        fields = getattr(record, "wom_fields", None) or {}
+        entry: dict[str, object] = {
+            "time": datetime.datetime.fromtimestamp(record.created, datetime.timezone.utc).isoformat(
+                timespec="milliseconds").replace("+00:00", "Z"),
+            "level": record.levelname.lower(),
+            "event": fields.get("event", "log"),
+            "logger": record.name,
+            "message": escape_controls(record.getMessage()),
+        }
+        entry.update((key, value) for key, value in fields.items() if key != "event")
+        if record.exc_info:
+            entry["traceback"] = self.formatException(record.exc_info)
+        return json.dumps(entry, ensure_ascii=True, default=str)

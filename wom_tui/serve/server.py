@@ -30,7 +30,10 @@ from typing import Any
 import asyncssh
 
 from ..settings import Settings
-from .logsafe import RateLimitedLog, SafeFormatter, clean
+from .events import Events, Who
+from .logsafe import JsonFormatter, RateLimitedLog, SafeFormatter, clean
+from .health import HealthServer
+from .metrics import Metrics
 from .session import SHUTTING_DOWN, GameSession, describe_seconds
 from .warmparent import WARM_COMMAND, WarmChild, WarmParent
 
@@ -166,6 +169,7 @@ class _Visitor(asyncssh.SSHServer):
             log.info("connection #%d closed%s", self._number, f" ({clean(str(exc))})" if exc else "")
         else:
             self._server.unauthenticated_closed.note()
+            self._server.events.sign_in_abandoned()
 
     def drop(self) -> None:
         """Close a connection that has not signed in (to make room for newer ones)."""
@@ -224,10 +228,8 @@ class _Visitor(asyncssh.SSHServer):
         self.fingerprint = key.get_fingerprint() if key is not None else None
         self.authenticated = True
         self._server.forget(self)
-        log.info(
-            "connection #%d from %s signed in %s",
-            self._number, self._peer, f"with key {self.fingerprint}" if self.fingerprint else "as a guest",
-        )
+        self._server.events.signed_in(
+            Who(f"{self._number}", clean(self.host), self.fingerprint), self._number, self._peer)
         self._arm_idle()
 
     def _arm_idle(self) -> None:
@@ -296,6 +298,14 @@ class GameServer:
         self.warm = WarmParent(warm_command, settings.warm_answer_timeout) if warm_command is not None else None
         """The warm parent that forks each session's game (None: a server for tests that open no game,
         which then spares the warm parent's start, about 0.6 CPU-seconds)."""
+        self.metrics: Metrics | None = Metrics() if settings.metrics else None
+        """The Prometheus series (``--metrics``; None when off)."""
+        self.events = Events(self.metrics)
+        """Where sign-ins, refusals, sessions and what the games report are logged and counted."""
+        self.health: HealthServer | None = None
+        """``/metrics``, ``/livez`` and ``/readyz`` (``--metrics``; None when off)."""
+        if self.warm is not None:
+            self.warm.on_restart = self.events.warm_restarted
 
     @property
     def unauthenticated_caps(self) -> tuple[int, int]:
@@ -342,7 +352,17 @@ class GameServer:
             raise ServeError(f"cannot start the game processes' parent: {exc}") from exc
         try:
             await self._listen()
+            if self.metrics is not None:
+                self.health = HealthServer(self.settings, self.metrics, self._warm_up)
+                try:
+                    await self.health.start()
+                except OSError as exc:
+                    raise ServeError(
+                        f"cannot serve the metrics on {self.settings.metrics}: {exc.strerror or exc}") from exc
         except ServeError:
+            if self._acceptor is not None:
+                self._acceptor.close()
+                self._acceptor = None
             if self.warm is not None:
                 await self.warm.close()  # a server that cannot start leaves no process behind
             raise
@@ -385,6 +405,10 @@ class GameServer:
             self.settings.host, self.port, self.fingerprint,
             "public arcade (anyone may play)" if authorized is None else f"keys from {self.settings.authorized_keys}",
         )
+
+    def _warm_up(self) -> bool:
+        """Whether the warm parent can fork games now (a server without one is always up)."""
+        return self.warm is None or self.warm.up
 
     @property
     def port(self) -> int:
@@ -445,6 +469,8 @@ class GameServer:
         """Stop listening, end every game (telling its player), and close every connection."""
         if self._acceptor is not None:
             self._acceptor.close()
+        if self.health is not None:
+            await self.health.close()
         sessions = list(self._seated)
         for session in sessions:
             session.end("server shutting down", SHUTTING_DOWN)
@@ -523,10 +549,17 @@ def quiet_asyncssh(record: logging.LogRecord) -> bool:
     return "request denied" in str(record.msg)
 
 
+def log_formatter(log_format: str) -> logging.Formatter:
+    """The server log's formatter: ``text`` (as it always was) or ``json`` (one object a line)."""
+    if log_format == "json":
+        return JsonFormatter()
+    return SafeFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
 def run_server(settings: Settings) -> int:
     """Entry point for ``wom-tui serve``: log to stderr, serve, and return the exit status."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(SafeFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(log_formatter(settings.log_format))
     handler.addFilter(quiet_asyncssh)
     logging.basicConfig(level=logging.INFO, handlers=[handler])
     return asyncio.run(serve_until_stopped(settings))

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Protocol
 
 import asyncssh
 
+from .. import launch
+from .events import MAX_REPORTS, Events, Who
 from .logsafe import clean
 from .throttle import InputThrottle
 
@@ -60,6 +62,9 @@ _LOG_BUDGET = 256 * 1024
 """Bytes of a game's own log copied into the server's log, at most (a traceback is a few KiB)."""
 _LOG_LINE = 2000
 _KILL_GRACE = 3.0
+REPORT_MARK = launch.REPORT_MARK.encode()
+"""How a game's report line begins on its log pipe (``launch.report``); the rest is one JSON object."""
+_NO_EVENTS = Events()
 
 
 def describe_seconds(seconds: float) -> str:
@@ -125,6 +130,11 @@ class SessionHost(Protocol):
         """Start a session's game on the pty ``slave``."""
         ...
 
+    @property
+    def events(self) -> Events:
+        """Where the session's events are logged and counted."""
+        ...
+
 
 class GameSession(asyncssh.SSHServerSession):
     """Bridges one SSH channel (bytes, no line editor) to a wom-tui process on a fresh pty."""
@@ -136,6 +146,10 @@ class GameSession(asyncssh.SSHServerSession):
         """The client's address (for the per-address cap)."""
         self.fingerprint = fingerprint
         """The verified key's fingerprint, or None for a guest: the game process is told this, nothing else."""
+        self.who = Who(label.removeprefix("session #"), clean(host), fingerprint)
+        """Who this session is, for its log lines and metrics (the name once the game reports it)."""
+        self._events: Events = getattr(server, "events", None) or _NO_EVENTS
+        self._reports = 0
         self._throttle = InputThrottle()
         self._utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
         """Makes the client's input UTF-8 before the game reads it (each invalid byte becomes U+FFFD)."""
@@ -189,30 +203,33 @@ class GameSession(asyncssh.SSHServerSession):
 
     def exec_requested(self, command: str) -> bool:
         """Refuse commands: the server gives nothing but the game."""
-        log.info("%s: exec refused", self.label)
+        self._events.refused(self.who, "exec", "%s: exec refused", self.label)
         return False
 
     def subsystem_requested(self, subsystem: str) -> bool:
         """Refuse subsystems (sftp and any other)."""
-        log.info("%s: subsystem %s refused", self.label, clean(subsystem, 40))
+        self._events.refused(self.who, "subsystem", "%s: subsystem %s refused", self.label, clean(subsystem, 40))
         return False
 
     def session_started(self) -> None:
         """Start the game, or tell the client why not and close."""
+        events = self._events
         if self._term is None:
-            log.info("%s: refused, no terminal requested", self.label)
+            events.refused(self.who, "no_terminal", "%s: refused, no terminal requested", self.label)
             assert self._chan is not None
             host, port = self._chan.get_extra_info("sockname", ("HOST", "PORT"))[:2]
             self._say_and_close(NO_TERMINAL.format(host=host, port=port))
         elif self.fingerprint is None and self._server.settings.no_guests:
-            log.info("%s: refused, no key and no guests", self.label)
+            events.refused(self.who, "no_guests", "%s: refused, no key and no guests", self.label)
             self._say_and_close(NO_GUESTS)
         elif (refusal := self._server.take_seat(self)) == "full":
-            log.info("%s: refused, all %d seats taken", self.label, self._server.settings.max_sessions)
+            events.refused(self.who, "full", "%s: refused, all %d seats taken", self.label,
+                           self._server.settings.max_sessions)
             self._say_and_close(ARCADE_FULL.format(seats=self._server.settings.max_sessions))
         elif refusal == "address":
             count = self._server.settings.max_per_ip
-            log.info("%s: refused, %d sessions from %s already", self.label, count, clean(self.host))
+            events.refused(self.who, "address", "%s: refused, %d sessions from %s already", self.label, count,
+                           clean(self.host))
             self._say_and_close(TOO_MANY_FROM_ADDRESS.format(count=count))
         elif refusal == "network":
             count = self._server.settings.max_per_network
@@ -237,8 +254,8 @@ class GameSession(asyncssh.SSHServerSession):
         self._last_input = self._loop.time()
         dropped = self._throttle.dropped
         data = self._throttle.feed(data)
-        if self._throttle.dropped and not dropped:
-            log.warning("%s: input faster than a person types; dropping the excess", self.label)
+        if self._throttle.dropped != dropped:
+            self._events.throttled(self.who, self._throttle.dropped - dropped, first=not dropped)
         # Bytes that are not UTF-8 (0xff, a lone 0xc0) are typed data, not an error: the game's terminal
         # driver replaces them too, but a Textual driver that decodes strictly would end the game on one
         # (https://github.com/Textualize/textual/issues/6456). A character cut between two packets waits
@@ -352,6 +369,7 @@ class GameSession(asyncssh.SSHServerSession):
         os.set_blocking(master, False)
         self._master = master
         self._started_at = self._last_input = self._loop.time()
+        self._events.session_started(self.who)
         self.task = asyncio.ensure_future(self._run(slave))
         self._arm_idle()
 
@@ -374,11 +392,12 @@ class GameSession(asyncssh.SSHServerSession):
                 self._log_fd = log_read
                 self._loop.add_reader(log_read, self._read_game_log)
         except OSError as exc:
-            log.error("%s: could not start the game: %s", self.label, exc)
+            self._events.error(self.who, "%s: could not start the game: %s", self.label, exc)
             self._farewell = START_FAILED
         else:
             self.pid = self._proc.pid
-            log.info(
+            self._events.game_started(
+                self.who,
                 "%s: game started, pid %d, %dx%d %s, seed %d, %s",
                 self.label, self.pid, self._size[0], self._size[1], clean(self._term or "", 64), seed,
                 f"key {self.fingerprint}" if self.fingerprint else "guest",
@@ -414,10 +433,7 @@ class GameSession(asyncssh.SSHServerSession):
                 self._chan.exit(status)
             except (BrokenPipeError, ConnectionError, OSError):
                 self._open = False
-        log.info(
-            "%s: session ended (%s) after %.1f s, game exit status %d",
-            self.label, self._ending or "game quit", self._loop.time() - self._started_at, status,
-        )
+        self._events.session_ended(self.who, self._ending or "game quit", self._loop.time() - self._started_at, status)
 
     def _signal_game(self, signum: int) -> None:
         # The game leads its own session, so its pid is also its process group.
@@ -450,13 +466,20 @@ class GameSession(asyncssh.SSHServerSession):
             self._log_line(line)
 
     def _log_line(self, line: bytes | bytearray) -> None:
+        if line.startswith(REPORT_MARK):
+            # What the game reports for the metrics (launch.report): counted, never logged.
+            self._reports += 1
+            if self._reports <= MAX_REPORTS:
+                self._events.game_report(
+                    self.who, line[len(REPORT_MARK):].decode("utf-8", "replace"), self._loop.time() - self._started_at)
+            return
         if self._log_budget <= 0:
             return
         self._log_budget -= len(line)
         if self._log_budget <= 0:
             log.warning("%s: the game logs too much; the rest is left out", self.label)
             return
-        log.error("%s: game: %s", self.label, clean(line.decode("utf-8", "replace"), _LOG_LINE))
+        self._events.game_log(self.who, clean(line.decode("utf-8", "replace"), _LOG_LINE))
 
     def _close_game_log(self) -> None:
         if self._log_fd is not None:

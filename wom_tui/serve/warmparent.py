@@ -17,7 +17,7 @@ import os
 import socket
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..settings import Settings
@@ -151,6 +151,16 @@ class WarmParent:
         self._restart_task: asyncio.Task[None] | None = None
         self.pid: int | None = None
         """The warm process's pid (changes when it is restarted)."""
+        self.on_restart: Callable[[], None] | None = None
+        """Called each time the warm process ended and a new one is to be started (the server counts it)."""
+
+    @property
+    def up(self) -> bool:
+        """True while a warm process is ready to fork games (False while one is being started again)."""
+        return (
+            not self._closing and self._ready is not None and self._ready.done() and not self._ready.cancelled()
+            and self._proc is not None and self._proc.poll() is None
+        )
 
     async def start(self) -> None:
         """Start the warm process and wait until it has imported everything."""
@@ -278,6 +288,8 @@ class WarmParent:
             delay = _RESTART_DELAYS[min(self._restarts, len(_RESTART_DELAYS) - 1)]
             self._restarts += 1
             log.warning("warm parent ended; starting a new one in %.1f s", delay)
+            if self.on_restart is not None:
+                self.on_restart()
             if self._ready is None or self._ready.done():
                 self._ready = loop.create_future()  # spawns wait for the new one
             self._restart_task = asyncio.ensure_future(self._restart(delay))
