@@ -39,8 +39,9 @@ def log_to_server(fd: int) -> None:
     logger.propagate = False
 
 
-def run_served(settings: Settings, fingerprint: str | None, log_fd: int | None = None) -> int:
-    """Run a served session's game as the key ``fingerprint`` the server verified (None: a guest).
+def run_served(settings: Settings, fingerprint: str | None, log_fd: int | None = None, *, name: str | None = None) -> int:
+    """Run a served session's game as the key ``fingerprint`` the server verified (None: a guest), or for
+    a browser tab as the registered ``name`` its sign-in cookie stands for (the server looked it up).
 
     Whatever goes wrong, the player reads a short apology; the traceback goes to the server's log
     (through ``log_fd``), never to the player's screen.
@@ -49,7 +50,12 @@ def run_served(settings: Settings, fingerprint: str | None, log_fd: int | None =
     if log_fd is not None:
         log_to_server(log_fd)
     try:
-        identity = Identity.key(fingerprint) if fingerprint else Identity.guest()
+        if name is not None:
+            # A browser identity is a name without a key; Identity gains that form with the browser
+            # sign-in (wom_tui/serve/web_auth.py). Until then this refuses, loudly, rather than guess.
+            identity = Identity(served=True, name=name)
+        else:
+            identity = Identity.key(fingerprint) if fingerprint else Identity.guest()
         return play(settings, identity)
     except Exception:
         logging.getLogger("wom_tui.session").exception("the game process failed")

@@ -83,6 +83,13 @@ class Settings:
     host_key: Path | None = None
     authorized_keys: Path | None = None
     """Only clients with a key listed in this file may play (and no guests)."""
+    web: str | None = None
+    """``--web HOST:PORT``: also serve the game to browsers there (None: SSH only)."""
+    web_origin: tuple[str, ...] = ()
+    """``--web-origin``: the public addresses (``https://play.example.org``) the page may be served under
+    behind a proxy, besides the address each request names."""
+    trusted_proxy: tuple[str, ...] = ()
+    """``--trusted-proxy``: addresses or networks whose X-Forwarded-For and X-Forwarded-Proto are believed."""
 
     @property
     def host_key_path(self) -> Path:
@@ -109,6 +116,9 @@ class Settings:
         for name in _PATHS:
             if values.get(name) is not None:
                 values[name] = Path(values[name])
+        for name in ("web_origin", "trusted_proxy"):
+            if name in values:
+                values[name] = tuple(values[name])
         return cls(**values)
 
 

@@ -24,7 +24,7 @@ import stat
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
@@ -32,6 +32,9 @@ from ..settings import Settings
 from .logsafe import RateLimitedLog, SafeFormatter, clean
 from .session import SHUTTING_DOWN, GameSession, describe_seconds
 from .warmparent import WARM_COMMAND, WarmChild, WarmParent
+
+if TYPE_CHECKING:
+    from .web import WebDoor
 
 log = logging.getLogger("wom_tui.serve")
 
@@ -278,6 +281,12 @@ class GameServer:
         self.warm = WarmParent(warm_command) if warm_command is not None else None
         """The warm parent that forks each session's game (None: a server for tests that open no game,
         which then spares the warm parent's start, about 0.6 CPU-seconds)."""
+        self.web: WebDoor | None = None
+        """The browser door (``--web``), whose tabs' games take seats here like SSH sessions."""
+        if settings.web:
+            from .web import WebDoor
+
+            self.web = WebDoor(self, settings.web)
 
     @property
     def unauthenticated_caps(self) -> tuple[int, int]:
@@ -324,6 +333,13 @@ class GameServer:
             raise ServeError(f"cannot start the game processes' parent: {exc}") from exc
         try:
             await self._listen()
+            if self.web is not None:
+                try:
+                    await self.web.start()
+                except OSError as exc:
+                    if self._acceptor is not None:
+                        self._acceptor.close()
+                    raise ServeError(f"cannot listen for browsers on {self.settings.web}: {exc.strerror or exc}") from exc
         except ServeError:
             if self.warm is not None:
                 await self.warm.close()  # a server that cannot start leaves no process behind
@@ -437,6 +453,8 @@ class GameServer:
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
             self._acceptor = None
+        if self.web is not None:
+            await self.web.close()
         if self.warm is not None:
             await self.warm.close()
 
@@ -460,6 +478,8 @@ async def serve_until_stopped(settings: Settings) -> int:
         file=sys.stderr,
         flush=True,
     )
+    if server.web is not None:
+        print(f"wom-tui serve: or play in a browser at  http://{server.web.host}:{server.web.port}/", file=sys.stderr, flush=True)
     await stop.wait()
     log.info("shutting down: ending %d session(s)", len(server.sessions))
     await server.close()

@@ -33,6 +33,7 @@ def warm_up() -> None:
 
     import rich._emoji_codes  # noqa: F401  (rich loads its emoji table at the first markup it renders)
     import textual.drivers.linux_driver  # noqa: F401  (the driver a served game runs, and ours on it)
+    import textual.drivers.web_driver  # noqa: F401  (the driver a browser tab's game runs)
     import textual.widgets  # noqa: F401
     from rich.cells import get_character_cell_size
 
