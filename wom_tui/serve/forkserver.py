@@ -46,8 +46,9 @@ MAX_MESSAGE = 1 << 20
 MAX_FDS = 3
 """A spawn request carries the pty and, optionally, the game's log pipe (its ``"fds"`` says how many); a
 browser tab's (``"transport": "web"``) carries its input pipe, its output pipe and its log pipe."""
-WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
-"""The driver a browser tab's game runs: Textual's, which frames its output over a pipe (docs/serve.md)."""
+WEB_DRIVER = "wom_tui.serve.webdriver:ServedWebDriver"
+"""The driver a browser tab's game runs: Textual's web driver, which frames its output over a pipe
+(:mod:`.webdriver`, docs/serve.md)."""
 
 
 def _send(sock: socket.socket, message: dict[str, Any], fds: Sequence[int] = ()) -> None:

@@ -89,8 +89,9 @@ _LOG_BUDGET = 256 * 1024
 # hidden cursor, bracketed paste): a reconnected tab's fresh terminal needs them again.
 TERMINAL_MODES = b"\x1b[?1049h\x1b[?1000h\x1b[?1003h\x1b[?1015h\x1b[?1006h\x1b[?25l\x1b[?2004h"
 
-CLOSE_GAME_OVER = 1000
-"""The game ended (quit, idle, shutdown): page.js does not reconnect."""
+CLOSE_GAME_OVER = 4002
+"""The game ended (quit, idle, shutdown): page.js does not reconnect. (Not 1000: a close that the page
+began itself is answered with 1000 by aiohttp, and that one page.js must treat as a blink.)"""
 CLOSE_REFUSED = 4000
 """No seat (full, too many from the address): page.js does not reconnect."""
 CLOSE_REPLACED = 4001
@@ -363,8 +364,8 @@ class WebSession:
             log.info("%s: browser back after %.1f s", self.label, self._loop.time() - self._detached_at)
             self._detached_at = None
             await socket.send_bytes(TERMINAL_MODES)
-            # A resize makes Textual paint the whole screen again: the fresh terminal's first picture.
-            await self.resize(*size, force=True)
+            await self.resize(*size)
+            await self._meta({"type": "repaint"})  # the fresh terminal's first picture (webdriver.py)
         self.attached.set()
 
     def detach(self, socket: web.WebSocketResponse) -> None:
@@ -415,11 +416,11 @@ class WebSession:
         if data:
             await self._packet(b"D", data)
 
-    async def resize(self, width: int, height: int, *, force: bool = False) -> None:
+    async def resize(self, width: int, height: int) -> None:
         """Tell the game the tab's terminal size (capped as an SSH client's)."""
         width = min(max(width, 1), MAX_COLUMNS)
         height = min(max(height, 1), MAX_ROWS)
-        if (width, height) == self._size and not force:
+        if (width, height) == self._size:
             return
         self._size = (width, height)
         await self._meta({"type": "resize", "width": width, "height": height})

@@ -14,15 +14,15 @@
   }
 
   // textual.js opens the socket itself and ends the page at its first close ("Session ended"). Wrapped
-  // here: the socket is remembered (window.womSocket), and a close that is not the game's end (1000) or
-  // a refusal (4000-4999) reloads the page after a short pause, to reconnect to the same game.
+  // here: the socket is remembered (window.womSocket), and a close that is not the server's word (4000-4999:
+  // the game's end, a refusal) reloads the page after a short pause, to reconnect to the same game.
   var Native = window.WebSocket;
   function Wrapped(url, protocols) {
     var socket = protocols === undefined ? new Native(url) : new Native(url, protocols);
     window.womSocket = socket;
     socket.addEventListener("message", function () { sessionStorage.removeItem(TRIES); }, { once: true });
     socket.addEventListener("close", function (event) {
-      if (event.code === 1000 || (event.code >= 4000 && event.code < 5000)) {
+      if (event.code >= 4000 && event.code < 5000) {
         return;
       }
       var tries = parseInt(sessionStorage.getItem(TRIES) || "0", 10);
