@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import shutil
 import subprocess
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+import aiohttp
 import pyte
 import pytest
 from playwright.async_api import Browser, Page, WebSocket, async_playwright
@@ -18,6 +20,7 @@ from playwright.async_api import Browser, Page, WebSocket, async_playwright
 from memory_tmp import tmp_path, tmp_path_factory  # noqa: F401  (data folders in memory)
 from serve.conftest import start_server  # noqa: F401  (the SSH tests' server factory)
 from serve.sshterm import WAIT
+from wom_tui.serve.server import GameServer
 
 BROWSER_FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-extensions",
@@ -126,3 +129,75 @@ async def open_tab(browser: Browser, url: str, *, width: int = 1000, height: int
     await page.wait_for_selector("body.-first-byte", timeout=WAIT * 1000)
     await page.focus(".xterm-helper-textarea")  # where xterm.js takes the keyboard (a click there does the same)
     return tab
+
+
+class SocketTab:
+    """A tab without a browser: a websocket speaking textual.js's envelopes, its bytes drawn by pyte."""
+
+    def __init__(self, socket: aiohttp.ClientWebSocketResponse, columns: int, rows: int) -> None:
+        self.socket = socket
+        self.screen = pyte.Screen(columns, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
+        self.close_code: int | None = None
+        self._changed = asyncio.Event()
+        self._reader = asyncio.ensure_future(self._read())
+
+    async def _read(self) -> None:
+        async for message in self.socket:
+            if message.type == aiohttp.WSMsgType.BINARY:
+                self.raw += message.data
+                self.stream.feed(message.data)
+                self._changed.set()
+        self.close_code = self.socket.close_code
+        self._changed.set()
+
+    @property
+    def text(self) -> str:
+        """What the terminal shows now."""
+        return "\n".join(self.screen.display)
+
+    async def wait_until(self, condition: Callable[[SocketTab], bool], timeout: float = WAIT) -> None:
+        """Wait until ``condition(self)`` holds after some output or the close."""
+
+        async def watch() -> None:
+            while not condition(self):
+                if self.close_code is not None and not condition(self):
+                    raise AssertionError(f"closed ({self.close_code}) while waiting; screen:\n{self.text}")
+                self._changed.clear()
+                await self._changed.wait()
+
+        try:
+            await asyncio.wait_for(watch(), timeout)
+        except asyncio.TimeoutError:
+            raise AssertionError(f"timed out after {timeout} s; screen:\n{self.text}") from None
+
+    async def wait_for_text(self, text: str, timeout: float = WAIT) -> None:
+        """Wait until ``text`` is on the terminal."""
+        await self.wait_until(lambda tab: text in tab.text, timeout)
+
+    async def wait_closed(self, timeout: float = WAIT) -> int:
+        """Wait for the server to close the socket; its close code."""
+        await asyncio.wait_for(asyncio.shield(self._reader), timeout)
+        assert self.close_code is not None
+        return self.close_code
+
+    async def type(self, keys: str) -> None:
+        """Send keys as textual.js does."""
+        await self.socket.send_json(["stdin", keys])
+
+
+async def open_socket_tab(
+    http: aiohttp.ClientSession, server: GameServer, *, tab: str | None = None, columns: int = 80, rows: int = 24,
+    origin: str | None = "own", headers: dict[str, str] | None = None,
+) -> SocketTab:
+    """Open a tab's websocket (its own token unless ``tab``) with our page's Origin (or ``origin``)."""
+    assert server.web is not None
+    base = f"127.0.0.1:{server.web.port}"
+    sent = dict(headers or {})
+    if origin is not None:
+        sent["Origin"] = f"http://{base}" if origin == "own" else origin
+    socket = await http.ws_connect(
+        f"ws://{base}/ws/{tab or secrets.token_urlsafe(24)}?width={columns}&height={rows}", headers=sent
+    )
+    return SocketTab(socket, columns, rows)
