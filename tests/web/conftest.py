@@ -120,9 +120,14 @@ class Tab:
         await self.page.keyboard.press(key)
 
 
-async def open_tab(browser: Browser, url: str, *, width: int = 1000, height: int = 640, context: object = None) -> Tab:
-    """Open the page at ``url`` in a new tab (of ``context``, else a new one) and wait for its first frame."""
-    owner = context if context is not None else await browser.new_context(viewport={"width": width, "height": height})
+async def open_tab(
+    browser: Browser, url: str, *, width: int = 1000, height: int = 640, context: object = None,
+    permissions: list[str] | None = None,
+) -> Tab:
+    """Open the page at ``url`` in a new tab (of ``context``, else a new one with ``permissions``) and wait
+    for its first frame."""
+    owner = context if context is not None else await browser.new_context(
+        viewport={"width": width, "height": height}, permissions=permissions or [])
     page = await owner.new_page()  # type: ignore[attr-defined]
     tab = Tab(page)
     await page.goto(url)

@@ -7,6 +7,7 @@ import re
 from playwright.async_api import Browser
 
 from serve.conftest import until
+from wom_tui.domain.daily import solo_share
 from wom_tui.domain.store.folder.store import FolderStore
 from serve.sshterm import MENU_TEXT, ServerFactory
 from wom_tui.serve.server import GameServer
@@ -34,12 +35,12 @@ async def test_the_page_loads_with_no_outside_request(start_server: ServerFactor
 async def test_a_guest_plays_a_solo_game_to_the_end_by_typing(start_server: ServerFactory, browser: Browser) -> None:
     server = await start_server(web="127.0.0.1:0")
     store = FolderStore(server.settings.data_dir)
-    tab = await open_tab(browser, page_url(server))
+    tab = await open_tab(browser, page_url(server), permissions=["clipboard-read", "clipboard-write"])
     await tab.wait_for_text("Playing as a guest")
     await tab.type("o")
     await tab.wait_for_text("Solo game")
     await tab.type("p")
-    await tab.wait_for_text(GAME_TEXT)
+    await tab.wait_until(lambda t: re.search(r"the hidden code is (\d+) symbols long", t.text) is not None)
     length = re.search(r"the hidden code is (\d+) symbols long", tab.text)
     assert length is not None, tab.text
     guesses = [str(digit) * int(length.group(1)) for digit in range(10)]
@@ -56,3 +57,9 @@ async def test_a_guest_plays_a_solo_game_to_the_end_by_typing(start_server: Serv
     assert [guess for guess, _feedback in played] == guesses[: len(played)]
     assert not record.players[0].is_user  # a guest's game: no points
     await tab.wait_until(lambda t: any(guess in t.text.replace(" ", "") for guess in guesses[len(played) - 1 : len(played)]))
+
+    # The share grid goes to the browser's clipboard (Textual's OSC 52, textual.js's clipboard add-on).
+    await tab.type("c")
+    await tab.page.wait_for_function("navigator.clipboard.readText().then(text => text.length > 0)", polling=100)
+    shared = await tab.page.evaluate("navigator.clipboard.readText()")
+    assert shared == solo_share(record.ruleset, played, record.players[0].broke)
