@@ -156,7 +156,8 @@ def render_page() -> str:
         (r"<html>", '<html lang="en">\n  <head>\n    <meta charset="utf-8" />\n    <title>' + TITLE + "</title>"),
         (r"<html lang=\"en\">\n  <head>\n    <meta charset=\"utf-8\" />\n    <title>[^<]*</title>\s*<head>",
          '<html lang="en">\n  <head>\n    <meta charset="utf-8" />\n    <title>' + TITLE + "</title>"),
-        (r"</body>", '<div class="wom-signin"><a href="/signin">sign in</a></div>\n  </body>'),
+        # A way to the sign-in form where the page has room for it: the dialog at the end of a game.
+        (r'(<button type="button">Restart</button>)', r'\1\n        <a class="wom-signin" href="/signin">sign in</a>'),
     )
     for pattern, replacement in edits:
         page, count = re.subn(pattern, replacement, page, flags=re.DOTALL)
