@@ -26,6 +26,7 @@ from web.conftest import BROWSER_FLAGS, chromium_path, open_tab  # noqa: E402
 
 
 async def draw(out: Path) -> None:
+    """Serve, open the page, play two guesses and save the tab as a PNG at ``out``."""
     with tempfile.TemporaryDirectory(prefix="wom-web-shot-") as folder:
         server = GameServer(Settings(data_dir=Path(folder), seed=2026, port=0, web="127.0.0.1:0"))
         await server.start()
