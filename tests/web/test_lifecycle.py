@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import sys
+from pathlib import Path
 
 import aiohttp
 import pytest
 
-from serve.conftest import process_gone, until
-from serve.sshterm import MENU_TEXT, ServerFactory
+from serve.conftest import ServeProcess, process_gone, until
+from serve.sshterm import MENU_TEXT, WAIT, ServerFactory
+from wom_tui.serve.server import ServeError
 from wom_tui.serve.web import CLOSE_GAME_OVER
 
 from .conftest import open_socket_tab
@@ -46,3 +50,30 @@ async def test_shutdown_says_goodbye_to_every_tab(start_server: ServerFactory) -
         for tab in tabs:
             assert await tab.wait_closed() == CLOSE_GAME_OVER
             assert "The World of Mastermind server is shutting down. Thanks for playing!" in tab.raw.decode()
+
+
+async def test_wom_tui_serve_web_serves_the_page_and_stops_cleanly(tmp_path: Path) -> None:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "wom_tui", "serve", "--port", "0", "--web", "127.0.0.1:0", "--data-dir", str(tmp_path),
+        stderr=asyncio.subprocess.PIPE,
+    )
+    served = ServeProcess(process)
+    try:
+        port = await served.number(r"web: listening on http://127\.0\.0\.1:(\d+)")
+        await served.read_until(rf"or play in a browser at  http://127\.0\.0\.1:{port}/")
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"http://127.0.0.1:{port}/") as page:
+                assert page.status == 200 and "textual.js" in await page.text()
+        process.terminate()
+        assert await asyncio.wait_for(process.wait(), WAIT) == 0
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+async def test_serve_refuses_to_start_when_the_web_address_is_taken(start_server: ServerFactory) -> None:
+    first = await start_server(web="127.0.0.1:0", warm_command=None)
+    assert first.web is not None
+    with pytest.raises(ServeError, match="cannot listen for browsers on 127.0.0.1:"):
+        await start_server(web=f"127.0.0.1:{first.web.port}", warm_command=None)
