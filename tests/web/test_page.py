@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 from playwright.async_api import Browser
@@ -9,7 +10,7 @@ from playwright.async_api import Browser
 from serve.conftest import until
 from wom_tui.domain.daily import solo_share
 from wom_tui.domain.store.folder.store import FolderStore
-from serve.sshterm import MENU_TEXT, ServerFactory
+from serve.sshterm import MENU_TEXT, WAIT, ServerFactory
 from wom_tui.serve.server import GameServer
 
 from .conftest import open_tab
@@ -60,6 +61,12 @@ async def test_a_guest_plays_a_solo_game_to_the_end_by_typing(start_server: Serv
 
     # The share grid goes to the browser's clipboard (Textual's OSC 52, textual.js's clipboard add-on).
     await tab.type("c")
-    await tab.page.wait_for_function("navigator.clipboard.readText().then(text => text.length > 0)", polling=100)
-    shared = await tab.page.evaluate("navigator.clipboard.readText()")
+    read_when_there = """async () => {
+        for (;;) {
+            const text = await navigator.clipboard.readText();
+            if (text) return text;
+            await new Promise(resolve => requestAnimationFrame(resolve));
+        }
+    }"""
+    shared = await asyncio.wait_for(tab.page.evaluate(read_when_there), WAIT)
     assert shared == solo_share(record.ruleset, played, record.players[0].broke)

@@ -10,7 +10,9 @@ everything (:mod:`.warmup`), and asks it over a Unix socket to fork one game per
 The protocol (one JSON object per message on a ``socketpair``, fds with SCM_RIGHTS):
 
 - server → warm ``{"op": "spawn", "id": N, "settings": {...}, "fingerprint": F, "env": {...}, "fds": K}``
-  with the pty's slave side attached (and the game's log pipe when ``K`` is 2);
+  with the pty's slave side attached (and the game's log pipe when ``K`` is 2); for a browser tab
+  ``{"op": "spawn", "transport": "web", "name": NAME, "fds": 3, ...}`` with its input pipe, its output pipe
+  and its log pipe attached, and the registered ``name`` its cookie signs in as (None: a guest);
 - warm → server ``{"id": N, "pid": P}`` with a pidfd for the child attached (so the server can still
   notice the child's end if the warm parent dies), or ``{"id": N, "error": "..."}``;
 - warm → server ``{"exited": P, "status": S}`` when a child ends (``status`` as asyncio's returncode);
