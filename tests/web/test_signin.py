@@ -93,3 +93,27 @@ async def test_a_tab_with_the_cookie_starts_its_game_as_the_name(start_server: S
         other = await open_socket_tab(http, server, tab=session.tab)
         assert await other.wait_closed() == 4003
         await tab.socket.close()
+
+
+class _Waiting:
+    """A stand-in for a tab's session (only what the door looks at)."""
+
+    def __init__(self, tab: str, name: str | None, connected: bool, started_at: float) -> None:
+        self.tab, self.name, self.connected, self.started_at = tab, name, connected, started_at
+        self.running = True
+        self.label = f"web session #{tab[:3]}"
+
+
+async def test_the_cookie_brings_a_signed_in_players_waiting_game_to_a_new_tab(start_server: ServerFactory) -> None:
+    server = await start_server(web="127.0.0.1:0", warm_command=None)
+    assert server.web is not None
+    door = server.web
+    older, newer = _Waiting("a" * 24, "Ann", False, 1.0), _Waiting("b" * 24, "Ann", False, 2.0)
+    open_elsewhere, guest = _Waiting("c" * 24, "Bob", True, 3.0), _Waiting("d" * 24, None, False, 4.0)
+    for session in (older, newer, open_elsewhere, guest):
+        door._sessions[session.tab] = session  # type: ignore[assignment]
+    assert door.reclaim("e" * 24, "Ann") is newer and newer.tab == "e" * 24  # the latest of Ann's waiting games
+    assert door._sessions["e" * 24] is newer and "b" * 24 not in door._sessions
+    assert door.reclaim("f" * 24, "Bob") is None  # Bob's game is open in another tab: it stays there
+    assert door.reclaim("g" * 24, None) is None  # a guest has only its tab's token
+    door._sessions.clear()

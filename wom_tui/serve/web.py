@@ -215,6 +215,9 @@ class WebSession:
         self._size = size
         self._loop = asyncio.get_running_loop()
         self._throttle = InputThrottle()
+        self._other_messages = InputThrottle(rate=20.0, burst=60)
+        """Resizes, focus changes and pings: each makes the game (or the server) work, so they are
+        throttled too, on their own budget (a window dragged wide sends a few dozen resizes)."""
         self._socket: web.WebSocketResponse | None = None
         self._stdin: asyncio.StreamWriter | None = None
         self._proc: WarmChild | None = None
@@ -396,6 +399,8 @@ class WebSession:
                 continue
             kind = envelope[0]
             argument = envelope[1] if len(envelope) > 1 else None
+            if kind != "stdin" and not self._other_messages.feed(b"m"):
+                continue
             if kind == "stdin" and isinstance(argument, str):
                 await self._keys(argument.encode("utf-8", "replace"))
             elif kind == "resize" and isinstance(argument, dict):
@@ -564,6 +569,24 @@ class WebDoor:
         """The tabs' sessions (holding a seat)."""
         return list(self._sessions.values())
 
+    def reclaim(self, tab: str, name: str | None) -> WebSession | None:
+        """A signed-in name's game that waits for its browser (its tab was closed, or the cookie came back
+        in another tab): it moves to ``tab``. Guests have only their tab's token; a game open in another
+        tab stays there.
+        """
+        if name is None:
+            return None
+        waiting = [session for session in self._sessions.values()
+                   if session.name == name and not session.connected and session.running]
+        if not waiting:
+            return None
+        session = max(waiting, key=lambda candidate: candidate.started_at)
+        del self._sessions[session.tab]
+        session.tab = tab
+        self._sessions[tab] = session
+        log.info("%s: %s's game moves to another tab", session.label, clean(name))
+        return session
+
     def forget(self, session: WebSession) -> None:
         """A session ended: its tab's token no longer finds it."""
         if self._sessions.get(session.tab) is session:
@@ -698,7 +721,7 @@ class WebDoor:
         host = self.client_address(request)
         socket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
         await socket.prepare(request)
-        session = self._sessions.get(tab)
+        session = self._sessions.get(tab) or self.reclaim(tab, name)
         if session is not None and session.name != name:
             await socket.close(code=CLOSE_NOT_YOURS, message=b"signed in as someone else")
             return socket
