@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import aiohttp
 import pytest
 from playwright.async_api import Browser
 
 from serve.conftest import until
-from serve.sshterm import MENU_TEXT, ServerFactory, connect, open_terminal
+from serve.sshterm import MENU_TEXT, ServerFactory, connect, new_key, open_terminal
 from wom_tui.serve.web import CLOSE_REFUSED, CONTENT_SECURITY_POLICY
 
 from .conftest import open_socket_tab
@@ -123,3 +125,18 @@ async def test_forwarded_addresses_count_only_from_a_trusted_proxy(start_server:
         assert sorted(session.host for session in proxied.web.sessions) == ["203.0.113.1", "203.0.113.2"]
         third = await open_socket_tab(http, proxied, headers={"X-Forwarded-For": "203.0.113.2"})
         assert await third.wait_closed() == CLOSE_REFUSED
+
+
+@pytest.mark.parametrize("closed", ["no_guests", "authorized_keys"])
+async def test_a_server_without_guests_turns_away_a_tab_that_is_not_signed_in(
+    start_server: ServerFactory, tmp_path: Path, closed: str
+) -> None:
+    keys = tmp_path / "authorized_keys"
+    keys.write_text(new_key().export_public_key().decode())
+    option: dict[str, object] = {"no_guests": True} if closed == "no_guests" else {"authorized_keys": keys}
+    server = await start_server(web="127.0.0.1:0", warm_command=None, **option)
+    async with aiohttp.ClientSession() as http:
+        tab = await open_socket_tab(http, server)
+        assert await tab.wait_closed() == CLOSE_REFUSED
+        assert "only lets in signed-in players" in tab.raw.decode()
+    assert server.sessions == []

@@ -99,6 +99,12 @@ CLOSE_REPLACED = 4001
 CLOSE_NOT_YOURS = 4003
 """The tab's game belongs to someone else now (signed in or out since)."""
 
+NO_GUESTS_HERE = (
+    "This World of Mastermind server only lets in signed-in players: sign in with a one-time code "
+    "(the link below, or /signin), then open the game again.\r\n"
+)
+"""What a guest's tab reads under ``--no-guests`` or ``--authorized-keys`` (as SSH turns away a client without a key)."""
+
 CONTENT_SECURITY_POLICY = "; ".join((
     "default-src 'none'",
     "script-src 'self'",
@@ -741,6 +747,11 @@ class WebDoor:
     ) -> WebSession | None:
         label = f"web session #{next(self._numbers)}"
         log.info("%s: browser from %s, %s", label, clean(host), f"signed in as {clean(name)}" if name else "guest")
+        if name is None and (self.settings.no_guests or self.settings.authorized_keys is not None):
+            log.info("%s: refused, not signed in and no guests", label)
+            await socket.send_bytes(NO_GUESTS_HERE.encode())
+            await socket.close(code=CLOSE_REFUSED, message=b"no guests")
+            return None
         session = WebSession(self, tab, label, host, name, (min(max(size[0], 1), MAX_COLUMNS), min(max(size[1], 1), MAX_ROWS)))
         refusal = self.server.take_seat(cast("GameSession", session))
         if refusal is not None:
