@@ -41,6 +41,7 @@ test-floor: postgresql-server
 	$(FLOOR)/bin/lint-imports
 	$(FLOOR)/bin/python -m pytest -n 4 --dist worksteal $(PYTEST_ARGS)
 
+# `make serve ARGS="--web 127.0.0.1:8080"` also serves the game to browsers there (docs/serve.md).
 serve: $(VENV)/.installed
 	$(VENV)/bin/wom-tui serve $(ARGS)
 
@@ -67,8 +68,9 @@ $(VENV)/.installed-test: pyproject.toml | $(PY)
 	@touch $@ $(VENV)/.installed
 
 # The tests start a throwaway PostgreSQL server of their own (tests/throwaway_pg.py) from the
-# system's server binaries, and the SSH tests drive the OpenSSH client: as root on Debian/Ubuntu this
-# installs either package when it is missing.
+# system's server binaries, the SSH tests drive the OpenSSH client, and the browser tests (tests/web) drive
+# Debian's chromium-headless-shell through Playwright: as root on Debian/Ubuntu this installs each package
+# when it is missing.
 postgresql-server:
 	@if [ -z "$$WOM_PG_BINDIR" ] && ! command -v initdb >/dev/null 2>&1 \
 	    && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
@@ -86,6 +88,17 @@ postgresql-server:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-client >/dev/null; \
 	  else \
 	    echo "make test needs the OpenSSH client (ssh) for its SSH tests: install openssh-client" >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+	@if ! command -v chromium-headless-shell >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing Chromium for the browser tests (apt-get install chromium-headless-shell)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell >/dev/null; \
+	    dpkg -L chromium-headless-shell | grep -q '/chromium-headless-shell$$' \
+	      || { echo "chromium-headless-shell installed no chromium-headless-shell binary" >&2; exit 1; }; \
+	  else \
+	    echo "make test needs chromium-headless-shell for its browser tests (apt-get install chromium-headless-shell)" >&2; \
 	    exit 1; \
 	  fi; \
 	fi

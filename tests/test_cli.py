@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from wom_tui import cli
+from wom_tui.settings import Settings
 
 
 @pytest.fixture
@@ -161,3 +162,32 @@ def test_bad_metrics_address_or_log_format_is_a_usage_error(captured, capsys, ar
 def test_metrics_are_off_and_the_log_is_text_by_default(captured, tmp_path):
     cli.main(["serve", "--data-dir", str(tmp_path)])
     assert (captured["options"].metrics, captured["options"].log_format) == (None, "text")
+
+
+def test_serve_web_options_reach_the_server(captured, tmp_path):
+    cli.main(["serve", "--data-dir", str(tmp_path), "--web", "[::1]:8080", "--web-origin", "https://play.example.org/",
+              "--web-origin", "http://localhost:8080", "--trusted-proxy", "127.0.0.1", "--trusted-proxy", "10.0.0.0/8"])
+    settings = captured["options"]
+    assert settings.web == "[::1]:8080"
+    assert settings.web_origin == ("https://play.example.org", "http://localhost:8080")
+    assert settings.trusted_proxy == ("127.0.0.1", "10.0.0.0/8")
+    served = settings.for_session(3)
+    assert Settings.from_json(json.loads(json.dumps(served.as_json()))) == served  # tuples survive the trip
+
+
+def test_serve_without_web_serves_no_page(captured, tmp_path):
+    cli.main(["serve", "--data-dir", str(tmp_path)])
+    assert captured["options"].web is None
+
+
+@pytest.mark.parametrize("option, bad", [
+    ("--web", "8080"), ("--web", "localhost:http"), ("--web", "host:70000"), ("--web", ":8080"),
+    ("--web-origin", "play.example.org"), ("--web-origin", "https://play.example.org/game"),
+    ("--trusted-proxy", "proxy.example.org"),
+])
+def test_bad_web_options_are_clear_usage_errors(captured, capsys, option, bad):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["serve", option, bad])
+    assert stop.value.code == 2
+    assert option in capsys.readouterr().err
+    assert "command" not in captured

@@ -75,3 +75,10 @@ def test_wheel_installs_into_a_fresh_environment_and_starts(tmp_path: Path) -> N
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "menu entries:" in result.stdout
+    # The browser page's own files travel in the wheel, and the page renders from the installed copy.
+    page = subprocess.run(
+        [str(env_python), "-c", "from wom_tui.serve.web import render_page, WebDoor; from importlib.resources import files; "
+         "print(len(render_page()), (files('wom_tui.serve') / 'web_static' / 'page.js').is_file())"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )
+    assert page.returncode == 0 and page.stdout.split()[1] == "True", page.stdout + page.stderr

@@ -392,7 +392,9 @@ class WomApp(KeyQueue[int]):
     def action_link_key(self) -> None:
         """Link another key to the signed-in name, or this key to a name (served sessions with a key)."""
         if self.identity.fingerprint is None:
-            if self.identity.served:
+            if self.identity.browser:
+                self.notify("A browser has no SSH key: link keys from an SSH session.", title="Link a key")
+            elif self.identity.served:
                 self.notify("Guests have no key to link: connect with an SSH key.", title="Link a key")
             return
         from .screens.link import LinkKeyScreen

@@ -104,8 +104,9 @@ def _log_unraisable(unraisable: Any) -> None:
     )
 
 
-def run_served(settings: Settings, fingerprint: str | None, log_fd: int | None = None) -> int:
-    """Run a served session's game as the key ``fingerprint`` the server verified (None: a guest).
+def run_served(settings: Settings, fingerprint: str | None, log_fd: int | None = None, *, name: str | None = None) -> int:
+    """Run a served session's game as the key ``fingerprint`` the server verified (None: a guest), or for
+    a browser tab as the registered ``name`` its sign-in cookie stands for (the server looked it up).
 
     Whatever goes wrong, the player reads a short apology; the traceback goes to the server's log
     (through ``log_fd``), never to the player's screen.
@@ -114,7 +115,10 @@ def run_served(settings: Settings, fingerprint: str | None, log_fd: int | None =
     if log_fd is not None:
         log_to_server(log_fd)
     try:
-        identity = Identity.key(fingerprint) if fingerprint else Identity.guest()
+        if name is not None:
+            identity = Identity.browser_tab(name)
+        else:
+            identity = Identity.key(fingerprint) if fingerprint else Identity.guest()
         return play(settings, identity)
     except Exception:
         logging.getLogger("wom_tui.session").exception("the game process failed")

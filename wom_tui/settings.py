@@ -94,6 +94,13 @@ class Settings:
     port listens on loopback."""
     log_format: str = "text"
     """The server's log: ``text`` (one readable line an event) or ``json`` (one object a line)."""
+    web: str | None = None
+    """``--web HOST:PORT``: also serve the game to browsers there (None: SSH only)."""
+    web_origin: tuple[str, ...] = ()
+    """``--web-origin``: the public addresses (``https://play.example.org``) the page may be served under
+    behind a proxy, besides the address each request names."""
+    trusted_proxy: tuple[str, ...] = ()
+    """``--trusted-proxy``: addresses or networks whose X-Forwarded-For and X-Forwarded-Proto are believed."""
 
     @property
     def host_key_path(self) -> Path:
@@ -120,6 +127,9 @@ class Settings:
         for name in _PATHS:
             if values.get(name) is not None:
                 values[name] = Path(values[name])
+        for name in ("web_origin", "trusted_proxy"):
+            if name in values:
+                values[name] = tuple(values[name])
         return cls(**values)
 
 

@@ -88,3 +88,15 @@ def test_each_code_is_new() -> None:
     now = datetime(2026, 1, 1, tzinfo=timezone.utc)
     codes = {PendingLink.issue("Alan", now)[0] for _ in range(200)}
     assert len(codes) == 200
+
+
+def test_a_browser_tab_signed_in_by_its_cookie_is_the_name_without_a_key():
+    tab = Identity.browser_tab("Ada")
+    assert tab.signed_in and not tab.is_guest and tab.label == "Ada"
+    assert tab.fingerprint is None and not tab.may_register
+    assert tab.preference_key == Identity.key("SHA256:" + "A" * 43, "Ada").preference_key
+    assert tab.may_seat("Ada") and not tab.may_seat("Bob")
+    with pytest.raises(ValueError):
+        Identity(served=False, name="Ada", browser=True)  # only the server signs a browser in
+    with pytest.raises(ValueError):
+        Identity(served=True, name="Ada")  # a name without a key or a browser session

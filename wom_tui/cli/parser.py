@@ -75,6 +75,12 @@ def _add_serve_command(sub: Any) -> None:
                             "a bare PORT listens on 127.0.0.1)")
     serve.add_argument("--log-format", choices=("text", "json"), default=_DEFAULT.log_format,
                        help=f"the log on stderr: text lines or one JSON object a line (default {_DEFAULT.log_format})")
+    serve.add_argument("--web", metavar="HOST:PORT", type=_web_address,
+                       help="also serve the game to browsers at this address (put TLS in front: docs/serve.md)")
+    serve.add_argument("--web-origin", action="append", default=[], metavar="URL", type=_origin,
+                       help="the public address of the page behind a proxy, e.g. https://play.example.org (repeatable)")
+    serve.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS", type=_network,
+                       help="a reverse proxy (address or network) whose X-Forwarded-For/-Proto are believed (repeatable)")
 
 
 def _address(text: str) -> str:
@@ -86,6 +92,38 @@ def _address(text: str) -> str:
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _web_address(value: str) -> str:
+    """``--web HOST:PORT``, checked."""
+    from ..serve.webaddress import split_address
+
+    try:
+        split_address(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return value
+
+
+def _origin(value: str) -> str:
+    """``--web-origin``: scheme and host (and port), nothing else."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(value.rstrip("/"))
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path or parts.query:
+        raise argparse.ArgumentTypeError(f"{value!r} is not an origin like https://play.example.org")
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def _network(value: str) -> str:
+    """``--trusted-proxy``: an address or a network."""
+    import ipaddress
+
+    try:
+        ipaddress.ip_network(value, strict=False)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return value
 
 
 def _add_users_command(sub: Any) -> None:
@@ -165,4 +203,5 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         host_key=Path(args.host_key).expanduser() if args.host_key else None,
         authorized_keys=Path(args.authorized_keys).expanduser() if args.authorized_keys else None,
         metrics=args.metrics, log_format=args.log_format,
+        web=args.web, web_origin=tuple(args.web_origin), trusted_proxy=tuple(args.trusted_proxy),
     )

@@ -1,11 +1,12 @@
-"""Who is playing: trusted local play, or over ``serve`` a verified SSH key or a guest.
+"""Who is playing: trusted local play, or over ``serve`` a verified SSH key, a signed-in browser or a guest.
 
 For players: docs/serve.md, *Who you are: your SSH key*.
 
 The entry point builds the :class:`Identity` and hands it to the app like the store and the RNG.
 Over SSH it comes only from what the server verified: the fingerprint of the key whose
 signature the server checked, passed to the session process by the server itself. The name is
-whatever user holds that key in the store.
+whatever user holds that key in the store. A browser tab has no key: the server looks up the name its
+sign-in cookie stands for (docs/serve.md, *Who you are in a browser*) and passes that name itself.
 """
 
 from __future__ import annotations
@@ -22,19 +23,25 @@ class Identity:
     """Local play (``served`` False) trusts whoever sits at the keyboard, as it always has.
 
     A served session is a *guest* without a key, else the holder of ``fingerprint``, signed in
-    as ``name`` once that key belongs to a registered user.
+    as ``name`` once that key belongs to a registered user, or a browser tab signed in as ``name`` by
+    its session cookie (``browser``).
     """
 
     served: bool = False
     fingerprint: str | None = None
     name: str | None = None
+    browser: bool = False
+    """True for a browser tab the server signed in as ``name`` by its session cookie (it has no key)."""
 
     def __post_init__(self) -> None:
         if self.fingerprint is not None:
             check_fingerprint(self.fingerprint)
             if not self.served:
                 raise ValueError("only a served session has a key")
-        if self.name is not None and self.fingerprint is None:
+        if self.browser:
+            if not self.served or self.name is None or self.fingerprint is not None:
+                raise ValueError("a browser signs in served, as a name, without a key")
+        elif self.name is not None and self.fingerprint is None:
             raise ValueError("a name comes with the key that signs in as it")
 
     @classmethod
@@ -52,6 +59,11 @@ class Identity:
         """An SSH client that proved it holds the key ``fingerprint`` (signed in as ``name``, if any)."""
         return cls(served=True, fingerprint=fingerprint, name=name)
 
+    @classmethod
+    def browser_tab(cls, name: str) -> Identity:
+        """A browser tab whose session cookie the server found signed in as ``name``."""
+        return cls(served=True, name=name, browser=True)
+
     def signed_in_as(self, name: str) -> Identity:
         """The same key, now signed in as ``name`` (after registering or linking)."""
         return replace(self, name=name)
@@ -59,7 +71,7 @@ class Identity:
     @property
     def is_guest(self) -> bool:
         """True for an SSH client without a key: solo games and watching, no name, no points."""
-        return self.served and self.fingerprint is None
+        return self.served and self.fingerprint is None and not self.browser
 
     @property
     def signed_in(self) -> bool:

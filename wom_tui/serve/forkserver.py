@@ -10,7 +10,9 @@ everything (:mod:`.warmup`), and asks it over a Unix socket to fork one game per
 The protocol (one JSON object per message on a ``socketpair``, fds with SCM_RIGHTS):
 
 - server → warm ``{"op": "spawn", "id": N, "settings": {...}, "fingerprint": F, "env": {...}, "fds": K}``
-  with the pty's slave side attached (and the game's log pipe when ``K`` is 2);
+  with the pty's slave side attached (and the game's log pipe when ``K`` is 2); for a browser tab
+  ``{"op": "spawn", "transport": "web", "name": NAME, "fds": 3, ...}`` with its input pipe, its output pipe
+  and its log pipe attached, and the registered ``name`` its cookie signs in as (None: a guest);
 - warm → server ``{"id": N, "pid": P}`` with a pidfd for the child attached (so the server can still
   notice the child's end if the warm parent dies), or ``{"id": N, "error": "..."}``;
 - warm → server ``{"exited": P, "status": S}`` when a child ends (``status`` as asyncio's returncode);
@@ -43,8 +45,12 @@ from typing import Any
 log = logging.getLogger("wom_tui.serve")
 
 MAX_MESSAGE = 1 << 20
-MAX_FDS = 2
-"""A spawn request carries the pty and, optionally, the game's log pipe (its ``"fds"`` says how many)."""
+MAX_FDS = 3
+"""A spawn request carries the pty and, optionally, the game's log pipe (its ``"fds"`` says how many); a
+browser tab's (``"transport": "web"``) carries its input pipe, its output pipe and its log pipe."""
+WEB_DRIVER = "wom_tui.serve.webdriver:ServedWebDriver"
+"""The driver a browser tab's game runs: Textual's web driver, which frames its output over a pipe
+(:mod:`.webdriver`, docs/serve.md)."""
 
 
 def _send(sock: socket.socket, message: dict[str, Any], fds: Sequence[int] = ()) -> None:
@@ -149,6 +155,61 @@ def _become_game(request: dict[str, Any], slave: int, log: int | None = None, st
                       WARM_LOG_FD if log is not None else None)
 
 
+def _become_web_game(request: dict[str, Any], stdin: int, stdout: int, log: int | None, started: int | None) -> int:
+    """In the forked child of a browser tab: Textual's web driver on two pipes instead of a pty (its own
+    session, with no controlling terminal).
+
+    As textual-serve's ``app_service.py`` runs an app: input arrives framed (``D``/``M`` packets) on fd 0,
+    the driver writes ``__GANGLION__`` and then framed output on fd 1; fd 2 goes to the server's log.
+    """
+    from ..patches import parsed_css
+
+    parsed_css.stop_adding()
+    signal.set_wakeup_fd(-1)
+    for signum in (signal.SIGCHLD, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
+        signal.signal(signum, signal.SIG_DFL)
+    os.setsid()
+    if started is not None:
+        started = fcntl.fcntl(started, fcntl.F_DUPFD, 10)
+    log = log if log is not None else os.open(os.devnull, os.O_WRONLY)
+    for target, source in ((0, stdin), (1, stdout), (2, log), (WARM_LOG_FD, log)):
+        os.dup2(source, target)
+    keep = {0, 1, 2, WARM_LOG_FD}
+    if started is not None:
+        os.dup2(started, STARTED_FD)
+        keep.add(STARTED_FD)
+        from .. import app
+
+        app.after_first_paint = _say_started
+    for name in os.listdir("/proc/self/fd"):
+        if int(name) not in keep:
+            try:
+                os.close(int(name))
+            except OSError:
+                pass
+    sys.stdin = sys.__stdin__ = open(0, encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]  # noqa: SIM115
+    sys.stdout = sys.__stdout__ = open(1, "w", encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]  # noqa: SIM115
+    sys.stderr = sys.__stderr__ = open(2, "w", encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]  # noqa: SIM115
+    env = {str(key): str(value) for key, value in request.get("env", {}).items()}
+    os.environ.clear()
+    os.environ.update(env)
+    sys.argv = ["wom-tui"]
+    # Textual read TEXTUAL_DRIVER and TEXTUAL_COLOR_SYSTEM once, when the warm parent imported it
+    # (textual/constants.py): a browser tab's game sets them here, as textual-serve's environment would.
+    from textual import constants
+
+    constants.DRIVER = WEB_DRIVER  # type: ignore[misc]
+    constants.COLOR_SYSTEM = "truecolor"  # type: ignore[misc]  # xterm.js draws 24-bit colour
+    from ..launch import run_served
+    from ..settings import Settings
+
+    settings = Settings.from_json(request["settings"])
+    browser_name = request.get("name")
+    if isinstance(browser_name, str):
+        return run_served(settings, None, WARM_LOG_FD, name=browser_name)
+    return run_served(settings, None, WARM_LOG_FD)
+
+
 def _say_started() -> None:
     """In a forked game, once its menu is on screen: tell the warm parent (the next game may start)."""
     try:
@@ -164,10 +225,11 @@ def _say_started() -> None:
 
 def _spawn(sock: socket.socket, request: dict[str, Any], fds: list[int], started: int | None = None) -> int | None:
     """Fork a game for ``request``; its pid (None if it could not be forked)."""
-    if len(fds) not in (1, 2):
+    web = request.get("transport") == "web"
+    if len(fds) not in ((3,) if web else (1, 2)):
         for fd in fds:
             os.close(fd)
-        _send(sock, {"id": request.get("id"), "error": "expected one terminal (and a log pipe)"})
+        _send(sock, {"id": request.get("id"), "error": "expected one terminal (and a log pipe), or three pipes"})
         return None
     slave = fds[0]
     log = fds[1] if len(fds) == 2 else None
@@ -181,7 +243,10 @@ def _spawn(sock: socket.socket, request: dict[str, Any], fds: list[int], started
     if pid == 0:
         status = 1
         try:
-            status = _become_game(request, slave, log, started)
+            if web:
+                status = _become_web_game(request, fds[0], fds[1], fds[2], started)
+            else:
+                status = _become_game(request, slave, log, started)
         except SystemExit as exc:
             status = exc.code if isinstance(exc.code, int) else 1
         except BaseException:

@@ -25,7 +25,7 @@ import stat
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
@@ -36,6 +36,9 @@ from .health import HealthServer
 from .metrics import Metrics
 from .session import SHUTTING_DOWN, GameSession, describe_seconds
 from .warmparent import WARM_COMMAND, WarmChild, WarmParent
+
+if TYPE_CHECKING:
+    from .web import WebDoor
 
 log = logging.getLogger("wom_tui.serve")
 
@@ -306,6 +309,12 @@ class GameServer:
         """``/metrics``, ``/livez`` and ``/readyz`` (``--metrics``; None when off)."""
         if self.warm is not None:
             self.warm.on_restart = self.events.warm_restarted
+        self.web: WebDoor | None = None
+        """The browser door (``--web``), whose tabs' games take seats here like SSH sessions."""
+        if settings.web:
+            from .web import WebDoor
+
+            self.web = WebDoor(self, settings.web)
 
     @property
     def unauthenticated_caps(self) -> tuple[int, int]:
@@ -359,6 +368,13 @@ class GameServer:
                 except OSError as exc:
                     raise ServeError(
                         f"cannot serve the metrics on {self.settings.metrics}: {exc.strerror or exc}") from exc
+            if self.web is not None:
+                try:
+                    await self.web.start()
+                except OSError as exc:
+                    if self._acceptor is not None:
+                        self._acceptor.close()
+                    raise ServeError(f"cannot listen for browsers on {self.settings.web}: {exc.strerror or exc}") from exc
         except ServeError:
             if self._acceptor is not None:
                 self._acceptor.close()
@@ -487,6 +503,8 @@ class GameServer:
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
             self._acceptor = None
+        if self.web is not None:
+            await self.web.close()
         if self.warm is not None:
             await self.warm.close()
 
@@ -510,6 +528,8 @@ async def serve_until_stopped(settings: Settings) -> int:
         file=sys.stderr,
         flush=True,
     )
+    if server.web is not None:
+        print(f"wom-tui serve: or play in a browser at  http://{server.web.host}:{server.web.port}/", file=sys.stderr, flush=True)
     await stop.wait()
     log.info("shutting down: ending %d session(s)", len(server.sessions))
     await server.close()

@@ -349,6 +349,32 @@ class WarmParent:
             self._watchdog = loop.call_at(self._heard + self._answer_timeout, self._watch)
         return await future
 
+    async def spawn_web(
+        self, stdin: int, stdout: int, log_fd: int, settings: Settings, name: str | None, env: dict[str, str]
+    ) -> WarmChild:
+        """Fork a browser tab's game with ``settings``, reading framed input from the pipe ``stdin`` and
+        writing framed output to ``stdout`` (Textual's web driver), as the registered ``name`` the tab's
+        cookie signs in as (None: a guest). The caller still closes its copies of the three fds.
+        """
+        if self._closing:
+            raise OSError("the server is shutting down")
+        await self.ready()
+        assert self._sock is not None
+        self._ids += 1
+        request = {
+            "op": "spawn", "transport": "web", "id": self._ids, "settings": settings.as_json(), "name": name,
+            "env": env, "fds": 3,
+        }
+        future: asyncio.Future[WarmChild] = asyncio.get_running_loop().create_future()
+        self._pending[self._ids] = future
+        data = json.dumps(request).encode() + b"\n"
+        try:
+            socket.send_fds(self._sock, [data], [stdin, stdout, log_fd])
+        except OSError:
+            self._pending.pop(self._ids, None)
+            raise
+        return await future
+
     async def close(self) -> None:
         """Stop the warm process (its games are ended by their sessions, through their terminals)."""
         self._closing = True

@@ -33,11 +33,13 @@ def warm_up() -> None:
 
     import rich._emoji_codes  # noqa: F401  (rich loads its emoji table at the first markup it renders)
     import textual.drivers.linux_driver  # noqa: F401  (the driver a served game runs, and ours on it)
+    import textual.drivers.web_driver  # noqa: F401  (the driver a browser tab's game runs, and ours on it)
     import textual.widgets  # noqa: F401
     from rich.cells import get_character_cell_size
 
     from .. import app, launch, patches  # noqa: F401
     from ..patches import driver, parsed_css  # noqa: F401
+    from . import webdriver  # noqa: F401  (a browser tab's driver)
     from ..domain.store.folder import store as _folder_store  # noqa: F401  (the store a game opens)
 
     # rich imports its table of character widths at the first character outside its single-width ranges

@@ -1,0 +1,208 @@
+"""The browser tests' fixtures: a game server with ``--web`` on 127.0.0.1, Debian's chromium-headless-shell
+driven by Playwright, and a tab whose terminal is read back through pyte from the bytes its websocket got."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import shutil
+import subprocess
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import aiohttp
+import pyte
+import pytest
+from playwright.async_api import Browser, Page, WebSocket, async_playwright
+
+from memory_tmp import tmp_path, tmp_path_factory  # noqa: F401  (data folders in memory)
+from serve.conftest import start_server  # noqa: F401  (the SSH tests' server factory)
+from serve.sshterm import WAIT
+from wom_tui.serve.server import GameServer
+
+BROWSER_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-extensions",
+    "--disable-sync", "--disable-default-apps", "--no-first-run", "--disable-component-update",
+    "--disable-domain-reliability", "--metrics-recording-only", "--mute-audio",
+]
+
+
+def chromium_path() -> str:
+    """Debian's chromium-headless-shell (``make test`` installs it as root); fail, never skip, without it."""
+    found = shutil.which("chromium-headless-shell")
+    if found is None:
+        try:
+            listed = subprocess.run(["dpkg", "-L", "chromium-headless-shell"], capture_output=True, text=True).stdout
+        except OSError:
+            listed = ""
+        found = next((line for line in listed.splitlines() if line.endswith("/chromium-headless-shell")
+                      and Path(line).is_file()), None)
+    assert found, "the browser tests need chromium-headless-shell: apt-get install chromium-headless-shell"
+    return found
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Browser]:
+    """A headless Chromium for one test."""
+    async with async_playwright() as playwright:
+        chromium = await playwright.chromium.launch(executable_path=chromium_path(), args=BROWSER_FLAGS)
+        try:
+            yield chromium
+        finally:
+            await chromium.close()
+
+
+class Tab:
+    """A browser tab on the game's page; ``screen`` is what its terminal shows, rebuilt with pyte from
+    every byte its websocket(s) received (xterm.js draws on a canvas)."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.sockets: list[WebSocket] = []
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+        self.requests: list[str] = []
+        self.closes: list[WebSocket] = []
+        self._changed = asyncio.Event()
+        page.on("request", lambda request: self.requests.append(request.url))
+        page.on("websocket", self._socket)
+
+    def _socket(self, socket: WebSocket) -> None:
+        query = parse_qs(urlsplit(socket.url).query)
+        self.screen = pyte.Screen(int(query["width"][0]), int(query["height"][0]))
+        self.stream = pyte.ByteStream(self.screen)
+        self.sockets.append(socket)
+        socket.on("framereceived", self._received)
+        socket.on("framesent", self._sent)
+        socket.on("close", lambda closed: (self.closes.append(closed), self._changed.set()))
+        self._changed.set()
+
+    def _received(self, payload: str | bytes) -> None:
+        if isinstance(payload, bytes):
+            self.stream.feed(payload)
+            self._changed.set()
+
+    def _sent(self, payload: str | bytes) -> None:
+        if isinstance(payload, str) and payload.startswith('["resize"'):
+            size = json.loads(payload)[1]
+            self.screen.resize(size["height"], size["width"])
+
+    @property
+    def text(self) -> str:
+        """What a person reads on the terminal now."""
+        return "\n".join(self.screen.display)
+
+    async def wait_until(self, condition: Callable[[Tab], bool], timeout: float = WAIT) -> None:
+        """Wait until ``condition(self)`` holds after some output (fail with the screen after ``timeout``)."""
+
+        async def watch() -> None:
+            while not condition(self):
+                self._changed.clear()
+                await self._changed.wait()
+
+        try:
+            await asyncio.wait_for(watch(), timeout)
+        except asyncio.TimeoutError:
+            raise AssertionError(f"timed out after {timeout} s; screen:\n{self.text}") from None
+
+    async def wait_for_text(self, text: str, timeout: float = WAIT) -> None:
+        """Wait until ``text`` is on the terminal."""
+        await self.wait_until(lambda tab: text in tab.text, timeout)
+
+    async def type(self, keys: str) -> None:
+        """Type into the page as a person does (the terminal has the keyboard focus)."""
+        await self.page.keyboard.type(keys)
+
+    async def press(self, key: str) -> None:
+        """Press one named key (``Enter``, ``Escape``, ``F2``)."""
+        await self.page.keyboard.press(key)
+
+
+async def open_tab(
+    browser: Browser, url: str, *, width: int = 1000, height: int = 640, context: object = None,
+    permissions: list[str] | None = None,
+) -> Tab:
+    """Open the page at ``url`` in a new tab (of ``context``, else a new one with ``permissions``) and wait
+    for its first frame."""
+    owner = context if context is not None else await browser.new_context(
+        viewport={"width": width, "height": height}, permissions=permissions or [])
+    page = await owner.new_page()  # type: ignore[attr-defined]
+    tab = Tab(page)
+    await page.goto(url)
+    await page.wait_for_selector("body.-first-byte", timeout=WAIT * 1000)
+    await page.focus(".xterm-helper-textarea")  # where xterm.js takes the keyboard (a click there does the same)
+    return tab
+
+
+class SocketTab:
+    """A tab without a browser: a websocket speaking textual.js's envelopes, its bytes drawn by pyte."""
+
+    def __init__(self, socket: aiohttp.ClientWebSocketResponse, columns: int, rows: int) -> None:
+        self.socket = socket
+        self.screen = pyte.Screen(columns, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
+        self.close_code: int | None = None
+        self._changed = asyncio.Event()
+        self._reader = asyncio.ensure_future(self._read())
+
+    async def _read(self) -> None:
+        async for message in self.socket:
+            if message.type == aiohttp.WSMsgType.BINARY:
+                self.raw += message.data
+                self.stream.feed(message.data)
+                self._changed.set()
+        self.close_code = self.socket.close_code
+        self._changed.set()
+
+    @property
+    def text(self) -> str:
+        """What the terminal shows now."""
+        return "\n".join(self.screen.display)
+
+    async def wait_until(self, condition: Callable[[SocketTab], bool], timeout: float = WAIT) -> None:
+        """Wait until ``condition(self)`` holds after some output or the close."""
+
+        async def watch() -> None:
+            while not condition(self):
+                if self.close_code is not None and not condition(self):
+                    raise AssertionError(f"closed ({self.close_code}) while waiting; screen:\n{self.text}")
+                self._changed.clear()
+                await self._changed.wait()
+
+        try:
+            await asyncio.wait_for(watch(), timeout)
+        except asyncio.TimeoutError:
+            raise AssertionError(f"timed out after {timeout} s; screen:\n{self.text}") from None
+
+    async def wait_for_text(self, text: str, timeout: float = WAIT) -> None:
+        """Wait until ``text`` is on the terminal."""
+        await self.wait_until(lambda tab: text in tab.text, timeout)
+
+    async def wait_closed(self, timeout: float = WAIT) -> int:
+        """Wait for the server to close the socket; its close code."""
+        await asyncio.wait_for(asyncio.shield(self._reader), timeout)
+        assert self.close_code is not None
+        return self.close_code
+
+    async def type(self, keys: str) -> None:
+        """Send keys as textual.js does."""
+        await self.socket.send_json(["stdin", keys])
+
+
+async def open_socket_tab(
+    http: aiohttp.ClientSession, server: GameServer, *, tab: str | None = None, columns: int = 80, rows: int = 24,
+    origin: str | None = "own", headers: dict[str, str] | None = None,
+) -> SocketTab:
+    """Open a tab's websocket (its own token unless ``tab``) with our page's Origin (or ``origin``)."""
+    assert server.web is not None
+    base = f"127.0.0.1:{server.web.port}"
+    sent = dict(headers or {})
+    if origin is not None:
+        sent["Origin"] = f"http://{base}" if origin == "own" else origin
+    socket = await http.ws_connect(
+        f"ws://{base}/ws/{tab or secrets.token_urlsafe(24)}?width={columns}&height={rows}", headers=sent
+    )
+    return SocketTab(socket, columns, rows)
