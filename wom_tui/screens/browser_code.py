@@ -38,12 +38,21 @@ class BrowserCodeScreen(WomScreen):
         days = SESSION_LIFETIME.days
         with Vertical(id="browser-box", classes="panel"):
             yield Static(Text("Sign in a browser"), classes="panel-title")
-            yield Static(Text("On this arcade's web page, choose Sign in and type this code:"))
+            yield Static(Text(f"In the browser, open {self._signin_address()} and type this code:"))
             yield Static("", id="browser-code")
             yield Static(Text(f"It works once, for {minutes} minutes, and keeps that browser signed in as you "
                               f"for {days} days. Anyone who has it can sign in as you."), id="browser-note")
             yield Static("", id="browser-result")
         yield Footer()
+
+    def _signin_address(self) -> str:
+        """Where the browser types the code: the arcade's public page if the server has one, else its path."""
+        settings = self.wom.options
+        if settings.web_origin:
+            return f"{settings.web_origin[0]}/signin"
+        if settings.web:
+            return f"http://{settings.web}/signin"
+        return "the arcade's web page, /signin,"
 
     def on_mount(self) -> None:
         self.action_new_code()
