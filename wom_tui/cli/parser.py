@@ -64,9 +64,9 @@ def _add_serve_command(sub: Any) -> None:
 
 def _add_users_command(sub: Any) -> None:
     users = sub.add_parser("users", parents=[_common(argparse.SUPPRESS)],
-                           help="list users, bind or unbind their SSH keys, sign browsers in and out")
+                           help="list users, bind or unbind their SSH keys, sign browsers in and out, ban, retire")
     users_sub = users.add_subparsers(dest="users_command", required=True,
-                                     metavar="{list,bind,unbind,link-browser,sessions,revoke}")
+                                     metavar="{list,bind,unbind,link-browser,sessions,revoke,ban,unban,bans,retire}")
     users_sub.add_parser("list", parents=[_common(argparse.SUPPRESS)], help="name, score, games and key fingerprints")
     bind = users_sub.add_parser("bind", parents=[_common(argparse.SUPPRESS)], help="let an SSH key sign in as NAME")
     bind.add_argument("name", metavar="NAME")
@@ -86,6 +86,23 @@ def _add_users_command(sub: Any) -> None:
     which = revoke.add_mutually_exclusive_group(required=True)
     which.add_argument("session_id", nargs="?", metavar="SESSION-ID", help="as `wom-tui users sessions NAME` shows it")
     which.add_argument("--all", action="store_true", help="every browser session of NAME")
+    ban = users_sub.add_parser("ban", parents=[_common(argparse.SUPPRESS)],
+                               help="turn away a name, a key or an address range (and end its open sessions)")
+    ban.add_argument("target", metavar="TARGET",
+                     help="a name (name:X for a name that looks like an address), a key fingerprint (SHA256:...), "
+                          "an address or a CIDR range (192.0.2.0/24, 2001:db8::/32)")
+    ban.add_argument("--for", dest="duration", metavar="DURATION",
+                     help="how long: 30m, 2h, 7d, 1w (default: until lifted with `wom-tui users unban`)")
+    ban.add_argument("--reason", default="", metavar="TEXT", help="what the client is told (one line)")
+    unban = users_sub.add_parser("unban", parents=[_common(argparse.SUPPRESS)],
+                                 help="lift a ban by its id, or every ban of a target")
+    unban.add_argument("target", metavar="ID-OR-TARGET", help="as `wom-tui users bans` shows it")
+    users_sub.add_parser("bans", parents=[_common(argparse.SUPPRESS)],
+                         help="the bans in force and the retired names")
+    retire = users_sub.add_parser("retire", parents=[_common(argparse.SUPPRESS)],
+                                  help="retire NAME: hidden from every board and list, kept, reserved, its keys refused")
+    retire.add_argument("name", metavar="NAME")
+    retire.add_argument("--reason", default="", metavar="TEXT", help="what its keys are told at sign-in (one line)")
 
 
 def build_parser() -> argparse.ArgumentParser:
