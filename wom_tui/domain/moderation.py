@@ -265,12 +265,12 @@ class Verdicts:
         return {ban.target for ban in self.bans if ban.kind == "name"} | {r.name for r in self.retired}
 
 
-def retired_keys(retired: Iterable[Retirement]) -> frozenset[str]:
+def retired_name_keys(retired: Iterable[Retirement]) -> frozenset[str]:
     """The :func:`~.users.name_key` of every retired name (to leave them out of a board or a list)."""
     return frozenset(name_key(retirement.name) for retirement in retired)
 
 
 __all__ = [
     "BAN_KINDS", "MAX_REASON", "RETIRED_LABEL", "Ban", "BanKind", "ModerationRefused", "Retirement", "Verdicts",
-    "check_reason", "new_ban_id", "parse_duration", "parse_target", "retired_keys", "when",
+    "check_reason", "new_ban_id", "parse_duration", "parse_target", "retired_name_keys", "when",
 ]

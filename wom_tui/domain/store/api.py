@@ -156,7 +156,7 @@ class Moderation(Protocol):
     """Bans and retired names (docs/serve.md, *Moderating the arcade*); every change is on the change feed."""
 
     def bans(self) -> list[Ban]:
-        """Every ban kept, expired ones included, oldest first."""
+        """Every ban kept, expired ones included, in the order made."""
 
     def add_ban(self, ban: Ban) -> Ban:
         """Keep ``ban``; ``ModerationRefused`` (nothing written) if a name ban names nobody registered."""

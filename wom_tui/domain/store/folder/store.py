@@ -455,8 +455,8 @@ class FolderStore:
     # ---- moderation (docs/serve.md, *Moderating the arcade*): moderation.json, under the lock
 
     def bans(self) -> list[Ban]:
-        """Every ban kept, expired ones included, oldest first."""
-        return sorted(self._load_moderation()[0], key=lambda ban: (ban.created, ban.id))
+        """Every ban kept, expired ones included, in the order made."""
+        return self._load_moderation()[0]
 
     def add_ban(self, ban: Ban) -> Ban:
         """Keep ``ban`` (a name ban only of a registered name, as registered)."""

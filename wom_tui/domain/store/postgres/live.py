@@ -158,7 +158,7 @@ class PostgresFeed:
                             break
                         except StoreError:
                             continue
-                    yield LiveChange(frozenset(), True, True)
+                    yield LiveChange(frozenset(), True, True, True)
                     continue
                 change = _classify(schema, payloads)
                 if change is not None:

@@ -179,7 +179,8 @@ MIGRATIONS: tuple[Migration, ...] = (
                target text COLLATE "C" NOT NULL,
                reason text NOT NULL,
                created timestamptz NOT NULL,
-               until timestamptz
+               until timestamptz,
+               seq bigint GENERATED ALWAYS AS IDENTITY
            )""",
         """CREATE TABLE wom_retired (
                name_key text COLLATE "C" PRIMARY KEY,

@@ -527,9 +527,9 @@ class PostgresStore:
             raise self._bad_row("wom_bans", row[0], str(exc)) from None
 
     def bans(self) -> list[Ban]:
-        """Every ban kept, expired ones included, oldest first."""
+        """Every ban kept, expired ones included, in the order made."""
         return [self._ban(row) for row in self._read(
-            "SELECT id, kind, target, reason, created, until FROM wom_bans ORDER BY created, id")]
+            "SELECT id, kind, target, reason, created, until FROM wom_bans ORDER BY seq")]
 
     def add_ban(self, ban: Ban) -> Ban:
         """Keep ``ban`` (a name ban only of a registered name, as registered)."""
@@ -553,7 +553,7 @@ class PostgresStore:
 
         def lift(conn: psycopg.Connection[Any], attempt: int) -> list[Ban]:
             rows = conn.execute("SELECT id, kind, target, reason, created, until FROM wom_bans "
-                                "ORDER BY created, id FOR UPDATE").fetchall()
+                                "ORDER BY seq FOR UPDATE").fetchall()
             gone = [ban for ban in (self._ban(row) for row in rows) if ban.answers_to(which)]
             if gone:
                 conn.execute("DELETE FROM wom_bans WHERE id = ANY(%s)", ([ban.id for ban in gone],))
