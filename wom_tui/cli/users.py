@@ -162,7 +162,10 @@ def _moderate(args: argparse.Namespace, settings: Settings, out: TextIO, err: Te
     from .moderation import run_moderation_command
 
     command = args.users_command
-    if not settings.store and not settings.data_dir.exists() and command != "bans":
+    if not settings.store and not settings.data_dir.exists():
+        if command == "bans":  # looking must not create the folder
+            out.write("No bans in force.\n")
+            return 0
         print(f"wom-tui users {command}: there is no arcade in {settings.data_dir} yet", file=err)
         return USAGE_ERROR
     store = None

@@ -270,7 +270,14 @@ def retired_name_keys(retired: Iterable[Retirement]) -> frozenset[str]:
     return frozenset(name_key(retirement.name) for retirement in retired)
 
 
+def shown_name(name: str, retired: frozenset[str]) -> str:
+    """``name`` as a board or a replay shows it: :data:`RETIRED_LABEL` for a retired name (``retired``: their
+    :func:`retired_name_keys`).
+    """
+    return RETIRED_LABEL if name_key(name) in retired else name
+
+
 __all__ = [
     "BAN_KINDS", "MAX_REASON", "RETIRED_LABEL", "Ban", "BanKind", "ModerationRefused", "Retirement", "Verdicts",
-    "check_reason", "new_ban_id", "parse_duration", "parse_target", "retired_name_keys", "when",
+    "check_reason", "new_ban_id", "parse_duration", "parse_target", "retired_name_keys", "shown_name", "when",
 ]

@@ -94,7 +94,7 @@ class Users(Protocol):
         """All registered users, in registration order."""
 
     def scoreboard(self) -> list[User]:
-        """Users by score, highest first, then name."""
+        """Users by score, highest first, then name; retired names left out (docs/serve.md)."""
 
     def user(self, name: str) -> User | None:
         """The user with this name in any case, or ``None``."""

@@ -70,7 +70,7 @@ from ...daily import SECRET_BYTES, DailyAttempt, check_start
 from ...daily import finished as _finished_attempts
 from ...halloffame import HallEntry, HallOfFame
 from ...keys import KeyRejected, check_fingerprint
-from ...moderation import Ban, ModerationRefused, Retirement, check_reason
+from ...moderation import Ban, ModerationRefused, Retirement, check_reason, retired_name_keys
 from ...records import GameRecord
 from ...stats import GameSummary
 from ...users import PendingLink, User, UserRegistry, check_name, name_key
@@ -344,8 +344,9 @@ class FolderStore:
         return self._load_users()[0]
 
     def scoreboard(self) -> list[User]:
-        """Users by score, highest first, then name."""
-        return self.users().scoreboard()
+        """Users by score, highest first, then name; retired names left out."""
+        retired = retired_name_keys(self.retired())
+        return [user for user in self.users().scoreboard() if name_key(user.name) not in retired]
 
     def user(self, name: str) -> User | None:
         """The user with this name in any case, or ``None``."""

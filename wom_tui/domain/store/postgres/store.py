@@ -47,7 +47,7 @@ from ...daily import SECRET_BYTES, DailyAttempt, check_start
 from ...daily import finished as finished_attempts
 from ...halloffame import HallEntry, HallOfFame
 from ...keys import KeyRejected, check_fingerprint, hash_link_code
-from ...moderation import Ban, ModerationRefused, Retirement, check_reason
+from ...moderation import Ban, ModerationRefused, Retirement, check_reason, retired_name_keys
 from ...records import GameRecord
 from ...solo import check_solo_json
 from ...stats import GameSummary
@@ -249,8 +249,9 @@ class PostgresStore:
             raise DatabaseError(self.database, f"table wom_users: {exc}") from None
 
     def scoreboard(self) -> list[User]:
-        """Users by score, highest first, then name."""
-        return self.users().scoreboard()
+        """Users by score, highest first, then name; retired names left out."""
+        retired = retired_name_keys(self.retired())
+        return [user for user in self.users().scoreboard() if name_key(user.name) not in retired]
 
     def user(self, name: str) -> User | None:
         """The user with this name in any case, or ``None``."""
