@@ -89,6 +89,8 @@ class Settings:
     host_key: Path | None = None
     authorized_keys: Path | None = None
     """Only clients with a key listed in this file may play (and no guests)."""
+    motd: str | None = None
+    """The message of the day, one line on every session's main menu (``--motd``; data, never markup)."""
 
     @property
     def host_key_path(self) -> Path:

@@ -26,6 +26,21 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _motd(text: str) -> str:
+    """``--motd``: the text, or ``@FILE``'s; one printable line (docs/serve.md, *Moderating the arcade*)."""
+    from ..domain.moderation import ModerationRefused, check_motd
+
+    if text.startswith("@"):
+        try:
+            text = Path(text[1:]).expanduser().read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise argparse.ArgumentTypeError(f"cannot read {text[1:]}: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        return check_motd(text)
+    except ModerationRefused as exc:
+        raise argparse.ArgumentTypeError(exc.reason) from None
+
+
 def _common(default: object = None) -> argparse.ArgumentParser:
     """The options every command takes.
 
@@ -60,6 +75,8 @@ def _add_serve_command(sub: Any) -> None:
     serve.add_argument("--host-key", metavar="PATH", help="host key file (default: ssh_host_ed25519_key in the data folder)")
     serve.add_argument("--authorized-keys", metavar="FILE", help="only let in clients with a key listed here")
     serve.add_argument("--no-guests", action="store_true", help="turn away clients without an SSH key")
+    serve.add_argument("--motd", metavar="TEXT|@FILE", type=_motd,
+                       help="a line every player reads on the main menu (@FILE: read it from FILE)")
 
 
 def _add_users_command(sub: Any) -> None:
@@ -133,7 +150,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         data_dir=settings.data_dir.absolute(),
         host=args.host, port=args.port, max_sessions=args.max_sessions, max_per_ip=args.max_per_ip,
         max_per_network=args.max_per_network,
-        no_guests=args.no_guests, idle_timeout=args.idle_timeout,
+        no_guests=args.no_guests, idle_timeout=args.idle_timeout, motd=args.motd or None,
         host_key=Path(args.host_key).expanduser() if args.host_key else None,
         authorized_keys=Path(args.authorized_keys).expanduser() if args.authorized_keys else None,
     )

@@ -37,6 +37,24 @@ class ModerationRefused(Refusal):
     """A ban, unban or retirement that cannot be done; ``reason`` says why, for a person."""
 
 
+MAX_MOTD = 200
+"""Characters of the message of the day (one line on the menu)."""
+
+
+def check_motd(text: str) -> str:
+    """The message of the day as shown: one line of printable text (a file's final newline dropped), at most
+    :data:`MAX_MOTD` characters; ``ModerationRefused`` with the reason if not.
+    """
+    text = text.removesuffix("\n").removesuffix("\r").strip()
+    if "\n" in text or "\r" in text:
+        raise ModerationRefused("the message of the day is one line")
+    if not text.isprintable():
+        raise ModerationRefused("the message of the day is printable text (no control characters or escapes)")
+    if len(text) > MAX_MOTD:
+        raise ModerationRefused(f"the message of the day is at most {MAX_MOTD} characters")
+    return text
+
+
 def parse_duration(text: str) -> timedelta:
     """``30m``, ``2h``, ``7d``, ``1w``, ``45s`` (one number, one unit) → a positive duration of at most ten years."""
     match = _DURATION.fullmatch(text)
@@ -279,5 +297,5 @@ def shown_name(name: str, retired: frozenset[str]) -> str:
 
 __all__ = [
     "BAN_KINDS", "MAX_REASON", "RETIRED_LABEL", "Ban", "BanKind", "ModerationRefused", "Retirement", "Verdicts",
-    "check_reason", "new_ban_id", "parse_duration", "parse_target", "retired_name_keys", "shown_name", "when",
+    "check_motd", "check_reason", "new_ban_id", "parse_duration", "parse_target", "retired_name_keys", "shown_name", "when",
 ]
