@@ -5,7 +5,8 @@ The server keeps the store's bans and retired names in memory (:class:`~wom_tui.
 so a client is judged at sign-in without waiting on the store. They are read again whenever the store's change
 feed reports a moderation change or a change of users (a key bound to a banned name), from any process or
 server sharing the store (LISTEN/NOTIFY on PostgreSQL, the folder's watcher on a data folder), and every
-:data:`RECHECK` seconds besides (a ban running out, a feed that lost its connection).
+:data:`REREAD` seconds besides (a feed that lost its connection); the open sessions are judged again every
+:data:`RECHECK` seconds (a ban that starts or ends with the clock).
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 from collections.abc import Callable, Iterable
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Protocol
 
 from ..domain.moderation import Verdicts
+from ..domain.users import name_key
 from .logsafe import clean
 
 if TYPE_CHECKING:
@@ -27,7 +30,11 @@ if TYPE_CHECKING:
 log = logging.getLogger("wom_tui.serve")
 
 RECHECK = 2.0
-"""Seconds between two readings of the bans when the change feed says nothing (expiry, a lost feed)."""
+"""Seconds between two judgements of the open sessions when the change feed says nothing."""
+REREAD = 30.0
+"""Seconds between two readings of the bans when the change feed says nothing (a feed that lost its connection)."""
+FEW_NAMES = 8
+"""Up to this many banned or retired names, their keys are looked up one by one; beyond, all users are read once."""
 
 
 class Judged(Protocol):
@@ -52,9 +59,11 @@ def read_verdicts(store: Store) -> Verdicts:
     bans, retired = tuple(store.bans()), tuple(store.retired())
     verdicts = Verdicts(bans, retired)
     names_of_keys: dict[str, str] = {}
-    for name in verdicts.names_concerned():
-        user = store.user(name)
-        if user is not None:
+    names = verdicts.names_concerned()
+    users = [store.user(name) for name in names] if len(names) <= FEW_NAMES else list(store.users())
+    concerned = {name_key(name) for name in names}
+    for user in users:
+        if user is not None and name_key(user.name) in concerned:
             names_of_keys.update((key, user.name) for key in user.keys)
     return Verdicts(bans, retired, names_of_keys)
 
@@ -63,26 +72,35 @@ class ModerationWatch:
     """Keeps the server's :class:`Verdicts` current and ends the sessions they turn away."""
 
     def __init__(self, settings: Settings, sessions: Callable[[], Iterable[Judged]], *,
-                 open_store: Callable[[Settings], Store] | None = None, recheck: float = RECHECK) -> None:
+                 open_store: Callable[[Settings], Store] | None = None, recheck: float = RECHECK,
+                 reread: float = REREAD) -> None:
         self.settings = settings
         self.verdicts = Verdicts()
         self._sessions = sessions
         self._open_store = open_store
         self._recheck = recheck
+        self._reread = reread
         self._store: Store | None = None
         self._stop = asyncio.Event()
         self._changed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._failing = False
+        self._opening = threading.Lock()
 
     async def start(self) -> None:
-        """Read the bans once (a store that cannot be read yet turns nobody away, and is tried again), then watch."""
+        """Listen to the change feed, then read the bans (so no change falls in between; a store that cannot be
+        read yet turns nobody away, and is tried again), then watch.
+        """
         if self._open_store is None:
             from ..settings import open_store
 
             self._open_store = open_store
+        listening = asyncio.Event()
+        self._tasks = [asyncio.ensure_future(self._listen(listening))]
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(listening.wait(), 5)
         await self.refresh()
-        self._tasks = [asyncio.ensure_future(self._watch()), asyncio.ensure_future(self._listen())]
+        self._tasks.append(asyncio.ensure_future(self._watch()))
 
     def refusal(self, fingerprint: str | None, host: str) -> str | None:
         """The line a client with this key from this address is turned away with, or None."""
@@ -96,47 +114,66 @@ class ModerationWatch:
             if not self._failing:
                 log.warning("moderation: cannot read the bans (%s); keeping the last ones read", clean(str(exc), 300))
             self._failing = True
-            return
-        if self._failing:
-            log.info("moderation: reading the bans again")
-        self._failing = False
+        else:
+            if self._failing:
+                log.info("moderation: reading the bans again")
+            self._failing = False
+        self.judge()
+
+    def judge(self) -> None:
+        """End every open session the bans known now turn away."""
         for session in list(self._sessions()):
             line = self.refusal(session.fingerprint, session.host)
             if line is not None:
                 moderation_event("session ended", fingerprint=session.fingerprint, address=session.host, reason=line)
                 session.end("moderation", f"\r\n{line}\r\n")
 
+    def _opened(self) -> Store:
+        """The store, opened on first use (in a thread: opening may wait on a database)."""
+        with self._opening:
+            if self._store is None:
+                assert self._open_store is not None
+                self._store = self._open_store(self.settings)
+            return self._store
+
     def _read(self) -> Verdicts:
-        if self._store is None:
-            assert self._open_store is not None
-            self._store = self._open_store(self.settings)
-        return read_verdicts(self._store)
+        return read_verdicts(self._opened())
 
     async def _watch(self) -> None:
+        loop = asyncio.get_running_loop()
+        read_at = loop.time()
         while not self._stop.is_set():
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), self._recheck)
-            self._changed.clear()
-            if not self._stop.is_set():
+            if self._stop.is_set():
+                return
+            if self._changed.is_set() or self._failing or loop.time() - read_at >= self._reread:
+                self._changed.clear()
+                read_at = loop.time()
                 await self.refresh()
+            else:
+                self.judge()
 
-    async def _listen(self) -> None:
-        """Wake :meth:`_watch` at each moderation or users change the store's feed reports."""
+    async def _listen(self, listening: asyncio.Event) -> None:
+        """Wake :meth:`_watch` at each moderation or users change the store's feed reports (``listening`` is set
+        once every later change is sure to be reported).
+        """
+        feed_failed = False
         while not self._stop.is_set():
             try:
-                store = self._store
-                if store is None:
-                    await asyncio.wait_for(self._stop.wait(), self._recheck)
-                    continue
-                async for change in store.live.feed().changes(self._stop):
+                store = await asyncio.to_thread(self._opened)
+                async for change in store.live.feed().changes(self._stop, listening):
+                    feed_failed = False
                     if change.moderation or change.scores:
                         self._changed.set()
-            except asyncio.TimeoutError:
-                continue
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # noqa: BLE001 - a feed that fails: the recheck still runs; listen again
-                log.warning("moderation: the change feed failed (%s); listening again", clean(str(exc), 300))
+            except Exception as exc:  # noqa: BLE001 - a feed that fails: the re-reading still runs; listen again
+                listening.set()
+                if not feed_failed:
+                    log.warning("moderation: the change feed failed (%s); listening again", clean(str(exc), 300))
+                feed_failed = True
+                self._changed.set()  # what changed meanwhile went unheard: read the bans again
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(self._stop.wait(), self._recheck)
 
@@ -154,4 +191,4 @@ class ModerationWatch:
             self._store = None
 
 
-__all__ = ["RECHECK", "ModerationWatch", "moderation_event", "read_verdicts"]
+__all__ = ["RECHECK", "REREAD", "ModerationWatch", "moderation_event", "read_verdicts"]
