@@ -191,3 +191,22 @@ def test_bad_web_options_are_clear_usage_errors(captured, capsys, option, bad):
     assert stop.value.code == 2
     assert option in capsys.readouterr().err
     assert "command" not in captured
+
+
+def test_serve_motd_from_the_line_or_a_file(captured, tmp_path):
+    cli.main(["serve", "--data-dir", str(tmp_path), "--motd", "Restart in 5 minutes"])
+    assert captured["options"].motd == "Restart in 5 minutes"
+    (tmp_path / "motd.txt").write_text("Tournament tonight at 20:00 UTC\n", encoding="utf-8")
+    cli.main(["serve", "--data-dir", str(tmp_path), "--motd", f"@{tmp_path / 'motd.txt'}"])
+    assert captured["options"].motd == "Tournament tonight at 20:00 UTC"
+    cli.main(["serve", "--data-dir", str(tmp_path)])
+    assert captured["options"].motd is None
+
+
+@pytest.mark.parametrize("motd, says", [("two\nlines", "one line"), ("\x1b[2Jwipe", "printable"), ("x" * 201, "at most 200"),
+                                        ("@/nonexistent/motd", "cannot read")])
+def test_a_bad_motd_is_a_clear_usage_error(captured, capsys, tmp_path, motd, says):
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["serve", "--data-dir", str(tmp_path), "--motd", motd])
+    assert exited.value.code == 2 and says in capsys.readouterr().err
+    assert "command" not in captured

@@ -101,6 +101,8 @@ class Settings:
     behind a proxy, besides the address each request names."""
     trusted_proxy: tuple[str, ...] = ()
     """``--trusted-proxy``: addresses or networks whose X-Forwarded-For and X-Forwarded-Proto are believed."""
+    motd: str | None = None
+    """The message of the day, one line on every session's main menu (``--motd``; data, never markup)."""
 
     @property
     def host_key_path(self) -> Path:

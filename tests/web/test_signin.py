@@ -150,3 +150,40 @@ async def test_a_code_made_on_the_server_signs_a_browser_in_and_its_game_plays_a
         (session,) = server.web.sessions
         assert session.name == "Ada"
         await tab.socket.close()
+
+
+async def test_a_banned_or_retired_name_cannot_play_in_a_browser_either(start_server: ServerFactory) -> None:
+    """Moderation holds at the browser door too: a tab signed in as a banned name is turned away with the
+    ban's line, and one open when its name is retired is ended with the retirement's line."""
+    from wom_tui import cli
+    from wom_tui.domain.store.folder.store import FolderStore
+
+    from .conftest import open_socket_tab
+
+    server = await start_server(web="127.0.0.1:0")
+    assert server.web is not None
+    data = str(server.settings.data_dir)
+    store = FolderStore(server.settings.data_dir)
+    for name in ("Ada", "Bob"):
+        store.register(name)
+    tokens = {}
+    async with aiohttp.ClientSession() as http:
+        base = page_url(server)
+        for name in ("Ada", "Bob"):
+            form = {"code": store.issue_browser_code(name), "tab": "t" * 24}
+            async with http.post(base + "signin", data=form, headers={"Origin": base.rstrip("/")},
+                                 allow_redirects=False) as answer:
+                tokens[name] = answer.cookies[COOKIE].value
+        bob = await open_socket_tab(http, server, headers={"Cookie": f"{COOKIE}={tokens['Bob']}"})
+        await bob.wait_for_text("Bob")
+
+        assert cli.main(["users", "ban", "Ada", "--reason", "rude", "--data-dir", data]) == 0
+        assert cli.main(["users", "retire", "Bob", "--reason", "asked to leave", "--data-dir", data]) == 0
+        await bob.wait_for_text("asked to leave")  # the open tab is ended with the line
+        assert await bob.wait_closed() != 1000
+
+        await until(lambda: server.moderation.refusal(None, "127.0.0.1", "Ada") is not None)
+        ada = await open_socket_tab(http, server, headers={"Cookie": f"{COOKIE}={tokens['Ada']}"})
+        await ada.wait_for_text("rude")
+        await ada.wait_closed()
+        assert all(session.name != "Ada" for session in server.web.sessions)

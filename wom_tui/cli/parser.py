@@ -34,6 +34,21 @@ _SCOPE = {"users": _PLACE, "store": ("store",)}
 """The options written before a command that the command takes (the others are a usage error)."""
 
 
+def _motd(text: str) -> str:
+    """``--motd``: the text, or ``@FILE``'s; one printable line (docs/serve.md, *Moderating the arcade*)."""
+    from ..domain.moderation import ModerationRefused, check_motd
+
+    if text.startswith("@"):
+        try:
+            text = Path(text[1:]).expanduser().read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise argparse.ArgumentTypeError(f"cannot read {text[1:]}: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        return check_motd(text)
+    except ModerationRefused as exc:
+        raise argparse.ArgumentTypeError(exc.reason) from None
+
+
 def _common(default: object = None, *, play: bool = True) -> argparse.ArgumentParser:
     """The options every command that plays takes (``play=False``: only where the arcade is kept).
 
@@ -81,6 +96,8 @@ def _add_serve_command(sub: Any) -> None:
                        help="the public address of the page behind a proxy, e.g. https://play.example.org (repeatable)")
     serve.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS", type=_network,
                        help="a reverse proxy (address or network) whose X-Forwarded-For/-Proto are believed (repeatable)")
+    serve.add_argument("--motd", metavar="TEXT|@FILE", type=_motd,
+                       help="a line every player reads on the main menu (@FILE: read it from FILE)")
 
 
 def _address(text: str) -> str:
@@ -129,9 +146,9 @@ def _network(value: str) -> str:
 def _add_users_command(sub: Any) -> None:
     place = _common(argparse.SUPPRESS, play=False)
     users = sub.add_parser("users", parents=[place],
-                           help="list users, bind or unbind their SSH keys, sign browsers in and out")
+                           help="list users, bind or unbind their SSH keys, sign browsers in and out, ban, retire")
     users_sub = users.add_subparsers(dest="users_command", required=True,
-                                     metavar="{list,bind,unbind,link-browser,sessions,revoke}")
+                                     metavar="{list,bind,unbind,link-browser,sessions,revoke,ban,unban,bans,retire}")
     users_sub.add_parser("list", parents=[place], help="name, score, games and key fingerprints")
     bind = users_sub.add_parser("bind", parents=[place], help="let an SSH key sign in as NAME")
     bind.add_argument("name", metavar="NAME")
@@ -151,6 +168,23 @@ def _add_users_command(sub: Any) -> None:
     which = revoke.add_mutually_exclusive_group(required=True)
     which.add_argument("session_id", nargs="?", metavar="SESSION-ID", help="as `wom-tui users sessions NAME` shows it")
     which.add_argument("--all", action="store_true", help="every browser session of NAME")
+    ban = users_sub.add_parser("ban", parents=[place],
+                               help="turn away a name, a key or an address range (and end its open sessions)")
+    ban.add_argument("target", metavar="TARGET",
+                     help="a name (name:X for a name that looks like an address), a key fingerprint (SHA256:...), "
+                          "an address or a CIDR range (192.0.2.0/24, 2001:db8::/32)")
+    ban.add_argument("--for", dest="duration", metavar="DURATION",
+                     help="how long: 30m, 2h, 7d, 1w (default: until lifted with `wom-tui users unban`)")
+    ban.add_argument("--reason", default="", metavar="TEXT", help="what the client is told (one line)")
+    unban = users_sub.add_parser("unban", parents=[place],
+                                 help="lift a ban by its id, or every ban of a target")
+    unban.add_argument("target", metavar="ID-OR-TARGET", help="as `wom-tui users bans` shows it")
+    users_sub.add_parser("bans", parents=[place],
+                         help="the bans in force and the retired names")
+    retire = users_sub.add_parser("retire", parents=[place],
+                                  help="retire NAME: hidden from every board and list, kept, reserved, its keys refused")
+    retire.add_argument("name", metavar="NAME")
+    retire.add_argument("--reason", default="", metavar="TEXT", help="what its keys are told at sign-in (one line)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -199,7 +233,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         data_dir=settings.data_dir.absolute(),
         host=args.host, port=args.port, max_sessions=args.max_sessions, max_per_ip=args.max_per_ip,
         max_per_network=args.max_per_network,
-        no_guests=args.no_guests, idle_timeout=args.idle_timeout,
+        no_guests=args.no_guests, idle_timeout=args.idle_timeout, motd=args.motd or None,
         host_key=Path(args.host_key).expanduser() if args.host_key else None,
         authorized_keys=Path(args.authorized_keys).expanduser() if args.authorized_keys else None,
         metrics=args.metrics, log_format=args.log_format,

@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from typing import TextIO
 
 from ..settings import Settings
+from .moderation import MODERATION_COMMANDS
 
 USAGE_ERROR = 2
 STORE_ERROR = 1
@@ -85,6 +86,8 @@ def run_users_command(args: argparse.Namespace, settings: Settings, out: TextIO 
         print(f"wom-tui users {command}: {reason}", file=err)
         return USAGE_ERROR
 
+    if command in MODERATION_COMMANDS:
+        return _moderate(args, settings, out, err)
     fingerprint = None
     if command == "bind":
         try:
@@ -142,6 +145,37 @@ def run_users_command(args: argparse.Namespace, settings: Settings, out: TextIO 
         return 0
     except (KeyRejected, BrowserSignInRefused) as exc:
         return refuse(exc.reason)
+    except StoreError as exc:
+        where = "the database" if settings.store else "the data folder"
+        print(f"wom-tui users {command}: cannot use {where}: {exc}", file=err)
+        return STORE_ERROR
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _moderate(args: argparse.Namespace, settings: Settings, out: TextIO, err: TextIO) -> int:
+    """``users ban``, ``unban``, ``bans``, ``retire`` (:mod:`.moderation`), with this module's exit statuses."""
+    from ..domain.moderation import ModerationRefused
+    from ..domain.store import StoreError
+    from ..settings import open_store
+    from .moderation import run_moderation_command
+
+    command = args.users_command
+    if not settings.store and not settings.data_dir.exists():
+        if command == "bans":  # looking must not create the folder
+            out.write("No bans in force.\n")
+            return 0
+        print(f"wom-tui users {command}: there is no arcade in {settings.data_dir} yet", file=err)
+        return USAGE_ERROR
+    store = None
+    try:
+        store = open_store(settings)
+        run_moderation_command(args, store, out)
+        return 0
+    except ModerationRefused as exc:
+        print(f"wom-tui users {command}: {exc.reason}", file=err)
+        return USAGE_ERROR
     except StoreError as exc:
         where = "the database" if settings.store else "the data folder"
         print(f"wom-tui users {command}: cannot use {where}: {exc}", file=err)

@@ -81,6 +81,9 @@ class MenuScreen(OpenedOnce[None]):
             with Center():
                 yield Static(title_pegs(), id="menu-title")
             yield Static(Text("Welcome to the World of Mastermind!"), id="menu-welcome")
+            motd = getattr(getattr(self.app, "options", None), "motd", None)
+            if motd:
+                yield Static(Text(motd), id="menu-motd")  # the operator's words are data, never markup
             if self._served_key_or_guest():
                 self._returning = self.host.identity.signed_in
                 whoami = Static(self._greeting(), id="menu-whoami")

@@ -24,6 +24,7 @@ from textual.worker import get_current_worker
 from ..domain.codes import Palette, Ruleset
 from ..domain.daily import PUZZLES, daily_share, day_of, sealed_until, share_text, solo_title
 from ..domain.game import GameKind
+from ..domain.moderation import retired_name_keys, shown_name
 from ..domain.records import GameRecord
 from ..domain.replay import Replay, remaining_text
 from ..domain.stats import GameSummary
@@ -65,13 +66,13 @@ def rules_label(ruleset: Ruleset) -> str:
     return f"{ruleset.length}×{ruleset.palette.symbols}{repeats}/{ruleset.guesses}"
 
 
-def players_cell(summary: GameSummary) -> Text:
-    """Each player with ✓ and their guesses if they broke their code, ✗ if not."""
+def players_cell(summary: GameSummary, retired: frozenset[str] = frozenset()) -> Text:
+    """Each player with ✓ and their guesses if they broke their code, ✗ if not (a retired name as "retired player")."""
     text = Text(end="")
     for index, line in enumerate(summary.players):
         if index:
             text.append(" · ")
-        text.append(line.name)
+        text.append(shown_name(line.name, retired) if line.is_user else line.name)
         if summary.kind == GameKind.COMPUTER_BREAKS and line.attempts == 0:
             text.append(" (code)", style=Style(dim=True))
         elif line.broke:
@@ -126,6 +127,8 @@ class ReplaysScreen(SummariesScreen):
             table.add_column(Text(label), key=key)
         table.display = False
         self._unlisted: list[GameSummary] = []
+        store = self.wom.store
+        self._retired = retired_name_keys(self.wom.with_store(store.retired) or ())
         self.watch(table, "scroll_y", self._scrolled, init=False)
         await self._load_before_first_frame()
 
@@ -172,7 +175,7 @@ class ReplaysScreen(SummariesScreen):
                 Text(when(summary.finished_at)),
                 Text(KIND_LABELS.get(summary.kind, summary.kind)),
                 Text(rules_label(summary.ruleset)),
-                players_cell(summary),
+                players_cell(summary, self._retired),
                 key=summary.game_id,
             )
         self._show_count(table)
@@ -233,7 +236,7 @@ class ReplaysScreen(SummariesScreen):
                 self.notify(f"A daily game's guesses are shown once its day is over everywhere: "
                             f"{until:%Y-%m-%d %H:%M} UTC.", title="Not yet", severity="warning")
                 return
-        self.app.push_screen(ReplayScreen(record, game_id))
+        self.app.push_screen(ReplayScreen(record, game_id, self._retired))
 
     def _cannot_replay(self, error: StoreError) -> None:
         self.notify(str(error), title="This game cannot be replayed", severity="error")
@@ -260,8 +263,10 @@ class ReplayScreen(WomScreen):
         Binding("c", "share", "Share"),
     ]
 
-    def __init__(self, record: GameRecord, game_id: str = "") -> None:
+    def __init__(self, record: GameRecord, game_id: str = "", retired: frozenset[str] = frozenset()) -> None:
         super().__init__()
+        self.retired = retired
+        """The retired names (their :func:`~..domain.moderation.retired_name_keys`), shown as "retired player"."""
         self.record = record
         self.game_id = game_id
         self.replay = Replay(record)
@@ -276,7 +281,7 @@ class ReplayScreen(WomScreen):
             with Horizontal(id="replay-boards"):
                 for index, player in enumerate(self.replay.boards):
                     board = Static("", id=f"replay-board-{index}", classes="replay-board")
-                    board.border_title = player.name
+                    board.border_title = shown_name(player.name, self.retired)
                     yield board
             yield Static("", id="replay-share")
         yield Footer()

@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
+from ..domain.moderation import retired_name_keys, shown_name
 from ..patches.footer import Footer
 from .base import WomScreen
 
@@ -80,8 +81,9 @@ class ScoreboardScreen(WomScreen):
 
     def on_mount(self) -> None:
         store = self.wom.store
-        read = self.wom.with_store(lambda: (store.scoreboard(), store.hall_of_fame().entries()))
-        self._users, entries = read if read is not None else ([], [])
+        read = self.wom.with_store(lambda: (store.scoreboard(), store.hall_of_fame().entries(),
+                                            retired_name_keys(store.retired())))
+        self._users, entries, self._retired = read if read is not None else ([], [], frozenset())
         self._fill_board()
         self._fill_hall(entries)
         self.query_one("#board-table", DataTable).focus()
@@ -113,7 +115,7 @@ class ScoreboardScreen(WomScreen):
         for key, label in (("ruleset", "Ruleset"), ("guesses", "Guesses"), ("name", "Name"), ("date", "Date")):
             table.add_column(Text(label), key=key)
         for entry in entries:
-            name = Text(entry.name)
+            name = Text(entry.name if entry.guest else shown_name(entry.name, self._retired))
             if entry.guest:
                 name.append(" (guest)", style="dim")
             table.add_row(

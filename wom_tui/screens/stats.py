@@ -18,8 +18,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Sparkline, Static
 
+from ..domain.moderation import retired_name_keys
 from ..domain.stats import BREAKING_KINDS, GameSummary, PlayerStats, RulesetStats, StatsCache
 from ..domain.store import StoreError
+from ..domain.users import name_key
 from ..widgets.bar_chart import BarChart
 from ..patches.footer import Footer
 from ..widgets.choice import Choice
@@ -49,9 +51,14 @@ def left_out_text(left_out: list[StoreError]) -> Text:
 
 
 def registered_names(screen: WomScreen) -> list[str]:
-    """Registered users' names A–Z (a damaged users file shows the store-error screen, then [])."""
-    users = screen.wom.with_store(screen.wom.store.users)
-    return sorted((user.name for user in users or ()), key=lambda name: (name.casefold(), name))
+    """Registered users' names A–Z, retired names left out (a damaged users file shows the store-error
+    screen, then []).
+    """
+    store = screen.wom.store
+    read = screen.wom.with_store(lambda: (store.users(), retired_name_keys(store.retired())))
+    users, retired = read if read is not None else ((), frozenset())
+    return sorted((user.name for user in users if name_key(user.name) not in retired),
+                  key=lambda name: (name.casefold(), name))
 
 
 class SummariesScreen(WomScreen):

@@ -34,6 +34,7 @@ from .events import Events, Who
 from .logsafe import JsonFormatter, RateLimitedLog, SafeFormatter, clean
 from .health import HealthServer
 from .metrics import Metrics
+from .moderation import ModerationWatch, moderation_event
 from .session import SHUTTING_DOWN, GameSession, describe_seconds
 from .warmparent import WARM_COMMAND, WarmChild, WarmParent
 
@@ -299,6 +300,8 @@ class GameServer:
         )
         self.unauthenticated_closed = RateLimitedLog(log, "%d connection(s) closed without signing in", level=logging.INFO)
         self.warm = WarmParent(warm_command, settings.warm_answer_timeout) if warm_command is not None else None
+        self.moderation = ModerationWatch(settings, lambda: list(self._seated))
+        """Bans and retired names: who is turned away at sign-in, and whose open session is ended."""
         """The warm parent that forks each session's game (None: a server for tests that open no game,
         which then spares the warm parent's start, about 0.6 CPU-seconds)."""
         self.metrics: Metrics | None = Metrics() if settings.metrics else None
@@ -360,6 +363,7 @@ class GameServer:
         except OSError as exc:
             raise ServeError(f"cannot start the game processes' parent: {exc}") from exc
         try:
+            await self.moderation.start()
             await self._listen()
             if self.metrics is not None:
                 self.health = HealthServer(self.settings, self.metrics, self._warm_up)
@@ -379,6 +383,7 @@ class GameServer:
             if self._acceptor is not None:
                 self._acceptor.close()
                 self._acceptor = None
+            await self.moderation.close()
             if self.warm is not None:
                 await self.warm.close()  # a server that cannot start leaves no process behind
             raise
@@ -459,6 +464,13 @@ class GameServer:
         self._seated.add(session)
         return None
 
+    def refusal(self, session: GameSession) -> str | None:
+        """The line a banned client (its key, its name's or its address) is turned away with, or None."""
+        line = self.moderation.refusal(session.fingerprint, session.host, getattr(session, "name", None))
+        if line is not None:
+            moderation_event("refused", fingerprint=session.fingerprint, address=session.host, reason=line)
+        return line
+
     def leave_seat(self, session: GameSession) -> None:
         """Free a session's seat."""
         self._seated.discard(session)
@@ -487,6 +499,7 @@ class GameServer:
             self._acceptor.close()
         if self.health is not None:
             await self.health.close()
+        await self.moderation.close()
         sessions = list(self._seated)
         for session in sessions:
             session.end("server shutting down", SHUTTING_DOWN)

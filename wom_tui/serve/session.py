@@ -116,6 +116,10 @@ class SessionHost(Protocol):
         """Free the session's seat."""
         ...
 
+    def refusal(self, session: GameSession) -> str | None:
+        """The line a banned client is turned away with (docs/serve.md, *Moderating the arcade*), or None."""
+        ...
+
     def next_seed(self) -> int:
         """The next session's seed."""
         ...
@@ -222,6 +226,8 @@ class GameSession(asyncssh.SSHServerSession):
         elif self.fingerprint is None and self._server.settings.no_guests:
             events.refused(self.who, "no_guests", "%s: refused, no key and no guests", self.label)
             self._say_and_close(NO_GUESTS)
+        elif (banned := self._server.refusal(self)) is not None:
+            self._say_and_close(f"{banned}\r\n")
         elif (refusal := self._server.take_seat(self)) == "full":
             events.refused(self.who, "full", "%s: refused, all %d seats taken", self.label,
                            self._server.settings.max_sessions)

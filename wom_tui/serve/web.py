@@ -40,7 +40,7 @@ from ..domain.game import Refusal
 from ..domain.store.api import StoreError
 from .logsafe import clean
 from .session import (
-    ARCADE_FULL, IDLE_CLOSED, MAX_COLUMNS, MAX_ROWS, START_FAILED, TERMINAL_RESET, TOO_MANY_FROM_ADDRESS,
+    ARCADE_FULL, IDLE_CLOSED, MAX_COLUMNS, MAX_ROWS, START_FAILED, TERMINAL_RESET, TOO_MANY_FROM_ADDRESS, TOO_MANY_FROM_NETWORK,
     child_environment, describe_seconds,
 )
 from .throttle import InputThrottle
@@ -767,11 +767,21 @@ class WebDoor:
             await socket.close(code=CLOSE_REFUSED, message=b"no guests")
             return None
         session = WebSession(self, tab, label, host, name, (min(max(size[0], 1), MAX_COLUMNS), min(max(size[1], 1), MAX_ROWS)))
+        banned = self.server.refusal(cast("GameSession", session))  # a banned address or name, or a retired name
+        if banned is not None:
+            log.info("%s: refused: %s", label, clean(banned, 300))
+            await socket.send_bytes(f"{banned}\r\n".encode())
+            await socket.close(code=CLOSE_REFUSED, message=b"banned")
+            return None
         refusal = self.server.take_seat(cast("GameSession", session))
         if refusal is not None:
             if refusal == "full":
                 log.info("%s: refused, all %d seats taken", label, self.settings.max_sessions)
                 text = ARCADE_FULL.format(seats=self.settings.max_sessions)
+            elif refusal == "network":
+                count = self.settings.max_per_network
+                log.info("%s: refused, %d sessions from the network of %s already", label, count, clean(host))
+                text = TOO_MANY_FROM_NETWORK.format(count=count)
             else:
                 log.info("%s: refused, %d sessions from %s already", label, self.settings.max_per_ip, clean(host))
                 text = TOO_MANY_FROM_ADDRESS.format(count=self.settings.max_per_ip)

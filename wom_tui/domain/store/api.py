@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from ..browser import BrowserSession
 from ..daily import DailyAttempt
 from ..halloffame import HallEntry, HallOfFame
+from ..moderation import Ban, Retirement
 from ..records import GameRecord
 from ..stats import GameSummary
 from ..users import User, UserRegistry
@@ -67,6 +68,8 @@ class LiveChange:
     """A session came or went."""
     scores: bool
     """Users or finished games changed (scoreboards)."""
+    moderation: bool = False
+    """A ban was added or lifted, or a name retired (servers judge their sessions again)."""
 
 
 class ChangeFeed(Protocol):
@@ -91,7 +94,7 @@ class Users(Protocol):
         """All registered users, in registration order."""
 
     def scoreboard(self) -> list[User]:
-        """Users by score, highest first, then name."""
+        """Users by score, highest first, then name; retired names left out (docs/serve.md)."""
 
     def user(self, name: str) -> User | None:
         """The user with this name in any case, or ``None``."""
@@ -146,6 +149,29 @@ class BrowserSessions(Protocol):
     def revoke_browser_sessions(self, name: str, session_id: str | None = None) -> int:
         """End one of ``name``'s sessions (``session_id``) or all (None); how many ended.
         ``BrowserSignInRefused`` if ``name`` is unknown or holds no session ``session_id``.
+        """
+
+
+class Moderation(Protocol):
+    """Bans and retired names (docs/serve.md, *Moderating the arcade*); every change is on the change feed."""
+
+    def bans(self) -> list[Ban]:
+        """Every ban kept, expired ones included, in the order made."""
+
+    def add_ban(self, ban: Ban) -> Ban:
+        """Keep ``ban``; ``ModerationRefused`` (nothing written) if a name ban names nobody registered."""
+
+    def lift_bans(self, which: str) -> list[Ban]:
+        """Lift the ban with the id ``which``, or every ban of the target ``which`` (a name, key or range, as
+        :func:`~..moderation.parse_target` reads it); the bans lifted (empty if none matched).
+        """
+
+    def retired(self) -> list[Retirement]:
+        """Every retired name, in the order retired."""
+
+    def retire(self, name: str, reason: str, now: datetime | None = None) -> Retirement:
+        """Retire the registered ``name`` (its records and its name kept); ``ModerationRefused`` if there is
+        no such user or it is retired already.
         """
 
 
@@ -309,7 +335,7 @@ class Admin(Protocol):
         """Fill this empty store with exactly ``arcade``; ``StoreError`` if it holds anything already."""
 
 
-class Store(Users, Keys, BrowserSessions, Records, Hall, Preferences, Daily, SoloProgress, Admin, Protocol):
+class Store(Users, Keys, BrowserSessions, Moderation, Records, Hall, Preferences, Daily, SoloProgress, Admin, Protocol):
     """Everything a store keeps; every failure to read or write is a :class:`StoreError`."""
 
     def check(self) -> None:
@@ -337,12 +363,15 @@ class Arcade:
     daily: tuple[DailyAttempt, ...]
     daily_secret: bytes | None
     browser_sessions: tuple[BrowserSession, ...] = ()
+    bans: tuple[Ban, ...] = ()
+    retired: tuple[Retirement, ...] = ()
 
     @classmethod
     def read(cls, store: Store) -> Arcade:
         """Everything in ``store`` (``StoreError`` if anything in it is unreadable); nothing is written."""
         return cls(tuple(store.users()), store.hall_of_fame(), tuple(store.games_with_ids()), store.themes(),
-                   tuple(store.daily_attempts()), store.daily_secret_kept(), tuple(store.all_browser_sessions()))
+                   tuple(store.daily_attempts()), store.daily_secret_kept(), tuple(store.all_browser_sessions()),
+                   tuple(store.bans()), tuple(store.retired()))
 
     def totals(self) -> dict[str, int]:
         """Counts and sums a person can compare between the two sides of a copy."""
@@ -358,10 +387,12 @@ class Arcade:
             "daily attempts": len(self.daily),
             "daily secrets": int(self.daily_secret is not None),
             "browser sessions": len(self.browser_sessions),
+            "bans": len(self.bans),
+            "retired names": len(self.retired),
         }
 
 
 __all__ = [
-    "Admin", "Arcade", "BrowserSessions", "ChangeFeed", "Daily", "Hall", "Keys", "Listing", "Live", "LiveChange", "Preferences",
+    "Admin", "Arcade", "BrowserSessions", "ChangeFeed", "Daily", "Hall", "Keys", "Listing", "Live", "LiveChange", "Moderation", "Preferences",
     "Records", "SoloProgress", "Store", "StoreError", "Users",
 ]

@@ -18,6 +18,7 @@ from ..browser import BrowserSession
 from ..codes import MAX_DIGITS, Ruleset
 from ..daily import DailyAttempt
 from ..halloffame import HallOfFame
+from ..moderation import Ban, Retirement
 from ..users import PendingLink
 from ..records import GAME_KINDS, GameRecord
 from ..stats import GameSummary, PlayerLine
@@ -231,6 +232,30 @@ def encode_browser(codes: Iterable[PendingLink], sessions: Iterable[BrowserSessi
     """browser.json's bytes."""
     return encode_document({"codes": [code.as_json() for code in codes],
                             "sessions": [session.as_json() for session in sessions]})
+
+
+def decode_moderation(data: dict[str, Any]) -> tuple[list[Ban], list[Retirement]]:
+    """moderation.json's content → the bans and the retired names."""
+    _expect_keys(data, {"schema", "bans", "retired"})
+    _expect_schema(data)
+    bans, retired = data["bans"], data["retired"]
+    if not isinstance(bans, list) or not isinstance(retired, list):
+        raise ValueError("'bans' and 'retired' must be lists")
+    try:
+        kept = [Ban.from_json(item) for item in bans]
+        names = [Retirement.from_json(item) for item in retired]
+    except (ValueError, TypeError, AttributeError) as exc:
+        raise ValueError(f"bad ban or retired name: {exc}") from None
+    if len({ban.id for ban in kept}) != len(kept):
+        raise ValueError("two bans share an id")
+    if len({name_key(r.name) for r in names}) != len(names):
+        raise ValueError("a name is retired twice")
+    return kept, names
+
+
+def encode_moderation(bans: Iterable[Ban], retired: Iterable[Retirement]) -> bytes:
+    """moderation.json's bytes."""
+    return encode_document({"bans": [ban.as_json() for ban in bans], "retired": [r.as_json() for r in retired]})
 
 
 def decode_hall(data: dict[str, Any]) -> HallOfFame:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..api import LiveChange
-from .files import PENDING_SUFFIX, PRESENCE_DIR, PRESENCE_MARK, PROBE_PREFIX, SWEPT_PREFIX, TABLES_DIR, TMP_SUFFIX
+from .files import MODERATION_FILE, PENDING_SUFFIX, PRESENCE_DIR, PRESENCE_MARK, PROBE_PREFIX, SWEPT_PREFIX, TABLES_DIR, TMP_SUFFIX
 
 POLL_INTERVAL = 1.0
 """Seconds between two looks at the folder when file-system notifications are not available."""
@@ -25,7 +25,7 @@ POLL_INTERVAL = 1.0
 def _classify(root: Path, paths: Iterable[tuple[str, str]]) -> LiveChange | None:
     """(kind of change, path) pairs from the watcher → one :class:`LiveChange`, or None if nothing counts."""
     tables: set[str] = set()
-    presence = scores = False
+    presence = scores = moderation = False
     for kind, raw in paths:
         path = Path(raw)
         name = path.name
@@ -41,9 +41,11 @@ def _classify(root: Path, paths: Iterable[tuple[str, str]]) -> LiveChange | None
             presence = True  # (a heartbeat only touches a record: never a change)
         elif parts == ("users.json",) or (parts[0] == "games" and not name.endswith(PENDING_SUFFIX)):
             scores = True
-    if not (tables or presence or scores):
+        elif parts == (MODERATION_FILE,):
+            moderation = True
+    if not (tables or presence or scores or moderation):
         return None
-    return LiveChange(frozenset(tables), presence, scores)
+    return LiveChange(frozenset(tables), presence, scores, moderation)
 
 
 class FolderFeed:
@@ -200,7 +202,7 @@ class FolderFeed:
                     overflow = False
                     batch += [("added", str(path)) for path in self._everything()]
                     found = _classify(self.data_dir, batch)
-                    change: LiveChange | None = LiveChange(found.tables if found else frozenset(), True, True)
+                    change: LiveChange | None = LiveChange(found.tables if found else frozenset(), True, True, True)
                 else:
                     change = _classify(self.data_dir, batch)
                 if change is not None:

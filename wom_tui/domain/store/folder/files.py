@@ -24,6 +24,7 @@ from ..documents import MAX_FILE_BYTES, parse_document
 USERS_FILE = "users.json"
 LINKS_FILE = "links.json"
 BROWSER_FILE = "browser.json"
+MODERATION_FILE = "moderation.json"
 HALL_FILE = "halloffame.json"
 PREFS_FILE = "preferences.json"
 SOLO_DIR = "solo"

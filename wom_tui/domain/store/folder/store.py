@@ -6,6 +6,7 @@ Layout of the folder (every JSON file is pretty-printed and carries its ``"schem
     links.json                      {"schema": 1, "links": [...]}  one-time codes to link a key
     browser.json                    {"schema": 1, "codes": [...], "sessions": [...]}  one-time codes for
                                     browsers and browser sessions (only their tokens' SHA-256)
+    moderation.json                 {"schema": 1, "bans": [...], "retired": [...]}  bans and retired names
     halloffame.json                 {"schema": 1, "records": [...]}
     games/<id>.json                 {"schema": 1, "id": "<id>", "game": {...}}  one per finished game
     games/<id>.pending.json         a finished game whose points may not be in users.json yet
@@ -69,6 +70,7 @@ from ...daily import SECRET_BYTES, DailyAttempt, check_start
 from ...daily import finished as _finished_attempts
 from ...halloffame import HallEntry, HallOfFame
 from ...keys import KeyRejected, check_fingerprint
+from ...moderation import Ban, ModerationRefused, Retirement, check_reason, retired_name_keys
 from ...records import GameRecord
 from ...stats import GameSummary
 from ...users import PendingLink, User, UserRegistry, check_name, name_key
@@ -85,6 +87,7 @@ from ..documents import (
     decode_game,
     decode_hall,
     decode_links,
+    decode_moderation,
     decode_prefs,
     decode_secret,
     decode_solo,
@@ -95,6 +98,7 @@ from ..documents import (
     encode_hall,
     encode_index,
     encode_links,
+    encode_moderation,
     encode_prefs,
     encode_secret,
     encode_solo,
@@ -112,6 +116,7 @@ from .files import (
     INDEX_FILE,
     LINKS_FILE,
     LOCK_FILE,
+    MODERATION_FILE,
     PENDING_SUFFIX,
     PREFS_FILE,
     SOLO_DIR,
@@ -138,7 +143,7 @@ LOCK_TIMEOUT = 10.0
 
 _DAY_FILE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\.json")
 _GAME_FILE = re.compile(r"(?P<id>[0-9]{8}T[0-9]{12}Z-[0-9a-f]{12})(?P<pending>\.pending)?\.json")
-FOLDER_FILES = (USERS_FILE, HALL_FILE, PREFS_FILE, DAILY_FILE, DAILY_SECRET_FILE)
+FOLDER_FILES = (USERS_FILE, HALL_FILE, PREFS_FILE, DAILY_FILE, DAILY_SECRET_FILE, MODERATION_FILE)
 """The files of a folder that hold part of an arcade (beside the games)."""
 
 
@@ -152,6 +157,7 @@ class FolderStore:
         self.hall_path = self.data_dir / HALL_FILE
         self.links_path = self.data_dir / LINKS_FILE
         self.browser_path = self.data_dir / BROWSER_FILE
+        self.moderation_path = self.data_dir / MODERATION_FILE
         self.prefs_path = self.data_dir / PREFS_FILE
         self.games_dir = self.data_dir / GAMES_DIR
         self.lock_path = self.data_dir / LOCK_FILE
@@ -249,6 +255,10 @@ class FolderStore:
         loaded = read_document(self.browser_path, decode_browser)
         return loaded if loaded is not None else ([], [])
 
+    def _load_moderation(self) -> tuple[list[Ban], list[Retirement]]:
+        loaded = read_document(self.moderation_path, decode_moderation)
+        return loaded if loaded is not None else ([], [])
+
     def _load_game(self, game_id: str, path: Path) -> GameRecord:
         loaded = read_document(path, decode_game)
         if loaded is None and path.name.endswith(PENDING_SUFFIX):
@@ -310,6 +320,7 @@ class FolderStore:
         registry, recent = self._load_users()
         self._load_links()
         self._load_browser()
+        self._load_moderation()
         self.hall_of_fame()
         read_document(self.prefs_path, decode_prefs)
         for game_id, path in self._game_files(pending=True):
@@ -333,8 +344,9 @@ class FolderStore:
         return self._load_users()[0]
 
     def scoreboard(self) -> list[User]:
-        """Users by score, highest first, then name."""
-        return self.users().scoreboard()
+        """Users by score, highest first, then name; retired names left out."""
+        retired = retired_name_keys(self.retired())
+        return [user for user in self.users().scoreboard() if name_key(user.name) not in retired]
 
     def user(self, name: str) -> User | None:
         """The user with this name in any case, or ``None``."""
@@ -440,6 +452,52 @@ class FolderStore:
             self._write(self.links_path, encode_links([kept for kept in links if kept is not found and kept.expires > now]))
             self._write(self.users_path, encode_users(registry, recent))
         return user
+
+    # ---- moderation (docs/serve.md, *Moderating the arcade*): moderation.json, under the lock
+
+    def bans(self) -> list[Ban]:
+        """Every ban kept, expired ones included, in the order made."""
+        return self._load_moderation()[0]
+
+    def add_ban(self, ban: Ban) -> Ban:
+        """Keep ``ban`` (a name ban only of a registered name, as registered)."""
+        with self._locked():
+            if ban.kind == "name":
+                user = self._load_users()[0].get(ban.target)
+                if user is None:
+                    raise ModerationRefused(f"there is no user called {ban.target!r}")
+                ban = Ban(ban.id, ban.kind, user.name, ban.reason, ban.created, ban.until)
+            bans, retired = self._load_moderation()
+            self._write(self.moderation_path, encode_moderation([*bans, ban], retired))
+        return ban
+
+    def lift_bans(self, which: str) -> list[Ban]:
+        """Lift the ban with the id ``which``, or every ban of that target; the bans lifted."""
+        with self._locked():
+            bans, retired = self._load_moderation()
+            gone = [ban for ban in bans if ban.answers_to(which)]
+            if gone:
+                self._write(self.moderation_path, encode_moderation([ban for ban in bans if ban not in gone], retired))
+        return gone
+
+    def retired(self) -> list[Retirement]:
+        """Every retired name, in the order retired."""
+        return self._load_moderation()[1]
+
+    def retire(self, name: str, reason: str, now: datetime | None = None) -> Retirement:
+        """Retire the registered ``name``: its records stay, its name stays taken, its keys stop signing in."""
+        now = now or datetime.now(timezone.utc)
+        reason = check_reason(reason)
+        with self._locked():
+            user = self._load_users()[0].get(name)
+            if user is None:
+                raise ModerationRefused(f"there is no user called {name!r}")
+            bans, retired = self._load_moderation()
+            if any(name_key(r.name) == name_key(user.name) for r in retired):
+                raise ModerationRefused(f"{user.name} is retired already")
+            retirement = Retirement(user.name, reason, now)
+            self._write(self.moderation_path, encode_moderation(bans, [*retired, retirement]))
+        return retirement
 
     # ---- browser sign-in (docs/serve.md, *Who you are in a browser*): browser.json, under the lock
 
@@ -960,6 +1018,8 @@ class FolderStore:
                 fsync_folder(self._daily_dir)
             if arcade.browser_sessions:
                 atomic_write(self.browser_path, encode_browser([], arcade.browser_sessions))
+            if arcade.bans or arcade.retired:
+                atomic_write(self.moderation_path, encode_moderation(arcade.bans, arcade.retired))
             atomic_write(self.users_path, encode_users(UserRegistry(arcade.users)))
         except OSError as exc:
             raise StoreError.from_os(self.data_dir, "cannot write the copy", exc) from None

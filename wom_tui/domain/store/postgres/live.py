@@ -84,9 +84,11 @@ _GUEST_JOIN_LOCK = 0x574F4D47  # "WOMG": the advisory lock guests joining take i
 
 
 def _classify(schema: str, payloads: Iterable[str]) -> LiveChange | None:
-    """NOTIFY payloads ("<schema> t <id>", "<schema> p", "<schema> s") → one change, or None if none is ours."""
+    """NOTIFY payloads ("<schema> t <id>", "<schema> p", "<schema> s", "<schema> m") → one change, or None if
+    none is ours.
+    """
     tables: set[str] = set()
-    presence = scores = False
+    presence = scores = moderation = False
     for payload in payloads:
         where, _, rest = payload.partition(" ")
         if where != schema:
@@ -97,9 +99,11 @@ def _classify(schema: str, payloads: Iterable[str]) -> LiveChange | None:
             presence = True
         elif rest == "s":
             scores = True
-    if not (tables or presence or scores):
+        elif rest == "m":
+            moderation = True
+    if not (tables or presence or scores or moderation):
         return None
-    return LiveChange(frozenset(tables), presence, scores)
+    return LiveChange(frozenset(tables), presence, scores, moderation)
 
 
 class PostgresFeed:
@@ -154,7 +158,7 @@ class PostgresFeed:
                             break
                         except StoreError:
                             continue
-                    yield LiveChange(frozenset(), True, True)
+                    yield LiveChange(frozenset(), True, True, True)
                     continue
                 change = _classify(schema, payloads)
                 if change is not None:

@@ -172,6 +172,34 @@ MIGRATIONS: tuple[Migration, ...] = (
            ORDER BY item.n""",
         "DROP TABLE wom_daily",
     )),
+    Migration(8, "moderation: bans (a name, a key or an address range) and retired names", (
+        """CREATE TABLE wom_bans (
+               id text COLLATE "C" PRIMARY KEY,
+               kind text COLLATE "C" NOT NULL CHECK (kind IN ('name', 'key', 'address')),
+               target text COLLATE "C" NOT NULL,
+               reason text NOT NULL,
+               created timestamptz NOT NULL,
+               until timestamptz,
+               seq bigint GENERATED ALWAYS AS IDENTITY
+           )""",
+        """CREATE TABLE wom_retired (
+               name_key text COLLATE "C" PRIMARY KEY,
+               name text NOT NULL,
+               reason text NOT NULL,
+               at timestamptz NOT NULL,
+               seq bigint GENERATED ALWAYS AS IDENTITY
+           )""",
+        # Every server sharing the database judges its sessions again at once (docs/serve.md).
+        """CREATE FUNCTION wom_notify_moderation() RETURNS trigger LANGUAGE plpgsql AS $$
+           BEGIN
+               PERFORM pg_notify('wom_live', TG_TABLE_SCHEMA || ' m');
+               RETURN NULL;
+           END $$""",
+        """CREATE TRIGGER wom_bans_notify AFTER INSERT OR UPDATE OR DELETE ON wom_bans
+           FOR EACH STATEMENT EXECUTE FUNCTION wom_notify_moderation()""",
+        """CREATE TRIGGER wom_retired_notify AFTER INSERT OR UPDATE OR DELETE ON wom_retired
+           FOR EACH STATEMENT EXECUTE FUNCTION wom_notify_moderation()""",
+    )),
     # Later versions append here, never edit an applied one.
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -47,6 +47,7 @@ from ...daily import SECRET_BYTES, DailyAttempt, check_start
 from ...daily import finished as finished_attempts
 from ...halloffame import HallEntry, HallOfFame
 from ...keys import KeyRejected, check_fingerprint, hash_link_code
+from ...moderation import Ban, ModerationRefused, Retirement, check_reason, retired_name_keys
 from ...records import GameRecord
 from ...solo import check_solo_json
 from ...stats import GameSummary
@@ -248,8 +249,9 @@ class PostgresStore:
             raise DatabaseError(self.database, f"table wom_users: {exc}") from None
 
     def scoreboard(self) -> list[User]:
-        """Users by score, highest first, then name."""
-        return self.users().scoreboard()
+        """Users by score, highest first, then name; retired names left out."""
+        retired = retired_name_keys(self.retired())
+        return [user for user in self.users().scoreboard() if name_key(user.name) not in retired]
 
     def user(self, name: str) -> User | None:
         """The user with this name in any case, or ``None``."""
@@ -517,6 +519,80 @@ class PostgresStore:
 
         return self._transaction(revoke)
 
+    # ---- moderation (docs/serve.md, *Moderating the arcade*): wom_bans, wom_retired
+
+    def _ban(self, row: tuple[Any, ...]) -> Ban:
+        try:
+            return Ban(*row)
+        except (ValueError, TypeError) as exc:
+            raise self._bad_row("wom_bans", row[0], str(exc)) from None
+
+    def bans(self) -> list[Ban]:
+        """Every ban kept, expired ones included, in the order made."""
+        return [self._ban(row) for row in self._read(
+            "SELECT id, kind, target, reason, created, until FROM wom_bans ORDER BY seq")]
+
+    def add_ban(self, ban: Ban) -> Ban:
+        """Keep ``ban`` (a name ban only of a registered name, as registered)."""
+
+        def add(conn: psycopg.Connection[Any], attempt: int) -> Ban:
+            kept = ban
+            if ban.kind == "name":
+                row = conn.execute("SELECT name FROM wom_users WHERE lower(name) = %s", (name_key(ban.target),)).fetchone()
+                if row is None:
+                    raise ModerationRefused(f"there is no user called {ban.target!r}")
+                kept = Ban(ban.id, ban.kind, row[0], ban.reason, ban.created, ban.until)
+            conn.execute("INSERT INTO wom_bans (id, kind, target, reason, created, until) VALUES (%s, %s, %s, %s, %s, %s) "
+                         "ON CONFLICT (id) DO NOTHING",
+                         (kept.id, kept.kind, kept.target, kept.reason, kept.created, kept.until))
+            return kept
+
+        return self._transaction(add)
+
+    def lift_bans(self, which: str) -> list[Ban]:
+        """Lift the ban with the id ``which``, or every ban of that target; the bans lifted."""
+
+        def lift(conn: psycopg.Connection[Any], attempt: int) -> list[Ban]:
+            rows = conn.execute("SELECT id, kind, target, reason, created, until FROM wom_bans "
+                                "ORDER BY seq FOR UPDATE").fetchall()
+            gone = [ban for ban in (self._ban(row) for row in rows) if ban.answers_to(which)]
+            if gone:
+                conn.execute("DELETE FROM wom_bans WHERE id = ANY(%s)", ([ban.id for ban in gone],))
+            return gone
+
+        return self._transaction(lift)
+
+    def retired(self) -> list[Retirement]:
+        """Every retired name, in the order retired."""
+        found = []
+        for name, reason, at in self._read("SELECT name, reason, at FROM wom_retired ORDER BY seq"):
+            try:
+                found.append(Retirement(name, reason, at))
+            except (ValueError, TypeError) as exc:
+                raise self._bad_row("wom_retired", name, str(exc)) from None
+            except NameRejected as exc:
+                raise self._bad_row("wom_retired", name, exc.reason) from None
+        return found
+
+    def retire(self, name: str, reason: str, now: datetime | None = None) -> Retirement:
+        """Retire the registered ``name``: its records stay, its name stays taken, its keys stop signing in."""
+        now = now or datetime.now(timezone.utc)
+        reason = check_reason(reason)
+
+        def retire(conn: psycopg.Connection[Any], attempt: int) -> Retirement:
+            row = conn.execute("SELECT name FROM wom_users WHERE lower(name) = %s",
+                               (name_key(name) if isinstance(name, str) else "",)).fetchone()
+            if row is None:
+                raise ModerationRefused(f"there is no user called {name!r}")
+            retirement = Retirement(row[0], reason, now)
+            added = conn.execute("INSERT INTO wom_retired (name_key, name, reason, at) VALUES (%s, %s, %s, %s) "
+                                 "ON CONFLICT (name_key) DO NOTHING", (name_key(row[0]), row[0], reason, now)).rowcount
+            if not added and attempt == 0:
+                raise ModerationRefused(f"{row[0]} is retired already")
+            return retirement
+
+        return self._transaction(retire)
+
     def record_game(self, record: GameRecord, *, game_id: str | None = None) -> str:
         """Keep a finished game; for World of Mastermind also add each user's points and +1 game.
 
@@ -742,10 +818,11 @@ class PostgresStore:
             "(SELECT count(*) FROM wom_hall_of_fame), (SELECT count(*) FROM wom_games), "
             "(SELECT count(*) FROM wom_games WHERE kind = 'wom'), (SELECT count(*) FROM wom_preferences), "
             "(SELECT count(*) FROM wom_daily_attempts), "
-            "(SELECT count(*) FROM wom_daily_secret), (SELECT count(*) FROM wom_browser_sessions)")[0]
+            "(SELECT count(*) FROM wom_daily_secret), (SELECT count(*) FROM wom_browser_sessions), "
+            "(SELECT count(*) FROM wom_bans), (SELECT count(*) FROM wom_retired)")[0]
         labels = ("users", "points", "games played", "SSH keys", "hall of fame records", "game records",
                   "World of Mastermind records", "theme choices", "daily attempts", "daily secrets",
-                  "browser sessions")
+                  "browser sessions", "bans", "retired names")
         return dict(zip(labels, (int(value) for value in row)))
 
     def themes(self) -> dict[str, str]:
@@ -815,6 +892,12 @@ class PostgresStore:
                                                                f"{session.name!r}, who is not a user")
                         copy.write_row((session.id, session.token_hash, ids[name_key(session.name)], session.created,
                                         session.last_used, session.expires, session.address))
+            for ban in arcade.bans:
+                conn.execute("INSERT INTO wom_bans (id, kind, target, reason, created, until) "
+                             "VALUES (%s, %s, %s, %s, %s, %s)", (ban.id, ban.kind, ban.target, ban.reason, ban.created, ban.until))
+            for retirement in arcade.retired:
+                conn.execute("INSERT INTO wom_retired (name_key, name, reason, at) VALUES (%s, %s, %s, %s)",
+                             (name_key(retirement.name), retirement.name, retirement.reason, retirement.at))
             if arcade.daily_secret is not None:
                 conn.execute("INSERT INTO wom_daily_secret (secret) VALUES (%s)", (arcade.daily_secret.hex(),))
             for daily in arcade.daily:
@@ -824,7 +907,7 @@ class PostgresStore:
 
 
 ARCADE_TABLES = ("wom_users", "wom_games", "wom_hall_of_fame", "wom_preferences", "wom_daily_attempts",
-                 "wom_daily_secret")
+                 "wom_daily_secret", "wom_bans", "wom_retired")
 """The tables a copied arcade fills (keys and links hang off wom_users)."""
 _COUNT_ARCADE = "SELECT " + " + ".join(f"(SELECT count(*) FROM {table})" for table in ARCADE_TABLES)
 
