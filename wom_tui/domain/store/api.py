@@ -25,6 +25,7 @@ from ..users import User, UserRegistry
 
 if TYPE_CHECKING:
     from ..codes import Ruleset
+    from ..matchmaking import MatchQueue, RatingOf, Ticket
     from ..presence import Presence
     from ..table import SeatHolder, Table
 
@@ -66,6 +67,8 @@ class LiveChange:
     """A session came or went."""
     scores: bool
     """Users or finished games changed (scoreboards)."""
+    queue: bool = False
+    """The quick-match queue changed (someone came, went or was seated)."""
 
 
 class ChangeFeed(Protocol):
@@ -190,9 +193,31 @@ class SoloProgress(Protocol):
         """Forget ``identity``'s solo game in progress (it ended, or was abandoned on purpose)."""
 
 
-class Live(Protocol):
-    """Tables, live games, presence and the change feed (``store.live``). Both backends share
-    :class:`~.tables.TableRules`.
+class Matchmaking(Protocol):
+    """The quick-match queue (:mod:`wom_tui.domain.matchmaking`), shared by every process and server on
+    the store: the data folder's ``queue.json`` under its lock, PostgreSQL's ``wom_match_queue`` rows.
+    """
+
+    def match_queue(self) -> MatchQueue:
+        """The queue as kept now."""
+
+    def enqueue(self, holder: SeatHolder, *, attempts: int = ..., fill_after: float = ...) -> Ticket:
+        """Wait for a quick match; the session's ticket (replacing any it or this person had)."""
+
+    def leave_queue(self, session: str) -> None:
+        """Stop waiting, or forget a seated ticket."""
+
+    def fill_now(self, session: str) -> Ticket | None:
+        """The player asks for the computers now (None if they no longer wait)."""
+
+    def match_wave(self, rating_of: RatingOf, seed: int, *, interval: float = ...,
+                   grace: float = ..., pace: tuple[float, float] = ...) -> list[Table]:
+        """Run a wave if one is due (one process claims it); the tables started."""
+
+
+class Live(Matchmaking, Protocol):
+    """Tables, live games, presence, the quick-match queue and the change feed (``store.live``). Both
+    backends share :class:`~.tables.TableRules`.
     """
 
     clock: Callable[[], float]
@@ -317,6 +342,6 @@ class Arcade:
 
 
 __all__ = [
-    "Admin", "Arcade", "ChangeFeed", "Daily", "Hall", "Keys", "Listing", "Live", "LiveChange", "Preferences",
+    "Admin", "Arcade", "ChangeFeed", "Daily", "Hall", "Keys", "Listing", "Live", "LiveChange", "Matchmaking", "Preferences",
     "Records", "SoloProgress", "Store", "StoreError", "Users",
 ]

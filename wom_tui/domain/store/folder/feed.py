@@ -25,7 +25,7 @@ POLL_INTERVAL = 1.0
 def _classify(root: Path, paths: Iterable[tuple[str, str]]) -> LiveChange | None:
     """(kind of change, path) pairs from the watcher → one :class:`LiveChange`, or None if nothing counts."""
     tables: set[str] = set()
-    presence = scores = False
+    presence = scores = queue = False
     for kind, raw in paths:
         path = Path(raw)
         name = path.name
@@ -39,11 +39,13 @@ def _classify(root: Path, paths: Iterable[tuple[str, str]]) -> LiveChange | None
             tables.add(name[: -len(".json")])
         elif parts == (PRESENCE_MARK,) or (len(parts) >= 2 and parts[0] == PRESENCE_DIR and kind != "modified"):
             presence = True  # (a heartbeat only touches a record: never a change)
+        elif parts == ("queue.json",):
+            queue = True
         elif parts == ("users.json",) or (parts[0] == "games" and not name.endswith(PENDING_SUFFIX)):
             scores = True
-    if not (tables or presence or scores):
+    if not (tables or presence or scores or queue):
         return None
-    return LiveChange(frozenset(tables), presence, scores)
+    return LiveChange(frozenset(tables), presence, scores, queue)
 
 
 class FolderFeed:
