@@ -20,20 +20,21 @@ class _Subscriber:
     def __init__(self) -> None:
         self.wake = asyncio.Event()
         self.tables: set[str] = set()
-        self.presence = self.scores = self.pending = False
+        self.presence = self.scores = self.queue = self.pending = False
 
     def add(self, change: LiveChange) -> None:
         self.tables |= change.tables
         self.presence = self.presence or change.presence
         self.scores = self.scores or change.scores
+        self.queue = self.queue or change.queue
         self.pending = True
         self.wake.set()
 
     def take(self) -> LiveChange | None:
         if not self.pending:
             return None
-        change = LiveChange(frozenset(self.tables), self.presence, self.scores)
-        self.tables, self.presence, self.scores, self.pending = set(), False, False, False
+        change = LiveChange(frozenset(self.tables), self.presence, self.scores, self.queue)
+        self.tables, self.presence, self.scores, self.queue, self.pending = set(), False, False, False, False
         return change
 
 

@@ -202,7 +202,7 @@ class FolderFeed:
                     overflow = False
                     batch += [("added", str(path)) for path in self._everything()]
                     found = _classify(self.data_dir, batch)
-                    change: LiveChange | None = LiveChange(found.tables if found else frozenset(), True, True)
+                    change: LiveChange | None = LiveChange(found.tables if found else frozenset(), True, True, True)
                 else:
                     change = _classify(self.data_dir, batch)
                 if change is not None:

@@ -161,7 +161,7 @@ class PostgresFeed:
                             break
                         except StoreError:
                             continue
-                    yield LiveChange(frozenset(), True, True)
+                    yield LiveChange(frozenset(), True, True, True)
                     continue
                 change = _classify(schema, payloads)
                 if change is not None:
@@ -376,6 +376,9 @@ class PostgresLive(TableRules):
         tickets, run ``change``, write the rows that changed and insert the new tables.
         """
         def swap(conn: psycopg.Connection[Any], _: int) -> T:
+            # The row is made by migration 6; made again if someone emptied the table, for without it
+            # FOR UPDATE would lock nothing and two waves could seat one player twice.
+            conn.execute("INSERT INTO wom_match_wave DEFAULT VALUES ON CONFLICT DO NOTHING")
             row = conn.execute("SELECT last_wave FROM wom_match_wave FOR UPDATE").fetchone()
             raw = {session: ticket for session, ticket in
                    conn.execute("SELECT session, ticket FROM wom_match_queue").fetchall()}
