@@ -66,6 +66,7 @@ class LobbyScreen(LiveScreen):
 
     BINDINGS = [
         Binding("n", "new_table", "New table"),
+        Binding("q", "app.quick_match", "Quick match"),
         Binding("enter", "open_table", "Go to table", show=True),
     ]
     AUTO_FOCUS = "#lobby-tables"
