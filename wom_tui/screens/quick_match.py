@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from ..domain.matchmaking import Ticket
+from ..domain.matchmaking import WAVE_INTERVAL, Ticket
 from ..domain.store.api import LiveChange
 from ..domain.table import MAKING, Table
 from ..patches.footer import Footer
@@ -49,6 +49,9 @@ class QuickMatchScreen(LiveScreen):
     BINDINGS = [
         Binding("c", "computers", "Computers now"),
     ]
+
+    wave_interval = WAVE_INTERVAL
+    """Seconds between two waves (the rules'; tests shorten it)."""
 
     def __init__(self, attempts: int = 10) -> None:
         super().__init__(classes="quick-match-screen")
@@ -89,7 +92,8 @@ class QuickMatchScreen(LiveScreen):
         if not self._queued:
             self.ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.wom.options.fill_after)
             self._queued = True
-        live.match_wave(self.wom.rating_of, self.wom.rng.getrandbits(48), grace=self.wom.options.seat_grace,
+        live.match_wave(self.wom.rating_of, self.wom.rng.getrandbits(48), interval=self.wave_interval,
+                        grace=self.wom.options.seat_grace,
                         pace=_pace(self.wom.options.computer_pace))
         queue = live.match_queue()
         ticket = queue.ticket(me.session)
