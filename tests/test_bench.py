@@ -23,6 +23,7 @@ HELPERS = {"livefeed.py"}
 """Modules the benches share, not benches themselves."""
 
 TINY: dict[str, list[str]] = {
+    "arcade_match.py": ["--players", "4", "--within", "0.5", "--json"],
     "fuzz.py": ["--events", "20", "--seed", "7"],
     "live.py": ["--tiny"],
     "pglive.py": ["--tiny"],
