@@ -34,7 +34,7 @@ from ..widgets.peg_input import PegInput
 from ..widgets.seat_list import SeatList
 from ..widgets.wom_board import HistoryTable
 from ..domain.store.api import LiveChange
-from .together import LiveScreen
+from .together import LiveScreen, nudge_player
 
 
 def seat_line(seat: SeatView, view: TableView) -> Text:
@@ -66,6 +66,21 @@ def seat_line(seat: SeatView, view: TableView) -> Text:
     if seat.away and not seat.gone:
         text.append("  (away)", style="yellow")
     return text
+
+
+def nudge_reason(before: TableView | None, view: TableView) -> str | None:
+    """Why to nudge the viewer as the table goes from ``before`` to ``view`` (None: no reason): their code
+    to set once the game starts, or — for the one who opened it — every seat filled. Only on a change seen
+    here: opening a table already in that state rings nothing (the quick match rang as it seated you).
+    """
+    if before is None or view.you is None or view.table_id != before.table_id:
+        return None
+    if view.phase == MAKING and view.own is not None and view.own.code_for and \
+            (before.phase != MAKING or before.own is None or not before.own.code_for):
+        return f"The game has started: set the code {view.own.code_for} will break."
+    if view.phase == OPEN and view.you == 0 and before.free_seats and not view.free_seats:
+        return "Every seat is filled: press g to start."
+    return None
 
 
 class _TableSide(Vertical):
@@ -238,6 +253,9 @@ class LiveTableScreen(LiveScreen):
             seats.highlighted = view.free_seats[0]
         self._show_log(view)
         self._show_play(view, before)
+        reason = nudge_reason(before, view)
+        if reason is not None:
+            nudge_player(self.wom, reason)
         if view.phase == OPEN and view.you == 0:
             self.leave_detail = "The table is closed for everybody."
         elif view.phase == OPEN:
