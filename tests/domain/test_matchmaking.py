@@ -45,9 +45,12 @@ def make(group):
 
 
 def test_a_wave_is_due_every_ten_seconds_or_at_once_when_four_wait():
-    one = queue(ticket("Ann", 100.0), last_wave=100.0)
-    assert not wave_due(one, 105.0)
-    assert wave_due(one, 100.0 + WAVE_INTERVAL)
+    two = queue(ticket("Ann", 100.0), ticket("Bob", 101.0), last_wave=100.0)
+    assert not wave_due(two, 105.0)
+    assert wave_due(two, 100.0 + WAVE_INTERVAL)
+    alone = queue(ticket("Ann", 100.0), last_wave=0.0)
+    assert not wave_due(alone, 110.0)  # nobody to pair with: no wave until the fill time
+    assert wave_due(alone, 130.0)
     four = queue(*(ticket(n, 100.0) for n in ("Ann", "Bob", "Cy", "Di")), last_wave=100.0)
     assert wave_due(four, 100.5)
     assert not wave_due(queue(last_wave=0.0), 1000.0)  # nobody waits

@@ -76,20 +76,22 @@ def test_a_ticket_is_kept_replaced_and_removed(where, live_at):
 def test_four_waiting_are_seated_at_once_at_one_started_table(where, live_at):
     clock = Clock()
     live = live_at(where, clock)
-    online(live, *NAMES[:4])
-    live.enqueue(holder("Alan"))
-    assert live.match_wave(unrated, seed=1) == []  # a wave with one player: nobody to pair
-    for name in NAMES[1:3]:
+    online(live, *NAMES)
+    for name in ("Eve", "Fay"):
+        live.enqueue(holder(name), attempts=8)
+    [first] = live.match_wave(unrated, seed=1)  # a wave: Eve and Fay, at 8 attempts
+    assert sorted(first.names) == ["Eve", "Fay"] and first.attempts == 8
+    for name in NAMES[:3]:
         live.enqueue(holder(name))
     clock.now += 1
-    assert live.match_wave(unrated, seed=1) == []  # not due: three wait, the wave is a second old
+    assert live.match_wave(unrated, seed=1) == []  # not due: three wait, the last wave is a second old
     live.enqueue(holder("Dee"))
     [table] = live.match_wave(unrated, seed=1)
     assert table.phase == MAKING and sorted(table.names) == sorted(NAMES[:4])
     kept = live_at(where).table(table.table_id)
     assert kept is not None and kept.phase == MAKING
     queue = live.match_queue()
-    assert {t.table_id for t in queue.tickets} == {table.table_id} and not queue.waiting
+    assert {t.table_id for t in queue.tickets} == {table.table_id, first.table_id} and not queue.waiting
 
 
 def test_alone_after_the_fill_time_a_computer_takes_the_other_seat(where, live_at):
@@ -98,7 +100,9 @@ def test_alone_after_the_fill_time_a_computer_takes_the_other_seat(where, live_a
     online(live, "Alan")
     live.enqueue(holder("Alan"), fill_after=30.0)
     assert live.match_wave(unrated, seed=1) == []
-    clock.now += 30
+    clock.now += 29
+    assert live.match_wave(unrated, seed=1) == []
+    clock.now += 1
     [table] = live.match_wave(lambda name: {"HAL9000": 1300.0, "VIKI": 1600.0}.get(name), seed=1)
     assert table.names == ("Alan", "VIKI")  # an unrated player is the scale's middle, 1500: VIKI is nearer
 

@@ -3,8 +3,8 @@
 For players: docs/play.md, *Quick match*.
 
 Waiting players hold a :class:`Ticket` in one :class:`MatchQueue` shared by every process and server
-on a store. The queue is paired in *waves*: every :data:`WAVE_INTERVAL` seconds, or at once when
-:data:`WAVE_AT` wait (:func:`wave_due`). A wave (:func:`pair`) groups waiting players by rating
+on a store. The queue is paired in *waves*: every :data:`WAVE_INTERVAL` seconds while two or more wait,
+or at once when :data:`WAVE_AT` wait (:func:`wave_due`). A wave (:func:`pair`) groups waiting players by rating
 closeness that widens the longer someone waits (:func:`tolerance`), up to :data:`MAX_SEATS` a table,
 players with the same attempts together. Someone who has waited their ``fill_after`` seconds with
 nobody close enough gets a table with HAL9000 or VIKI, whichever's rating is nearest theirs.
@@ -150,18 +150,19 @@ class MatchQueue:
 
 
 def wave_due(queue: MatchQueue, now: float, interval: float = WAVE_INTERVAL) -> bool:
-    """True if a wave should run now: someone waits and the last wave is ``interval`` old, or
-    :data:`WAVE_AT` wait with the same attempts, or someone's fill time has come.
+    """True if a wave should run now: two or more wait with the same attempts and the last wave is
+    ``interval`` old, or :data:`WAVE_AT` wait with the same attempts, or someone's fill time has come.
+    (One player alone needs no wave until their fill time: the next one to come pairs at once.)
     """
     waiting = queue.waiting
     if not waiting:
         return False
-    if now - queue.last_wave >= interval:
-        return True
     counts: dict[int, int] = {}
     for ticket in waiting:
         counts[ticket.attempts] = counts.get(ticket.attempts, 0) + 1
-    return max(counts.values()) >= WAVE_AT or any(t.may_fill(now) for t in waiting)
+    most = max(counts.values())
+    return (most >= 2 and now - queue.last_wave >= interval) or most >= WAVE_AT \
+        or any(t.may_fill(now) for t in waiting)
 
 
 @dataclass(frozen=True)
