@@ -152,7 +152,7 @@ class MatchQueue:
 def wave_due(queue: MatchQueue, now: float, interval: float = WAVE_INTERVAL) -> bool:
     """True if a wave should run now: two or more wait with the same attempts and the last wave is
     ``interval`` old, or :data:`WAVE_AT` wait with the same attempts, or someone's fill time has come.
-    (One player alone needs no wave until their fill time: the next one to come pairs at once.)
+    One player alone needs no wave until their fill time: the next one to come pairs at once.
     """
     waiting = queue.waiting
     if not waiting:

@@ -253,6 +253,7 @@ class LiveTableScreen(LiveScreen):
             seats.highlighted = view.free_seats[0]
         self._show_log(view)
         self._show_play(view, before)
+        self._keep_clock(view)
         reason = nudge_reason(before, view)
         if reason is not None:
             nudge_player(self.wom, reason)
@@ -275,9 +276,38 @@ class LiveTableScreen(LiveScreen):
                  FINISHED: "finished", CLOSED: "closed"}[view.phase]
         title = (f"{view.creator}'s table · {phase} · {rules.length} pegs, "
                  f"{'repeats' if rules.repeats else 'no repeats'}, {view.attempts} attempts · {role}")
+        title += self._clock_text(view)
         if title != self._shown_title:
             self._shown_title = title
             self._title_line.update(Text(title, end=""))
+
+    def _clock_text(self, view: TableView) -> str:
+        """With a per-guess clock: the viewer's time left for this guess (or that it ran out)."""
+        if view.guess_clock is None or view.you is None:
+            return ""
+        seat = view.seats[view.you]
+        if seat.timed_out:
+            return " · out of time"
+        if view.phase != GUESSING or seat.deadline is None:
+            return f" · {view.guess_clock:g} s a guess"
+        left = max(0.0, seat.deadline - self.wom.store.live.clock())
+        return f" · {int(left) // 60}:{int(left) % 60:02d} left"
+
+    _clock_timer: Any = None
+
+    def _keep_clock(self, view: TableView) -> None:
+        """Count the viewer's time down every second while their clock runs (no timer otherwise)."""
+        running = view.guess_clock is not None and view.phase == GUESSING and view.you is not None \
+            and view.seats[view.you].deadline is not None
+        if running and self._clock_timer is None:
+            self._clock_timer = self.set_interval(1.0, self._count_down)
+        elif not running and self._clock_timer is not None:
+            self._clock_timer.stop()
+            self._clock_timer = None
+
+    def _count_down(self) -> None:
+        if self.view is not None:
+            self._title(self.view)
 
     def _show_log(self, view: TableView) -> None:
         log = self._log

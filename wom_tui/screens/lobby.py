@@ -22,7 +22,7 @@ from textual.widgets.option_list import Option
 from ..domain.codes import WOM_RULESET, Ruleset
 from ..domain.presence import Presence
 from ..domain.store.api import LiveChange
-from ..domain.table import CLOSED, FINISHED, OPEN, Refused, Table, TableView
+from ..domain.table import CLOSED, FINISHED, GUESS_CLOCKS, OPEN, Refused, Table, TableView
 from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
 from .together import LiveScreen
 from ..patches.footer import Footer
@@ -202,13 +202,13 @@ class LobbyScreen(LiveScreen):
     def action_new_table(self) -> None:
         """Ask for the rules, then open a table with this session in seat 1."""
 
-        def chosen(rules: tuple[int, int, Ruleset] | None) -> None:
+        def chosen(rules: tuple[int, int, Ruleset, float | None] | None) -> None:
             if rules is not None:
                 self.run_worker(self._create(*rules), group="create", exclusive=True)
 
         self.app.push_screen(NewTableScreen(), chosen)
 
-    async def _create(self, seats: int, attempts: int, ruleset: Ruleset) -> None:
+    async def _create(self, seats: int, attempts: int, ruleset: Ruleset, guess_clock: float | None = None) -> None:
         from ..domain.store import StoreError
         from .live_table import LiveTableScreen
 
@@ -222,7 +222,7 @@ class LobbyScreen(LiveScreen):
             table = await asyncio.to_thread(
                 live.create_table, me, seats=seats, attempts=attempts, ruleset=ruleset,
                 seed=self.wom.rng.getrandbits(48), grace=self.wom.options.seat_grace,
-                pace=_pace(self.wom.options.computer_pace),
+                pace=_pace(self.wom.options.computer_pace), guess_clock=guess_clock,
             )
         except Refused as refused:
             self.say(refused.reason, error=True)
@@ -256,8 +256,10 @@ def _holds(table: Table, me: object) -> bool:
     return index is not None and not table.view_for(None).seats[index].gone
 
 
-class NewTableScreen(ModalScreen[tuple[int, int, Ruleset] | None]):
-    """The rules of a new table: seats 2–4, attempts 5–10, code length and repeats (the WoM setup's)."""
+class NewTableScreen(ModalScreen[tuple[int, int, Ruleset, float | None] | None]):
+    """The rules of a new table: seats 2–4, attempts 5–10, code length and repeats (the WoM setup's), and
+    a clock per guess (off by default).
+    """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
     AUTO_FOCUS = "#new-create"
@@ -277,7 +279,11 @@ class NewTableScreen(ModalScreen[tuple[int, int, Ruleset] | None]):
                 yield Static(Text("Code length"), classes="nt-label")
                 yield Select[int]([(str(n), n) for n in range(4, 9)], value=WOM_RULESET.length,
                                   allow_blank=False, id="new-length")
-            yield Checkbox("Colours may repeat", value=WOM_RULESET.repeats, id="new-repeats")
+            with Horizontal(classes="nt-row", id="new-repeats-row"):
+                yield Checkbox("Colours may repeat", value=WOM_RULESET.repeats, id="new-repeats")
+                # A clock per guess shares the row (the dialog fits 60×20 as before).
+                yield Select[float]([("No clock", 0.0), *((f"{c:g} s/guess", c) for c in GUESS_CLOCKS)], value=0.0,
+                                    allow_blank=False, id="new-clock")
             yield Static(Text(""), id="new-problem")
             with Horizontal(id="new-buttons"):
                 yield Button("Open table", id="new-create", variant="primary")
@@ -297,7 +303,8 @@ class NewTableScreen(ModalScreen[tuple[int, int, Ruleset] | None]):
         except ValueError as error:
             self.query_one("#new-problem", Static).update(Text(str(error)))
             return
-        self.dismiss((int(seats), int(attempts), ruleset))  # type: ignore[arg-type]
+        clock = self.query_one("#new-clock", Select).value
+        self.dismiss((int(seats), int(attempts), ruleset, float(clock) or None))  # type: ignore[arg-type]
 
     def action_cancel(self) -> None:
         """Back to the lobby without a table."""

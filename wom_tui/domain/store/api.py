@@ -243,7 +243,7 @@ class Live(Matchmaking, Protocol):
 
     def create_table(
         self, creator: SeatHolder, *, seats: int = ..., attempts: int = ..., ruleset: Ruleset = ...,
-        seed: int = ..., grace: float = ..., pace: tuple[float, float] = ...,
+        seed: int = ..., grace: float = ..., pace: tuple[float, float] = ..., guess_clock: float | None = ...,
     ) -> Table:
         """Open a new table with ``creator`` in seat 1 (the rules' defaults are the implementations')."""
 

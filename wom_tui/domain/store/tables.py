@@ -44,10 +44,11 @@ class TableRules:
     def create_table(
         self, creator: SeatHolder, *, seats: int = 2, attempts: int = 10, ruleset: Ruleset = WOM_RULESET,
         seed: int = 0, grace: float = SEAT_GRACE, pace: tuple[float, float] = COMPUTER_PACE,
+        guess_clock: float | None = None,
     ) -> Table:
         """Open a new table with ``creator`` in seat 1; :class:`.table.Refused` for rules it cannot have."""
         table = Table(new_table_id(), creator, seats=seats, attempts=attempts, ruleset=ruleset, seed=seed,
-                      now=self.clock(), grace=grace, pace=pace)
+                      now=self.clock(), grace=grace, pace=pace, guess_clock=guess_clock)
         self._insert(table)
         return table
 
