@@ -156,6 +156,8 @@ class SeatView:
     """With a per-guess clock: when this person's next guess is due (None: no clock, or not guessing)."""
     timed_out: bool = False
     """The person's time for a guess ran out: the code they were breaking counts as not broken."""
+    away_until: float | None = None
+    """The person is away: when their seat's grace runs out (None: not away)."""
 
 
 @dataclass(frozen=True)
@@ -736,6 +738,7 @@ class Table:
                 bool(s.holder and s.holder.registered), s.away_since is not None, s.gone, s.code is not None,
                 board.attempts_used if board else 0, bool(board and board.solved), self.seat_done(index),
                 s.deadline, s.timed_out,
+                s.away_since + self.grace if s.away_since is not None and not s.gone else None,
             ))
         own = None
         if you is not None and self._boards:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,7 +23,7 @@ from textual.widgets.option_list import Option
 from ..domain.codes import WOM_RULESET, Ruleset
 from ..domain.presence import Presence
 from ..domain.store.api import LiveChange
-from ..domain.table import CLOSED, FINISHED, GUESS_CLOCKS, OPEN, Refused, Table, TableView
+from ..domain.table import CLOSED, FINISHED, GUESS_CLOCKS, OPEN, Refused, SeatView, Table, TableView
 from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
 from .together import LiveScreen
 from ..patches.footer import Footer
@@ -44,9 +45,20 @@ class LobbyState:
     problems: tuple[str, ...]
 
 
-def table_line(view: TableView, mine: bool) -> Text:
-    """One table as a row of the lobby (names are data, never markup)."""
-    people = ", ".join(s.name if s.name is not None else "·" for s in view.seats)
+def away_text(seat: SeatView, now: float) -> str:
+    """`` (away, 1:20 left)``: a dropped person's seat grace counting down ("" if they are not away)."""
+    if seat.away_until is None:
+        return ""
+    left = max(0, int(seat.away_until - now))
+    return f" (away, {left // 60}:{left % 60:02d} left)"
+
+
+def table_line(view: TableView, mine: bool, now: float | None = None) -> Text:
+    """One table as a row of the lobby (names are data, never markup); with ``now``, a dropped person's
+    seat grace counts down beside their name.
+    """
+    people = ", ".join((s.name if s.name is not None else "·") + (away_text(s, now) if now is not None else "")
+                       for s in view.seats)
     free = len(view.free_seats)
     text = Text(end="", no_wrap=True, overflow="ellipsis")
     text.append(f"{view.creator}'s table", style="bold")
@@ -145,12 +157,17 @@ class LobbyScreen(LiveScreen):
                 mine.add(table.table_id)
         return LobbyState(online, tuple(views), frozenset(mine), tuple(str(p) for p in listing.problems))
 
+    _countdown: Any = None
+    _counting = False
+
     def show(self, state: LobbyState) -> None:
         previous = self.state
-        if previous is not None and _same(previous, state) and not state.problems:
+        if previous is not None and _same(previous, state) and not state.problems and not self._counting:
             self.state = state
             return  # nothing a person would see changed (a heartbeat): no redraw
         self.state = state
+        self._keep_countdown(state)
+        back = _back(previous, state) if previous is not None else []
         names = ", ".join(p.name for p in state.online) or "nobody"
         me = self.together.me()
         online = Text(f"Online ({len(state.online)}): {names}", end="")
@@ -160,7 +177,8 @@ class LobbyScreen(LiveScreen):
         tables = self.query_one("#lobby-tables", OptionList)
         highlighted = tables.highlighted_option.id if tables.highlighted_option is not None else None
         order = sorted(state.tables, key=lambda v: (v.phase == FINISHED, v.table_id))
-        options = [Option(table_line(v, v.table_id in state.mine), id=v.table_id) for v in order]
+        now = self.wom.store.live.clock()
+        options = [Option(table_line(v, v.table_id in state.mine, now), id=v.table_id) for v in order]
         tables.set_options(options)
         if not options:
             tables.set_options([Option(Text("No tables yet: press n to open one."), id="-none", disabled=True)])
@@ -171,10 +189,29 @@ class LobbyScreen(LiveScreen):
             tables.highlighted = 0
         if state.problems:
             self.say(state.problems[0], error=True)
+        elif back:
+            self.say(f"{' and '.join(back)} {'is' if len(back) == 1 else 'are'} back.")
         elif state.mine and (previous is None or previous.mine != state.mine):
             ids_mine = [i for i in ids if i in state.mine]
             tables.highlighted = ids.index(ids_mine[0])
             self.say("You still have a seat at a table: press Enter to go back to it.")
+
+    def _keep_countdown(self, state: LobbyState) -> None:
+        """Redraw every second while someone's seat grace counts down (no timer otherwise)."""
+        away = any(seat.away_until is not None for view in state.tables for seat in view.seats)
+        if away and self._countdown is None:
+            self._countdown = self.set_interval(1.0, self._count_down)
+        elif not away and self._countdown is not None:
+            self._countdown.stop()
+            self._countdown = None
+
+    def _count_down(self) -> None:
+        if self.state is not None:
+            self._counting = True
+            try:
+                self.show(self.state)
+            finally:
+                self._counting = False
 
     def say(self, message: str, *, error: bool = False) -> None:
         """A line above the tables (plain text)."""
@@ -239,6 +276,14 @@ def _same(before: LobbyState, after: LobbyState) -> bool:
         return [(p.session, p.name, p.registered) for p in state.online]
 
     return who(before) == who(after) and before.tables == after.tables and before.mine == after.mine
+
+
+def _back(before: LobbyState, after: LobbyState) -> list[str]:
+    """The people who were away at a table and are back in their seat."""
+    away = {(v.table_id, s.index): s.name for v in before.tables for s in v.seats if s.away_until is not None}
+    return sorted({s.name for v in after.tables for s in v.seats
+                   if (v.table_id, s.index) in away and s.away_until is None and not s.gone
+                   and s.name == away[(v.table_id, s.index)] and s.name is not None})
 
 
 def _pace(computer_pace: float) -> tuple[float, float]:
@@ -311,4 +356,4 @@ class NewTableScreen(ModalScreen[tuple[int, int, Ruleset, float | None] | None])
         self.dismiss(None)
 
 
-__all__ = ["LobbyScreen", "LobbyState", "NewTableScreen", "table_line"]
+__all__ = ["LobbyScreen", "LobbyState", "NewTableScreen", "away_text", "table_line"]
