@@ -18,6 +18,12 @@ A per-guess clock (``guess_clock`` seconds, off by default): while the codes are
 has that long for each guess; one whose time runs out (:meth:`Table.tick`) stops, and the code they
 were breaking counts as not broken — as for a seat that is gone, but they stay at the table.
 
+Invitations and rematch: the creator may invite people by name to the free seats (:meth:`Table.invite`);
+an invited person accepts (:meth:`Table.accept`: they take a free seat) or declines. A table opened by an
+invitation or as a rematch starts by itself once every seat is filled (``auto_start``). At a finished
+table, "again" (:meth:`Table.rematch`) opens a new table with the same seats: the proposer in seat 1,
+the computers seated, everyone else invited.
+
 Dropping out: a seat whose session is gone keeps its place for ``grace`` seconds, and the same
 person (same name, registered or guest) may :meth:`Table.resume` exactly where they were. After the
 grace, or after a confirmed :meth:`Table.leave`, the seat is *gone*: the code it was breaking counts
@@ -192,6 +198,10 @@ class TableView:
     next_due: float | None
     guess_clock: float | None = None
     """Seconds each person has for each guess (None: no clock)."""
+    invited: tuple[str, ...] = ()
+    """Names invited to a free seat (not yet answered)."""
+    rematch_id: str | None = None
+    """Once over: the table "again" opened."""
 
     @property
     def attempts(self) -> int:
@@ -238,6 +248,7 @@ class _Seat:
 
 _SEAT_KEYS = {"computer", "holder", "away_since", "gone", "code", "guesses", "next_move_at"}
 _CLOCK_SEAT_KEYS = {"deadline", "timed_out"}
+_OPTIONAL_TABLE_KEYS = {"guess_clock", "invited", "auto_start", "rematch_id"}
 """A seat's fields at a table with a per-guess clock (written only there: other tables read as before)."""
 _TABLE_KEYS = {
     "id", "ruleset", "creator", "seats", "phase", "seed", "pace", "grace", "version",
@@ -307,6 +318,12 @@ class Table:
         """Set by the store when it starts recording the finished game (journalled, exactly once)."""
         self.recorded = False
         self.created_at = float(now)
+        self.invited: list[str] = []
+        """Names invited to a free seat, not yet accepted nor declined."""
+        self.auto_start = False
+        """Start by itself once every seat is filled (tables opened by an invitation or a rematch)."""
+        self.rematch_id: str | None = None
+        """Once the game is over: the id of the table "again" opened (the same seats)."""
         self._seats = [_Seat() for _ in range(seats)]
         self._seats[0].holder = creator
         self._boards: list[DecodingBoard] = []
@@ -320,6 +337,7 @@ class Table:
         """
         other = copy.copy(self)
         other.log = list(self.log)
+        other.invited = list(self.invited)
         other._seats = [dataclasses.replace(seat, guesses=list(seat.guesses)) for seat in self._seats]
         other._boards = [board.copy() for board in self._boards]
         return other
@@ -430,6 +448,87 @@ class Table:
             raise Refused(f"{person.name} is already at this table.")
         seat.holder = person
         self._changed()
+
+    def invite(self, person: SeatHolder, name: str) -> None:
+        """The creator invites ``name`` to a free seat (refused if none is left for them, or if they
+        already sit here or are invited).
+        """
+        self._require(OPEN)
+        self._require_creator(person)
+        try:
+            check_name(name)
+        except NameRejected as exc:
+            raise Refused(exc.reason) from None
+        if computer_name(name) is not None:
+            raise Refused(f"Put {computer_name(name)} in a seat instead of inviting it.")
+        key = name_key(name)
+        if any(n is not None and name_key(n) == key for n in self.names):
+            raise Refused(f"{name} is already at this table.")
+        if any(name_key(n) == key for n in self.invited):
+            raise Refused(f"{name} is already invited.")
+        free = sum(1 for seat in self._seats if seat.free)
+        if free <= len(self.invited):
+            raise Refused("There is no free seat left to invite anyone to.")
+        self.invited.append(name)
+        self._announce(f"{person.name} invited {name}.")
+        self._changed()
+
+    def is_invited(self, person: SeatHolder) -> bool:
+        """True if ``person``'s name is invited here and they have no seat yet."""
+        return self.phase == OPEN and any(name_key(n) == name_key(person.name) for n in self.invited) \
+            and self.seat_of(person) is None
+
+    def accept(self, person: SeatHolder, now: float) -> int:
+        """Take a free seat one was invited to (or, at a rematch, offered); the table starts by itself
+        once every seat is filled. Returns the seat.
+        """
+        self._require(OPEN)
+        if not self.is_invited(person):
+            mine = self.seat_of(person)
+            if mine is not None:
+                return mine
+            raise Refused("You are not invited to this table.")
+        index = next(i for i, seat in enumerate(self._seats) if seat.free)
+        self.invited = [n for n in self.invited if name_key(n) != name_key(person.name)]
+        self.sit(person, index)
+        self._announce(f"{person.name} accepted.")
+        if self.auto_start and not any(seat.free for seat in self._seats):
+            self.start(self.creator, now)
+        return index
+
+    def decline(self, person: SeatHolder) -> None:
+        """Say no to an invitation: the seat is free for anyone again."""
+        if not self.is_invited(person):
+            raise Refused("You are not invited to this table.")
+        self.invited = [n for n in self.invited if name_key(n) != name_key(person.name)]
+        self._announce(f"{person.name} declined the invitation.")
+        self._changed()
+
+    def rematch(self, person: SeatHolder, table_id: str, *, seed: int, now: float) -> Table:
+        """"Again": a new table with the same seats and rules, opened by ``person`` (who sat here), the
+        computers seated, everyone else invited; it starts once everyone has accepted. The table's
+        :attr:`rematch_id` names it (set by the caller's compare-and-swap: one rematch per table).
+        """
+        self._require(FINISHED)
+        index = self.seat_of(person)
+        if index is None:
+            raise Refused("Only the players of this table can ask for a rematch.")
+        if self.rematch_id is not None:
+            raise Refused("A rematch is already offered: press a to accept it.")
+        order = self._seats[index:] + self._seats[:index]  # the proposer first, the others in turn
+        table = Table(table_id, person, seats=len(order), attempts=self.attempts, ruleset=self.ruleset,
+                      seed=seed, now=now, grace=self.grace, pace=self.pace, guess_clock=self.guess_clock)
+        table.auto_start = True
+        for number, seat in enumerate(order[1:], start=1):
+            if seat.computer is not None:
+                table.seat_computer(person, number, seat.computer)
+            elif seat.holder is not None:
+                table.invited.append(seat.holder.name)
+        table._announce(f"{person.name} asks for a rematch: it starts once everyone accepts.")
+        self.rematch_id = table_id
+        self._announce(f"{person.name} asks for a rematch: press a to play again.")
+        self._changed()
+        return table
 
     def stand(self, person: SeatHolder) -> None:
         """Give one's seat back before the start (the creator closes the table instead)."""
@@ -749,7 +848,7 @@ class Table:
         return TableView(
             self.table_id, self.version, self.phase, self.ruleset, self.creator.name, tuple(seats), you, own,
             tuple(self.log), self.results() if self.phase == FINISHED else None, self.closed_reason, self.next_due(),
-            self.guess_clock,
+            self.guess_clock, tuple(self.invited), self.rematch_id,
         )
 
     # -- JSON ------------------------------------------------------------------------------------
@@ -759,11 +858,23 @@ class Table:
         per-guess clock adds ``guess_clock`` and each seat's ``deadline`` and ``timed_out``.
         """
         data = self._to_json()
+        data.update(self._extras())
         if self.guess_clock is not None:
             data["guess_clock"] = self.guess_clock
             for seat, item in zip(self._seats, data["seats"]):
                 item["deadline"], item["timed_out"] = seat.deadline, seat.timed_out
         return data
+
+    def _extras(self) -> dict[str, Any]:
+        """Optional fields, written only when set (tables without them read as before)."""
+        extras: dict[str, Any] = {}
+        if self.invited:
+            extras["invited"] = list(self.invited)
+        if self.auto_start:
+            extras["auto_start"] = True
+        if self.rematch_id is not None:
+            extras["rematch_id"] = self.rematch_id
+        return extras
 
     def _to_json(self) -> dict[str, Any]:
         return {
@@ -812,7 +923,7 @@ class Table:
     def _from_json(cls, data: Any) -> Table:
         if not isinstance(data, dict):
             raise TableDataError("a table must be an object")
-        missing, extra = _TABLE_KEYS - set(data), set(data) - _TABLE_KEYS - {"guess_clock"}
+        missing, extra = _TABLE_KEYS - set(data), set(data) - _TABLE_KEYS - _OPTIONAL_TABLE_KEYS
         if missing or extra:
             raise TableDataError(f"{'missing' if missing else 'unexpected'} field {sorted(missing or extra)[0]!r}")
         ruleset = Ruleset.from_json(data["ruleset"])
@@ -849,6 +960,19 @@ class Table:
         table.log = list(log[-LOG_LINES:])
         table.game_id = data["game_id"]
         table.recorded = data["recorded"]
+        invited = data.get("invited", [])
+        if not isinstance(invited, list) or not invited or not all(isinstance(n, str) for n in invited):
+            if "invited" in data:
+                raise TableDataError("'invited' must be a non-empty list of names")
+            invited = []
+        for name in invited:
+            check_name(name)
+        table.invited = list(invited)
+        if "auto_start" in data and data["auto_start"] is not True:
+            raise TableDataError("'auto_start' is written only when true")
+        table.auto_start = "auto_start" in data
+        if "rematch_id" in data:
+            table.rematch_id = check_table_id(data["rematch_id"])
         table._seats = [cls._seat_from_json(number, item, ruleset, table.guess_clock is not None)
                         for number, item in enumerate(seats, 1)]
         table._check_loaded()
