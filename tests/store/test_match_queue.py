@@ -174,3 +174,29 @@ def test_six_processes_racing_each_sit_at_exactly_one_table(where):
             assert [t.table_id for t in tables_with_name] == [table_id], [(t.table_id, t.names, t.phase) for t in store.live.tables().tables]
     finally:
         store.close()
+
+
+def test_an_invitation_is_seen_by_another_process_and_accepting_starts_the_table(where, live_at):
+    live, other = live_at(where), live_at(where)
+    table = live.invite(holder("Alan"), "Bea", seed=3)
+    seen = other.table(table.table_id)
+    assert seen.is_invited(holder("Bea")) and seen.view_for(None).invited == ("Bea",)
+    other.act(table.table_id, lambda t, now: t.accept(holder("Bea"), now))
+    assert live.table(table.table_id).phase == MAKING
+
+
+def test_two_players_asking_again_at_once_get_one_rematch(where, live_at):
+    live, other = live_at(where), live_at(where)
+    table = live.create_table(holder("Alan"), seats=2, seed=3, pace=(0.0, 0.0))
+    live.update_table(table.table_id, lambda t: t.sit(holder("Bea"), 1))
+    live.act(table.table_id, lambda t, now: t.start(holder("Alan"), now))
+    for name in ("Alan", "Bea"):
+        live.act(table.table_id, lambda t, now, n=name: t.leave(holder(n), now))
+    assert live.table(table.table_id).phase == "finished"
+    first = live.rematch(table.table_id, holder("Bea"), seed=1)
+    second = other.rematch(table.table_id, holder("Alan"), seed=2)
+    assert first == second
+    again = other.table(first)
+    assert again.names == ("Bea", None) and again.invited == ["Alan"]
+    other.act(first, lambda t, now: t.accept(holder("Alan"), now))
+    assert live.table(first).phase == MAKING

@@ -247,6 +247,13 @@ class Live(Matchmaking, Protocol):
     ) -> Table:
         """Open a new table with ``creator`` in seat 1 (the rules' defaults are the implementations')."""
 
+    def invite(self, creator: SeatHolder, name: str, *, seed: int = ..., grace: float = ...,
+               pace: tuple[float, float] = ...) -> Table:
+        """A new two-seat table with ``name`` invited; it starts once they accept."""
+
+    def rematch(self, table_id: str, person: SeatHolder, *, seed: int = ...) -> str:
+        """"Again" at a finished table: its rematch table's id (opened now, or already offered)."""
+
     def table(self, table_id: str) -> Table | None:
         """One table as kept now, or None."""
 

@@ -177,6 +177,38 @@ class TableRules:
         return change
 
 
+    # ---- invitations and rematch (domain/table.py's rules; docs/play.md, *Invite and rematch*)
+
+    def invite(self, creator: SeatHolder, name: str, *, seed: int = 0, grace: float = SEAT_GRACE,
+               pace: tuple[float, float] = COMPUTER_PACE) -> Table:
+        """A new two-seat table (World of Mastermind's usual rules) with ``creator`` in seat 1 and ``name``
+        invited; it starts once they accept. :class:`.table.Refused` with the reason if they cannot be.
+        """
+        table = Table(new_table_id(), creator, seats=2, seed=seed, now=self.clock(), grace=grace, pace=pace)
+        table.auto_start = True
+        table.invite(creator, name)
+        self._insert(table)
+        return table
+
+    def rematch(self, table_id: str, person: SeatHolder, *, seed: int = 0) -> str:
+        """"Again" at a finished table: the id of its rematch table, opened now by ``person`` or already
+        offered by someone else (one rematch per table: the finished table's compare-and-swap decides).
+        """
+        now = self.clock()
+        made: list[Table] = []
+
+        def change(table: Table) -> str:
+            made.clear()
+            if table.rematch_id is not None:
+                return table.rematch_id
+            made.append(table.rematch(person, new_table_id(), seed=seed, now=now))
+            return made[0].table_id
+
+        rematch_id = self.update_table(table_id, change)
+        if made:
+            self._insert(made[0])
+        return rematch_id
+
     # ---- quick match (domain/matchmaking.py; docs/play.md, *Quick match*)
 
     def match_queue(self) -> MatchQueue:  # pragma: no cover - supplied by the store
