@@ -108,6 +108,7 @@ class LiveTableScreen(LiveScreen):
         Binding("x", "unseat", "Free seat", show=False),
         Binding("g", "start", "Start"),
         Binding("c", "close_table", "Close"),
+        Binding("a", "again", "Again"),
     ]
     AUTO_FOCUS = "#table-seats"
 
@@ -533,7 +534,33 @@ class LiveTableScreen(LiveScreen):
             if action == "stand":
                 return view.you is not None and not creator
             return creator
+        if action == "again":
+            return view is not None and view.phase == FINISHED and view.you is not None
         return True
+
+    def action_again(self) -> None:
+        """"Again": the same seats at a new table (or accept the one another player offered); it starts
+        once everyone has accepted.
+        """
+        me = self.me
+        if me is None or self.view is None or self.view.phase != FINISHED:
+            return
+        live, seed = self.wom.store.live, self.wom.rng.getrandbits(48)
+
+        async def again() -> None:
+            try:
+                rematch_id = await asyncio.to_thread(live.rematch, self.table_id, me, seed=seed)
+                await asyncio.to_thread(live.act, rematch_id, lambda t, now: t.accept(me, now))
+            except Refused as refused:
+                self.say(refused.reason, error=True)
+                return
+            except (LookupError, StoreError) as error:
+                self.say(str(error), error=True)
+                return
+            if self.is_attached:
+                self.app.switch_screen(LiveTableScreen(rematch_id))
+
+        self.run_worker(again(), group="again", exclusive=True)
 
     def on_peg_input_submitted(self, event: PegInput.Submitted) -> None:
         event.stop()

@@ -25,7 +25,7 @@ from ..domain.presence import Presence
 from ..domain.store.api import LiveChange
 from ..domain.table import CLOSED, FINISHED, GUESS_CLOCKS, OPEN, Refused, SeatView, Table, TableView
 from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
-from .together import LiveScreen
+from .together import LiveScreen, nudge_player
 from ..patches.footer import Footer
 from ..patches.select import Select
 
@@ -43,6 +43,8 @@ class LobbyState:
     mine: frozenset[str]
     """Tables not yet finished where this session's person holds a seat (not gone)."""
     problems: tuple[str, ...]
+    invites: tuple[str, ...] = ()
+    """Open tables this session's person is invited to (not yet answered), oldest first."""
 
 
 def away_text(seat: SeatView, now: float) -> str:
@@ -79,6 +81,9 @@ class LobbyScreen(LiveScreen):
     BINDINGS = [
         Binding("n", "new_table", "New table"),
         Binding("q", "app.quick_match", "Quick match"),
+        Binding("i", "invite", "Invite"),
+        Binding("a", "accept_invite", "Accept", show=False),
+        Binding("d", "decline_invite", "Decline", show=False),
         Binding("enter", "open_table", "Go to table", show=True),
     ]
     AUTO_FOCUS = "#lobby-tables"
@@ -149,13 +154,17 @@ class LobbyScreen(LiveScreen):
         me = self.together.me()
         mine = set()
         views = []
+        invites = []
         for table in listing.tables:
             if table.phase == CLOSED:
                 continue
+            if me is not None and table.is_invited(me):
+                invites.append(table.table_id)
             views.append(table.view_for(None))
             if me is not None and table.phase != FINISHED and _holds(table, me):
                 mine.add(table.table_id)
-        return LobbyState(online, tuple(views), frozenset(mine), tuple(str(p) for p in listing.problems))
+        return LobbyState(online, tuple(views), frozenset(mine), tuple(str(p) for p in listing.problems),
+                          tuple(invites))
 
     _countdown: Any = None
     _counting = False
@@ -187,8 +196,14 @@ class LobbyScreen(LiveScreen):
             tables.highlighted = ids.index(highlighted)
         elif ids:
             tables.highlighted = 0
+        fresh = [i for i in state.invites if previous is None or i not in previous.invites]
         if state.problems:
             self.say(state.problems[0], error=True)
+        elif fresh:
+            creator = next(v.creator for v in state.tables if v.table_id == fresh[0])
+            reason = f"{creator} invites you to a table: a accepts, d declines."
+            self.say(reason)
+            nudge_player(self.wom, reason)
         elif back:
             self.say(f"{' and '.join(back)} {'is' if len(back) == 1 else 'are'} back.")
         elif state.mine and (previous is None or previous.mine != state.mine):
@@ -212,6 +227,76 @@ class LobbyScreen(LiveScreen):
                 self.show(self.state)
             finally:
                 self._counting = False
+
+    def action_invite(self) -> None:
+        """Invite someone online to a new two-seat table (it starts once they accept)."""
+        me = self.together.me()
+        online = sorted({p.name for p in (self.state.online if self.state else ()) if me is None or p.name != me.name})
+        if not online:
+            self.say("Nobody else is online to invite.", error=True)
+            return
+
+        def chosen(name: str | None) -> None:
+            if name is not None:
+                self.run_worker(self._invite(name), group="invite", exclusive=True)
+
+        self.app.push_screen(InviteScreen(online), chosen)
+
+    async def _invite(self, name: str) -> None:
+        from ..domain.store import StoreError
+        from .live_table import LiveTableScreen
+
+        me = self.together.me()
+        if me is None:
+            return
+        try:
+            table = await asyncio.to_thread(self.wom.store.live.invite, me, name, seed=self.wom.rng.getrandbits(48),
+                                            grace=self.wom.options.seat_grace,
+                                            pace=_pace(self.wom.options.computer_pace))
+        except Refused as refused:
+            self.say(refused.reason, error=True)
+            return
+        except StoreError as error:
+            self.say(str(error), error=True)
+            return
+        self.app.push_screen(LiveTableScreen(table.table_id))
+
+    def _answer(self, accept: bool) -> None:
+        me = self.together.me()
+        invites = self.state.invites if self.state is not None else ()
+        if me is None or not invites:
+            self.say("Nobody has invited you.", error=True)
+            return
+        table_id = invites[0]
+        live = self.wom.store.live
+
+        async def answer() -> None:
+            from ..domain.store import StoreError
+            from .live_table import LiveTableScreen
+
+            try:
+                if accept:
+                    await asyncio.to_thread(live.act, table_id, lambda t, now: t.accept(me, now))
+                else:
+                    await asyncio.to_thread(live.act, table_id, lambda t, now: t.decline(me))
+            except (Refused, LookupError, StoreError) as error:
+                self.say(getattr(error, "reason", str(error)), error=True)
+                return
+            if accept:
+                self.app.push_screen(LiveTableScreen(table_id))
+            else:
+                self.say("Declined.")
+                self.poke()
+
+        self.run_worker(answer(), group="answer", exclusive=True)
+
+    def action_accept_invite(self) -> None:
+        """Accept the oldest invitation: sit at its table."""
+        self._answer(True)
+
+    def action_decline_invite(self) -> None:
+        """Decline the oldest invitation."""
+        self._answer(False)
 
     def say(self, message: str, *, error: bool = False) -> None:
         """A line above the tables (plain text)."""
@@ -301,6 +386,31 @@ def _holds(table: Table, me: object) -> bool:
     return index is not None and not table.view_for(None).seats[index].gone
 
 
+class InviteScreen(ModalScreen[str | None]):
+    """Whom to invite: the names online (data, never markup); Enter invites, Esc cancels."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    AUTO_FOCUS = "#invite-names"
+
+    def __init__(self, names: list[str]) -> None:
+        super().__init__()
+        self.names = names
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="invite-dialog", classes="panel"):
+            yield Static(Text("Invite to a table"), classes="panel-title")
+            yield OptionList(*(Option(Text(name), id=str(i)) for i, name in enumerate(self.names)), id="invite-names")
+            yield Static(Text("Enter: invite · Esc: cancel"))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(self.names[int(event.option.id or 0)])
+
+    def action_cancel(self) -> None:
+        """Back to the lobby without inviting anyone."""
+        self.dismiss(None)
+
+
 class NewTableScreen(ModalScreen[tuple[int, int, Ruleset, float | None] | None]):
     """The rules of a new table: seats 2–4, attempts 5–10, code length and repeats (the WoM setup's), and
     a clock per guess (off by default).
@@ -356,4 +466,4 @@ class NewTableScreen(ModalScreen[tuple[int, int, Ruleset, float | None] | None])
         self.dismiss(None)
 
 
-__all__ = ["LobbyScreen", "LobbyState", "NewTableScreen", "away_text", "table_line"]
+__all__ = ["InviteScreen", "LobbyScreen", "LobbyState", "NewTableScreen", "away_text", "table_line"]
