@@ -48,9 +48,8 @@ def test_a_wave_is_due_every_ten_seconds_or_at_once_when_four_wait():
     two = queue(ticket("Ann", 100.0), ticket("Bob", 101.0), last_wave=100.0)
     assert not wave_due(two, 105.0)
     assert wave_due(two, 100.0 + WAVE_INTERVAL)
-    alone = queue(ticket("Ann", 100.0), last_wave=0.0)
-    assert not wave_due(alone, 110.0)  # nobody to pair with: no wave until the fill time
-    assert wave_due(alone, 130.0)
+    alone = queue(ticket("Ann", 100.0), last_wave=100.0)
+    assert not wave_due(alone, 109.0) and wave_due(alone, 110.0)  # a wave of one starts the next interval
     four = queue(*(ticket(n, 100.0) for n in ("Ann", "Bob", "Cy", "Di")), last_wave=100.0)
     assert wave_due(four, 100.5)
     assert not wave_due(queue(last_wave=0.0), 1000.0)  # nobody waits
@@ -117,12 +116,19 @@ def test_a_player_who_chose_the_computers_at_once_is_filled_at_the_next_wave():
     assert group.computers
 
 
-def test_more_than_four_close_players_make_several_tables():
+def test_more_than_four_close_players_make_several_tables_and_nobody_is_left_alone():
     q = queue(*(ticket(f"P{n}", 100.0 + n) for n in range(9)))
     new, tables = run_wave(q, {}, 110.0, new_table=make)
-    assert sorted(t.seat_count for t in tables) == [4, 4]
-    # the ninth has nobody left: still waiting
-    assert [t.holder.name for t in new.waiting] == ["P8"]
+    assert sorted(t.seat_count for t in tables) == [2, 3, 4]  # not 4 + 4 and the ninth left waiting
+    assert new.waiting == ()
+    five = queue(*(ticket(f"P{n}", 100.0) for n in range(5)))
+    assert sorted(len(g.tickets) for g in pair(five, {}, 100.0)) == [2, 3]
+
+
+def test_a_player_too_far_from_everyone_is_still_left_to_wait():
+    q = queue(*(ticket(f"P{n}", 100.0) for n in range(4)), ticket("Far", 100.0))
+    groups = pair(q, {"s-Far": 2500.0}, 100.0)
+    assert [len(g.tickets) for g in groups] == [4]
 
 
 def test_a_dropped_player_leaves_the_queue_and_seated_tickets_expire():

@@ -3,8 +3,8 @@
 For players: docs/play.md, *Quick match*.
 
 Waiting players hold a :class:`Ticket` in one :class:`MatchQueue` shared by every process and server
-on a store. The queue is paired in *waves*: every :data:`WAVE_INTERVAL` seconds while two or more wait,
-or at once when :data:`WAVE_AT` wait (:func:`wave_due`). A wave (:func:`pair`) groups waiting players by rating
+on a store. The queue is paired in *waves*: every :data:`WAVE_INTERVAL` seconds, or at once when
+:data:`WAVE_AT` wait (:func:`wave_due`). A wave (:func:`pair`) groups waiting players by rating
 closeness that widens the longer someone waits (:func:`tolerance`), up to :data:`MAX_SEATS` a table,
 players with the same attempts together. Someone who has waited their ``fill_after`` seconds with
 nobody close enough gets a table with HAL9000 or VIKI, whichever's rating is nearest theirs.
@@ -150,19 +150,20 @@ class MatchQueue:
 
 
 def wave_due(queue: MatchQueue, now: float, interval: float = WAVE_INTERVAL) -> bool:
-    """True if a wave should run now: two or more wait with the same attempts and the last wave is
-    ``interval`` old, or :data:`WAVE_AT` wait with the same attempts, or someone's fill time has come.
-    One player alone needs no wave until their fill time: the next one to come pairs at once.
+    """True if a wave should run now: someone waits and the last wave is ``interval`` old, or
+    :data:`WAVE_AT` wait with the same attempts, or someone's fill time has come. (A wave with one
+    player seats nobody, but starts the next ``interval``: the players arriving meanwhile gather, and
+    a crowd is seated in fours rather than split into pairs with one left over.)
     """
     waiting = queue.waiting
     if not waiting:
         return False
+    if now - queue.last_wave >= interval:
+        return True
     counts: dict[int, int] = {}
     for ticket in waiting:
         counts[ticket.attempts] = counts.get(ticket.attempts, 0) + 1
-    most = max(counts.values())
-    return (most >= 2 and now - queue.last_wave >= interval) or most >= WAVE_AT \
-        or any(t.may_fill(now) for t in waiting)
+    return max(counts.values()) >= WAVE_AT or any(t.may_fill(now) for t in waiting)
 
 
 @dataclass(frozen=True)
@@ -186,7 +187,8 @@ def pair(queue: MatchQueue, ratings: Mapping[str, float], now: float,
 
     The longest waiter anchors a group; the others join closest rating first, each only if every pair
     in the group is within the wider of the two players' :func:`tolerance` and has the same attempts.
-    A group of at least two is seated; a player alone whose fill time has come gets the computer
+    A group of at least two is seated. A player left alone takes a close player from a full table
+    (three and two rather than four and one); failing that, once their fill time has come, the computer
     nearest their rating. Everyone else keeps waiting. No ticket is in two groups.
     """
     computer_ratings = computer_ratings or {}
@@ -212,6 +214,14 @@ def pair(queue: MatchQueue, ratings: Mapping[str, float], now: float,
             for member in group[1:]:
                 left.remove(member)
             groups.append(Group(tuple(group), (), anchor.attempts))
+            continue
+        # Alone: rather than a full table and one player left waiting, a table of three and a pair.
+        full = [(i, g) for i, g in enumerate(groups) if len(g.tickets) == MAX_SEATS and not g.computers]
+        partner = next(((i, m) for i, g in full for m in reversed(g.tickets[1:]) if close(anchor, m)), None)
+        if partner is not None:
+            i, member = partner
+            groups[i] = Group(tuple(t for t in groups[i].tickets if t is not member), (), groups[i].attempts)
+            groups.append(Group((member, anchor), (), anchor.attempts))
         elif anchor.may_fill(now):
             groups.append(Group((anchor,), (nearest_computer(rating(anchor), computer_ratings),), anchor.attempts))
     return groups
