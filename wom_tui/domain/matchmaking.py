@@ -151,9 +151,9 @@ class MatchQueue:
 
 def wave_due(queue: MatchQueue, now: float, interval: float = WAVE_INTERVAL) -> bool:
     """True if a wave should run now: someone waits and the last wave is ``interval`` old, or
-    :data:`WAVE_AT` wait with the same attempts, or someone's fill time has come. (A wave with one
+    :data:`WAVE_AT` wait with the same attempts, or someone's fill time has come. A wave with one
     player seats nobody, but starts the next ``interval``: the players arriving meanwhile gather, and
-    a crowd is seated in fours rather than split into pairs with one left over.)
+    a crowd is seated in fours rather than split into pairs with one left over.
     """
     waiting = queue.waiting
     if not waiting:
