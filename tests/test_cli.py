@@ -210,3 +210,31 @@ def test_a_bad_motd_is_a_clear_usage_error(captured, capsys, tmp_path, motd, say
         cli.main(["serve", "--data-dir", str(tmp_path), "--motd", motd])
     assert exited.value.code == 2 and says in capsys.readouterr().err
     assert "command" not in captured
+
+
+@pytest.mark.parametrize("argv", [["--fill-after", "12", "--no-bell", "--notify"],
+                                  ["serve", "--fill-after", "12", "--no-bell", "--notify"]])
+def test_quick_match_and_nudge_options_reach_the_app_and_every_served_session(captured, tmp_path, argv):
+    cli.main(["--data-dir", str(tmp_path), *argv])
+    options = captured["options"]
+    assert (options.fill_after, options.bell, options.desktop_notify) == (12, False, True)
+    if captured["command"] == "serve":
+        from wom_tui.serve.server import GameServer
+
+        game = GameServer(options, warm_command=None).game_settings(1)
+        assert (game.fill_after, game.bell, game.desktop_notify) == (12, False, True)
+
+
+def test_the_settings_fill_time_is_the_matchmakings_and_the_bell_rings_by_default():
+    from wom_tui.domain.matchmaking import FILL_AFTER
+    from wom_tui.settings import Settings
+
+    settings = Settings(data_dir=Path(), seed=0)
+    assert settings.fill_after == FILL_AFTER and settings.bell and not settings.desktop_notify
+
+
+def test_a_negative_fill_time_is_a_clear_usage_error(captured, capsys):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["--fill-after", "-3"])
+    assert stop.value.code == 2
+    assert "--fill-after" in capsys.readouterr().err

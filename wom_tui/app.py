@@ -427,6 +427,27 @@ class WomApp(KeyQueue[int]):
         screen_class: Callable[..., Screen[Any]] = getattr(importlib.import_module(module_name), class_name)
         self.push_screen(screen_class(*args, **kwargs))
 
+    def rating_of(self, name: str) -> float | None:
+        """A registered player's rating for quick match (None: unrated, the scale's middle). Until the
+        ratings are kept, everyone is unrated: the pairing then only looks at who waits longest.
+        """
+        return None
+
+    bell_off = False
+    """The palette's "Bell" turned the bell off for this session."""
+
+    def action_toggle_bell(self) -> None:
+        """Turn the bell for your moves off (or on again) for this session."""
+        self.bell_off = not self.bell_off
+        self.notify("The bell is off for this session." if self.bell_off else "The bell rings when it's your move.",
+                    title="Bell", markup=False)
+
+    def action_quick_match(self) -> None:
+        """Quick match: wait for other players (or the computers) and play World of Mastermind now."""
+        from .screens.quick_match import QuickMatchScreen
+
+        self.push_screen(QuickMatchScreen())
+
     def action_lobby(self) -> None:
         """Open the lobby: who is online, tables to sit at, play or watch (the data folder's)."""
         from .screens.lobby import LobbyScreen
@@ -482,6 +503,9 @@ class WomApp(KeyQueue[int]):
         yield SystemCommand("Replays", "Step through finished games guess by guess", self.action_replays)
         yield SystemCommand("Daily code", "One code a day for everyone, and its leaderboard", self.action_daily)
         yield SystemCommand("Lobby", "Play together: who is online, tables, watching", self.action_lobby)
+        yield SystemCommand("Quick match", "Play World of Mastermind now: paired with players (or the computers)",
+                            self.action_quick_match)
+        yield SystemCommand("Bell", "Turn the bell for your moves off or on (this session)", self.action_toggle_bell)
         yield SystemCommand("Help", "Rules, feedback and keys", self.action_help)
         if self.identity.signed_in:
             yield SystemCommand("Sign in a browser", "A one-time code for this arcade's web page",

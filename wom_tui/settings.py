@@ -63,6 +63,14 @@ class Settings:
     """Seconds a dropped player keeps their seat at a live table (``--seat-grace``; the table rules' own
     default, ``domain.table.SEAT_GRACE``, is the same: a test holds them equal, and importing the rules
     here would load numpy into every command and the SSH server)."""
+    fill_after: float = 30.0
+    """Seconds a quick match waits for other players before HAL9000 or VIKI fill the table (``--fill-after``;
+    the rules' own default is ``domain.matchmaking.FILL_AFTER``, held equal by a test)."""
+    bell: bool = True
+    """Ring the terminal bell when it's your move (a quick match found, a table starting, your code to set;
+    ``--no-bell``; the palette's "Bell" turns it off for a session)."""
+    desktop_notify: bool = False
+    """Also send a desktop notification (OSC 9 and OSC 777) with the reason (``--notify``; opt-in)."""
 
     # -- wom-tui serve ----------------------------------------------------------------------------
     host: str = "127.0.0.1"

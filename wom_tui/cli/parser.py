@@ -16,13 +16,13 @@ _DEFAULT = Settings(data_dir=Path(), seed=0)
 
 
 def _seconds(text: str) -> float:
-    """A number of seconds, 0 or more (for ``--seat-grace``)."""
+    """A number of seconds, 0 or more (for ``--seat-grace`` and ``--fill-after``)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError("the grace must be 0 seconds or more")
+        raise argparse.ArgumentTypeError("the time must be 0 seconds or more")
     return value
 
 
@@ -65,6 +65,12 @@ def _common(default: object = None, *, play: bool = True) -> argparse.ArgumentPa
     options.add_argument("--debug", action="store_true", help="show computer players' codes (DEBUG: RGBY)")
     options.add_argument("--seat-grace", type=_seconds, metavar="SECONDS",
                          help=f"seconds a dropped player keeps their seat at a table (default {_DEFAULT.seat_grace:g})")
+    options.add_argument("--fill-after", type=_seconds, metavar="SECONDS",
+                         help="seconds a quick match waits for other players before HAL9000 or VIKI fill the "
+                              f"table (default {_DEFAULT.fill_after:g})")
+    options.add_argument("--no-bell", action="store_true", help="never ring the terminal bell when it's your move")
+    options.add_argument("--notify", action="store_true",
+                         help="also send desktop notifications (OSC 9 and OSC 777) when it's your move")
     return options
 
 
@@ -226,6 +232,12 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     )
     if getattr(args, "seat_grace", None) is not None:
         settings = replace(settings, seat_grace=args.seat_grace)
+    if args.fill_after is not None:
+        settings = replace(settings, fill_after=args.fill_after)
+    if args.no_bell:
+        settings = replace(settings, bell=False)
+    if args.notify:
+        settings = replace(settings, desktop_notify=True)
     if args.command != "serve":
         return settings
     return replace(

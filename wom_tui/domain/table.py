@@ -14,6 +14,16 @@ A table has rules (a ruleset whose ``guesses`` are the attempts, 5–10) and 2�
 * ``"finished"``: results from :mod:`.wom_results`, the engine :class:`.wom.WomGame` uses too.
 * ``"closed"``: the creator closed the table before the start, or left it, or it was damaged.
 
+A per-guess clock (``guess_clock`` seconds, off by default): while the codes are broken, each person
+has that long for each guess; one whose time runs out (:meth:`Table.tick`) stops, and the code they
+were breaking counts as not broken — as for a seat that is gone, but they stay at the table.
+
+Invitations and rematch: the creator may invite people by name to the free seats (:meth:`Table.invite`);
+an invited person accepts (:meth:`Table.accept`: they take a free seat) or declines. A table opened by an
+invitation or as a rematch starts by itself once every seat is filled (``auto_start``). At a finished
+table, "again" (:meth:`Table.rematch`) opens a new table with the same seats: the proposer in seat 1,
+the computers seated, everyone else invited.
+
 Dropping out: a seat whose session is gone keeps its place for ``grace`` seconds, and the same
 person (same name, registered or guest) may :meth:`Table.resume` exactly where they were. After the
 grace, or after a confirmed :meth:`Table.leave`, the seat is *gone*: the code it was breaking counts
@@ -50,6 +60,8 @@ SEAT_GRACE = 120.0
 """Seconds a dropped person keeps their seat (``--seat-grace``)."""
 COMPUTER_PACE = (2.0, 5.0)
 """Seconds between two guesses of a computer player: drawn between these bounds."""
+GUESS_CLOCKS = (30.0, 60.0, 120.0, 300.0)
+"""The per-guess clocks a table may be opened with (seconds); None: no clock."""
 LOG_LINES = 40
 """Public announcements kept on a table (the newest)."""
 
@@ -145,7 +157,13 @@ class SeatView:
     attempts_used: int
     broke: bool
     done: bool
-    """Broken, out of attempts, or gone."""
+    """Broken, out of attempts, gone, or out of time."""
+    deadline: float | None = None
+    """With a per-guess clock: when this person's next guess is due (None: no clock, or not guessing)."""
+    timed_out: bool = False
+    """The person's time for a guess ran out: the code they were breaking counts as not broken."""
+    away_until: float | None = None
+    """The person is away: when their seat's grace runs out (None: not away)."""
 
 
 @dataclass(frozen=True)
@@ -178,6 +196,12 @@ class TableView:
     results: GameResults | None
     closed_reason: str | None
     next_due: float | None
+    guess_clock: float | None = None
+    """Seconds each person has for each guess (None: no clock)."""
+    invited: tuple[str, ...] = ()
+    """Names invited to a free seat (not yet answered)."""
+    rematch_id: str | None = None
+    """Once over: the table "again" opened."""
 
     @property
     def attempts(self) -> int:
@@ -203,6 +227,9 @@ class _Seat:
     """The code this seat set for the next seat: a secret that never leaves the table."""
     guesses: list[str] = field(default_factory=list)
     next_move_at: float | None = None
+    deadline: float | None = None
+    """With a per-guess clock: when this person's next guess is due."""
+    timed_out: bool = False
 
     @property
     def free(self) -> bool:
@@ -220,6 +247,9 @@ class _Seat:
 
 
 _SEAT_KEYS = {"computer", "holder", "away_since", "gone", "code", "guesses", "next_move_at"}
+_CLOCK_SEAT_KEYS = {"deadline", "timed_out"}
+_OPTIONAL_TABLE_KEYS = {"guess_clock", "invited", "auto_start", "rematch_id"}
+"""A seat's fields at a table with a per-guess clock (written only there: other tables read as before)."""
 _TABLE_KEYS = {
     "id", "ruleset", "creator", "seats", "phase", "seed", "pace", "grace", "version",
     "closed_reason", "log", "game_id", "recorded", "created_at",
@@ -257,6 +287,7 @@ class Table:
         now: float = 0.0,
         grace: float = SEAT_GRACE,
         pace: tuple[float, float] = COMPUTER_PACE,
+        guess_clock: float | None = None,
     ) -> None:
         check_table_id(table_id)
         if not isinstance(creator, SeatHolder):
@@ -268,6 +299,8 @@ class Table:
         if type(seed) is not int or abs(seed) > MAX_SEED:
             raise Refused(f"A table's seed is a whole number of at most {MAX_DIGITS} digits "
                           "(the most a data file keeps).")
+        if guess_clock is not None and guess_clock not in GUESS_CLOCKS:
+            raise Refused("A clock per guess is " + ", ".join(f"{c:g}" for c in GUESS_CLOCKS) + " seconds, or none.")
         if not 0 <= pace[0] <= pace[1] or grace < 0:
             raise ValueError("the pace and the grace must be at least 0, the pace's bounds in order")
         self.table_id = table_id
@@ -276,6 +309,7 @@ class Table:
         self.seed = seed
         self.pace = (float(pace[0]), float(pace[1]))
         self.grace = float(grace)
+        self.guess_clock = None if guess_clock is None else float(guess_clock)
         self.phase = OPEN
         self.version = 0
         self.closed_reason: str | None = None
@@ -284,6 +318,12 @@ class Table:
         """Set by the store when it starts recording the finished game (journalled, exactly once)."""
         self.recorded = False
         self.created_at = float(now)
+        self.invited: list[str] = []
+        """Names invited to a free seat, not yet accepted nor declined."""
+        self.auto_start = False
+        """Start by itself once every seat is filled (tables opened by an invitation or a rematch)."""
+        self.rematch_id: str | None = None
+        """Once the game is over: the id of the table "again" opened (the same seats)."""
         self._seats = [_Seat() for _ in range(seats)]
         self._seats[0].holder = creator
         self._boards: list[DecodingBoard] = []
@@ -297,6 +337,7 @@ class Table:
         """
         other = copy.copy(self)
         other.log = list(self.log)
+        other.invited = list(self.invited)
         other._seats = [dataclasses.replace(seat, guesses=list(seat.guesses)) for seat in self._seats]
         other._boards = [board.copy() for board in self._boards]
         return other
@@ -332,7 +373,7 @@ class Table:
     def seat_done(self, index: int) -> bool:
         """True when the seat's board is broken or out of attempts, or its person is gone."""
         seat = self._seats[index]
-        return seat.gone or (bool(self._boards) and self._boards[index].finished)
+        return seat.gone or seat.timed_out or (bool(self._boards) and self._boards[index].finished)
 
     def next_due(self) -> float | None:
         """The earliest time at which :meth:`tick` has something to do (a computer's move, a grace
@@ -343,6 +384,7 @@ class Table:
             due += [s.away_since + self.grace for s in self._seats if s.away_since is not None and not s.gone]
         if self.phase == GUESSING:
             due += [s.next_move_at for s in self._seats if s.next_move_at is not None]
+            due += [s.deadline for s in self._seats if s.deadline is not None]
         return min(due) if due else None
 
     # -- helpers -----------------------------------------------------------------------------
@@ -406,6 +448,87 @@ class Table:
             raise Refused(f"{person.name} is already at this table.")
         seat.holder = person
         self._changed()
+
+    def invite(self, person: SeatHolder, name: str) -> None:
+        """The creator invites ``name`` to a free seat (refused if none is left for them, or if they
+        already sit here or are invited).
+        """
+        self._require(OPEN)
+        self._require_creator(person)
+        try:
+            check_name(name)
+        except NameRejected as exc:
+            raise Refused(exc.reason) from None
+        if computer_name(name) is not None:
+            raise Refused(f"Put {computer_name(name)} in a seat instead of inviting it.")
+        key = name_key(name)
+        if any(n is not None and name_key(n) == key for n in self.names):
+            raise Refused(f"{name} is already at this table.")
+        if any(name_key(n) == key for n in self.invited):
+            raise Refused(f"{name} is already invited.")
+        free = sum(1 for seat in self._seats if seat.free)
+        if free <= len(self.invited):
+            raise Refused("There is no free seat left to invite anyone to.")
+        self.invited.append(name)
+        self._announce(f"{person.name} invited {name}.")
+        self._changed()
+
+    def is_invited(self, person: SeatHolder) -> bool:
+        """True if ``person``'s name is invited here and they have no seat yet."""
+        return self.phase == OPEN and any(name_key(n) == name_key(person.name) for n in self.invited) \
+            and self.seat_of(person) is None
+
+    def accept(self, person: SeatHolder, now: float) -> int:
+        """Take a free seat one was invited to (or, at a rematch, offered); the table starts by itself
+        once every seat is filled. Returns the seat.
+        """
+        self._require(OPEN)
+        if not self.is_invited(person):
+            mine = self.seat_of(person)
+            if mine is not None:
+                return mine
+            raise Refused("You are not invited to this table.")
+        index = next(i for i, seat in enumerate(self._seats) if seat.free)
+        self.invited = [n for n in self.invited if name_key(n) != name_key(person.name)]
+        self.sit(person, index)
+        self._announce(f"{person.name} accepted.")
+        if self.auto_start and not any(seat.free for seat in self._seats):
+            self.start(self.creator, now)
+        return index
+
+    def decline(self, person: SeatHolder) -> None:
+        """Say no to an invitation: the seat is free for anyone again."""
+        if not self.is_invited(person):
+            raise Refused("You are not invited to this table.")
+        self.invited = [n for n in self.invited if name_key(n) != name_key(person.name)]
+        self._announce(f"{person.name} declined the invitation.")
+        self._changed()
+
+    def rematch(self, person: SeatHolder, table_id: str, *, seed: int, now: float) -> Table:
+        """"Again": a new table with the same seats and rules, opened by ``person`` (who sat here), the
+        computers seated, everyone else invited; it starts once everyone has accepted. The table's
+        :attr:`rematch_id` names it (set by the caller's compare-and-swap: one rematch per table).
+        """
+        self._require(FINISHED)
+        index = self.seat_of(person)
+        if index is None:
+            raise Refused("Only the players of this table can ask for a rematch.")
+        if self.rematch_id is not None:
+            raise Refused("A rematch is already offered: press a to accept it.")
+        order = self._seats[index:] + self._seats[:index]  # the proposer first, the others in turn
+        table = Table(table_id, person, seats=len(order), attempts=self.attempts, ruleset=self.ruleset,
+                      seed=seed, now=now, grace=self.grace, pace=self.pace, guess_clock=self.guess_clock)
+        table.auto_start = True
+        for number, seat in enumerate(order[1:], start=1):
+            if seat.computer is not None:
+                table.seat_computer(person, number, seat.computer)
+            elif seat.holder is not None:
+                table.invited.append(seat.holder.name)
+        table._announce(f"{person.name} asks for a rematch: it starts once everyone accepts.")
+        self.rematch_id = table_id
+        self._announce(f"{person.name} asks for a rematch: press a to play again.")
+        self._changed()
+        return table
 
     def stand(self, person: SeatHolder) -> None:
         """Give one's seat back before the start (the creator closes the table instead)."""
@@ -486,6 +609,8 @@ class Table:
         for index, seat in enumerate(self._seats):
             if seat.computer is not None:
                 seat.next_move_at = now + self._pace(index, 0)
+            elif self.guess_clock is not None and not seat.gone:
+                seat.deadline = now + self.guess_clock
         self._announce("Every code is set: break yours!")
         self._changed()
         self._maybe_finish()
@@ -511,6 +636,8 @@ class Table:
         """Guess the code on one's own board; the feedback, or :class:`Refused` (costing nothing)."""
         self._require(GUESSING)
         index = self._seated(person)
+        if self._seats[index].timed_out:
+            raise Refused("Your time ran out: the code you were breaking counts as not broken.")
         if self._boards[index].finished:
             raise Refused("Your board is finished; wait for the others.")
         if not isinstance(typed, str):
@@ -519,7 +646,12 @@ class Table:
             code = self.ruleset.parse(typed)
         except InvalidCode as exc:
             raise Refused(exc.reason) from None
-        return self._play(index, code)
+        seat = self._seats[index]
+        seat.deadline = None
+        feedback = self._play(index, code)
+        if self.guess_clock is not None and self.phase == GUESSING and not self._boards[index].finished:
+            seat.deadline = now + self.guess_clock
+        return feedback
 
     def _play(self, index: int, code: str) -> Feedback:
         board = self._boards[index]
@@ -538,6 +670,7 @@ class Table:
         self.phase = FINISHED
         for seat in self._seats:
             seat.next_move_at = None
+            seat.deadline = None
         for line in self.results().messages:
             self._announce(line)
         self._changed()
@@ -570,12 +703,22 @@ class Table:
             return
         seat.gone = True
         seat.away_since = None
+        seat.deadline = None
         self._announce(line + " Their code counts as not broken.")
         if self.phase == MAKING and seat.code is None:
             self._set_code(index, self.ruleset.random_code(self._rng("code", index)))
             self._announce(f"A code was drawn for {self._seats[self._breaker(index)].name} to break.")
         self._changed()
         self._maybe_begin_guessing(now)
+        self._maybe_finish()
+
+    def _time_out(self, index: int) -> None:
+        """The person of seat ``index`` ran out of time for a guess: they stop, their code is lost."""
+        seat = self._seats[index]
+        seat.deadline = None
+        seat.timed_out = True
+        self._announce(f"{seat.name} ran out of time: the code they were breaking counts as not broken.")
+        self._changed()
         self._maybe_finish()
 
     def resume(self, person: SeatHolder, now: float) -> int | None:
@@ -625,6 +768,8 @@ class Table:
             if seat.holder is not None and not seat.gone and seat.away_since is not None:
                 if seat.away_since + self.grace <= now:
                     self._gone(index, now, f"{seat.holder.name} did not come back in time.")
+            if self.phase == GUESSING and seat.deadline is not None and seat.deadline <= now:
+                self._time_out(index)
         while self.phase == GUESSING:
             due = [(s.next_move_at, i) for i, s in enumerate(self._seats) if s.next_move_at is not None]
             if not due or min(due)[0] > now:
@@ -691,6 +836,8 @@ class Table:
                 "free" if s.free else ("computer" if s.computer is not None else "person"),
                 bool(s.holder and s.holder.registered), s.away_since is not None, s.gone, s.code is not None,
                 board.attempts_used if board else 0, bool(board and board.solved), self.seat_done(index),
+                s.deadline, s.timed_out,
+                s.away_since + self.grace if s.away_since is not None and not s.gone else None,
             ))
         own = None
         if you is not None and self._boards:
@@ -701,12 +848,35 @@ class Table:
         return TableView(
             self.table_id, self.version, self.phase, self.ruleset, self.creator.name, tuple(seats), you, own,
             tuple(self.log), self.results() if self.phase == FINISHED else None, self.closed_reason, self.next_due(),
+            self.guess_clock, tuple(self.invited), self.rematch_id,
         )
 
     # -- JSON ------------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """The whole table, secrets included, as plain JSON data (for the store only)."""
+        """The whole table, secrets included, as plain JSON data (for the store only). A table with a
+        per-guess clock adds ``guess_clock`` and each seat's ``deadline`` and ``timed_out``.
+        """
+        data = self._to_json()
+        data.update(self._extras())
+        if self.guess_clock is not None:
+            data["guess_clock"] = self.guess_clock
+            for seat, item in zip(self._seats, data["seats"]):
+                item["deadline"], item["timed_out"] = seat.deadline, seat.timed_out
+        return data
+
+    def _extras(self) -> dict[str, Any]:
+        """Optional fields, written only when set (tables without them read as before)."""
+        extras: dict[str, Any] = {}
+        if self.invited:
+            extras["invited"] = list(self.invited)
+        if self.auto_start:
+            extras["auto_start"] = True
+        if self.rematch_id is not None:
+            extras["rematch_id"] = self.rematch_id
+        return extras
+
+    def _to_json(self) -> dict[str, Any]:
         return {
             "id": self.table_id,
             "ruleset": self.ruleset.as_json(),
@@ -753,7 +923,7 @@ class Table:
     def _from_json(cls, data: Any) -> Table:
         if not isinstance(data, dict):
             raise TableDataError("a table must be an object")
-        missing, extra = _TABLE_KEYS - set(data), set(data) - _TABLE_KEYS
+        missing, extra = _TABLE_KEYS - set(data), set(data) - _TABLE_KEYS - _OPTIONAL_TABLE_KEYS
         if missing or extra:
             raise TableDataError(f"{'missing' if missing else 'unexpected'} field {sorted(missing or extra)[0]!r}")
         ruleset = Ruleset.from_json(data["ruleset"])
@@ -782,6 +952,7 @@ class Table:
             ruleset=ruleset, seed=data["seed"], now=_number(data["created_at"], "'created_at'"),
             grace=_number(data["grace"], "'grace'"),
             pace=(_number(pace[0], "'pace'"), _number(pace[1], "'pace'")),
+            guess_clock=_optional_number(data["guess_clock"], "'guess_clock'") if "guess_clock" in data else None,
         )
         table.phase = data["phase"]
         table.version = data["version"]
@@ -789,14 +960,31 @@ class Table:
         table.log = list(log[-LOG_LINES:])
         table.game_id = data["game_id"]
         table.recorded = data["recorded"]
-        table._seats = [cls._seat_from_json(number, item, ruleset) for number, item in enumerate(seats, 1)]
+        invited = data.get("invited", [])
+        if not isinstance(invited, list) or not invited or not all(isinstance(n, str) for n in invited):
+            if "invited" in data:
+                raise TableDataError("'invited' must be a non-empty list of names")
+            invited = []
+        for name in invited:
+            check_name(name)
+        table.invited = list(invited)
+        if "auto_start" in data and data["auto_start"] is not True:
+            raise TableDataError("'auto_start' is written only when true")
+        table.auto_start = "auto_start" in data
+        if "rematch_id" in data:
+            table.rematch_id = check_table_id(data["rematch_id"])
+        table._seats = [cls._seat_from_json(number, item, ruleset, table.guess_clock is not None)
+                        for number, item in enumerate(seats, 1)]
         table._check_loaded()
         return table
 
     @staticmethod
-    def _seat_from_json(number: int, item: Any, ruleset: Ruleset) -> _Seat:
-        if not isinstance(item, dict) or set(item) != _SEAT_KEYS:
-            raise TableDataError(f"seat {number} needs exactly {', '.join(sorted(_SEAT_KEYS))}")
+    def _seat_from_json(number: int, item: Any, ruleset: Ruleset, clock: bool = False) -> _Seat:
+        keys = _SEAT_KEYS | _CLOCK_SEAT_KEYS if clock else _SEAT_KEYS
+        if not isinstance(item, dict) or set(item) != keys:
+            raise TableDataError(f"seat {number} needs exactly {', '.join(sorted(keys))}")
+        if clock and type(item["timed_out"]) is not bool:
+            raise TableDataError(f"seat {number}: 'timed_out' must be true or false")
         computer = item["computer"]
         if computer is not None and (not isinstance(computer, str) or computer_name(computer) != computer):
             raise TableDataError(f"seat {number}: {computer!r} is not a computer player")
@@ -821,6 +1009,8 @@ class Table:
             computer, holder, _optional_number(item["away_since"], f"seat {number}: 'away_since'"),
             item["gone"], code, list(guesses),
             _optional_number(item["next_move_at"], f"seat {number}: 'next_move_at'"),
+            _optional_number(item["deadline"], f"seat {number}: 'deadline'") if clock else None,
+            bool(item["timed_out"]) if clock else False,
         )
 
     def _check_loaded(self) -> None:
@@ -839,6 +1029,8 @@ class Table:
                 raise TableDataError(f"seat {number} has played before the game started")
             if seat.next_move_at is not None and (seat.computer is None or self.phase != GUESSING):
                 raise TableDataError(f"seat {number}: only a computer in a running game has a move due")
+            if (seat.deadline is not None or seat.timed_out) and (seat.holder is None or not started):
+                raise TableDataError(f"seat {number}: only a person in a started game has a clock")
         if started:
             if any(s.free for s in seats):
                 raise TableDataError("a started game has a free seat")
@@ -871,6 +1063,7 @@ __all__ = [
     "CLOSED",
     "COMPUTER_PACE",
     "FINISHED",
+    "GUESS_CLOCKS",
     "GUESSING",
     "MAKING",
     "OPEN",

@@ -72,6 +72,9 @@ class WomHost(Protocol):
     def sign_in(self, name: str) -> None:
         """The served key now belongs to ``name``: show it everywhere."""
 
+    def rating_of(self, name: str) -> float | None:
+        """A registered player's rating (None: unrated), for quick match's closeness."""
+
     def action_menu(self) -> None:
         """Go back to the main menu (a game in progress asks first)."""
 

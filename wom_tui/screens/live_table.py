@@ -34,7 +34,7 @@ from ..widgets.peg_input import PegInput
 from ..widgets.seat_list import SeatList
 from ..widgets.wom_board import HistoryTable
 from ..domain.store.api import LiveChange
-from .together import LiveScreen
+from .together import LiveScreen, nudge_player
 
 
 def seat_line(seat: SeatView, view: TableView) -> Text:
@@ -68,6 +68,21 @@ def seat_line(seat: SeatView, view: TableView) -> Text:
     return text
 
 
+def nudge_reason(before: TableView | None, view: TableView) -> str | None:
+    """Why to nudge the viewer as the table goes from ``before`` to ``view`` (None: no reason): their code
+    to set once the game starts, or — for the one who opened it — every seat filled. Only on a change seen
+    here: opening a table already in that state rings nothing (the quick match rang as it seated you).
+    """
+    if before is None or view.you is None or view.table_id != before.table_id:
+        return None
+    if view.phase == MAKING and view.own is not None and view.own.code_for and \
+            (before.phase != MAKING or before.own is None or not before.own.code_for):
+        return f"The game has started: set the code {view.own.code_for} will break."
+    if view.phase == OPEN and view.you == 0 and before.free_seats and not view.free_seats:
+        return "Every seat is filled: press g to start."
+    return None
+
+
 class _TableSide(Vertical):
     """The table's left column (seats, message, entries, board): an entry's changes stop here.
 
@@ -93,6 +108,7 @@ class LiveTableScreen(LiveScreen):
         Binding("x", "unseat", "Free seat", show=False),
         Binding("g", "start", "Start"),
         Binding("c", "close_table", "Close"),
+        Binding("a", "again", "Again"),
     ]
     AUTO_FOCUS = "#table-seats"
 
@@ -238,6 +254,10 @@ class LiveTableScreen(LiveScreen):
             seats.highlighted = view.free_seats[0]
         self._show_log(view)
         self._show_play(view, before)
+        self._keep_clock(view)
+        reason = nudge_reason(before, view)
+        if reason is not None:
+            nudge_player(self.wom, reason)
         if view.phase == OPEN and view.you == 0:
             self.leave_detail = "The table is closed for everybody."
         elif view.phase == OPEN:
@@ -257,9 +277,38 @@ class LiveTableScreen(LiveScreen):
                  FINISHED: "finished", CLOSED: "closed"}[view.phase]
         title = (f"{view.creator}'s table · {phase} · {rules.length} pegs, "
                  f"{'repeats' if rules.repeats else 'no repeats'}, {view.attempts} attempts · {role}")
+        title += self._clock_text(view)
         if title != self._shown_title:
             self._shown_title = title
             self._title_line.update(Text(title, end=""))
+
+    def _clock_text(self, view: TableView) -> str:
+        """With a per-guess clock: the viewer's time left for this guess (or that it ran out)."""
+        if view.guess_clock is None or view.you is None:
+            return ""
+        seat = view.seats[view.you]
+        if seat.timed_out:
+            return " · out of time"
+        if view.phase != GUESSING or seat.deadline is None:
+            return f" · {view.guess_clock:g} s a guess"
+        left = max(0.0, seat.deadline - self.wom.store.live.clock())
+        return f" · {int(left) // 60}:{int(left) % 60:02d} left"
+
+    _clock_timer: Any = None
+
+    def _keep_clock(self, view: TableView) -> None:
+        """Count the viewer's time down every second while their clock runs (no timer otherwise)."""
+        running = view.guess_clock is not None and view.phase == GUESSING and view.you is not None \
+            and view.seats[view.you].deadline is not None
+        if running and self._clock_timer is None:
+            self._clock_timer = self.set_interval(1.0, self._count_down)
+        elif not running and self._clock_timer is not None:
+            self._clock_timer.stop()
+            self._clock_timer = None
+
+    def _count_down(self) -> None:
+        if self.view is not None:
+            self._title(self.view)
 
     def _show_log(self, view: TableView) -> None:
         log = self._log
@@ -485,7 +534,33 @@ class LiveTableScreen(LiveScreen):
             if action == "stand":
                 return view.you is not None and not creator
             return creator
+        if action == "again":
+            return view is not None and view.phase == FINISHED and view.you is not None
         return True
+
+    def action_again(self) -> None:
+        """"Again": the same seats at a new table (or accept the one another player offered); it starts
+        once everyone has accepted.
+        """
+        me = self.me
+        if me is None or self.view is None or self.view.phase != FINISHED:
+            return
+        live, seed = self.wom.store.live, self.wom.rng.getrandbits(48)
+
+        async def again() -> None:
+            try:
+                rematch_id = await asyncio.to_thread(live.rematch, self.table_id, me, seed=seed)
+                await asyncio.to_thread(live.act, rematch_id, lambda t, now: t.accept(me, now))
+            except Refused as refused:
+                self.say(refused.reason, error=True)
+                return
+            except (LookupError, StoreError) as error:
+                self.say(str(error), error=True)
+                return
+            if self.is_attached:
+                self.app.switch_screen(LiveTableScreen(rematch_id))
+
+        self.run_worker(again(), group="again", exclusive=True)
 
     def on_peg_input_submitted(self, event: PegInput.Submitted) -> None:
         event.stop()

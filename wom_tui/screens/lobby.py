@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,9 +23,9 @@ from textual.widgets.option_list import Option
 from ..domain.codes import WOM_RULESET, Ruleset
 from ..domain.presence import Presence
 from ..domain.store.api import LiveChange
-from ..domain.table import CLOSED, FINISHED, OPEN, Refused, Table, TableView
+from ..domain.table import CLOSED, FINISHED, GUESS_CLOCKS, OPEN, Refused, SeatView, Table, TableView
 from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
-from .together import LiveScreen
+from .together import LiveScreen, nudge_player
 from ..patches.footer import Footer
 from ..patches.select import Select
 
@@ -42,11 +43,24 @@ class LobbyState:
     mine: frozenset[str]
     """Tables not yet finished where this session's person holds a seat (not gone)."""
     problems: tuple[str, ...]
+    invites: tuple[str, ...] = ()
+    """Open tables this session's person is invited to (not yet answered), oldest first."""
 
 
-def table_line(view: TableView, mine: bool) -> Text:
-    """One table as a row of the lobby (names are data, never markup)."""
-    people = ", ".join(s.name if s.name is not None else "·" for s in view.seats)
+def away_text(seat: SeatView, now: float) -> str:
+    """`` (away, 1:20 left)``: a dropped person's seat grace counting down ("" if they are not away)."""
+    if seat.away_until is None:
+        return ""
+    left = max(0, int(seat.away_until - now))
+    return f" (away, {left // 60}:{left % 60:02d} left)"
+
+
+def table_line(view: TableView, mine: bool, now: float | None = None) -> Text:
+    """One table as a row of the lobby (names are data, never markup); with ``now``, a dropped person's
+    seat grace counts down beside their name.
+    """
+    people = ", ".join((s.name if s.name is not None else "·") + (away_text(s, now) if now is not None else "")
+                       for s in view.seats)
     free = len(view.free_seats)
     text = Text(end="", no_wrap=True, overflow="ellipsis")
     text.append(f"{view.creator}'s table", style="bold")
@@ -66,6 +80,10 @@ class LobbyScreen(LiveScreen):
 
     BINDINGS = [
         Binding("n", "new_table", "New table"),
+        Binding("q", "app.quick_match", "Quick match"),
+        Binding("i", "invite", "Invite"),
+        Binding("a", "accept_invite", "Accept", show=False),
+        Binding("d", "decline_invite", "Decline", show=False),
         Binding("enter", "open_table", "Go to table", show=True),
     ]
     AUTO_FOCUS = "#lobby-tables"
@@ -136,20 +154,29 @@ class LobbyScreen(LiveScreen):
         me = self.together.me()
         mine = set()
         views = []
+        invites = []
         for table in listing.tables:
             if table.phase == CLOSED:
                 continue
+            if me is not None and table.is_invited(me):
+                invites.append(table.table_id)
             views.append(table.view_for(None))
             if me is not None and table.phase != FINISHED and _holds(table, me):
                 mine.add(table.table_id)
-        return LobbyState(online, tuple(views), frozenset(mine), tuple(str(p) for p in listing.problems))
+        return LobbyState(online, tuple(views), frozenset(mine), tuple(str(p) for p in listing.problems),
+                          tuple(invites))
+
+    _countdown: Any = None
+    _counting = False
 
     def show(self, state: LobbyState) -> None:
         previous = self.state
-        if previous is not None and _same(previous, state) and not state.problems:
+        if previous is not None and _same(previous, state) and not state.problems and not self._counting:
             self.state = state
             return  # nothing a person would see changed (a heartbeat): no redraw
         self.state = state
+        self._keep_countdown(state)
+        back = _back(previous, state) if previous is not None else []
         names = ", ".join(p.name for p in state.online) or "nobody"
         me = self.together.me()
         online = Text(f"Online ({len(state.online)}): {names}", end="")
@@ -159,7 +186,8 @@ class LobbyScreen(LiveScreen):
         tables = self.query_one("#lobby-tables", OptionList)
         highlighted = tables.highlighted_option.id if tables.highlighted_option is not None else None
         order = sorted(state.tables, key=lambda v: (v.phase == FINISHED, v.table_id))
-        options = [Option(table_line(v, v.table_id in state.mine), id=v.table_id) for v in order]
+        now = self.wom.store.live.clock()
+        options = [Option(table_line(v, v.table_id in state.mine, now), id=v.table_id) for v in order]
         tables.set_options(options)
         if not options:
             tables.set_options([Option(Text("No tables yet: press n to open one."), id="-none", disabled=True)])
@@ -168,12 +196,107 @@ class LobbyScreen(LiveScreen):
             tables.highlighted = ids.index(highlighted)
         elif ids:
             tables.highlighted = 0
+        fresh = [i for i in state.invites if previous is None or i not in previous.invites]
         if state.problems:
             self.say(state.problems[0], error=True)
+        elif fresh:
+            creator = next(v.creator for v in state.tables if v.table_id == fresh[0])
+            reason = f"{creator} invites you to a table: a accepts, d declines."
+            self.say(reason)
+            nudge_player(self.wom, reason)
+        elif back:
+            self.say(f"{' and '.join(back)} {'is' if len(back) == 1 else 'are'} back.")
         elif state.mine and (previous is None or previous.mine != state.mine):
             ids_mine = [i for i in ids if i in state.mine]
             tables.highlighted = ids.index(ids_mine[0])
             self.say("You still have a seat at a table: press Enter to go back to it.")
+
+    def _keep_countdown(self, state: LobbyState) -> None:
+        """Redraw every second while someone's seat grace counts down (no timer otherwise)."""
+        away = any(seat.away_until is not None for view in state.tables for seat in view.seats)
+        if away and self._countdown is None:
+            self._countdown = self.set_interval(1.0, self._count_down)
+        elif not away and self._countdown is not None:
+            self._countdown.stop()
+            self._countdown = None
+
+    def _count_down(self) -> None:
+        if self.state is not None:
+            self._counting = True
+            try:
+                self.show(self.state)
+            finally:
+                self._counting = False
+
+    def action_invite(self) -> None:
+        """Invite someone online to a new two-seat table (it starts once they accept)."""
+        me = self.together.me()
+        online = sorted({p.name for p in (self.state.online if self.state else ()) if me is None or p.name != me.name})
+        if not online:
+            self.say("Nobody else is online to invite.", error=True)
+            return
+
+        def chosen(name: str | None) -> None:
+            if name is not None:
+                self.run_worker(self._invite(name), group="invite", exclusive=True)
+
+        self.app.push_screen(InviteScreen(online), chosen)
+
+    async def _invite(self, name: str) -> None:
+        from ..domain.store import StoreError
+        from .live_table import LiveTableScreen
+
+        me = self.together.me()
+        if me is None:
+            return
+        try:
+            table = await asyncio.to_thread(self.wom.store.live.invite, me, name, seed=self.wom.rng.getrandbits(48),
+                                            grace=self.wom.options.seat_grace,
+                                            pace=_pace(self.wom.options.computer_pace))
+        except Refused as refused:
+            self.say(refused.reason, error=True)
+            return
+        except StoreError as error:
+            self.say(str(error), error=True)
+            return
+        self.app.push_screen(LiveTableScreen(table.table_id))
+
+    def _answer(self, accept: bool) -> None:
+        me = self.together.me()
+        invites = self.state.invites if self.state is not None else ()
+        if me is None or not invites:
+            self.say("Nobody has invited you.", error=True)
+            return
+        table_id = invites[0]
+        live = self.wom.store.live
+
+        async def answer() -> None:
+            from ..domain.store import StoreError
+            from .live_table import LiveTableScreen
+
+            try:
+                if accept:
+                    await asyncio.to_thread(live.act, table_id, lambda t, now: t.accept(me, now))
+                else:
+                    await asyncio.to_thread(live.act, table_id, lambda t, now: t.decline(me))
+            except (Refused, LookupError, StoreError) as error:
+                self.say(getattr(error, "reason", str(error)), error=True)
+                return
+            if accept:
+                self.app.push_screen(LiveTableScreen(table_id))
+            else:
+                self.say("Declined.")
+                self.poke()
+
+        self.run_worker(answer(), group="answer", exclusive=True)
+
+    def action_accept_invite(self) -> None:
+        """Accept the oldest invitation: sit at its table."""
+        self._answer(True)
+
+    def action_decline_invite(self) -> None:
+        """Decline the oldest invitation."""
+        self._answer(False)
 
     def say(self, message: str, *, error: bool = False) -> None:
         """A line above the tables (plain text)."""
@@ -201,13 +324,13 @@ class LobbyScreen(LiveScreen):
     def action_new_table(self) -> None:
         """Ask for the rules, then open a table with this session in seat 1."""
 
-        def chosen(rules: tuple[int, int, Ruleset] | None) -> None:
+        def chosen(rules: tuple[int, int, Ruleset, float | None] | None) -> None:
             if rules is not None:
                 self.run_worker(self._create(*rules), group="create", exclusive=True)
 
         self.app.push_screen(NewTableScreen(), chosen)
 
-    async def _create(self, seats: int, attempts: int, ruleset: Ruleset) -> None:
+    async def _create(self, seats: int, attempts: int, ruleset: Ruleset, guess_clock: float | None = None) -> None:
         from ..domain.store import StoreError
         from .live_table import LiveTableScreen
 
@@ -221,7 +344,7 @@ class LobbyScreen(LiveScreen):
             table = await asyncio.to_thread(
                 live.create_table, me, seats=seats, attempts=attempts, ruleset=ruleset,
                 seed=self.wom.rng.getrandbits(48), grace=self.wom.options.seat_grace,
-                pace=_pace(self.wom.options.computer_pace),
+                pace=_pace(self.wom.options.computer_pace), guess_clock=guess_clock,
             )
         except Refused as refused:
             self.say(refused.reason, error=True)
@@ -240,6 +363,14 @@ def _same(before: LobbyState, after: LobbyState) -> bool:
     return who(before) == who(after) and before.tables == after.tables and before.mine == after.mine
 
 
+def _back(before: LobbyState, after: LobbyState) -> list[str]:
+    """The people who were away at a table and are back in their seat."""
+    away = {(v.table_id, s.index): s.name for v in before.tables for s in v.seats if s.away_until is not None}
+    return sorted({s.name for v in after.tables for s in v.seats
+                   if (v.table_id, s.index) in away and s.away_until is None and not s.gone
+                   and s.name == away[(v.table_id, s.index)] and s.name is not None})
+
+
 def _pace(computer_pace: float) -> tuple[float, float]:
     """The computers' pace at a table: a human's few seconds, shortened when the app's pace is 0 (tests)."""
     if computer_pace <= 0:
@@ -255,8 +386,35 @@ def _holds(table: Table, me: object) -> bool:
     return index is not None and not table.view_for(None).seats[index].gone
 
 
-class NewTableScreen(ModalScreen[tuple[int, int, Ruleset] | None]):
-    """The rules of a new table: seats 2–4, attempts 5–10, code length and repeats (the WoM setup's)."""
+class InviteScreen(ModalScreen[str | None]):
+    """Whom to invite: the names online (data, never markup); Enter invites, Esc cancels."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    AUTO_FOCUS = "#invite-names"
+
+    def __init__(self, names: list[str]) -> None:
+        super().__init__()
+        self.names = names
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="invite-dialog", classes="panel"):
+            yield Static(Text("Invite to a table"), classes="panel-title")
+            yield OptionList(*(Option(Text(name), id=str(i)) for i, name in enumerate(self.names)), id="invite-names")
+            yield Static(Text("Enter: invite · Esc: cancel"))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(self.names[int(event.option.id or 0)])
+
+    def action_cancel(self) -> None:
+        """Back to the lobby without inviting anyone."""
+        self.dismiss(None)
+
+
+class NewTableScreen(ModalScreen[tuple[int, int, Ruleset, float | None] | None]):
+    """The rules of a new table: seats 2–4, attempts 5–10, code length and repeats (the WoM setup's), and
+    a clock per guess (off by default).
+    """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
     AUTO_FOCUS = "#new-create"
@@ -276,7 +434,11 @@ class NewTableScreen(ModalScreen[tuple[int, int, Ruleset] | None]):
                 yield Static(Text("Code length"), classes="nt-label")
                 yield Select[int]([(str(n), n) for n in range(4, 9)], value=WOM_RULESET.length,
                                   allow_blank=False, id="new-length")
-            yield Checkbox("Colours may repeat", value=WOM_RULESET.repeats, id="new-repeats")
+            with Horizontal(classes="nt-row", id="new-repeats-row"):
+                yield Checkbox("Colours may repeat", value=WOM_RULESET.repeats, id="new-repeats")
+                # A clock per guess shares the row (the dialog fits 60×20 as before).
+                yield Select[float]([("No clock", 0.0), *((f"{c:g} s/guess", c) for c in GUESS_CLOCKS)], value=0.0,
+                                    allow_blank=False, id="new-clock")
             yield Static(Text(""), id="new-problem")
             with Horizontal(id="new-buttons"):
                 yield Button("Open table", id="new-create", variant="primary")
@@ -296,11 +458,12 @@ class NewTableScreen(ModalScreen[tuple[int, int, Ruleset] | None]):
         except ValueError as error:
             self.query_one("#new-problem", Static).update(Text(str(error)))
             return
-        self.dismiss((int(seats), int(attempts), ruleset))  # type: ignore[arg-type]
+        clock = self.query_one("#new-clock", Select).value
+        self.dismiss((int(seats), int(attempts), ruleset, float(clock) or None))  # type: ignore[arg-type]
 
     def action_cancel(self) -> None:
         """Back to the lobby without a table."""
         self.dismiss(None)
 
 
-__all__ = ["LobbyScreen", "LobbyState", "NewTableScreen", "table_line"]
+__all__ = ["InviteScreen", "LobbyScreen", "LobbyState", "NewTableScreen", "away_text", "table_line"]

@@ -26,6 +26,7 @@ MENU: tuple[tuple[str, str, str, str], ...] = (
     ("s", "scoreboard", "Show the scoreboard", "Scores"),
     *((mode.key, mode.action, mode.title, mode.footer) for mode in MODES),
     ("l", "lobby", "Lobby: play together", "Lobby"),
+    ("w", "quick_match", "Quick match: play now", ""),
     ("d", "daily", "Daily code", ""),
     ("m", "stats", "My stats", ""),
     ("v", "replays", "Replays", ""),

@@ -122,6 +122,20 @@ def together_of(app: Any) -> Together:
     return found
 
 
+def nudge_player(app: WomHost, reason: str) -> None:
+    """It's this player's move: the reason on screen (a notification, plain text), the bell unless the
+    settings or the session turned it off, and a desktop notification if they opted in
+    (:mod:`wom_tui.widgets.nudge`; docs/play.md, *A nudge when it's time*).
+    """
+    from ..widgets.nudge import nudge
+
+    options = app.options
+    app.notify(reason, title="Your move", markup=False)
+    bell = options.bell and not getattr(app, "bell_off", False)
+    nudge(app, reason, bell=bell, desktop=options.desktop_notify)
+    app.nudges = getattr(app, "nudges", 0) + 1  # type: ignore[attr-defined]  # (tests count them)
+
+
 class Housekeeper:
     """One sweep of the live state every :data:`SWEEP_INTERVAL` seconds per store, while any live
     screen of the process is open (however many apps it runs; of the processes sharing a data folder,
@@ -278,4 +292,4 @@ class LiveScreen(WomScreen):
         self.wom.show_store_error(error)
 
 
-__all__ = ["Housekeeper", "LiveScreen", "housekeeper_for", "Together", "start_presence", "together_of"]
+__all__ = ["Housekeeper", "LiveScreen", "housekeeper_for", "nudge_player", "Together", "start_presence", "together_of"]

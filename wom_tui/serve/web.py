@@ -60,7 +60,11 @@ class WebHost(Protocol):
     warm: WarmParent | None
 
     def take_seat(self, session: GameSession) -> str | None:
-        """Seat the session, or say why not (``"full"``, ``"address"``)."""
+        """Seat the session, or say why not (``"full"``, ``"address"``, ``"network"``)."""
+        ...
+
+    def refusal(self, session: GameSession) -> str | None:
+        """The line a banned client (its address, or the name its tab signed in as) is turned away with."""
         ...
 
     def leave_seat(self, session: GameSession) -> None:

@@ -27,6 +27,7 @@ from ..users import User, UserRegistry
 
 if TYPE_CHECKING:
     from ..codes import Ruleset
+    from ..matchmaking import MatchQueue, RatingOf, Ticket
     from ..presence import Presence
     from ..table import SeatHolder, Table
 
@@ -70,6 +71,8 @@ class LiveChange:
     """Users or finished games changed (scoreboards)."""
     moderation: bool = False
     """A ban was added or lifted, or a name retired (servers judge their sessions again)."""
+    queue: bool = False
+    """The quick-match queue changed (someone came, went or was seated)."""
 
 
 class ChangeFeed(Protocol):
@@ -253,9 +256,31 @@ class SoloProgress(Protocol):
         """Forget ``identity``'s solo game in progress (it ended, or was abandoned on purpose)."""
 
 
-class Live(Protocol):
-    """Tables, live games, presence and the change feed (``store.live``). Both backends share
-    :class:`~.tables.TableRules`.
+class Matchmaking(Protocol):
+    """The quick-match queue (:mod:`wom_tui.domain.matchmaking`), shared by every process and server on
+    the store: the data folder's ``queue.json`` under its lock, PostgreSQL's ``wom_match_queue`` rows.
+    """
+
+    def match_queue(self) -> MatchQueue:
+        """The queue as kept now."""
+
+    def enqueue(self, holder: SeatHolder, *, attempts: int = ..., fill_after: float = ...) -> Ticket:
+        """Wait for a quick match; the session's ticket (replacing any it or this person had)."""
+
+    def leave_queue(self, session: str) -> None:
+        """Stop waiting, or forget a seated ticket."""
+
+    def fill_now(self, session: str) -> Ticket | None:
+        """The player asks for the computers now (None if they no longer wait)."""
+
+    def match_wave(self, rating_of: RatingOf, seed: int, *, interval: float = ...,
+                   grace: float = ..., pace: tuple[float, float] = ...) -> list[Table]:
+        """Run a wave if one is due (one process claims it); the tables started."""
+
+
+class Live(Matchmaking, Protocol):
+    """Tables, live games, presence, the quick-match queue and the change feed (``store.live``). Both
+    backends share :class:`~.tables.TableRules`.
     """
 
     clock: Callable[[], float]
@@ -281,9 +306,16 @@ class Live(Protocol):
 
     def create_table(
         self, creator: SeatHolder, *, seats: int = ..., attempts: int = ..., ruleset: Ruleset = ...,
-        seed: int = ..., grace: float = ..., pace: tuple[float, float] = ...,
+        seed: int = ..., grace: float = ..., pace: tuple[float, float] = ..., guess_clock: float | None = ...,
     ) -> Table:
         """Open a new table with ``creator`` in seat 1 (the rules' defaults are the implementations')."""
+
+    def invite(self, creator: SeatHolder, name: str, *, seed: int = ..., grace: float = ...,
+               pace: tuple[float, float] = ...) -> Table:
+        """A new two-seat table with ``name`` invited; it starts once they accept."""
+
+    def rematch(self, table_id: str, person: SeatHolder, *, seed: int = ...) -> str:
+        """"Again" at a finished table: its rematch table's id (opened now, or already offered)."""
 
     def table(self, table_id: str) -> Table | None:
         """One table as kept now, or None."""
@@ -393,6 +425,6 @@ class Arcade:
 
 
 __all__ = [
-    "Admin", "Arcade", "BrowserSessions", "ChangeFeed", "Daily", "Hall", "Keys", "Listing", "Live", "LiveChange", "Moderation", "Preferences",
+    "Admin", "Arcade", "BrowserSessions", "ChangeFeed", "Daily", "Hall", "Keys", "Listing", "Live", "LiveChange", "Matchmaking", "Moderation", "Preferences",
     "Records", "SoloProgress", "Store", "StoreError", "Users",
 ]

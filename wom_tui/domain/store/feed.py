@@ -20,21 +20,23 @@ class _Subscriber:
     def __init__(self) -> None:
         self.wake = asyncio.Event()
         self.tables: set[str] = set()
-        self.presence = self.scores = self.moderation = self.pending = False
+        self.presence = self.scores = self.moderation = self.queue = self.pending = False
 
     def add(self, change: LiveChange) -> None:
         self.tables |= change.tables
         self.presence = self.presence or change.presence
         self.scores = self.scores or change.scores
         self.moderation = self.moderation or change.moderation
+        self.queue = self.queue or change.queue
         self.pending = True
         self.wake.set()
 
     def take(self) -> LiveChange | None:
         if not self.pending:
             return None
-        change = LiveChange(frozenset(self.tables), self.presence, self.scores, self.moderation)
-        self.tables, self.presence, self.scores, self.moderation, self.pending = set(), False, False, False, False
+        change = LiveChange(frozenset(self.tables), self.presence, self.scores, moderation=self.moderation,
+                            queue=self.queue)
+        self.tables, self.presence, self.scores, self.moderation, self.queue, self.pending = set(), False, False, False, False, False
         return change
 
 

@@ -6,14 +6,18 @@ opening a table, bringing it up to date, playing on it and the sweep are written
 
 from __future__ import annotations
 
+import dataclasses
+import random
 import uuid
 from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import TypeVar
 
 from ..codes import WOM_RULESET, Ruleset
+from ..matchmaking import FILL_AFTER, WAVE_INTERVAL, Group, MatchQueue, RatingOf, Ticket, match_table, run_wave, wave_due
 from ..presence import Presence
-from ..table import CLOSED, COMPUTER_PACE, FINISHED, SEAT_GRACE, SeatHolder, Table
+from ..table import CLOSED, COMPUTER_PACE, FINISHED, MAX_SEED, SEAT_GRACE, SeatHolder, Table
+from ..users import COMPUTER_NAMES
 from .api import Listing, StoreError
 
 KEEP_ENDED = 600.0
@@ -40,10 +44,11 @@ class TableRules:
     def create_table(
         self, creator: SeatHolder, *, seats: int = 2, attempts: int = 10, ruleset: Ruleset = WOM_RULESET,
         seed: int = 0, grace: float = SEAT_GRACE, pace: tuple[float, float] = COMPUTER_PACE,
+        guess_clock: float | None = None,
     ) -> Table:
         """Open a new table with ``creator`` in seat 1; :class:`.table.Refused` for rules it cannot have."""
         table = Table(new_table_id(), creator, seats=seats, attempts=attempts, ruleset=ruleset, seed=seed,
-                      now=self.clock(), grace=grace, pace=pace)
+                      now=self.clock(), grace=grace, pace=pace, guess_clock=guess_clock)
         self._insert(table)
         return table
 
@@ -170,6 +175,111 @@ class TableRules:
             t.tick(now, moves)
             return t
         return change
+
+
+    # ---- invitations and rematch (domain/table.py's rules; docs/play.md, *Invite and rematch*)
+
+    def invite(self, creator: SeatHolder, name: str, *, seed: int = 0, grace: float = SEAT_GRACE,
+               pace: tuple[float, float] = COMPUTER_PACE) -> Table:
+        """A new two-seat table (World of Mastermind's usual rules) with ``creator`` in seat 1 and ``name``
+        invited; it starts once they accept. :class:`.table.Refused` with the reason if they cannot be.
+        """
+        table = Table(new_table_id(), creator, seats=2, seed=seed, now=self.clock(), grace=grace, pace=pace)
+        table.auto_start = True
+        table.invite(creator, name)
+        self._insert(table)
+        return table
+
+    def rematch(self, table_id: str, person: SeatHolder, *, seed: int = 0) -> str:
+        """"Again" at a finished table: the id of its rematch table, opened now by ``person`` or already
+        offered by someone else (one rematch per table: the finished table's compare-and-swap decides).
+        """
+        now = self.clock()
+        made: list[Table] = []
+
+        def change(table: Table) -> str:
+            made.clear()
+            if table.rematch_id is not None:
+                return table.rematch_id
+            made.append(table.rematch(person, new_table_id(), seed=seed, now=now))
+            return made[0].table_id
+
+        rematch_id = self.update_table(table_id, change)
+        if made:
+            self._insert(made[0])
+        return rematch_id
+
+    # ---- quick match (domain/matchmaking.py; docs/play.md, *Quick match*)
+
+    def match_queue(self) -> MatchQueue:  # pragma: no cover - supplied by the store
+        """The quick-match queue as kept now."""
+        raise NotImplementedError
+
+    def _swap_queue(self, change: Callable[[MatchQueue], tuple[MatchQueue, list[Table], T]]) -> T:  # pragma: no cover
+        """The store's compare-and-swap of the queue: under its lock (the folder's) or in one transaction
+        (PostgreSQL), ``change`` on the queue as kept; the queue it returns is written, then its tables
+        are kept, all before any other process sees the queue again. Returns what ``change`` returned.
+        """
+        raise NotImplementedError
+
+    def enqueue(self, holder: SeatHolder, *, attempts: int = 10, fill_after: float = FILL_AFTER) -> Ticket:
+        """Wait for a quick match (again): the session's ticket, replacing any it or this person had."""
+        ticket = Ticket(holder, self.clock(), attempts, fill_after)
+
+        def change(queue: MatchQueue) -> tuple[MatchQueue, list[Table], Ticket]:
+            return queue.with_ticket(ticket), [], ticket
+        return self._swap_queue(change)
+
+    def leave_queue(self, session: str) -> None:
+        """Stop waiting (or forget a seated ticket once its player has opened the table)."""
+        def change(queue: MatchQueue) -> tuple[MatchQueue, list[Table], None]:
+            return queue.without({session}), [], None
+        if self.match_queue().ticket(session) is not None:
+            self._swap_queue(change)
+
+    def fill_now(self, session: str) -> Ticket | None:
+        """The player chooses the computers now: their ticket may be filled at the next wave (None if
+        they no longer wait).
+        """
+        def change(queue: MatchQueue) -> tuple[MatchQueue, list[Table], Ticket | None]:
+            ticket = queue.ticket(session)
+            if ticket is None or not ticket.waiting:
+                return queue, [], ticket
+            ticket = dataclasses.replace(ticket, fill_after=0.0)
+            return queue.with_ticket(ticket), [], ticket
+        return self._swap_queue(change)
+
+    def match_wave(self, rating_of: RatingOf, seed: int, *, interval: float = WAVE_INTERVAL,
+                   grace: float = SEAT_GRACE, pace: tuple[float, float] = COMPUTER_PACE) -> list[Table]:
+        """Run a wave of quick match if one is due (:func:`..matchmaking.wave_due`): whichever process
+        gets there first claims it (the queue's lock or transaction), so a wave runs once and nobody is
+        seated twice. Tickets of sessions no longer online are dropped. Returns the tables started.
+        ``rating_of(name)`` is a registered player's rating (None: unrated), read before the claim.
+        """
+        before = self.match_queue()
+        now = self.clock()
+        if not wave_due(before, now, interval):
+            return []
+        ratings = {}
+        for ticket in before.waiting:
+            if ticket.holder.registered:
+                found = rating_of(ticket.holder.name)
+                if found is not None:
+                    ratings[ticket.session] = float(found)
+        computers = {name: float(r) for name in COMPUTER_NAMES if (r := rating_of(name)) is not None}
+        live = {p.session for p in self.sessions()}
+        draw = random.Random(seed)
+
+        def new_table(group: Group) -> Table:
+            return match_table(new_table_id(), group, seed=draw.randrange(MAX_SEED), now=now, grace=grace, pace=pace)
+
+        def change(queue: MatchQueue) -> tuple[MatchQueue, list[Table], list[Table]]:
+            if not wave_due(queue, now, interval):
+                return queue, [], []  # another process ran it meanwhile
+            queue, tables = run_wave(queue, ratings, now, new_table=new_table, live=live,
+                                     computer_ratings=computers)
+            return queue, tables, tables
+        return self._swap_queue(change)
 
 
 __all__ = ["KEEP_ENDED", "TableRules", "new_table_id"]

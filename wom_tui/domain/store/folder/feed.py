@@ -25,7 +25,7 @@ POLL_INTERVAL = 1.0
 def _classify(root: Path, paths: Iterable[tuple[str, str]]) -> LiveChange | None:
     """(kind of change, path) pairs from the watcher → one :class:`LiveChange`, or None if nothing counts."""
     tables: set[str] = set()
-    presence = scores = moderation = False
+    presence = scores = moderation = queue = False
     for kind, raw in paths:
         path = Path(raw)
         name = path.name
@@ -39,13 +39,15 @@ def _classify(root: Path, paths: Iterable[tuple[str, str]]) -> LiveChange | None
             tables.add(name[: -len(".json")])
         elif parts == (PRESENCE_MARK,) or (len(parts) >= 2 and parts[0] == PRESENCE_DIR and kind != "modified"):
             presence = True  # (a heartbeat only touches a record: never a change)
+        elif parts == ("queue.json",):
+            queue = True
         elif parts == ("users.json",) or (parts[0] == "games" and not name.endswith(PENDING_SUFFIX)):
             scores = True
         elif parts == (MODERATION_FILE,):
             moderation = True
-    if not (tables or presence or scores or moderation):
+    if not (tables or presence or scores or moderation or queue):
         return None
-    return LiveChange(frozenset(tables), presence, scores, moderation)
+    return LiveChange(frozenset(tables), presence, scores, moderation=moderation, queue=queue)
 
 
 class FolderFeed:
@@ -202,7 +204,7 @@ class FolderFeed:
                     overflow = False
                     batch += [("added", str(path)) for path in self._everything()]
                     found = _classify(self.data_dir, batch)
-                    change: LiveChange | None = LiveChange(found.tables if found else frozenset(), True, True, True)
+                    change: LiveChange | None = LiveChange(found.tables if found else frozenset(), True, True, moderation=True, queue=True)
                 else:
                     change = _classify(self.data_dir, batch)
                 if change is not None:

@@ -7,6 +7,8 @@ lock, read strictly)::
     tables/damaged/<id>.json    a table file that could not be read, moved aside byte for byte
     presence/<session>.json     {"schema": 1, "session": ..., "name": ..., "registered": ..., "since": ...}
     presence.changed            empty: touched when a session joins, parts or is collected (for the feed)
+    queue.json                  {"schema": 1, "queue": {...}}   the quick-match queue (:mod:`...matchmaking`),
+                                read and written whole under the lock (a wave holds it while it seats)
 
 Promises:
 
@@ -42,6 +44,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from ...matchmaking import MatchQueue
 from ...presence import PRESENCE_STALE, Presence, guest_label, new_session_id
 from ...table import FINISHED, SeatHolder, Table, TableDataError, check_table_id
 from ...users import NameRejected, check_name, name_key
@@ -106,6 +109,19 @@ def decode_table(data: dict[str, Any]) -> Table:
         return Table.from_json(data["table"])
     except TableDataError as exc:
         raise ValueError(exc.reason) from None
+
+
+def decode_queue(data: dict[str, Any]) -> MatchQueue:
+    """The queue file's content → the queue; ``ValueError`` with the reason if it is not one."""
+    if set(data) != {"schema", "queue"}:
+        raise ValueError("the queue file holds exactly 'schema' and 'queue'")
+    try:
+        return MatchQueue.from_json(data["queue"])
+    except TableDataError as exc:
+        raise ValueError(exc.reason) from None
+
+
+QUEUE_FILE = "queue.json"
 
 
 def encode_table(table: Table) -> bytes:
@@ -532,6 +548,34 @@ class FolderLive(TableRules):
                 return StoreError(path, f"the game could not be recorded: {exc}")
         return None
 
+    # ---- the quick-match queue
+
+    def match_queue(self) -> MatchQueue:
+        """The quick-match queue as on file (empty if none); a damaged file counts as empty and is
+        replaced by the next change (a queue is minutes of waiting, not a record worth refusing play for).
+        """
+        try:
+            return read_document(self.store.data_dir / QUEUE_FILE, decode_queue) or MatchQueue()
+        except StoreError:
+            return MatchQueue()
+
+    def _swap_queue(self, change: Callable[[MatchQueue], tuple[MatchQueue, list[Table], T]]) -> T:
+        """Under the lock: the queue read, changed, written, then the new tables written (the queue
+        first: a process killed in between leaves tickets naming a missing table, which their screens
+        take for "wait again", never a player seated at two tables).
+        """
+        path = self.store.data_dir / QUEUE_FILE
+        with self.store._locked():
+            queue = self.match_queue()
+            new, tables, result = change(queue)
+            if new != queue:
+                self._write(path, encode_document({"queue": new.as_json()}))
+            for table in tables:
+                self._write_table(table)
+        if tables:
+            self._sync_tables_folder()
+        return result
+
     def feed(self, *, polling: bool = False) -> ChangeFeed:
         """The change feed of this folder (see :class:`FolderFeed`), one watcher per process and
         folder shared by every subscriber (:class:`~wom_tui.domain.store.feed.SharedFeed`).
@@ -549,4 +593,4 @@ def _ended(path: Path) -> float:
         return time.time()
 
 
-__all__ = ["FolderLive", "LockedFolder", "decode_table", "encode_table"]
+__all__ = ["QUEUE_FILE", "FolderLive", "LockedFolder", "decode_queue", "decode_table", "encode_table"]

@@ -9,6 +9,8 @@ Tables (schema migration 3, :mod:`.migrations`)::
     wom_tables           id, state (the table's JSON), updated_at
     wom_damaged_tables   a row that could not be read, moved aside as it was (the table is closed)
     wom_presence         session, name, registered, since, seen (the last heartbeat, the database's clock)
+    wom_match_queue      session, ticket (JSON): the quick-match queue (migration 6, :mod:`...matchmaking`)
+    wom_match_wave       one row: when the last wave ran; a change of the queue locks it first
 
 Promises:
 
@@ -39,6 +41,7 @@ from typing import Any, Protocol, TypeVar
 import psycopg
 from psycopg.types.json import Jsonb
 
+from ...matchmaking import MatchQueue, Ticket
 from ...presence import PRESENCE_STALE, Presence, guest_label, new_session_id
 from ...records import GameRecord
 from ...table import FINISHED, SeatHolder, Table, TableDataError, check_table_id
@@ -84,11 +87,11 @@ _GUEST_JOIN_LOCK = 0x574F4D47  # "WOMG": the advisory lock guests joining take i
 
 
 def _classify(schema: str, payloads: Iterable[str]) -> LiveChange | None:
-    """NOTIFY payloads ("<schema> t <id>", "<schema> p", "<schema> s", "<schema> m") → one change, or None if
-    none is ours.
+    """NOTIFY payloads ("<schema> t <id>", "<schema> p", "<schema> s", "<schema> m", "<schema> q") → one
+    change, or None if none is ours.
     """
     tables: set[str] = set()
-    presence = scores = moderation = False
+    presence = scores = moderation = queue = False
     for payload in payloads:
         where, _, rest = payload.partition(" ")
         if where != schema:
@@ -101,9 +104,11 @@ def _classify(schema: str, payloads: Iterable[str]) -> LiveChange | None:
             scores = True
         elif rest == "m":
             moderation = True
-    if not (tables or presence or scores or moderation):
+        elif rest == "q":
+            queue = True
+    if not (tables or presence or scores or moderation or queue):
         return None
-    return LiveChange(frozenset(tables), presence, scores, moderation)
+    return LiveChange(frozenset(tables), presence, scores, moderation=moderation, queue=queue)
 
 
 class PostgresFeed:
@@ -158,7 +163,7 @@ class PostgresFeed:
                             break
                         except StoreError:
                             continue
-                    yield LiveChange(frozenset(), True, True, True)
+                    yield LiveChange(frozenset(), True, True, moderation=True, queue=True)
                     continue
                 change = _classify(schema, payloads)
                 if change is not None:
@@ -360,6 +365,43 @@ class PostgresLive(TableRules):
                 removed.add(table.table_id)
         return removed
 
+    # ---- the quick-match queue
+
+    def match_queue(self) -> MatchQueue:
+        """The queue as kept now (a row that is not a ticket is skipped; the next change removes it)."""
+        rows = self.store._read("SELECT session, ticket FROM wom_match_queue")
+        last = self.store._read("SELECT last_wave FROM wom_match_wave")
+        return MatchQueue(tuple(_tickets(row[1] for row in rows)), float(last[0][0]) if last else 0.0)
+
+    def _swap_queue(self, change: Callable[[MatchQueue], tuple[MatchQueue, list[Table], T]]) -> T:
+        """One transaction: lock the wave's row (every change of the queue takes it first), read the
+        tickets, run ``change``, write the rows that changed and insert the new tables.
+        """
+        def swap(conn: psycopg.Connection[Any], _: int) -> T:
+            # The row is made by migration 6; made again if someone emptied the table, for without it
+            # FOR UPDATE would lock nothing and two waves could seat one player twice.
+            conn.execute("INSERT INTO wom_match_wave DEFAULT VALUES ON CONFLICT DO NOTHING")
+            row = conn.execute("SELECT last_wave FROM wom_match_wave FOR UPDATE").fetchone()
+            raw = {session: ticket for session, ticket in
+                   conn.execute("SELECT session, ticket FROM wom_match_queue").fetchall()}
+            queue = MatchQueue(tuple(_tickets(raw.values())), float(row[0]) if row else 0.0)
+            new, tables, result = change(queue)
+            kept = {t.session: t for t in new.tickets}
+            gone = [session for session in raw if session not in kept]
+            if gone:
+                conn.execute("DELETE FROM wom_match_queue WHERE session = ANY(%s)", (gone,))
+            for session, ticket in kept.items():
+                data = ticket.as_json()
+                if raw.get(session) != data:
+                    conn.execute("INSERT INTO wom_match_queue (session, ticket) VALUES (%s, %s) ON CONFLICT "
+                                 "(session) DO UPDATE SET ticket = EXCLUDED.ticket", (session, Jsonb(data)))
+            if new.last_wave != queue.last_wave:
+                conn.execute("UPDATE wom_match_wave SET last_wave = %s", (new.last_wave,))
+            for table in tables:
+                self._write(conn, table)
+            return result
+        return self.store._transaction(swap)
+
     def feed(self, *, polling: bool = False) -> ChangeFeed:
         """The change feed of this database (LISTEN/NOTIFY; ``polling`` is the folder's, ignored here):
         one LISTEN connection per process and database, shared by every subscriber (:class:`..feed.SharedFeed`).
@@ -369,6 +411,15 @@ class PostgresLive(TableRules):
 
 
 __all__ = ["CHANNEL", "Database", "PostgresFeed", "PostgresLive"]
+
+
+def _tickets(rows: Iterable[Any]) -> Iterable[Ticket]:
+    """The rows' tickets, skipping any that is not one."""
+    for data in rows:
+        try:
+            yield Ticket.from_json(data)
+        except TableDataError:
+            continue
 
 
 def _deleting_ended(table_id: str) -> Callable[[psycopg.Connection[Any], int], object]:

@@ -200,6 +200,26 @@ MIGRATIONS: tuple[Migration, ...] = (
         """CREATE TRIGGER wom_retired_notify AFTER INSERT OR UPDATE OR DELETE ON wom_retired
            FOR EACH STATEMENT EXECUTE FUNCTION wom_notify_moderation()""",
     )),
+    Migration(9, "the quick-match queue: one row per waiting (or just seated) player, the last wave", (
+        """CREATE TABLE wom_match_queue (
+               session text COLLATE "C" PRIMARY KEY,
+               ticket jsonb NOT NULL
+           )""",
+        # One row: a wave locks it (FOR UPDATE), so one server at a time changes the queue.
+        """CREATE TABLE wom_match_wave (
+               one boolean PRIMARY KEY DEFAULT true CHECK (one),
+               last_wave double precision NOT NULL DEFAULT 0
+           )""",
+        "INSERT INTO wom_match_wave DEFAULT VALUES",
+        # On the live change feed ("<schema> q"): a queue change wakes the waiting players' screens.
+        """CREATE FUNCTION wom_notify_queue() RETURNS trigger LANGUAGE plpgsql AS $$
+           BEGIN
+               PERFORM pg_notify('wom_live', TG_TABLE_SCHEMA || ' q');
+               RETURN NULL;
+           END $$""",
+        """CREATE TRIGGER wom_match_queue_notify AFTER INSERT OR UPDATE OR DELETE ON wom_match_queue
+           FOR EACH STATEMENT EXECUTE FUNCTION wom_notify_queue()""",
+    )),
     # Later versions append here, never edit an applied one.
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -1,0 +1,185 @@
+"""Quick match, as transcripts: waves, widening closeness, filling with computers, never a double seat."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wom_tui.domain.matchmaking import (
+    CLOSENESS,
+    MATCHED_KEEP,
+    WAVE_INTERVAL,
+    WIDENING,
+    MatchQueue,
+    Ticket,
+    match_table,
+    pair,
+    run_wave,
+    wave_due,
+)
+from wom_tui.domain.codes import WOM_RULESET
+from wom_tui.domain.table import MAKING, SeatHolder, TableDataError
+
+import pytest
+
+
+def person(name: str, registered: bool = True) -> SeatHolder:
+    return SeatHolder(name, f"s-{name.replace(' ', '_')}", registered)
+
+
+def ticket(name: str, since: float = 0.0, **kw) -> Ticket:
+    return Ticket(person(name), since, **kw)
+
+
+def queue(*tickets: Ticket, last_wave: float = 0.0) -> MatchQueue:
+    return MatchQueue(tuple(tickets), last_wave)
+
+
+ids = (f"t{n}" for n in itertools.count())
+
+
+def make(group):
+    return match_table(next(ids), group, seed=7, now=100.0)
+
+
+def test_a_wave_is_due_every_ten_seconds_or_at_once_when_four_wait():
+    two = queue(ticket("Ann", 100.0), ticket("Bob", 101.0), last_wave=100.0)
+    assert not wave_due(two, 105.0)
+    assert wave_due(two, 100.0 + WAVE_INTERVAL)
+    alone = queue(ticket("Ann", 100.0), last_wave=100.0)
+    assert not wave_due(alone, 109.0) and wave_due(alone, 110.0)  # a wave of one starts the next interval
+    four = queue(*(ticket(n, 100.0) for n in ("Ann", "Bob", "Cy", "Di")), last_wave=100.0)
+    assert wave_due(four, 100.5)
+    assert not wave_due(queue(last_wave=0.0), 1000.0)  # nobody waits
+
+
+def test_four_of_a_kind_of_attempts_only_trigger_a_wave_together():
+    mixed = queue(ticket("Ann", 100.0), ticket("Bob", 100.0), ticket("Cy", 100.0, attempts=8),
+                  ticket("Di", 100.0, attempts=8), last_wave=100.0)
+    assert not wave_due(mixed, 101.0)
+    groups = pair(mixed, {}, 101.0)
+    assert sorted(sorted(t.holder.name for t in g.tickets) for g in groups) == [["Ann", "Bob"], ["Cy", "Di"]]
+    assert {g.attempts for g in groups} == {10, 8}
+
+
+def test_four_close_players_make_one_table_of_four_that_starts():
+    q = queue(*(ticket(n, 100.0) for n in ("Ann", "Bob", "Cy", "Di")))
+    new, tables = run_wave(q, {}, 101.0, new_table=make)
+    assert len(tables) == 1
+    table = tables[0]
+    assert table.phase == MAKING
+    assert sorted(table.names) == ["Ann", "Bob", "Cy", "Di"]
+    assert table.attempts == 10 and table.ruleset == WOM_RULESET.with_guesses(10)
+    assert all(t.table_id == table.table_id for t in new.tickets)
+    assert new.last_wave == 101.0 and not new.waiting
+
+
+def test_far_ratings_wait_then_the_closeness_widens():
+    q = queue(ticket("Ann", 100.0), ticket("Bob", 100.0))
+    ratings = {"s-Ann": 1000.0, "s-Bob": 1600.0}
+    assert pair(q, ratings, 101.0) == []  # 600 apart, nobody has waited
+    seconds = (600 - CLOSENESS) / WIDENING
+    assert pair(q, ratings, 100.0 + seconds - 1) == []
+    [group] = pair(q, ratings, 100.0 + seconds)
+    assert {t.holder.name for t in group.tickets} == {"Ann", "Bob"}
+
+
+def test_the_closest_ratings_sit_together():
+    q = queue(ticket("Ann", 100.0), ticket("Bob", 100.0), ticket("Cy", 100.0), ticket("Di", 100.0))
+    ratings = {"s-Ann": 1000.0, "s-Bob": 1900.0, "s-Cy": 1050.0, "s-Di": 1950.0}
+    groups = pair(q, ratings, 100.0)
+    assert sorted(sorted(t.holder.name for t in g.tickets) for g in groups) == [["Ann", "Cy"], ["Bob", "Di"]]
+
+
+def test_a_guest_counts_as_the_middle_of_the_scale():
+    q = queue(ticket("Guest 1", 100.0, ), Ticket(person("Guest 2", False), 100.0))
+    assert len(pair(q, {"s-Guest_1": 1550.0}, 100.0)) == 1
+
+
+def test_alone_after_the_fill_time_the_nearest_computer_fills_the_table():
+    q = queue(ticket("Ann", 100.0, fill_after=30.0))
+    assert pair(q, {"s-Ann": 1800.0}, 129.0, {"HAL9000": 1400.0, "VIKI": 1900.0}) == []
+    [group] = pair(q, {"s-Ann": 1800.0}, 130.0, {"HAL9000": 1400.0, "VIKI": 1900.0})
+    assert group.computers == ("VIKI",)
+    [group] = pair(q, {"s-Ann": 1300.0}, 130.0, {"HAL9000": 1400.0, "VIKI": 1900.0})
+    assert group.computers == ("HAL9000",)
+    table = make(group)
+    assert table.names == ("Ann", "HAL9000") and table.phase == MAKING
+
+
+def test_a_player_who_chose_the_computers_at_once_is_filled_at_the_next_wave():
+    q = queue(ticket("Ann", 100.0, fill_after=0.0))
+    assert wave_due(queue(ticket("Ann", 100.0, fill_after=0.0), last_wave=100.0), 100.0)
+    [group] = pair(q, {}, 100.0)
+    assert group.computers
+
+
+def test_more_than_four_close_players_make_several_tables_and_nobody_is_left_alone():
+    q = queue(*(ticket(f"P{n}", 100.0 + n) for n in range(9)))
+    new, tables = run_wave(q, {}, 110.0, new_table=make)
+    assert sorted(t.seat_count for t in tables) == [2, 3, 4]  # not 4 + 4 and the ninth left waiting
+    assert new.waiting == ()
+    five = queue(*(ticket(f"P{n}", 100.0) for n in range(5)))
+    assert sorted(len(g.tickets) for g in pair(five, {}, 100.0)) == [2, 3]
+
+
+def test_a_player_too_far_from_everyone_is_still_left_to_wait():
+    q = queue(*(ticket(f"P{n}", 100.0) for n in range(4)), ticket("Far", 100.0))
+    groups = pair(q, {"s-Far": 2500.0}, 100.0)
+    assert [len(g.tickets) for g in groups] == [4]
+
+
+def test_a_dropped_player_leaves_the_queue_and_seated_tickets_expire():
+    q = queue(ticket("Ann", 100.0), ticket("Bob", 100.0),
+              Ticket(person("Cy"), 10.0, table_id="old", matched_at=20.0))
+    new, tables = run_wave(q, {}, 20.0 + MATCHED_KEEP + 1, new_table=make, live={"s-Ann"})
+    assert tables == [] and [t.holder.name for t in new.tickets] == ["Ann"]
+
+
+def test_a_seated_ticket_is_never_paired_again():
+    q = queue(Ticket(person("Ann"), 100.0, table_id="t-old", matched_at=100.0), ticket("Bob", 100.0))
+    assert pair(q, {}, 101.0) == []
+
+
+def test_the_queue_keeps_one_ticket_per_person():
+    q = queue(ticket("Ann", 100.0)).with_ticket(Ticket(SeatHolder("ann", "other", True), 120.0))
+    assert [t.session for t in q.tickets] == ["other"]
+
+
+def test_tickets_and_queues_round_trip_and_bad_data_is_refused():
+    q = queue(ticket("Ann", 100.0, attempts=7), Ticket(person("Bob"), 1.5, table_id="t1", matched_at=2.0),
+              last_wave=3.0)
+    assert MatchQueue.from_json(q.as_json()) == q
+    for bad in ({}, {"tickets": [{}], "last_wave": 0}, {"tickets": [], "last_wave": "x"},
+                {"tickets": [dict(ticket("Ann").as_json(), attempts=99)], "last_wave": 0}):
+        with pytest.raises(TableDataError):
+            MatchQueue.from_json(bad)
+
+
+names = st.sampled_from([f"P{n}" for n in range(12)])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(names, st.floats(0, 60), st.sampled_from([8, 10]), st.floats(0, 40),
+                          st.floats(800, 2200)), max_size=14),
+       st.floats(0, 120))
+def test_no_player_ever_sits_at_two_tables(entries, now):
+    q = MatchQueue()
+    ratings = {}
+    for name, since, attempts, fill_after, rating in entries:
+        q = q.with_ticket(ticket(name, since, attempts=attempts, fill_after=fill_after))
+        ratings[f"s-{name}"] = rating
+    groups = pair(q, ratings, now)
+    seated = [t.session for g in groups for t in g.tickets]
+    assert len(seated) == len(set(seated))
+    for g in groups:
+        assert 2 <= len(g.tickets) + len(g.computers) <= 4
+        assert all(t.attempts == g.attempts for t in g.tickets)
+    new, tables = run_wave(q, ratings, now, new_table=make)
+    assert not set(seated) & {t.session for t in new.waiting}
+    # a second wave at once seats nobody who is already seated
+    _, again = run_wave(new, ratings, now, new_table=make)
+    again_seated = {n for t in again for n in t.names}
+    assert not again_seated & {n for t in tables for n in t.names if n not in ("HAL9000", "VIKI")}

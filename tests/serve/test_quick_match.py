@@ -1,0 +1,60 @@
+"""Quick match over real SSH: two clients press w on the menu and meet at one started table; the bell and,
+when the server's players opted in, the desktop notification (OSC 9 and OSC 777, wrapped for tmux when
+the client's terminal is tmux) reach each client's terminal as raw bytes."""
+
+from __future__ import annotations
+
+import re
+
+from wom_tui.domain.store.folder.store import FolderStore as Store
+from wom_tui.domain.table import MAKING
+
+from .sshterm import MENU_TEXT, ServerFactory, connect, new_key, open_terminal
+
+
+def without_osc(raw: bytes) -> bytes:
+    """``raw`` without its OSC sequences (ESC ] … BEL), whose terminator is a BEL too."""
+    return re.sub(rb"\x1b\][^\x07\x1b]*\x07", b"", raw)
+
+
+async def _pair(server, terms_by_name: dict[str, str]):
+    store = Store(server.settings.data_dir)
+    keys = {name: new_key() for name in terms_by_name}
+    for name, key in keys.items():
+        store.register(name, key=key.get_fingerprint())
+    terminals = {}
+    for name, term in terms_by_name.items():
+        conn = await connect(server, name.lower(), keys[name])
+        terminals[name] = await open_terminal(conn, term=term)
+    for terminal in terminals.values():
+        await terminal.wait_for_text(MENU_TEXT)
+    marks = {name: len(t.raw) for name, t in terminals.items()}
+    for terminal in terminals.values():
+        terminal.type("w")
+    for terminal in terminals.values():
+        await terminal.wait_for_text("Quick match found")
+    tables = [t for t in store.live.tables().tables]
+    assert len(tables) == 1 and tables[0].phase == MAKING and sorted(tables[0].names) == sorted(terms_by_name)
+    return {name: bytes(t.raw[marks[name]:]) for name, t in terminals.items()}
+
+
+async def test_two_ssh_clients_pair_and_each_terminal_hears_the_bell(start_server: ServerFactory) -> None:
+    server = await start_server(max_per_ip=8)
+    after = await _pair(server, {"Ann": "xterm-256color", "Ben": "xterm-256color"})
+    for raw in after.values():
+        assert b"\x07" in without_osc(raw)  # the bell (not an OSC's terminator: Textual's pointer shapes end so)
+        assert b"\x1b]9;" not in raw and b"\x1b]777;" not in raw  # no desktop notification unless opted in
+
+
+async def test_opted_in_the_desktop_notification_reaches_the_client_wrapped_for_its_tmux(
+    start_server: ServerFactory,
+) -> None:
+    server = await start_server(max_per_ip=8, desktop_notify=True, bell=False)
+    after = await _pair(server, {"Ann": "xterm-256color", "Ben": "tmux-256color"})
+    plain, wrapped = after["Ann"], after["Ben"]
+    assert b"\x1b]9;World of Mastermind: Quick match found: you play Ben." in plain
+    assert b"\x1b]777;notify;World of Mastermind;Quick match found: you play Ben." in plain
+    assert b"\x1bPtmux;\x1b\x1b]9;World of Mastermind: Quick match found: you play Ann." in wrapped
+    assert b"\x1bPtmux;\x1b\x1b]777;notify;World of Mastermind;Quick match found" in wrapped
+    assert b"\x1bPtmux;" not in plain
+    assert b"\x07" not in without_osc(plain)  # the bell was turned off

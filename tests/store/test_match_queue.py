@@ -1,0 +1,200 @@
+"""The quick-match queue as a store role, on the data folder and on PostgreSQL: tickets, waves claimed by
+one process, dropped players, the change feed, and processes pairing through it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from wom_tui.domain.matchmaking import WAVE_INTERVAL
+from wom_tui.domain.store import open_store
+from wom_tui.domain.table import MAKING, SeatHolder
+
+from .match_workers import CTX, TIMEOUT, wait_for_match
+from .test_live import Clock, Subscriber
+
+NAMES = ("Alan", "Bea", "Cy", "Dee", "Eve", "Fay")
+
+
+def holder(name: str) -> SeatHolder:
+    return SeatHolder(name, f"s-{name}", True)
+
+
+def unrated(name: str) -> float | None:
+    return None
+
+
+@pytest.fixture(params=["json", "postgresql"])
+def where(request, tmp_path):
+    if request.param == "json":
+        location = str(tmp_path / "data")
+    else:
+        location = request.getfixturevalue("postgres_server").emptied_database("match")
+    store = open_store(location)
+    for name in NAMES:
+        store.register(name)
+    yield location
+    store.close()
+
+
+@pytest.fixture
+def live_at():
+    stores = []
+
+    def opener(location, clock=None):
+        stores.append(open_store(location))
+        live = stores[-1].live
+        if clock is not None:
+            live.clock = clock
+        return live
+    yield opener
+    for store in stores:
+        store.close()
+
+
+def online(live, *names):
+    for name in names:
+        live.join(name, True, f"s-{name}")
+
+
+def test_a_ticket_is_kept_replaced_and_removed(where, live_at):
+    clock = Clock()
+    live = live_at(where, clock)
+    assert live.match_queue().tickets == ()
+    first = live.enqueue(holder("Alan"), attempts=8, fill_after=12.0)
+    assert first.since == clock.now and first.attempts == 8
+    other = live_at(where)  # another process sees it
+    assert other.match_queue().ticket("s-Alan") == first
+    clock.now += 5
+    again = live.enqueue(SeatHolder("alan", "s-new", True))
+    assert [t.session for t in other.match_queue().tickets] == ["s-new"]
+    assert other.fill_now("s-new").fill_after == 0.0
+    other.leave_queue(again.session)
+    assert live.match_queue().tickets == ()
+
+
+def test_four_waiting_are_seated_at_once_at_one_started_table(where, live_at):
+    clock = Clock()
+    live = live_at(where, clock)
+    online(live, *NAMES)
+    live.enqueue(holder("Alan"))
+    assert live.match_wave(unrated, seed=1) == []  # a wave of one: it starts the next 10 s
+    for name in NAMES[1:3]:
+        live.enqueue(holder(name))
+    clock.now += 1
+    assert live.match_wave(unrated, seed=1) == []  # not due: three wait, the last wave is a second old
+    live.enqueue(holder("Dee"))
+    [table] = live.match_wave(unrated, seed=1)
+    assert table.phase == MAKING and sorted(table.names) == sorted(NAMES[:4])
+    kept = live_at(where).table(table.table_id)
+    assert kept is not None and kept.phase == MAKING
+    queue = live.match_queue()
+    assert {t.table_id for t in queue.tickets} == {table.table_id} and not queue.waiting
+
+
+def test_alone_after_the_fill_time_a_computer_takes_the_other_seat(where, live_at):
+    clock = Clock()
+    live = live_at(where, clock)
+    online(live, "Alan")
+    live.enqueue(holder("Alan"), fill_after=30.0)
+    assert live.match_wave(unrated, seed=1) == []
+    clock.now += 29
+    assert live.match_wave(unrated, seed=1) == []
+    clock.now += 1
+    [table] = live.match_wave(lambda name: {"HAL9000": 1300.0, "VIKI": 1600.0}.get(name), seed=1)
+    assert table.names == ("Alan", "VIKI")  # an unrated player is the scale's middle, 1500: VIKI is nearer
+
+
+def test_a_dropped_player_leaves_the_queue(where, live_at):
+    clock = Clock()
+    live = live_at(where, clock)
+    online(live, "Alan")
+    live.enqueue(holder("Alan"))
+    live.enqueue(holder("Bea"))  # Bea's session never joined (dropped)
+    clock.now += WAVE_INTERVAL
+    assert live.match_wave(unrated, seed=1) == []
+    assert [t.holder.name for t in live.match_queue().tickets] == ["Alan"]
+
+
+def test_a_wave_run_by_two_processes_at_once_seats_everyone_once(where, live_at):
+    clock = Clock()
+    one, two = live_at(where, clock), live_at(where, clock)
+    online(one, *NAMES)
+    for name in NAMES:
+        one.enqueue(holder(name))
+    made = one.match_wave(unrated, seed=1) + two.match_wave(unrated, seed=2)
+    seated = [n for t in made for n in t.names]
+    assert sorted(seated) == sorted(NAMES) and len(made) == 2
+
+
+async def test_a_queue_change_reaches_a_subscriber(where, live_at):
+    live = live_at(where)
+    other = live_at(where)
+    async with Subscriber(live.feed()) as seen:
+        other.enqueue(holder("Alan"))
+        await seen.until(lambda changes: any(c.queue for c in changes))
+
+
+def test_two_processes_pair_through_quick_match(where):
+    go, results = CTX.Event(), CTX.Queue()
+    players = [CTX.Process(target=wait_for_match, args=(where, name, go, results), name=name)
+               for name in ("Alan", "Bea")]
+    for player in players:
+        player.start()
+    go.set()
+    outcome = [results.get(timeout=TIMEOUT) for _ in players]
+    for player in players:
+        player.join(TIMEOUT)
+        assert player.exitcode == 0
+    tables = {table_id for _, table_id, _ in outcome}
+    assert len(tables) == 1, outcome
+    assert all(sorted(names) == ["Alan", "Bea"] for _, _, names in outcome)
+
+
+def test_six_processes_racing_each_sit_at_exactly_one_table(where):
+    go, results = CTX.Event(), CTX.Queue()
+    players = [CTX.Process(target=wait_for_match, args=(where, name, go, results), name=name) for name in NAMES]
+    for player in players:
+        player.start()
+    go.set()
+    outcome = [results.get(timeout=TIMEOUT) for _ in players]
+    for player in players:
+        player.join(TIMEOUT)
+        assert player.exitcode == 0
+    seated: dict[str, str] = {}
+    for name, table_id, names in outcome:
+        assert name in names
+        seated[name] = table_id
+    store = open_store(where)
+    try:
+        for name, table_id in seated.items():
+            tables_with_name = [t for t in store.live.tables().tables if name in t.names]
+            assert [t.table_id for t in tables_with_name] == [table_id], [(t.table_id, t.names, t.phase) for t in store.live.tables().tables]
+    finally:
+        store.close()
+
+
+def test_an_invitation_is_seen_by_another_process_and_accepting_starts_the_table(where, live_at):
+    live, other = live_at(where), live_at(where)
+    table = live.invite(holder("Alan"), "Bea", seed=3)
+    seen = other.table(table.table_id)
+    assert seen.is_invited(holder("Bea")) and seen.view_for(None).invited == ("Bea",)
+    other.act(table.table_id, lambda t, now: t.accept(holder("Bea"), now))
+    assert live.table(table.table_id).phase == MAKING
+
+
+def test_two_players_asking_again_at_once_get_one_rematch(where, live_at):
+    live, other = live_at(where), live_at(where)
+    table = live.create_table(holder("Alan"), seats=2, seed=3, pace=(0.0, 0.0))
+    live.update_table(table.table_id, lambda t: t.sit(holder("Bea"), 1))
+    live.act(table.table_id, lambda t, now: t.start(holder("Alan"), now))
+    for name in ("Alan", "Bea"):
+        live.act(table.table_id, lambda t, now, n=name: t.leave(holder(n), now))
+    assert live.table(table.table_id).phase == "finished"
+    first = live.rematch(table.table_id, holder("Bea"), seed=1)
+    second = other.rematch(table.table_id, holder("Alan"), seed=2)
+    assert first == second
+    again = other.table(first)
+    assert again.names == ("Bea", None) and again.invited == ["Alan"]
+    other.act(first, lambda t, now: t.accept(holder("Alan"), now))
+    assert live.table(first).phase == MAKING

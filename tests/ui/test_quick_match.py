@@ -1,0 +1,87 @@
+"""Quick match on screen: two apps on one data folder pair into one started table; alone, the computers
+fill it; Esc stops waiting; bursts and one key too many change nothing; 80×24 and 60×20."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wom_tui.domain.store.folder.store import FolderStore as Store
+from wom_tui.domain.table import MAKING
+from wom_tui.screens.live_table import LiveTableScreen
+from wom_tui.screens.lobby import LobbyScreen
+from wom_tui.screens.quick_match import QuickMatchScreen
+
+from .burst import send_burst
+from .conftest import build_app, wait_for
+from .screen_text import screen_text
+
+
+@pytest.fixture(autouse=True)
+def quick_waves(monkeypatch):
+    monkeypatch.setattr(QuickMatchScreen, "wave_interval", 0.2)
+
+
+def at_table(app) -> bool:
+    return isinstance(app.screen, LiveTableScreen) and app.screen.view is not None
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_two_players_pressing_w_on_the_menu_sit_at_one_started_table(data_dir: Path, size) -> None:
+    store = Store(data_dir)
+    alan_app, bea_app = build_app(data_dir), build_app(data_dir)
+    async with alan_app.run_test(size=size) as a, bea_app.run_test(size=size) as b:
+        await a.press("w")
+        await wait_for(a, lambda: isinstance(alan_app.screen, QuickMatchScreen) and alan_app.screen.ticket is not None,
+                       message="Alan waits")
+        text = screen_text(alan_app)
+        assert "Looking for players" in text and "HAL9000 or VIKI fill the table in 0:" in text
+        assert "Esc: stop waiting" in text
+        await b.press("w")
+        await wait_for(a, lambda: at_table(alan_app), message="Alan seated")
+        await wait_for(b, lambda: at_table(bea_app), message="Bea seated")
+        assert alan_app.screen.table_id == bea_app.screen.table_id
+        table = store.live.table(alan_app.screen.table_id)
+        assert table.phase == MAKING and sorted(table.names) == sorted(
+            [alan_app.together.me().name, bea_app.together.me().name])
+        assert alan_app.nudges == 1 and bea_app.nudges == 1  # found: the bell rang once each, with the reason
+        await wait_for(a, lambda: store.live.match_queue().tickets == (), message="the queue emptied")
+
+
+async def test_alone_after_the_fill_time_a_computer_takes_the_seat(data_dir: Path) -> None:
+    app = build_app(data_dir, fill_after=0.5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), message="lobby")
+        await pilot.press("q")
+        await wait_for(pilot, lambda: at_table(app), message="seated with a computer")
+        assert set(app.screen.view.seats[1].name for _ in [0]) <= {"HAL9000", "VIKI"}
+        assert "Quick match found" in "".join(str(n.message) for n in app._notifications)
+
+
+async def test_c_asks_for_the_computers_at_once_and_a_burst_of_keys_seats_once(data_dir: Path) -> None:
+    store = Store(data_dir)
+    app = build_app(data_dir, fill_after=600)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.press("w")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuickMatchScreen) and app.screen.ticket is not None,
+                       message="waiting")
+        send_burst(app, "c", "c", "c", "w")
+        await wait_for(pilot, lambda: at_table(app), message="seated with a computer")
+        tables = store.live.tables().tables
+        assert len(tables) == 1 and tables[0].seat_count == 2
+
+
+async def test_escape_stops_waiting_and_leaves_the_queue(data_dir: Path) -> None:
+    store = Store(data_dir)
+    app = build_app(data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("w")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuickMatchScreen) and app.screen.ticket is not None,
+                       message="waiting")
+        assert len(store.live.match_queue().waiting) == 1
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, QuickMatchScreen), message="back")
+        await wait_for(pilot, lambda: store.live.match_queue().tickets == (), message="out of the queue")
+        assert store.live.tables().tables == ()

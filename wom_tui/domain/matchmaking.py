@@ -1,0 +1,276 @@
+"""Quick match: "play World of Mastermind now" — who waits, and who sits with whom.
+
+For players: docs/play.md, *Quick match*.
+
+Waiting players hold a :class:`Ticket` in one :class:`MatchQueue` shared by every process and server
+on a store. The queue is paired in *waves*: every :data:`WAVE_INTERVAL` seconds, or at once when
+:data:`WAVE_AT` wait (:func:`wave_due`). A wave (:func:`pair`) groups waiting players by rating
+closeness that widens the longer someone waits (:func:`tolerance`), up to :data:`MAX_SEATS` a table,
+players with the same attempts together. Someone who has waited their ``fill_after`` seconds with
+nobody close enough gets a table with HAL9000 or VIKI, whichever's rating is nearest theirs.
+:func:`match_table` turns a group into a started table (codes being set).
+
+Everything here is pure: ratings come in as numbers (a guest's or an unrated player's is
+:data:`RATING_MIDDLE`), the time as ``now``, table ids and seeds from the caller. One wave never
+seats a ticket twice, and a ticket once seated is never paired again (:meth:`Ticket.waiting`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .table import SEAT_GRACE, COMPUTER_PACE, SeatHolder, Table, TableDataError
+from .users import COMPUTER_NAMES
+from .wom import MAX_ATTEMPTS, MIN_ATTEMPTS
+
+WAVE_INTERVAL = 10.0
+"""Seconds between two waves of pairing."""
+WAVE_AT = 4
+"""A wave runs at once when this many players with the same attempts wait."""
+MAX_SEATS = 4
+"""The most players a quick-match table seats."""
+FILL_AFTER = 30.0
+"""Seconds a player waits before the computers fill their table (``--fill-after``)."""
+RATING_MIDDLE = 1500.0
+"""The middle of the rating scale: the rating of a guest or of a player with none yet."""
+CLOSENESS = 100.0
+"""Rating points apart two players may be when neither has waited."""
+WIDENING = 25.0
+"""Rating points the closeness widens by for every second a player has waited."""
+RatingOf = Callable[[str], "float | None"]
+"""A registered player's rating by name (None: unrated); the ratings' store supplies it."""
+MATCHED_KEEP = 60.0
+"""Seconds a seated ticket stays in the queue for its player's screen to read it."""
+
+
+def tolerance(waited: float) -> float:
+    """How far apart in rating a player who has waited ``waited`` seconds accepts others."""
+    return CLOSENESS + WIDENING * max(0.0, waited)
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """A player waiting for a quick match (or just seated by one: ``table_id``)."""
+
+    holder: SeatHolder
+    since: float
+    """When the player started waiting."""
+    attempts: int = 10
+    fill_after: float = FILL_AFTER
+    """Seconds after ``since`` at which computers may fill the player's table (0: at once)."""
+    table_id: str | None = None
+    """The table the player was seated at (None while waiting)."""
+    matched_at: float | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.holder, SeatHolder):
+            raise TypeError("a ticket's holder must be a SeatHolder")
+        if type(self.attempts) is not int or not MIN_ATTEMPTS <= self.attempts <= MAX_ATTEMPTS:
+            raise ValueError(f"attempts must be between {MIN_ATTEMPTS} and {MAX_ATTEMPTS}")
+        if not self.fill_after >= 0:
+            raise ValueError("fill_after must be at least 0")
+
+    @property
+    def session(self) -> str:
+        """The waiting session."""
+        return self.holder.session
+
+    @property
+    def waiting(self) -> bool:
+        """Still waiting (not seated yet)."""
+        return self.table_id is None
+
+    def may_fill(self, now: float) -> bool:
+        """True once computers may fill this player's table."""
+        return now - self.since >= self.fill_after
+
+    def as_json(self) -> dict[str, Any]:
+        """The ticket as plain JSON data."""
+        return {"holder": self.holder.as_json(), "since": self.since, "attempts": self.attempts,
+                "fill_after": self.fill_after, "table_id": self.table_id, "matched_at": self.matched_at}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Ticket:
+        """Rebuild from :meth:`as_json` data; :class:`.table.TableDataError` if it is not one."""
+        keys = {"holder", "since", "attempts", "fill_after", "table_id", "matched_at"}
+        if not isinstance(data, dict) or set(data) != keys:
+            raise TableDataError(f"a queue ticket needs exactly {', '.join(sorted(keys))}")
+        number = (int, float)
+        if type(data["since"]) not in number or type(data["fill_after"]) not in number \
+                or (data["matched_at"] is not None and type(data["matched_at"]) not in number) \
+                or (data["table_id"] is not None and not isinstance(data["table_id"], str)):
+            raise TableDataError("a queue ticket's times are numbers and its table id text")
+        try:
+            return cls(SeatHolder.from_json(data["holder"]), float(data["since"]), data["attempts"],
+                       float(data["fill_after"]), data["table_id"],
+                       None if data["matched_at"] is None else float(data["matched_at"]))
+        except (ValueError, TypeError) as exc:
+            raise TableDataError(str(exc)) from None
+
+
+@dataclass(frozen=True)
+class MatchQueue:
+    """Every ticket (waiting or just seated) and when the last wave ran."""
+
+    tickets: tuple[Ticket, ...] = ()
+    last_wave: float = 0.0
+
+    def ticket(self, session: str) -> Ticket | None:
+        """The ticket of ``session``, if any."""
+        return next((t for t in self.tickets if t.session == session), None)
+
+    @property
+    def waiting(self) -> tuple[Ticket, ...]:
+        """The tickets still waiting, longest first."""
+        return tuple(sorted((t for t in self.tickets if t.waiting), key=lambda t: (t.since, t.session)))
+
+    def with_ticket(self, ticket: Ticket) -> MatchQueue:
+        """The queue with ``ticket`` added, replacing any of its session or of the same person."""
+        kept = tuple(t for t in self.tickets
+                     if t.session != ticket.session and t.holder.identity != ticket.holder.identity)
+        return replace(self, tickets=(*kept, ticket))
+
+    def without(self, sessions: set[str] | frozenset[str]) -> MatchQueue:
+        """The queue without the tickets of ``sessions``."""
+        return replace(self, tickets=tuple(t for t in self.tickets if t.session not in sessions))
+
+    def as_json(self) -> dict[str, Any]:
+        """The queue as plain JSON data."""
+        return {"tickets": [t.as_json() for t in self.tickets], "last_wave": self.last_wave}
+
+    @classmethod
+    def from_json(cls, data: Any) -> MatchQueue:
+        """Rebuild from :meth:`as_json` data; :class:`.table.TableDataError` if it is not one."""
+        if not isinstance(data, dict) or set(data) != {"tickets", "last_wave"} \
+                or not isinstance(data["tickets"], list) or type(data["last_wave"]) not in (int, float):
+            raise TableDataError("a match queue holds exactly a list of tickets and last_wave")
+        return cls(tuple(Ticket.from_json(t) for t in data["tickets"]), float(data["last_wave"]))
+
+
+def wave_due(queue: MatchQueue, now: float, interval: float = WAVE_INTERVAL) -> bool:
+    """True if a wave should run now: someone waits and the last wave is ``interval`` old, or
+    :data:`WAVE_AT` wait with the same attempts, or someone's fill time has come. A wave with one
+    player seats nobody, but starts the next ``interval``: the players arriving meanwhile gather, and
+    a crowd is seated in fours rather than split into pairs with one left over.
+    """
+    waiting = queue.waiting
+    if not waiting:
+        return False
+    if now - queue.last_wave >= interval:
+        return True
+    counts: dict[int, int] = {}
+    for ticket in waiting:
+        counts[ticket.attempts] = counts.get(ticket.attempts, 0) + 1
+    return max(counts.values()) >= WAVE_AT or any(t.may_fill(now) for t in waiting)
+
+
+@dataclass(frozen=True)
+class Group:
+    """Who sits at one new table: players (in seat order) and the computers that fill it."""
+
+    tickets: tuple[Ticket, ...]
+    computers: tuple[str, ...]
+    attempts: int
+
+
+def nearest_computer(rating: float, computer_ratings: Mapping[str, float]) -> str:
+    """The computer player whose rating is nearest ``rating`` (ties: the first of COMPUTER_NAMES)."""
+    return min(COMPUTER_NAMES, key=lambda name: (abs(computer_ratings.get(name, RATING_MIDDLE) - rating),
+                                                 COMPUTER_NAMES.index(name)))
+
+
+def pair(queue: MatchQueue, ratings: Mapping[str, float], now: float,
+         computer_ratings: Mapping[str, float] | None = None) -> list[Group]:
+    """One wave: the groups to seat now. ``ratings`` by session (missing: :data:`RATING_MIDDLE`).
+
+    The longest waiter anchors a group; the others join closest rating first, each only if every pair
+    in the group is within the wider of the two players' :func:`tolerance` and has the same attempts.
+    A group of at least two is seated. A player left alone takes a close player from a full table
+    (three and two rather than four and one); failing that, once their fill time has come, the computer
+    nearest their rating. Everyone else keeps waiting. No ticket is in two groups.
+    """
+    computer_ratings = computer_ratings or {}
+
+    def rating(ticket: Ticket) -> float:
+        return ratings.get(ticket.session, RATING_MIDDLE)
+
+    def close(a: Ticket, b: Ticket) -> bool:
+        wider = max(tolerance(now - a.since), tolerance(now - b.since))
+        return a.attempts == b.attempts and abs(rating(a) - rating(b)) <= wider
+
+    left = list(queue.waiting)
+    groups: list[Group] = []
+    while left:
+        anchor = left.pop(0)
+        group = [anchor]
+        for other in sorted(left, key=lambda t: (abs(rating(t) - rating(anchor)), t.since, t.session)):
+            if len(group) == MAX_SEATS:
+                break
+            if all(close(member, other) for member in group):
+                group.append(other)
+        if len(group) >= 2:
+            for member in group[1:]:
+                left.remove(member)
+            groups.append(Group(tuple(group), (), anchor.attempts))
+            continue
+        # Alone: rather than a full table and one player left waiting, a table of three and a pair.
+        full = [(i, g) for i, g in enumerate(groups) if len(g.tickets) == MAX_SEATS and not g.computers]
+        partner = next(((i, m) for i, g in full for m in reversed(g.tickets[1:]) if close(anchor, m)), None)
+        if partner is not None:
+            i, member = partner
+            groups[i] = Group(tuple(t for t in groups[i].tickets if t is not member), (), groups[i].attempts)
+            groups.append(Group((member, anchor), (), anchor.attempts))
+        elif anchor.may_fill(now):
+            groups.append(Group((anchor,), (nearest_computer(rating(anchor), computer_ratings),), anchor.attempts))
+    return groups
+
+
+def match_table(table_id: str, group: Group, *, seed: int, now: float, grace: float = SEAT_GRACE,
+                pace: tuple[float, float] = COMPUTER_PACE) -> Table:
+    """The started table of ``group``: the longest waiter opens it, everyone sits, computers fill the
+    rest, and the code making begins (World of Mastermind's usual rules, the group's attempts).
+    """
+    creator = group.tickets[0].holder
+    table = Table(table_id, creator, seats=len(group.tickets) + len(group.computers), attempts=group.attempts,
+                  seed=seed, now=now, grace=grace, pace=pace)
+    for index, ticket in enumerate(group.tickets[1:], start=1):
+        table.sit(ticket.holder, index)
+    for index, name in enumerate(group.computers, start=len(group.tickets)):
+        table.seat_computer(creator, index, name)
+    table.start(creator, now)
+    return table
+
+
+def run_wave(queue: MatchQueue, ratings: Mapping[str, float], now: float, *,
+             new_table: Callable[[Group], Table], live: set[str] | frozenset[str] | None = None,
+             computer_ratings: Mapping[str, float] | None = None) -> tuple[MatchQueue, list[Table]]:
+    """A whole wave on ``queue``: drop tickets whose session is not in ``live`` (when given) and
+    seated tickets kept long enough, pair the rest, make each group's table with ``new_table``.
+    Returns the new queue (seated tickets naming their table, ``last_wave`` = now) and the tables.
+    """
+    kept = []
+    for ticket in queue.tickets:
+        if ticket.waiting and live is not None and ticket.session not in live:
+            continue  # dropped: the player is gone
+        if not ticket.waiting and ticket.matched_at is not None and now - ticket.matched_at > MATCHED_KEEP:
+            continue
+        kept.append(ticket)
+    queue = MatchQueue(tuple(kept), queue.last_wave)
+    tables = []
+    seated: dict[str, Ticket] = {}
+    for group in pair(queue, ratings, now, computer_ratings):
+        table = new_table(group)
+        tables.append(table)
+        for ticket in group.tickets:
+            seated[ticket.session] = replace(ticket, table_id=table.table_id, matched_at=now)
+    tickets = tuple(seated.get(t.session, t) for t in queue.tickets)
+    return MatchQueue(tickets, now), tables
+
+
+__all__ = [
+    "CLOSENESS", "FILL_AFTER", "Group", "MATCHED_KEEP", "MAX_SEATS", "MatchQueue", "RATING_MIDDLE", "RatingOf", "Ticket",
+    "WAVE_AT", "WAVE_INTERVAL", "WIDENING", "match_table", "nearest_computer", "pair", "run_wave", "tolerance",
+    "wave_due",
+]

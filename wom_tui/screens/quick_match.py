@@ -1,0 +1,187 @@
+"""Quick match: "play World of Mastermind now" — wait in the shared queue until seated at a started table.
+
+For players: docs/play.md, *Quick match*. The pairing is :mod:`wom_tui.domain.matchmaking`'s; the queue
+is the store's (``store.live``: every process and server on the store shares it). While this screen is
+open it runs the waves that are due (whichever process gets there first runs each one), and the change
+feed wakes it when the queue or the tables change: seated, it rings (:func:`.together.nudge_player`) and
+becomes the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from ..domain.matchmaking import WAVE_INTERVAL, Ticket
+from ..domain.store.api import LiveChange
+from ..domain.table import MAKING, Table
+from ..patches.footer import Footer
+from .together import LiveScreen, nudge_player
+
+TICK = 1.0
+"""Seconds between two looks at the clock while waiting (the countdown, a due wave)."""
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """What the screen shows: this session's ticket, how many wait, and its table once seated."""
+
+    ticket: Ticket | None
+    waiting: int
+    table: Table | None
+
+
+def clock_text(seconds: float) -> str:
+    """``m:ss`` of a non-negative number of seconds."""
+    whole = max(0, int(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+class QuickMatchScreen(LiveScreen):
+    """Waiting for a quick match: Esc stops waiting, ``c`` asks for the computers now."""
+
+    BINDINGS = [
+        Binding("c", "computers", "Computers now"),
+    ]
+
+    wave_interval = WAVE_INTERVAL
+    """Seconds between two waves (the rules'; tests shorten it)."""
+
+    def __init__(self, attempts: int = 10) -> None:
+        super().__init__(classes="quick-match-screen")
+        self.attempts = attempts
+        self.state: Waiting | None = None
+        self.ticket: Ticket | None = None
+        self.seated_at: str | None = None
+        self._queued = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="quick-box", classes="panel"):
+            yield Static(Text("Quick match: World of Mastermind"), classes="panel-title")
+            yield Static(Text(f"4 pegs, 6 colours, {self.attempts} attempts, 2–4 players"), id="quick-rules")
+            yield Static(Text("Joining the queue…"), id="quick-status")
+            yield Static(Text(""), id="quick-fill")
+            yield Static(Text("c: play the computers now · Esc: stop waiting"), id="quick-hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        # (LiveScreen.on_mount runs too, as Textual calls every class's handler.)
+        self.set_interval(TICK, self._tick)
+
+    def wants(self, change: LiveChange) -> bool:
+        """The queue (someone came, went or was seated) and new tables."""
+        return change.queue or bool(change.tables) or change.presence
+
+    def on_unmount(self) -> None:
+        """Leaving the screen unseated stops waiting (LiveScreen's own unmount runs too)."""
+        if self.seated_at is None and self._queued:
+            _leave_later(self.wom.store.live, self.together.session)
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def load(self) -> Waiting:
+        live = self.wom.store.live
+        me = self.together.me()
+        assert me is not None
+        if not self._queued:
+            self.ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.wom.options.fill_after)
+            self._queued = True
+        live.match_wave(self.wom.rating_of, self.wom.rng.getrandbits(48), interval=self.wave_interval,
+                        grace=self.wom.options.seat_grace,
+                        pace=_pace(self.wom.options.computer_pace))
+        queue = live.match_queue()
+        ticket = queue.ticket(me.session)
+        table = live.table(ticket.table_id) if ticket is not None and ticket.table_id is not None else None
+        if ticket is None and self.seated_at is None:
+            # Dropped from the queue (this session looked gone to a wave, or a seated ticket expired
+            # before its table could be read): wait again.
+            ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.wom.options.fill_after)
+        return Waiting(ticket, len(queue.waiting), table)
+
+    def show(self, state: Waiting) -> None:
+        self.state = state
+        if state.ticket is not None:
+            self.ticket = state.ticket
+        if self.seated_at is not None:
+            return
+        if state.table is not None and state.ticket is not None:
+            self._seated(state.table)
+            return
+        self._show_wait()
+
+    def _tick(self) -> None:
+        """Every second: the countdown, and a look at the queue (a wave may be due)."""
+        self._show_wait()
+        self.poke()
+
+    def _show_wait(self) -> None:
+        ticket = self.ticket
+        if ticket is None or self.seated_at is not None or not self.is_mounted:
+            return
+        now = self.wom.store.live.clock()
+        waited = now - ticket.since
+        others = max(0, (self.state.waiting if self.state else 1) - 1)
+        status = Text(f"Looking for players… waited {clock_text(waited)}", end="")
+        status.append(f" · {others} other{'s' if others != 1 else ''} waiting", style="dim")
+        self.query_one("#quick-status", Static).update(status)
+        left = ticket.fill_after - waited
+        fill = (Text(f"HAL9000 or VIKI fill the table in {clock_text(left + 0.999)} if nobody comes.")
+                if left > 0 else Text("Nobody close yet: a computer player takes the other seat at the next wave."))
+        self.query_one("#quick-fill", Static).update(fill)
+
+    def _seated(self, table: Table) -> None:
+        from .live_table import LiveTableScreen
+
+        self.seated_at = table.table_id
+        others = [name for name in table.names if name is not None and name != (self.together.me() or table.creator).name]
+        reason = f"Quick match found: you play {', '.join(others)}."
+        if table.phase == MAKING:
+            reason += " Set your code!"
+        nudge_player(self.wom, reason)
+        live, session = self.wom.store.live, self.together.session
+        _leave_later(live, session)
+        self.app.switch_screen(LiveTableScreen(table.table_id))
+
+    # -- acting ------------------------------------------------------------------------------
+
+    def action_computers(self) -> None:
+        """Ask for a computer player now rather than wait."""
+        if self.seated_at is not None or not self._queued:
+            return
+        live, session = self.wom.store.live, self.together.session
+
+        async def fill() -> None:
+            ticket = await asyncio.to_thread(live.fill_now, session)
+            if ticket is not None:
+                self.ticket = ticket
+                self.query_one("#quick-fill", Static).update(Text("A computer player takes the other seat…"))
+            self.poke()
+
+        self.run_worker(fill(), group="fill", exclusive=True)
+
+
+def _leave_later(live: object, session: str) -> None:
+    """Take the session's ticket out of the queue in a thread, whatever screen is then shown."""
+    import threading
+
+    def leave() -> None:
+        try:
+            live.leave_queue(session)  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001  (a wave drops the ticket of a session that is gone anyway)
+            pass
+
+    threading.Thread(target=leave, name="wom-leave-queue", daemon=True).start()
+
+
+def _pace(computer_pace: float) -> tuple[float, float]:
+    """The computers' pace at a table: a human's few seconds, none when the app's pace is 0 (tests)."""
+    return (0.0, 0.0) if computer_pace <= 0 else (2.0, 5.0)
+
+
+__all__ = ["QuickMatchScreen", "Waiting", "clock_text"]
