@@ -30,7 +30,7 @@ import copy
 import dataclasses
 import random
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -240,6 +240,8 @@ def _optional_number(value: Any, what: str) -> float | None:
 
 MAX_SEED = 10**MAX_DIGITS - 1
 """The largest seed a table takes: every number in a data file has at most 15 digits."""
+MAX_ORIGIN = 64
+"""The longest address a table keeps as its origin (an IPv6 address with a zone fits)."""
 
 
 class Table:
@@ -257,8 +259,11 @@ class Table:
         now: float = 0.0,
         grace: float = SEAT_GRACE,
         pace: tuple[float, float] = COMPUTER_PACE,
+        origin: str | None = None,
     ) -> None:
         check_table_id(table_id)
+        if origin is not None and (not isinstance(origin, str) or not 0 < len(origin) <= MAX_ORIGIN):
+            raise ValueError(f"a table's origin is an address of 1 to {MAX_ORIGIN} characters")
         if not isinstance(creator, SeatHolder):
             raise TypeError("the creator must be a SeatHolder")
         if type(seats) is not int or not MIN_PLAYERS <= seats <= MAX_PLAYERS:
@@ -284,6 +289,8 @@ class Table:
         """Set by the store when it starts recording the finished game (journalled, exactly once)."""
         self.recorded = False
         self.created_at = float(now)
+        self.origin = origin
+        """The network address its creator connected from (None when opened on this machine)."""
         self._seats = [_Seat() for _ in range(seats)]
         self._seats[0].holder = creator
         self._boards: list[DecodingBoard] = []
@@ -733,6 +740,7 @@ class Table:
             "game_id": self.game_id,
             "recorded": self.recorded,
             "created_at": self.created_at,
+            **({"origin": self.origin} if self.origin is not None else {}),
         }
 
     @classmethod
@@ -753,7 +761,7 @@ class Table:
     def _from_json(cls, data: Any) -> Table:
         if not isinstance(data, dict):
             raise TableDataError("a table must be an object")
-        missing, extra = _TABLE_KEYS - set(data), set(data) - _TABLE_KEYS
+        missing, extra = _TABLE_KEYS - set(data), set(data) - _TABLE_KEYS - {"origin"}
         if missing or extra:
             raise TableDataError(f"{'missing' if missing else 'unexpected'} field {sorted(missing or extra)[0]!r}")
         ruleset = Ruleset.from_json(data["ruleset"])
@@ -781,7 +789,7 @@ class Table:
             data["id"], SeatHolder.from_json(data["creator"]), seats=len(seats), attempts=ruleset.guesses,
             ruleset=ruleset, seed=data["seed"], now=_number(data["created_at"], "'created_at'"),
             grace=_number(data["grace"], "'grace'"),
-            pace=(_number(pace[0], "'pace'"), _number(pace[1], "'pace'")),
+            pace=(_number(pace[0], "'pace'"), _number(pace[1], "'pace'")), origin=data.get("origin"),
         )
         table.phase = data["phase"]
         table.version = data["version"]
@@ -867,7 +875,31 @@ class Table:
             raise TableDataError("only a finished game with a game id can be recorded")
 
 
+def unstarted_by(tables: Iterable[Table], creator: SeatHolder) -> list[Table]:
+    """The tables ``creator`` (the same person, on any session) opened that have not started yet."""
+    return [t for t in tables if t.phase == OPEN and t.creator.identity == creator.identity]
+
+
+def check_may_open(tables: Iterable[Table], creator: SeatHolder, origin: str | None, per_address: int) -> None:
+    """Refuse (:class:`Refused`, with the reason) a new table by ``creator`` from ``origin`` when they
+    already hold one they opened and have not started, or when ``origin`` already has ``per_address``
+    such tables open (0: no limit; no origin: opened on this machine, no limit). docs/play.md, *Tables*.
+    """
+    tables = list(tables)
+    own = unstarted_by(tables, creator)
+    if own:
+        raise Refused("You already have a table that has not started (the lobby marks it): "
+                      "start it, or close it before opening another.")
+    if origin is not None and per_address > 0:
+        count = sum(1 for t in tables if t.phase == OPEN and t.origin == origin)
+        if count >= per_address:
+            raise Refused(f"Your address already has {count} table{'s' if count != 1 else ''} waiting to start "
+                          f"(at most {per_address}): join one, or wait until one starts or closes.")
+
+
 __all__ = [
+    "check_may_open",
+    "unstarted_by",
     "CLOSED",
     "COMPUTER_PACE",
     "FINISHED",

@@ -13,7 +13,7 @@ from typing import TypeVar
 
 from ..codes import WOM_RULESET, Ruleset
 from ..presence import Presence
-from ..table import CLOSED, COMPUTER_PACE, FINISHED, SEAT_GRACE, SeatHolder, Table
+from ..table import CLOSED, COMPUTER_PACE, FINISHED, SEAT_GRACE, SeatHolder, Table, check_may_open
 from .api import Listing, StoreError
 
 KEEP_ENDED = 600.0
@@ -30,7 +30,7 @@ def new_table_id() -> str:
 class TableRules:
     """What every live store does the same way around :class:`.table.Table`'s rules: open a table,
     bring it up to date, play on it, sweep. A store supplies ``clock``, ``sessions()``,
-    ``table(table_id)`` (the table as kept, None if gone), ``_insert(table)`` (keep a new table),
+    ``table(table_id)`` (the table as kept, None if gone), ``_insert(table, admit)`` (keep a new table),
     ``update_table`` (its compare-and-swap), ``tables()``, and for the sweep ``_sweep_presence()``,
     ``_remove_ended(tables)`` and ``_record_again(table_id)``.
     """
@@ -40,15 +40,22 @@ class TableRules:
     def create_table(
         self, creator: SeatHolder, *, seats: int = 2, attempts: int = 10, ruleset: Ruleset = WOM_RULESET,
         seed: int = 0, grace: float = SEAT_GRACE, pace: tuple[float, float] = COMPUTER_PACE,
+        origin: str | None = None, per_address: int = 0,
     ) -> Table:
-        """Open a new table with ``creator`` in seat 1; :class:`.table.Refused` for rules it cannot have."""
+        """Open a new table with ``creator`` in seat 1, opened from the address ``origin`` (None: on this
+        machine); :class:`.table.Refused` for rules it cannot have, or when the creator already holds a
+        table that has not started or ``origin`` has ``per_address`` of them (:func:`.table.check_may_open`,
+        decided atomically with the insert: two opens at once cannot both pass).
+        """
         table = Table(new_table_id(), creator, seats=seats, attempts=attempts, ruleset=ruleset, seed=seed,
-                      now=self.clock(), grace=grace, pace=pace)
-        self._insert(table)
+                      now=self.clock(), grace=grace, pace=pace, origin=origin)
+        self._insert(table, lambda unstarted: check_may_open(unstarted, creator, origin, per_address))
         return table
 
-    def _insert(self, table: Table) -> None:  # pragma: no cover - supplied by the store
-        """Keep a new table."""
+    def _insert(self, table: Table, admit: Callable[[list[Table]], None]) -> None:  # pragma: no cover
+        """Keep a new table if ``admit(the tables that have not started)`` does not raise; atomically
+        (no other table is opened in between). Supplied by the store.
+        """
         raise NotImplementedError
 
     def table(self, table_id: str) -> Table | None:  # pragma: no cover - supplied by the store
