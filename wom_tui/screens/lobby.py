@@ -232,7 +232,8 @@ class LobbyScreen(LiveScreen):
             first = next(i for i in ids if i in state.mine)
             tables.highlighted = tables.get_option_index(first)
             self.say(self._seat_message(first))
-        elif not state.mine and previous is not None and previous.mine:
+            self._seat_said = True
+        elif not state.mine and self._seat_said:
             self.say("")
         if previous is None or bool(previous.mine) != bool(state.mine):
             self.refresh_bindings()
@@ -301,8 +302,11 @@ class LobbyScreen(LiveScreen):
         self._shown_ids = [table_id for table_id, _ in lines]
         self._drawn = dict(lines)
 
+    _seat_said = False
+
     def say(self, message: str, *, error: bool = False) -> None:
         """A line above the tables (plain text)."""
+        self._seat_said = False
         self.query_one("#lobby-message", Static).update(Text(message, style="bold red" if error else ""))
 
     # -- acting ------------------------------------------------------------------------------
