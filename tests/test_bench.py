@@ -25,6 +25,7 @@ HELPERS = {"livefeed.py"}
 TINY: dict[str, list[str]] = {
     "fuzz.py": ["--events", "20", "--seed", "7"],
     "live.py": ["--tiny"],
+    "lobby_rows.py": ["--tiny", "--json"],
     "pglive.py": ["--tiny"],
     "screen_memory.py": ["--opens", "1", "--warm-up", "1", "--screens", "help"],
     "serve_abuse.py": ["--tiny"],
