@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from wom_tui.domain.users import NameRejected, User, UserRegistry, fold_name
 
 LOOKS = {"0": "oO", "1": "iIlL", "2": "zZ", "3": "eE", "4": "aA", "5": "sS", "6": "gG", "7": "tT", "8": "bB",
-         "9": "gG", "i": "1lIL", "l": "1iIL", "o": "0O", "s": "5S"}
+         "9": "qQ", "i": "1lIL", "l": "1iIL", "o": "0O", "s": "5S"}
 
 
 @pytest.mark.parametrize(("name", "reason"), [
@@ -80,5 +80,5 @@ def test_a_fold_is_lower_case_letters_only_and_folds_to_itself(name):
 def test_names_that_differ_in_a_letter_that_has_no_lookalike_fold_apart(left, right):
     if fold_name(left) != fold_name(right):
         return
-    plain = str.maketrans("0123456789iIlLoOsSzZeEaAgGtTbB", "##########" + "#" * 20)
+    plain = str.maketrans("0123456789iIlLoOsSzZeEaAgGtTbBqQ", "##########" + "#" * 22)
     assert left.translate(plain).casefold() == right.translate(plain).casefold()

@@ -107,9 +107,9 @@ def name_key(name: str) -> str:
     return name.casefold()
 
 
-LOOKALIKES = str.maketrans("0123456789i", "olzeasgtbgl")
+LOOKALIKES = str.maketrans("0123456789i", "olzeasgtbql")
 """Characters that pass for one another in a name, folded to one: 0/O, 1/I/l, 2/Z, 3/E, 4/A, 5/S, 6/G, 7/T,
-8/B, 9/g. The PostgreSQL store folds the same way (``FOLD_SQL`` in ``domain/store/postgres/migrations.py``)."""
+8/B, 9/q. The PostgreSQL store folds the same way (``FOLD_SQL`` in ``domain/store/postgres/migrations.py``)."""
 _NOT_LETTER_OR_DIGIT = re.compile(r"[^a-z0-9]")
 _GUEST = "guest"
 _DIGIT_LOOKS = frozenset("0123456789".translate(LOOKALIKES))

@@ -22,7 +22,7 @@ def fold_sql(expression: str) -> str:
     lower case, letters and digits only, look-alike characters made one (``users.LOOKALIKES``).
     """
     return (f"translate(regexp_replace(lower({expression}), '[^a-z0-9]', '', 'g'), "
-            "'0123456789i', 'olzeasgtbgl')")
+            "'0123456789i', 'olzeasgtbql')")
 
 
 @dataclass(frozen=True)
