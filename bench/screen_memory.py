@@ -6,7 +6,7 @@ machine pays) and the Python heap (tracemalloc is too slow here, so gc object co
 warm-up of 20 opens so that one-time caches are not counted. Goal: 1,000 opens of any screen add
 at most 5 MiB.
 
-    .venv/bin/python bench/screen_memory.py [--opens 1000] [--warm-up 20] [--screens scoreboard help register solo play]
+    .venv/bin/python bench/screen_memory.py [--opens 1000] [--warm-up 20] [--screens scoreboard help register solo play palette]
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ SCREENS = {
     "register": ("r", "RegisterScreen"),
     "solo": ("o", "SoloSetupScreen"),
     "play": ("p", "WomSetupScreen"),
+    "palette": ("ctrl+p", "WomCommandPalette"),
 }
 WARM_UP = 20
 

@@ -27,6 +27,7 @@ TINY: dict[str, list[str]] = {
     "arcade_match.py": ["--players", "4", "--within", "0.5", "--json"],
     "fuzz.py": ["--events", "20", "--seed", "7"],
     "live.py": ["--tiny"],
+    "lobby_rows.py": ["--tiny", "--json"],
     "pglive.py": ["--tiny"],
     "screen_memory.py": ["--opens", "1", "--warm-up", "1", "--screens", "help"],
     "serve_abuse.py": ["--tiny"],

@@ -72,6 +72,13 @@ class Settings:
     desktop_notify: bool = False
     """Also send a desktop notification (OSC 9 and OSC 777) with the reason (``--notify``; opt-in)."""
 
+    client_address: str | None = None
+    """The address a served session's client connected from (set by the server for each session; None
+    locally): the lobby's per-address cap on open tables counts by it."""
+    max_open_tables_per_address: int = 3
+    """Tables opened and not yet started that one client address may hold at once (0: no limit); one
+    session holds at most one such table anyway. docs/serve.md, *Caps*."""
+
     # -- wom-tui serve ----------------------------------------------------------------------------
     host: str = "127.0.0.1"
     port: int = 2222
@@ -117,9 +124,9 @@ class Settings:
         """``--host-key``, else ``ssh_host_ed25519_key`` in the data folder."""
         return self.host_key if self.host_key is not None else self.data_dir / HOST_KEY_NAME
 
-    def for_session(self, seed: int) -> Settings:
-        """The settings of one served session's game: served, with its own seed."""
-        return replace(self, seed=seed, served=True)
+    def for_session(self, seed: int, client_address: str | None = None) -> Settings:
+        """The settings of one served session's game: served, with its own seed and its client's address."""
+        return replace(self, seed=seed, served=True, client_address=client_address)
 
     def as_json(self) -> dict[str, Any]:
         """The settings as JSON data (paths as text), for :meth:`from_json` in another process."""

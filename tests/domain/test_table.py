@@ -388,3 +388,39 @@ def test_computer_moves_worked_out_on_a_copy_are_the_moves_the_table_plays():
     assert moves and all(isinstance(code, str) for code in moves.values())
     t.tick(30.0, moves)
     assert t.to_json() == copy.to_json()
+
+
+# ---- opening tables: one unstarted per person, a few per address (docs/play.md, *Tables*)
+
+
+def test_a_person_with_an_unstarted_table_may_not_open_another():
+    from wom_tui.domain.table import check_may_open
+
+    mine = Table("t-1", ALAN, seats=2)
+    with pytest.raises(Refused, match="already have a table that has not started"):
+        check_may_open([mine], SeatHolder("Alan", "s-alan-elsewhere", True), None, 0)
+    check_may_open([mine], BEA, None, 0)
+    mine.close(ALAN)
+    check_may_open([mine], ALAN, None, 0)
+
+
+def test_an_address_at_its_cap_may_not_open_another_and_is_told_why():
+    from wom_tui.domain.table import check_may_open
+
+    guests = [SeatHolder(f"Guest {n}", f"s-g{n}", False) for n in range(4)]
+    tables = [Table(f"t-{n}", g, origin="2001:db8::1") for n, g in enumerate(guests[:3])]
+    with pytest.raises(Refused, match="already has 3 tables waiting to start \\(at most 3\\)"):
+        check_may_open(tables, guests[3], "2001:db8::1", 3)
+    check_may_open(tables, guests[3], "2001:db8::2", 3)
+    check_may_open(tables, guests[3], "2001:db8::1", 0)  # 0: no cap
+    check_may_open(tables, guests[3], None, 3)  # on this machine: no cap
+
+
+def test_a_tables_origin_is_kept_and_a_table_without_one_still_reads():
+    table = Table("t-1", ALAN, origin="192.0.2.1")
+    assert Table.from_json(json.loads(json.dumps(table.to_json()))).origin == "192.0.2.1"
+    plain = Table("t-2", ALAN).to_json()
+    assert "origin" not in plain  # older versions read tables opened on this machine as before
+    assert Table.from_json(plain).origin is None
+    with pytest.raises(TableDataError):
+        Table.from_json({**plain, "origin": 7})

@@ -423,7 +423,8 @@ async def test_the_feed_reports_table_and_presence_changes_but_not_heartbeats(li
         session = f"s-alan-{number}"
         async with Subscriber(feed) as sub:
             alan = await asyncio.to_thread(live.join, "Alan", True, session)
-            table = await asyncio.to_thread(live.create_table, ALAN)
+            opener = SeatHolder(f"Guest {number + 1}", f"s-guest-{number}", False)  # one unstarted table each
+            table = await asyncio.to_thread(live.create_table, opener)
             await sub.until(lambda seen: any(c.presence for c in seen) and any(table.table_id in c.tables for c in seen))
             count = len(sub.seen)
             await asyncio.to_thread(live.heartbeat, alan)
@@ -461,11 +462,13 @@ async def test_a_folder_that_cannot_be_watched_with_inotify_falls_back_and_still
             raise OSError(errno.ENOSPC, "inotify watch limit reached")
         monkeypatch.setattr(inotify_simple.INotify, "add_watch", no_more_watches)
     folder = folder_live.store.data_dir
-    for feed, expected in ((FolderFeed(folder), "watchfiles"), (FolderFeed(folder, watcher="inotify", poll_interval=0.05), "polling")):
+    for number, (feed, expected) in enumerate(((FolderFeed(folder), "watchfiles"),
+                                               (FolderFeed(folder, watcher="inotify", poll_interval=0.05), "polling"))):
         if sys.platform != "linux" and feed.watcher == "inotify":
             continue
         async with Subscriber(Used(feed, expected)) as sub:
-            table = await asyncio.to_thread(folder_live.create_table, ALAN)
+            opener = SeatHolder(f"Guest {number + 1}", f"s-guest-{number}", False)  # one unstarted table each
+            table = await asyncio.to_thread(folder_live.create_table, opener)
             await sub.until(lambda seen: any(table.table_id in c.tables for c in seen))
 
 
@@ -480,7 +483,8 @@ async def test_the_folder_feed_sees_tables_in_a_tables_folder_made_after_it_star
 
 async def test_many_changes_at_once_reach_a_busy_subscriber_merged(folder_live):
     """Eight tables changing while the subscriber is busy: it gets them in a few changes, not one per file event."""
-    tables = [await asyncio.to_thread(folder_live.create_table, ALAN) for _ in range(8)]
+    tables = [await asyncio.to_thread(folder_live.create_table, SeatHolder(f"P{n}", f"s-p{n}", True))
+              for n in range(8)]
     feed = FolderFeed(folder_live.store.data_dir)
     stop, ready = asyncio.Event(), asyncio.Event()
     changes = feed.changes(stop, ready)
@@ -738,3 +742,63 @@ async def test_every_subscriber_in_a_process_shares_one_source_which_stops_after
         await asyncio.to_thread(live.update_table, table.table_id, lambda t: t.stand(BEA))
         await again.until(lambda seen: any(table.table_id in c.tables for c in seen))
     assert made == [1, 1]
+
+
+# ---- how many tables one person and one address may hold open (docs/play.md, *Tables*)
+
+
+def test_a_person_holds_one_table_that_has_not_started(live):
+    """A second open by the same person is refused with the reason, and nothing is kept; once the
+    first has started or closed, another may be opened."""
+    first = live.create_table(ALAN, seats=2)
+    before = [t.table_id for t in live.tables().tables]
+    with pytest.raises(Refused, match="already have a table"):
+        live.create_table(ALAN, seats=3)
+    with pytest.raises(Refused, match="already have a table"):  # the same person on another session
+        live.create_table(SeatHolder("Alan", "s-alan-2", True), seats=3)
+    assert [t.table_id for t in live.tables().tables] == before
+    live.create_table(BEA, seats=2)  # someone else may
+    live.act(first.table_id, lambda t, now: t.close(ALAN))
+    assert live.create_table(ALAN, seats=2).creator == ALAN
+
+
+def test_an_address_holds_a_few_open_tables(live):
+    """Guests on many sessions from one address: the cap of open tables per address holds, with the reason;
+    another address, or a table started, makes room."""
+    guests = [SeatHolder(f"Guest {n}", f"s-guest-{n}", False) for n in range(1, 6)]
+    opened = [live.create_table(g, origin="192.0.2.7", per_address=3) for g in guests[:3]]
+    with pytest.raises(Refused, match="at most 3"):
+        live.create_table(guests[3], origin="192.0.2.7", per_address=3)
+    assert len(live.tables().tables) == 3
+    live.create_table(guests[3], origin="198.51.100.1", per_address=3)
+    live.act(opened[0].table_id, lambda t, now: t.seat_computer(guests[0], 1, "HAL9000"))
+    live.act(opened[0].table_id, lambda t, now: t.start(guests[0], now))
+    assert live.create_table(guests[4], origin="192.0.2.7", per_address=3).origin == "192.0.2.7"
+    assert live.table(opened[1].table_id).origin == "192.0.2.7"  # kept with the table
+
+
+def test_tables_opened_at_once_from_one_address_never_pass_the_cap(where, opened):
+    """Eight sessions of one address opening tables at the same instant, each on its own connection:
+    the count and the insert are one step, so exactly the cap's number get through."""
+    import threading
+
+    stores = [opened(where) for _ in range(8)]
+    barrier = threading.Barrier(8)
+    results: list[object] = []
+
+    def open_one(n: int) -> None:
+        barrier.wait()
+        try:
+            stores[n].live.create_table(SeatHolder(f"Guest {n + 1}", f"s-g{n}", False), origin="192.0.2.9",
+                                        per_address=2)
+            results.append("opened")
+        except Refused as refused:
+            results.append(refused.reason)
+
+    threads = [threading.Thread(target=open_one, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert results.count("opened") == 2, results
+    assert len(stores[0].live.tables().tables) == 2

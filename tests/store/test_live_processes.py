@@ -70,8 +70,9 @@ def finish(processes) -> None:
 def test_two_processes_racing_for_the_last_seat_exactly_one_gets_it(where, live_at):
     folder = where
     live = live_at(where)
-    for _ in range(8):
-        table = live.create_table(ALAN, seats=2)
+    for n in range(8):
+        opener = SeatHolder(f"Opener {n}", f"s-opener-{n}", False)  # (one unstarted table per person)
+        table = live.create_table(opener, seats=2)
         go, results = CTX.Event(), CTX.Queue()
         racers = [CTX.Process(target=take_seat, args=(str(folder), table.table_id, name, go, results))
                   for name in ("Bea", "Cy")]
@@ -84,7 +85,7 @@ def test_two_processes_racing_for_the_last_seat_exactly_one_gets_it(where, live_
         assert len(winners) == 1, outcome
         [loser] = set(outcome) - set(winners)
         assert outcome[loser] == f"Seat 2 was just taken by {winners[0]}."
-        assert live.table(table.table_id).names == ("Alan", winners[0])
+        assert live.table(table.table_id).names == (opener.name, winners[0])
 
 
 def test_three_processes_and_hal9000_play_a_table_to_the_results_recorded_once(where, live_at):

@@ -141,3 +141,43 @@ def test_copy_from_nowhere_says_so(tmp_path, capsys, missing):
     err = capsys.readouterr().err
     assert ("no such data folder" if missing == "folder" else "cannot use the database") in err
     assert "Traceback" not in err and ":pw@" not in err
+
+
+def test_a_copy_into_a_folder_cut_off_by_a_full_disk_leaves_no_arcade_behind(tmp_path, monkeypatch, capsys):
+    """The disk fills after the games were written: the target is not there (nor a half copy that would
+    open as an empty arcade), no temporary folder is left, and the person copying is told why."""
+    import errno
+
+    from wom_tui.domain.store.folder import store as folder_store
+
+    source = tmp_path / "arcade"
+    make_arcade(source, 3, 4, Random(3))
+    folder_store.FolderStore(source).daily_attempts()  # the source's first daily read moves daily.json into day files
+    written = []
+
+    def disk_full(path, data, **kwargs):
+        written.append(path)
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(folder_store, "atomic_write", disk_full)  # the hall of fame, after every game file
+    target = tmp_path / "copies" / "arcade"
+    assert cli.main(["store", "copy", "--from", str(source), "--to", str(target)]) == 1
+    assert "No space left on device" in capsys.readouterr().err
+    assert written, "the failure was injected mid-copy"
+    assert not target.exists()
+    assert list((tmp_path / "copies").iterdir()) == []
+    monkeypatch.undo()
+    assert cli.main(["store", "copy", "--from", str(source), "--to", str(target)]) == 0  # a second try goes through
+    assert "everything matches" in capsys.readouterr().out
+
+
+def test_a_copy_into_an_existing_empty_folder_keeps_what_else_it_holds(tmp_path, capsys):
+    source = tmp_path / "arcade"
+    make_arcade(source, 3, 4, Random(4))
+    target = tmp_path / "served"
+    Store(target).check()  # opened once: an empty arcade
+    (target / "ssh_host_ed25519_key").write_text("the server's host key")
+    assert cli.main(["store", "copy", "--from", str(source), "--to", str(target)]) == 0
+    assert (target / "ssh_host_ed25519_key").read_text() == "the server's host key"
+    assert len(Store(target).users()) == len(Store(source).users())
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".wom-copy-")]

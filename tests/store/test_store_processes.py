@@ -46,7 +46,7 @@ def test_eight_processes_recording_games_for_one_user_lose_nothing(store_factory
 def test_eight_processes_registering_distinct_users_lose_nobody(store_factory):
     run_concurrently(store_factory.location, "register", 8, 50)
     names = {u.name for u in store_factory().users()}
-    assert names == {f"p{w}-{n}" for w in range(8) for n in range(50)}
+    assert names == {f"p{w}x{n}" for w in range(8) for n in range(50)}
 
 
 def test_two_processes_registering_the_same_name_exactly_one_wins(store_factory):

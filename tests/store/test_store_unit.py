@@ -234,7 +234,7 @@ def test_threads_sharing_stores_in_one_process_lose_nothing(store_factory):
         except Exception as exc:  # noqa: BLE001 - reported below
             failures.append(exc)
 
-    threads = [threading.Thread(target=register_many, args=(stores[i % 2], f"t{i}-")) for i in range(3)]
+    threads = [threading.Thread(target=register_many, args=(stores[i % 2], f"t{i}x")) for i in range(3)]
     for thread in threads:
         thread.start()
     for thread in threads:

@@ -117,7 +117,7 @@ def _update(location: str, kind: str, worker: int, updates: int, go, failures) -
             if kind == "record":
                 store.record_game(wom_game("Alan"))
             else:
-                store.register(f"p{worker}-{n}")
+                store.register(f"p{worker}x{n}")  # (not p1-11 and p11-1: they look alike)
     except Exception as exc:  # reported to the parent, which fails the test with it
         failures.put(repr(exc))
         raise

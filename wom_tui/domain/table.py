@@ -40,7 +40,7 @@ import copy
 import dataclasses
 import random
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -248,8 +248,8 @@ class _Seat:
 
 _SEAT_KEYS = {"computer", "holder", "away_since", "gone", "code", "guesses", "next_move_at"}
 _CLOCK_SEAT_KEYS = {"deadline", "timed_out"}
-_OPTIONAL_TABLE_KEYS = {"guess_clock", "invited", "auto_start", "rematch_id"}
-"""A seat's fields at a table with a per-guess clock (written only there: other tables read as before)."""
+_OPTIONAL_TABLE_KEYS = {"guess_clock", "invited", "auto_start", "rematch_id", "origin"}
+"""Fields written only where they are set (a per-guess clock, invitations, a rematch, the opener's address): other tables read as before."""
 _TABLE_KEYS = {
     "id", "ruleset", "creator", "seats", "phase", "seed", "pace", "grace", "version",
     "closed_reason", "log", "game_id", "recorded", "created_at",
@@ -270,6 +270,8 @@ def _optional_number(value: Any, what: str) -> float | None:
 
 MAX_SEED = 10**MAX_DIGITS - 1
 """The largest seed a table takes: every number in a data file has at most 15 digits."""
+MAX_ORIGIN = 64
+"""The longest address a table keeps as its origin (an IPv6 address with a zone fits)."""
 
 
 class Table:
@@ -288,8 +290,11 @@ class Table:
         grace: float = SEAT_GRACE,
         pace: tuple[float, float] = COMPUTER_PACE,
         guess_clock: float | None = None,
+        origin: str | None = None,
     ) -> None:
         check_table_id(table_id)
+        if origin is not None and (not isinstance(origin, str) or not 0 < len(origin) <= MAX_ORIGIN):
+            raise ValueError(f"a table's origin is an address of 1 to {MAX_ORIGIN} characters")
         if not isinstance(creator, SeatHolder):
             raise TypeError("the creator must be a SeatHolder")
         if type(seats) is not int or not MIN_PLAYERS <= seats <= MAX_PLAYERS:
@@ -324,6 +329,8 @@ class Table:
         """Start by itself once every seat is filled (tables opened by an invitation or a rematch)."""
         self.rematch_id: str | None = None
         """Once the game is over: the id of the table "again" opened (the same seats)."""
+        self.origin = origin
+        """The network address its creator connected from (None when opened on this machine)."""
         self._seats = [_Seat() for _ in range(seats)]
         self._seats[0].holder = creator
         self._boards: list[DecodingBoard] = []
@@ -903,6 +910,7 @@ class Table:
             "game_id": self.game_id,
             "recorded": self.recorded,
             "created_at": self.created_at,
+            **({"origin": self.origin} if self.origin is not None else {}),
         }
 
     @classmethod
@@ -953,6 +961,7 @@ class Table:
             grace=_number(data["grace"], "'grace'"),
             pace=(_number(pace[0], "'pace'"), _number(pace[1], "'pace'")),
             guess_clock=_optional_number(data["guess_clock"], "'guess_clock'") if "guess_clock" in data else None,
+            origin=data.get("origin"),
         )
         table.phase = data["phase"]
         table.version = data["version"]
@@ -1059,7 +1068,31 @@ class Table:
             raise TableDataError("only a finished game with a game id can be recorded")
 
 
+def unstarted_by(tables: Iterable[Table], creator: SeatHolder) -> list[Table]:
+    """The tables ``creator`` (the same person, on any session) opened that have not started yet."""
+    return [t for t in tables if t.phase == OPEN and t.creator.identity == creator.identity]
+
+
+def check_may_open(tables: Iterable[Table], creator: SeatHolder, origin: str | None, per_address: int) -> None:
+    """Refuse (:class:`Refused`, with the reason) a new table by ``creator`` from ``origin`` when they
+    already hold one they opened and have not started, or when ``origin`` already has ``per_address``
+    such tables open (0: no limit; no origin: opened on this machine, no limit). docs/play.md, *Tables*.
+    """
+    tables = list(tables)
+    own = unstarted_by(tables, creator)
+    if own:
+        raise Refused("You already have a table that has not started (the lobby marks it): "
+                      "start it, or close it before opening another.")
+    if origin is not None and per_address > 0:
+        count = sum(1 for t in tables if t.phase == OPEN and t.origin == origin)
+        if count >= per_address:
+            raise Refused(f"Your address already has {count} table{'s' if count != 1 else ''} waiting to start "
+                          f"(at most {per_address}): join one, or wait until one starts or closes.")
+
+
 __all__ = [
+    "check_may_open",
+    "unstarted_by",
     "CLOSED",
     "COMPUTER_PACE",
     "FINISHED",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
@@ -75,6 +75,22 @@ def check_name(name: str, *, max_length: int = MAX_NAME) -> str:
     return name
 
 
+def check_new_name(name: str, lookalike_of: Callable[[str], str | None]) -> str:
+    """Return ``name`` if it may be registered now, else raise :class:`NameRejected` with the reason:
+    :func:`check_name`'s rules, and no name that looks like a reserved one or like ``lookalike_of(name)``,
+    the registered name it looks like (None: none).
+    """
+    check_name(name)
+    reason = reserved_lookalike(name)
+    if reason is not None:
+        raise NameRejected(reason)
+    holder = lookalike_of(name)
+    if holder is not None:
+        raise NameRejected("Sorry, the name is already taken." if name_key(holder) == name_key(name)
+                           else lookalike_taken(name, holder))
+    return name
+
+
 def check_guest_name(name: str) -> str:
     """Return ``name`` unchanged if a guest may enter the hall of fame with it, else raise :class:`NameRejected`.
 
@@ -89,6 +105,41 @@ def check_guest_name(name: str) -> str:
 def name_key(name: str) -> str:
     """The key under which names are unique: case is ignored."""
     return name.casefold()
+
+
+LOOKALIKES = str.maketrans("0123456789i", "olzeasgtbql")
+"""Characters that pass for one another in a name, folded to one: 0/O, 1/I/l, 2/Z, 3/E, 4/A, 5/S, 6/G, 7/T,
+8/B, 9/q. The PostgreSQL store folds the same way (``FOLD_SQL`` in ``domain/store/postgres/migrations.py``)."""
+_NOT_LETTER_OR_DIGIT = re.compile(r"[^a-z0-9]")
+_GUEST = "guest"
+_DIGIT_LOOKS = frozenset("0123456789".translate(LOOKALIKES))
+
+
+def fold_name(name: str) -> str:
+    """A name as it looks: case, spaces and punctuation dropped, look-alike characters made one
+    (``"HAL 9000."``, ``"hal9OOO"`` → ``"halgooo"``; ``"V1KI"`` → ``"vlkl"``). Two names that fold alike
+    are one name to a registration (docs/play.md, *Names*).
+    """
+    return _NOT_LETTER_OR_DIGIT.sub("", name.casefold()).translate(LOOKALIKES)
+
+
+def reserved_lookalike(name: str) -> str | None:
+    """Why ``name`` may not be registered because it looks like a name kept for others (a computer
+    player's, or a guest's label *Guest N*), or None.
+    """
+    folded = fold_name(name)
+    for reserved in COMPUTER_NAMES:
+        if folded == fold_name(reserved):
+            return f"That name looks like {reserved}, a computer player's name."
+    if folded.startswith(_GUEST) and set(folded[len(_GUEST):]) <= _DIGIT_LOOKS:
+        return "Names like Guest 1 are kept for players without a name."
+    return None
+
+
+def lookalike_taken(name: str, holder: str) -> str:
+    """The reason ``name`` is refused when it looks like ``holder``'s name, already taken."""
+    return (f"Sorry, that name looks like {holder}, which is taken "
+            "(case, spaces, punctuation and look-alikes such as 1/I/l, 0/O, 5/S do not count).")
 
 
 def average(score: int, games: int) -> float:
@@ -206,11 +257,15 @@ class UserRegistry:
 
     def __init__(self, users: Iterable[User] = ()) -> None:
         self._users: dict[str, User] = {}
+        self._looks: dict[str, str] = {}
+        """Each folded name (:func:`fold_name`) and the first name registered with it: names registered
+        before look-alikes were refused may share one, and still load."""
         holders: dict[str, str] = {}
         for user in users:
             key = name_key(user.name)
             if key in self._users:
                 raise ValueError(f"two users share the name {user.name!r}")
+            self._looks.setdefault(fold_name(user.name), user.name)
             for fingerprint in user.keys:
                 if fingerprint in holders:
                     raise ValueError(f"the key {fingerprint} is bound to both {holders[fingerprint]!r} and {user.name!r}")
@@ -226,6 +281,7 @@ class UserRegistry:
         check_name(name)
         if name_key(name) in self._users:
             raise NameRejected("Sorry, the name is already taken.")
+        check_new_name(name, self.lookalike_of)
         if key is not None:
             check_fingerprint(key)
             holder = self.holder_of(key)
@@ -233,7 +289,12 @@ class UserRegistry:
                 raise KeyRejected(f"This key already belongs to {holder.name}.")
         user = User(name, keys=() if key is None else (key,))
         self._users[name_key(name)] = user
+        self._looks.setdefault(fold_name(name), name)
         return user
+
+    def lookalike_of(self, name: str) -> str | None:
+        """The registered name ``name`` looks like (:func:`fold_name`), or None."""
+        return self._looks.get(fold_name(name))
 
     def holder_of(self, fingerprint: str) -> User | None:
         """The user holding the key with this fingerprint, or ``None``."""

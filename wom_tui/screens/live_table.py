@@ -159,6 +159,14 @@ class LiveTableScreen(LiveScreen):
         # it here too ran two feed watchers and two refresh loops, and every change was read twice.)
         self._board.display = False
 
+    def on_unmount(self) -> None:
+        # (LiveScreen.on_unmount runs too.) Left by another way than Esc (the palette, the main menu):
+        # the seat stays, and the player is told where it is and how to leave it (docs/play.md, *Tables*).
+        view = self.view
+        if view is not None and self.seated and view.phase in (OPEN, MAKING, GUESSING) and self.app.is_running:
+            self.app.notify(f"You kept your seat at {view.creator}'s table: the lobby takes you back to it, "
+                            "and x there leaves it.", timeout=8)
+
     def wants(self, change: LiveChange) -> bool:
         """Changes of this table; a session coming or going brings the table up to date at once (who
         is away), else the process's housekeeper does it at its next sweep.

@@ -3,7 +3,9 @@
 It updates by itself: the store's change feed wakes it when a table or a session changes (the
 process's :class:`.together.Housekeeper` sweeps stale sessions, dropped seats, computers' moves and
 unfinished recordings, and what it changes comes through the feed too). Nothing changed, nothing
-redrawn. A table where you still hold a seat (you dropped out) is marked so you can go back to it.
+redrawn. A change re-reads the tables it names only and redraws their rows only, so its cost does not
+grow with the number of tables (``bench/lobby_rows.py``). A table where you still hold a seat (you
+left its screen without leaving it, or dropped out) is marked and named: Enter goes back, ``x`` leaves it.
 """
 
 from __future__ import annotations
@@ -23,10 +25,11 @@ from textual.widgets.option_list import Option
 from ..domain.codes import WOM_RULESET, Ruleset
 from ..domain.presence import Presence
 from ..domain.store.api import LiveChange
-from ..domain.table import CLOSED, FINISHED, GUESS_CLOCKS, OPEN, Refused, SeatView, Table, TableView
+from ..domain.table import CLOSED, FINISHED, GUESS_CLOCKS, OPEN, Refused, SeatHolder, SeatView, Table, TableView
 from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
 from .together import LiveScreen, nudge_player
 from ..patches.footer import Footer
+from ..widgets.row_list import RowList
 from ..patches.select import Select
 
 PHASE_WORDS = {
@@ -85,12 +88,29 @@ class LobbyScreen(LiveScreen):
         Binding("a", "accept_invite", "Accept", show=False),
         Binding("d", "decline_invite", "Decline", show=False),
         Binding("enter", "open_table", "Go to table", show=True),
+        Binding("x", "leave_seat", "Leave seat"),
     ]
     AUTO_FOCUS = "#lobby-tables"
 
     def __init__(self) -> None:
         super().__init__(classes="lobby-screen")
         self.state: LobbyState | None = None
+        self._changed: set[str] = set()
+        """Tables the feed reported changed since the last read (the UI loop's)."""
+        self._full = True
+        """The next read reads every table (the first, after a reconnect, a rejoin, a missed change)."""
+        self._reading: tuple[bool, frozenset[str]] = (True, frozenset())
+        """What the read under way reads: everything, or these tables (handed over by before_load)."""
+        self._known: dict[str, tuple[TableView, bool, bool]] = {}
+        """Every table shown, as a spectator sees it, and whether this person holds a seat there
+        (the reading thread's: one read at a time)."""
+        self._read_as: SeatHolder | None = None
+        self._rows: dict[str, tuple[TableView, bool, Text]] = {}
+        """Each table's row as drawn, for the view and seat it was drawn from."""
+        self._shown_ids: list[str] = []
+        """The tables' ids in the order of the rows (empty: the "no tables" line)."""
+        self._drawn: dict[str, Text] = {}
+        """The line each row shows now."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby-box", classes="panel"):
@@ -101,7 +121,7 @@ class LobbyScreen(LiveScreen):
                     yield Static(Text("Play as "), id="lobby-as-label")
                     yield Select[str]([], prompt="Guest", id="lobby-as", allow_blank=True)
             yield Static(Text(""), id="lobby-message")
-            yield OptionList(id="lobby-tables")
+            yield RowList(id="lobby-tables")
             yield Static(Text("n: new table · Enter: go to the table · Esc: back"), id="lobby-hint")
         yield Footer()
 
@@ -142,29 +162,68 @@ class LobbyScreen(LiveScreen):
         """Tables and sessions coming and going (not the scores)."""
         return bool(change.tables) or change.presence
 
+    def take_change(self, change: LiveChange) -> None:
+        """Note which tables changed, so that the next read reads those only."""
+        if not self.wants(change):
+            return
+        if change.presence and change.scores and not change.tables:
+            self._full = True  # the feed reconnected or overflowed: anything may have changed
+        self._changed |= change.tables
+        super().poke()
+
+    def poke(self) -> None:
+        """Re-read every table soon (a change the feed names re-reads only its tables)."""
+        self._full = True
+        super().poke()
+
+    def before_load(self) -> None:
+        self._reading = (self._full, frozenset(self._changed))
+        self._full = False
+        self._changed = set()
+
     # -- reading ----------------------------------------------------------------------------
 
     def load(self) -> LobbyState:
         live = self.wom.store.live
-        if self.state is None:
-            listing = live.sweep()  # the first look: bring everything up to date once
-        else:
-            listing = live.tables()
-        online = tuple(live.sessions())
+        full, changed = self._reading
         me = self.together.me()
-        mine = set()
-        views = []
-        invites = []
-        for table in listing.tables:
-            if table.phase == CLOSED:
-                continue
-            if me is not None and table.is_invited(me):
-                invites.append(table.table_id)
-            views.append(table.view_for(None))
-            if me is not None and table.phase != FINISHED and _holds(table, me):
-                mine.add(table.table_id)
-        return LobbyState(online, tuple(views), frozenset(mine), tuple(str(p) for p in listing.problems),
-                          tuple(invites))
+        problems: list[str] = []
+        if full or self.state is None or me != self._read_as:
+            # the first look brings everything up to date once (a sweep)
+            listing = live.sweep() if self.state is None else live.tables()
+            self._known = {}
+            for table in listing.tables:
+                self._note(table, me)
+            problems = [str(p) for p in listing.problems]
+        else:
+            from ..domain.store import StoreError
+
+            for table_id in sorted(changed):
+                try:
+                    found = live.table(table_id)
+                except StoreError as error:
+                    self._known.pop(table_id, None)
+                    problems.append(str(error))
+                    continue
+                if found is None:
+                    self._known.pop(table_id, None)
+                else:
+                    self._note(found, me)
+        self._read_as = me
+        online = tuple(live.sessions())
+        views = tuple(entry[0] for entry in self._known.values())
+        mine = frozenset(table_id for table_id, entry in self._known.items() if entry[1])
+        invites = tuple(table_id for table_id, entry in self._known.items() if entry[2])
+        return LobbyState(online, views, mine, tuple(problems), invites)
+
+    def _note(self, table: Table, me: SeatHolder | None) -> None:
+        """Keep ``table`` as the lobby shows it (a closed one is not shown)."""
+        if table.phase == CLOSED:
+            self._known.pop(table.table_id, None)
+            return
+        holds = me is not None and table.phase != FINISHED and _holds(table, me)
+        invited = me is not None and table.is_invited(me)
+        self._known[table.table_id] = (table.view_for(None), holds, invited)
 
     _countdown: Any = None
     _counting = False
@@ -183,17 +242,14 @@ class LobbyScreen(LiveScreen):
         if me is not None:
             online.append(f"   You: {me.name}", style="bold")
         self.query_one("#lobby-online", Static).update(online)
-        tables = self.query_one("#lobby-tables", OptionList)
+        tables = self.query_one("#lobby-tables", RowList)
         highlighted = tables.highlighted_option.id if tables.highlighted_option is not None else None
         order = sorted(state.tables, key=lambda v: (v.phase == FINISHED, v.table_id))
         now = self.wom.store.live.clock()
-        options = [Option(table_line(v, v.table_id in state.mine, now), id=v.table_id) for v in order]
-        tables.set_options(options)
-        if not options:
-            tables.set_options([Option(Text("No tables yet: press n to open one."), id="-none", disabled=True)])
         ids = [v.table_id for v in order]
-        if highlighted in ids:
-            tables.highlighted = ids.index(highlighted)
+        self._show_rows(tables, order, state.mine, now)
+        if highlighted in state.mine or (highlighted is not None and highlighted in self._rows):
+            tables.highlighted = tables.get_option_index(highlighted)
         elif ids:
             tables.highlighted = 0
         fresh = [i for i in state.invites if previous is None or i not in previous.invites]
@@ -207,9 +263,83 @@ class LobbyScreen(LiveScreen):
         elif back:
             self.say(f"{' and '.join(back)} {'is' if len(back) == 1 else 'are'} back.")
         elif state.mine and (previous is None or previous.mine != state.mine):
-            ids_mine = [i for i in ids if i in state.mine]
-            tables.highlighted = ids.index(ids_mine[0])
-            self.say("You still have a seat at a table: press Enter to go back to it.")
+            first = next(i for i in ids if i in state.mine)
+            tables.highlighted = tables.get_option_index(first)
+            self.say(self._seat_message(first))
+            self._seat_said = True
+        elif not state.mine and self._seat_said:
+            self.say("")
+        if previous is None or bool(previous.mine) != bool(state.mine):
+            self.refresh_bindings()
+
+    def _seat_message(self, table_id: str) -> str:
+        view = self._rows[table_id][0]
+        how = "leave it" if view.phase != OPEN or view.creator != self._me_name() else "close it"
+        return f"You still have a seat at {view.creator}'s table: Enter to go back, x to {how}."
+
+    def _me_name(self) -> str | None:
+        me = self.together.me()
+        return None if me is None else me.name
+
+    def _show_rows(self, tables: RowList, order: list[TableView], mine: frozenset[str], now: float) -> None:
+        """Draw the tables in ``order``, redrawing only the rows that changed, came or went (and, each
+        second, those where a dropped person's seat grace counts down).
+        """
+        rows = self._rows
+        lines: list[tuple[str, Text]] = []
+        for view in order:
+            held = view.table_id in mine
+            drawn = rows.get(view.table_id)
+            counting = any(seat.away_until is not None for seat in view.seats)
+            if counting or drawn is None or drawn[0] is not view and drawn[0] != view or drawn[1] != held:
+                drawn = (view, held, table_line(view, held, now))
+                rows[view.table_id] = drawn
+            lines.append((view.table_id, drawn[2]))
+        wanted = {table_id for table_id, _ in lines}
+        for gone in [table_id for table_id in rows if table_id not in wanted]:
+            del rows[gone]
+        if not lines:
+            if self._shown_ids or tables.option_count == 0:
+                tables.set_options([Option(Text("No tables yet: press n to open one."), id="-none", disabled=True)])
+            self._shown_ids = []
+            return
+        shown = self._shown_ids
+        if not shown:
+            tables.set_options([Option(line, id=table_id) for table_id, line in lines])
+            self._shown_ids = [table_id for table_id, _ in lines]
+            self._drawn = dict(lines)
+            return
+        # Rows whose table went, or moved (finished tables go to the end), are removed; the rest keep
+        # their places, then the first place where the order differs is where rows are added again.
+        place = {table_id: index for index, (table_id, _) in enumerate(lines)}
+        kept: list[str] = []
+        last = -1
+        for table_id in shown:
+            at = place.get(table_id)
+            if at is None or at < last:
+                continue
+            kept.append(table_id)
+            last = at
+        keep = set(kept)
+        for index in range(len(shown) - 1, -1, -1):
+            if shown[index] not in keep:
+                tables.remove_row(index)
+        same = 0
+        while same < len(kept) and kept[same] == lines[same][0]:
+            same += 1
+        for index in range(len(kept) - 1, same - 1, -1):
+            tables.remove_row(index)
+        before = self._drawn
+        for index in range(same):
+            table_id, line = lines[index]
+            if before.get(table_id) is not line:
+                tables.replace_row(index, line)
+        if same < len(lines):
+            tables.add_options([Option(line, id=table_id) for table_id, line in lines[same:]])
+        self._shown_ids = [table_id for table_id, _ in lines]
+        self._drawn = dict(lines)
+
+    _seat_said = False
 
     def _keep_countdown(self, state: LobbyState) -> None:
         """Redraw every second while someone's seat grace counts down (no timer otherwise)."""
@@ -300,6 +430,7 @@ class LobbyScreen(LiveScreen):
 
     def say(self, message: str, *, error: bool = False) -> None:
         """A line above the tables (plain text)."""
+        self._seat_said = False
         self.query_one("#lobby-message", Static).update(Text(message, style="bold red" if error else ""))
 
     # -- acting ------------------------------------------------------------------------------
@@ -315,6 +446,53 @@ class LobbyScreen(LiveScreen):
         option = tables.highlighted_option
         if option is not None and option.id and not option.id.startswith("-"):
             self._go_to(option.id)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``x`` is offered while this person holds a seat at a table."""
+        if action == "leave_seat":
+            return bool(self.state is not None and self.state.mine)
+        return True
+
+    def action_leave_seat(self) -> None:
+        """Leave the seat held at the highlighted table (else the first): standing up or closing a table
+        that has not started at once, giving up a game under way after asking.
+        """
+        state = self.state
+        if state is None or not state.mine:
+            return
+        option = self.query_one("#lobby-tables", RowList).highlighted_option
+        table_id = option.id if option is not None and option.id in state.mine else \
+            next(i for i in self._shown_ids if i in state.mine)
+        view = self._rows[table_id][0]
+        if view.phase == OPEN:
+            self._leave(table_id)
+            return
+        self.leave_detail = "Your code counts as not broken; the others play on."
+        self.ask_to_leave(lambda: self._leave(table_id))
+
+    def _leave(self, table_id: str) -> None:
+        me = self.together.me()
+        if me is None:
+            return
+        creator = self._rows[table_id][0].creator if table_id in self._rows else "the"
+
+        async def leave() -> None:
+            from ..domain.store import StoreError
+
+            try:
+                await asyncio.to_thread(self.wom.store.live.act, table_id, lambda t, now: t.leave(me, now))
+            except Refused as refused:
+                self.say(refused.reason, error=True)
+                return
+            except LookupError:
+                pass  # the table is gone already
+            except StoreError as error:
+                self.say(str(error), error=True)
+                return
+            self.say(f"You left {creator}'s table.")
+            self.poke()
+
+        self.run_worker(leave(), group="leave", exclusive=True)
 
     def _go_to(self, table_id: str) -> None:
         from .live_table import LiveTableScreen
@@ -345,6 +523,8 @@ class LobbyScreen(LiveScreen):
                 live.create_table, me, seats=seats, attempts=attempts, ruleset=ruleset,
                 seed=self.wom.rng.getrandbits(48), grace=self.wom.options.seat_grace,
                 pace=_pace(self.wom.options.computer_pace), guess_clock=guess_clock,
+                origin=self.wom.options.client_address,
+                per_address=self.wom.options.max_open_tables_per_address,
             )
         except Refused as refused:
             self.say(refused.reason, error=True)

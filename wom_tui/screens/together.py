@@ -235,14 +235,21 @@ class LiveScreen(WomScreen):
         waiter = asyncio.ensure_future(when_ready())
         try:
             async for change in feed.changes(self._stop, ready):
-                if self.wants(change):
-                    self.poke()
+                self.take_change(change)
         finally:
             waiter.cancel()
 
     def wants(self, change: LiveChange) -> bool:
         """True if ``change`` may alter what this screen shows (default: any change)."""
         return True
+
+    def take_change(self, change: LiveChange) -> None:
+        """A change the feed reported (on the UI loop): re-read if :meth:`wants` it."""
+        if self.wants(change):
+            self.poke()
+
+    def before_load(self) -> None:
+        """Called on the UI loop just before each :meth:`load` (which runs in a thread)."""
 
     async def _refresh_loop(self) -> None:
         while True:
@@ -254,6 +261,7 @@ class LiveScreen(WomScreen):
             try:
                 if self.together.presence is None:
                     await asyncio.to_thread(self.together.join)
+                self.before_load()
                 data = await asyncio.to_thread(self.load)
             except StoreError as error:
                 self.show_problem(error)

@@ -383,7 +383,9 @@ class GameSession(asyncssh.SSHServerSession):
         assert self._chan is not None and self._master is not None
         seed = self._server.next_seed()
         log_read, log_write = os.pipe()
-        settings = self.game_settings = self._server.game_settings(seed)
+        # The game learns its client's address (the lobby's per-address cap on open tables), nothing more.
+        settings = self.game_settings = self._server.game_settings(seed).for_session(
+            seed, None if self.host == "?" else self.host)
         self.game_fingerprint = self.fingerprint
         env = child_environment(self._term or "", dict(self._chan.get_environment()))
         status = 1

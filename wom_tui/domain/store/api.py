@@ -307,8 +307,12 @@ class Live(Matchmaking, Protocol):
     def create_table(
         self, creator: SeatHolder, *, seats: int = ..., attempts: int = ..., ruleset: Ruleset = ...,
         seed: int = ..., grace: float = ..., pace: tuple[float, float] = ..., guess_clock: float | None = ...,
+        origin: str | None = ..., per_address: int = ...,
     ) -> Table:
-        """Open a new table with ``creator`` in seat 1 (the rules' defaults are the implementations')."""
+        """Open a new table with ``creator`` in seat 1 (the rules' defaults are the implementations');
+        :class:`.table.Refused` if the creator already holds a table that has not started, or the address
+        ``origin`` already has ``per_address`` (0: no limit) such tables.
+        """
 
     def invite(self, creator: SeatHolder, name: str, *, seed: int = ..., grace: float = ...,
                pace: tuple[float, float] = ...) -> Table:

@@ -16,7 +16,7 @@ from typing import TypeVar
 from ..codes import WOM_RULESET, Ruleset
 from ..matchmaking import FILL_AFTER, WAVE_INTERVAL, Group, MatchQueue, RatingOf, Ticket, match_table, run_wave, wave_due
 from ..presence import Presence
-from ..table import CLOSED, COMPUTER_PACE, FINISHED, MAX_SEED, SEAT_GRACE, SeatHolder, Table
+from ..table import CLOSED, COMPUTER_PACE, FINISHED, MAX_SEED, SEAT_GRACE, SeatHolder, Table, check_may_open
 from ..users import COMPUTER_NAMES
 from .api import Listing, StoreError
 
@@ -34,7 +34,7 @@ def new_table_id() -> str:
 class TableRules:
     """What every live store does the same way around :class:`.table.Table`'s rules: open a table,
     bring it up to date, play on it, sweep. A store supplies ``clock``, ``sessions()``,
-    ``table(table_id)`` (the table as kept, None if gone), ``_insert(table)`` (keep a new table),
+    ``table(table_id)`` (the table as kept, None if gone), ``_insert(table, admit)`` (keep a new table),
     ``update_table`` (its compare-and-swap), ``tables()``, and for the sweep ``_sweep_presence()``,
     ``_remove_ended(tables)`` and ``_record_again(table_id)``.
     """
@@ -44,16 +44,22 @@ class TableRules:
     def create_table(
         self, creator: SeatHolder, *, seats: int = 2, attempts: int = 10, ruleset: Ruleset = WOM_RULESET,
         seed: int = 0, grace: float = SEAT_GRACE, pace: tuple[float, float] = COMPUTER_PACE,
-        guess_clock: float | None = None,
+        guess_clock: float | None = None, origin: str | None = None, per_address: int = 0,
     ) -> Table:
-        """Open a new table with ``creator`` in seat 1; :class:`.table.Refused` for rules it cannot have."""
+        """Open a new table with ``creator`` in seat 1, opened from the address ``origin`` (None: on this
+        machine); :class:`.table.Refused` for rules it cannot have, or when the creator already holds a
+        table that has not started or ``origin`` has ``per_address`` of them (:func:`.table.check_may_open`,
+        decided atomically with the insert: two opens at once cannot both pass).
+        """
         table = Table(new_table_id(), creator, seats=seats, attempts=attempts, ruleset=ruleset, seed=seed,
-                      now=self.clock(), grace=grace, pace=pace, guess_clock=guess_clock)
-        self._insert(table)
+                      now=self.clock(), grace=grace, pace=pace, guess_clock=guess_clock, origin=origin)
+        self._insert(table, lambda unstarted: check_may_open(unstarted, creator, origin, per_address))
         return table
 
-    def _insert(self, table: Table) -> None:  # pragma: no cover - supplied by the store
-        """Keep a new table."""
+    def _insert(self, table: Table, admit: Callable[[list[Table]], None]) -> None:  # pragma: no cover
+        """Keep a new table if ``admit(the tables that have not started)`` does not raise; atomically
+        (no other table is opened in between). Supplied by the store.
+        """
         raise NotImplementedError
 
     def table(self, table_id: str) -> Table | None:  # pragma: no cover - supplied by the store
@@ -187,7 +193,8 @@ class TableRules:
         table = Table(new_table_id(), creator, seats=2, seed=seed, now=self.clock(), grace=grace, pace=pace)
         table.auto_start = True
         table.invite(creator, name)
-        self._insert(table)
+        # An invitation's table counts as one its creator opened and has not started (one at a time).
+        self._insert(table, lambda unstarted: check_may_open(unstarted, creator, None, 0))
         return table
 
     def rematch(self, table_id: str, person: SeatHolder, *, seed: int = 0) -> str:
@@ -206,7 +213,7 @@ class TableRules:
 
         rematch_id = self.update_table(table_id, change)
         if made:
-            self._insert(made[0])
+            self._insert(made[0], lambda _unstarted: None)  # one per finished table: no cap to check
         return rematch_id
 
     # ---- quick match (domain/matchmaking.py; docs/play.md, *Quick match*)

@@ -46,7 +46,7 @@ from typing import Any, Protocol, TypeVar
 
 from ...matchmaking import MatchQueue
 from ...presence import PRESENCE_STALE, Presence, guest_label, new_session_id
-from ...table import FINISHED, SeatHolder, Table, TableDataError, check_table_id
+from ...table import FINISHED, OPEN, SeatHolder, Table, TableDataError, check_table_id
 from ...users import NameRejected, check_name, name_key
 from ..api import ChangeFeed, Listing, Records, StoreError, Users
 from ..documents import encode_document, new_game_id, parse_document
@@ -382,9 +382,24 @@ class FolderLive(TableRules):
 
     # ---- tables
 
-    def _insert(self, table: Table) -> None:
+    def _insert(self, table: Table, admit: Callable[[list[Table]], None]) -> None:
         with self.store._locked():
-            self._write(self.table_path(table.table_id), encode_table(table))
+            admit([t for t in self._readable_tables() if t.phase == OPEN])
+            self._write(self.table_path(table.table_id), encode_table(table), sync_folder=False)
+            self._cache_written(table)
+        self._sync_tables_folder()
+
+    def _readable_tables(self) -> list[Table]:
+        """Every table that reads (holding the lock): a damaged one is the sweep's to move aside."""
+        tables = []
+        for table_id in self._table_ids():
+            try:
+                table = self._load_table(table_id)
+            except StoreError:
+                continue
+            if table is not None:
+                tables.append(table)
+        return tables
 
     def table(self, table_id: str) -> Table | None:
         """The table as on file now (None if it is gone); :class:`StoreError` naming a damaged file."""

@@ -44,7 +44,7 @@ from psycopg.types.json import Jsonb
 from ...matchmaking import MatchQueue, Ticket
 from ...presence import PRESENCE_STALE, Presence, guest_label, new_session_id
 from ...records import GameRecord
-from ...table import FINISHED, SeatHolder, Table, TableDataError, check_table_id
+from ...table import FINISHED, OPEN, SeatHolder, Table, TableDataError, check_table_id
 from ...users import name_key
 from ..api import ChangeFeed, LiveChange, Listing, StoreError
 from ..documents import new_game_id
@@ -84,6 +84,7 @@ _JOIN = ("INSERT INTO wom_presence (session, name, registered, since) VALUES (%s
          "since = EXCLUDED.since, seen = now()")
 """A session announced online, or again (session, name, registered, since)."""
 _GUEST_JOIN_LOCK = 0x574F4D47  # "WOMG": the advisory lock guests joining take in turn (see join_guest)
+_OPENING_LOCK = 0x574F4D54  # "WOMT": the advisory lock tables being opened take in turn (see _insert)
 
 
 def _classify(schema: str, payloads: Iterable[str]) -> LiveChange | None:
@@ -273,8 +274,22 @@ class PostgresLive(TableRules):
 
     # ---- tables
 
-    def _insert(self, table: Table) -> None:
-        self.store._transaction(lambda conn, _: self._write(conn, table))
+    def _insert(self, table: Table, admit: Callable[[list[Table]], None]) -> None:
+        def insert(conn: psycopg.Connection[Any], _attempt: int) -> None:
+            # One opening at a time across every server on this database (the lock ends with the
+            # transaction), so two opens at once are counted one after the other.
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_OPENING_LOCK,))
+            unstarted = []
+            for table_id, state in conn.execute(
+                    "SELECT id, state FROM wom_tables WHERE state->>'phase' = %s", (OPEN,)).fetchall():
+                try:
+                    unstarted.append(self._decode(table_id, state))
+                except StoreError:
+                    continue  # a damaged row: the sweep moves it aside
+            admit(unstarted)
+            self._write(conn, table)
+
+        self.store._transaction(insert)
 
     def table(self, table_id: str) -> Table | None:
         """The table as kept now (None if it is gone); :class:`StoreError` naming a damaged row."""

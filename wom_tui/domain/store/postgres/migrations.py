@@ -17,6 +17,14 @@ from .errors import DatabaseError
 MIGRATION_LOCK = 0x574F4D  # "WOM": the advisory lock migrations take, so only one server migrates.
 
 
+def fold_sql(expression: str) -> str:
+    """SQL folding the name ``expression`` as ``domain.users.fold_name`` does (names are ASCII):
+    lower case, letters and digits only, look-alike characters made one (``users.LOOKALIKES``).
+    """
+    return (f"translate(regexp_replace(lower({expression}), '[^a-z0-9]', '', 'g'), "
+            "'0123456789i', 'olzeasgtbql')")
+
+
 @dataclass(frozen=True)
 class Migration:
     """One step of the schema: its version, what it adds, and the SQL that adds it."""
@@ -220,6 +228,17 @@ MIGRATIONS: tuple[Migration, ...] = (
         """CREATE TRIGGER wom_match_queue_notify AFTER INSERT OR UPDATE OR DELETE ON wom_match_queue
            FOR EACH STATEMENT EXECUTE FUNCTION wom_notify_queue()""",
     )),
+    Migration(10, "names unique by how they look (case, spaces, punctuation and look-alikes folded)", (
+        "ALTER TABLE wom_users ADD COLUMN look_exempt boolean NOT NULL DEFAULT false",
+        # Names registered before look-alikes were refused may share a folded name: the first keeps it,
+        # the later ones are exempt from the index (and still open); a new name that looks like any of
+        # them meets the first.
+        f"""UPDATE wom_users u SET look_exempt = true
+            FROM (SELECT id, row_number() OVER (PARTITION BY {fold_sql("name")} ORDER BY id) AS n
+                  FROM wom_users) f
+            WHERE u.id = f.id AND f.n > 1""",
+        f"CREATE UNIQUE INDEX wom_users_name_looks ON wom_users (({fold_sql('name')})) WHERE NOT look_exempt",
+    )),
     # Later versions append here, never edit an applied one.
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
@@ -262,4 +281,4 @@ def migrate(conn: psycopg.Connection[Any], database: str) -> list[Migration]:
 
 
 
-__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "Migration", "migrate", "schema_version"]
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "Migration", "fold_sql", "migrate", "schema_version"]

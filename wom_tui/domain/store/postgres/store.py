@@ -51,7 +51,17 @@ from ...moderation import Ban, ModerationRefused, Retirement, check_reason, reti
 from ...records import GameRecord
 from ...solo import check_solo_json
 from ...stats import GameSummary
-from ...users import NameRejected, PendingLink, User, UserRegistry, check_name, name_key
+from ...users import (
+    NameRejected,
+    PendingLink,
+    User,
+    UserRegistry,
+    check_name,
+    check_new_name,
+    fold_name,
+    name_key,
+    reserved_lookalike,
+)
 from ..api import Arcade, StoreError
 from ..documents import (
     GAME_ID,
@@ -66,7 +76,7 @@ from .errors import DatabaseError, describe
 from .errors import driver_reason as _reason
 from .live import PostgresLive
 from . import migrations
-from .migrations import Migration, migrate, schema_version
+from .migrations import Migration, fold_sql, migrate, schema_version
 
 T = TypeVar("T")
 
@@ -87,6 +97,9 @@ POOL_MAX = 2
 """Connections one process keeps at most: a game process needs one at a time (the pool keeps one open)."""
 POOL_WAIT = 2.0
 """Seconds to wait for a pooled connection before asking the database directly what is wrong."""
+_FOLDED = fold_sql("name")
+"""A user's name folded as it looks, in SQL (the index of migration 6)."""
+
 USER_COLUMNS = ("u.id, u.name, u.score, u.games, "
                 "ARRAY(SELECT k.fingerprint FROM wom_user_keys k WHERE k.user_id = u.id ORDER BY k.seq)")
 """A user row with its key fingerprints, oldest first (``u`` is wom_users)."""
@@ -303,19 +316,32 @@ class PostgresStore:
         else's) with the reason if not; nothing is written then.
         """
         check_name(name)
+        reserved = reserved_lookalike(name)
+        if reserved is not None:
+            raise NameRejected(reserved)
         if key is not None:
             check_fingerprint(key)
         token = uuid.uuid4()
+
+        def looks_like(conn: psycopg.Connection[Any]) -> str | None:
+            row = conn.execute(f"SELECT name FROM wom_users WHERE {_FOLDED} = {fold_sql('%s')} "
+                               "ORDER BY look_exempt, id LIMIT 1", (name,)).fetchone()
+            return None if row is None else str(row[0])
 
         def insert(conn: psycopg.Connection[Any], attempt: int) -> User:
             if attempt:  # Was the first try's COMMIT cut after it took effect? Then it is ours.
                 mine = self._user_in(conn, "registration = %s", token)
                 if mine is not None:
                     return mine
-            row = conn.execute(
-                "INSERT INTO wom_users (name, registration) VALUES (%s, %s) "
-                "ON CONFLICT ((lower(name))) DO NOTHING RETURNING id", (name, token)).fetchone()
+            try:
+                with conn.transaction():  # (a savepoint: a look-alike registered meanwhile fails the insert alone)
+                    row = conn.execute(
+                        "INSERT INTO wom_users (name, registration) VALUES (%s, %s) "
+                        "ON CONFLICT ((lower(name))) DO NOTHING RETURNING id", (name, token)).fetchone()
+            except psycopg.errors.UniqueViolation:
+                row = None  # the folded name's index: the name looks like one already taken
             if row is None:
+                check_new_name(name, lambda _: looks_like(conn))
                 raise NameRejected("Sorry, the name is already taken.")
             if key is not None:
                 self._insert_key(conn, row[0], key)
@@ -867,9 +893,12 @@ class PostgresStore:
                 raise DatabaseError(self.database, "the database already holds an arcade; a copy only "
                                                    "goes into an empty one")
             with conn.cursor() as cur:
-                with cur.copy("COPY wom_users (name, score, games) FROM STDIN") as copy:
-                    for user in users:
-                        copy.write_row((user.name, user.score, user.games))
+                with cur.copy("COPY wom_users (name, score, games, look_exempt) FROM STDIN") as copy:
+                    looks: set[str] = set()
+                    for user in users:  # (look-alikes registered before they were refused: the first keeps the name)
+                        folded = fold_name(user.name)
+                        copy.write_row((user.name, user.score, user.games, folded in looks))
+                        looks.add(folded)
                 ids = dict(conn.execute("SELECT lower(name), id FROM wom_users").fetchall())
                 with cur.copy("COPY wom_user_keys (fingerprint, user_id) FROM STDIN") as copy:
                     for user in users:
