@@ -8,7 +8,7 @@ its hall-of-fame entry all come from the domain; the coach thinks in a thread wo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from rich.style import Style
@@ -25,7 +25,7 @@ from ..domain.codes import Feedback, InvalidCode, Ruleset
 from ..domain.daily import solo_share
 from ..domain.halloffame import HallEntry
 from ..domain.store import StoreError
-from ..domain.solo import LIFELINE_COSTS, LifelineResult, SoloGame, coach_verdict
+from ..domain.solo import LIFELINE_COSTS, LifelineResult, SoloGame
 from ..domain.users import MAX_GUEST_NAME, NameRejected, check_guest_name
 from ..patches.footer import Footer
 from ..widgets.line_input import LineInput
@@ -160,6 +160,7 @@ class SoloGameScreen(SoloPlayScreen):
                 yield Button(self._lifeline_label(1), id="solo-lifeline-1", compact=True)
                 yield Button(self._lifeline_label(2), id="solo-lifeline-2", compact=True)
                 yield Button("^n New game", id="solo-new", compact=True)
+                yield Static("", id="solo-no-lifelines")
                 yield Static(Text("or type lifeline#1 / lifeline#2"), id="solo-hint")
         yield Footer()
 
@@ -220,11 +221,18 @@ class SoloGameScreen(SoloPlayScreen):
         self.query_one("#solo-known", Static).update(known)
         self.query_one("#solo-info", Static).update(self._info_line())
         self._fill_history()
+        # Only the lifelines that can be used now are listed; when none can, the panel says why.
+        usable = game.usable_lifelines
         for number in LIFELINE_COSTS:
             button = self.query_one(f"#solo-lifeline-{number}", Button)
-            refusal = game.lifeline_refusal(number)
-            button.set_class(refusal is not None, "-refused")
-            button.tooltip = refusal or f"Costs {guesses_word(LIFELINE_COSTS[number])}."
+            button.set_class(number not in usable, "-unusable")
+            button.tooltip = f"Costs {guesses_word(LIFELINE_COSTS[number])}."
+        none_left = self.query_one("#solo-no-lifelines", Static)
+        none_left.update(Text(game.no_lifeline_note))
+        none_left.set_class(bool(usable), "-unusable")
+        hint = self.query_one("#solo-hint", Static)
+        hint.update(Text("or type " + " / ".join(f"lifeline#{number}" for number in usable)))
+        hint.set_class(not usable, "-unusable")
         set_state_classes(self, {"-over": game.over})
         if game.over:
             self._show_result()
@@ -270,7 +278,6 @@ class SoloGameScreen(SoloPlayScreen):
         if self.game.over:
             return
         text = message.text
-        history_before = self.game.guesses
         try:
             outcome = self.game.submit(text)
         except InvalidCode as invalid:
@@ -285,7 +292,7 @@ class SoloGameScreen(SoloPlayScreen):
         self.messages.say(f"Guess #{self.game.guesses_used}: {guess} → {outcome.black} black, {outcome.white} white.")
         message.control.clear()
         if self.choice.coach and not self.game.won:
-            self._coach(guess, history_before, self.game.guesses, self._games)
+            self._coach(self.game, self.game.guesses_used, self._games)
         self._after_move()
 
     def _lifeline_said(self, result: LifelineResult) -> None:
@@ -320,14 +327,8 @@ class SoloGameScreen(SoloPlayScreen):
             self._finish()
 
     @work(thread=True, group="coach")
-    def _coach(
-        self,
-        guess: str,
-        before: Sequence[tuple[str, Feedback]],
-        after: Sequence[tuple[str, Feedback]],
-        game_number: int,
-    ) -> None:
-        line = coach_verdict(self.game.ruleset, guess, before, after)
+    def _coach(self, game: SoloGame, rows: int, game_number: int) -> None:
+        line = game.coach_line(rows)
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._coach_says, line, game_number)
 

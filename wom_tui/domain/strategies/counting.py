@@ -1,17 +1,22 @@
-"""Consistency: which codes fit the answers so far, how many, and which answer is likely wrong."""
+"""Consistency: which codes fit the answers so far (and a solo player's lifeline clues), how many, and
+which answer is likely wrong.
+"""
 
 from __future__ import annotations
 
 import itertools
 
+from collections.abc import Iterable
+
+from ..clues import Clue, all_hold
 from ..codes import Ruleset, feedback
 from .common import History
-from .space import Candidates, Shape, candidates, history_key
+from .space import Candidates, Shape, candidates, clue_key, history_key
 
 
-def is_consistent(code: str, history: History) -> bool:
-    """True if ``code`` would have given every feedback in ``history``."""
-    return all(feedback(code, guess) == fb for guess, fb in history)
+def is_consistent(code: str, history: History, clues: Iterable[Clue] = ()) -> bool:
+    """True if ``code`` would have given every feedback in ``history`` and agrees with every clue."""
+    return all(feedback(code, guess) == fb for guess, fb in history) and all_hold(code, clues)
 
 
 def all_codes(ruleset: Ruleset):
@@ -22,18 +27,22 @@ def all_codes(ruleset: Ruleset):
     return ("".join(c) for c in itertools.permutations(symbols, ruleset.length))
 
 
-def fitting(ruleset: Ruleset, history: History) -> Candidates:
-    """The codes that fit ``history`` under ``ruleset`` (exact, or a uniform sampler on huge spaces)."""
-    return candidates(Shape.of(ruleset), history_key(history, ruleset.palette.symbols))
+def fitting(ruleset: Ruleset, history: History, clues: Iterable[Clue] = ()) -> Candidates:
+    """The codes that fit ``history`` and ``clues`` under ``ruleset`` (exact, or a uniform sampler on huge
+    spaces).
+    """
+    symbols = ruleset.palette.symbols
+    return candidates(Shape.of(ruleset), history_key(history, symbols), clue_key(clues, symbols))
 
 
-def count_consistent(ruleset: Ruleset, history: History) -> tuple[int, bool]:
-    """How many codes fit the history, and whether that count is exact (else an estimate).
+def count_consistent(ruleset: Ruleset, history: History, clues: Iterable[Clue] = ()) -> tuple[int, bool]:
+    """How many codes fit the history and the lifeline clues, and whether that count is exact (else an
+    estimate).
 
     Exact on spaces up to a quarter of a million codes and whenever the answers narrow a larger
     space enough to list; otherwise estimated from a sample (``exact`` is False).
     """
-    return fitting(ruleset, history).count()
+    return fitting(ruleset, history, clues).count()
 
 
 def suspects(ruleset: Ruleset, history: History) -> tuple[int, ...]:
