@@ -13,7 +13,7 @@ import enum
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from .board import LIFELINE, Attempt, DecodingBoard
 from .clues import Clue, Clues
@@ -27,6 +27,8 @@ from .wom import SetupError
 MIN_SOLO_LENGTH, MAX_SOLO_LENGTH = 4, 8
 GUEST = "Guest"
 """The name a guest plays under."""
+MessageKind = Literal["info", "warning", "computer"]
+"""What a line of a game's transcript is: a guess's answer, a lifeline's clue, the coach's note."""
 LIFELINE_COSTS = {1: 1, 2: 2}
 """Guesses each lifeline costs: #1 reveals a symbol, #2 reveals a symbol at its position."""
 
@@ -172,6 +174,9 @@ class SoloGame:
         """True for a registered user."""
         self.coach = False
         """True when the player chose the coach: kept with the game, so a resumed game has it too."""
+        self.coach_notes: dict[int, str] = {}
+        """What the coach said after the guess of each row (counted from 1): kept with the game, so a
+        resumed game shows them again."""
 
     # -- state -------------------------------------------------------------------------------
 
@@ -251,6 +256,28 @@ class SoloGame:
         guesses = tuple(row for row in self.__rows[:rows] if not row.is_lifeline)
         return guesses, tuple(clue for index, clue in self.clue_rows() if index < rows)
 
+    def guess_line(self, rows: int) -> str:
+        """``"Guess #3: 1234 → 1 black, 2 white."`` for the guess of row ``rows`` (counted from 1)."""
+        guess, result = self.__rows[rows - 1]
+        return f"Guess #{rows}: {guess} → {result.black} black, {result.white} white."
+
+    def transcript(self) -> tuple[tuple[str, MessageKind], ...]:
+        """What the game said so far, in order, with its kind (``"info"``, ``"warning"`` for a lifeline,
+        ``"computer"`` for the coach): a resumed game shows its messages again."""
+        clues = dict(self.clue_rows())
+        lines: list[tuple[str, MessageKind]] = []
+        for index, row in enumerate(self.__rows):
+            if row.is_lifeline:
+                clue = clues.get(index)
+                if clue is not None:
+                    cost = LIFELINE_COSTS[1 if clue.position is None else 2]
+                    lines.append((f"{clue.message} That cost {guesses_word(cost)}.", "warning"))
+                continue
+            lines.append((self.guess_line(index + 1), "info"))
+            if index + 1 in self.coach_notes:
+                lines.append((self.coach_notes[index + 1], "computer"))
+        return tuple(lines)
+
     def coach_line(self, rows: int) -> str:
         """The coach's verdict on the guess of row ``rows`` (counted from 1), with everything known then.
 
@@ -292,6 +319,12 @@ class SoloGame:
     def awaiting(self) -> Awaiting | None:
         """The player's next guess (or lifeline) while the game is on."""
         return Awaiting(Move.GUESS, self.player) if self.status == Status.GUESSING else None
+
+    @property
+    def keepable(self) -> bool:
+        """True while the game may be kept to resume: a registered player's game in progress (a guest has
+        no identity to come back with, so a guest's game is never kept)."""
+        return self.is_user and self.status == Status.GUESSING
 
     def reveal(self) -> str:
         """The code, only once the game is over."""
@@ -464,6 +497,7 @@ class SoloGame:
             "player": self.player,
             "is_user": self.is_user,
             "coach": self.coach,
+            "coach_notes": {str(rows): line for rows, line in sorted(self.coach_notes.items())},
         }
 
     @classmethod
@@ -473,6 +507,8 @@ class SoloGame:
                 "abandoned", "player", "is_user"}
         if isinstance(data, dict) and "coach" in data:
             keys.add("coach")  # a game kept before the coach was kept has none: the coach off
+        if isinstance(data, dict) and "coach_notes" in data:
+            keys.add("coach_notes")  # kept since a resumed game shows the coach's notes again
         data = require_keys(data, "solo game", keys)
         coach = data.get("coach", False)
         if type(coach) is not bool:
@@ -506,6 +542,13 @@ class SoloGame:
             game.__positions[int(key)] = symbol
         game.__abandoned = data["abandoned"]
         game.coach = coach
+        notes = data.get("coach_notes", {})
+        if not isinstance(notes, dict) or not all(
+            isinstance(k, str) and k.isdigit() and 1 <= int(k) <= len(rows) and not rows[int(k) - 1].is_lifeline
+            and isinstance(v, str) and len(v) <= 500 for k, v in notes.items()
+        ):
+            raise ValueError("not a solo game: bad coach notes")
+        game.coach_notes = {int(k): v for k, v in notes.items()}
         return game
 
     def __repr__(self) -> str:

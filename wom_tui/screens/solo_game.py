@@ -125,6 +125,8 @@ class SoloGameScreen(SoloPlayScreen):
     def __init__(self, choice: SoloChoice, game: SoloGame | None = None) -> None:
         super().__init__(choice)
         self.game: SoloGame = game if game is not None else self._fresh_game()
+        self._resumed = game is not None and game.guesses_used > 0
+        """True for a game resumed where it was left: its messages are said again first."""
         self._games = 1
         self._record_text: str | None = None
         self.share_text: str | None = None
@@ -191,6 +193,11 @@ class SoloGameScreen(SoloPlayScreen):
         self.messages.say(f"You have {guesses_word(ruleset.guesses)}. Symbols: {ruleset.palette.listing()}.")
         if not ruleset.repeats:
             self.messages.say("No symbol appears twice in the code.")
+        if self._resumed:
+            self._resumed = False
+            for line, kind in self.game.transcript():
+                self.messages.say(line, kind)
+            self.messages.say(f"Resumed where you left it: guess #{self.game.guess_number} is next.")
 
     def _info_line(self) -> Text:
         game = self.game
@@ -288,8 +295,7 @@ class SoloGameScreen(SoloPlayScreen):
             message.control.clear()
             self._after_move()
             return
-        guess = self.game.history[-1].guess
-        self.messages.say(f"Guess #{self.game.guesses_used}: {guess} → {outcome.black} black, {outcome.white} white.")
+        self.messages.say(self.game.guess_line(self.game.guesses_used))
         message.control.clear()
         if self.choice.coach and not self.game.won:
             self._coach(self.game, self.game.guesses_used, self._games)
@@ -330,11 +336,13 @@ class SoloGameScreen(SoloPlayScreen):
     def _coach(self, game: SoloGame, rows: int, game_number: int) -> None:
         line = game.coach_line(rows)
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._coach_says, line, game_number)
+            self.app.call_from_thread(self._coach_says, line, game, rows, game_number)
 
-    def _coach_says(self, line: str, game_number: int) -> None:
-        if game_number == self._games and self.is_attached:
+    def _coach_says(self, line: str, game: SoloGame, rows: int, game_number: int) -> None:
+        if game_number == self._games and self.is_attached and game is self.game:
             self.messages.say(line, "computer")
+            game.coach_notes[rows] = line
+            self.keep_progress()  # the note is kept with the game, for a resume
 
     # -- the end of a game -----------------------------------------------------------------
 
@@ -427,7 +435,7 @@ class SoloGameScreen(SoloPlayScreen):
         if key is None:
             return
         try:
-            if self.in_progress:
+            if self.in_progress and self.game.keepable:
                 self.game.coach = self.choice.coach
                 app.store.keep_solo(key, self.game.as_json())
                 self.kept_for_resume = True

@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..domain.store import StoreError
+from ..patches.footer import Footer
 from .host import WomHost
 
 if TYPE_CHECKING:
@@ -30,14 +31,21 @@ DROP = "drop"
 
 
 class ResumeScreen(ModalScreen[str | None]):
-    """"Resume your game?": Resume (Enter or ``y``), Drop it (``d``), or Esc to decide later."""
+    """"Resume your game?": Resume (Enter or ``y``), Drop it (``d``), or Esc to decide later (the solo
+    setup offers it again). A dialog in the middle of the menu, with its keys in the footer."""
 
     AUTO_FOCUS = "#resume-yes"
     BINDINGS = [
+        Binding("escape", "answer('')", "Later"),
         Binding("y", "answer('resume')", "Resume"),
         Binding("d", "answer('drop')", "Drop it"),
-        Binding("escape", "answer('')", "Later"),
     ]
+    DEFAULT_CSS = """
+    ResumeScreen {
+        align: center middle;
+        background: $background 60%;
+    }
+    """
 
     def __init__(self, game: SoloGame) -> None:
         super().__init__(classes="confirm-screen")
@@ -53,6 +61,7 @@ class ResumeScreen(ModalScreen[str | None]):
             with Horizontal(id="confirm-buttons"):
                 yield Button("Resume", id="resume-yes", variant="primary")
                 yield Button("Drop it", id="resume-drop", variant="error")
+        yield Footer()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
