@@ -263,7 +263,8 @@ class SoloGame:
 
     def transcript(self) -> tuple[tuple[str, MessageKind], ...]:
         """What the game said so far, in order, with its kind (``"info"``, ``"warning"`` for a lifeline,
-        ``"computer"`` for the coach): a resumed game shows its messages again."""
+        ``"computer"`` for the coach): a resumed game shows its messages again.
+        """
         clues = dict(self.clue_rows())
         lines: list[tuple[str, MessageKind]] = []
         for index, row in enumerate(self.__rows):
@@ -323,7 +324,8 @@ class SoloGame:
     @property
     def keepable(self) -> bool:
         """True while the game may be kept to resume: a registered player's game in progress (a guest has
-        no identity to come back with, so a guest's game is never kept)."""
+        no identity to come back with, so a guest's game is never kept).
+        """
         return self.is_user and self.status == Status.GUESSING
 
     def reveal(self) -> str:

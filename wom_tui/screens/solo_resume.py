@@ -32,7 +32,8 @@ DROP = "drop"
 
 class ResumeScreen(ModalScreen[str | None]):
     """"Resume your game?": Resume (Enter or ``y``), Drop it (``d``), or Esc to decide later (the solo
-    setup offers it again). A dialog in the middle of the menu, with its keys in the footer."""
+    setup offers it again). A dialog in the middle of the menu, with its keys in the footer.
+    """
 
     AUTO_FOCUS = "#resume-yes"
     BINDINGS = [

@@ -136,7 +136,7 @@ class SoloSetupScreen(WomScreen):
     # -- the game kept to resume -----------------------------------------------------------
 
     def _kept_game(self) -> SoloGame | None:
-        """This identity's registered player's game in progress, if one is kept (docs/play.md, *Resume*)."""
+        """The registered player's game of this identity in progress, if one is kept (docs/play.md, *Resume*)."""
         key = self.wom.identity.preference_key
         if key is None:
             return None
