@@ -41,12 +41,7 @@ class ResumeScreen(ModalScreen[str | None]):
         Binding("y", "answer('resume')", "Resume"),
         Binding("d", "answer('drop')", "Drop it"),
     ]
-    DEFAULT_CSS = """
-    ResumeScreen {
-        align: center middle;
-        background: $background 60%;
-    }
-    """
+
 
     def __init__(self, game: SoloGame) -> None:
         super().__init__(classes="confirm-screen")
