@@ -201,3 +201,18 @@ async def test_a_signed_in_player_is_the_default_and_a_burst_plays_as_them(data_
         await pilot.press("d")
         await wait_for(pilot, lambda: isinstance(app.screen, DailyScreen))
         assert app.screen.identity == "Ada"
+
+
+async def test_a_guests_game_kept_by_an_older_version_is_not_offered(data_dir: Path) -> None:
+    from wom_tui.domain.codes import SOLO_RULESET
+    from wom_tui.domain.solo import SoloGame
+
+    game = SoloGame(SOLO_RULESET, "1234", random.Random(1))
+    game.guess("5678")
+    Store(data_dir).keep_solo("local", game.as_json())
+    app = build_app(data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.store.solo_in_progress("local") is None, message="the guest's game dropped")
+        assert isinstance(app.screen, MenuScreen)
+        setup = await open_setup(pilot)
+        assert not setup.query_one("#solo-resume-row").display

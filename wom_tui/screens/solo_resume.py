@@ -10,6 +10,7 @@ or decide later (Esc: it stays kept until the next solo game with a move replace
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -86,6 +87,11 @@ def offer_resume(app: WomHost) -> None:
         game = SoloGame.from_json(data, app.rng)
     except ValueError:
         return  # the store checked it: only a newer wom-tui's game could fail here
+    if not game.keepable:
+        # A guest's game kept by an older wom-tui: a guest's game is never kept, nor offered.
+        with contextlib.suppress(StoreError):
+            app.store.drop_solo(key)
+        return
 
     def answered(answer: str | None) -> None:
         if answer == RESUME:
