@@ -112,7 +112,8 @@ class WomApp(KeyQueue[int]):
             self._restore_theme()
             from .screens.solo_resume import offer_resume
 
-            offer_resume(self)  # a solo game left by a crash or a dropped connection
+            # A solo game left by a crash or a dropped connection, offered over the menu once it is drawn.
+            self.call_after_refresh(offer_resume, self)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.call_after_refresh(self._import_screens_soon)
 

@@ -25,7 +25,11 @@ def wom_record() -> GameRecord:
 
 def test_stepping_shows_each_board_as_it_was_and_stops_at_both_ends():
     replay = Replay(wom_record())
-    assert len(replay.boards) == 2 and replay.rounds == 5 and replay.step == 1
+    # Every replay opens before the first guess, whatever its kind.
+    assert len(replay.boards) == 2 and replay.rounds == 5 and replay.step == 0
+    assert replay.title() == "Before the first guess · 5 rounds"
+    assert [len(replay.rows(b)) for b in (0, 1)] == [0, 0]
+    assert replay.forward() and replay.step == 1
     assert [len(replay.rows(b)) for b in (0, 1)] == [1, 1]
     assert replay.forward() and replay.step == 2
     assert replay.broke_by(0) and not replay.broke_by(1)
@@ -54,7 +58,7 @@ def test_the_count_is_the_number_of_codes_that_still_fit():
 def test_counts_are_computed_once_and_lifelines_are_skipped():
     calls = []
 
-    def counter(ruleset, history):
+    def counter(ruleset, history, clues):
         calls.append(list(history))
         return (len(history), True)
 
@@ -67,6 +71,25 @@ def test_counts_are_computed_once_and_lifelines_are_skipped():
     assert replay.rows(0)[1].is_lifeline
     replay.counts_now()
     assert calls == [[("1234", Feedback(1, 0)), ("5678", Feedback(4, 0))]]
+
+
+def test_a_solo_replay_opens_before_the_first_guess_and_says_what_each_lifeline_revealed():
+    from wom_tui.domain.clues import Clue
+
+    ruleset = Ruleset(4, DIGITS10, True, 10)
+    guesses = (("1234", Feedback(1, 0)), ("LIFELINE", Feedback(0, 0)), ("LIFELINE", Feedback(0, 0)),
+               ("LIFELINE", Feedback(0, 0)), ("5678", Feedback(4, 0)))
+    record = GameRecord("solo", ruleset, (PlayerRecord("Guest", False, True, 5, guesses,
+                                                       clues=((1, Clue("5", 0)), (3, Clue("8"))),),))
+    replay = Replay(record)
+    assert replay.step == 0 and replay.title() == "Before the first guess · 5 rounds"
+    replay.go_to(5)
+    assert [row.lifeline_text for row in replay.rows(0)] == [
+        "", "LIFELINE: 5 at position 1", "LIFELINE (cont.)", "LIFELINE: contains 8", ""]
+    # The count after the lifelines uses what they told.
+    expected = sum(1 for code in all_codes(ruleset)
+                   if is_consistent(code, [guesses[0]]) and code[0] == "5" and "8" in code)
+    assert replay.count_after(0, 4) == (expected, True)
 
 
 def test_a_flip_game_shows_only_the_computers_board():

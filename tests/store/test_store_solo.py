@@ -73,3 +73,25 @@ def test_a_damaged_solo_file_is_named_moved_aside_and_the_next_game_starts_afres
     assert kept.read_text() == '{"schema": 1, "identity": "local", "game": {"kind": "solo"}}'
     assert store.solo_in_progress("local") is None
     store.check()
+
+
+def test_the_coach_notes_and_the_lifelines_clues_are_kept_and_recorded(store_factory):
+    """A resumed game shows the coach's notes again; a finished game's record says what each lifeline told."""
+    from wom_tui.domain.clues import Clue
+    from wom_tui.domain.solo import LifelinePolicy
+
+    store = store_factory()
+    store.register("Alan")
+    game = SoloGame(Ruleset(4, DIGITS10, True, 10), "1234", random.Random(7), LifelinePolicy.EACH_ONCE,
+                    player="Alan", is_user=True)
+    game.guess("5678")
+    game.coach_notes[1] = "Coach: 5678 could have been the code. 1,296 codes remain possible."
+    assert game.lifeline(2).ok
+    store.keep_solo("user:alan", game.as_json())
+    back = SoloGame.from_json(store_factory().solo_in_progress("user:alan"), random.Random(1))
+    assert back.coach_notes == game.coach_notes and back.clues == game.clues
+    assert [kind for _, kind in back.transcript()] == ["info", "computer", "warning"]
+    back.guess("1234")
+    game_id = store.record_game(back.record())
+    (index, clue), = store_factory().game(game_id).players[0].clues
+    assert index == 1 and clue == back.clues[0] and isinstance(clue, Clue) and clue.position is not None

@@ -94,13 +94,13 @@ async def test_scoring_by_hand_catches_a_wrong_answer_and_lets_it_be_fixed(app):
                 assert "No code fits the answers given." in said(screen)
                 assert "No code fits" in shown(screen.query_one("#computer-breaks-count", Static))
                 named = said(screen)[-1]
-                # The slip is named: the first answer, whose removal leaves the most codes.
-                assert named.startswith("The answer to guess #1 (") and "is likely wrong" in named
-                assert screen.game.fixing == 0
+                # Every correction that resolves it is offered; the likeliest is the one being corrected.
+                assert named.startswith("Correcting ") and named.endswith("Pick one from the list.")
+                assert screen.game.fixing == screen.game.offered[0].index
                 # The person may pick another row in the table, and come back to the first.
                 await pilot.click("#computer-breaks-history", offset=(3, 2))
                 await wait_for(pilot, lambda: screen.focused is screen.query_one("#computer-breaks-history"))
-                await pilot.press("down")
+                await pilot.press("up", "down")
                 await wait_for(pilot, lambda: screen.game.fixing == 1)
                 assert screen.query_one("#computer-breaks-answer").border_title == "Correct the answer to guess #2"
                 await pilot.click("#computer-breaks-history", offset=(3, 2))
@@ -134,6 +134,66 @@ async def test_scoring_by_hand_catches_a_wrong_answer_and_lets_it_be_fixed(app):
         assert screen.phase == "over"
         assert said(screen)[-1].startswith("HAL9000 broke your code in ")
         assert table_rows(screen)[-1][1] == secret
+
+
+async def play_until_the_contradiction(pilot, screen: ComputerBreaksScreen, secret: str) -> tuple[str, tuple]:
+    """Score HAL9000's guesses for ``secret`` truthfully but the first (nothing right, when something was)."""
+    first, truth = "", None
+    for _ in range(12):
+        await wait_for(pilot, lambda: screen.phase in ("answer", "fix", "over"))
+        if screen.phase == "fix":
+            assert truth is not None
+            return first, truth
+        guess = "".join(shown(screen.query_one("#computer-breaks-question", Static)).split()[2:])
+        before = len(said(screen))
+        if truth is None:
+            first, truth = guess, feedback(secret, guess)
+            assert truth != (0, 0)
+            await answer(pilot, screen, 0, 0)
+        else:
+            await answer(pilot, screen, *feedback(secret, guess))
+        await wait_for(pilot, lambda: screen.phase != "answer" or len(said(screen)) > before + 1)
+    raise AssertionError("no contradiction")
+
+
+async def test_a_contradiction_offers_every_correction_and_the_keys_pick_one(app):
+    from .screen_text import screen_text
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_computer_breaks(pilot, by_hand=True, wom=True)
+        first, truth = await play_until_the_contradiction(pilot, screen, "YKYB")
+        offered = [(c.index, tuple(c.feedback)) for c in screen.game.offered]
+        assert (0, tuple(truth)) in offered, "the true answer is among the corrections offered"
+        # The list has the keyboard, and the screen says the keys.
+        fixes = screen.query_one("#computer-breaks-fix-list")
+        await wait_for(pilot, lambda: screen.focused is fixes)
+        assert "↑/↓ Enter or click · Tab: type" in screen_text(app)
+        assert f"#1 {first} → {truth[0]}● {truth[1]}○" in screen_text(app) or offered.index((0, tuple(truth))) > 3
+        target = offered.index((0, tuple(truth)))
+        await pilot.press(*["down"] * target)
+        # Highlighting a correction shows it in the answer box, ready to send.
+        await wait_for(pilot, lambda: screen.game.fixing == 0
+                       and screen.query_one("#computer-breaks-black").value == str(truth[0])
+                       and screen.query_one("#computer-breaks-white").value == str(truth[1]))
+        await pilot.press("enter", "enter")  # a second Enter lands on nothing that matters
+        await wait_for(pilot, lambda: f"Answer to guess #1 corrected: {truth[0]} black, {truth[1]} white." in said(screen))
+        assert table_rows(screen)[0][2:4] == [str(truth[0]), str(truth[1])]
+        await wait_for(pilot, lambda: screen.phase in ("answer", "over"))
+
+
+async def test_a_correction_is_picked_by_a_click_or_typed_after_tab(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_computer_breaks(pilot, by_hand=True, wom=True)
+        await play_until_the_contradiction(pilot, screen, "YKYB")
+        fixes = screen.query_one("#computer-breaks-fix-list")
+        await wait_for(pilot, lambda: screen.focused is fixes)
+        # Tab: type the answer instead (the highlighted guess's proposed answer is in the fields).
+        await pilot.press("tab")
+        await wait_for(pilot, lambda: screen.focused is screen.query_one("#computer-breaks-black"))
+        second = screen.game.offered[1]
+        await pilot.click("#computer-breaks-fix-list", offset=(2, 1))
+        await wait_for(pilot, lambda: f"Answer to guess #{second.index + 1} corrected: "
+                       f"{second.feedback.black} black, {second.feedback.white} white." in said(screen))
 
 
 def test_counts_read_exact_or_about():

@@ -21,6 +21,7 @@ from wom_tui.widgets.peg_input import PalettePeg, PegSlot
 from wom_tui.widgets.player_select import PlayerChoice
 
 from .conftest import wait_for
+from .screen_text import screen_text
 
 
 def shown(widget: Static) -> str:
@@ -246,11 +247,11 @@ async def test_one_lifeline_per_game_by_key_and_button_and_the_refusal(app):
         assert rows(screen) == [("LIFELINE", "", "")]
         assert turn(screen) == "Guess #2 of 10"
         assert "Contains" in shown(screen.query_one("#solo-known", Static))
+        # The side panel lists only usable lifelines: none are left, and it says so.
         for number in (1, 2):
-            button = screen.query_one(f"#solo-lifeline-{number}", Button)
-            assert button.has_class("-refused") and button.tooltip == ONE_USED
-        await pilot.click("#solo-lifeline-2")
-        await wait_for(pilot, lambda: said(screen)[-1] == ONE_USED)
+            assert not screen.query_one(f"#solo-lifeline-{number}", Button).display
+        assert shown(screen.query_one("#solo-no-lifelines", Static)) == "No lifelines left: used up."
+        assert not screen.query_one("#solo-hint", Static).display
         # The footer no longer offers lifelines that cannot act; F3 still says why.
         await wait_for(pilot, lambda: "f2" not in footer_keys(screen), message="F2 leaves the footer")
         assert "f3" not in footer_keys(screen) and "ctrl+n" in footer_keys(screen)
@@ -282,9 +283,10 @@ async def test_typed_lifelines_each_once_and_the_no_guess_left_refusal(app):
         assert turn(screen) == "Guess #3 of 3"
         await pilot.press(*"LIFELINE#2", "enter")
         await wait_for(pilot, lambda: said(screen)[-1] == "You already used lifeline #2 in this game.")
-        # One guess left: lifeline #1 would use it up, so it is refused (greyed, and by key).
-        button = screen.query_one("#solo-lifeline-1", Button)
-        assert button.has_class("-refused") and button.tooltip == NO_GUESS_LEFT
+        # One guess left: lifeline #1 would use it up, so it is not listed, and refused by key.
+        assert not screen.query_one("#solo-lifeline-1", Button).display
+        assert not screen.query_one("#solo-lifeline-2", Button).display
+        assert shown(screen.query_one("#solo-no-lifelines", Static)) == "No lifeline can help now."
         await pilot.press("f2")
         await wait_for(pilot, lambda: said(screen)[-1] == NO_GUESS_LEFT)
         assert len(rows(screen)) == 2
@@ -363,6 +365,64 @@ async def test_coach_says_whether_a_guess_could_have_been_the_code(app):
             await wait_for(pilot, lambda: len([x for x in said(screen) if x.startswith("Coach:")]) == 2)
             coach = [line for line in said(screen) if line.startswith("Coach:")]
             assert "could not have been the code" in coach[1]
+
+
+async def test_the_side_panel_lists_only_the_lifelines_that_can_be_used(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        await pilot.click("#solo-lifelines-0")  # none
+        screen = await start_game(pilot)
+        assert not screen.query_one("#solo-lifeline-1", Button).display
+        assert not screen.query_one("#solo-lifeline-2", Button).display
+        assert shown(screen.query_one("#solo-no-lifelines", Static)) == "No lifelines in this game."
+        assert "lifeline#" not in screen_text(app)
+
+
+async def test_the_side_panel_drops_each_lifeline_once_spent(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        await pilot.click("#solo-lifelines-2")  # each once
+        screen = await start_game(pilot)
+        assert screen.query_one("#solo-lifeline-1", Button).display
+        assert screen.query_one("#solo-lifeline-2", Button).display
+        assert not screen.query_one("#solo-no-lifelines", Static).display
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: rows(screen))
+        # #1 spent: only #2 is listed, and typed only as lifeline#2.
+        assert not screen.query_one("#solo-lifeline-1", Button).display
+        assert screen.query_one("#solo-lifeline-2", Button).display
+        assert shown(screen.query_one("#solo-hint", Static)) == "or type lifeline#2"
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: len(rows(screen)) == 3)
+        assert shown(screen.query_one("#solo-no-lifelines", Static)) == "No lifelines left: used up."
+        assert screen.query_one("#solo-no-lifelines", Static).display
+
+
+async def test_the_coach_counts_with_what_the_lifelines_told(app):
+    """After F2 and F3 the coach's count is the number of codes that fit the answers and both clues."""
+    from wom_tui.domain.strategies import all_codes
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        await pilot.click("#solo-lifelines-2")  # each once
+        await pilot.click("#solo-coach-1")
+        screen = await start_game(pilot)
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: len(rows(screen)) == 1)
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: len(rows(screen)) == 3)
+        contains = next(line for line in said(screen) if line.startswith("The code contains "))[18]
+        at = next(line for line in said(screen) if line.startswith("The code has ")).split()
+        symbol, position = at[3], int(at[6].rstrip(".")) - 1
+        await guess(pilot, screen, "0123")
+        await wait_for(pilot, lambda: any(line.startswith("Coach:") for line in said(screen)))
+        history = answered(screen)
+        expected = sum(1 for code in all_codes(screen.game.ruleset)
+                       if all(feedback(code, g) == fb for g, fb in history)
+                       and contains in code and code[position] == symbol)
+        coach = next(line for line in said(screen) if line.startswith("Coach:"))
+        words = f"{expected:,} codes remain possible." if expected != 1 else "1 code remains possible."
+        assert coach.endswith(words), (coach, expected)
 
 
 async def test_at_60x20_the_solo_game_keeps_every_part(app):

@@ -173,8 +173,13 @@ async def test_replays_newest_first_filtered_and_stepped(store, app):
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
         screen = app.screen
-        assert screen.replay.step == 1
+        # A WoM replay opens before the first guess, as a solo one does; it offers no Share (it has none).
+        assert screen.replay.step == 0 and "Before the first guess · 5 rounds" in text_of(app, "#replay-step")
         assert len(screen.query(".replay-board")) == 2  # every player's board
+        assert "c Share" not in "\n".join(screen_lines(app))
+        await pilot.press("c")
+        assert text_of(app, "#replay-share") == "" and not app._notifications
+        await pilot.press("right")
         await wait_for(pilot, lambda: "still possible" in text_of(app, "#replay-board-0"))
         assert " 2 " not in text_of(app, "#replay-board-0")
         await pilot.press("right")
@@ -234,11 +239,36 @@ async def test_a_solo_replay_shares_its_grid_over_osc52(store, app):
         app.screen.query_one("#replays-table", DataTable).focus()
         await pilot.press("down", "down", "enter")  # the oldest solo game: Alan's win in 3
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        # A solo replay opens where a WoM replay does: before the first guess, and offers Share.
+        assert app.screen.replay.step == 0 and "Before the first guess" in text_of(app, "#replay-step")
+        assert "c Share" in "\n".join(screen_lines(app))
         await pilot.press("c")
         expected = "Mastermind solo · 4 × World of Mastermind · 3/10\n····\n○○○○\n●●●●"
         await wait_for(pilot, lambda: expected in text_of(app, "#replay-share"))
         sequence = f"\x1b]52;c;{base64.b64encode(expected.encode()).decode()}\a"
         await wait_for(pilot, lambda: sequence in written, message="the grid is sent to the clipboard")
+
+
+async def test_a_replay_says_what_each_lifeline_revealed_and_counts_with_it(store, app):
+    from wom_tui.domain.clues import Clue
+
+    ten = Ruleset(4, WOM_RULESET.palette, True, 10)
+    rows = (("RRGG", feedback("KKWW", "RRGG")), ("LIFELINE", Feedback(0, 0)), ("LIFELINE", Feedback(0, 0)),
+            ("LIFELINE", Feedback(0, 0)), ("KKWW", Feedback(4, 0)))
+    store.record_game(GameRecord("solo", ten, (PlayerRecord("Guest", False, True, 5, rows,
+                                                            clues=((1, Clue("W", 2)), (3, Clue("K"))),),)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplaysScreen) and app.screen.summaries is not None)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.press("right", "right", "right", "right")
+        await wait_for(pilot, lambda: "still possible" in text_of(app, "#replay-board-0"))
+        board = text_of(app, "#replay-board-0")
+        assert "LIFELINE: W at position 3" in board and "LIFELINE: contains K" in board
+        # RRGG gave 0 black 0 white: no R, no G; W third and some K: 4 symbols, 3 free places hold a K.
+        expected = sum(1 for a in "BYWK" for b in "BYWK" for d in "BYWK" if "K" in a + b + d)
+        assert f"{expected} codes still possible" in board
 
 
 # ---------------------------------------------------------------- The daily code

@@ -5,7 +5,8 @@ docs/play.md, *Solo: the computer breaks your code*.
 :class:`ComputerBreaksGame` is a UI-free state machine. ``awaiting`` says what comes next: the
 person's code (:attr:`Move.CODE`), HAL9000's move (:attr:`Move.GUESS`, ``computer=True``), the person's
 answer to a guess scored by hand (:attr:`Move.ANSWER`) or, when the answers contradict each other, a
-correction (:attr:`Move.CORRECTION`, naming the answer most likely wrong). HAL9000's move is worked out
+correction (:attr:`Move.CORRECTION`): every change of one answer that resolves the contradiction is
+offered (:attr:`ComputerBreaksGame.offered`, the likeliest first), and the person picks. HAL9000's move is worked out
 by :meth:`ComputerBreaksGame.think` (read-only, may be slow: run it in a worker) and applied by
 :meth:`ComputerBreaksGame.apply`. :meth:`as_json` / :meth:`from_json` write and read the game at any point.
 """
@@ -30,7 +31,7 @@ from .game import (
 )
 from .records import GameRecord, PlayerRecord
 from .solo import GUEST
-from .strategies import Strategy, count_consistent, find_inconsistency, make_strategy, suspects
+from .strategies import Correction, Strategy, corrections, count_consistent, find_inconsistency, make_strategy, suspects
 
 BREAKER = "HAL9000"
 """Who breaks the person's code: HAL9000, playing ``expert`` restricted to codes that fit every answer."""
@@ -54,10 +55,14 @@ class Analysis:
     counts: tuple[Count, ...]
     """Codes remaining after each answer from ``start`` on (empty on a conflict)."""
     suspects: tuple[int, ...] = ()
-    """On a conflict, every answer equally likely wrong (``conflict`` is the latest of them)."""
+    """On a conflict that no single change resolves, the answers most likely wrong."""
+    corrections: tuple[Correction, ...] = ()
+    """On a conflict, every change of one answer that resolves it, the likeliest first."""
 
     def blame(self, history: Sequence[tuple[str, Feedback]]) -> str:
-        """What to tell the person about the answers most likely wrong ("" without a conflict)."""
+        """What to tell the person about the answers that may be wrong ("" without a conflict)."""
+        if self.corrections:
+            return correction_message(history, self.corrections)
         return blame_message(history, self.suspects) if self.suspects else ""
 
 
@@ -83,6 +88,33 @@ def blame_message(history: Sequence[tuple[str, Feedback]], named: Sequence[int])
     return (
         f"The answers to guesses {listed} are equally likely wrong. "
         f"Correct guess {numbers[-1]} below, or pick another row."
+    )
+
+
+def answer_words(result: Feedback) -> str:
+    """``"1 black, 0 white"``."""
+    return f"{result.black} black, {result.white} white"
+
+
+def correction_label(history: Sequence[tuple[str, Feedback]], fix: Correction) -> str:
+    """One line per offered correction: ``"#1 RRGG: 0 black, 1 white (was 1 black, 0 white) · 12 codes"``."""
+    guess = history[fix.index][0]
+    n, exact = fix.codes
+    codes = f"{n:,}" if exact else f"about {n:,}"
+    noun = "code" if exact and n == 1 else "codes"
+    return f"#{fix.index + 1} {guess}: {answer_words(fix.feedback)} (was {answer_words(fix.was)}) · {codes} {noun}"
+
+
+def correction_message(history: Sequence[tuple[str, Feedback]], fixes: Sequence[Correction]) -> str:
+    """What to tell the person when changing one answer would resolve a contradiction."""
+    answers = sorted({fix.index for fix in fixes})
+    named = [f"#{i + 1}" for i in answers]
+    numbers = named[0] if len(named) == 1 else ", ".join(named[:-1]) + f" and {named[-1]}"
+    first = fixes[0]
+    which = f"the answer to guess {numbers}" if len(answers) == 1 else f"one of the answers to guesses {numbers}"
+    return (
+        f"Correcting {which} makes them fit again; only you know which is wrong. "
+        f"The likeliest: guess #{first.index + 1} scores {answer_words(first.feedback)}. Pick one from the list."
     )
 
 
@@ -137,6 +169,8 @@ class ComputerBreaksGame:
         """The answer the person is asked to correct (by hand, after a contradiction)."""
         self.analyse_from: int | None = None
         """The first answer not analysed yet, or None when HAL9000 may guess."""
+        self.offered: tuple[Correction, ...] = ()
+        """While a correction is awaited: every change of one answer that resolves it, the likeliest first."""
         self.abandoned = False
         self.player = player
         """Who keeps the code (a registered user's name, or ``"Guest"``)."""
@@ -237,7 +271,11 @@ class ComputerBreaksGame:
         counts: tuple[Count, ...] = ()
         if not named:
             counts = tuple(self.remaining(history[: i + 1]) for i in range(start, len(history)))
-        return Analysis(start, named[-1] if named else None, counts, named)
+            return Analysis(start, None, counts)
+        fixes = corrections(self.ruleset, history)
+        if fixes:
+            return Analysis(start, fixes[0].index, counts, (), fixes)
+        return Analysis(start, named[-1], counts, named)
 
     def remaining(self, history: Sequence[tuple[str, Feedback]] | None = None) -> Count:
         """How many codes fit the answers (``(n, exact)``; an estimate on huge spaces)."""
@@ -268,6 +306,7 @@ class ComputerBreaksGame:
             del self.counts[work.start:]
             if work.conflict is not None:
                 self.fixing = work.conflict
+                self.offered = work.corrections
             else:
                 self.counts.extend(work.counts)
             return work
@@ -303,6 +342,13 @@ class ComputerBreaksGame:
             raise GameStateError("No answer can be corrected now.")
         self.fixing = index
 
+    def take(self, number: int) -> Feedback:
+        """Apply the offered correction ``number`` (0-based in :attr:`offered`)."""
+        if self.fixing is None or not 0 <= number < len(self.offered):
+            raise GameStateError("No such correction is offered now.")
+        fix = self.offered[number]
+        return self.correct(fix.index, fix.feedback.black, fix.feedback.white)
+
     def correct(self, index: int, black: int, white: int) -> Feedback:
         """Change the answer to guess ``index`` (0-based); :class:`InvalidAnswer` leaves it as it was."""
         if not self.by_hand:
@@ -312,6 +358,7 @@ class ComputerBreaksGame:
         self._history[index] = Attempt(guess, result)
         del self.counts[index:]
         self.fixing = None
+        self.offered = ()
         self.analyse_from = index if self.analyse_from is None else min(index, self.analyse_from)
         return result
 
@@ -355,6 +402,7 @@ class ComputerBreaksGame:
             "counts": [[n, exact] for n, exact in self.counts],
             "fixing": self.fixing,
             "analyse_from": self.analyse_from,
+            "offered": [[c.index, *c.was, *c.feedback, *c.codes] for c in self.offered],
             "abandoned": self.abandoned,
             "player": self.player,
             "is_user": self.is_user,
@@ -365,6 +413,8 @@ class ComputerBreaksGame:
         """Rebuild a game from :meth:`as_json` data; ValueError if it is not one."""
         keys = {"kind", "ruleset", "by_hand", "board", "history", "pending", "counts", "fixing", "analyse_from",
                 "abandoned", "player", "is_user"}
+        if isinstance(data, dict) and "offered" in data:
+            keys.add("offered")  # written since every correction is offered
         data = require_keys(data, "computer-breaks-your-code game", keys)
         if data["kind"] != GameKind.COMPUTER_BREAKS.value:
             raise ValueError("not a computer-breaks-your-code game")
@@ -396,5 +446,13 @@ class ComputerBreaksGame:
             if value is not None and (type(value) is not int or not 0 <= value < len(game._history)):
                 raise ValueError(f"not a computer-breaks-your-code game: bad {key}")
         game.fixing, game.analyse_from = data["fixing"], data["analyse_from"]
+        offered = data.get("offered", [])
+        if not isinstance(offered, list) or not all(
+            isinstance(o, list) and len(o) == 7 and all(type(x) is int for x in o[:6]) and type(o[6]) is bool
+            and 0 <= o[0] < len(game._history) for o in offered
+        ):
+            raise ValueError("not a computer-breaks-your-code game: bad corrections")
+        game.offered = tuple(Correction(o[0], check_answer(ruleset, o[1], o[2]), check_answer(ruleset, o[3], o[4]),
+                                        (o[5], o[6])) for o in offered)
         game.abandoned = data["abandoned"]
         return game

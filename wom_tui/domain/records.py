@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from .board import Attempt
+from .board import LIFELINE, Attempt
+from .clues import Clue
 from .codes import Feedback, Ruleset
 from .game import GameKind
 
@@ -21,7 +22,8 @@ class PlayerRecord:
     """How one player fared in a finished game.
 
     ``guesses`` holds (guess, feedback) pairs in order; for solo games a lifeline
-    appears as the guess ``"LIFELINE"`` with feedback (0, 0). ``is_user`` is False
+    appears as the guess ``"LIFELINE"`` with feedback (0, 0), and ``clues`` says what each
+    lifeline revealed (the index of its first row, the clue). ``is_user`` is False
     for computer players and guests, who get no points.
     """
 
@@ -32,6 +34,15 @@ class PlayerRecord:
     guesses: tuple[Attempt, ...] = ()
     breaking: int = 0
     making: int = 0
+    clues: tuple[tuple[int, Clue], ...] = ()
+
+    def clue_at(self, row: int) -> Clue | None:
+        """What the lifeline whose first row is ``row`` (0-based) revealed, if known."""
+        return next((clue for index, clue in self.clues if index == row), None)
+
+    def clues_before(self, rows: int) -> tuple[Clue, ...]:
+        """The clues the player had after the first ``rows`` rows."""
+        return tuple(clue for index, clue in self.clues if index < rows)
 
     @property
     def points(self) -> int:
@@ -39,8 +50,8 @@ class PlayerRecord:
         return self.breaking + self.making
 
     def as_json(self) -> dict[str, Any]:
-        """The record as plain JSON data."""
-        return {
+        """The record as plain JSON data (``clues`` only when a lifeline was used)."""
+        data: dict[str, Any] = {
             "name": self.name,
             "is_user": self.is_user,
             "broke": self.broke,
@@ -49,11 +60,16 @@ class PlayerRecord:
             "breaking": self.breaking,
             "making": self.making,
         }
+        if self.clues:
+            data["clues"] = [[index, *clue.as_json()] for index, clue in self.clues]
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> PlayerRecord:
         """Rebuild from :meth:`as_json` data; ``ValueError`` if it is not one (types are not coerced)."""
         keys = {"name", "is_user", "broke", "attempts", "guesses", "breaking", "making"}
+        if isinstance(data, dict) and "clues" in data:
+            keys.add("clues")  # only when a lifeline was used (and kept since replays say what it revealed)
         if not isinstance(data, dict) or set(data) != keys:
             raise ValueError(f"not a player record: it needs exactly {', '.join(sorted(keys))}")
         if not isinstance(data["name"], str) or type(data["is_user"]) is not bool or type(data["broke"]) is not bool:
@@ -67,9 +83,16 @@ class PlayerRecord:
             for row in guesses
         ):
             raise ValueError("not a player record: guesses must be [guess, black, white] rows")
+        clues = data.get("clues", [])
+        if not isinstance(clues, list) or not all(
+            isinstance(row, list) and len(row) == 3 and _is_count(row[0]) and row[0] < len(guesses)
+            and guesses[row[0]][0] == LIFELINE for row in clues
+        ):
+            raise ValueError("not a player record: clues must be [lifeline row, symbol, position] rows")
         return cls(
             data["name"], data["is_user"], data["broke"], data["attempts"],
             tuple(Attempt(g, Feedback(b, w)) for g, b, w in guesses), data["breaking"], data["making"],
+            tuple((row[0], Clue.from_json(row[1:])) for row in clues),
         )
 
 

@@ -5,8 +5,12 @@ Mastermind game, the player of a solo or daily game, HAL9000 in a flip game) as 
 round ``step``: each board's first ``step`` guesses. Players guess in turn, so round ``n`` is
 everyone's ``n``-th guess. After each guess the coach's count says how many codes still fitted
 every answer so far — the same counting function the coach uses in a game
-(:func:`wom_tui.domain.strategies.count_consistent`). Guesses spent on lifelines are skipped
-by the count (they earned no answer).
+(:func:`wom_tui.domain.strategies.count_consistent`), with the clues the lifelines gave the
+player by then: everything the player was told counts. A row spent on a lifeline says what it
+revealed.
+
+Every replay opens before the first guess (:data:`START`), whatever the kind of game: the player
+steps through the game as it was played, the first guess included.
 """
 
 from __future__ import annotations
@@ -14,18 +18,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from .clues import Clue, Clues
 from .codes import Feedback, Ruleset
 from .records import GameRecord, PlayerRecord
 from .solo import LIFELINE
 
-Counter = Callable[[Ruleset, Sequence[tuple[str, Feedback]]], tuple[int, bool]]
-"""A function giving (codes that fit the history, whether that count is exact)."""
+Counter = Callable[[Ruleset, Sequence[tuple[str, Feedback]], Clues], tuple[int, bool]]
+"""A function giving (codes that fit the history and the clues, whether that count is exact)."""
+
+START = 0
+"""The step every replay opens at: before the first guess."""
 
 
-def _default_counter(ruleset: Ruleset, history: Sequence[tuple[str, Feedback]]) -> tuple[int, bool]:
+def _default_counter(ruleset: Ruleset, history: Sequence[tuple[str, Feedback]], clues: Clues) -> tuple[int, bool]:
     from .strategies import count_consistent
 
-    return count_consistent(ruleset, history)
+    return count_consistent(ruleset, history, clues)
 
 
 @dataclass(frozen=True)
@@ -36,11 +44,23 @@ class ReplayRow:
     guess: str
     """The code guessed, or ``"LIFELINE"`` for a guess spent on a lifeline."""
     feedback: Feedback
+    clue: Clue | None = None
+    """What the lifeline revealed, on the first row it cost (None elsewhere, and on records that
+    predate keeping it)."""
 
     @property
     def is_lifeline(self) -> bool:
         """True for a guess spent on a lifeline."""
         return self.guess == LIFELINE
+
+    @property
+    def lifeline_text(self) -> str:
+        """``"LIFELINE: contains 3"``, ``"LIFELINE: 3 at position 2"``, ``"LIFELINE (cont.)"`` on a
+        lifeline's second row, or ``""`` for a guess.
+        """
+        if not self.is_lifeline:
+            return ""
+        return f"{LIFELINE}: {self.clue.short}" if self.clue is not None else f"{LIFELINE} (cont.)"
 
 
 def remaining_text(count: tuple[int, bool] | None) -> str:
@@ -56,7 +76,7 @@ def remaining_text(count: tuple[int, bool] | None) -> str:
 class Replay:
     """A recorded game seen one round at a time: :meth:`forward` / :meth:`back` move the step.
 
-    The step starts at 1 (everyone's first guess) and runs from 0 (empty boards) to :attr:`rounds`.
+    The step starts at :data:`START` (empty boards) and runs from 0 to :attr:`rounds`.
     """
 
     def __init__(self, record: GameRecord, counter: Counter | None = None) -> None:
@@ -65,7 +85,7 @@ class Replay:
         self.rounds = max((len(p.guesses) for p in self.boards), default=0)
         self._counter = counter or _default_counter
         self._counts: dict[tuple[int, int], tuple[int, bool]] = {}
-        self.step = min(1, self.rounds)
+        self.step = START
 
     @property
     def ruleset(self) -> Ruleset:
@@ -98,7 +118,8 @@ class Replay:
         """Board ``board``'s guesses up to round ``step`` (default: the current step)."""
         step = self.step if step is None else step
         player = self.boards[board]
-        return tuple(ReplayRow(n, guess, fb) for n, (guess, fb) in enumerate(player.guesses[:step], 1))
+        return tuple(ReplayRow(n, guess, fb, player.clue_at(n - 1))
+                     for n, (guess, fb) in enumerate(player.guesses[:step], 1))
 
     def broke_by(self, board: int, step: int | None = None) -> bool:
         """True if board ``board``'s code was broken by round ``step``."""
@@ -116,8 +137,9 @@ class Replay:
         guesses = min(guesses, len(self.boards[board].guesses))
         key = (board, guesses)
         if key not in self._counts:
-            history = [(g, fb) for g, fb in self.boards[board].guesses[:guesses] if g != LIFELINE]
-            self._counts[key] = self._counter(self.ruleset, history)
+            player = self.boards[board]
+            history = [(g, fb) for g, fb in player.guesses[:guesses] if g != LIFELINE]
+            self._counts[key] = self._counter(self.ruleset, history, player.clues_before(guesses))
         return self._counts[key]
 
     def counts_now(self) -> list[tuple[int, bool] | None]:
@@ -139,4 +161,4 @@ class Replay:
         return f"Round {self.step} of {self.rounds}"
 
 
-__all__ = ["Counter", "Replay", "ReplayRow", "remaining_text"]
+__all__ = ["START", "Counter", "Replay", "ReplayRow", "remaining_text"]

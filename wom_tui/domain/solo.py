@@ -13,9 +13,10 @@ import enum
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from .board import LIFELINE, Attempt, DecodingBoard
+from .clues import Clue, Clues
 from .codes import DIGITS10, MAX_GUESSES, MIN_GUESSES, Feedback, InvalidCode, Palette, Ruleset
 from .game import Awaiting, GameKind, GameStateError, Move, Status, require_keys
 from .halloffame import HallEntry, HallOfFame
@@ -26,6 +27,8 @@ from .wom import SetupError
 MIN_SOLO_LENGTH, MAX_SOLO_LENGTH = 4, 8
 GUEST = "Guest"
 """The name a guest plays under."""
+MessageKind = Literal["info", "warning", "computer"]
+"""What a line of a game's transcript is: a guess's answer, a lifeline's clue, the coach's note."""
 LIFELINE_COSTS = {1: 1, 2: 2}
 """Guesses each lifeline costs: #1 reveals a symbol, #2 reveals a symbol at its position."""
 
@@ -79,15 +82,16 @@ def codes_remain(count: tuple[int, bool]) -> str:
 
 
 def coach_verdict(ruleset: Ruleset, guess: str, before: Sequence[tuple[str, Feedback]],
-                  after: Sequence[tuple[str, Feedback]]) -> str:
+                  after: Sequence[tuple[str, Feedback]], clues: Clues = ()) -> str:
     """The coach's line on ``guess``: could it have been the code given ``before``, and what remains after.
 
+    ``clues`` are the lifelines' clues the player had when guessing: they count as much as the answers.
     Read-only and possibly slow on a big ruleset: a screen runs it in a worker.
     """
     from .strategies import count_consistent, is_consistent
 
-    could = is_consistent(guess, before)
-    count = count_consistent(ruleset, tuple(after))
+    could = is_consistent(guess, before, clues)
+    count = count_consistent(ruleset, tuple(after), clues)
     verdict = "could have been the code" if could else "could not have been the code, given the answers before it"
     return f"Coach: {guess} {verdict}. {codes_remain(count)}"
 
@@ -170,6 +174,9 @@ class SoloGame:
         """True for a registered user."""
         self.coach = False
         """True when the player chose the coach: kept with the game, so a resumed game has it too."""
+        self.coach_notes: dict[int, str] = {}
+        """What the coach said after the guess of each row (counted from 1): kept with the game, so a
+        resumed game shows them again."""
 
     # -- state -------------------------------------------------------------------------------
 
@@ -214,6 +221,75 @@ class SoloGame:
         return "".join(self.__positions.get(i, "*") for i in range(self.__ruleset.length))
 
     @property
+    def clues(self) -> Clues:
+        """What the lifelines told the player, in the order told."""
+        return tuple(clue for _, clue in self.clue_rows())
+
+    def clue_rows(self) -> tuple[tuple[int, Clue], ...]:
+        """Each lifeline's clue with the index of the first history row it cost."""
+        symbols = iter(self.__symbols)
+        positions = iter(self.__positions.items())
+        uses = iter(self.__used_lifelines)
+        out: list[tuple[int, Clue]] = []
+        index = 0
+        while index < len(self.__rows):
+            if not self.__rows[index].is_lifeline:
+                index += 1
+                continue
+            number = next(uses, None)
+            if number is None:
+                break
+            if number == 1:
+                clue = Clue(next(symbols))
+            else:
+                position, symbol = next(positions)
+                clue = Clue(symbol, position)
+            out.append((index, clue))
+            index += LIFELINE_COSTS[number]
+        return tuple(out)
+
+    def known_after(self, rows: int) -> tuple[tuple[Attempt, ...], Clues]:
+        """Everything the player had been told after the first ``rows`` rows: the answered guesses and
+        the lifelines' clues.
+        """
+        rows = max(0, min(rows, len(self.__rows)))
+        guesses = tuple(row for row in self.__rows[:rows] if not row.is_lifeline)
+        return guesses, tuple(clue for index, clue in self.clue_rows() if index < rows)
+
+    def guess_line(self, rows: int) -> str:
+        """``"Guess #3: 1234 → 1 black, 2 white."`` for the guess of row ``rows`` (counted from 1)."""
+        guess, result = self.__rows[rows - 1]
+        return f"Guess #{rows}: {guess} → {result.black} black, {result.white} white."
+
+    def transcript(self) -> tuple[tuple[str, MessageKind], ...]:
+        """What the game said so far, in order, with its kind (``"info"``, ``"warning"`` for a lifeline,
+        ``"computer"`` for the coach): a resumed game shows its messages again.
+        """
+        clues = dict(self.clue_rows())
+        lines: list[tuple[str, MessageKind]] = []
+        for index, row in enumerate(self.__rows):
+            if row.is_lifeline:
+                clue = clues.get(index)
+                if clue is not None:
+                    cost = LIFELINE_COSTS[1 if clue.position is None else 2]
+                    lines.append((f"{clue.message} That cost {guesses_word(cost)}.", "warning"))
+                continue
+            lines.append((self.guess_line(index + 1), "info"))
+            if index + 1 in self.coach_notes:
+                lines.append((self.coach_notes[index + 1], "computer"))
+        return tuple(lines)
+
+    def coach_line(self, rows: int) -> str:
+        """The coach's verdict on the guess of row ``rows`` (counted from 1), with everything known then.
+
+        Read-only and possibly slow on a big ruleset: a screen runs it in a worker.
+        """
+        guess = self.__rows[rows - 1].guess
+        before, clues = self.known_after(rows - 1)
+        after, _ = self.known_after(rows)
+        return coach_verdict(self.__ruleset, guess, before, after, clues)
+
+    @property
     def revealed_symbols(self) -> tuple[str, ...]:
         """Symbols lifelines said the code contains, in the order revealed."""
         return tuple(self.__symbols)
@@ -244,6 +320,13 @@ class SoloGame:
     def awaiting(self) -> Awaiting | None:
         """The player's next guess (or lifeline) while the game is on."""
         return Awaiting(Move.GUESS, self.player) if self.status == Status.GUESSING else None
+
+    @property
+    def keepable(self) -> bool:
+        """True while the game may be kept to resume: a registered player's game in progress (a guest has
+        no identity to come back with, so a guest's game is never kept).
+        """
+        return self.is_user and self.status == Status.GUESSING
 
     def reveal(self) -> str:
         """The code, only once the game is over."""
@@ -301,6 +384,24 @@ class SoloGame:
             return NOTHING_NEW_POSITION
         return None
 
+    @property
+    def usable_lifelines(self) -> tuple[int, ...]:
+        """The lifelines the player can use now (none once the game is over)."""
+        return tuple(number for number in LIFELINE_COSTS if self.lifeline_refusal(number) is None)
+
+    @property
+    def no_lifeline_note(self) -> str:
+        """Why no lifeline can be used now, in a few words (``""`` while one can)."""
+        if self.usable_lifelines:
+            return ""
+        if self.__policy is LifelinePolicy.NONE:
+            return "No lifelines in this game."
+        if self.__policy is LifelinePolicy.ONE_PER_GAME and self.__used_lifelines or (
+            len(self.__used_lifelines) == len(LIFELINE_COSTS)
+        ):
+            return "No lifelines left: used up."
+        return "No lifeline can help now."
+
     def lifeline(self, number: int) -> LifelineResult:
         """Use lifeline #1 (reveal a symbol, cost 1) or #2 (reveal a position, cost 2).
 
@@ -313,11 +414,11 @@ class SoloGame:
         if number == 1:
             symbol = self.__rng.choice(self._unknown_symbols())
             self.__symbols.append(symbol)
-            message = f"The code contains {symbol}."
+            message = Clue(symbol).message
         else:
             position = self.__rng.choice(self._hidden_positions())
             self.__positions[position] = self.__secret[position]
-            message = f"The code has {self.__secret[position]} at position {position + 1}."
+            message = Clue(self.__secret[position], position).message
         cost = LIFELINE_COSTS[number]
         for _ in range(cost):
             self.__rows.append(Attempt(LIFELINE, Feedback(0, 0)))
@@ -350,7 +451,7 @@ class SoloGame:
             raise GameStateError("Only a finished game has a record.")
         player = PlayerRecord(
             self.player if name is None else name, self.is_user if is_user is None else is_user,
-            self.won, self.guesses_used, self.history,
+            self.won, self.guesses_used, self.history, clues=self.clue_rows(),
         )
         return GameRecord(GameKind.SOLO, self.__ruleset, (player,))
 
@@ -398,6 +499,7 @@ class SoloGame:
             "player": self.player,
             "is_user": self.is_user,
             "coach": self.coach,
+            "coach_notes": {str(rows): line for rows, line in sorted(self.coach_notes.items())},
         }
 
     @classmethod
@@ -407,6 +509,8 @@ class SoloGame:
                 "abandoned", "player", "is_user"}
         if isinstance(data, dict) and "coach" in data:
             keys.add("coach")  # a game kept before the coach was kept has none: the coach off
+        if isinstance(data, dict) and "coach_notes" in data:
+            keys.add("coach_notes")  # kept since a resumed game shows the coach's notes again
         data = require_keys(data, "solo game", keys)
         coach = data.get("coach", False)
         if type(coach) is not bool:
@@ -440,6 +544,13 @@ class SoloGame:
             game.__positions[int(key)] = symbol
         game.__abandoned = data["abandoned"]
         game.coach = coach
+        notes = data.get("coach_notes", {})
+        if not isinstance(notes, dict) or not all(
+            isinstance(k, str) and k.isdigit() and 1 <= int(k) <= len(rows) and not rows[int(k) - 1].is_lifeline
+            and isinstance(v, str) and len(v) <= 500 for k, v in notes.items()
+        ):
+            raise ValueError("not a solo game: bad coach notes")
+        game.coach_notes = {int(k): v for k, v in notes.items()}
         return game
 
     def __repr__(self) -> str:

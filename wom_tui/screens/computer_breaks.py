@@ -20,10 +20,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Button, DataTable, Input, Static
+from textual.widgets import Button, DataTable, Input, OptionList, Static
+from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from ..domain.codes import InvalidCode, Ruleset
+from ..domain.codes import Feedback, InvalidCode, Ruleset
 from ..domain.computer_breaks import (
     BREAKER,
     Analysis,
@@ -31,6 +32,7 @@ from ..domain.computer_breaks import (
     InvalidAnswer,
     Played,
 )
+from ..domain.strategies import Correction
 from ..domain.game import Move
 from ..patches.footer import Footer
 from ..widgets.digit_input import DigitInput
@@ -53,6 +55,32 @@ Phase = str
 """One of "secret", "thinking", "answer", "fix", "over": what the screen shows, from the game's ``awaiting``."""
 
 PHASES = {Move.CODE: "secret", Move.GUESS: "thinking", Move.ANSWER: "answer", Move.CORRECTION: "fix"}
+
+FIX_KEYS = "↑/↓ Enter or click · Tab: type"
+"""How the person picks a correction, said above the list."""
+
+
+def fix_label(guess: str, fix: Correction) -> Text:
+    """``"#1 RRGB → 0●1○ · 4 codes"``: an offered correction, short enough for the side panel."""
+    n, exact = fix.codes
+    count = f"{n:,}" if exact else f"~{n:,}"
+    text = Text(f"#{fix.index + 1} {guess} → ", end="")
+    text.append(f"{fix.feedback.black}● {fix.feedback.white}○", style=Style(bold=True))
+    text.append(f" · {count} {'code' if exact and n == 1 else 'codes'}", style=Style(dim=True))
+    return text
+
+
+class FixList(OptionList):
+    """The corrections offered, likeliest first: ↑/↓ and Enter (or a click) pick; Tab goes to typing one."""
+
+    BINDINGS = [Binding("tab", "type_instead", "Type", show=False)]
+
+    class TypeInstead(Message):
+        """The person would rather type the corrected answer."""
+
+    def action_type_instead(self) -> None:
+        """Hand the keyboard to the black and white fields."""
+        self.post_message(self.TypeInstead())
 
 
 class ComputerBreaksScreen(SoloPlayScreen):
@@ -132,6 +160,9 @@ class ComputerBreaksScreen(SoloPlayScreen):
                 yield Static("", id="computer-breaks-wait")
                 yield self._over_panel()
             yield Static("", id="computer-breaks-actions")
+            with Vertical(id="computer-breaks-fixes"):
+                yield Static(Text(FIX_KEYS), id="computer-breaks-fix-keys")
+                yield FixList(id="computer-breaks-fix-list")
         yield Footer()
 
     def _new_input(self) -> GuessInput:
@@ -170,7 +201,9 @@ class ComputerBreaksScreen(SoloPlayScreen):
     def _show(self) -> None:
         """Bring every part of the screen up to date with the game."""
         phase = self.phase
-        set_state_classes(self, {f"-{name}": phase == name for name in ("secret", "thinking", "answer", "fix", "over")})
+        states = {f"-{name}": phase == name for name in ("secret", "thinking", "answer", "fix", "over")}
+        states["-offered"] = phase == "fix" and bool(self.game.offered)
+        set_state_classes(self, states)
         game = self.game
         turn = self.query_one("#computer-breaks-turn", Static)
         if phase == "secret":
@@ -237,7 +270,7 @@ class ComputerBreaksScreen(SoloPlayScreen):
             text.append("○ White", style=Style(bold=True))
             text.append(": symbol in wrong place\n")
             if phase == "fix":
-                text.append("Or click another row to correct.", style=Style(dim=True))
+                text.append("Or pick a row: click it, or Shift+Tab to the table.", style=Style(dim=True))
             else:
                 text.append("Type two digits, then Enter.", style=Style(dim=True))
         self.query_one("#computer-breaks-actions", Static).update(text)
@@ -315,6 +348,7 @@ class ComputerBreaksScreen(SoloPlayScreen):
 
     def _analysed(self, analysis: Analysis) -> None:
         if analysis.conflict is not None:
+            self._fill_fixes()
             self._ask_fix(announce=analysis.blame(self.game.history))
             return
         if analysis.counts:
@@ -331,7 +365,17 @@ class ComputerBreaksScreen(SoloPlayScreen):
 
     # -- answers by hand -------------------------------------------------------------------
 
-    def _ask_fix(self, *, announce: str = "") -> None:
+    def _fill_fixes(self) -> None:
+        """List every correction offered, the likeliest first (highlighted)."""
+        fixes = self.query_one("#computer-breaks-fix-list", FixList)
+        fixes.clear_options()
+        history = self.game.history
+        fixes.add_options([Option(fix_label(history[fix.index][0], fix), id=str(number))
+                           for number, fix in enumerate(self.game.offered)])
+        if self.game.offered:
+            fixes.highlighted = 0
+
+    def _ask_fix(self, *, announce: str = "", proposed: tuple[int, int] | None = None) -> None:
         game = self.game
         assert game.fixing is not None
         index = game.fixing
@@ -344,12 +388,47 @@ class ComputerBreaksScreen(SoloPlayScreen):
         self.query_one("#computer-breaks-question", Static).update(question)
         self.query_one("#computer-breaks-answer").border_title = f"Correct the answer to guess #{index + 1}"
         black, white = self.query_one("#computer-breaks-black", Input), self.query_one("#computer-breaks-white", Input)
-        black.value, white.value = str(result.black), str(result.white)
+        black.value, white.value = (str(n) for n in (proposed or (result.black, result.white)))
         table = self.query_one("#computer-breaks-history", DataTable)
         table.cursor_type = "row"
         self.publish()
+        if announce and game.offered:
+            # The offered corrections have the keyboard: ↑/↓ and Enter pick, Tab goes to typing one.
+            self.query_one("#computer-breaks-fix-list", FixList).focus()
+        elif proposed is None:
+            black.focus()
+            black.select_all()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """A correction highlighted: its answer is the one shown for correcting, with the proposed score."""
+        event.stop()
+        game = self.game
+        if self.phase != "fix" or event.option.id is None:
+            return
+        fix = game.offered[int(event.option.id)]
+        game.choose_correction(fix.index)
+        self._ask_fix(proposed=(fix.feedback.black, fix.feedback.white))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """A correction picked (Enter or a click): the answer is corrected and HAL9000 goes on."""
+        event.stop()
+        if self.phase != "fix" or event.option.id is None:
+            return
+        index = self.game.offered[int(event.option.id)].index
+        result = self.game.take(int(event.option.id))
+        self._corrected(index, result)
+
+    def on_fix_list_type_instead(self, event: FixList.TypeInstead) -> None:
+        """Tab in the corrections: type the answer to the highlighted guess instead."""
+        event.stop()
+        black = self.query_one("#computer-breaks-black", Input)
         black.focus()
         black.select_all()
+
+    def _corrected(self, index: int, result: Feedback) -> None:
+        self.messages.say(f"Answer to guess #{index + 1} corrected: {result.black} black, {result.white} white.")
+        self.query_one("#computer-breaks-history", DataTable).cursor_type = "none"
+        self._step()
 
     def on_digit_input_typed(self, message: DigitInput.Typed) -> None:
         message.stop()
@@ -378,10 +457,8 @@ class ComputerBreaksScreen(SoloPlayScreen):
             if phase == "fix" and game.fixing is not None:
                 index = game.fixing
                 result = game.correct(index, black, white)
-                self.messages.say(
-                    f"Answer to guess #{index + 1} corrected: {result.black} black, {result.white} white."
-                )
-                self.query_one("#computer-breaks-history", DataTable).cursor_type = "none"
+                self._corrected(index, result)
+                return
             else:
                 result = game.answer(black, white)
                 self.messages.say(f"You answer {result.black} black, {result.white} white.")

@@ -302,7 +302,7 @@ class ReplayScreen(WomScreen):
         for row in rows:
             text.append(f"{row.number:>2} ", style=Style(dim=True))
             if row.is_lifeline:
-                text.append("LIFELINE", style=Style(italic=True, dim=True))
+                text.append(row.lifeline_text, style=Style(italic=True, dim=True))
             else:
                 code = code_pegs(row.guess, ruleset.palette, gap="") if self.wide else small_code(row.guess, ruleset.palette)
                 text.append_text(code)
@@ -310,7 +310,7 @@ class ReplayScreen(WomScreen):
                 text.append_text(feedback_row(row.feedback, ruleset.length))
             text.append("\n")
         if not rows:
-            text.append("no guess yet\n", style=Style(dim=True, italic=True))
+            text.append("no guess yet: → steps\n", style=Style(dim=True, italic=True))
         if replay.broke_by(index):
             text.append("Broke the code!", style=Style(bold=True))
         elif rows and len(rows) == len(replay.boards[index].guesses):
@@ -351,10 +351,21 @@ class ReplayScreen(WomScreen):
         self.replay.go_to(self.replay.rounds if step < 0 else 0)
         self._show()
 
+    @property
+    def shareable(self) -> bool:
+        """True for the games that have a share grid (solo and daily): only they offer ``c``."""
+        return self.record.kind in ("solo", "daily") and bool(self.record.players)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``c Share`` is offered only where it works."""
+        if action == "share":
+            return self.shareable
+        return True
+
     def share(self) -> str | None:
         """The spoiler-free grid of this game (solo and daily games only), or None."""
         record = self.record
-        if record.kind not in ("solo", "daily") or not record.players:
+        if not self.shareable:
             return None
         player = record.players[0]
         results = [None if guess == "LIFELINE" else fb for guess, fb in player.guesses]

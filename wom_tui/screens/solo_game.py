@@ -8,7 +8,7 @@ its hall-of-fame entry all come from the domain; the coach thinks in a thread wo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from rich.style import Style
@@ -25,7 +25,7 @@ from ..domain.codes import Feedback, InvalidCode, Ruleset
 from ..domain.daily import solo_share
 from ..domain.halloffame import HallEntry
 from ..domain.store import StoreError
-from ..domain.solo import LIFELINE_COSTS, LifelineResult, SoloGame, coach_verdict
+from ..domain.solo import LIFELINE_COSTS, LifelineResult, SoloGame
 from ..domain.users import MAX_GUEST_NAME, NameRejected, check_guest_name
 from ..patches.footer import Footer
 from ..widgets.line_input import LineInput
@@ -125,6 +125,8 @@ class SoloGameScreen(SoloPlayScreen):
     def __init__(self, choice: SoloChoice, game: SoloGame | None = None) -> None:
         super().__init__(choice)
         self.game: SoloGame = game if game is not None else self._fresh_game()
+        self._resumed = game is not None and game.guesses_used > 0
+        """True for a game resumed where it was left: its messages are said again first."""
         self._games = 1
         self._record_text: str | None = None
         self.share_text: str | None = None
@@ -160,6 +162,7 @@ class SoloGameScreen(SoloPlayScreen):
                 yield Button(self._lifeline_label(1), id="solo-lifeline-1", compact=True)
                 yield Button(self._lifeline_label(2), id="solo-lifeline-2", compact=True)
                 yield Button("^n New game", id="solo-new", compact=True)
+                yield Static("", id="solo-no-lifelines")
                 yield Static(Text("or type lifeline#1 / lifeline#2"), id="solo-hint")
         yield Footer()
 
@@ -190,6 +193,11 @@ class SoloGameScreen(SoloPlayScreen):
         self.messages.say(f"You have {guesses_word(ruleset.guesses)}. Symbols: {ruleset.palette.listing()}.")
         if not ruleset.repeats:
             self.messages.say("No symbol appears twice in the code.")
+        if self._resumed:
+            self._resumed = False
+            for line, kind in self.game.transcript():
+                self.messages.say(line, kind)
+            self.messages.say(f"Resumed where you left it: guess #{self.game.guess_number} is next.")
 
     def _info_line(self) -> Text:
         game = self.game
@@ -220,11 +228,18 @@ class SoloGameScreen(SoloPlayScreen):
         self.query_one("#solo-known", Static).update(known)
         self.query_one("#solo-info", Static).update(self._info_line())
         self._fill_history()
+        # Only the lifelines that can be used now are listed; when none can, the panel says why.
+        usable = game.usable_lifelines
         for number in LIFELINE_COSTS:
             button = self.query_one(f"#solo-lifeline-{number}", Button)
-            refusal = game.lifeline_refusal(number)
-            button.set_class(refusal is not None, "-refused")
-            button.tooltip = refusal or f"Costs {guesses_word(LIFELINE_COSTS[number])}."
+            button.set_class(number not in usable, "-unusable")
+            button.tooltip = f"Costs {guesses_word(LIFELINE_COSTS[number])}."
+        none_left = self.query_one("#solo-no-lifelines", Static)
+        none_left.update(Text(game.no_lifeline_note))
+        none_left.set_class(bool(usable), "-unusable")
+        hint = self.query_one("#solo-hint", Static)
+        hint.update(Text("or type " + " / ".join(f"lifeline#{number}" for number in usable)))
+        hint.set_class(not usable, "-unusable")
         set_state_classes(self, {"-over": game.over})
         if game.over:
             self._show_result()
@@ -270,7 +285,6 @@ class SoloGameScreen(SoloPlayScreen):
         if self.game.over:
             return
         text = message.text
-        history_before = self.game.guesses
         try:
             outcome = self.game.submit(text)
         except InvalidCode as invalid:
@@ -281,11 +295,10 @@ class SoloGameScreen(SoloPlayScreen):
             message.control.clear()
             self._after_move()
             return
-        guess = self.game.history[-1].guess
-        self.messages.say(f"Guess #{self.game.guesses_used}: {guess} → {outcome.black} black, {outcome.white} white.")
+        self.messages.say(self.game.guess_line(self.game.guesses_used))
         message.control.clear()
         if self.choice.coach and not self.game.won:
-            self._coach(guess, history_before, self.game.guesses, self._games)
+            self._coach(self.game, self.game.guesses_used, self._games)
         self._after_move()
 
     def _lifeline_said(self, result: LifelineResult) -> None:
@@ -320,20 +333,16 @@ class SoloGameScreen(SoloPlayScreen):
             self._finish()
 
     @work(thread=True, group="coach")
-    def _coach(
-        self,
-        guess: str,
-        before: Sequence[tuple[str, Feedback]],
-        after: Sequence[tuple[str, Feedback]],
-        game_number: int,
-    ) -> None:
-        line = coach_verdict(self.game.ruleset, guess, before, after)
+    def _coach(self, game: SoloGame, rows: int, game_number: int) -> None:
+        line = game.coach_line(rows)
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._coach_says, line, game_number)
+            self.app.call_from_thread(self._coach_says, line, game, rows, game_number)
 
-    def _coach_says(self, line: str, game_number: int) -> None:
-        if game_number == self._games and self.is_attached:
+    def _coach_says(self, line: str, game: SoloGame, rows: int, game_number: int) -> None:
+        if game_number == self._games and self.is_attached and game is self.game:
             self.messages.say(line, "computer")
+            game.coach_notes[rows] = line
+            self.keep_progress()  # the note is kept with the game, for a resume
 
     # -- the end of a game -----------------------------------------------------------------
 
@@ -426,7 +435,7 @@ class SoloGameScreen(SoloPlayScreen):
         if key is None:
             return
         try:
-            if self.in_progress:
+            if self.in_progress and self.game.keepable:
                 self.game.coach = self.choice.coach
                 app.store.keep_solo(key, self.game.as_json())
                 self.kept_for_resume = True

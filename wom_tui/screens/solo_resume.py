@@ -10,6 +10,7 @@ or decide later (Esc: it stays kept until the next solo game with a move replace
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -20,6 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..domain.store import StoreError
+from ..patches.footer import Footer
 from .host import WomHost
 
 if TYPE_CHECKING:
@@ -30,14 +32,17 @@ DROP = "drop"
 
 
 class ResumeScreen(ModalScreen[str | None]):
-    """"Resume your game?": Resume (Enter or ``y``), Drop it (``d``), or Esc to decide later."""
+    """"Resume your game?": Resume (Enter or ``y``), Drop it (``d``), or Esc to decide later (the solo
+    setup offers it again). A dialog in the middle of the menu, with its keys in the footer.
+    """
 
     AUTO_FOCUS = "#resume-yes"
     BINDINGS = [
+        Binding("escape", "answer('')", "Later"),
         Binding("y", "answer('resume')", "Resume"),
         Binding("d", "answer('drop')", "Drop it"),
-        Binding("escape", "answer('')", "Later"),
     ]
+
 
     def __init__(self, game: SoloGame) -> None:
         super().__init__(classes="confirm-screen")
@@ -53,6 +58,7 @@ class ResumeScreen(ModalScreen[str | None]):
             with Horizontal(id="confirm-buttons"):
                 yield Button("Resume", id="resume-yes", variant="primary")
                 yield Button("Drop it", id="resume-drop", variant="error")
+        yield Footer()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -81,6 +87,11 @@ def offer_resume(app: WomHost) -> None:
         game = SoloGame.from_json(data, app.rng)
     except ValueError:
         return  # the store checked it: only a newer wom-tui's game could fail here
+    if not game.keepable:
+        # A guest's game kept by an older wom-tui: a guest's game is never kept, nor offered.
+        with contextlib.suppress(StoreError):
+            app.store.drop_solo(key)
+        return
 
     def answered(answer: str | None) -> None:
         if answer == RESUME:

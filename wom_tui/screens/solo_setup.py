@@ -15,7 +15,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, RadioButton, RadioSet, Static
 
 from ..domain.codes import DIGITS8, DIGITS10, MAX_GUESSES, MIN_GUESSES, PALETTES, RAINBOW, WOM, Palette
-from ..domain.solo import MAX_SOLO_LENGTH, MIN_SOLO_LENGTH, LifelinePolicy, SoloSetup
+from ..domain.solo import MAX_SOLO_LENGTH, MIN_SOLO_LENGTH, LifelinePolicy, SoloGame, SoloSetup
 from ..domain.wom import SetupError
 from ..patches.footer import Footer
 from ..widgets.pegs import code_pegs
@@ -56,15 +56,19 @@ class SoloSetupScreen(WomScreen):
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("p", "play", "Play"),
+        Binding("r", "resume", "Resume"),
     ]
     AUTO_FOCUS = "#solo-mode"
-    """Focus starts on the mode (the player is already chosen)."""
+    """Focus starts on the mode (the player is already chosen), or on "Resume your game" when there is one
+    (:meth:`on_mount`)."""
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
     """Under 80 columns the longer choices are listed one per line (the form scrolls)."""
 
     def __init__(self) -> None:
         super().__init__()
         self._refusal: str | None = None
+        self.kept: SoloGame | None = None
+        """This identity's solo game in progress, kept to resume (offered as the first choice)."""
 
     def compose(self) -> ComposeResult:
         users = self._user_names()
@@ -76,9 +80,15 @@ class SoloSetupScreen(WomScreen):
             yield Static(
                 Text("Tab: next row · ←/→ then Space or Enter: choose · p: play · Esc: back"), id="solo-keys"
             )
+            self.kept = self._kept_game()
+            with Horizontal(classes="solo-row", id="solo-resume-row") as resume_row:
+                resume_row.display = self.kept is not None
+                yield Static("Unfinished", classes="solo-label")
+                yield Button(self._resume_label(), id="solo-resume", compact=True, variant="primary")
             with Horizontal(classes="solo-row"):
                 yield Static("Player", classes="solo-label")
-                yield PlayerChoice(users, None, id="solo-player")
+                # A signed-in player plays as themselves unless they choose Guest.
+                yield PlayerChoice(users, self.wom.identity.name, id="solo-player")
             with Horizontal(classes="solo-row"):
                 yield Static("Mode", classes="solo-label")
                 yield _radio_set("solo-mode", ["You break the code", "Computer breaks your code"], 0)
@@ -120,6 +130,54 @@ class SoloSetupScreen(WomScreen):
 
     def on_mount(self) -> None:
         self._refresh()
+        if self.kept is not None:
+            self.query_one("#solo-resume", Button).focus()
+
+    # -- the game kept to resume -----------------------------------------------------------
+
+    def _kept_game(self) -> SoloGame | None:
+        """The registered player's game of this identity in progress, if one is kept (docs/play.md, *Resume*)."""
+        key = self.wom.identity.preference_key
+        if key is None:
+            return None
+        store = self.wom.store
+        data = self.wom.with_store(lambda: store.solo_in_progress(key), on_error=lambda _error: None)
+        if data is None:
+            return None
+        try:
+            game = SoloGame.from_json(data, self.wom.rng)
+        except ValueError:
+            return None
+        return game if game.keepable else None
+
+    def _resume_label(self) -> str:
+        game = self.kept
+        if game is None:
+            return "Resume your game"
+        return (f"r Resume your game · {game.ruleset.length} × {game.ruleset.palette.title} · "
+                f"guess {game.guess_number} of {game.ruleset.guesses}")
+
+    def _show_kept(self) -> None:
+        """Back from a game: offer the kept one again, or no more once it was finished or dropped."""
+        self.kept = self._kept_game()
+        self.query_one("#solo-resume-row").display = self.kept is not None
+        self.query_one("#solo-resume", Button).label = self._resume_label()
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``r`` is offered only while a game is kept to resume."""
+        if action == "resume":
+            return self.kept is not None
+        return True
+
+    def action_resume(self) -> None:
+        """Go back to the game kept to resume, where it was left."""
+        if self.kept is None:
+            return
+        from .solo_resume import resume
+
+        game, self.kept = self.kept, None
+        resume(self.wom, game)
 
     # -- reading the form ------------------------------------------------------------------
 
@@ -237,6 +295,8 @@ class SoloSetupScreen(WomScreen):
         event.stop()
         if event.button.id == "solo-play":
             self.action_play()
+        elif event.button.id == "solo-resume":
+            self.action_resume()
         elif event.button.id == "solo-back":
             self.action_back()
 
@@ -259,3 +319,4 @@ class SoloSetupScreen(WomScreen):
 
     def on_screen_resume(self) -> None:
         self._refresh()
+        self._show_kept()

@@ -345,7 +345,7 @@ def check_game_json(data: Any) -> GameRecord:
     for number, player in enumerate(players, 1):
         if not isinstance(player, dict):
             raise ValueError(f"player #{number} must be an object")
-        _expect_keys(player, _PLAYER_KEYS)
+        _expect_keys(player, _PLAYER_KEYS, frozenset({"clues"}))
         name = player["name"]
         if not isinstance(name, str) or computer_name(name) != name:
             try:
@@ -370,6 +370,12 @@ def check_game_json(data: Any) -> GameRecord:
             if code != _LIFELINE and (len(code) != ruleset.length
                                       or any(ch not in ruleset.palette.symbols for ch in code)):
                 raise ValueError(f"player #{number}: {code!r} is not a code of this ruleset")
+        clues = player.get("clues", [])
+        for row in clues if isinstance(clues, list) else [None]:
+            if not (isinstance(row, list) and len(row) == 3 and isinstance(row[1], str)
+                    and row[1] in ruleset.palette.symbols and (row[2] is None or (
+                        type(row[2]) is int and 0 <= row[2] < ruleset.length))):
+                raise ValueError(f"player #{number}: a clue must be [lifeline row, symbol, position]")
     return GameRecord.from_json(data)
 
 

@@ -24,7 +24,16 @@ The package is split by idea:
 from __future__ import annotations
 
 from .common import TIME_BUDGET, History, Strategy
-from .counting import all_codes, count_consistent, find_inconsistency, fitting, is_consistent, suspects
+from .counting import (
+    Correction,
+    all_codes,
+    corrections,
+    count_consistent,
+    find_inconsistency,
+    fitting,
+    is_consistent,
+    suspects,
+)
 from .expert import ExpertStrategy
 from .simple import ConsistentStrategy, RandomStrategy
 
@@ -50,11 +59,13 @@ __all__ = [
     "STRATEGIES",
     "TIME_BUDGET",
     "ConsistentStrategy",
+    "Correction",
     "ExpertStrategy",
     "History",
     "RandomStrategy",
     "Strategy",
     "all_codes",
+    "corrections",
     "count_consistent",
     "find_inconsistency",
     "fitting",

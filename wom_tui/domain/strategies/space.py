@@ -162,6 +162,28 @@ def enumerate_counts(length: int, colours: int, repeats: bool) -> np.ndarray:
 HistoryKey = tuple[tuple[bytes, int, int], ...]
 """A hashable history: (guess as index bytes, black, white) per step."""
 
+ClueKey = tuple[tuple[int, int], ...]
+"""Hashable lifeline clues: (symbol index, position or -1 for "the code contains it"), sorted, no repeats."""
+
+
+def clue_key(clues, symbols: str) -> ClueKey:
+    """Make lifeline clues (:class:`wom_tui.domain.clues.Clue`) hashable, symbols as indices."""
+    lookup = {s: i for i, s in enumerate(symbols)}
+    return tuple(sorted({(lookup[c.symbol], -1 if c.position is None else c.position) for c in clues}))
+
+
+def clue_mask(codes: np.ndarray, counts: np.ndarray, clues: ClueKey) -> np.ndarray:
+    """The rows of ``codes`` (with their colour counts) that agree with every clue."""
+    keep = np.ones(len(codes), bool)
+    for symbol, position in clues:
+        if position < 0:
+            keep &= counts[:, symbol] >= 1
+        elif position < codes.shape[1]:
+            keep &= codes[:, position] == symbol
+        else:
+            keep[:] = False
+    return keep
+
 
 def history_key(history, symbols: str) -> HistoryKey:
     """Make a (guess, feedback) history hashable, guesses as index bytes."""
@@ -220,34 +242,39 @@ def filter_codes(codes: np.ndarray, counts: np.ndarray, guess: bytes, black: int
 
 
 @lru_cache(maxsize=64)
-def _enumerated(shape: Shape, hist: HistoryKey) -> tuple[np.ndarray, np.ndarray]:
+def _enumerated(shape: Shape, hist: HistoryKey, clues: ClueKey = ()) -> tuple[np.ndarray, np.ndarray]:
     if not hist:
-        return enumerate_codes(shape.length, shape.colours, shape.repeats), enumerate_counts(
-            shape.length, shape.colours, shape.repeats
-        )
-    codes, counts = _enumerated(shape, hist[:-1])
+        codes = enumerate_codes(shape.length, shape.colours, shape.repeats)
+        counts = enumerate_counts(shape.length, shape.colours, shape.repeats)
+        if clues:
+            keep = clue_mask(codes, counts, clues)
+            return codes[keep], counts[keep]
+        return codes, counts
+    codes, counts = _enumerated(shape, hist[:-1], clues)
     return filter_codes(codes, counts, *hist[-1], shape)
 
 
 @lru_cache(maxsize=24)
-def _joined(shape: Shape, hist: HistoryKey) -> Candidates:
+def _joined(shape: Shape, hist: HistoryKey, clues: ClueKey = ()) -> Candidates:
     if hist:
-        before = _joined(shape, hist[:-1])
+        before = _joined(shape, hist[:-1], clues)
         if before.exact:
             codes = before.codes
             counts = colour_counts(codes, shape.colours)
             return Candidates(shape, filter_codes(codes, counts, *hist[-1], shape)[0])
-    sampler = _PairSampler(shape, hist)
+    sampler = _PairSampler(shape, hist, clues)
     if sampler.pairs <= PAIR_LIMIT:
         return Candidates(shape, sampler.all_codes())
     return Candidates(shape, None, sampler)
 
 
-def candidates(shape: Shape, hist: HistoryKey) -> Candidates:
-    """The codes of ``shape`` that fit ``hist`` (cached, extended one guess at a time)."""
+def candidates(shape: Shape, hist: HistoryKey, clues: ClueKey = ()) -> Candidates:
+    """The codes of ``shape`` that fit ``hist`` and agree with the lifeline ``clues`` (cached, extended
+    one guess at a time).
+    """
     if shape.size <= ENUM_LIMIT:
-        return Candidates(shape, _enumerated(shape, hist)[0])
-    return _joined(shape, hist)
+        return Candidates(shape, _enumerated(shape, hist, clues)[0])
+    return _joined(shape, hist, clues)
 
 
 @lru_cache(maxsize=8)
@@ -268,12 +295,19 @@ class _PairSampler:
     joined pair; pairs are drawn uniformly, hence accepted codes are uniform over the fitting ones.
     """
 
-    def __init__(self, shape: Shape, hist: HistoryKey) -> None:
+    def __init__(self, shape: Shape, hist: HistoryKey, clues: ClueKey = ()) -> None:
         self.shape = shape
         length, colours = shape.length, shape.colours
         first = (length + 1) // 2
         self.first = first
         a, b = _halves(length, colours, shape.repeats, first)
+        # A revealed position narrows its half; "the code contains" is checked on joined pairs.
+        for symbol, position in clues:
+            if 0 <= position < first:
+                a = a[a[:, position] == symbol]
+            elif position >= first:
+                b = b[b[:, position - first] == symbol] if position < length else b[:0]
+        self.contains = [symbol for symbol, position in clues if position < 0]
         if hist:
             guesses, blacks, commons = _hist_arrays(hist, length)
         else:
@@ -325,6 +359,8 @@ class _PairSampler:
         ok = np.ones(len(ai), bool)
         if not self.shape.repeats:
             ok &= (cnt <= 1).all(axis=1)
+        for symbol in self.contains:
+            ok &= cnt[:, symbol] >= 1
         for i in range(len(self.guesses)):
             ok &= np.minimum(cnt, self.gcounts[i]).sum(1, dtype=np.int16) == self.commons[i]
         codes = np.concatenate([self.a[ai[ok]], self.b[bj[ok]]], axis=1)

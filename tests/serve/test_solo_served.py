@@ -1,0 +1,47 @@
+"""A signed-in player's solo game over real SSH: played as them by default, kept, and offered again as a
+dialog over the menu when they come back (docs/play.md, *Resume*)."""
+
+from __future__ import annotations
+
+import pytest
+
+from wom_tui.domain.store.folder.store import FolderStore as Store
+from wom_tui.serve.server import GameServer
+
+from .conftest import session_ended, until
+from .sshterm import MENU_TEXT, connect, new_key, newest_session, open_terminal
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+async def test_a_signed_in_burst_plays_as_them_and_the_game_is_offered_over_the_menu(shared_server: GameServer) -> None:
+    server = shared_server
+    key = new_key()
+    store = Store(server.settings.data_dir)
+    store.register("Solveig", key=key.get_fingerprint())
+    conn = await connect(server, key=key)
+    terminal = await open_terminal(conn)
+    await terminal.wait_for_text(MENU_TEXT)
+    terminal.type("op1234\r")  # solo setup, play, a guess: one burst
+    await terminal.wait_for_text("Guess #2 of")
+    kept = Store(server.settings.data_dir).solo_in_progress("user:solveig")
+    assert kept is not None and (kept["player"], kept["is_user"]) == ("Solveig", True)
+    assert "Solveig ·" in terminal.text  # the game's info line names the player, not Guest
+    session = newest_session(server)
+    conn.close()  # the terminal goes away mid-game
+    await session_ended(server, session)
+
+    again = await open_terminal(await connect(server, key=key))
+    await again.wait_for_text("Resume your game?")
+    await again.wait_until(lambda t: "Later" in t.lines[-1] and "W O R L D   O F" in t.text)
+    # A dialog in the middle, over the menu (whose text shows around it), with its keys in the footer.
+    row = next(i for i, line in enumerate(again.lines) if "Resume your game?" in line)
+    line = again.lines[row]
+    left = line.index("Resume your game?")
+    right = len(line) - left - len("Resume your game?")
+    assert 5 < row < 18 and abs(left - right) <= 2, (row, line)
+    again.type("\r")
+    await again.wait_for_text("Resumed where you left it")
+    await until(lambda: "Guess #1: 1234" in again.text)
+    assert again.chan is not None
+    again.chan.get_extra_info("connection").close()

@@ -1,0 +1,64 @@
+"""What a solo lifeline told the player: a symbol the code contains, or a symbol at a position.
+
+docs/play.md, *Solo: break the computer's code*. A clue is part of what the player knows, as much as
+an answer to a guess: the coach's count and a replay's count use both (see
+:func:`wom_tui.domain.strategies.count_consistent`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Clue:
+    """``symbol`` is in the code; at ``position`` (0-based) when a position was revealed."""
+
+    symbol: str
+    position: int | None = None
+
+    def holds(self, code: str) -> bool:
+        """True if ``code`` agrees with this clue."""
+        if self.position is None:
+            return self.symbol in code
+        return 0 <= self.position < len(code) and code[self.position] == self.symbol
+
+    @property
+    def message(self) -> str:
+        """``"The code contains 3."`` / ``"The code has 3 at position 2."`` (positions counted from 1)."""
+        if self.position is None:
+            return f"The code contains {self.symbol}."
+        return f"The code has {self.symbol} at position {self.position + 1}."
+
+    @property
+    def short(self) -> str:
+        """``"contains 3"`` / ``"3 at position 2"``, for a table cell."""
+        if self.position is None:
+            return f"contains {self.symbol}"
+        return f"{self.symbol} at position {self.position + 1}"
+
+    def as_json(self) -> list[Any]:
+        """``[symbol, position]`` (position ``null`` for "contains")."""
+        return [self.symbol, self.position]
+
+    @classmethod
+    def from_json(cls, data: Any) -> Clue:
+        """Rebuild from :meth:`as_json` data; ``ValueError`` if it is not one."""
+        if not (isinstance(data, list) and len(data) == 2 and isinstance(data[0], str) and len(data[0]) == 1
+                and (data[1] is None or (type(data[1]) is int and data[1] >= 0))):
+            raise ValueError("not a clue: it must be [symbol, position or null]")
+        return cls(data[0], data[1])
+
+
+Clues = tuple[Clue, ...]
+"""Every clue a player was given, in the order given."""
+
+
+def all_hold(code: str, clues: Iterable[Clue]) -> bool:
+    """True if ``code`` agrees with every clue."""
+    return all(clue.holds(code) for clue in clues)
+
+
+__all__ = ["Clue", "Clues", "all_hold"]
