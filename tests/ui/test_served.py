@@ -17,6 +17,7 @@ from wom_tui.widgets.player_select import PlayerChoice
 from wom_tui.widgets.whoami import WhoAmI
 
 from .conftest import make_options, wait_for
+from .screen_text import screen_lines
 
 FP_A = "SHA256:" + "A" * 43
 FP_B = "SHA256:" + "B" * 43
@@ -86,6 +87,17 @@ async def test_guests_and_named_keys_cannot_register(data_dir: Path, store: Stor
         await pilot.press(*"Newbie", "enter")
         await wait_for(pilot, lambda: "Guests play solo" in result_text(app) or "already signs in" in result_text(app))
         assert [user.name for user in store.users()] == ["Alan"]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_a_guest_reads_the_whole_reason_they_cannot_register(data_dir: Path, size: tuple[int, int]) -> None:
+    app = served_app(data_dir, Identity.guest())
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("r")
+        await wait_for(pilot, lambda: "Guests play solo" in result_text(app))
+        await pilot.pause()
+        shown = " ".join(line.strip(" │╭╮╰╯─") for line in screen_lines(app))
+        assert "(ssh-keygen -t ed25519 makes one)." in " ".join(shown.split())
 
 
 async def test_a_served_player_gets_an_apology_not_a_traceback(
