@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from . import is_database_url, open_store
+from . import is_database_url, open_store, shown_location
 from .api import Arcade, StoreError
 
 
@@ -36,7 +36,7 @@ def copy_arcade(source: str | os.PathLike[str], target: str | os.PathLike[str]) 
     destination = open_store(target)
     try:
         if not destination.is_empty():
-            raise StoreError(destination.location,
+            raise StoreError(shown_location(target),
                              "the target already holds an arcade; a copy only goes into an empty one")
         destination.load(arcade)
         copied = destination.totals()
