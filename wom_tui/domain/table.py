@@ -486,7 +486,9 @@ class Table:
         for index, seat in enumerate(self._seats):
             if seat.computer is not None:
                 seat.next_move_at = now + self._pace(index, 0)
-        self._announce("Every code is set: break yours!")
+        # One log for everybody, spectators too: it says what happens, never "yours" (each player's own
+        # message line says which code they break).
+        self._announce("Every code is set: the players break them now.")
         self._changed()
         self._maybe_finish()
 
