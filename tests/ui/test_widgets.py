@@ -394,3 +394,20 @@ async def test_a_board_scrolled_back_with_the_wheel_shows_its_first_attempts():
             return re.sub(r"terminal-\d+", "terminal", app.export_screenshot())
 
     assert await top(one_by_one=True) == await top(one_by_one=False)
+
+
+async def test_radio_buttons_and_ticks_differ_in_shape_on_and_off(app, monkeypatch):
+    """Under NO_COLOR (two greys) a chosen option must still look chosen: ● and ○, X and an empty box."""
+    from textual.widgets import Checkbox, RadioButton
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("p")  # the WoM setup: radio buttons and the repeats tick
+        await wait_for(pilot, lambda: pilot.app.screen.query(RadioButton) and pilot.app.screen.query(Checkbox))
+        marks = {button.value: str(button.render()).strip()[1] for button in pilot.app.screen.query(RadioButton)}
+        assert marks == {True: "●", False: "○"}
+        tick = pilot.app.screen.query_one(Checkbox)
+        shown = str(tick.render())
+        tick.value = not tick.value
+        await pilot.pause()
+        assert str(tick.render()) != shown  # on and off are told apart by more than colour

@@ -27,6 +27,7 @@ from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
 from .together import LiveScreen
 from ..patches.footer import Footer
 from ..patches.select import Select
+from ..widgets.choice import Tick
 
 PHASE_WORDS = {
     "open": "open", "making": "setting codes", "guessing": "playing", "finished": "finished", "closed": "closed",
@@ -276,7 +277,7 @@ class NewTableScreen(ModalScreen[tuple[int, int, Ruleset] | None]):
                 yield Static(Text("Code length"), classes="nt-label")
                 yield Select[int]([(str(n), n) for n in range(4, 9)], value=WOM_RULESET.length,
                                   allow_blank=False, id="new-length")
-            yield Checkbox("Colours may repeat", value=WOM_RULESET.repeats, id="new-repeats")
+            yield Tick("Colours may repeat", value=WOM_RULESET.repeats, id="new-repeats")
             yield Static(Text(""), id="new-problem")
             with Horizontal(id="new-buttons"):
                 yield Button("Open table", id="new-create", variant="primary")
