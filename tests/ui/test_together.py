@@ -321,3 +321,35 @@ async def test_after_a_table_could_not_be_read_the_guess_entry_comes_back_with_t
         await wait_for(pilot, lambda: _focused(app) == "guess-input", message="the guess entry has the keys again")
         await pilot.press(*"WWKK", "enter")
         await wait_for(pilot, lambda: "1/10" in _seats(app)[0], message="the guess played")
+
+
+async def _open_table_of(pilot, seats: int) -> None:
+    """From the main menu: a new table of ``seats`` seats, this session in seat 1."""
+    app = pilot.app
+    await _open_lobby(pilot)
+    await pilot.press("n")
+    await wait_for(pilot, lambda: app.screen.query("#new-seats"))
+    app.screen.query_one("#new-seats").value = seats
+    await pilot.pause()
+    app.screen.query_one("#new-create").focus()
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, LiveTableScreen) and app.screen.view is not None,
+                   message="at the new table")
+
+
+async def test_h_and_v_act_on_the_highlighted_seat_and_the_highlight_never_wraps(data_dir: Path) -> None:
+    """At a table of three, ↓↓ stays on seat 3 (it went round to seat 1, and h then said "Seat 1 was just
+    taken by Alan"); h and v fill the highlighted seat; on a taken seat they say whose it is."""
+    app = build_app(data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open_table_of(pilot, 3)
+        seats = app.screen.query_one("#table-seats", OptionList)
+        assert _focused(app) == "table-seats" and seats.highlighted == 1  # the first free seat
+        await pilot.press("down", "down", "h")
+        await wait_for(pilot, lambda: "HAL9000" in _seats(app)[2], message="HAL9000 in seat 3")
+        assert "free seat" in _seats(app)[1] and "just taken" not in _text(app, "#table-message")
+        await pilot.press("up", "up", "up", "v")  # one ↑ too many: seat 1, the player's own
+        await wait_for(pilot, lambda: "Seat 1 is yours" in _text(app, "#table-message"), message="told whose seat")
+        assert "free seat" in _seats(app)[1] and "VIKI" not in " ".join(_seats(app))
+        await pilot.press("down", "v")
+        await wait_for(pilot, lambda: "VIKI" in _seats(app)[1], message="VIKI in seat 2")

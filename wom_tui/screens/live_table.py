@@ -426,9 +426,9 @@ class LiveTableScreen(LiveScreen):
         me, index, view = self.me, self._highlighted_seat(), self.view
         if me is None or view is None:
             return
-        if (index is None or view.seats[index].kind != "free") and view.free_seats:
+        if index is None and view.free_seats:
             index = view.free_seats[0]
-        if index is None:
+        if index is None or not self._free_or_say(view, index, "sit there"):
             return
         self._do(lambda t, now: t.sit(me, index))
 
@@ -440,10 +440,19 @@ class LiveTableScreen(LiveScreen):
 
     def action_computer(self, name: str) -> None:
         """The creator puts a computer in the highlighted seat."""
-        me, index = self.me, self._highlighted_seat()
-        if me is None or index is None:
+        me, index, view = self.me, self._highlighted_seat(), self.view
+        if me is None or index is None or view is None or not self._free_or_say(view, index, f"seat {name}"):
             return
         self._do(lambda t, now: t.seat_computer(me, index, name))
+
+    def _free_or_say(self, view: TableView, index: int, what: str) -> bool:
+        """True if the highlighted seat ``index`` is free; else say whose it is and how to pick another."""
+        seat = view.seats[index]
+        if seat.kind == "free":
+            return True
+        whose = "yours" if view.you == index else f"{seat.name}'s"
+        self.say(f"Seat {index + 1} is {whose}: highlight a free seat with ↑ ↓ to {what}.", error=True)
+        return False
 
     def action_unseat(self) -> None:
         """The creator frees the highlighted seat of its computer."""
