@@ -282,6 +282,8 @@ class LiveTableScreen(LiveScreen):
         elif view.phase == FINISHED and view.results is not None:
             if before is None or before.phase != FINISHED:
                 self.say(" ".join(view.results.messages))
+            if view.you is not None:
+                self.together.results_seen.add(view.table_id)  # (the lobby lists it no more)
         elif view.phase == OPEN:
             hint = self._open_hint(view)
             self.say(hint)

@@ -34,6 +34,9 @@ PHASE_WORDS = {
 }
 
 
+STILL_SEATED = "You still have a seat at a table: press Enter to go back to it."
+
+
 @dataclass(frozen=True)
 class LobbyState:
     """What the lobby shows: the sessions online and every table as a spectator sees it."""
@@ -74,6 +77,7 @@ class LobbyScreen(LiveScreen):
     def __init__(self) -> None:
         super().__init__(classes="lobby-screen")
         self.state: LobbyState | None = None
+        self._said = ""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby-box", classes="panel"):
@@ -137,9 +141,10 @@ class LobbyScreen(LiveScreen):
         me = self.together.me()
         mine = set()
         views = []
+        seen = self.together.results_seen
         for table in listing.tables:
-            if table.phase == CLOSED:
-                continue
+            if table.phase == CLOSED or (table.phase == FINISHED and table.table_id in seen):
+                continue  # a finished table leaves the lobby of those who played it once they saw the results
             views.append(table.view_for(None))
             if me is not None and table.phase != FINISHED and _holds(table, me):
                 mine.add(table.table_id)
@@ -165,19 +170,24 @@ class LobbyScreen(LiveScreen):
         if not options:
             tables.set_options([Option(Text("No tables yet: press n to open one."), id="-none", disabled=True)])
         ids = [v.table_id for v in order]
-        if highlighted in ids:
+        finished = {v.table_id for v in order if v.phase == FINISHED}
+        was_finished = {v.table_id for v in previous.tables if v.phase == FINISHED} if previous else set()
+        if highlighted in ids and not (highlighted in finished and highlighted not in was_finished):
             tables.highlighted = ids.index(highlighted)
         elif ids:
-            tables.highlighted = 0
+            tables.highlighted = 0  # (a table that just finished went to the bottom: not Enter's any more)
         if state.problems:
             self.say(state.problems[0], error=True)
         elif state.mine and (previous is None or previous.mine != state.mine):
             ids_mine = [i for i in ids if i in state.mine]
             tables.highlighted = ids.index(ids_mine[0])
-            self.say("You still have a seat at a table: press Enter to go back to it.")
+            self.say(STILL_SEATED)
+        elif not state.mine and self._said == STILL_SEATED:
+            self.say("")  # that table finished (or the seat was given up): nothing to go back to
 
     def say(self, message: str, *, error: bool = False) -> None:
         """A line above the tables (plain text)."""
+        self._said = message
         self.query_one("#lobby-message", Static).update(Text(message, style="bold red" if error else ""))
 
     # -- acting ------------------------------------------------------------------------------
