@@ -54,7 +54,7 @@ async def test_dropping_the_offer_or_leaving_on_purpose_forgets_the_game(data_di
         screen = await start_game(pilot)
         await pilot.press(*("1" * screen.game.ruleset.length), "enter")
         await wait_for(pilot, lambda: again.store.solo_in_progress("local") is not None, message="kept after a move")
-        await pilot.press("escape", "escape")
+        await pilot.press("escape", "y")
         await wait_for(pilot, lambda: not isinstance(again.screen, SoloGameScreen), message="left the game")
     assert again.store.solo_in_progress("local") is None
 

@@ -293,7 +293,7 @@ async def test_the_attempt_is_spent_at_the_first_guess_and_leaving_gives_no_seco
         assert (attempt["player"], attempt["day"], attempt["finished_at"]) == ("Alan", today(), None)
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        await pilot.press("escape")  # a second Esc confirms
+        await pilot.press("y")  # y confirms (Esc would stay)
         await wait_for(pilot, lambda: isinstance(app.screen, DailyScreen))
         assert "no second try" in text_of(app, "#daily-status")
         await pilot.press("p")

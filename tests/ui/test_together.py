@@ -219,7 +219,7 @@ async def test_a_dropped_player_comes_back_a_spectator_watches_and_esc_leaves(da
             board = bea_again.screen.view.own
             assert [attempt.guess for attempt in board.history] == ["RRRR"]
             await wait_for(a, lambda: "(away)" not in _seats(alan_app)[1], message="Bea back on Alan's panel")
-            # Alan leaves with Esc: asked first; n stays, Esc again leaves.
+            # Alan leaves with Esc: asked first; n stays, Esc stays, y leaves.
             await a.press("escape")
             await a.pause()
             await a.press("n")
@@ -228,6 +228,11 @@ async def test_a_dropped_player_comes_back_a_spectator_watches_and_esc_leaves(da
             await a.press("escape")
             await a.pause()
             await a.press("escape")
+            await a.pause()
+            assert isinstance(alan_app.screen, LiveTableScreen)
+            await a.press("escape")
+            await a.pause()
+            await a.press("y")
             await wait_for(a, lambda: isinstance(alan_app.screen, LobbyScreen), message="Alan back in the lobby")
             await wait_for(b2, lambda: "left" in _seats(bea_again)[0], message="Bea sees Alan left")
             await wait_for(b2, lambda: _focused(bea_again) == "guess-input")

@@ -239,7 +239,7 @@ async def test_results_lead_to_play_again_scoreboard_and_menu(make_app, store: S
         assert [p.name for p in again.game.players] == ["Alan", "HAL9000"]
         assert again.game.attempts == 5
         assert again.game.phase == MAKING
-        await pilot.press("escape", "escape")  # leave the new game
+        await pilot.press("escape", "y")  # leave the new game
         await until(pilot, lambda: isinstance(app.screen, WomSetupScreen))
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, MenuScreen))
@@ -474,10 +474,10 @@ async def test_leaving_asks_first_and_awards_nothing_even_while_a_computer_think
         status = screen.query_one("#guess-error", Static)
         await until(pilot, lambda: "HAL9000 is thinking" in shown(status))
         assert screen.game.board_of(screen.game.players[0]).attempts_used == 2
-        # The screen still answers while HAL9000 thinks: Esc asks, Esc again leaves.
+        # The screen still answers while HAL9000 thinks: Esc asks, y leaves.
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        await pilot.press("escape")
+        await pilot.press("y")
         release.set()
         await until(pilot, lambda: isinstance(app.screen, WomSetupScreen))
         assert screen.game.phase == "abandoned"

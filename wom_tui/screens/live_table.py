@@ -481,7 +481,7 @@ class LiveTableScreen(LiveScreen):
 
         self.app.push_screen(
             ConfirmScreen("Close this table?", "Everybody at it is sent back to the lobby.", confirm_label="Close",
-                          hint="Esc again to close, n to keep it."),
+                          hint="y: close · Esc or n: keep it"),
             lambda yes: then() if yes else None,
         )
 
