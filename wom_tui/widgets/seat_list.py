@@ -17,7 +17,8 @@ class SeatList(OptionList):
 
     def action_cursor_down(self) -> None:
         """The next seat; at the last one the highlight stays (no wrap: ↓↓ at a table of three went
-        back to seat 1, and ``h`` then acted on a seat the player never meant)."""
+        back to seat 1, and ``h`` then acted on a seat the player never meant).
+        """
         if self.highlighted is None or self.highlighted < self.option_count - 1:
             super().action_cursor_down()
 
