@@ -100,6 +100,18 @@ async def test_a_guest_reads_the_whole_reason_they_cannot_register(data_dir: Pat
         assert "(ssh-keygen -t ed25519 makes one)." in " ".join(shown.split())
 
 
+async def test_a_signed_in_player_sees_every_menu_entry_at_60x20(data_dir: Path, store: Store) -> None:
+    store.register("Alan", key=FP_A)
+    app = served_app(data_dir, Identity.key(FP_A, "Alan"))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await wait_for(pilot, lambda: app.screen.query("#menu-options"))
+        await pilot.pause()
+        lines = screen_lines(app)
+        assert any("q   Quit" in line for line in lines), "\n".join(lines)
+        assert any("Sign in a browser" in line for line in lines)
+        assert "Alan" in lines[0] and lines[0].rstrip().endswith("╮"), lines[0]  # the badge leaves the corner
+
+
 async def test_a_served_player_gets_an_apology_not_a_traceback(
     data_dir: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
 ) -> None:

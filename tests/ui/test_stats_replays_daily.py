@@ -29,6 +29,7 @@ from .screen_text import screen_lines
 from .test_solo import open_setup, play_to_win, start_game
 
 SIZE = (80, 24)
+NARROW = (60, 20)
 R5 = WOM_RULESET.with_guesses(5)
 
 
@@ -144,7 +145,7 @@ async def test_a_damaged_record_is_named_and_the_rest_still_counts(store, app, d
     assert bad.read_text().endswith("NaN}")
 
 
-def test_stats_chart_snapshot(snap_compare, data_dir):
+def test_stats_chart_snapshot(snap_compare, data_dir, size=SIZE):
     from wom_tui.domain.store.folder.store import FolderStore as Store
 
     seed_games(Store(data_dir))
@@ -152,7 +153,7 @@ def test_stats_chart_snapshot(snap_compare, data_dir):
     async def run_before(pilot) -> None:
         await open_stats(pilot)
 
-    assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
 
 
 # ---------------------------------------------------------------- Replays
@@ -549,3 +550,11 @@ async def test_the_daily_screen_says_the_code_of_the_last_day_over_everywhere(st
 
         shown = code_pegs(code, CLASSIC.ruleset.palette, gap="").plain
         assert f"The 2026-11-23 code, over everywhere now, was {shown}" in said
+
+
+# ---------------------------------------------------------------- the same screens at 60×20
+
+
+def test_stats_chart_snapshot_60x20(snap_compare, data_dir):
+    """Stats chart snapshot, at 60×20: everything needed to play shows."""
+    test_stats_chart_snapshot(snap_compare, data_dir, size=NARROW)
