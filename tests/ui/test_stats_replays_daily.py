@@ -84,8 +84,10 @@ async def test_my_stats_count_what_the_store_recorded(store, app):
         assert [(label, count) for label, count, _ in chart.bars if count] == [("3", 1), ("X", 1)]
         assert [label for label, _, high in chart.bars if high] == ["X"]  # the last game was lost
         # → goes to the other ruleset played (the 5-attempt WoM game), with HAL9000 beside.
+        assert chart.border_subtitle.startswith("2 games · 1 won")
         await pilot.press("right")
         assert [(label, count) for label, count, _ in chart.bars if count] == [("2", 1)]
+        assert chart.border_subtitle.startswith("1 game · 1 won")  # never "1 games"
         assert len(chart.bars) == 6  # 5 attempts allowed, then X
         compare = text_of(app, "#stats-compare")
         assert "Alan 2.0" in compare and "HAL9000 —" in compare and "VIKI —" in compare
