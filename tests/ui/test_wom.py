@@ -164,6 +164,10 @@ async def test_a_whole_game_two_people_and_hal9000(make_app, store: Store):
         await until(pilot, lambda: screen.awaiting == ("handover", "Steve"))
         assert screen.query_one("#wom-switcher").current == "wom-handover"
         assert "Press Enter when you are ready, Steve." in shown(screen.query_one("#handover-note", Static))
+        assert not screen.message_log.display  # behind the curtain the messages are hidden too
+        await pilot.press("enter")  # Steve is there: the messages come back with his turn
+        await until(pilot, lambda: screen.awaiting is None or screen.awaiting[0] != "handover")
+        assert screen.message_log.display
         await enter_code(pilot, screen, "Steve", "KKWW")
         await until(pilot, lambda: screen.game.phase == GUESSING)
         debug = [line for line in said(screen) if line.startswith("DEBUG: ")]
