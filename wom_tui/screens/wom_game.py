@@ -188,10 +188,13 @@ class WomGameScreen(WomScreen):
         ruleset = self.game.ruleset
         symbols = ruleset.palette.symbols
         shown = " ".join(symbols) if len(symbols) <= 6 else ruleset.palette.title
-        text = Text("World of Mastermind", style="bold", end="")
-        text.append(f"  ·  {len(self.game.players)} players  ·  {ruleset.length} × {shown}")
+        # Under 72 columns (60×20) the game's name gives way to its rules, which a player needs.
+        narrow = self.app.size.width < 72
+        gap = " · " if narrow else "  ·  "
+        text = Text("" if narrow else "World of Mastermind" + gap, style="bold", end="")
+        text.append(f"{len(self.game.players)} players{gap}{ruleset.length} × {shown}")
         text.append(", repeats" if ruleset.repeats else ", no repeats")
-        text.append(f"  ·  {self.game.attempts} attempts")
+        text.append(f"{gap}{self.game.attempts} attempts")
         return text
 
     def _keys_hint(self, enter: str) -> Text:
