@@ -175,6 +175,13 @@ def test_each_seat_sets_the_code_the_next_must_break_and_computers_at_once():
     assert t.view_for(BEA).own.code_for is None
 
 
+def test_a_spectator_is_never_told_to_break_a_code_of_their_own():
+    t = running(BEA)
+    watching = t.view_for(None)
+    assert watching.phase == GUESSING and any("Every code is set" in line for line in watching.log)
+    assert not any("yours" in line or "your " in line.lower() for line in watching.log), watching.log
+
+
 def test_everybody_guesses_at_the_same_time_without_turns():
     t = running(BEA, codes={"Alan": "RGBY", "Bea": "KKWW"})
     # Bea breaks Alan's code, Alan breaks Bea's; Bea goes twice before Alan moves at all.

@@ -9,6 +9,7 @@ from random import Random
 
 import pytest
 
+from wom_tui.domain.store import shown_location
 from wom_tui import __main__ as cli
 from wom_tui.domain.browser import BrowserSession
 from wom_tui.domain.codes import DIGITS8, RAINBOW, SOLO_RULESET, WOM, Feedback, Ruleset
@@ -112,6 +113,8 @@ def test_copy_refuses_a_target_that_holds_anything_and_leaves_it_alone(postgres_
     assert cli.main(["store", "copy", "--from", str(source), "--to", url]) == 1
     err = capsys.readouterr().err
     assert "already holds an arcade; a copy only goes into an empty one" in err
+    assert f"{shown_location(url)}: the target already holds" in err  # the URL as given, both slashes kept
+    assert shown_location(url).startswith("postgresql://wom@127.0.0.1:") and url.split("@")[0] not in err
     with PostgresStore(url) as database:
         assert [u.name for u in database.users()] == ["Zed"]
 
@@ -181,3 +184,11 @@ def test_a_copy_into_an_existing_empty_folder_keeps_what_else_it_holds(tmp_path,
     assert (target / "ssh_host_ed25519_key").read_text() == "the server's host key"
     assert len(Store(target).users()) == len(Store(source).users())
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".wom-copy-")]
+
+
+def test_a_database_url_is_shown_as_given_without_its_password():
+    assert shown_location("postgresql://wom:hunter2@db.example:6543/arcade?sslmode=require&password=x") == \
+        "postgresql://wom@db.example:6543/arcade?sslmode=require"
+    assert shown_location("postgresql://wom@127.0.0.1:5432/wom") == "postgresql://wom@127.0.0.1:5432/wom"
+    assert shown_location("postgresql:///arcade") == "postgresql:///arcade"
+    assert shown_location("arcade/data") == "arcade/data"

@@ -83,7 +83,7 @@ async def test_the_palette_main_menu_asks_before_leaving_a_wom_game(app, store):
         screen = pilot.app.screen
         await run_palette_command(pilot, "Main menu")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen), message="it asks first")
-        await pilot.press("escape")  # Esc a second time confirms
+        await pilot.press("y")  # y confirms (Esc would stay)
         await wait_for(pilot, lambda: pilot.app.screen is not screen and not isinstance(pilot.app.screen, ConfirmScreen))
         assert screen.game.phase == "abandoned"
         assert store.user("Alan").games == 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import random
 from pathlib import Path
 
@@ -17,6 +19,7 @@ from wom_tui.widgets.player_select import PlayerChoice
 from wom_tui.widgets.whoami import WhoAmI
 
 from .conftest import make_options, wait_for
+from .screen_text import screen_lines
 
 FP_A = "SHA256:" + "A" * 43
 FP_B = "SHA256:" + "B" * 43
@@ -61,7 +64,12 @@ async def test_a_new_key_registers_its_name_and_is_signed_in_on_every_screen(dat
 async def test_seats_and_solo_players_are_yourself_the_computers_and_guests(data_dir: Path, store: Store) -> None:
     store.register("Alan", key=FP_A)
     store.register("Bob", key=FP_B)
-    store.register("Guest 2")  # a user named like a guest seat: that seat is not offered
+    # A user named like a guest seat, from a folder written before such names were refused: that seat is
+    # not offered (it would play as the user).
+    users = data_dir / "users.json"
+    document = json.loads(users.read_text())
+    document["users"].append({**document["users"][0], "name": "Guest 2", "keys": []})
+    users.write_text(json.dumps(document))
     app = served_app(data_dir, Identity.key(FP_A, "Alan"))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("p")
@@ -86,6 +94,29 @@ async def test_guests_and_named_keys_cannot_register(data_dir: Path, store: Stor
         await pilot.press(*"Newbie", "enter")
         await wait_for(pilot, lambda: "Guests play solo" in result_text(app) or "already signs in" in result_text(app))
         assert [user.name for user in store.users()] == ["Alan"]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_a_guest_reads_the_whole_reason_they_cannot_register(data_dir: Path, size: tuple[int, int]) -> None:
+    app = served_app(data_dir, Identity.guest())
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("r")
+        await wait_for(pilot, lambda: "Guests play solo" in result_text(app))
+        await pilot.pause()
+        shown = " ".join(line.strip(" │╭╮╰╯─") for line in screen_lines(app))
+        assert "(ssh-keygen -t ed25519 makes one)." in " ".join(shown.split())
+
+
+async def test_a_signed_in_player_sees_every_menu_entry_at_60x20(data_dir: Path, store: Store) -> None:
+    store.register("Alan", key=FP_A)
+    app = served_app(data_dir, Identity.key(FP_A, "Alan"))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await wait_for(pilot, lambda: app.screen.query("#menu-options"))
+        await pilot.pause()
+        lines = screen_lines(app)
+        assert any("q   Quit" in line for line in lines), "\n".join(lines)
+        assert any("Sign in a browser" in line for line in lines)
+        assert "Alan" in lines[0] and lines[0].rstrip().endswith("╮"), lines[0]  # the badge leaves the corner
 
 
 async def test_a_served_player_gets_an_apology_not_a_traceback(

@@ -119,6 +119,18 @@ async def test_register_refuses_a_taken_name_in_another_case(app, store):
         assert [u.name for u in store.scoreboard()] == ["Alan"]
 
 
+async def test_a_refused_name_is_replaced_by_the_next_one_typed(app, store):
+    store.register("Alan")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_register(pilot)
+        await pilot.press(*"alan", "enter")
+        await wait_for(pilot, lambda: "already taken" in shown(screen.query_one("#register-result", Static)))
+        assert screen.query_one(Input).value == "alan"  # still there to be corrected ...
+        await pilot.press(*"Betty", "enter")  # ... but typing replaces it, never appends
+        await wait_for(pilot, lambda: "Welcome" in shown(screen.query_one("#register-result", Static)))
+        assert [u.name for u in store.scoreboard()] == ["Alan", "Betty"]
+
+
 async def test_register_refuses_computer_names(app, store):
     async with app.run_test(size=(80, 24)) as pilot:
         await open_register(pilot)

@@ -344,7 +344,11 @@ async def test_new_game_mid_game_asks_first(app, store):
         await guess(pilot, screen, "4567")  # the fresh input takes guesses
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
-        await pilot.press("escape")
+        assert "Esc or n: stay" in shown(pilot.app.screen.query_one("#confirm-hint", Static))
+        await pilot.press("escape")  # Esc stays here too: one rule for every dialog
+        await wait_for(pilot, lambda: pilot.app.screen is screen)
+        assert len(rows(screen)) == 1
+        await pilot.press("escape", "y")  # y leaves
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, SoloSetupScreen))
 
 

@@ -111,7 +111,7 @@ async def test_dropping_the_offer_or_leaving_on_purpose_forgets_the_game(data_di
         screen = await start_game(pilot)
         await pilot.press(*("1" * screen.game.ruleset.length), "enter")
         await wait_for(pilot, lambda: again.store.solo_in_progress("local") is not None, message="kept after a move")
-        await pilot.press("escape", "escape")
+        await pilot.press("escape", "y")
         await wait_for(pilot, lambda: not isinstance(again.screen, SoloGameScreen), message="left the game")
     assert again.store.solo_in_progress("local") is None
 
@@ -131,7 +131,7 @@ async def test_later_leaves_the_offer_first_on_the_solo_setup(data_dir: Path) ->
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, SoloGameScreen), message="back in the game")
         assert app.screen.game.as_json()["secret"] == left["secret"] and app.screen.game.guess_number == 3
-        await pilot.press("escape", "escape")  # leave it on purpose: no more offer on the setup
+        await pilot.press("escape", "y")  # leave it on purpose: no more offer on the setup
         await wait_for(pilot, lambda: app.screen is setup)
         await wait_for(pilot, lambda: not setup.query_one("#solo-resume-row").display)
         assert "r" not in footer_keys(setup)
@@ -183,7 +183,7 @@ async def test_a_signed_in_player_is_the_default_and_a_burst_plays_as_them(data_
         assert (game.player, game.is_user) == ("Ada", True)
         kept = app.store.solo_in_progress("user:ada")
         assert kept is not None and kept["player"] == "Ada"
-        await pilot.press("escape", "escape")
+        await pilot.press("escape", "y")  # leave the game (Esc asks, y goes)
         await wait_for(pilot, lambda: isinstance(app.screen, SoloSetupScreen))
         setup = app.screen
         assert setup.query_one("#solo-player", PlayerChoice).chosen == "Ada"
@@ -195,7 +195,7 @@ async def test_a_signed_in_player_is_the_default_and_a_burst_plays_as_them(data_
         await wait_for(pilot, lambda: isinstance(app.screen, SoloGameScreen) and app.screen.game.guesses_used == 1)
         assert app.screen.game.player == "Guest"
         assert app.store.solo_in_progress("user:ada") is None
-        await pilot.press("escape", "escape", "escape")
+        await pilot.press("escape", "y", "escape")  # leave the game (y), then the setup
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
         # The daily code opens on the signed-in player too.
         await pilot.press("d")

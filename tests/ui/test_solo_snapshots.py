@@ -11,6 +11,7 @@ from wom_tui.screens.solo_game import SoloGameScreen
 from .conftest import build_app, wait_for
 
 SIZE = (80, 24)
+NARROW = (60, 20)
 
 
 async def no_blink(pilot) -> None:
@@ -20,16 +21,16 @@ async def no_blink(pilot) -> None:
     await pilot.pause()
 
 
-def test_solo_setup(snap_compare, data_dir):
+def test_solo_setup(snap_compare, data_dir, size=SIZE):
     async def run_before(pilot) -> None:
         await pilot.press("o")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, SoloSetupScreen))
         await pilot.pause()
 
-    assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
 
 
-def test_solo_game(snap_compare, data_dir):
+def test_solo_game(snap_compare, data_dir, size=SIZE):
     async def run_before(pilot) -> None:
         await pilot.press("o")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, SoloSetupScreen))
@@ -46,10 +47,10 @@ def test_solo_game(snap_compare, data_dir):
         await pilot.press(*"89")
         await pilot.pause()
 
-    assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
 
 
-def test_computer_breaks_game(snap_compare, data_dir):
+def test_computer_breaks_game(snap_compare, data_dir, size=SIZE):
     async def run_before(pilot) -> None:
         await pilot.press("o")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, SoloSetupScreen))
@@ -61,15 +62,17 @@ def test_computer_breaks_game(snap_compare, data_dir):
         await wait_for(pilot, lambda: screen.phase == "over")
         await no_blink(pilot)
 
-    assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
 
 
-def test_computer_breaks_by_hand_answer(snap_compare, data_dir):
+def test_computer_breaks_by_hand_answer(snap_compare, data_dir, size=SIZE):
     async def run_before(pilot) -> None:
         await pilot.press("o")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, SoloSetupScreen))
-        await pilot.click("#solo-mode-1")
-        await pilot.click("#solo-scoring-1")
+        for option in ("#solo-mode-1", "#solo-scoring-1"):
+            pilot.app.screen.query_one(option).scroll_visible(animate=False)  # (at 60×20 the setup scrolls)
+            await pilot.pause()
+            await pilot.click(option)
         await pilot.press("p")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, ComputerBreaksScreen))
         screen = pilot.app.screen
@@ -78,4 +81,27 @@ def test_computer_breaks_by_hand_answer(snap_compare, data_dir):
         await wait_for(pilot, lambda: screen.phase == "answer" and screen.game.guesses_used == 1)
         await no_blink(pilot)
 
-    assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
+
+
+# ---------------------------------------------------------------- the same screens at 60×20
+
+
+def test_solo_setup_60x20(snap_compare, data_dir):
+    """Solo setup, at 60×20: everything needed to play shows."""
+    test_solo_setup(snap_compare, data_dir, size=NARROW)
+
+
+def test_solo_game_60x20(snap_compare, data_dir):
+    """Solo game, at 60×20: everything needed to play shows."""
+    test_solo_game(snap_compare, data_dir, size=NARROW)
+
+
+def test_computer_breaks_game_60x20(snap_compare, data_dir):
+    """Computer breaks game, at 60×20: everything needed to play shows."""
+    test_computer_breaks_game(snap_compare, data_dir, size=NARROW)
+
+
+def test_computer_breaks_by_hand_answer_60x20(snap_compare, data_dir):
+    """Computer breaks by hand answer, at 60×20: everything needed to play shows."""
+    test_computer_breaks_by_hand_answer(snap_compare, data_dir, size=NARROW)

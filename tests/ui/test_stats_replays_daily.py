@@ -29,6 +29,7 @@ from .screen_text import screen_lines
 from .test_solo import open_setup, play_to_win, start_game
 
 SIZE = (80, 24)
+NARROW = (60, 20)
 R5 = WOM_RULESET.with_guesses(5)
 
 
@@ -83,8 +84,10 @@ async def test_my_stats_count_what_the_store_recorded(store, app):
         assert [(label, count) for label, count, _ in chart.bars if count] == [("3", 1), ("X", 1)]
         assert [label for label, _, high in chart.bars if high] == ["X"]  # the last game was lost
         # → goes to the other ruleset played (the 5-attempt WoM game), with HAL9000 beside.
+        assert chart.border_subtitle.startswith("2 games · 1 won")
         await pilot.press("right")
         assert [(label, count) for label, count, _ in chart.bars if count] == [("2", 1)]
+        assert chart.border_subtitle.startswith("1 game · 1 won")  # never "1 games"
         assert len(chart.bars) == 6  # 5 attempts allowed, then X
         compare = text_of(app, "#stats-compare")
         assert "Alan 2.0" in compare and "HAL9000 —" in compare and "VIKI —" in compare
@@ -144,7 +147,7 @@ async def test_a_damaged_record_is_named_and_the_rest_still_counts(store, app, d
     assert bad.read_text().endswith("NaN}")
 
 
-def test_stats_chart_snapshot(snap_compare, data_dir):
+def test_stats_chart_snapshot(snap_compare, data_dir, size=SIZE):
     from wom_tui.domain.store.folder.store import FolderStore as Store
 
     seed_games(Store(data_dir))
@@ -152,7 +155,7 @@ def test_stats_chart_snapshot(snap_compare, data_dir):
     async def run_before(pilot) -> None:
         await open_stats(pilot)
 
-    assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
 
 
 # ---------------------------------------------------------------- Replays
@@ -323,7 +326,7 @@ async def test_the_attempt_is_spent_at_the_first_guess_and_leaving_gives_no_seco
         assert (attempt["player"], attempt["day"], attempt["finished_at"]) == ("Alan", today(), None)
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        await pilot.press("escape")  # a second Esc confirms
+        await pilot.press("y")  # y confirms (Esc would stay)
         await wait_for(pilot, lambda: isinstance(app.screen, DailyScreen))
         assert "no second try" in text_of(app, "#daily-status")
         await pilot.press("p")
@@ -579,3 +582,11 @@ async def test_the_daily_screen_says_the_code_of_the_last_day_over_everywhere(st
 
         shown = code_pegs(code, CLASSIC.ruleset.palette, gap="").plain
         assert f"The 2026-11-23 code, over everywhere now, was {shown}" in said
+
+
+# ---------------------------------------------------------------- the same screens at 60×20
+
+
+def test_stats_chart_snapshot_60x20(snap_compare, data_dir):
+    """Stats chart snapshot, at 60×20: everything needed to play shows."""
+    test_stats_chart_snapshot(snap_compare, data_dir, size=NARROW)

@@ -151,10 +151,11 @@ async def test_two_instances_play_a_table_with_hal_to_the_results(data_dir: Path
         assert len(games) == 1
         players = {p.name: p for p in games[0].players}
         assert players["Alan"].broke and players["Bea"].broke
-        # Back in the lobby the finished table is listed, and nobody is offered a seat at it.
+        # Back in the lobby the finished table, whose results Bea saw, is listed no more, and nobody is
+        # offered a seat at it.
         await b.press("escape")
-        await wait_for(b, lambda: isinstance(bea_app.screen, LobbyScreen)
-                       and any("finished" in row for row in _tables(bea_app)), message="Bea back in the lobby")
+        await wait_for(b, lambda: isinstance(bea_app.screen, LobbyScreen) and bea_app.screen.state is not None
+                       and "No tables yet" in _tables(bea_app)[0], message="Bea back in the lobby")
         assert "still have a seat" not in _text(bea_app, "#lobby-message")
 
 
@@ -218,7 +219,7 @@ async def test_a_dropped_player_comes_back_a_spectator_watches_and_esc_leaves(da
             board = bea_again.screen.view.own
             assert [attempt.guess for attempt in board.history] == ["RRRR"]
             await wait_for(a, lambda: "(away)" not in _seats(alan_app)[1], message="Bea back on Alan's panel")
-            # Alan leaves with Esc: asked first; n stays, Esc again leaves.
+            # Alan leaves with Esc: asked first; n stays, Esc stays, y leaves.
             await a.press("escape")
             await a.pause()
             await a.press("n")
@@ -227,6 +228,11 @@ async def test_a_dropped_player_comes_back_a_spectator_watches_and_esc_leaves(da
             await a.press("escape")
             await a.pause()
             await a.press("escape")
+            await a.pause()
+            assert isinstance(alan_app.screen, LiveTableScreen)
+            await a.press("escape")
+            await a.pause()
+            await a.press("y")
             await wait_for(a, lambda: isinstance(alan_app.screen, LobbyScreen), message="Alan back in the lobby")
             await wait_for(b2, lambda: "left" in _seats(bea_again)[0], message="Bea sees Alan left")
             await wait_for(b2, lambda: _focused(bea_again) == "guess-input")
@@ -321,3 +327,74 @@ async def test_after_a_table_could_not_be_read_the_guess_entry_comes_back_with_t
         await wait_for(pilot, lambda: _focused(app) == "guess-input", message="the guess entry has the keys again")
         await pilot.press(*"WWKK", "enter")
         await wait_for(pilot, lambda: "1/10" in _seats(app)[0], message="the guess played")
+
+
+async def _open_table_of(pilot, seats: int) -> None:
+    """From the main menu: a new table of ``seats`` seats, this session in seat 1."""
+    app = pilot.app
+    await _open_lobby(pilot)
+    await pilot.press("n")
+    await wait_for(pilot, lambda: app.screen.query("#new-seats"))
+    app.screen.query_one("#new-seats").value = seats
+    await pilot.pause()
+    app.screen.query_one("#new-create").focus()
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, LiveTableScreen) and app.screen.view is not None,
+                   message="at the new table")
+
+
+async def test_h_and_v_act_on_the_highlighted_seat_and_the_highlight_never_wraps(data_dir: Path) -> None:
+    """At a table of three, ↓↓ stays on seat 3 (it went round to seat 1, and h then said "Seat 1 was just
+    taken by Alan"); h and v fill the highlighted seat; on a taken seat they say whose it is."""
+    app = build_app(data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open_table_of(pilot, 3)
+        seats = app.screen.query_one("#table-seats", OptionList)
+        assert _focused(app) == "table-seats" and seats.highlighted == 1  # the first free seat
+        await pilot.press("down", "down", "h")
+        await wait_for(pilot, lambda: "HAL9000" in _seats(app)[2], message="HAL9000 in seat 3")
+        assert "free seat" in _seats(app)[1] and "just taken" not in _text(app, "#table-message")
+        await pilot.press("up", "up", "up", "v")  # one ↑ too many: seat 1, the player's own
+        await wait_for(pilot, lambda: "Seat 1 is yours" in _text(app, "#table-message"), message="told whose seat")
+        assert "free seat" in _seats(app)[1] and "VIKI" not in " ".join(_seats(app))
+        await pilot.press("down", "v")
+        await wait_for(pilot, lambda: "VIKI" in _seats(app)[1], message="VIKI in seat 2")
+
+
+async def test_a_finished_table_leaves_the_lobby_once_its_player_saw_the_results(data_dir: Path) -> None:
+    """Alan comes back to a table he dropped out of ("You still have a seat"), breaks HAL9000's code and
+    reads the results: back in the lobby that table is gone, so is the line about his seat, and Enter
+    goes to the open table (the finished one kept both, and Enter went back to it)."""
+    from wom_tui.domain.codes import WOM_RULESET
+    from wom_tui.domain.presence import new_session_id
+    from wom_tui.domain.table import SeatHolder
+
+    store = Store(data_dir)
+    store.register("Alan")
+    live = store.live
+    alan_before = SeatHolder("Alan", new_session_id(), True)
+    played = live.create_table(alan_before, seats=2, attempts=10, ruleset=WOM_RULESET, seed=5, pace=(0.0, 0.0))
+    live.act(played.table_id, lambda t, now: t.seat_computer(alan_before, 1, "HAL9000"))
+    live.act(played.table_id, lambda t, now: t.start(alan_before, now))
+    live.act(played.table_id, lambda t, now: t.set_code(alan_before, "RGBY", now))
+    app = build_app(data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open_lobby(pilot)
+        app.screen.query_one("#lobby-as").value = "Alan"
+        await wait_for(pilot, lambda: "still have a seat" in _text(app, "#lobby-message"), message="Alan's seat offered")
+        guest = live.join_guest(new_session_id())
+        other = live.create_table(SeatHolder(guest.name, guest.session, False), seats=2)
+        await wait_for(pilot, lambda: len(_tables(app)) == 2, message="the other table listed")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: _focused(app) == "guess-input", message="back at his seat, asked for a guess")
+        hal_code = live.table(played.table_id).to_json()["seats"][1]["code"]
+        await pilot.press(*hal_code, "enter")
+        await wait_for(pilot, lambda: app.screen.view.phase == "finished", timeout=30, message="the results")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.state is not None
+                       and all(v.table_id != played.table_id for v in app.screen.state.tables),
+                       message="the finished table gone from Alan's lobby")
+        assert "still have a seat" not in _text(app, "#lobby-message")
+        tables = app.screen.query_one("#lobby-tables", OptionList)
+        assert tables.highlighted_option is not None and tables.highlighted_option.id == other.table_id
+    assert live.table(played.table_id) is not None  # kept for others to read (docs/play.md says how long)

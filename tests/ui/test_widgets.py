@@ -182,7 +182,7 @@ async def test_message_log_never_splits_key_pegs_across_lines():
         assert log.lines_said == ["HAL9000's guess: RRGB → K K K K"]
 
 
-async def test_confirm_screen_esc_twice_leaves_and_stay_stays():
+async def test_confirm_screen_y_goes_ahead_and_esc_stays():
     host = Host()
     async with host.run_test(size=(80, 24)) as pilot:
         host.push_screen(ConfirmScreen(), host.confirmed.append)
@@ -192,13 +192,18 @@ async def test_confirm_screen_esc_twice_leaves_and_stay_stays():
         assert host.confirmed == [False]
         host.push_screen(ConfirmScreen(), host.confirmed.append)
         await wait_for(pilot, lambda: isinstance(host.screen, ConfirmScreen) and host.screen.query("#confirm-ok"))
-        await pilot.press("escape")
+        await pilot.press("escape")  # Esc cancels, in this dialog as in every other
         await wait_for(pilot, lambda: len(host.confirmed) == 2)
-        assert host.confirmed == [False, True]
+        assert host.confirmed == [False, False]
+        host.push_screen(ConfirmScreen(), host.confirmed.append)
+        await wait_for(pilot, lambda: isinstance(host.screen, ConfirmScreen) and host.screen.query("#confirm-ok"))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: len(host.confirmed) == 3)
+        assert host.confirmed == [False, False, True]
         host.push_screen(ConfirmScreen(), host.confirmed.append)
         await wait_for(pilot, lambda: isinstance(host.screen, ConfirmScreen) and host.screen.query("#confirm-ok"))
         await pilot.click("#confirm-ok")
-        await wait_for(pilot, lambda: len(host.confirmed) == 3)
+        await wait_for(pilot, lambda: len(host.confirmed) == 4)
         assert host.confirmed[-1] is True
 
 
@@ -394,3 +399,20 @@ async def test_a_board_scrolled_back_with_the_wheel_shows_its_first_attempts():
             return re.sub(r"terminal-\d+", "terminal", app.export_screenshot())
 
     assert await top(one_by_one=True) == await top(one_by_one=False)
+
+
+async def test_radio_buttons_and_ticks_differ_in_shape_on_and_off(app, monkeypatch):
+    """Under NO_COLOR (two greys) a chosen option must still look chosen: ● and ○, X and an empty box."""
+    from textual.widgets import Checkbox, RadioButton
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("p")  # the WoM setup: radio buttons and the repeats tick
+        await wait_for(pilot, lambda: pilot.app.screen.query(RadioButton) and pilot.app.screen.query(Checkbox))
+        marks = {button.value: str(button.render()).strip()[1] for button in pilot.app.screen.query(RadioButton)}
+        assert marks == {True: "●", False: "○"}
+        tick = pilot.app.screen.query_one(Checkbox)
+        shown = str(tick.render())
+        tick.value = not tick.value
+        await pilot.pause()
+        assert str(tick.render()) != shown  # on and off are told apart by more than colour

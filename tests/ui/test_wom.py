@@ -164,6 +164,10 @@ async def test_a_whole_game_two_people_and_hal9000(make_app, store: Store):
         await until(pilot, lambda: screen.awaiting == ("handover", "Steve"))
         assert screen.query_one("#wom-switcher").current == "wom-handover"
         assert "Press Enter when you are ready, Steve." in shown(screen.query_one("#handover-note", Static))
+        assert not screen.message_log.display  # behind the curtain the messages are hidden too
+        await pilot.press("enter")  # Steve is there: the messages come back with his turn
+        await until(pilot, lambda: screen.awaiting is None or screen.awaiting[0] != "handover")
+        assert screen.message_log.display
         await enter_code(pilot, screen, "Steve", "KKWW")
         await until(pilot, lambda: screen.game.phase == GUESSING)
         debug = [line for line in said(screen) if line.startswith("DEBUG: ")]
@@ -233,13 +237,17 @@ async def test_results_lead_to_play_again_scoreboard_and_menu(make_app, store: S
         await until(pilot, lambda: isinstance(app.screen, ScoreboardScreen))
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is results)
+        await pilot.press("escape")  # Esc leaves nothing here: a toast says which keys do ...
+        await until(pilot, lambda: any("results stay" in n.title for n in app._notifications))
         await pilot.click("#results-again")
         await until(pilot, lambda: isinstance(app.screen, WomGameScreen) and app.screen is not screen)
+        await pilot.pause()
+        assert not any("results stay" in n.title for n in app._notifications)  # ... and goes with the results
         again = app.screen
         assert [p.name for p in again.game.players] == ["Alan", "HAL9000"]
         assert again.game.attempts == 5
         assert again.game.phase == MAKING
-        await pilot.press("escape", "escape")  # leave the new game
+        await pilot.press("escape", "y")  # leave the new game
         await until(pilot, lambda: isinstance(app.screen, WomSetupScreen))
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, MenuScreen))
@@ -474,10 +482,10 @@ async def test_leaving_asks_first_and_awards_nothing_even_while_a_computer_think
         status = screen.query_one("#guess-error", Static)
         await until(pilot, lambda: "HAL9000 is thinking" in shown(status))
         assert screen.game.board_of(screen.game.players[0]).attempts_used == 2
-        # The screen still answers while HAL9000 thinks: Esc asks, Esc again leaves.
+        # The screen still answers while HAL9000 thinks: Esc asks, y leaves.
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        await pilot.press("escape")
+        await pilot.press("y")
         release.set()
         await until(pilot, lambda: isinstance(app.screen, WomSetupScreen))
         assert screen.game.phase == "abandoned"

@@ -11,6 +11,7 @@ from .conftest import build_app
 from .test_wom import enter_code, enter_guess, open_setup, until, wait_turn
 
 SIZE = (80, 24)
+NARROW = (60, 20)
 
 
 def register(data_dir, *names: str) -> None:
@@ -41,16 +42,16 @@ async def seat(pilot, *names: str, attempts: int = 5) -> WomGameScreen:
     return app.screen
 
 
-def test_setup(snap_compare, data_dir):
+def test_setup(snap_compare, data_dir, size=SIZE):
     register(data_dir, "Alan", "Steve")
 
     async def run_before(pilot) -> None:
         await open_setup(pilot)
 
-    assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
 
 
-def test_code_making_masked(snap_compare, data_dir):
+def test_code_making_masked(snap_compare, data_dir, size=SIZE):
     register(data_dir, "Alan", "Steve")
 
     async def run_before(pilot) -> None:
@@ -58,10 +59,10 @@ def test_code_making_masked(snap_compare, data_dir):
         await wait_turn(pilot, screen, "Alan")
         await pilot.press("r", "g", "b")
 
-    assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
 
 
-def test_hand_over(snap_compare, data_dir):
+def test_hand_over(snap_compare, data_dir, size=SIZE):
     register(data_dir, "Alan", "Steve")
 
     async def run_before(pilot) -> None:
@@ -69,10 +70,10 @@ def test_hand_over(snap_compare, data_dir):
         await enter_code(pilot, screen, "Alan", "RGBY", paste=True)
         await until(pilot, lambda: screen.awaiting == ("handover", "Steve"))
 
-    assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
 
 
-def test_guessing(snap_compare, data_dir):
+def test_guessing(snap_compare, data_dir, size=SIZE):
     register(data_dir, "Alan", "Steve")
 
     async def run_before(pilot) -> None:
@@ -85,10 +86,10 @@ def test_guessing(snap_compare, data_dir):
         await wait_turn(pilot, screen, "Steve")
         await pilot.press("x")  # a symbol outside the palette, shown on a grey peg
 
-    assert snap_compare(build_app(data_dir), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
 
 
-def test_results(snap_compare, data_dir):
+def test_results(snap_compare, data_dir, size=SIZE):
     register(data_dir, "Alan", "Steve")
 
     async def run_before(pilot) -> None:
@@ -107,4 +108,32 @@ def test_results(snap_compare, data_dir):
         app.push_screen(WomResultsScreen(table.setup, game, table.saver))
         await until(pilot, lambda: isinstance(app.screen, WomResultsScreen), message="results")
 
-    assert snap_compare(build_app(data_dir, debug=True), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(build_app(data_dir, debug=True), terminal_size=size, run_before=run_before)
+
+
+# ---------------------------------------------------------------- the same screens at 60×20
+
+
+def test_setup_60x20(snap_compare, data_dir):
+    """Setup, at 60×20: everything needed to play shows."""
+    test_setup(snap_compare, data_dir, size=NARROW)
+
+
+def test_code_making_masked_60x20(snap_compare, data_dir):
+    """Code making masked, at 60×20: everything needed to play shows."""
+    test_code_making_masked(snap_compare, data_dir, size=NARROW)
+
+
+def test_hand_over_60x20(snap_compare, data_dir):
+    """Hand over, at 60×20: everything needed to play shows."""
+    test_hand_over(snap_compare, data_dir, size=NARROW)
+
+
+def test_guessing_60x20(snap_compare, data_dir):
+    """Guessing, at 60×20: everything needed to play shows."""
+    test_guessing(snap_compare, data_dir, size=NARROW)
+
+
+def test_results_60x20(snap_compare, data_dir):
+    """Results, at 60×20: everything needed to play shows."""
+    test_results(snap_compare, data_dir, size=NARROW)

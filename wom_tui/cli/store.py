@@ -24,10 +24,9 @@ def add_store_command(sub: Any) -> None:
 
 
 def _where(location: str) -> str:
-    from ..domain.store.postgres.errors import describe
-    from ..domain.store import is_database_url
+    from ..domain.store import shown_location
 
-    return describe(location) if is_database_url(location) else location
+    return shown_location(location)
 
 
 def run_store_command(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:

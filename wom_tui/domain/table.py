@@ -618,7 +618,9 @@ class Table:
                 seat.next_move_at = now + self._pace(index, 0)
             elif self.guess_clock is not None and not seat.gone:
                 seat.deadline = now + self.guess_clock
-        self._announce("Every code is set: break yours!")
+        # One log for everybody, spectators too: it says what happens, never "yours" (each player's own
+        # message line says which code they break).
+        self._announce("Every code is set: the players break them now.")
         self._changed()
         self._maybe_finish()
 

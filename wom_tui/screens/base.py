@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from textual.binding import Binding
+from textual.notifications import Notification, Notify, SeverityLevel
 
 from ..patches.screens import LeftSafely, OpenedOnce
 from .confirm import ConfirmScreen
@@ -22,6 +23,35 @@ class WomScreen(LeftSafely[Any]):
     """
 
     BINDINGS = [Binding("escape", "back", "Back")]
+
+    _toasts: list[Notification]
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """A toast that belongs to this screen: it goes when the screen goes (or another covers it),
+        so that "The results stay until you choose" does not linger into the next game.
+        """
+        notification = Notification(message, title, severity,
+                                    self.app.NOTIFICATION_TIMEOUT if timeout is None else timeout, markup=markup)
+        self.__dict__.setdefault("_toasts", []).append(notification)
+        self.app.post_message(Notify(notification))
+
+    def _clear_toasts(self) -> None:
+        toasts = self.__dict__.get("_toasts")
+        if not toasts:
+            return
+        app = self.app
+        for toast in toasts:
+            if toast in app._notifications:
+                app._unnotify(toast, refresh=False)
+        toasts.clear()
+        app._refresh_notifications()
+
+    def on_screen_suspend(self) -> None:
+        self._clear_toasts()
+
+    def on_unmount(self) -> None:
+        self._clear_toasts()
 
     leave_question: str = "Leave this game?"
     leave_detail: str = "Progress is lost."

@@ -13,15 +13,15 @@ from textual.widgets import Button, Static
 class ConfirmScreen(ModalScreen[bool]):
     """Ask a yes/no question; dismisses with True to go ahead, False to stay.
 
-    Esc here confirms, so "Esc, Esc" leaves a game (docs/play.md, *World of Mastermind*); ``n`` or the stay
-    button (focused first, so a stray Enter is harmless) cancel.
+    One rule for every dialog (docs/play.md, *Keys*): Esc, ``n`` or the stay button (focused first, so a
+    stray Enter is harmless) cancel and stay where you were; ``y`` or the other button go ahead.
     """
 
     AUTO_FOCUS = "#confirm-cancel"
     BINDINGS = [
-        Binding("escape", "confirm", "Leave"),
-        Binding("y", "confirm", "Yes", show=False),
-        Binding("n", "cancel", "Stay"),
+        Binding("escape", "cancel", "Stay"),
+        Binding("y", "confirm", "Yes"),
+        Binding("n", "cancel", "No", show=False),
     ]
 
     def __init__(
@@ -31,7 +31,7 @@ class ConfirmScreen(ModalScreen[bool]):
         *,
         confirm_label: str = "Leave",
         cancel_label: str = "Stay",
-        hint: str = "Esc again to leave, n to stay.",
+        hint: str = "y: leave · Esc or n: stay",
     ) -> None:
         super().__init__(classes="confirm-screen")
         self.question = question
@@ -63,31 +63,12 @@ class ConfirmScreen(ModalScreen[bool]):
 
 
 class QuitConfirmScreen(ConfirmScreen):
-    """ctrl+q during a game: "Quit wom-tui?". ctrl+q again or *Quit* quits; Esc, ``n`` or *Stay* stay."""
-
-    BINDINGS = [
-        Binding("escape", "cancel", "Stay"),
-        Binding("y", "confirm", "Yes", show=False),
-        Binding("n", "cancel", "Stay"),
-    ]
+    """ctrl+q during a game: "Quit wom-tui?". ctrl+q again, ``y`` or *Quit* quit; Esc, ``n`` or *Stay* stay."""
 
     def __init__(self) -> None:
         super().__init__(
             "Quit wom-tui?",
             "The game in progress is lost.",
             confirm_label="Quit",
-            hint="ctrl+q again to quit, Esc or n to stay.",
+            hint="y or ctrl+q: quit · Esc or n: stay",
         )
-
-
-class AskScreen(ConfirmScreen):
-    """Ask before dropping something, where Esc means "no" as it does everywhere but the leave dialog.
-
-    Esc or ``n`` (or the stay button, focused first) cancel; ``y`` or the other button go ahead.
-    """
-
-    BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("y", "confirm", "Yes"),
-        Binding("n", "cancel", "No", show=False),
-    ]

@@ -72,7 +72,8 @@ KEYS = """\
 | Main menu | {menu_keys} · arrows + **Enter** · mouse |
 | Entering a code | type symbols (any case) · **←/→** pick a slot · **↑/↓** change it · **Backspace**/**Delete** clear · click a palette peg · **Enter** submit · a symbol too many shows as +K and the code is refused as too long |
 | Secret code | shown as • — **ctrl+r** peeks |
-| In a game | **Esc** asks before leaving; **Esc** again (or *Leave*) confirms |
+| In a game | **Esc** asks before leaving; **y** (or *Leave*) leaves |
+| Every question | **y** goes ahead · **Esc** / **n** stay (cancel) · Enter on the focused button |
 | Game setup | **ctrl+s** start a World of Mastermind game · **p** play a solo game |
 | Solo game | **F2** reveal a symbol (costs 1) · **F3** reveal a position (costs 2) · or type **lifeline#1** / **lifeline#2** · **ctrl+n** new game · typing *reset* or *quit* says which key does it |
 | Scoreboard | **n** / **s** / **g** / **a** sort by name, score, games, average (again to reverse) · or click a column header · **h** hall of fame · **b** scoreboard · **m** the highlighted user's stats |

@@ -339,6 +339,8 @@ class LiveTableScreen(LiveScreen):
         elif view.phase == FINISHED and view.results is not None:
             if before is None or before.phase != FINISHED:
                 self.say(" ".join(view.results.messages))
+            if view.you is not None:
+                self.together.results_seen.add(view.table_id)  # (the lobby lists it no more)
         elif view.phase == OPEN:
             hint = self._open_hint(view)
             self.say(hint)
@@ -483,9 +485,9 @@ class LiveTableScreen(LiveScreen):
         me, index, view = self.me, self._highlighted_seat(), self.view
         if me is None or view is None:
             return
-        if (index is None or view.seats[index].kind != "free") and view.free_seats:
+        if index is None and view.free_seats:
             index = view.free_seats[0]
-        if index is None:
+        if index is None or not self._free_or_say(view, index, "sit there"):
             return
         self._do(lambda t, now: t.sit(me, index))
 
@@ -497,10 +499,19 @@ class LiveTableScreen(LiveScreen):
 
     def action_computer(self, name: str) -> None:
         """The creator puts a computer in the highlighted seat."""
-        me, index = self.me, self._highlighted_seat()
-        if me is None or index is None:
+        me, index, view = self.me, self._highlighted_seat(), self.view
+        if me is None or index is None or view is None or not self._free_or_say(view, index, f"seat {name}"):
             return
         self._do(lambda t, now: t.seat_computer(me, index, name))
+
+    def _free_or_say(self, view: TableView, index: int, what: str) -> bool:
+        """True if the highlighted seat ``index`` is free; else say whose it is and how to pick another."""
+        seat = view.seats[index]
+        if seat.kind == "free":
+            return True
+        whose = "yours" if view.you == index else f"{seat.name}'s"
+        self.say(f"Seat {index + 1} is {whose}: highlight a free seat with ↑ ↓ to {what}.", error=True)
+        return False
 
     def action_unseat(self) -> None:
         """The creator frees the highlighted seat of its computer."""
@@ -527,7 +538,7 @@ class LiveTableScreen(LiveScreen):
 
         self.app.push_screen(
             ConfirmScreen("Close this table?", "Everybody at it is sent back to the lobby.", confirm_label="Close",
-                          hint="Esc again to close, n to keep it."),
+                          hint="y: close · Esc or n: keep it"),
             lambda yes: then() if yes else None,
         )
 

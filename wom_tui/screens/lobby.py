@@ -31,10 +31,13 @@ from .together import LiveScreen, nudge_player
 from ..patches.footer import Footer
 from ..widgets.row_list import RowList
 from ..patches.select import Select
+from ..widgets.choice import Tick
 
 PHASE_WORDS = {
     "open": "open", "making": "setting codes", "guessing": "playing", "finished": "finished", "closed": "closed",
 }
+
+
 
 
 @dataclass(frozen=True)
@@ -211,7 +214,9 @@ class LobbyScreen(LiveScreen):
                     self._note(found, me)
         self._read_as = me
         online = tuple(live.sessions())
-        views = tuple(entry[0] for entry in self._known.values())
+        seen = self.together.results_seen  # a finished table leaves the lobby of those who saw its results
+        views = tuple(entry[0] for table_id, entry in self._known.items()
+                      if not (entry[0].phase == FINISHED and table_id in seen))
         mine = frozenset(table_id for table_id, entry in self._known.items() if entry[1])
         invites = tuple(table_id for table_id, entry in self._known.items() if entry[2])
         return LobbyState(online, views, mine, tuple(problems), invites)
@@ -248,10 +253,12 @@ class LobbyScreen(LiveScreen):
         now = self.wom.store.live.clock()
         ids = [v.table_id for v in order]
         self._show_rows(tables, order, state.mine, now)
-        if highlighted in state.mine or (highlighted is not None and highlighted in self._rows):
+        finished = {v.table_id for v in order if v.phase == FINISHED}
+        was_finished = {v.table_id for v in previous.tables if v.phase == FINISHED} if previous else set()
+        if highlighted in ids and not (highlighted in finished and highlighted not in was_finished):
             tables.highlighted = tables.get_option_index(highlighted)
         elif ids:
-            tables.highlighted = 0
+            tables.highlighted = 0  # (a table that just finished went to the bottom: not Enter's any more)
         fresh = [i for i in state.invites if previous is None or i not in previous.invites]
         if state.problems:
             self.say(state.problems[0], error=True)
@@ -615,7 +622,7 @@ class NewTableScreen(ModalScreen[tuple[int, int, Ruleset, float | None] | None])
                 yield Select[int]([(str(n), n) for n in range(4, 9)], value=WOM_RULESET.length,
                                   allow_blank=False, id="new-length")
             with Horizontal(classes="nt-row", id="new-repeats-row"):
-                yield Checkbox("Colours may repeat", value=WOM_RULESET.repeats, id="new-repeats")
+                yield Tick("Colours may repeat", value=WOM_RULESET.repeats, id="new-repeats")
                 # A clock per guess shares the row (the dialog fits 60×20 as before).
                 yield Select[float]([("No clock", 0.0), *((f"{c:g} s/guess", c) for c in GUESS_CLOCKS)], value=0.0,
                                     allow_blank=False, id="new-clock")

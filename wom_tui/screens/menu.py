@@ -54,6 +54,8 @@ def title_pegs() -> Text:
 class MenuScreen(OpenedOnce[None]):
     """The first screen: the title, a welcome, and the menu (keys, arrows + Enter, or mouse)."""
 
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
+    """Under 24 rows the welcome line and the box's padding give way, so every entry shows (q Quit too)."""
     BINDINGS = [
         *(Binding(key, f"app.{action}", footer, show=bool(footer)) for key, action, _, footer in MENU if key != "?"),
         Binding("k", "app.link_key", "Link key", show=False),

@@ -105,11 +105,14 @@ class RegisterScreen(WomScreen):
         refusal_reason = self._served_refusal()
         if refusal_reason is not None:
             self._say(refusal_reason, "error")
+            event.input.select_all()
             return
         try:
             user = self.wom.register_user(name)
         except (NameRejected, KeyRejected) as refusal:
             self._say(refusal.reason, "error")
+            # A refused name stays to be corrected, selected so that typing a new one replaces it.
+            event.input.select_all()
             return
         if user is None:
             return  # the store failed: its error screen is on show

@@ -16,7 +16,7 @@ from ..domain.codes import Ruleset
 from ..widgets.message_log import MessageLog
 from ..widgets.solo_history import GuessInput, history_columns, roomy
 from .base import WomScreen
-from .confirm import AskScreen
+from .confirm import ConfirmScreen
 from .solo_choice import SoloChoice
 
 
@@ -172,7 +172,7 @@ class SoloPlayScreen(WomScreen):
                 self._new_game()
 
         self.app.push_screen(
-            AskScreen(
+            ConfirmScreen(
                 "Start a new game?",
                 self.new_game_detail,
                 confirm_label="New game",
@@ -202,7 +202,7 @@ class SoloPlayScreen(WomScreen):
         return self.in_progress
 
     def action_back(self) -> None:
-        """Back to the setup; a game under way asks first (Esc again leaves)."""
+        """Back to the setup; a game under way asks first (y leaves, Esc stays)."""
         if not self.in_progress:
             self.dismiss()
             return

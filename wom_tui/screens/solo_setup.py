@@ -12,14 +12,14 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Button, RadioButton, RadioSet, Static
+from textual.widgets import Button, RadioSet, Static
 
 from ..domain.codes import DIGITS8, DIGITS10, MAX_GUESSES, MIN_GUESSES, PALETTES, RAINBOW, WOM, Palette
 from ..domain.solo import MAX_SOLO_LENGTH, MIN_SOLO_LENGTH, LifelinePolicy, SoloGame, SoloSetup
 from ..domain.wom import SetupError
 from ..patches.footer import Footer
 from ..widgets.pegs import code_pegs
-from ..widgets.choice import Choice
+from ..widgets.choice import Choice, Radio
 from ..widgets.player_select import PlayerChoice
 from .base import WomScreen
 from .solo_choice import SoloChoice
@@ -40,7 +40,7 @@ POLICIES = (LifelinePolicy.NONE, LifelinePolicy.ONE_PER_GAME, LifelinePolicy.EAC
 
 def _radio_set(set_id: str, labels: list[str], selected: int) -> RadioSet:
     buttons = [
-        RadioButton(Text(label), value=index == selected, id=f"{set_id}-{index}", compact=True)
+        Radio(Text(label), value=index == selected, id=f"{set_id}-{index}", compact=True)
         for index, label in enumerate(labels)
     ]
     return RadioSet(*buttons, id=set_id, compact=True, classes="solo-choice")

@@ -251,7 +251,8 @@ class StatsScreen(SummariesScreen):
             last_used = max((i for i, bar in enumerate(bars[:-1]) if bar.count), default=0)
             bars = (*bars[: max(last_used + 1, 10)], bars[-1])
         chart.bars = tuple((bar.label, bar.count, bar.highlight) for bar in bars)
-        chart.border_subtitle = f"{ruleset_stats.games} games · {ruleset_stats.wins} won · ◀ last game"
+        games = ruleset_stats.games
+        chart.border_subtitle = f"{games} game{'' if games == 1 else 's'} · {ruleset_stats.wins} won · ◀ last game"
         text = Text("Average guesses: ", style=Style(dim=True), end="")
         text.append(f"{self.stats.player if self.stats else ''} {average_text(ruleset_stats.average)}", style=Style(bold=True))
         for computer in ruleset_stats.computers:

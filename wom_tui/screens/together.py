@@ -48,6 +48,8 @@ class Together:
         self.presence: Presence | None = None
         self.local_name: str | None = None
         """Local play only: the registered user chosen in the lobby (None: a guest)."""
+        self.results_seen: set[str] = set()
+        """Finished tables whose results this session was shown at its own seat: the lobby lists them no more."""
 
     def wanted(self) -> tuple[str | None, bool]:
         """(name, registered) this session should be known as; a None name is a guest."""

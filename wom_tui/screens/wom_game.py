@@ -188,10 +188,13 @@ class WomGameScreen(WomScreen):
         ruleset = self.game.ruleset
         symbols = ruleset.palette.symbols
         shown = " ".join(symbols) if len(symbols) <= 6 else ruleset.palette.title
-        text = Text("World of Mastermind", style="bold", end="")
-        text.append(f"  ·  {len(self.game.players)} players  ·  {ruleset.length} × {shown}")
+        # Under 72 columns (60×20) the game's name gives way to its rules, which a player needs.
+        narrow = self.app.size.width < 72
+        gap = " · " if narrow else "  ·  "
+        text = Text("" if narrow else "World of Mastermind" + gap, style="bold", end="")
+        text.append(f"{len(self.game.players)} players{gap}{ruleset.length} × {shown}")
         text.append(", repeats" if ruleset.repeats else ", no repeats")
-        text.append(f"  ·  {self.game.attempts} attempts")
+        text.append(f"{gap}{self.game.attempts} attempts")
         return text
 
     def _keys_hint(self, enter: str) -> Text:
@@ -286,6 +289,8 @@ class WomGameScreen(WomScreen):
 
     def _show_turn(self, player: Player) -> None:
         self._awaiting = None
+        if not self.message_log.display:
+            self.message_log.display = True
         if not player.is_computer:
             self._last_person = player.name
         if self.game.phase == MAKING:
@@ -428,9 +433,11 @@ class WomGameScreen(WomScreen):
 
     def _announce_turn(self, turn: TurnResult) -> None:
         player = turn.player
-        # The board on show is still this player's until the next turn begins.
+        # The board on show is still this player's until the next turn begins: drawn now, so that the
+        # guesser sees their key pegs before the curtain drops for the next person.
         self._board_on_show = player.name
         self.publish()
+        self._draw()
         kind: Kind = "computer" if player.is_computer else "info"
         self.message_log.say(f"{player.name}'s guess: {turn.guess} → {turn.feedback.text}", kind)
         board = self.game.board_of(player)
@@ -483,6 +490,7 @@ class WomGameScreen(WomScreen):
         self._waiting_for = player.name
         self._awaiting = ("handover", player.name)
         self.query_one(ContentSwitcher).current = "wom-handover"
+        self.message_log.display = False  # behind the curtain nobody reads the last player's feedback
         self.query_one("#handover-title", Static).update(
             Content.from_markup("Pass the keyboard to $name", name=player.name)
         )

@@ -69,8 +69,13 @@ class WomResultsScreen(WomScreen):
         game = self.game
         # Pegs side by side: with the maker's column every column still fits 80 wide.
         gap = ""
-        for label in ("Player", "Secret", "By", "Result", "Attempts", "Breaking", "Making", "Total"):
-            table.add_column(Text(label, justify="right" if label in ("Breaking", "Making", "Total") else "left"))
+        # Under 80 columns (60×20) the points are one column, "5+2=7", and "Attempts" is "Tries":
+        # eight columns were cut after "Brea".
+        narrow = self.app.size.width < 80
+        labels = ("Player", "Secret", "By", "Result", "Tries", "Points") if narrow else \
+            ("Player", "Secret", "By", "Result", "Attempts", "Breaking", "Making", "Total")
+        for label in labels:
+            table.add_column(Text(label, justify="right" if label in ("Breaking", "Making", "Total", "Points") else "left"))
         theme = self.app.current_theme
         for row in self.results.players:
             board = game.board_of(row.player)
@@ -79,7 +84,9 @@ class WomResultsScreen(WomScreen):
             else:
                 result = Text("✗ failed", style=Style(color=None if self.app.no_color else rich_colour(theme.error), bold=True))
             if row.points is None:
-                points = [Text("—", justify="right")] * 3
+                points = [Text("—", justify="right")] * (1 if narrow else 3)
+            elif narrow:
+                points = [Text(f"{row.breaking}+{row.making}={row.total}", justify="right")]
             else:
                 points = [
                     Text(str(row.breaking), justify="right"),

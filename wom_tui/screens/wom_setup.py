@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.content import Content
-from textual.widgets import Button, Checkbox, Collapsible, Label, RadioButton, RadioSet, Static
+from textual.widgets import Button, Checkbox, Collapsible, Label, RadioSet, Static
 
 from ..domain.codes import PALETTES, WOM_RULESET, Ruleset
 from ..domain.users import COMPUTER_NAMES
@@ -23,7 +23,7 @@ from .base import WomScreen
 from .wom_game import WomGameScreen, WomSetup
 from .wom_results import WomResultsScreen, start_game
 from ..patches.footer import Footer
-from ..widgets.choice import Choice
+from ..widgets.choice import Choice, Radio, Tick
 
 if TYPE_CHECKING:
     from ..domain.store import StoreError
@@ -84,7 +84,7 @@ class WomSetupScreen(WomScreen):
                 yield Label("Players", classes="setup-label")
                 with RadioSet(id="setup-count", classes="setup-choice"):
                     for count in range(MIN_PLAYERS, MAX_PLAYERS + 1):
-                        yield RadioButton(str(count), value=count == self._count, name=str(count))
+                        yield Radio(str(count), value=count == self._count, name=str(count))
             with Grid(id="setup-seats"):
                 for seat in range(MAX_PLAYERS):
                     with Horizontal(classes="setup-seat", id=f"seat-{seat + 1}"):
@@ -101,7 +101,7 @@ class WomSetupScreen(WomScreen):
                 yield Label("Attempts", classes="setup-label")
                 with RadioSet(id="setup-attempts", classes="setup-choice"):
                     for attempts in range(MIN_ATTEMPTS, MAX_ATTEMPTS + 1):
-                        yield RadioButton(
+                        yield Radio(
                             str(attempts), value=attempts == self._attempts, name=str(attempts)
                         )
             with Collapsible(title=self._advanced_title(), id="setup-advanced"):
@@ -114,7 +114,7 @@ class WomSetupScreen(WomScreen):
                         value=self._ruleset.palette.key,
                         id="setup-palette",
                     )
-                    yield Checkbox("Repeats", value=self._ruleset.repeats, id="setup-repeats", compact=True)
+                    yield Tick("Repeats", value=self._ruleset.repeats, id="setup-repeats", compact=True)
             yield Static(self._hint(), id="setup-hint")
             yield Static("", id="setup-error")
             with Horizontal(id="setup-buttons"):

@@ -24,6 +24,8 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import var
 from textual.widget import Widget
+from textual.content import Content
+from textual.widgets import Checkbox, RadioButton
 from textual.widgets._option_list import Option
 from textual.widgets._select import SelectOverlay
 
@@ -271,3 +273,31 @@ class Choice(Generic[T], Vertical, can_focus=True):
         self.value = self._options[event.option_index][1]
         self.focus()
         self.expanded = False
+
+
+class Radio(RadioButton):
+    """A radio button whose on and off differ in shape (● and ○), not only in colour.
+
+    Textual draws the same ● either way and tells them apart by colour alone: under ``NO_COLOR``
+    (or to a player who cannot tell the two colours apart) every option looked chosen.
+    """
+
+    @property
+    def _button(self) -> Content:
+        self.BUTTON_INNER = RADIO_ON if self.value else RADIO_OFF
+        return super()._button
+
+
+class Tick(Checkbox):
+    """A checkbox whose box is empty when off (Textual's shows the same X, only dimmer)."""
+
+    @property
+    def _button(self) -> Content:
+        self.BUTTON_INNER = "X" if self.value else " "
+        return super()._button
+
+
+RADIO_ON = "●"
+"""A chosen radio button."""
+RADIO_OFF = "○"
+"""A radio button not chosen."""

@@ -15,6 +15,18 @@ class SeatList(OptionList):
     where everybody guesses at once, each guess repainted every seat on the other players' screens.
     """
 
+    def action_cursor_down(self) -> None:
+        """The next seat; at the last one the highlight stays (no wrap: ↓↓ at a table of three went
+        back to seat 1, and ``h`` then acted on a seat the player never meant).
+        """
+        if self.highlighted is None or self.highlighted < self.option_count - 1:
+            super().action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        """The seat before; at the first one the highlight stays."""
+        if self.highlighted is None or self.highlighted > 0:
+            super().action_cursor_up()
+
     def replace_row(self, index: int, prompt: Text) -> None:
         """Show ``prompt`` (one line, ``no_wrap``) as row ``index``, repainting only that row."""
         option = self.get_option_at_index(index)

@@ -16,6 +16,7 @@ class WhoAmI(Static):
         width: auto;
         height: 1;
         padding: 0 1;
+        margin-right: 3;  /* on the top border of a box, clear of its corner (╮) */
         background: $primary-darken-2;
         color: $text;
     }

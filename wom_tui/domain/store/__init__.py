@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from .api import Store, StoreError
 
@@ -29,6 +30,27 @@ def is_database_url(location: str | os.PathLike[str] | None) -> bool:
     return isinstance(location, str) and location.startswith(DATABASE_SCHEMES)
 
 
+def shown_location(location: str | os.PathLike[str]) -> str:
+    """``location`` as the person gave it, for messages: a database URL without its password.
+
+    The password goes from the user part (``user:secret@``) and from the options (``?password=…``);
+    everything else (scheme, host, port, database, other options) stays as typed.
+    """
+    text = os.fspath(location)
+    if not is_database_url(text):
+        return text
+    parts = urlsplit(text)
+    netloc = parts.netloc
+    if "@" in netloc:
+        user, _, where = netloc.rpartition("@")
+        netloc = f"{user.partition(':')[0]}@{where}"
+    query = "&".join(option for option in parts.query.split("&")
+                     if option and option.partition("=")[0].lower() != "password")
+    # (Not urlunsplit: it drops the "//" of an empty host, postgresql:///db.)
+    return f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "") \
+        + (f"#{parts.fragment}" if parts.fragment else "")
+
+
 def open_store(location: str | os.PathLike[str]) -> Store:
     """The store at ``location``: a PostgreSQL URL, or else a data folder. ``StoreError`` if unusable."""
     if is_database_url(location):
@@ -40,4 +62,4 @@ def open_store(location: str | os.PathLike[str]) -> Store:
     return FolderStore(location)
 
 
-__all__ = ["DATABASE_SCHEMES", "Store", "StoreError", "is_database_url", "open_store"]
+__all__ = ["DATABASE_SCHEMES", "Store", "StoreError", "is_database_url", "open_store", "shown_location"]

@@ -40,7 +40,8 @@ class StoreError(Exception):
     def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
         self.path = Path(path)
         self.reason = reason
-        super().__init__(f"{self.path}: {reason}")
+        # The text as given: a URL through Path() would lose one of its "//" (postgresql:/…).
+        super().__init__(f"{os.fspath(path)}: {reason}")
 
     @classmethod
     def from_os(cls, path: str | os.PathLike[str], failure: str, exc: OSError) -> StoreError:

@@ -18,7 +18,7 @@ import secrets
 import shutil
 from pathlib import Path
 
-from . import is_database_url, open_store
+from . import is_database_url, open_store, shown_location
 from .api import Arcade, StoreError
 
 STAGING_PREFIX = ".wom-copy-"
@@ -51,7 +51,7 @@ def _load(location: str | os.PathLike[str], arcade: Arcade) -> dict[str, int]:
     destination = open_store(location)
     try:
         if not destination.is_empty():
-            raise StoreError(destination.location,
+            raise StoreError(shown_location(location),
                              "the target already holds an arcade; a copy only goes into an empty one")
         destination.load(arcade)
         return destination.totals()
