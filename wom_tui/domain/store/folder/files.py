@@ -31,6 +31,7 @@ LOCK_FILE = ".lock"
 INDEX_FILE = "games_index.json"
 DAILY_SECRET_FILE = "daily_secret.json"
 DAILY_FILE = "daily.json"
+RATINGS_FILE = "ratings.json"
 TMP_SUFFIX = ".wom-tmp"
 PENDING_SUFFIX = ".pending.json"
 

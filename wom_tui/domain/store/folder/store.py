@@ -8,6 +8,8 @@ Layout of the folder (every JSON file is pretty-printed and carries its ``"schem
     games/<id>.json                 {"schema": 1, "id": "<id>", "game": {...}}  one per finished game
     games/<id>.pending.json         a finished game whose points may not be in users.json yet
     games_index.json                a cache of every game's summary, for statistics (rebuilt at will)
+    ratings.json                    {"schema": 1, "games": N, "book": {...}}  a cache of the ratings after
+                                    the N game files kept (rebuilt at will: ``wom-tui ratings rebuild``)
     daily_secret.json               the secret the daily codes are derived from (made on first use)
     daily.json                      {"schema": 1, "attempts": [...]}  one per identity, puzzle and day
     preferences.json                {"schema": 1, "themes": {identity: theme}}  per-identity settings
@@ -63,6 +65,7 @@ from ...daily import SECRET_BYTES, DailyAttempt, check_can_start
 from ...daily import finished as _finished_attempts
 from ...halloffame import HallEntry, HallOfFame
 from ...keys import KeyRejected, check_fingerprint
+from ...ratings import RatingBook, rate_games, rated_game
 from ...records import GameRecord
 from ...stats import GameSummary
 from ...users import PendingLink, User, UserRegistry, check_name
@@ -82,6 +85,7 @@ from ..documents import (
     decode_solo,
     decode_users,
     encode_attempts,
+    encode_document,
     encode_game,
     encode_hall,
     encode_index,
@@ -91,6 +95,7 @@ from ..documents import (
     encode_solo,
     encode_users,
     new_game_id,
+    parse_document,
     parse_index,
 )
 from .files import (
@@ -103,6 +108,7 @@ from .files import (
     LOCK_FILE,
     PENDING_SUFFIX,
     PREFS_FILE,
+    RATINGS_FILE,
     SOLO_DIR,
     TMP_SUFFIX,
     USERS_FILE,
@@ -439,8 +445,10 @@ class FolderStore:
             self._finish_pending()
             if (self.games_dir / f"{game_id}.json").exists():
                 return game_id
+            ratings = self._ratings_to_update()
             if record.kind != "wom":
                 self._write(self.games_dir / f"{game_id}.json", data)
+                self._update_ratings(ratings, game_id, record)
                 return game_id
             registry, recent = self._load_users()
             self._apply(registry, record)
@@ -454,8 +462,80 @@ class FolderStore:
             try:
                 self._file_game(game_id, pending)
             except StoreError:
-                pass  # The points are saved; the next write or start renames the pending file.
+                return game_id  # The points are saved; the next write or start renames the pending file.
+            self._update_ratings(ratings, game_id, record)
         return game_id
+
+    # ---- ratings (docs/play.md, *Ratings*): ratings.json caches rate_games over every game file
+
+    @property
+    def ratings_path(self) -> Path:
+        """The ratings cache (``ratings.json``)."""
+        return self.data_dir / RATINGS_FILE
+
+    def _game_count(self) -> int:
+        return len(self._game_files(pending=False))
+
+    def _read_ratings(self) -> tuple[int, RatingBook] | None:
+        """The cache as (game files it covers, book), or None if missing or unreadable (it is only a cache)."""
+        try:
+            info = os.stat(self.ratings_path)
+        except OSError:
+            return None
+        stamp = (info.st_size, info.st_mtime_ns, info.st_ino)
+        memo = getattr(self, "_ratings_memo", None)
+        if memo is not None and memo[0] == stamp:
+            return memo[1], memo[2].copy()
+        try:
+            raw = read_bytes(self.ratings_path)
+            data = parse_document(raw) if raw is not None else None
+            if data is None or data.get("schema") != 1 or type(data.get("games")) is not int:
+                return None
+            book = RatingBook.from_json(data["book"])
+        except (StoreError, ValueError, TypeError, KeyError, RecursionError):
+            return None
+        self._ratings_memo = (stamp, data["games"], book)
+        return data["games"], book.copy()
+
+    def _write_ratings(self, games: int, book: RatingBook) -> None:
+        try:
+            self._write(self.ratings_path, encode_document({"games": games, "book": book.as_json()}))
+        except StoreError:
+            return  # Only a cache: the next look rates the games again.
+        self.__dict__.pop("_ratings_memo", None)
+
+    def _ratings_to_update(self) -> tuple[int, RatingBook] | None:
+        """The cache, if it covers exactly the game files kept (call holding the lock, before recording)."""
+        cached = self._read_ratings()
+        return cached if cached is not None and cached[0] == self._game_count() else None
+
+    def _update_ratings(self, cached: tuple[int, RatingBook] | None, game_id: str, record: GameRecord) -> None:
+        """Add the game just filed to a cache that covered every game before it (else leave it to be rebuilt)."""
+        if cached is None:
+            return
+        games, book = cached
+        rated = rated_game(GameSummary.of(game_id, record))
+        if rated is not None:
+            if rated.order <= book.through:
+                return  # Recorded out of order: the next look rates every game again.
+            book.apply(rated)
+        self._write_ratings(games + 1, book)
+
+    def rating_book(self) -> RatingBook:
+        """The ratings after every game kept (from the cache, or rated from the game files if it is out of date)."""
+        cached = self._read_ratings()
+        if cached is not None and cached[0] == self._game_count():
+            return cached[1]
+        return self.rebuild_ratings()
+
+    def rebuild_ratings(self) -> RatingBook:
+        """Rate every game file again (a damaged one is left out), keep the result and return it."""
+        summaries, left_out = self.game_summaries()
+        book = rate_games(summaries)
+        with self._locked():
+            if self._game_count() == len(summaries) + len(left_out):
+                self._write_ratings(len(summaries) + len(left_out), book)
+        return book
 
     def _withdraw(self, pending: Path, failure: StoreError) -> None:
         """Remove the pending file of a game whose points could not be saved, so that the
