@@ -30,7 +30,6 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from .scoring import breakdown
 from .stats import GameSummary
 from .users import computer_name, name_key
 
@@ -143,9 +142,11 @@ def rated_game(summary: GameSummary) -> RatedGame | None:
         if not line.is_user and computer is None:
             continue  # a guest
         breaker = lines[(index + 1) % len(lines)]
-        try:
-            points = breakdown(line.name, allowed, line.attempts, line.broke, breaker.attempts, breaker.broke).total
-        except ValueError:
+        if 0 <= line.attempts <= allowed and 0 <= breaker.attempts <= allowed:
+            # breaking + making points (domain/scoring.py), for computers too
+            points = (allowed - line.attempts + 1 if line.broke else 0) + (
+                breaker.attempts - 1 if breaker.broke else allowed)
+        else:
             points = line.points  # a record the rules cannot score again: trust what it kept
         players.append((computer or line.name, points))
     if len(players) < 2:
@@ -159,26 +160,40 @@ def plackett_luce(before: Sequence[tuple[float, float]], points: Sequence[int]) 
     The arithmetic of ``openskill``'s ``PlackettLuce().rate([[p] for p in players], ranks=...)`` for
     one-player teams with its default parameters (tau added first, no sigma limit, no weights).
     """
-    ranks = [sum(1 for other in points if other > mine) for mine in points]
-    sigmas_sq = [sigma * sigma + _TAU_SQUARED for _, sigma in before]
-    c = math.sqrt(sum(s + _BETA_SQUARED for s in sigmas_sq))
-    exps = [math.exp(mu / c) for mu, _ in before]
     count = len(before)
-    sum_q = [sum(exps[i] for i in range(count) if ranks[i] >= ranks[q]) for q in range(count)]
-    a = [sum(1 for other in ranks if other == ranks[q]) for q in range(count)]
+    ranks = [0] * count
+    for i in range(count):
+        for j in range(count):
+            if points[j] > points[i]:
+                ranks[i] += 1
+    sigmas_sq = [sigma * sigma + _TAU_SQUARED for _, sigma in before]
+    c = math.sqrt(sum(sigmas_sq) + count * _BETA_SQUARED)
+    c_sq = c * c
+    exps = [math.exp(mu / c) for mu, _ in before]
+    sum_q = [0.0] * count
+    a = [0] * count
+    for q in range(count):
+        for i in range(count):
+            if ranks[i] >= ranks[q]:
+                sum_q[q] += exps[i]
+            if ranks[i] == ranks[q]:
+                a[q] += 1
     after = []
     for i in range(count):
         omega = delta = 0.0
+        rank = ranks[i]
+        exp_i = exps[i]
         for q in range(count):
-            if ranks[q] <= ranks[i]:
-                share = exps[i] / sum_q[q]
+            if ranks[q] <= rank:
+                share = exp_i / sum_q[q]
                 delta += share * (1 - share) / a[q]
                 omega += (1 - share) / a[q] if q == i else -share / a[q]
         sigma_sq = sigmas_sq[i]
+        sigma = math.sqrt(sigma_sq)
         omega *= sigma_sq / c
-        delta *= sigma_sq / c ** 2
-        delta *= math.sqrt(sigma_sq) / c  # gamma, OpenSkill's default
-        after.append((before[i][0] + omega, math.sqrt(sigma_sq) * math.sqrt(max(1 - delta, _KAPPA))))
+        delta *= sigma_sq / c_sq
+        delta *= sigma / c  # gamma, OpenSkill's default
+        after.append((before[i][0] + omega, sigma * math.sqrt(max(1 - delta, _KAPPA))))
     return after
 
 
@@ -219,12 +234,14 @@ class RatingBook:
         after = plackett_luce([(r.mu, r.sigma) for r in ratings], [points for _, points in game.players])
         changes = {}
         for rating, (mu, sigma), (name, _) in zip(ratings, after, game.players, strict=True):
-            before = rating.value
+            history = rating.history
+            before = history[-1] if history else DISPLAY_BASE
+            now = round(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma))  # shown(mu, sigma)
             rating.name, rating.mu, rating.sigma = name, mu, sigma
             rating.games += 1
             rating.last_played, rating.last_game = game.finished_at, game.game_id
-            rating.history.append(rating.value)
-            changes[name] = rating.value - before
+            history.append(now)
+            changes[name] = now - before
         self.through = game.order
         self.rated += 1
         return changes
