@@ -48,7 +48,7 @@ DISPLAY_SCALE = 25
 """Shown points per unit of μ − 3σ: a settled average player (μ 25, σ about 2) shows about 1,450."""
 PROVISIONAL_GAMES = 5
 """A rating is provisional ("?") until the player has this many rated games …"""
-PROVISIONAL_SIGMA = 4.0
+PROVISIONAL_SIGMA = 7.0
 """… and while σ is above this (a new player's is 8.33)."""
 ACTIVE_DAYS = 30
 """The rating board lists players with a rated game in the last this many days."""
