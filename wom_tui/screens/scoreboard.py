@@ -49,7 +49,7 @@ class ScoreboardScreen(WomScreen):
         Binding("s", "sort('score')", "Score"),
         Binding("g", "sort('games')", "Games"),
         Binding("a", "sort('average')", "Avg"),
-        Binding("r", "show_tab('ratings')", "Ratings"),
+        Binding("r", "show_tab('ratings')", "Rank"),
         Binding("h", "show_tab('hall')", "Hall"),
         Binding("b", "show_tab('board')", "Scoreboard"),
         Binding("m", "stats", "Stats"),
