@@ -6,12 +6,17 @@ another part's (``quick_match_p95_s``, ``left_alone``) merge in by adding its fu
 * ``rating_rebuild_100k_s``: rating 100,000 recorded World of Mastermind games from their summaries
   (2–4 players each among 2,000 people and HAL9000/VIKI), as ``wom-tui ratings rebuild`` does after
   reading them: goal ≤ 5 s on 2 cores.
+* ``rating_board_paint_ms``: on the scoreboard with 10,000 rated players active this month (the data
+  folder's ratings.json), from the key ``r`` reaching the app to the write of the first frame showing
+  the rating board (the cache read, the rows, the paint): goal ≤ 150 ms.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
+import tempfile
 import random
 import sys
 import time
@@ -22,7 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from wom_tui.domain.codes import WOM_RULESET  # noqa: E402
-from wom_tui.domain.ratings import rate_games  # noqa: E402
+from wom_tui.domain.ratings import Rating, RatingBook, rate_games  # noqa: E402
 from wom_tui.domain.stats import GameSummary, PlayerLine  # noqa: E402
 
 
@@ -52,14 +57,72 @@ def rating_rebuild(games: int) -> dict[str, Any]:
             "rated_players": len(book.players)}
 
 
+def rating_board_paint(players: int) -> dict[str, Any]:
+    """Milliseconds to the first frame of the rating board with ``players`` rated players: the first open in
+    the process (reading ratings.json), and the median of two more (the book kept while the file is unchanged).
+    """
+    from datetime import datetime, timezone
+
+    from textual import events
+
+    from stats import FrameDriver  # bench/stats.py: the frame-timing headless driver
+    from wom_tui.app import WomApp
+    from wom_tui.domain.store.folder.store import FolderStore
+    from wom_tui.screens.scoreboard import ScoreboardScreen
+    from wom_tui.settings import Settings
+
+    now = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+    rng = random.Random(5)
+    book = RatingBook()
+    for number in range(players):
+        name = f"Player{number}"
+        history = [1000 + rng.randrange(900) for _ in range(20)]
+        book.players[name.casefold()] = Rating(name, 20 + rng.random() * 15, 3 + rng.random() * 3, 20, now, "g", history)
+    times: list[float] = []
+    with tempfile.TemporaryDirectory() as folder:
+        store = FolderStore(folder)
+        store._write_ratings(0, book)  # a folder of no game files, so the cache covers them exactly
+
+        async def run() -> None:
+            app = WomApp(store, random.Random(1), Settings(data_dir=Path(folder), seed=1, computer_pace=0))
+            app.driver_class = FrameDriver
+            async with app.run_test(size=(80, 24), headless=False) as pilot:
+                driver = app._driver
+                assert isinstance(driver, FrameDriver)
+                for _ in range(3):
+                    await pilot.press("s")
+                    while not isinstance(app.screen, ScoreboardScreen):
+                        await asyncio.sleep(0.001)
+                    await pilot.pause()
+                    shown: asyncio.Future[tuple[float, float]] = asyncio.get_running_loop().create_future()
+                    driver.waiting = ({"Last played"}, shown)
+                    event = events.Key("r", "r")
+                    event.set_sender(app)
+                    started = time.perf_counter()
+                    driver.send_message(event)
+                    wall_at, _ = await shown
+                    times.append(wall_at - started)
+                    driver.waiting = None
+                    await pilot.pause()
+                    await pilot.press("escape")
+                    await pilot.pause()
+
+        asyncio.run(run())
+    again = sorted(times[1:])
+    return {"rating_board_paint_ms": round(times[0] * 1000, 1),
+            "rating_board_paint_again_ms": round(again[len(again) // 2] * 1000, 1), "rating_board_players": players}
+
+
 MEASURES: list[Callable[[argparse.Namespace], dict[str, Any]]] = [
     lambda args: rating_rebuild(args.games),
+    lambda args: rating_board_paint(args.players),
 ]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=100_000, help="recorded games to rate (default 100,000)")
+    parser.add_argument("--players", type=int, default=10_000, help="rated players on the board (default 10,000)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     figures: dict[str, Any] = {}

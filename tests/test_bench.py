@@ -23,7 +23,7 @@ HELPERS = {"livefeed.py"}
 """Modules the benches share, not benches themselves."""
 
 TINY: dict[str, list[str]] = {
-    "arcade.py": ["--games", "200", "--json"],
+    "arcade.py": ["--games", "200", "--players", "30", "--json"],
     "fuzz.py": ["--events", "20", "--seed", "7"],
     "live.py": ["--tiny"],
     "pglive.py": ["--tiny"],

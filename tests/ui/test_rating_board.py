@@ -11,6 +11,7 @@ from textual.widgets import TabbedContent as TabbedContentLookup
 from wom_tui.domain.codes import WOM_RULESET, Feedback
 from wom_tui.domain.records import GameRecord, PlayerRecord
 from wom_tui.screens.scoreboard import ScoreboardScreen
+from wom_tui.widgets.rating_list import RatingList
 
 from .conftest import wait_for
 from .screen_text import screen_text
@@ -27,8 +28,9 @@ def duel(winner: str, loser: str, days_ago: int, n: int) -> GameRecord:
 
 
 def ratings_rows(screen: ScoreboardScreen) -> list[list[str]]:
-    table = screen.query_one("#ratings-table", DataTable)
-    return [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+    """What the board shows, row by row: place, name, rating, games (from the screen's own lines)."""
+    lines = screen.query_one("#ratings-table", RatingList).ratings
+    return [[str(place), r.name, str(r.value), str(r.games)] for place, r in enumerate(lines, 1)]
 
 
 @pytest.mark.parametrize("size", [(80, 24), (60, 20)])
@@ -48,14 +50,17 @@ async def test_r_opens_the_rating_board_best_first_without_provisional_or_idle_p
         await wait_for(pilot, lambda: isinstance(app.screen, ScoreboardScreen) and app.screen.query(DataTable))
         screen = app.screen
         await pilot.press("r", "r")  # one key too many changes nothing
-        await wait_for(pilot, lambda: screen.query_one("#ratings-table", DataTable).row_count == 4)
+        await wait_for(pilot, lambda: len(ratings_rows(screen)) == 4)
         rows = ratings_rows(screen)
         # Old last played 40 days ago; Cara is provisional; HAL9000 is rated like anyone.
         assert [row[1] for row in rows] == ["Alan", "VIKI", "HAL9000", "Betty"]
         assert [row[0] for row in rows] == ["1", "2", "3", "4"]
         assert int(rows[0][2]) > int(rows[1][2]) > int(rows[2][2]) > int(rows[3][2])
         text = screen_text(app)
-        assert "Alan" in text and "Rating" in text
+        assert "Last played" in text
+        for place, row in enumerate(rows, 1):  # each row as drawn: place, name, rating, games, day
+            assert any(line.strip("│ ").split()[:4] == [str(place), *row[1:]] for line in text.splitlines()
+                       if line.strip("│ ").startswith(str(place))), text
         await pilot.press("b")
         await wait_for(pilot, lambda: screen.query_one(TabbedContentLookup).active == "board")
         await pilot.press("escape")

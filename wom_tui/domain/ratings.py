@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -53,6 +53,7 @@ PROVISIONAL_SIGMA = 7.0
 ACTIVE_DAYS = 30
 """The rating board lists players with a rated game in the last this many days."""
 RATED_KIND = "wom"
+_INT = {int}
 
 
 def shown(mu: float, sigma: float) -> int:
@@ -97,23 +98,22 @@ class Rating:
         before = self.history[-2] if len(self.history) > 1 else shown(MU, SIGMA)
         return self.history[-1] - before
 
-    def as_json(self) -> dict[str, Any]:
-        """Plain JSON data (for the store's cache)."""
-        return {"name": self.name, "mu": self.mu, "sigma": self.sigma, "games": self.games,
-                "last_played": self.last_played, "last_game": self.last_game, "history": self.history}
+    def as_row(self) -> list[Any]:
+        """Plain JSON data, one compact row (the store's cache keeps 10,000 of them)."""
+        return [self.name, self.mu, self.sigma, self.games, self.last_played, self.last_game, self.history]
 
     @classmethod
-    def from_json(cls, data: Any) -> Rating:
-        """Rebuild from :meth:`as_json` data; ``ValueError`` if it is not one."""
-        try:
-            rating = cls(data["name"], float(data["mu"]), float(data["sigma"]), int(data["games"]),
-                         data["last_played"], data["last_game"], [int(v) for v in data["history"]])
-        except (KeyError, TypeError, ValueError):
-            raise ValueError("not a rating") from None
-        if not (isinstance(rating.name, str) and isinstance(rating.last_played, str) and isinstance(rating.last_game, str)
-                and math.isfinite(rating.mu) and math.isfinite(rating.sigma) and rating.sigma > 0):
+    def from_row(cls, row: Any) -> Rating:
+        """Rebuild from :meth:`as_row` data; ``ValueError`` if it is not one."""
+        if not isinstance(row, list) or len(row) != 7:
             raise ValueError("not a rating")
-        return rating
+        name, mu, sigma, games, last_played, last_game, history = row
+        if not (isinstance(name, str) and type(mu) in (int, float) and type(sigma) in (int, float)
+                and type(games) is int and isinstance(last_played, str) and isinstance(last_game, str)
+                and isinstance(history, list) and set(map(type, history)) <= _INT
+                and math.isfinite(mu) and math.isfinite(sigma) and sigma > 0):
+            raise ValueError("not a rating")
+        return cls(name, float(mu), float(sigma), games, last_played, last_game, history)
 
 
 @dataclass(frozen=True)
@@ -250,15 +250,16 @@ class RatingBook:
         """Best first (then name): players past provisional with a game in the last 30 days, or ``everyone``."""
         rows = list(self.players.values())
         if not everyone:
-            since = ((now or datetime.now().astimezone()) - timedelta(days=ACTIVE_DAYS)).isoformat()
-            rows = [r for r in rows if not r.provisional and _instant(r.last_played) >= since]
-        rows.sort(key=lambda r: (r.provisional, -r.value, name_key(r.name)))
+            since = (now or datetime.now(timezone.utc)) - timedelta(days=ACTIVE_DAYS)
+            utc_since = since.astimezone(timezone.utc).isoformat()
+            rows = [r for r in rows if not r.provisional and _since(r.last_played, since, utc_since)]
+        rows.sort(key=lambda r: (r.provisional, -(r.history[-1] if r.history else DISPLAY_BASE), name_key(r.name)))
         return rows
 
     def as_json(self) -> dict[str, Any]:
         """Plain JSON data (the store's cache)."""
         return {"through": list(self.through), "rated": self.rated,
-                "players": [rating.as_json() for rating in self.players.values()]}
+                "players": [rating.as_row() for rating in self.players.values()]}
 
     @classmethod
     def from_json(cls, data: Any) -> RatingBook:
@@ -270,18 +271,21 @@ class RatingBook:
             raise ValueError("not a rating book")
         if type(data.get("rated")) is not int:
             raise ValueError("not a rating book")
-        players = [Rating.from_json(p) for p in data["players"]]
+        players = [Rating.from_row(p) for p in data["players"]]
         return cls({name_key(p.name): p for p in players}, (through[0], through[1]), data["rated"])
 
 
-def _instant(text: str) -> str:
-    """An ISO time as a comparable UTC-offset string ("" stays the earliest)."""
-    if not text:
-        return ""
+def _since(text: str, since: datetime, utc_since: str) -> bool:
+    """True if the ISO time ``text`` is at or after ``since`` (``utc_since``: the same in UTC, ISO)."""
+    if len(text) == 25 and text.endswith("+00:00"):
+        return text >= utc_since  # what the game records write (utc_now): compared as text
     try:
-        return datetime.fromisoformat(text).astimezone().isoformat()
+        instant = datetime.fromisoformat(text)
     except ValueError:
-        return ""
+        return False
+    if instant.tzinfo is None:
+        instant = instant.replace(tzinfo=timezone.utc)
+    return instant >= since
 
 
 def rate_games(games: Iterable[GameSummary]) -> RatingBook:

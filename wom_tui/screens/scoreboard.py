@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
 from ..domain.ratings import ACTIVE_DAYS, PROVISIONAL_GAMES
 from ..patches.footer import Footer
+from ..widgets.rating_list import RatingList
 from .base import WomScreen
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ class ScoreboardScreen(WomScreen):
                         classes="empty-state",
                     )
                 with TabPane("Ratings", id="ratings"):
-                    yield DataTable(id="ratings-table", cursor_type="row", zebra_stripes=True)
+                    yield RatingList(id="ratings-table")
                     yield Static(
                         Text(f"No ratings to show yet.\nA player is listed after {PROVISIONAL_GAMES} rated games "
                              f"(World of Mastermind with two or more rated players) and a game in the last "
@@ -126,16 +127,8 @@ class ScoreboardScreen(WomScreen):
             return
         book = self.wom.with_store(self.wom.store.rating_book)
         self._ratings = book.board() if book is not None else []
-        table = self.query_one("#ratings-table", DataTable)
-        table.clear(columns=True)
-        for key, label in (("place", "#"), ("name", "Name"), ("rating", "Rating"), ("games", "Games"),
-                           ("last", "Last played")):
-            table.add_column(Text(label), key=key)
-        table.add_rows(
-            (Text(str(place), justify="right"), Text(rating.name), Text(str(rating.value), justify="right"),
-             Text(str(rating.games), justify="right"), Text(rating.last_played[:10]))
-            for place, rating in enumerate(self._ratings, 1)
-        )
+        table = self.query_one("#ratings-table", RatingList)
+        table.show(self._ratings)
         empty = not self._ratings
         table.display = not empty
         self.query_one("#ratings-empty").display = empty
@@ -177,9 +170,8 @@ class ScoreboardScreen(WomScreen):
         """Open My stats for the highlighted user (of the scoreboard, or of the rating board)."""
         player = None
         if self._tab() == "ratings" and self._ratings:
-            table = self.query_one("#ratings-table", DataTable)
-            if table.display and table.row_count:
-                player = self._ratings[min(table.cursor_row, len(self._ratings) - 1)].name
+            highlighted = self.query_one("#ratings-table", RatingList).highlighted
+            player = highlighted.name if highlighted is not None else None
         else:
             table = self.query_one("#board-table", DataTable)
             if table.display and table.row_count:
@@ -209,5 +201,5 @@ class ScoreboardScreen(WomScreen):
         if tab == "ratings":
             self._fill_ratings()
         self.query_one(TabbedContent).active = tab
-        self.query_one(f"#{tab}-table", DataTable).focus()
+        self.query_one(f"#{tab}-table").focus()
         self.refresh_bindings()

@@ -8,8 +8,9 @@ Layout of the folder (every JSON file is pretty-printed and carries its ``"schem
     games/<id>.json                 {"schema": 1, "id": "<id>", "game": {...}}  one per finished game
     games/<id>.pending.json         a finished game whose points may not be in users.json yet
     games_index.json                a cache of every game's summary, for statistics (rebuilt at will)
-    ratings.json                    {"schema": 1, "games": N, "book": {...}}  a cache of the ratings after
-                                    the N game files kept (rebuilt at will: ``wom-tui ratings rebuild``)
+    ratings.json                    {"schema": 1, "games": N, "through": [...], "rated": R, "players": [...]}
+                                    a cache of the ratings after the N game files kept, one row per player
+                                    (rebuilt at will: ``wom-tui ratings rebuild``)
     daily_secret.json               the secret the daily codes are derived from (made on first use)
     daily.json                      {"schema": 1, "attempts": [...]}  one per identity, puzzle and day
     preferences.json                {"schema": 1, "themes": {identity: theme}}  per-identity settings
@@ -49,6 +50,7 @@ before any new game is recorded, so ``recent_games`` only needs the last few ids
 from __future__ import annotations
 
 import errno
+import json
 import hashlib
 import os
 import re
@@ -95,7 +97,6 @@ from ..documents import (
     encode_solo,
     encode_users,
     new_game_id,
-    parse_document,
     parse_index,
 )
 from .files import (
@@ -134,6 +135,10 @@ LOCK_TIMEOUT = 10.0
 _GAME_FILE = re.compile(r"(?P<id>[0-9]{8}T[0-9]{12}Z-[0-9a-f]{12})(?P<pending>\.pending)?\.json")
 FOLDER_FILES = (USERS_FILE, HALL_FILE, PREFS_FILE, DAILY_FILE, DAILY_SECRET_FILE)
 """The files of a folder that hold part of an arcade (beside the games)."""
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number")
 
 
 class FolderStore:
@@ -476,8 +481,11 @@ class FolderStore:
     def _game_count(self) -> int:
         return len(self._game_files(pending=False))
 
-    def _read_ratings(self) -> tuple[int, RatingBook] | None:
-        """The cache as (game files it covers, book), or None if missing or unreadable (it is only a cache)."""
+    def _read_ratings(self, *, to_change: bool = False) -> tuple[int, RatingBook] | None:
+        """The cache as (game files it covers, book), or None if missing or unreadable (it is only a cache).
+
+        The book read last is kept while the file is unchanged; ``to_change`` hands out a copy of it.
+        """
         try:
             info = os.stat(self.ratings_path)
         except OSError:
@@ -485,28 +493,29 @@ class FolderStore:
         stamp = (info.st_size, info.st_mtime_ns, info.st_ino)
         memo = getattr(self, "_ratings_memo", None)
         if memo is not None and memo[0] == stamp:
-            return memo[1], memo[2].copy()
+            return memo[1], memo[2].copy() if to_change else memo[2]
         try:
             raw = read_bytes(self.ratings_path)
-            data = parse_document(raw) if raw is not None else None
-            if data is None or data.get("schema") != 1 or type(data.get("games")) is not int:
+            # Only a cache, checked row by row as it is read: plain json (the strict parser takes ten times as long).
+            data = json.loads(raw, parse_constant=_no_constant) if raw is not None else None
+            if not isinstance(data, dict) or data.get("schema") != 1 or type(data.get("games")) is not int:
                 return None
-            book = RatingBook.from_json(data["book"])
+            book = RatingBook.from_json(data)
         except (StoreError, ValueError, TypeError, KeyError, RecursionError):
             return None
         self._ratings_memo = (stamp, data["games"], book)
-        return data["games"], book.copy()
+        return data["games"], book.copy() if to_change else book
 
     def _write_ratings(self, games: int, book: RatingBook) -> None:
         try:
-            self._write(self.ratings_path, encode_document({"games": games, "book": book.as_json()}))
+            self._write(self.ratings_path, encode_document({"games": games, **book.as_json()}))
         except StoreError:
             return  # Only a cache: the next look rates the games again.
         self.__dict__.pop("_ratings_memo", None)
 
     def _ratings_to_update(self) -> tuple[int, RatingBook] | None:
         """The cache, if it covers exactly the game files kept (call holding the lock, before recording)."""
-        cached = self._read_ratings()
+        cached = self._read_ratings(to_change=True)
         return cached if cached is not None and cached[0] == self._game_count() else None
 
     def _update_ratings(self, cached: tuple[int, RatingBook] | None, game_id: str, record: GameRecord) -> None:
