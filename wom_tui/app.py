@@ -10,6 +10,7 @@ import random
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -49,6 +50,10 @@ SERVED_APOLOGY = "Sorry, something went wrong in the game and it had to stop. Pl
 after_first_paint: Callable[[], None] | None = None
 """Called once when the first screen is on show (set in a game forked by ``serve``'s warm parent, which
 then lets the next waiting game start)."""
+
+
+RATINGS_FRESH = 30.0
+"""Seconds quick match keeps the rating book it read (a rating changes only when a game is recorded)."""
 
 
 class WomApp(KeyQueue[int]):
@@ -428,11 +433,26 @@ class WomApp(KeyQueue[int]):
         screen_class: Callable[..., Screen[Any]] = getattr(importlib.import_module(module_name), class_name)
         self.push_screen(screen_class(*args, **kwargs))
 
+    _rating_book: tuple[float, Any] | None = None
+    """The rating book quick match last read, and when (it is read again after RATINGS_FRESH seconds)."""
+
     def rating_of(self, name: str) -> float | None:
-        """A registered player's rating for quick match (None: unrated, the scale's middle). Until the
-        ratings are kept, everyone is unrated: the pairing then only looks at who waits longest.
+        """A player's shown rating for quick match (computers too; None: unrated, the scale's middle).
+
+        Called from the queue's reading thread for every waiting player: the book is read once and kept
+        for :data:`RATINGS_FRESH` seconds. A store that cannot be read leaves everyone unrated (the pairing
+        then looks at who waits longest only).
         """
-        return None
+        from .domain.store import StoreError
+
+        now = time.monotonic()
+        if self._rating_book is None or now - self._rating_book[0] > RATINGS_FRESH:
+            try:
+                self._rating_book = (now, self.store.rating_book())
+            except StoreError:
+                return None
+        rating = self._rating_book[1].rating(name)
+        return None if rating is None else float(rating.value)
 
     bell_off = False
     """The palette's "Bell" turned the bell off for this session."""

@@ -105,3 +105,19 @@ def test_remaining_text():
     assert remaining_text((1, True)) == "1 code still possible"
     assert remaining_text((12345, False)) == "about 12,345 codes still possible"
     assert remaining_text(None) == ""
+
+
+def test_a_live_tables_replay_shows_every_board_also_of_a_seat_that_left_before_guessing():
+    from wom_tui.domain.table import FINISHED
+
+    from .test_table import ALAN, BEA, running
+
+    t = running(BEA, codes={"Alan": "RGBY", "Bea": "KKWW"})
+    t.guess(ALAN, "KKWW", 1.0)  # Alan breaks Bea's code at once
+    t.leave(BEA, 2.0)  # Bea leaves before her first guess: the game ends
+    assert t.phase == FINISHED
+    replay = Replay(t.record(registered={"alan", "bea"}), counter=lambda ruleset, history: (1, True))
+    assert [board.name for board in replay.boards] == ["Alan", "Bea"]
+    replay.go_to(replay.rounds)
+    assert replay.rows(1) == () and not replay.broke_by(1)
+    assert [row.guess for row in replay.rows(0)] == ["KKWW"] and replay.broke_by(0)

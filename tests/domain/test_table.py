@@ -431,3 +431,18 @@ def test_a_tables_origin_is_kept_and_a_table_without_one_still_reads():
     assert Table.from_json(plain).origin is None
     with pytest.raises(TableDataError):
         Table.from_json({**plain, "origin": 7})
+
+
+def test_the_final_rows_reveal_each_code_with_attempts_and_points_for_everyone_alike():
+    t = running(BEA, GUEST, codes={"Alan": "RGBY", "Bea": "KKWW", "guest 3": "WWYY"})
+    with pytest.raises(Refused):
+        t.final_rows()
+    t.guess(ALAN, "WWYK", 1)
+    t.guess(ALAN, "WWYY", 2)
+    for _ in range(5):
+        t.guess(BEA, "RRRR", 3)
+    t.guess(GUEST, "KKWW", 4)
+    rows = t.final_rows()
+    # Seat i breaks the code seat i-1 set: Alan the guest's, Bea Alan's, the guest Bea's.
+    assert [(r.name, r.code, r.broke, r.attempts, r.points) for r in rows] == [
+        ("Alan", "WWYY", True, 2, 9), ("Bea", "RGBY", False, 5, 0), (GUEST.name, "KKWW", True, 1, None)]

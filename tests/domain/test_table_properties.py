@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import json
 
 from hypothesis import HealthCheck, event, given, settings
@@ -112,13 +114,16 @@ def check(table: Table) -> None:
     # No seat twice: nobody holds two seats, no name appears twice.
     names = [n.casefold() for n in table.names if n is not None]
     assert len(names) == len(set(names))
-    # Nobody sees another's guesses or any code.
+    # Nobody sees another's guesses or any code before the end; then every code is revealed to everyone
+    # (the results table), and still nobody's guesses.
     codes = {seat["code"] for seat in data["seats"] if seat["code"]}
     guesses = [set(seat["guesses"]) for seat in data["seats"]]
     for viewer in [None, *range(table.seat_count)]:
         view = table.view_for(viewer)
         own = guesses[viewer] if viewer is not None else set()
-        assert strings_in(view) & (codes | set().union(*guesses)) <= own
+        revealed = {row.code for row in view.final or ()}
+        assert revealed == (codes if table.phase == FINISHED else set())
+        assert strings_in(replace(view, final=None)) & (codes | set().union(*guesses)) <= own
         if viewer is not None and view.own is not None:
             assert [a.guess for a in view.own.history] == data["seats"][viewer]["guesses"]
     if table.phase == FINISHED:

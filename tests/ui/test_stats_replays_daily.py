@@ -7,7 +7,7 @@ import json
 from datetime import datetime, timezone
 
 import pytest
-from textual.widgets import DataTable, Static
+from textual.widgets import Sparkline, DataTable, Static
 
 from wom_tui.app import GOODBYE
 from wom_tui.domain.codes import WOM_RULESET, Feedback, Ruleset, feedback
@@ -92,8 +92,30 @@ async def test_my_stats_count_what_the_store_recorded(store, app):
         compare = text_of(app, "#stats-compare")
         assert "Alan 2.0" in compare and "HAL9000 —" in compare and "VIKI —" in compare
         assert "0 → 9" in text_of(app, "#stats-points-label")
+        # One rated game (the WoM game against HAL9000, won): the rating over time, provisional still.
+        rating = store.rating_book().rating("Alan")
+        assert f"Rating over 1 rated game: 1000 → {rating.value} (provisional)" in text_of(app, "#stats-rating-label")
+        assert screen.query_one("#stats-rating", Sparkline).data == [1000, rating.value]
         await pilot.press("right", "right")  # wraps round, one key too many does no harm
         assert [label for label, count, _ in chart.bars if count] == ["2"]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_my_stats_show_the_rating_over_time(store, app, size):
+    store.register("Alan")
+    for n in range(6):
+        winner, loser = ("Alan", "VIKI") if n % 3 else ("VIKI", "Alan")
+        store.record_game(GameRecord("wom", R5, (
+            breaker(winner, "RGYB", ["RGYB"], is_user=winner == "Alan", points=5 if winner == "Alan" else 0),
+            breaker(loser, "BYWR", ["RRGG"] * 5, is_user=loser == "Alan"),
+        ), f"2026-11-2{n}T10:00:00+00:00"))
+    async with app.run_test(size=size) as pilot:
+        screen = await open_stats(pilot)
+        rating = store.rating_book().rating("Alan")
+        label = text_of(app, "#stats-rating-label")
+        assert f"Rating over 6 rated games: 1000 → {rating.value}" in label and "provisional" not in label
+        assert screen.query_one("#stats-rating", Sparkline).data == [1000, *rating.history]
+        assert any("Rating over 6" in line for line in screen_lines(app))  # on screen, not scrolled away
 
 
 async def test_stats_for_another_user_and_for_a_guest(store, app):

@@ -240,6 +240,15 @@ async def test_a_dropped_player_comes_back_a_spectator_watches_and_esc_leaves(da
             await wait_for(b2, lambda: bea_again.screen.view.phase == "finished", message="the game ends")
             await wait_for(c, lambda: cy_app.screen.view.phase == "finished", message="Cy sees the results")
             assert cy_app.screen.view.results is not None
+            # The results table, the same for the spectator: each code revealed, attempts, points, rating change.
+            for app in (bea_again, cy_app):
+                await wait_for(c, lambda app=app: "+" in _text(app, "#table-results"), message="rating changes")
+                lines = _text(app, "#table-results").splitlines()
+                assert lines[0].split() == ["Player", "Code", "Broke", "Points", "Rating"]
+                alan, bea = lines[1].split(), lines[2].split()
+                assert alan[:2] == ["Alan", "WWKK"] and alan[2:4] == ["no", "(0)"]
+                assert bea[:4] == ["Bea", "RGBY", "in", "2"] and bea[5].startswith("+")
+                assert alan[5].startswith("-")
         await wait_for(a, lambda: store.live.table(table_id).recorded, message="recorded")
         (game,) = store.games()
         players = {p.name: p for p in game.players}

@@ -1,4 +1,4 @@
-"""The command line: ``wom-tui [--data-dir PATH] [--store URL] [--seed N] [--debug]``, ``serve``, ``users`` and ``store``."""
+"""The command line: ``wom-tui [--data-dir PATH] [--store URL] [--seed N] [--debug]``, ``serve``, ``users``, ``store`` and ``ratings``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from .parser import build_parser, check_scope, settings_from_args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the app, the SSH server, a users or a store command, and return the exit status."""
+    """Run the app, the SSH server, a users, store or ratings command, and return the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
     check_scope(parser, args)
@@ -21,6 +21,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .. import serve
 
         return serve.run_server(settings)
+    if args.command == "ratings":
+        from .ratings import run_ratings_command
+
+        return run_ratings_command(args, settings)
     if args.command == "users":
         from .users import run_users_command
 

@@ -1,4 +1,4 @@
-"""The argument parser of ``wom-tui`` and its ``serve``, ``users`` and ``store`` commands."""
+"""The argument parser of ``wom-tui`` and its ``serve``, ``users``, ``store`` and ``ratings`` commands."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 
 from .. import __version__
 from ..settings import Settings, new_seed, resolve_data_dir, resolve_store
+from .ratings import add_ratings_command
 from .store import add_store_command
 
 _DEFAULT = Settings(data_dir=Path(), seed=0)
@@ -194,13 +195,14 @@ def _add_users_command(sub: Any) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser for ``wom-tui`` and its ``serve``, ``users`` and ``store`` commands."""
+    """The argument parser for ``wom-tui`` and its ``serve``, ``users``, ``store`` and ``ratings`` commands."""
     parser = argparse.ArgumentParser(prog="wom-tui", description="World of Mastermind in the terminal.", parents=[_common()])
     parser.add_argument("--version", action="version", version=f"wom-tui {__version__}")
     sub = parser.add_subparsers(dest="command")
     _add_serve_command(sub)
     _add_users_command(sub)
     add_store_command(sub)
+    add_ratings_command(sub, _common(argparse.SUPPRESS))
     return parser
 
 

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .ratings import DISPLAY_BASE
 from .table import SEAT_GRACE, COMPUTER_PACE, SeatHolder, Table, TableDataError
 from .users import COMPUTER_NAMES
 from .wom import MAX_ATTEMPTS, MIN_ATTEMPTS
@@ -33,7 +34,7 @@ MAX_SEATS = 4
 """The most players a quick-match table seats."""
 FILL_AFTER = 30.0
 """Seconds a player waits before the computers fill their table (``--fill-after``)."""
-RATING_MIDDLE = 1500.0
+RATING_MIDDLE = float(DISPLAY_BASE)
 """The middle of the rating scale: the rating of a guest or of a player with none yet."""
 CLOSENESS = 100.0
 """Rating points apart two players may be when neither has waited."""

@@ -1,7 +1,7 @@
 """Stepping through a recorded game guess by guess, with the coach's count (docs/play.md, *My stats and replays*).
 
-A replay shows every board of the game (one per player who guessed: every player of a World of
-Mastermind game, the player of a solo or daily game, HAL9000 in a flip game) as it was after
+A replay shows every board of the game (every player of a World of Mastermind game, hot-seat or
+live table, even one who left before guessing; the player of a solo or daily game; HAL9000 in a flip game) as it was after
 round ``step``: each board's first ``step`` guesses. Players guess in turn, so round ``n`` is
 everyone's ``n``-th guess. After each guess the coach's count says how many codes still fitted
 every answer so far — the same counting function the coach uses in a game
@@ -81,7 +81,10 @@ class Replay:
 
     def __init__(self, record: GameRecord, counter: Counter | None = None) -> None:
         self.record = record
-        self.boards: tuple[PlayerRecord, ...] = tuple(p for p in record.players if p.guesses)
+        # Every seat of a World of Mastermind game has a board, also one that left before its first guess
+        # (a live table goes on without them); in a flip game the code's owner has none.
+        self.boards: tuple[PlayerRecord, ...] = tuple(
+            p for p in record.players if p.guesses or record.kind == "wom")
         self.rounds = max((len(p.guesses) for p in self.boards), default=0)
         self._counter = counter or _default_counter
         self._counts: dict[tuple[int, int], tuple[int, bool]] = {}

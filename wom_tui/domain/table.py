@@ -202,6 +202,10 @@ class TableView:
     """Names invited to a free seat (not yet answered)."""
     rematch_id: str | None = None
     """Once over: the table "again" opened."""
+    final: tuple[FinalRow, ...] | None = None
+    """The results table once finished (the same for every viewer, codes revealed), else None."""
+    game_id: str | None = None
+    """The id the finished game is recorded under (for its rating changes)."""
 
     @property
     def attempts(self) -> int:
@@ -212,6 +216,20 @@ class TableView:
     def free_seats(self) -> tuple[int, ...]:
         """Indexes of the seats nobody holds."""
         return tuple(s.index for s in self.seats if s.kind == "free")
+
+
+@dataclass(frozen=True)
+class FinalRow:
+    """One line of a finished table's results (see :meth:`Table.final_rows`)."""
+
+    seat: int
+    name: str
+    code: str
+    """The code this seat had to break (set by the seat before it), revealed once the game is over."""
+    broke: bool
+    attempts: int
+    points: int | None
+    """None for a computer or a guest (they earn no points)."""
 
 
 # ---------------------------------------------------------------- seats
@@ -814,6 +832,18 @@ class Table:
     def _registered(seat: _Seat) -> bool:
         return seat.holder is not None and seat.holder.registered
 
+    def final_rows(self) -> tuple[FinalRow, ...]:
+        """The results table everyone (spectators too) sees once the game is finished: each seat's name,
+        the code it had to break (revealed now), whether it broke it in how many attempts, and its points
+        (None for a computer or a guest, who earn none); ``Refused`` before the end.
+        """
+        results = self.results()
+        return tuple(
+            FinalRow(index, seat.name or "", self._seats[index - 1].code or "", row.broke, row.attempts_used,
+                     row.total if row.points is not None else None)
+            for index, (seat, row) in enumerate(zip(self._seats, results.players, strict=True))
+        )
+
     def record(self, registered: Collection[str] | None = None) -> GameRecord:
         """The finished game as a record for the store.
 
@@ -858,6 +888,7 @@ class Table:
             self.table_id, self.version, self.phase, self.ruleset, self.creator.name, tuple(seats), you, own,
             tuple(self.log), self.results() if self.phase == FINISHED else None, self.closed_reason, self.next_due(),
             self.guess_clock, tuple(self.invited), self.rematch_id,
+            self.final_rows() if self.phase == FINISHED else None, self.game_id,
         )
 
     # -- JSON ------------------------------------------------------------------------------------

@@ -141,6 +141,8 @@ class LiveTableScreen(LiveScreen):
         self._seat_list = SeatList(id="table-seats")
         self._message_line = Static(Text(""), id="table-message")
         self._board = HistoryTable(id="table-board")
+        self._results = Static(Text(""), id="table-results")
+        self._shown_results: tuple[object, ...] | None = None
         self._log = MessageLog(id="table-log")
         self._entries: list[PegInput] = []
         with Horizontal(id="table-main"):
@@ -149,6 +151,7 @@ class LiveTableScreen(LiveScreen):
                 yield self._title_line
                 yield self._seat_list
                 yield self._message_line
+                yield self._results
                 yield self._board
             with Vertical(id="table-right"):
                 yield self._log
@@ -158,6 +161,7 @@ class LiveTableScreen(LiveScreen):
         # (Textual calls LiveScreen.on_mount after this one, as it calls every class's handler: calling
         # it here too ran two feed watchers and two refresh loops, and every change was read twice.)
         self._board.display = False
+        self._results.display = False
 
     def on_unmount(self) -> None:
         # (LiveScreen.on_unmount runs too.) Left by another way than Esc (the palette, the main menu):
@@ -341,6 +345,7 @@ class LiveTableScreen(LiveScreen):
                 self.say(" ".join(view.results.messages))
             if view.you is not None:
                 self.together.results_seen.add(view.table_id)  # (the lobby lists it no more)
+            self._show_results(view)
         elif view.phase == OPEN:
             hint = self._open_hint(view)
             self.say(hint)
@@ -391,6 +396,44 @@ class LiveTableScreen(LiveScreen):
                 board.show_board(SimpleNamespace(history=own.history, ruleset=view.ruleset), owner=view.you or 0)  # type: ignore[arg-type]
         elif board.display:
             board.display = False
+
+    def _show_results(self, view: TableView) -> None:
+        """The results table: every player, the code they had to break, attempts, points, rating change.
+
+        The same for a spectator. A rating change shows once the game is recorded and rated; until then
+        "…" (the next read of the table fills it in).
+        """
+        if view.final is None:
+            return
+        changes: dict[str, str] = {}
+        book = self.wom.with_store(self.wom.store.rating_book, on_error=lambda _error: None) \
+            if view.game_id is not None else None
+        for row in view.final:
+            rating = book.rating(row.name) if book is not None else None
+            change = rating.change_in(view.game_id) if rating is not None and view.game_id else None
+            changes[row.name] = "…" if change is None else f"{change:+d}"
+        shown = (view.final, tuple(changes.items()))
+        if shown == self._shown_results:
+            return
+        self._shown_results = shown
+        cells = [("Player", "Code", "Broke", "Points", "Rating")]
+        for row in view.final:
+            seat = view.seats[row.seat]
+            guest = seat.kind == "person" and not seat.registered  # guests are not rated
+            cells.append((row.name, row.code, f"in {row.attempts}" if row.broke else f"no ({row.attempts})",
+                          "—" if row.points is None else str(row.points), "—" if guest else changes[row.name]))
+        widths = [max(len(line[column]) for line in cells) for column in range(5)]
+        grid = Text(no_wrap=True, overflow="ellipsis", end="")
+        for number, line in enumerate(cells):
+            if number:
+                grid.append("\n")
+            text = "  ".join(
+                cell.rjust(width) if column >= 3 else cell.ljust(width)
+                for column, (cell, width) in enumerate(zip(line, widths, strict=True))
+            )
+            grid.append(text, style="bold" if number == 0 else "")
+        self._results.update(grid)
+        self._results.display = True
 
     def _open_hint(self, view: TableView) -> str:
         if view.you is None:

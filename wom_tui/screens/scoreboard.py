@@ -1,4 +1,4 @@
-"""The scoreboard (Name, Score, Games, Average) and the hall of fame, as two tabs."""
+"""The scoreboard (Name, Score, Games, Average), the rating board and the hall of fame, as three tabs."""
 
 from __future__ import annotations
 
@@ -11,12 +11,15 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
 from ..domain.moderation import retired_name_keys, shown_name
+from ..domain.ratings import ACTIVE_DAYS, PROVISIONAL_GAMES
 from ..patches.footer import Footer
+from ..widgets.rating_list import RatingList
 from .base import WomScreen
 
 if TYPE_CHECKING:
     from ..domain.codes import Ruleset
     from ..domain.halloffame import HallEntry
+    from ..domain.ratings import Rating
     from ..domain.users import User
 
 COLUMNS = (("name", "Name"), ("score", "Score"), ("games", "Games"), ("average", "Average"))
@@ -48,7 +51,8 @@ class ScoreboardScreen(WomScreen):
         Binding("s", "sort('score')", "Score"),
         Binding("g", "sort('games')", "Games"),
         Binding("a", "sort('average')", "Avg"),
-        Binding("h", "show_tab('hall')", "Hall of fame"),
+        Binding("r", "show_tab('ratings')", "Rank"),
+        Binding("h", "show_tab('hall')", "Hall"),
         Binding("b", "show_tab('board')", "Scoreboard"),
         Binding("m", "stats", "Stats"),
     ]
@@ -58,6 +62,7 @@ class ScoreboardScreen(WomScreen):
         self.sort_column = "score"
         self.sort_reverse = False
         self._users: list[User] = []
+        self._ratings: list[Rating] | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="scores-box", classes="panel"):
@@ -68,6 +73,15 @@ class ScoreboardScreen(WomScreen):
                     yield Static(
                         Text("No players yet.\nPress r on the main menu to register the first one."),
                         id="board-empty",
+                        classes="empty-state",
+                    )
+                with TabPane("Ratings", id="ratings"):
+                    yield RatingList(id="ratings-table")
+                    yield Static(
+                        Text(f"No ratings to show yet.\nA player is listed after {PROVISIONAL_GAMES} rated games "
+                             f"(World of Mastermind with two or more rated players) and a game in the last "
+                             f"{ACTIVE_DAYS} days."),
+                        id="ratings-empty",
                         classes="empty-state",
                     )
                 with TabPane("Hall of fame", id="hall"):
@@ -109,6 +123,18 @@ class ScoreboardScreen(WomScreen):
         table.display = not empty
         self.query_one("#board-empty").display = empty
 
+    def _fill_ratings(self) -> None:
+        """The rating board, read and filled when its tab first opens (10,000 rows are not read in vain)."""
+        if self._ratings is not None:
+            return
+        book = self.wom.with_store(self.wom.store.rating_book)
+        self._ratings = book.board() if book is not None else []
+        table = self.query_one("#ratings-table", RatingList)
+        table.show(self._ratings)
+        empty = not self._ratings
+        table.display = not empty
+        self.query_one("#ratings-empty").display = empty
+
     def _fill_hall(self, entries: list[HallEntry]) -> None:
         table = self.query_one("#hall-table", DataTable)
         table.clear(columns=True)
@@ -143,11 +169,15 @@ class ScoreboardScreen(WomScreen):
         self._fill_board()
 
     def action_stats(self) -> None:
-        """Open My stats for the highlighted user."""
-        table = self.query_one("#board-table", DataTable)
+        """Open My stats for the highlighted user (of the scoreboard, or of the rating board)."""
         player = None
-        if table.display and table.row_count:
-            player = str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+        if self._tab() == "ratings" and self._ratings:
+            highlighted = self.query_one("#ratings-table", RatingList).highlighted
+            player = highlighted.name if highlighted is not None else None
+        else:
+            table = self.query_one("#board-table", DataTable)
+            if table.display and table.row_count:
+                player = str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
         self.wom.action_stats(player)
 
     def _tab(self) -> str:
@@ -163,11 +193,15 @@ class ScoreboardScreen(WomScreen):
             return parameters[0] != tab if parameters else True
         return True
 
-    def on_tabbed_content_tab_activated(self, _event: TabbedContent.TabActivated) -> None:
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        if event.pane.id == "ratings":
+            self._fill_ratings()
         self.refresh_bindings()
 
     def action_show_tab(self, tab: str) -> None:
-        """Switch to the scoreboard or the hall-of-fame tab."""
+        """Switch to the scoreboard, the rating board or the hall-of-fame tab."""
+        if tab == "ratings":
+            self._fill_ratings()
         self.query_one(TabbedContent).active = tab
-        self.query_one(f"#{tab}-table", DataTable).focus()
+        self.query_one(f"#{tab}-table").focus()
         self.refresh_bindings()

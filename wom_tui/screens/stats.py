@@ -19,6 +19,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Sparkline, Static
 
 from ..domain.moderation import retired_name_keys
+from ..domain.ratings import DISPLAY_BASE, RatingBook
 from ..domain.stats import BREAKING_KINDS, GameSummary, PlayerStats, RulesetStats, StatsCache
 from ..domain.store import StoreError
 from ..domain.users import name_key
@@ -107,7 +108,11 @@ class SummariesScreen(WomScreen):
     @work(thread=True, exclusive=True, group="summaries-load")
     def _load(self) -> None:
         read = self.wom.with_store(self.wom.store.game_summaries, from_thread=True)
+        self._read_more()
         self.app.call_from_thread(self._deliver, read)
+
+    def _read_more(self) -> None:
+        """What else the screen reads in the same worker thread, after the summaries (nothing here)."""
 
     def _deliver(self, read: tuple[list[GameSummary], list[StoreError]] | None) -> None:
         self._read = read
@@ -135,6 +140,7 @@ class StatsScreen(SummariesScreen):
 
     def __init__(self, player: str | None = None, *, can_switch: bool = True) -> None:
         super().__init__(player)
+        self.ratings: RatingBook | None = None
         self.can_switch = can_switch
         self.stats: PlayerStats | None = None
         self.ruleset_index = 0
@@ -156,8 +162,15 @@ class StatsScreen(SummariesScreen):
             with Horizontal(id="stats-points-row"):
                 yield Static("", id="stats-points-label")
                 yield Sparkline([], id="stats-points")
+            with Horizontal(id="stats-rating-row"):
+                yield Static("", id="stats-rating-label")
+                yield Sparkline([], id="stats-rating")
             yield Static("", id="stats-left-out")
         yield Footer()
+
+    def _read_more(self) -> None:
+        """The ratings (from the store's cache; rated from the records if it is out of date), off the event loop."""
+        self.ratings = self.wom.with_store(self.wom.store.rating_book, from_thread=True, on_error=lambda _: None)
 
     async def on_mount(self) -> None:
         self.query_one("#stats-player", PlayerChoice).display = self.can_switch
@@ -235,6 +248,22 @@ class StatsScreen(SummariesScreen):
         else:
             points_label.update(Text("Points over time: no World of Mastermind games yet.", style=Style(dim=True)))
             points.display = False
+        self._show_rating(name)
+
+    def _show_rating(self, name: str) -> None:
+        """The rating after each rated game (docs/play.md, *Ratings*), as a line and a sparkline."""
+        label = self.query_one("#stats-rating-label", Static)
+        line = self.query_one("#stats-rating", Sparkline)
+        rating = self.ratings.rating(name) if self.ratings is not None else None
+        if rating is None or not rating.history:
+            label.update(Text("Rating: no rated games yet.", style=Style(dim=True)))
+            line.display = False
+            return
+        games = f"{rating.games} rated {'game' if rating.games == 1 else 'games'}"
+        now = f"{rating.value} (provisional)" if rating.provisional else str(rating.value)
+        label.update(Text(f"Rating over {games}: {DISPLAY_BASE} → {now} "))
+        line.data = [DISPLAY_BASE, *rating.history]
+        line.display = True
 
     def _show_ruleset(self, ruleset_stats: RulesetStats | None) -> None:
         chart = self.query_one("#stats-chart", BarChart)
@@ -244,6 +273,8 @@ class StatsScreen(SummariesScreen):
             compare.update("")
             self.query_one("#stats-points-label", Static).update("")
             self.query_one("#stats-points", Sparkline).display = False
+            self.query_one("#stats-rating-label", Static).update("")
+            self.query_one("#stats-rating", Sparkline).display = False
             return
         bars = ruleset_stats.bars
         # Long rule sets (up to 20 guesses) keep to 80×24: bars past the last one used are left off.

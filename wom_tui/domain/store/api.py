@@ -21,6 +21,7 @@ from ..browser import BrowserSession
 from ..daily import DailyAttempt
 from ..halloffame import HallEntry, HallOfFame
 from ..moderation import Ban, Retirement
+from ..ratings import RatingBook
 from ..records import GameRecord
 from ..stats import GameSummary
 from ..users import User, UserRegistry
@@ -200,6 +201,26 @@ class Records(Protocol):
         """A summary of every finished game (oldest first), and the damaged ones left out."""
 
 
+class Ratings(Protocol):
+    """The ratings (docs/play.md, *Ratings*): a cache of :func:`~wom_tui.domain.ratings.rate_games` over
+    every recorded game, brought up to date as each game is recorded (in the same lock or transaction).
+    """
+
+    def rating_book(self) -> RatingBook:
+        """The ratings after every recorded game (rated from the records first if the cache is missing,
+        or does not cover exactly the games kept: a folder of games recorded before ratings existed).
+        """
+
+    def rebuild_ratings(self) -> RatingBook:
+        """Rate every recorded game again from the records, keep the result and return it."""
+
+
+def rating_of(store: Ratings, name: str) -> float | None:
+    """``name``'s shown rating (case ignored; HAL9000 and VIKI too), or None if they have no rated game."""
+    rating = store.rating_book().rating(name)
+    return None if rating is None else float(rating.value)
+
+
 class Hall(Protocol):
     """The hall of fame: the best game of each ruleset."""
 
@@ -372,7 +393,8 @@ class Admin(Protocol):
         """Fill this empty store with exactly ``arcade``; ``StoreError`` if it holds anything already."""
 
 
-class Store(Users, Keys, BrowserSessions, Moderation, Records, Hall, Preferences, Daily, SoloProgress, Admin, Protocol):
+class Store(Users, Keys, BrowserSessions, Moderation, Records, Ratings, Hall, Preferences, Daily, SoloProgress, Admin,
+            Protocol):
     """Everything a store keeps; every failure to read or write is a :class:`StoreError`."""
 
     def check(self) -> None:
@@ -430,6 +452,7 @@ class Arcade:
 
 
 __all__ = [
-    "Admin", "Arcade", "BrowserSessions", "ChangeFeed", "Daily", "Hall", "Keys", "Listing", "Live", "LiveChange", "Matchmaking", "Moderation", "Preferences",
-    "Records", "SoloProgress", "Store", "StoreError", "Users",
+    "Admin", "Arcade", "BrowserSessions", "ChangeFeed", "Daily", "Hall", "Keys", "Listing", "Live", "LiveChange",
+    "Matchmaking", "Moderation", "Preferences", "Ratings", "Records", "SoloProgress", "Store", "StoreError",
+    "Users", "rating_of",
 ]

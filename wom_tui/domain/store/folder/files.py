@@ -34,6 +34,7 @@ INDEX_FILE = "games_index.json"
 DAILY_SECRET_FILE = "daily_secret.json"
 DAILY_FILE = "daily.json"
 DAILY_DIR = "daily"
+RATINGS_FILE = "ratings.json"
 TMP_SUFFIX = ".wom-tmp"
 PENDING_SUFFIX = ".pending.json"
 

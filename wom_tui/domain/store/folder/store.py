@@ -11,6 +11,9 @@ Layout of the folder (every JSON file is pretty-printed and carries its ``"schem
     games/<id>.json                 {"schema": 1, "id": "<id>", "game": {...}}  one per finished game
     games/<id>.pending.json         a finished game whose points may not be in users.json yet
     games_index.json                a cache of every game's summary, for statistics (rebuilt at will)
+    ratings.json                    {"schema": 1, "games": N, "through": [...], "rated": R, "players": [...]}
+                                    a cache of the ratings after the N game files kept, one row per player
+                                    (rebuilt at will: ``wom-tui ratings rebuild``)
     daily_secret.json               the secret the daily codes are derived from (made on first use)
     daily/<YYYY-MM-DD>.json         {"schema": 1, "day": ..., "attempts": [...]}  that UTC day's attempts,
                                     one per name (and per SSH key) and puzzle
@@ -53,6 +56,7 @@ before any new game is recorded, so ``recent_games`` only needs the last few ids
 from __future__ import annotations
 
 import errno
+import json
 import hashlib
 import os
 import re
@@ -71,6 +75,7 @@ from ...daily import finished as _finished_attempts
 from ...halloffame import HallEntry, HallOfFame
 from ...keys import KeyRejected, check_fingerprint
 from ...moderation import Ban, ModerationRefused, Retirement, check_reason, retired_name_keys
+from ...ratings import RatingBook, rate_games, rated_game
 from ...records import GameRecord
 from ...stats import GameSummary
 from ...users import PendingLink, User, UserRegistry, check_name, name_key
@@ -94,6 +99,7 @@ from ..documents import (
     decode_users,
     encode_browser,
     encode_daily_day,
+    encode_document,
     encode_game,
     encode_hall,
     encode_index,
@@ -119,6 +125,7 @@ from .files import (
     MODERATION_FILE,
     PENDING_SUFFIX,
     PREFS_FILE,
+    RATINGS_FILE,
     SOLO_DIR,
     TMP_SUFFIX,
     USERS_FILE,
@@ -145,6 +152,10 @@ _DAY_FILE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\.json")
 _GAME_FILE = re.compile(r"(?P<id>[0-9]{8}T[0-9]{12}Z-[0-9a-f]{12})(?P<pending>\.pending)?\.json")
 FOLDER_FILES = (USERS_FILE, HALL_FILE, PREFS_FILE, DAILY_FILE, DAILY_SECRET_FILE, MODERATION_FILE)
 """The files of a folder that hold part of an arcade (beside the games)."""
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number")
 
 
 class FolderStore:
@@ -603,8 +614,10 @@ class FolderStore:
             self._finish_pending()
             if (self.games_dir / f"{game_id}.json").exists():
                 return game_id
+            ratings = self._ratings_to_update()
             if record.kind != "wom":
                 self._write(self.games_dir / f"{game_id}.json", data)
+                self._update_ratings(ratings, game_id, record)
                 return game_id
             registry, recent = self._load_users()
             self._apply(registry, record)
@@ -618,8 +631,84 @@ class FolderStore:
             try:
                 self._file_game(game_id, pending)
             except StoreError:
-                pass  # The points are saved; the next write or start renames the pending file.
+                return game_id  # The points are saved; the next write or start renames the pending file.
+            self._update_ratings(ratings, game_id, record)
         return game_id
+
+    # ---- ratings (docs/play.md, *Ratings*): ratings.json caches rate_games over every game file
+
+    @property
+    def ratings_path(self) -> Path:
+        """The ratings cache (``ratings.json``)."""
+        return self.data_dir / RATINGS_FILE
+
+    def _game_count(self) -> int:
+        return len(self._game_files(pending=False))
+
+    def _read_ratings(self, *, to_change: bool = False) -> tuple[int, RatingBook] | None:
+        """The cache as (game files it covers, book), or None if missing or unreadable (it is only a cache).
+
+        The book read last is kept while the file is unchanged; ``to_change`` hands out a copy of it.
+        """
+        try:
+            info = os.stat(self.ratings_path)
+        except OSError:
+            return None
+        stamp = (info.st_size, info.st_mtime_ns, info.st_ino)
+        memo = getattr(self, "_ratings_memo", None)
+        if memo is not None and memo[0] == stamp:
+            return memo[1], memo[2].copy() if to_change else memo[2]
+        try:
+            raw = read_bytes(self.ratings_path)
+            # Only a cache, checked row by row as it is read: plain json (the strict parser takes ten times as long).
+            data = json.loads(raw, parse_constant=_no_constant) if raw is not None else None
+            if not isinstance(data, dict) or data.get("schema") != 1 or type(data.get("games")) is not int:
+                return None
+            book = RatingBook.from_json(data)
+        except (StoreError, ValueError, TypeError, KeyError, RecursionError):
+            return None
+        self._ratings_memo = (stamp, data["games"], book)
+        return data["games"], book.copy() if to_change else book
+
+    def _write_ratings(self, games: int, book: RatingBook) -> None:
+        try:
+            self._write(self.ratings_path, encode_document({"games": games, **book.as_json()}))
+        except StoreError:
+            return  # Only a cache: the next look rates the games again.
+        self.__dict__.pop("_ratings_memo", None)
+
+    def _ratings_to_update(self) -> tuple[int, RatingBook] | None:
+        """The cache, if it covers exactly the game files kept (call holding the lock, before recording)."""
+        cached = self._read_ratings(to_change=True)
+        return cached if cached is not None and cached[0] == self._game_count() else None
+
+    def _update_ratings(self, cached: tuple[int, RatingBook] | None, game_id: str, record: GameRecord) -> None:
+        """Add the game just filed to a cache that covered every game before it (else leave it to be rebuilt)."""
+        if cached is None:
+            return
+        games, book = cached
+        rated = rated_game(GameSummary.of(game_id, record))
+        if rated is not None:
+            if rated.order <= book.through:
+                return  # Recorded out of order: the next look rates every game again.
+            book.apply(rated)
+        self._write_ratings(games + 1, book)
+
+    def rating_book(self) -> RatingBook:
+        """The ratings after every game kept (from the cache, or rated from the game files if it is out of date)."""
+        cached = self._read_ratings()
+        if cached is not None and cached[0] == self._game_count():
+            return cached[1]
+        return self.rebuild_ratings()
+
+    def rebuild_ratings(self) -> RatingBook:
+        """Rate every game file again (a damaged one is left out), keep the result and return it."""
+        summaries, left_out = self.game_summaries()
+        book = rate_games(summaries)
+        with self._locked():
+            if self._game_count() == len(summaries) + len(left_out):
+                self._write_ratings(len(summaries) + len(left_out), book)
+        return book
 
     def _withdraw(self, pending: Path, failure: StoreError) -> None:
         """Remove the pending file of a game whose points could not be saved, so that the

@@ -239,6 +239,15 @@ MIGRATIONS: tuple[Migration, ...] = (
             WHERE u.id = f.id AND f.n > 1""",
         f"CREATE UNIQUE INDEX wom_users_name_looks ON wom_users (({fold_sql('name')})) WHERE NOT look_exempt",
     )),
+    Migration(11, "the ratings cache: the rating book after the games it covers", (
+        # One row (the key is always true), as the data folder's ratings.json: only a cache of
+        # rate_games over wom_games (docs/play.md, *Ratings*); `wom-tui ratings rebuild` writes it again.
+        """CREATE TABLE wom_ratings (
+               one boolean PRIMARY KEY DEFAULT true CHECK (one),
+               games bigint NOT NULL,
+               book jsonb NOT NULL
+           )""",
+    )),
     # Later versions append here, never edit an applied one.
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

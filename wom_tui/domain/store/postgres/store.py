@@ -48,6 +48,7 @@ from ...daily import finished as finished_attempts
 from ...halloffame import HallEntry, HallOfFame
 from ...keys import KeyRejected, check_fingerprint, hash_link_code
 from ...moderation import Ban, ModerationRefused, Retirement, check_reason, retired_name_keys
+from ...ratings import RatingBook, rate_games, rated_game
 from ...records import GameRecord
 from ...solo import check_solo_json
 from ...stats import GameSummary
@@ -646,6 +647,7 @@ class PostgresStore:
             (game_id, record.kind, record.finished_at, Jsonb(record.as_json()))).fetchone()
         if new is None:  # a retry after a cut COMMIT, or a table asking again: already kept
             return game_id
+        PostgresStore._update_ratings(conn, game_id, record)
         if record.kind != "wom":
             return game_id
         for key, name, score in points:
@@ -655,6 +657,57 @@ class PostgresStore:
             if updated.rowcount != 1:
                 raise ValueError(f"{name!r} is not a registered user")
         return game_id
+
+    # ---- ratings (docs/play.md, *Ratings*): wom_ratings caches rate_games over wom_games
+
+    @staticmethod
+    def _update_ratings(conn: psycopg.Connection[Any], game_id: str, record: GameRecord) -> None:
+        """Add the game just inserted to a cache that covered every game before it, in the same transaction
+        (the row lock orders two games recorded at once); else leave the cache to be rebuilt on the next look.
+        """
+        row = conn.execute("SELECT games, book FROM wom_ratings FOR UPDATE").fetchone()
+        if row is None:
+            return
+        kept = conn.execute("SELECT count(*) FROM wom_games").fetchone()
+        if kept is None or row[0] != kept[0] - 1:
+            return
+        try:
+            book = RatingBook.from_json(row[1])
+        except ValueError:
+            return
+        rated = rated_game(GameSummary.of(game_id, record))
+        if rated is not None:
+            if rated.order <= book.through:
+                return  # Recorded out of order: the next look rates every game again.
+            book.apply(rated)
+        conn.execute("UPDATE wom_ratings SET games = %s, book = %s", (kept[0], Jsonb(book.as_json())))
+
+    def rating_book(self) -> RatingBook:
+        """The ratings after every game kept (from the cache, or rated from the games if it is out of date)."""
+        rows = self._read("SELECT r.games, r.book, (SELECT count(*) FROM wom_games) FROM wom_ratings r")
+        if rows and rows[0][0] == rows[0][2]:
+            try:
+                return RatingBook.from_json(rows[0][1])
+            except ValueError:
+                pass
+        return self.rebuild_ratings()
+
+    def rebuild_ratings(self) -> RatingBook:
+        """Rate every game again (a damaged row is left out), keep the result and return it."""
+        summaries, left_out = self.game_summaries()
+        book = rate_games(summaries)
+        covered = len(summaries) + len(left_out)
+
+        def keep(conn: psycopg.Connection[Any], _: int) -> None:
+            conn.execute("LOCK TABLE wom_ratings IN EXCLUSIVE MODE")
+            kept = conn.execute("SELECT count(*) FROM wom_games").fetchone()
+            if kept is not None and kept[0] == covered:
+                conn.execute("INSERT INTO wom_ratings (games, book) VALUES (%s, %s) ON CONFLICT (one) "
+                             "DO UPDATE SET games = excluded.games, book = excluded.book",
+                             (covered, Jsonb(book.as_json())))
+
+        self._transaction(keep)
+        return book
 
     # ---- a solo game in progress, per identity
 

@@ -1,0 +1,88 @@
+"""``wom-tui ratings [--json] [--active]`` and ``wom-tui ratings rebuild``: the ratings, for operators and scripts.
+
+The board is every rated player (HAL9000 and VIKI included), best first, provisional ones last
+(docs/play.md, *Ratings*); ``--active`` keeps only those the rating board in the game lists. ``rebuild``
+rates every recorded game again from the records and keeps the result. A data folder or database the
+store refuses exits with status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, TextIO
+
+from ..settings import Settings
+
+STORE_ERROR = 1
+
+
+def add_ratings_command(sub: Any, common: argparse.ArgumentParser) -> None:
+    """Add ``ratings`` (and its ``rebuild``) to the top-level subparsers; ``common`` holds the shared options."""
+    ratings = sub.add_parser("ratings", parents=[common], help="the rating board, or rate every recorded game again")
+    ratings.add_argument("--json", action="store_true", help="print the board as JSON: a list of objects, best first")
+    ratings.add_argument("--active", action="store_true",
+                         help="only the players the rating board lists (past provisional, a game in the last 30 days)")
+    commands = ratings.add_subparsers(dest="ratings_command", metavar="{rebuild}")
+    commands.add_parser("rebuild", parents=[common], help="rate every recorded game again from the records and keep it")
+
+
+def board_rows(book: Any, *, active: bool = False) -> list[dict[str, Any]]:
+    """The board as plain data: name, rating, provisional, games, mu, sigma, last_played, best first."""
+    from ..domain.users import computer_name
+
+    return [
+        {"name": r.name, "rating": r.value, "provisional": r.provisional, "games": r.games,
+         "computer": computer_name(r.name) == r.name, "mu": round(r.mu, 6), "sigma": round(r.sigma, 6),
+         "last_played": r.last_played}
+        for r in book.board(everyone=not active)
+    ]
+
+
+def format_board(rows: list[dict[str, Any]]) -> str:
+    """The board as a text table ("?" for a provisional rating)."""
+    if not rows:
+        return "No rated games yet.\n"
+    width = max(4, *(len(row["name"]) for row in rows))
+    lines = [f"{'#':>3}  {'Name':<{width}}  {'Rating':>6}  {'Games':>5}"]
+    for place, row in enumerate(rows, 1):
+        rating = "?" if row["provisional"] else str(row["rating"])
+        lines.append(f"{place:>3}  {row['name']:<{width}}  {rating:>6}  {row['games']:>5}")
+    return "\n".join(lines) + "\n"
+
+
+def run_ratings_command(args: argparse.Namespace, settings: Settings,
+                        out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Print the board, or rebuild the ratings; the exit status."""
+    from ..domain.ratings import RatingBook
+    from ..domain.store import StoreError
+    from ..settings import open_store
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    rebuild = getattr(args, "ratings_command", None) == "rebuild"
+    store = None
+    try:
+        if not settings.store and not settings.data_dir.exists() and not rebuild:
+            book = RatingBook()  # looking must not create the folder
+        else:
+            store = open_store(settings)
+            book = store.rebuild_ratings() if rebuild else store.rating_book()
+    except StoreError as exc:
+        where = "the database" if settings.store else "the data folder"
+        print(f"wom-tui ratings: cannot use {where}: {exc}", file=err)
+        return STORE_ERROR
+    finally:
+        if store is not None:
+            store.close()
+    if rebuild:
+        print(f"Rated {book.rated:,} games again: {len(book.players):,} rated players.", file=out)
+        return 0
+    rows = board_rows(book, active=args.active)
+    if args.json:
+        json.dump(rows, out, indent=1)
+        out.write("\n")
+    else:
+        out.write(format_board(rows))
+    return 0
