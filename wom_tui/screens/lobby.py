@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..domain.choices import pick
 from ..domain.codes import WOM_RULESET, Ruleset
 from ..domain.presence import Presence
 from ..domain.store.api import LiveChange
@@ -27,6 +29,9 @@ from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
 from .together import LiveScreen
 from ..patches.footer import Footer
 from ..patches.select import Select
+
+if TYPE_CHECKING:
+    from .host import WomHost
 
 PHASE_WORDS = {
     "open": "open", "making": "setting codes", "guessing": "playing", "finished": "finished", "closed": "closed",
@@ -260,23 +265,35 @@ class NewTableScreen(ModalScreen[tuple[int, int, Ruleset] | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
     AUTO_FOCUS = "#new-create"
+    FORM = "table"
+    """Where this identity's last table rules are remembered (docs/play.md, *Remembered choices*)."""
+
+    @property
+    def wom(self) -> WomHost:
+        """The app, typed as what a screen needs of it."""
+        return cast("WomHost", self.app)
 
     def compose(self) -> ComposeResult:
+        saved = self.wom.remembered(self.FORM)
+        seats = pick(saved, "seats", range(MIN_PLAYERS, MAX_PLAYERS + 1), MIN_PLAYERS)
+        attempts = pick(saved, "attempts", range(MIN_ATTEMPTS, MAX_ATTEMPTS + 1), MAX_ATTEMPTS)
+        length = pick(saved, "length", range(4, 9), WOM_RULESET.length)
+        repeats = pick(saved, "repeats", [True, False], WOM_RULESET.repeats)
         with Vertical(id="new-table-dialog", classes="panel"):
             yield Static(Text("Open a table"), classes="panel-title")
             with Horizontal(classes="nt-row"):
                 yield Static(Text("Seats"), classes="nt-label")
-                yield Select[int]([(str(n), n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)], value=MIN_PLAYERS,
+                yield Select[int]([(str(n), n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)], value=seats,
                                   allow_blank=False, id="new-seats")
             with Horizontal(classes="nt-row"):
                 yield Static(Text("Attempts"), classes="nt-label")
-                yield Select[int]([(str(n), n) for n in range(MIN_ATTEMPTS, MAX_ATTEMPTS + 1)], value=MAX_ATTEMPTS,
+                yield Select[int]([(str(n), n) for n in range(MIN_ATTEMPTS, MAX_ATTEMPTS + 1)], value=attempts,
                                   allow_blank=False, id="new-attempts")
             with Horizontal(classes="nt-row"):
                 yield Static(Text("Code length"), classes="nt-label")
-                yield Select[int]([(str(n), n) for n in range(4, 9)], value=WOM_RULESET.length,
+                yield Select[int]([(str(n), n) for n in range(4, 9)], value=length,
                                   allow_blank=False, id="new-length")
-            yield Checkbox("Colours may repeat", value=WOM_RULESET.repeats, id="new-repeats")
+            yield Checkbox("Colours may repeat", value=repeats, id="new-repeats")
             yield Static(Text(""), id="new-problem")
             with Horizontal(id="new-buttons"):
                 yield Button("Open table", id="new-create", variant="primary")
@@ -296,6 +313,8 @@ class NewTableScreen(ModalScreen[tuple[int, int, Ruleset] | None]):
         except ValueError as error:
             self.query_one("#new-problem", Static).update(Text(str(error)))
             return
+        self.wom.remember(self.FORM, {"seats": int(seats), "attempts": int(attempts),  # type: ignore[arg-type]
+                                      "length": ruleset.length, "repeats": ruleset.repeats})
         self.dismiss((int(seats), int(attempts), ruleset))  # type: ignore[arg-type]
 
     def action_cancel(self) -> None:
