@@ -17,6 +17,7 @@ from typing import Any
 
 from .board import LIFELINE, Attempt, DecodingBoard
 from .codes import DIGITS10, MAX_GUESSES, MIN_GUESSES, Feedback, InvalidCode, Palette, Ruleset
+from .notes import Notes
 from .game import Awaiting, GameKind, GameStateError, Move, Status, require_keys
 from .halloffame import HallEntry, HallOfFame
 from .commands import command_hint
@@ -170,6 +171,8 @@ class SoloGame:
         """True for a registered user."""
         self.coach = False
         """True when the player chose the coach: kept with the game, so a resumed game has it too."""
+        self.notes = Notes.empty(ruleset)
+        """The player's own notes (docs/play.md, *Notes*): kept with the game, never read by it."""
 
     # -- state -------------------------------------------------------------------------------
 
@@ -398,6 +401,7 @@ class SoloGame:
             "player": self.player,
             "is_user": self.is_user,
             "coach": self.coach,
+            "notes": self.notes.as_json(),
         }
 
     @classmethod
@@ -407,6 +411,8 @@ class SoloGame:
                 "abandoned", "player", "is_user"}
         if isinstance(data, dict) and "coach" in data:
             keys.add("coach")  # a game kept before the coach was kept has none: the coach off
+        if isinstance(data, dict) and "notes" in data:
+            keys.add("notes")  # nor notes, before they were kept
         data = require_keys(data, "solo game", keys)
         coach = data.get("coach", False)
         if type(coach) is not bool:
@@ -440,6 +446,7 @@ class SoloGame:
             game.__positions[int(key)] = symbol
         game.__abandoned = data["abandoned"]
         game.coach = coach
+        game.notes = Notes.from_json(data.get("notes"), ruleset)
         return game
 
     def __repr__(self) -> str:
