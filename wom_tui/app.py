@@ -188,6 +188,35 @@ class WomApp(KeyQueue[int]):
         except (StoreError, ValueError) as error:
             self.notify(f"The theme could not be remembered: {error}", severity="warning", markup=False)
 
+    # -- the choices each setup form remembers, per identity (docs/play.md, *Remembered choices*) --
+
+    def remembered(self, form: str) -> dict[str, Any]:
+        """What this identity chose last on ``form`` (``{}`` for a guest, or if the store cannot say).
+
+        The form checks every value it reads back and uses its default for one it does not offer.
+        """
+        from .domain.store import StoreError
+
+        key = self.identity.preference_key
+        if key is None:
+            return {}
+        try:
+            return self.store.choices(key, form)
+        except (StoreError, ValueError):
+            return {}  # a comfort: the defaults are shown, and the game goes on
+
+    def remember(self, form: str, values: dict[str, Any]) -> None:
+        """Keep ``values`` as this identity's choices on ``form`` (nothing for a guest)."""
+        from .domain.store import StoreError
+
+        key = self.identity.preference_key
+        if key is None:
+            return
+        try:
+            self.store.set_choices(key, form, values)
+        except (StoreError, ValueError) as error:
+            self.notify(f"Your choices could not be remembered: {error}", severity="warning", markup=False)
+
     # -- who is playing --------------------------------------------------------------------
 
     def register_user(self, name: str) -> User | None:

@@ -395,7 +395,7 @@ async def test_breaking_the_daily_code_leads_the_board_and_shares_over_osc52(sto
         await pilot.press(*wrong.lower(), "enter", *code, "enter")
         await wait_for(pilot, lambda: app.screen.share_text is not None)
         pegs = "".join("●" * f.black + "○" * f.white + "·" * (4 - f.black - f.white) for f in [feedback(code, wrong)])
-        expected = f"Mastermind daily {today()} · 2/10\n{pegs}\n●●●●"
+        expected = f"Mastermind daily {today()} · 2/10 · streak 1\n{pegs}\n●●●●"
         assert app.screen.share_text == expected
         assert expected in text_of(app, "#daily-share")
         await pilot.press("enter")  # a second Enter after the end changes nothing

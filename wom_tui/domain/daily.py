@@ -16,7 +16,11 @@
   replay and then still play that day's code.
 * **Leaderboard.** Codes broken, by fewest guesses then earliest finish; then codes not broken
   (by finish); then attempts that were left unfinished (by start).
-* **Share.** A spoiler-free grid: one line of key pegs per guess, never its symbols.
+* **Streak.** A day counts when the player broke that puzzle's code that day. The current streak is
+  the run of such days ending today, or yesterday while today's code is still to play; the best is the
+  longest run ever. A code not broken (or an attempt left unfinished) ends a streak, and so does a day
+  missed. Each puzzle has its own streak (:func:`streak`).
+* **Share.** A spoiler-free grid: one line of key pegs per guess, never its symbols (and the streak).
 
 Nothing here reads files or the clock: callers pass the secret, the day and the time.
 """
@@ -28,6 +32,7 @@ import hmac
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
+from enum import Enum
 from typing import Any
 
 from .board import LIFELINE
@@ -359,6 +364,93 @@ def _clock(stamp: str | None) -> str:
     return moment.strftime("%H:%M:%S")
 
 
+# ---------------------------------------------------------------- streaks
+
+
+class DayMark(Enum):
+    """What one player did with one puzzle on one day; the value is its mark in the history row."""
+
+    BROKE = "■"
+    """Broke the code."""
+    NOT_BROKEN = "×"
+    """Played and did not break it (out of guesses, or left the attempt unfinished)."""
+    MISSED = "·"
+    """Did not play."""
+    TO_PLAY = "○"
+    """Today, not broken yet (still to play, or under way): the streak is not lost yet."""
+
+
+HISTORY_DAYS = 30
+"""How many days the history row shows."""
+
+
+@dataclass(frozen=True)
+class Streak:
+    """A player's daily streak at one puzzle."""
+
+    current: int
+    """Codes broken on consecutive days, ending today (or yesterday while today's is still to play)."""
+    best: int
+    """The longest such run ever."""
+    history: tuple[DayMark, ...]
+    """The last :data:`HISTORY_DAYS` days, oldest first, today last."""
+
+    @property
+    def marks(self) -> str:
+        """The history as one row of marks (``"··■■×■○"``)."""
+        return "".join(mark.value for mark in self.history)
+
+    def label(self) -> str:
+        """``"streak 3 (best 7)"``, or ``"streak 3"`` when it is the best."""
+        return f"streak {self.current}" if self.current == self.best else f"streak {self.current} (best {self.best})"
+
+
+def streak(attempts: Iterable[DailyAttempt], puzzle: str, today: date | str, days: int = HISTORY_DAYS) -> Streak:
+    """The streak of one player (``attempts`` are that player's) at ``puzzle``, as of the UTC day ``today``.
+
+    Attempts at other puzzles or after ``today`` are ignored; a broken day is one with a finished
+    attempt that broke the code. Pure: the caller reads the attempts and the clock.
+    """
+    today = _as_date(today)
+    broken: set[date] = set()
+    lost: set[date] = set()
+    for attempt in attempts:
+        if attempt.puzzle != puzzle:
+            continue
+        day = date.fromisoformat(attempt.day)
+        if day > today:
+            continue
+        if attempt.finished and attempt.broke:
+            broken.add(day)
+        elif attempt.finished or day < today:
+            lost.add(day)  # today's attempt under way is not lost yet
+    lost -= broken
+    best = run = 0
+    previous: date | None = None
+    for day in sorted(broken):
+        run = run + 1 if previous is not None and day - previous == timedelta(days=1) else 1
+        best = max(best, run)
+        previous = day
+    current = 0
+    if today not in lost:
+        day = today if today in broken else today - timedelta(days=1)
+        while day in broken:
+            current += 1
+            day -= timedelta(days=1)
+    history = []
+    for back in range(days - 1, -1, -1):
+        day = today - timedelta(days=back)
+        if day in broken:
+            history.append(DayMark.BROKE)
+        elif day in lost:
+            history.append(DayMark.NOT_BROKEN)
+        elif day == today:
+            history.append(DayMark.TO_PLAY)
+        else:
+            history.append(DayMark.MISSED)
+    return Streak(current, best, tuple(history))
+
+
 # ---------------------------------------------------------------- sharing
 
 
@@ -388,9 +480,17 @@ def daily_title(day: date | str, puzzle: DailyPuzzle) -> str:
     return f"Mastermind daily {stamp}{label}"
 
 
-def daily_share(day: date | str, puzzle: DailyPuzzle, results: Sequence[Feedback], broke: bool) -> str:
-    """The share text of a daily game: ``"Mastermind daily 2026-11-23 · 5/10"`` and the grid."""
-    return share_text(daily_title(day, puzzle), results, puzzle.ruleset, broke)
+def daily_share(
+    day: date | str, puzzle: DailyPuzzle, results: Sequence[Feedback], broke: bool, streak: Streak | None = None
+) -> str:
+    """The share text of a daily game: ``"Mastermind daily 2026-11-23 · 5/10"`` (then ``" · streak 3"``
+    when a streak is given) and the grid.
+    """
+    text = share_text(daily_title(day, puzzle), results, puzzle.ruleset, broke)
+    if streak is None:
+        return text
+    head, _, grid = text.partition("\n")
+    return f"{head} · {streak.label()}\n{grid}" if grid else f"{head} · {streak.label()}"
 
 
 def solo_title(ruleset: Ruleset) -> str:
@@ -413,6 +513,9 @@ __all__ = [
     "DailyAttempt",
     "DailyPuzzle",
     "DailyRefused",
+    "DayMark",
+    "HISTORY_DAYS",
+    "Streak",
     "LeaderRow",
     "OVER_EVERYWHERE",
     "check_can_start",
@@ -434,5 +537,6 @@ __all__ = [
     "solo_share",
     "solo_title",
     "started",
+    "streak",
     "until_next",
 ]

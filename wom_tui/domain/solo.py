@@ -18,6 +18,7 @@ from typing import Any, Literal
 from .board import LIFELINE, Attempt, DecodingBoard
 from .clues import Clue, Clues
 from .codes import DIGITS10, MAX_GUESSES, MIN_GUESSES, Feedback, InvalidCode, Palette, Ruleset
+from .notes import Notes
 from .game import Awaiting, GameKind, GameStateError, Move, Status, require_keys
 from .halloffame import HallEntry, HallOfFame
 from .commands import command_hint
@@ -177,6 +178,8 @@ class SoloGame:
         self.coach_notes: dict[int, str] = {}
         """What the coach said after the guess of each row (counted from 1): kept with the game, so a
         resumed game shows them again."""
+        self.notes = Notes.empty(ruleset)
+        """The player's own notes (docs/play.md, *Notes*): kept with the game, never read by it."""
 
     # -- state -------------------------------------------------------------------------------
 
@@ -500,6 +503,7 @@ class SoloGame:
             "is_user": self.is_user,
             "coach": self.coach,
             "coach_notes": {str(rows): line for rows, line in sorted(self.coach_notes.items())},
+            "notes": self.notes.as_json(),
         }
 
     @classmethod
@@ -511,6 +515,8 @@ class SoloGame:
             keys.add("coach")  # a game kept before the coach was kept has none: the coach off
         if isinstance(data, dict) and "coach_notes" in data:
             keys.add("coach_notes")  # kept since a resumed game shows the coach's notes again
+        if isinstance(data, dict) and "notes" in data:
+            keys.add("notes")  # nor notes, before they were kept
         data = require_keys(data, "solo game", keys)
         coach = data.get("coach", False)
         if type(coach) is not bool:
@@ -551,6 +557,7 @@ class SoloGame:
         ):
             raise ValueError("not a solo game: bad coach notes")
         game.coach_notes = {int(k): v for k, v in notes.items()}
+        game.notes = Notes.from_json(data.get("notes"), ruleset)
         return game
 
     def __repr__(self) -> str:

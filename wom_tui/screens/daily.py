@@ -28,6 +28,8 @@ from ..domain.daily import (
     DailyAttempt,
     DailyPuzzle,
     DailyRefused,
+    DayMark,
+    Streak,
     check_can_start,
     daily_code,
     daily_share,
@@ -38,6 +40,7 @@ from ..domain.daily import (
     last_over,
     leaderboard,
     over_everywhere,
+    streak,
     until_next,
 )
 from ..domain.game import GameKind
@@ -56,6 +59,29 @@ Clock = Callable[[], datetime]
 
 def _now() -> datetime:
     return datetime.now(timezone.utc)
+
+
+_MARK_STYLES = {
+    DayMark.BROKE: Style(color="green", bold=True),
+    DayMark.NOT_BROKEN: Style(color="red", bold=True),
+    DayMark.MISSED: Style(dim=True),
+    DayMark.TO_PLAY: Style(bold=True),
+}
+
+
+def streak_text(result: Streak) -> Text:
+    """``Streak 3 · best 7 · the last 30 days:`` then the row of marks and what they mean (shapes, not
+    only colours: they read the same under NO_COLOR).
+    """
+    text = Text("Streak ", style=Style(dim=True), end="")
+    text.append(str(result.current), style=Style(bold=True))
+    text.append(" · best ", style=Style(dim=True))
+    text.append(str(result.best), style=Style(bold=True))
+    text.append(f" · the last {len(result.history)} days:\n", style=Style(dim=True))
+    for mark in result.history:
+        text.append(mark.value, style=_MARK_STYLES[mark])
+    text.append("  ■ broke × lost · missed", style=Style(dim=True))
+    return text
 
 
 class DailyScreen(WomScreen):
@@ -82,6 +108,7 @@ class DailyScreen(WomScreen):
                 yield Choice([(Text(p.title), p.key) for p in PUZZLES.values()], value="classic", id="daily-puzzle")
                 yield Button("Play", id="daily-play", variant="primary", compact=True)
             yield Static("", id="daily-status")
+            yield Static("", id="daily-streak")
             yield DataTable(id="daily-board", cursor_type="none", zebra_stripes=True)
             yield Static("", id="daily-empty", classes="empty-state")
         yield Footer()
@@ -154,6 +181,7 @@ class DailyScreen(WomScreen):
             said.append("\n")
             said.append_text(past)
         status.update(said)
+        self._show_streak(who, puzzle)
         play.disabled = who is None or mine is not None or refusal is not None
         table = self.query_one("#daily-board", DataTable)
         table.clear()
@@ -164,6 +192,14 @@ class DailyScreen(WomScreen):
         empty = self.query_one("#daily-empty", Static)
         empty.update(Text("Nobody has played today's code yet: be the first!"))
         empty.display = not rows
+
+    def _show_streak(self, who: str | None, puzzle: DailyPuzzle) -> None:
+        shown = self.query_one("#daily-streak", Static)
+        mine = None if who is None else self.wom.with_store(lambda: self.wom.store.daily_attempts_of(who),
+                                                            on_error=lambda _error: None)
+        shown.display = mine is not None
+        if mine is not None:
+            shown.update(streak_text(streak(mine, puzzle.key, self.day)))
 
     def _past_code(self) -> Text | None:
         """The chosen puzzle's code of the latest day that is over everywhere (None before any secret)."""
@@ -320,7 +356,10 @@ class DailyGameScreen(WomScreen):
         if not saved:
             return
         results = [row.feedback for row in game.history if row.feedback is not None]
-        self.share_text = daily_share(self.day, self.puzzle, results, game.won)
+        # The streak is counted with this attempt finished (a store that cannot say leaves it out).
+        mine = self.wom.with_store(lambda: self.wom.store.daily_attempts_of(self.player), on_error=lambda _error: None)
+        run = None if mine is None else streak(mine, self.puzzle.key, self.day)
+        self.share_text = daily_share(self.day, self.puzzle, results, game.won, run)
         if game.won:
             self._say(f"You broke today's code in {game.guesses_used}!", "bold green")
         elif is_over(self.day, self.clock()):

@@ -75,7 +75,8 @@ KEYS = """\
 | In a game | **Esc** asks before leaving; **y** (or *Leave*) leaves |
 | Every question | **y** goes ahead · **Esc** / **n** stay (cancel) · Enter on the focused button |
 | Game setup | **ctrl+s** start a World of Mastermind game · **p** play a solo game |
-| Solo game | **F2** reveal a symbol (costs 1) · **F3** reveal a position (costs 2) · or type **lifeline#1** / **lifeline#2** · **ctrl+n** new game · typing *reset* or *quit* says which key does it |
+| Solo game | **F2** reveal a symbol (costs 1) · **F3** reveal a position (costs 2) · or type **lifeline#1** / **lifeline#2** · **ctrl+n** new game · **F4** notes (arrows, **Space** or a click: ruled out ×, certain ✓; **Esc** back to the guess) · typing *reset* or *quit* says which key does it |
+| At a table | **F4** your notes, as in a solo game (only you see them) |
 | Scoreboard | **n** / **s** / **g** / **a** sort by name, score, games, average (again to reverse) · or click a column header · **h** hall of fame · **b** scoreboard · **m** the highlighted user's stats |
 | Daily code | **d** on the main menu · **p** play (one attempt a day, counted from the first guess) · **c** copy the share grid |
 | My stats | **m** on the main menu (or on the scoreboard, for the highlighted user) · **←/→** other rules |

@@ -57,6 +57,12 @@ class WomHost(Protocol):
     ) -> T | None:
         """Run a store call; None if the store failed (its error is shown, or passed to ``on_error``)."""
 
+    def remembered(self, form: str) -> dict[str, Any]:
+        """What this identity chose last on a setup form (``{}`` for a guest, or if nothing is kept)."""
+
+    def remember(self, form: str, values: dict[str, Any]) -> None:
+        """Keep this identity's choices on a setup form (nothing for a guest)."""
+
     def show_store_error(self, error: StoreError) -> None:
         """Show which data file the store refused and why."""
 

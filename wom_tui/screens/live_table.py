@@ -26,10 +26,12 @@ from textual.css.query import NoMatches
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..domain.notes import Notes
 from ..domain.store import StoreError
 from ..domain.table import CLOSED, FINISHED, GUESSING, MAKING, OPEN, Refused, SeatHolder, SeatView, Table, TableView
 from ..patches.footer import Footer
 from ..widgets.message_log import MessageLog
+from ..widgets.notes_grid import NotesGrid
 from ..widgets.peg_input import PegInput
 from ..widgets.seat_list import SeatList
 from ..widgets.wom_board import HistoryTable
@@ -109,6 +111,7 @@ class LiveTableScreen(LiveScreen):
         Binding("g", "start", "Start"),
         Binding("c", "close_table", "Close"),
         Binding("a", "again", "Again"),
+        Binding("f4", "notes", "Notes", key_display="F4"),
     ]
     AUTO_FOCUS = "#table-seats"
 
@@ -434,6 +437,40 @@ class LiveTableScreen(LiveScreen):
             grid.append(text, style="bold" if number == 0 else "")
         self._results.update(grid)
         self._results.display = True
+
+    # -- the player's own notes (F4; private: kept in this session, never in the table) --------------
+
+    def action_notes(self) -> None:
+        """F4: show the notes and move into them; F4 in the notes hides them again."""
+        view = self.view
+        if view is None:
+            return
+        found = self.query("#table-notes")
+        grid = found.first(NotesGrid) if found else None
+        if grid is None:
+            kept = self.together.notes.get(self.table_id) or Notes.empty(view.ruleset)
+            grid = NotesGrid(kept, view.ruleset.palette, id="table-notes")
+            self.query_one("#table-right").mount(grid, before=self._log)
+            self.call_after_refresh(grid.focus)
+            return
+        if grid.has_focus:
+            grid.display = False
+            self._back_to_entry()
+        else:
+            grid.display = True
+            grid.focus()
+
+    def on_notes_grid_changed(self, event: NotesGrid.Changed) -> None:
+        event.stop()
+        self.together.notes[self.table_id] = event.notes
+
+    def on_notes_grid_leave(self, event: NotesGrid.Leave) -> None:
+        event.stop()
+        self._back_to_entry()
+
+    def _back_to_entry(self) -> None:
+        shown = [entry for entry in self._entries if entry.display]
+        (shown[0] if shown else self._seat_list).focus()
 
     def _open_hint(self, view: TableView) -> str:
         if view.you is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,6 +22,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..domain.choices import pick
 from ..domain.codes import WOM_RULESET, Ruleset
 from ..domain.presence import Presence
 from ..domain.store.api import LiveChange
@@ -32,6 +33,9 @@ from ..patches.footer import Footer
 from ..widgets.row_list import RowList
 from ..patches.select import Select
 from ..widgets.choice import Tick
+
+if TYPE_CHECKING:
+    from .host import WomHost
 
 PHASE_WORDS = {
     "open": "open", "making": "setting codes", "guessing": "playing", "finished": "finished", "closed": "closed",
@@ -605,24 +609,36 @@ class NewTableScreen(ModalScreen[tuple[int, int, Ruleset, float | None] | None])
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
     AUTO_FOCUS = "#new-create"
+    FORM = "table"
+    """Where this identity's last table rules are remembered (docs/play.md, *Remembered choices*)."""
+
+    @property
+    def wom(self) -> WomHost:
+        """The app, typed as what a screen needs of it."""
+        return cast("WomHost", self.app)
 
     def compose(self) -> ComposeResult:
+        saved = self.wom.remembered(self.FORM)
+        seats = pick(saved, "seats", range(MIN_PLAYERS, MAX_PLAYERS + 1), MIN_PLAYERS)
+        attempts = pick(saved, "attempts", range(MIN_ATTEMPTS, MAX_ATTEMPTS + 1), MAX_ATTEMPTS)
+        length = pick(saved, "length", range(4, 9), WOM_RULESET.length)
+        repeats = pick(saved, "repeats", [True, False], WOM_RULESET.repeats)
         with Vertical(id="new-table-dialog", classes="panel"):
             yield Static(Text("Open a table"), classes="panel-title")
             with Horizontal(classes="nt-row"):
                 yield Static(Text("Seats"), classes="nt-label")
-                yield Select[int]([(str(n), n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)], value=MIN_PLAYERS,
+                yield Select[int]([(str(n), n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)], value=seats,
                                   allow_blank=False, id="new-seats")
             with Horizontal(classes="nt-row"):
                 yield Static(Text("Attempts"), classes="nt-label")
-                yield Select[int]([(str(n), n) for n in range(MIN_ATTEMPTS, MAX_ATTEMPTS + 1)], value=MAX_ATTEMPTS,
+                yield Select[int]([(str(n), n) for n in range(MIN_ATTEMPTS, MAX_ATTEMPTS + 1)], value=attempts,
                                   allow_blank=False, id="new-attempts")
             with Horizontal(classes="nt-row"):
                 yield Static(Text("Code length"), classes="nt-label")
-                yield Select[int]([(str(n), n) for n in range(4, 9)], value=WOM_RULESET.length,
+                yield Select[int]([(str(n), n) for n in range(4, 9)], value=length,
                                   allow_blank=False, id="new-length")
             with Horizontal(classes="nt-row", id="new-repeats-row"):
-                yield Tick("Colours may repeat", value=WOM_RULESET.repeats, id="new-repeats")
+                yield Tick("Colours may repeat", value=repeats, id="new-repeats")
                 # A clock per guess shares the row (the dialog fits 60×20 as before).
                 yield Select[float]([("No clock", 0.0), *((f"{c:g} s/guess", c) for c in GUESS_CLOCKS)], value=0.0,
                                     allow_blank=False, id="new-clock")
@@ -646,6 +662,8 @@ class NewTableScreen(ModalScreen[tuple[int, int, Ruleset, float | None] | None])
             self.query_one("#new-problem", Static).update(Text(str(error)))
             return
         clock = self.query_one("#new-clock", Select).value
+        self.wom.remember(self.FORM, {"seats": int(seats), "attempts": int(attempts),  # type: ignore[arg-type]
+                                      "length": ruleset.length, "repeats": ruleset.repeats})
         self.dismiss((int(seats), int(attempts), ruleset, float(clock) or None))  # type: ignore[arg-type]
 
     def action_cancel(self) -> None:

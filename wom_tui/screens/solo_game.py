@@ -30,6 +30,7 @@ from ..domain.users import MAX_GUEST_NAME, NameRejected, check_guest_name
 from ..patches.footer import Footer
 from ..widgets.line_input import LineInput
 from ..widgets.message_log import MessageLog
+from ..widgets.notes_grid import NotesGrid
 from ..widgets.pegs import code_pegs
 from ..patches.state_classes import set_state_classes
 from ..widgets.solo_history import (
@@ -109,6 +110,7 @@ class SoloGameScreen(SoloPlayScreen):
         Binding("f2", "lifeline_refused(1)", show=False),
         Binding("f3", "lifeline_refused(2)", show=False),
         Binding("ctrl+n", "new_game", "New", key_display="^n"),
+        Binding("f4", "notes", "Notes", key_display="F4"),
         Binding("c", "share", "Share"),
     ]
 
@@ -153,6 +155,9 @@ class SoloGameScreen(SoloPlayScreen):
         yield Static("", id="solo-info", classes="solo-info")
         with Horizontal(id="solo-middle", classes="solo-middle"):
             yield self._history_table()
+            notes = NotesGrid(self.game.notes, self.game.ruleset.palette, id="solo-notes")
+            notes.display = bool(self.game.notes)  # a resumed game shows the notes it was left with
+            yield notes
             yield MessageLog(id="solo-log")
         with Horizontal(id="solo-bottom", classes="solo-bottom"):
             with Vertical(id="solo-entry"):
@@ -227,6 +232,11 @@ class SoloGameScreen(SoloPlayScreen):
             known.append_text(code_pegs("".join(game.revealed_symbols), game.ruleset.palette, gap=""))
         self.query_one("#solo-known", Static).update(known)
         self.query_one("#solo-info", Static).update(self._info_line())
+        notes = self.query_one("#solo-notes", NotesGrid)
+        if notes.notes is not game.notes:  # a new game: its own, empty notes
+            notes.palette = game.ruleset.palette
+            notes.notes = game.notes
+        self.query_one("#solo-middle").set_class(notes.display, "-notes")
         self._fill_history()
         # Only the lifelines that can be used now are listed; when none can, the panel says why.
         usable = game.usable_lifelines
@@ -472,6 +482,33 @@ class SoloGameScreen(SoloPlayScreen):
             self.action_new_game()
         elif button == "share":
             self.action_share()
+
+    # -- the player's notes (never read by the game) --------------------------------------------
+
+    def action_notes(self) -> None:
+        """F4: show the notes and move into them; F4 in the notes hides them again."""
+        notes = self.query_one("#solo-notes", NotesGrid)
+        if notes.has_focus:
+            notes.display = False
+            self._back_to_guess()
+        else:
+            notes.display = True
+            notes.focus()
+        self.query_one("#solo-middle").set_class(notes.display, "-notes")
+
+    def on_notes_grid_changed(self, event: NotesGrid.Changed) -> None:
+        event.stop()
+        self.game.notes = event.notes
+        self.keep_progress()
+
+    def on_notes_grid_leave(self, event: NotesGrid.Leave) -> None:
+        event.stop()
+        self._back_to_guess()
+
+    def _back_to_guess(self) -> None:
+        guess = self.query("#solo-input")
+        if guess and guess.first().display and not guess.first().disabled:
+            guess.first().focus()
 
     def action_share(self) -> None:
         """Show the finished game's spoiler-free grid in the log and copy it (OSC 52; reaches SSH clients too)."""

@@ -14,6 +14,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, RadioSet, Static
 
+from ..domain.choices import pick, pick_index
 from ..domain.codes import DIGITS8, DIGITS10, MAX_GUESSES, MIN_GUESSES, PALETTES, RAINBOW, WOM, Palette
 from ..domain.solo import MAX_SOLO_LENGTH, MIN_SOLO_LENGTH, LifelinePolicy, SoloGame, SoloSetup
 from ..domain.wom import SetupError
@@ -70,8 +71,35 @@ class SoloSetupScreen(WomScreen):
         self.kept: SoloGame | None = None
         """This identity's solo game in progress, kept to resume (offered as the first choice)."""
 
+    FORM = "solo"
+    """Where this identity's last choices here are remembered (docs/play.md, *Remembered choices*)."""
+
+    def _last(self) -> dict[str, int]:
+        """The radio indices and guesses this identity chose last (defaults for anything not offered now)."""
+        saved = self.wom.remembered(self.FORM)
+        return {
+            "mode": pick_index(saved, "mode", ["break", "computer"], 0),
+            "length": pick_index(saved, "length", LENGTHS, 0),
+            "palette": pick_index(saved, "palette", [palette.key for palette, _ in PALETTE_CHOICES], 0),
+            "repeats": pick_index(saved, "repeats", [True, False], 0),
+            "guesses": pick(saved, "guesses", range(MIN_GUESSES, MAX_GUESSES + 1), 10),
+            "lifelines": pick_index(saved, "lifelines", [policy.value for policy in POLICIES], 1),
+            "coach": pick_index(saved, "coach", [False, True], 0),
+            "scoring": pick_index(saved, "scoring", ["typed", "by_hand"], 0),
+        }
+
+    def _remember(self, choice: SoloChoice) -> None:
+        setup = choice.setup
+        self.wom.remember(self.FORM, {
+            "mode": "computer" if choice.computer_breaks else "break",
+            "length": setup.length, "palette": setup.palette.key, "repeats": setup.repeats,
+            "guesses": setup.guesses, "lifelines": setup.lifelines.value, "coach": choice.coach,
+            "scoring": "by_hand" if _pressed(self.query_one("#solo-scoring", RadioSet)) == 1 else "typed",
+        })
+
     def compose(self) -> ComposeResult:
         users = self._user_names()
+        last = self._last()
         with VerticalScroll(id="solo-setup", classes="panel") as form:
             # The form scrolls only on short terminals; focus belongs to the fields in it (focusable,
             # it took the focus first and was styled whole again on the way in and out).
@@ -91,28 +119,28 @@ class SoloSetupScreen(WomScreen):
                 yield PlayerChoice(users, self.wom.identity.name, id="solo-player")
             with Horizontal(classes="solo-row"):
                 yield Static("Mode", classes="solo-label")
-                yield _radio_set("solo-mode", ["You break the code", "Computer breaks your code"], 0)
+                yield _radio_set("solo-mode", ["You break the code", "Computer breaks your code"], last["mode"])
             with Horizontal(classes="solo-row -gap"):
                 yield Static("Length", classes="solo-label")
-                yield _radio_set("solo-length", [str(n) if n else "Random" for n in LENGTHS], 0)
+                yield _radio_set("solo-length", [str(n) if n else "Random" for n in LENGTHS], last["length"])
             with Horizontal(classes="solo-row"):
                 yield Static("Palette", classes="solo-label")
-                yield _radio_set("solo-palette", [label for _, label in PALETTE_CHOICES], 0)
+                yield _radio_set("solo-palette", [label for _, label in PALETTE_CHOICES], last["palette"])
             with Horizontal(classes="solo-row"):
                 yield Static("Repeats", classes="solo-label")
-                yield _radio_set("solo-repeats", ["Yes", "No"], 0)
+                yield _radio_set("solo-repeats", ["Yes", "No"], last["repeats"])
             with Horizontal(classes="solo-row"):
                 yield Static("Guesses", classes="solo-label")
-                yield Choice([(Text(str(n)), n) for n in range(MIN_GUESSES, MAX_GUESSES + 1)], value=10, id="solo-guesses")
+                yield Choice([(Text(str(n)), n) for n in range(MIN_GUESSES, MAX_GUESSES + 1)], value=last["guesses"], id="solo-guesses")
             with Horizontal(classes="solo-row -break -gap", id="solo-lifelines-row"):
                 yield Static("Lifelines", classes="solo-label")
-                yield _radio_set("solo-lifelines", [policy.label for policy in POLICIES], 1)
+                yield _radio_set("solo-lifelines", [policy.label for policy in POLICIES], last["lifelines"])
             with Horizontal(classes="solo-row -break", id="solo-coach-row"):
                 yield Static("Coach", classes="solo-label")
-                yield _radio_set("solo-coach", ["Off", "On"], 0)
+                yield _radio_set("solo-coach", ["Off", "On"], last["coach"])
             with Horizontal(classes="solo-row -computer-breaks -gap", id="solo-scoring-row"):
                 yield Static("Your code", classes="solo-label")
-                yield _radio_set("solo-scoring", ["Type it in (hidden)", "Score each guess by hand"], 0)
+                yield _radio_set("solo-scoring", ["Type it in (hidden)", "Score each guess by hand"], last["scoring"])
             yield Static("", id="solo-summary")
             yield Static("", id="solo-error")
             with Horizontal(id="solo-buttons"):
@@ -308,6 +336,7 @@ class SoloSetupScreen(WomScreen):
             self.query_one("#solo-error", Static).update(Text(refusal.reason))
             self.notify(refusal.reason, severity="error")
             return
+        self._remember(choice)
         if choice.computer_breaks:
             from .computer_breaks import ComputerBreaksScreen
 

@@ -145,6 +145,16 @@ class StatsScreen(SummariesScreen):
         self.stats: PlayerStats | None = None
         self.ruleset_index = 0
         self._names: list[str] = []
+        self._wanted_rules: str | None | bool = False
+        """The ruleset key this identity looked at last (False: not read from the store yet)."""
+
+    FORM = "stats"
+    """Where this identity's last ruleset here is remembered (docs/play.md, *Remembered choices*)."""
+
+    def _remember_rules(self, key: str) -> None:
+        if key != self._wanted_rules:
+            self._wanted_rules = key
+            self.wom.remember(self.FORM, {"ruleset": key})
 
     def compose(self) -> ComposeResult:
         self._start_reading()
@@ -235,6 +245,12 @@ class StatsScreen(SummariesScreen):
         with self.prevent(Choice.Changed):
             rules.set_options([(Text(r.ruleset.describe()), r.ruleset.key) for r in stats.rulesets])
             if stats.rulesets:
+                if self._wanted_rules is False:
+                    wanted = self.wom.remembered(self.FORM).get("ruleset")
+                    self._wanted_rules = wanted if isinstance(wanted, str) else None
+                keys = [r.ruleset.key for r in stats.rulesets]
+                if self._wanted_rules in keys:  # an unknown or damaged key: the first ruleset, as always
+                    self.ruleset_index = keys.index(str(self._wanted_rules))
                 self.ruleset_index = min(self.ruleset_index, len(stats.rulesets) - 1)
                 rules.value = stats.rulesets[self.ruleset_index].ruleset.key
         self._show_ruleset(stats.rulesets[self.ruleset_index] if stats.rulesets else None)
@@ -303,6 +319,7 @@ class StatsScreen(SummariesScreen):
             keys = [r.ruleset.key for r in self.stats.rulesets]
             if event.value in keys:
                 self.ruleset_index = keys.index(event.value)
+                self._remember_rules(keys[self.ruleset_index])
                 self._show_ruleset(self.stats.rulesets[self.ruleset_index])
 
     def action_ruleset(self, step: int) -> None:
@@ -313,4 +330,5 @@ class StatsScreen(SummariesScreen):
         rules: Choice[str] = self.query_one("#stats-rules", Choice)
         with self.prevent(Choice.Changed):
             rules.value = self.stats.rulesets[self.ruleset_index].ruleset.key
+        self._remember_rules(self.stats.rulesets[self.ruleset_index].ruleset.key)
         self._show_ruleset(self.stats.rulesets[self.ruleset_index])

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.css.query import NoMatches
 
+from ..domain.notes import Notes
 from ..domain.presence import HEARTBEAT_INTERVAL, Presence, new_session_id
 from ..domain.store.api import LiveChange
 from ..domain.store import StoreError
@@ -50,6 +51,9 @@ class Together:
         """Local play only: the registered user chosen in the lobby (None: a guest)."""
         self.results_seen: set[str] = set()
         """Finished tables whose results this session was shown at its own seat: the lobby lists them no more."""
+        self.notes: dict[str, Notes] = {}
+        """This player's notes per table (docs/play.md, *Notes*): private, so kept in the session only,
+        never in the table others read; they last while the session does."""
 
     def wanted(self) -> tuple[str | None, bool]:
         """(name, registered) this session should be known as; a None name is a guest."""

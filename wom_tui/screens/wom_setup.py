@@ -16,6 +16,7 @@ from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Checkbox, Collapsible, Label, RadioSet, Static
 
+from ..domain.choices import pick
 from ..domain.codes import PALETTES, WOM_RULESET, Ruleset
 from ..domain.users import COMPUTER_NAMES
 from ..domain.wom import GUEST_SEATS, MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS, SetupError
@@ -135,6 +136,38 @@ class WomSetupScreen(WomScreen):
         self._seats = [first, second, None, None]
         self._attempts = DEFAULT_ATTEMPTS
         self._ruleset = WOM_RULESET
+        self._restore_last()
+
+    FORM = "wom"
+    """Where this identity's last choices here are remembered (docs/play.md, *Remembered choices*)."""
+
+    def _restore_last(self) -> None:
+        """Open on this identity's last players, attempts and rules, keeping only what is still offered."""
+        saved = self.wom.remembered(self.FORM)
+        if not saved:
+            return
+        count = pick(saved, "players", range(MIN_PLAYERS, MAX_PLAYERS + 1), self._count)
+        offered = self._all_choices()
+        seats: list[str | None] = []
+        for seat in range(MAX_PLAYERS):
+            name = pick(saved, f"seat{seat + 1}", offered, None) if seat < count else None
+            seats.append(None if name in seats else name)
+        if all(seats[:count]):  # a seat whose player is gone leaves the defaults (a full table) as they were
+            self._count, self._seats = count, seats
+        self._attempts = pick(saved, "attempts", range(MIN_ATTEMPTS, MAX_ATTEMPTS + 1), self._attempts)
+        try:
+            self._ruleset = Ruleset(pick(saved, "length", LENGTHS, WOM_RULESET.length),
+                                    PALETTES[pick(saved, "palette", list(PALETTES), WOM_RULESET.palette.key)],
+                                    pick(saved, "repeats", [True, False], WOM_RULESET.repeats))
+        except ValueError:
+            self._ruleset = WOM_RULESET  # rules that no longer go together
+
+    def _remember(self, setup: WomSetup) -> None:
+        seats = {f"seat{seat + 1}": name for seat, name in enumerate(setup.names)}
+        self.wom.remember(self.FORM, {
+            "players": len(setup.names), **seats, "attempts": setup.attempts,
+            "length": setup.ruleset.length, "palette": setup.ruleset.palette.key, "repeats": setup.ruleset.repeats,
+        })
 
     def _all_choices(self) -> list[str]:
         # Over SSH a friend at your keyboard takes a guest seat: they play, and earn nothing.
@@ -295,6 +328,7 @@ class WomSetupScreen(WomScreen):
             self._say(refusal.reason)
             return
         if screen is not None:
+            self._remember(setup)
             self.app.push_screen(screen)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -240,6 +240,16 @@ class Preferences(Protocol):
     def set_theme(self, identity: str, theme: str) -> None:
         """Remember ``theme`` for ``identity``."""
 
+    def choices(self, identity: str, form: str) -> dict[str, Any]:
+        """What ``identity`` chose last on ``form`` (``solo``, ``wom``, ``table``, ``stats``); ``{}`` if
+        nothing is kept or what was kept is damaged. The form checks each value it reads back.
+        """
+
+    def set_choices(self, identity: str, form: str, values: dict[str, Any]) -> None:
+        """Remember ``values`` (names → short text, whole numbers, true/false) as ``identity``'s choices
+        on ``form``, replacing the ones kept; ``ValueError`` if they are not such choices.
+        """
+
 
 class Daily(Protocol):
     """The daily code: its secret and every attempt at it."""
@@ -252,6 +262,11 @@ class Daily(Protocol):
 
     def daily_attempts_on(self, day: str) -> list[DailyAttempt]:
         """The attempts of one UTC day (``YYYY-MM-DD``); the cost does not grow with the days kept."""
+
+    def daily_attempts_of(self, player: str) -> list[DailyAttempt]:
+        """Every attempt of one player (a name, case ignored), oldest day first: what a streak is counted
+        from. Reads no other player's rows on PostgreSQL (an index); a data folder reads its day files.
+        """
 
     def start_daily(self, attempt: DailyAttempt) -> None:
         """Record that ``attempt.player`` started a daily puzzle (``attempt.key``: the SSH key, if any);
@@ -383,6 +398,9 @@ class Admin(Protocol):
     def themes(self) -> dict[str, str]:
         """The theme each identity chose."""
 
+    def all_choices(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """The choices each identity remembers, per form."""
+
     def daily_secret_kept(self) -> bytes | None:
         """The daily secret if one was made (never makes one)."""
 
@@ -424,13 +442,15 @@ class Arcade:
     browser_sessions: tuple[BrowserSession, ...] = ()
     bans: tuple[Ban, ...] = ()
     retired: tuple[Retirement, ...] = ()
+    choices: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    """identity → form → the choices remembered there."""
 
     @classmethod
     def read(cls, store: Store) -> Arcade:
         """Everything in ``store`` (``StoreError`` if anything in it is unreadable); nothing is written."""
         return cls(tuple(store.users()), store.hall_of_fame(), tuple(store.games_with_ids()), store.themes(),
                    tuple(store.daily_attempts()), store.daily_secret_kept(), tuple(store.all_browser_sessions()),
-                   tuple(store.bans()), tuple(store.retired()))
+                   tuple(store.bans()), tuple(store.retired()), store.all_choices())
 
     def totals(self) -> dict[str, int]:
         """Counts and sums a person can compare between the two sides of a copy."""
@@ -448,6 +468,7 @@ class Arcade:
             "browser sessions": len(self.browser_sessions),
             "bans": len(self.bans),
             "retired names": len(self.retired),
+            "remembered choices": sum(len(forms) for forms in self.choices.values()),
         }
 
 

@@ -2,8 +2,9 @@
 
 The copy takes users (names, points, games played, the SSH keys that sign in as them, in
 registration order), the hall of fame, every finished game record with its id, the theme each
-identity chose, the daily code's secret, every daily attempt and every browser session (only its
-token's hash, so a browser signed in stays signed in after the move), exactly; points are copied, not
+identity chose and the choices it remembers on each setup form, the daily code's secret, every daily
+attempt and every browser session (only its token's hash, so a browser signed in stays signed in after
+the move), exactly; points are copied, not
 recomputed from games. Pending one-time codes (to link a key or sign a browser in) are not copied: a
 code lives ten minutes, and a player whose code was lost asks for a new one.
 It refuses a target that holds anything, and counts both sides so the person copying can see

@@ -295,18 +295,93 @@ def check_theme_name(theme: Any) -> str:
     return theme
 
 
+_FORM_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+_CHOICE_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
+MAX_CHOICES = 24
+"""At most this many choices are kept per form (a setup has a handful)."""
+MAX_CHOICE_TEXT = 64
+
+Choices = dict[str, str | int | bool | None]
+"""One form's remembered choices: a name → a short text, a whole number, true/false or null."""
+
+
+def check_form_name(form: Any) -> str:
+    """A form whose choices are remembered (``solo``, ``wom``, ``table``, ``stats``); ``ValueError`` if not."""
+    if not isinstance(form, str) or _FORM_NAME.fullmatch(form) is None:
+        raise ValueError(f"{form!r} is not a form name")
+    return form
+
+
+def check_choices(values: Any) -> Choices:
+    """A form's choices as they may be kept; ``ValueError`` naming what is wrong.
+
+    The store keeps only the shape (names, scalar values, sizes); whether a value is still one the
+    form offers is decided by the form when it reads it back (an unknown value falls back to its default).
+    """
+    if not isinstance(values, dict):
+        raise ValueError("choices must be an object")
+    if len(values) > MAX_CHOICES:
+        raise ValueError(f"at most {MAX_CHOICES} choices per form")
+    for name, value in values.items():
+        if not isinstance(name, str) or _CHOICE_NAME.fullmatch(name) is None:
+            raise ValueError(f"{name!r} is not a choice name")
+        if isinstance(value, str):
+            if len(value) > MAX_CHOICE_TEXT:
+                raise ValueError(f"choice {name!r} is longer than {MAX_CHOICE_TEXT} characters")
+        elif isinstance(value, int) and not isinstance(value, bool):
+            if abs(value) > 2**31:
+                raise ValueError(f"choice {name!r} is out of range")
+        elif value is not None and not isinstance(value, bool):
+            raise ValueError(f"choice {name!r} must be text, a whole number, true/false or null")
+    return dict(values)
+
+
+def decode_choices_leniently(data: Any) -> dict[str, dict[str, Choices]]:
+    """The ``choices`` part of preferences.json: identity → form → choices.
+
+    Anything damaged is left out rather than refused: remembered choices are a comfort, and a bad one
+    must neither stop the game nor make the themes beside it unreadable (the form then shows its defaults).
+    """
+    kept: dict[str, dict[str, Choices]] = {}
+    if not isinstance(data, dict):
+        return kept
+    for identity, forms in data.items():
+        try:
+            check_identity(identity)
+        except ValueError:
+            continue
+        if not isinstance(forms, dict):
+            continue
+        for form, values in forms.items():
+            try:
+                kept.setdefault(identity, {})[check_form_name(form)] = check_choices(values)
+            except ValueError:
+                continue
+    return {identity: forms for identity, forms in kept.items() if forms}
+
+
 def decode_prefs(data: dict[str, Any]) -> dict[str, str]:
     """preferences.json's content → the theme chosen by each identity."""
-    _expect_keys(data, {"schema", "themes"})
+    return decode_prefs_document(data)[0]
+
+
+def decode_prefs_document(data: dict[str, Any]) -> tuple[dict[str, str], dict[str, dict[str, Choices]]]:
+    """preferences.json's content → (the theme of each identity, the choices each remembers per form)."""
+    _expect_keys(data, {"schema", "themes"}, frozenset({"choices"}))
     themes = data["themes"]
     if not isinstance(themes, dict):
         raise ValueError("'themes' must be an object")
-    return {check_identity(identity): check_theme_name(theme) for identity, theme in themes.items()}
+    return ({check_identity(identity): check_theme_name(theme) for identity, theme in themes.items()},
+            decode_choices_leniently(data.get("choices")))
 
 
-def encode_prefs(themes: dict[str, str]) -> bytes:
-    """preferences.json's bytes."""
-    return encode_document({"themes": dict(sorted(themes.items()))})
+def encode_prefs(themes: dict[str, str], choices: dict[str, dict[str, Choices]] | None = None) -> bytes:
+    """preferences.json's bytes (``choices`` only when some are kept, as older versions wrote it)."""
+    document: dict[str, Any] = {"themes": dict(sorted(themes.items()))}
+    if choices:
+        document["choices"] = {identity: dict(sorted(forms.items())) for identity, forms in sorted(choices.items())
+                               if forms}
+    return encode_document(document)
 
 
 def decode_solo(data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -532,5 +607,5 @@ def encode_daily_day(day: str, attempts: Iterable[DailyAttempt]) -> bytes:
 
 __all__ = [
     "GAME_ID", "MAX_FILE_BYTES", "SCHEMA", "USERS_SCHEMA", "check_game_id", "check_game_json", "check_identity",
-    "check_theme_name", "encode_document", "new_game_id", "parse_document",
+    "check_theme_name", "Choices", "check_choices", "check_form_name", "decode_choices_leniently", "decode_prefs_document", "encode_document", "new_game_id", "parse_document",
 ]

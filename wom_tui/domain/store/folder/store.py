@@ -19,7 +19,8 @@ Layout of the folder (every JSON file is pretty-printed and carries its ``"schem
                                     one per name (and per SSH key) and puzzle
     daily.json                      what older versions kept instead, every attempt in one file: moved
                                     into daily/ under the lock by the first daily read or write
-    preferences.json                {"schema": 1, "themes": {identity: theme}}  per-identity settings
+    preferences.json                {"schema": 1, "themes": {identity: theme},
+                                     "choices": {identity: {form: {name: value}}}}  per-identity settings
     solo/<hash>.json                {"schema": 1, "identity": ..., "game": {...}}  a solo game in progress,
                                     one per identity (sha256 of it), kept after every move
     solo/damaged/                   such a file that could not be read, moved aside byte for byte
@@ -94,6 +95,10 @@ from ..documents import (
     decode_links,
     decode_moderation,
     decode_prefs,
+    decode_prefs_document,
+    check_choices,
+    check_form_name,
+    Choices,
     decode_secret,
     decode_solo,
     decode_users,
@@ -737,11 +742,32 @@ class FolderStore:
         check_identity(identity)
         check_theme_name(theme)
         with self._locked():
-            themes = read_document(self.prefs_path, decode_prefs) or {}
+            themes, choices = self._prefs()
             if themes.get(identity) == theme:
                 return
             themes[identity] = theme
-            self._write(self.prefs_path, encode_prefs(themes))
+            self._write(self.prefs_path, encode_prefs(themes, choices))
+
+    def _prefs(self) -> tuple[dict[str, str], dict[str, dict[str, Choices]]]:
+        return read_document(self.prefs_path, decode_prefs_document) or ({}, {})
+
+    def choices(self, identity: str, form: str) -> dict[str, Any]:
+        """What ``identity`` chose last on ``form``, from preferences.json (``{}`` if none or damaged)."""
+        check_identity(identity)
+        check_form_name(form)
+        return dict(self._prefs()[1].get(identity, {}).get(form, {}))
+
+    def set_choices(self, identity: str, form: str, values: dict[str, Any]) -> None:
+        """Remember ``identity``'s choices on ``form`` (one atomic write under the lock, none if unchanged)."""
+        check_identity(identity)
+        check_form_name(form)
+        values = check_choices(values)
+        with self._locked():
+            themes, choices = self._prefs()
+            if choices.get(identity, {}).get(form) == values:
+                return
+            choices.setdefault(identity, {})[form] = values
+            self._write(self.prefs_path, encode_prefs(themes, choices))
 
     # ---- a solo game in progress, per identity (it survives a crash)
 
@@ -1000,6 +1026,13 @@ class FolderStore:
             raise StoreError.from_os(self._daily_dir, "cannot list the folder", exc) from None
         return [attempt for name in names for attempt in self._read_day(name[:-5])]
 
+    def daily_attempts_of(self, player: str) -> list[DailyAttempt]:
+        """Every attempt of ``player`` (case ignored), oldest day first: the day files are read one by one
+        (a day's file holds that day's few attempts; a year of play is 365 small reads).
+        """
+        key = name_key(player)
+        return [attempt for attempt in self.daily_attempts() if name_key(attempt.player) == key]
+
     def daily_attempts_on(self, day: str) -> list[DailyAttempt]:
         """The attempts of one UTC day (``YYYY-MM-DD``): one file read, however many days are kept."""
         self._daily_ready()
@@ -1067,6 +1100,11 @@ class FolderStore:
         """The theme each identity chose."""
         return read_document(self.prefs_path, decode_prefs) or {}
 
+    def all_choices(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """The choices each identity remembers, per form."""
+        return {identity: {form: dict(values) for form, values in forms.items()}
+                for identity, forms in self._prefs()[1].items()}
+
     def daily_secret_kept(self) -> bytes | None:
         """The daily secret if one was made (never makes one)."""
         return read_document(self.data_dir / DAILY_SECRET_FILE, decode_secret)
@@ -1093,8 +1131,8 @@ class FolderStore:
                 os.replace(temporary, final)
             flush_file_system(self.games_dir)
             atomic_write(self.hall_path, encode_hall(arcade.hall))
-            if arcade.themes:
-                atomic_write(self.prefs_path, encode_prefs(arcade.themes))
+            if arcade.themes or arcade.choices:
+                atomic_write(self.prefs_path, encode_prefs(arcade.themes, arcade.choices))
             if arcade.daily_secret is not None:
                 atomic_write(self.data_dir / DAILY_SECRET_FILE, encode_secret(arcade.daily_secret))  # mode 0600
             if arcade.daily:

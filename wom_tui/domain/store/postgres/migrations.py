@@ -248,6 +248,16 @@ MIGRATIONS: tuple[Migration, ...] = (
                book jsonb NOT NULL
            )""",
     )),
+    Migration(12, "each identity's remembered choices per form, and a player's daily attempts by name", (
+        """CREATE TABLE wom_choices (
+               identity text COLLATE "C" NOT NULL,
+               form text COLLATE "C" NOT NULL,
+               choices jsonb NOT NULL,
+               PRIMARY KEY (identity, form)
+           )""",
+        # A streak reads one player's attempts, never every attempt kept.
+        "CREATE INDEX wom_daily_attempts_by_player ON wom_daily_attempts (player_key, day)",
+    )),
     # Later versions append here, never edit an applied one.
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -70,6 +70,8 @@ from ..documents import (
     check_game_json,
     check_identity,
     check_theme_name,
+    check_choices,
+    check_form_name,
     decode_secret,
     new_game_id,
 )
@@ -780,6 +782,28 @@ class PostgresStore:
             "INSERT INTO wom_preferences (identity, theme) VALUES (%s, %s) "
             "ON CONFLICT (identity) DO UPDATE SET theme = EXCLUDED.theme", (identity, theme)))
 
+    def choices(self, identity: str, form: str) -> dict[str, Any]:
+        """What ``identity`` chose last on ``form`` (``{}`` if none; a damaged row reads as none)."""
+        check_identity(identity)
+        check_form_name(form)
+        rows = self._read("SELECT choices FROM wom_choices WHERE identity = %s AND form = %s", (identity, form))
+        if not rows:
+            return {}
+        try:
+            return check_choices(rows[0][0])
+        except ValueError:
+            return {}  # a comfort: the form shows its defaults, and the next choice replaces the row
+
+    def set_choices(self, identity: str, form: str, values: dict[str, Any]) -> None:
+        """Remember ``identity``'s choices on ``form`` (one statement)."""
+        check_identity(identity)
+        check_form_name(form)
+        values = check_choices(values)
+        self._transaction(lambda conn, _: conn.execute(
+            "INSERT INTO wom_choices (identity, form, choices) VALUES (%s, %s, %s) "
+            "ON CONFLICT (identity, form) DO UPDATE SET choices = EXCLUDED.choices",
+            (identity, form, Jsonb(values))))
+
     def game(self, game_id: str) -> GameRecord:
         """One finished game, read and validated in full; :class:`DatabaseError` if missing or damaged."""
         if not isinstance(game_id, str) or GAME_ID.fullmatch(game_id) is None:
@@ -833,6 +857,12 @@ class PostgresStore:
     def daily_attempts(self) -> list[DailyAttempt]:
         """Every daily attempt kept, day by day (for ``wom-tui store copy``)."""
         return self._attempt_rows(self._read("SELECT seq, attempt FROM wom_daily_attempts ORDER BY day, seq"))
+
+    def daily_attempts_of(self, player: str) -> list[DailyAttempt]:
+        """Every attempt of ``player`` (case ignored), oldest day first, through the by-player index."""
+        return self._attempt_rows(self._read(
+            "SELECT seq, attempt FROM wom_daily_attempts WHERE player_key = %s ORDER BY day, seq",
+            (name_key(player),)))
 
     def daily_attempts_on(self, day: str) -> list[DailyAttempt]:
         """The attempts of one UTC day (``YYYY-MM-DD``), through the table's index."""
@@ -898,10 +928,10 @@ class PostgresStore:
             "(SELECT count(*) FROM wom_games WHERE kind = 'wom'), (SELECT count(*) FROM wom_preferences), "
             "(SELECT count(*) FROM wom_daily_attempts), "
             "(SELECT count(*) FROM wom_daily_secret), (SELECT count(*) FROM wom_browser_sessions), "
-            "(SELECT count(*) FROM wom_bans), (SELECT count(*) FROM wom_retired)")[0]
+            "(SELECT count(*) FROM wom_bans), (SELECT count(*) FROM wom_retired), (SELECT count(*) FROM wom_choices)")[0]
         labels = ("users", "points", "games played", "SSH keys", "hall of fame records", "game records",
                   "World of Mastermind records", "theme choices", "daily attempts", "daily secrets",
-                  "browser sessions", "bans", "retired names")
+                  "browser sessions", "bans", "retired names", "remembered choices")
         return dict(zip(labels, (int(value) for value in row)))
 
     def themes(self) -> dict[str, str]:
@@ -913,6 +943,17 @@ class PostgresStore:
             except ValueError as exc:
                 raise self._bad_row("wom_preferences", identity, str(exc)) from None
         return themes
+
+    def all_choices(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """The choices each identity remembers, per form (damaged rows left out, as :meth:`choices` reads them)."""
+        kept: dict[str, dict[str, dict[str, Any]]] = {}
+        for identity, form, values in self._read("SELECT identity, form, choices FROM wom_choices "
+                                                 "ORDER BY identity, form"):
+            try:
+                kept.setdefault(check_identity(identity), {})[check_form_name(form)] = check_choices(values)
+            except ValueError:
+                continue
+        return {identity: forms for identity, forms in kept.items() if forms}
 
     def daily_secret_kept(self) -> bytes | None:
         """The daily secret if one was made (never makes one; for ``wom-tui store copy``)."""
@@ -966,6 +1007,10 @@ class PostgresStore:
                 with cur.copy("COPY wom_preferences (identity, theme) FROM STDIN") as copy:
                     for identity, theme in arcade.themes.items():
                         copy.write_row((identity, theme))
+                with cur.copy("COPY wom_choices (identity, form, choices) FROM STDIN") as copy:
+                    for identity, forms in arcade.choices.items():
+                        for form, values in forms.items():
+                            copy.write_row((identity, form, Jsonb(values)))
                 with cur.copy("COPY wom_browser_sessions (id, token_hash, user_id, created, last_used, expires, "
                               "address) FROM STDIN") as copy:
                     for session in arcade.browser_sessions:
@@ -989,7 +1034,7 @@ class PostgresStore:
 
 
 ARCADE_TABLES = ("wom_users", "wom_games", "wom_hall_of_fame", "wom_preferences", "wom_daily_attempts",
-                 "wom_daily_secret", "wom_bans", "wom_retired")
+                 "wom_daily_secret", "wom_bans", "wom_retired", "wom_choices")
 """The tables a copied arcade fills (keys and links hang off wom_users)."""
 _COUNT_ARCADE = "SELECT " + " + ".join(f"(SELECT count(*) FROM {table})" for table in ARCADE_TABLES)
 
