@@ -95,7 +95,9 @@ def test_the_closest_ratings_sit_together():
 
 def test_a_guest_counts_as_the_middle_of_the_scale():
     q = queue(ticket("Guest 1", 100.0, ), Ticket(person("Guest 2", False), 100.0))
-    assert len(pair(q, {"s-Guest_1": 1550.0}, 100.0)) == 1
+    from wom_tui.domain.matchmaking import RATING_MIDDLE
+
+    assert len(pair(q, {"s-Guest_1": RATING_MIDDLE + 50}, 100.0)) == 1  # within the closeness of the middle
 
 
 def test_alone_after_the_fill_time_the_nearest_computer_fills_the_table():

@@ -101,8 +101,11 @@ def test_alone_after_the_fill_time_a_computer_takes_the_other_seat(where, live_a
     clock.now += 29
     assert live.match_wave(unrated, seed=1) == []
     clock.now += 1
-    [table] = live.match_wave(lambda name: {"HAL9000": 1300.0, "VIKI": 1600.0}.get(name), seed=1)
-    assert table.names == ("Alan", "VIKI")  # an unrated player is the scale's middle, 1500: VIKI is nearer
+    from wom_tui.domain.matchmaking import RATING_MIDDLE
+
+    ratings = {"HAL9000": RATING_MIDDLE - 200, "VIKI": RATING_MIDDLE + 100}
+    [table] = live.match_wave(ratings.get, seed=1)
+    assert table.names == ("Alan", "VIKI")  # an unrated player is the scale's middle: VIKI is nearer
 
 
 def test_a_dropped_player_leaves_the_queue(where, live_at):
@@ -153,7 +156,10 @@ def test_two_processes_pair_through_quick_match(where):
 
 def test_six_processes_racing_each_sit_at_exactly_one_table(where):
     go, results = CTX.Event(), CTX.Queue()
-    players = [CTX.Process(target=wait_for_match, args=(where, name, go, results), name=name) for name in NAMES]
+    # A player who comes in just after a wave seated the others waits alone for the computers (3 s here):
+    # seated too, once, whatever the timing.
+    players = [CTX.Process(target=wait_for_match, args=(where, name, go, results, 0.3, 3.0), name=name)
+               for name in NAMES]
     for player in players:
         player.start()
     go.set()

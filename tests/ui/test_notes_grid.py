@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.domain.notes import Note
 from wom_tui.screens.solo_game import SoloGameScreen
 from wom_tui.screens.solo_resume import ResumeScreen
 from wom_tui.widgets.notes_grid import NotesGrid
+from wom_tui.widgets.player_select import PlayerChoice
 
 from .conftest import build_app, wait_for
 from .screen_text import screen_lines
@@ -18,9 +20,12 @@ SIZES = [(80, 24), (60, 20)]
 
 @pytest.mark.parametrize("size", SIZES)
 async def test_notes_are_marked_by_key_and_click_kept_for_resume_and_change_nothing_in_the_game(data_dir, size):
+    Store(data_dir).register("Alan")  # (a guest's game is never kept: notes are kept with a player's)
     app = build_app(data_dir)
     async with app.run_test(size=size) as pilot:
-        await open_setup(pilot)
+        setup = await open_setup(pilot)
+        setup.query_one("#solo-player", PlayerChoice).value = "Alan"
+        await wait_for(pilot, lambda: setup.query_one("#solo-player", PlayerChoice).chosen == "Alan")
         screen = await start_game(pilot)
         grid = screen.query_one("#solo-notes", NotesGrid)
         assert not grid.display

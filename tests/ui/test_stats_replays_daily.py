@@ -266,7 +266,7 @@ async def test_a_solo_replay_shares_its_grid_over_osc52(store, app):
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
         # A solo replay opens where a WoM replay does: before the first guess, and offers Share.
         assert app.screen.replay.step == 0 and "Before the first guess" in text_of(app, "#replay-step")
-        assert "c Share" in "\n".join(screen_lines(app))
+        await wait_for(pilot, lambda: "c Share" in "\n".join(screen_lines(app)), message="the footer offers Share")
         await pilot.press("c")
         expected = "Mastermind solo · 4 × World of Mastermind · 3/10\n····\n○○○○\n●●●●"
         await wait_for(pilot, lambda: expected in text_of(app, "#replay-share"))
