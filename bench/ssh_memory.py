@@ -91,7 +91,7 @@ def ksm_state() -> str:
 
 async def measure(n: int, wait: float = 1.0) -> None:
     with tempfile.TemporaryDirectory(prefix="wom-ssh-memory-") as data_dir:
-        server, port = await start_server(data_dir, n)
+        server, port, _metrics = await start_server(data_dir, n)
         conns: list[asyncssh.SSHClientConnection] = []
         try:
             async def play(number: int) -> None:

@@ -568,7 +568,7 @@ async def guess_to_panel_ssh(folder: Path, tables: int, players: int, guesses: i
     # Every client comes from 127.0.0.1: --max-per-ip (default 4) and --max-sessions (32) raised to
     # all of them; signing in, at most 32 from one address at once (max_unauthenticated_per_ip, not an
     # option) is above 24. The seats wait for their players (--seat-grace) and nobody idles out.
-    server, port = await start_server(str(folder), sessions, "--seat-grace", "600")
+    server, port, _metrics = await start_server(str(folder), sessions, "--seat-grace", "600")
     store = Store(folder)
     names = [[f"P{t}x{p}" for p in range(players)] for t in range(tables)]
     keys = {name: asyncssh.generate_private_key("ssh-ed25519") for row in names for name in row}
