@@ -35,9 +35,9 @@ async def test_two_players_pressing_w_on_the_menu_sit_at_one_started_table(data_
         await a.press("w")
         await wait_for(a, lambda: isinstance(alan_app.screen, QuickMatchScreen) and alan_app.screen.ticket is not None,
                        message="Alan waits")
-        text = screen_text(alan_app)
-        assert "Looking for players" in text and "HAL9000 or VIKI fill the table in 0:" in text
-        assert "Esc: stop waiting" in text
+        await wait_for(a, lambda: "Looking for players" in screen_text(alan_app)
+                       and "HAL9000 or VIKI fill the table in 0:" in screen_text(alan_app), message="the wait is said")
+        assert "Esc: stop waiting" in screen_text(alan_app)
         await b.press("w")
         await wait_for(a, lambda: at_table(alan_app), message="Alan seated")
         await wait_for(b, lambda: at_table(bea_app), message="Bea seated")
