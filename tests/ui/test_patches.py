@@ -6,7 +6,6 @@ import logging
 import subprocess
 import sys
 
-import pytest
 from textual._compositor import Compositor
 from textual.dom import DOMNode
 from textual.widgets import OptionList
@@ -36,8 +35,6 @@ def test_on_a_textual_not_measured_every_patch_is_skipped_with_a_warning(monkeyp
 
 
 def test_the_driver_falls_back_to_textuals_own_on_a_textual_not_measured(make_app, monkeypatch, caplog):
-    if sys.platform == "win32":
-        pytest.skip("the quiet driver is for Linux and macOS")
     from textual.drivers.linux_driver import LinuxDriver
 
     from wom_tui.patches import driver
