@@ -106,6 +106,32 @@ START_WAIT = 2.0
 before its menu, or a machine so loaded that starts take this long, does not hold up the queue)."""
 
 
+def _leave_the_warm_parent(request: dict[str, Any], keep: set[int], started: int | None) -> None:
+    """In a forked game, once its own fds are in place: say when the first frame is painted (``started``),
+    close everything else of the warm parent (its socket to the server, its selector, its pipes), open the
+    standard streams on fds 0–2 and take the session's environment from the request.
+    """
+    if started is not None:
+        os.dup2(started, STARTED_FD)
+        keep.add(STARTED_FD)
+        from .. import app
+
+        app.after_first_paint = _say_started
+    for name in os.listdir("/proc/self/fd"):
+        if int(name) not in keep:
+            try:
+                os.close(int(name))
+            except OSError:
+                pass
+    sys.stdin = sys.__stdin__ = open(0, encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]  # noqa: SIM115
+    sys.stdout = sys.__stdout__ = open(1, "w", encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]  # noqa: SIM115
+    sys.stderr = sys.__stderr__ = open(2, "w", encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]  # noqa: SIM115
+    env = {str(key): str(value) for key, value in request.get("env", {}).items()}
+    os.environ.clear()
+    os.environ.update(env)
+    sys.argv = ["wom-tui"]
+
+
 def _become_game(request: dict[str, Any], slave: int, log: int | None = None, started: int | None = None) -> int:
     """In the forked child: take the pty, shed the warm parent's state and run the game (which writes
     its pid to ``started`` once its menu is on screen).
@@ -126,26 +152,7 @@ def _become_game(request: dict[str, Any], slave: int, log: int | None = None, st
     if log is not None:
         os.dup2(log, WARM_LOG_FD)  # the game's log pipe to the server
         keep.add(WARM_LOG_FD)
-    if started is not None:
-        os.dup2(started, STARTED_FD)
-        keep.add(STARTED_FD)
-        from .. import app
-
-        app.after_first_paint = _say_started
-    # Nothing of the warm parent stays open: its socket to the server, its selector, its pipes.
-    for name in os.listdir("/proc/self/fd"):
-        if int(name) not in keep:
-            try:
-                os.close(int(name))
-            except OSError:
-                pass
-    sys.stdin = sys.__stdin__ = open(0, encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]  # noqa: SIM115
-    sys.stdout = sys.__stdout__ = open(1, "w", encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]  # noqa: SIM115
-    sys.stderr = sys.__stderr__ = open(2, "w", encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]  # noqa: SIM115
-    env = {str(key): str(value) for key, value in request.get("env", {}).items()}
-    os.environ.clear()
-    os.environ.update(env)
-    sys.argv = ["wom-tui"]
+    _leave_the_warm_parent(request, keep, started)
     from ..launch import run_served
     from ..settings import Settings
 
@@ -175,25 +182,7 @@ def _become_web_game(request: dict[str, Any], stdin: int, stdout: int, log: int 
     for target, source in ((0, stdin), (1, stdout), (2, log), (WARM_LOG_FD, log)):
         os.dup2(source, target)
     keep = {0, 1, 2, WARM_LOG_FD}
-    if started is not None:
-        os.dup2(started, STARTED_FD)
-        keep.add(STARTED_FD)
-        from .. import app
-
-        app.after_first_paint = _say_started
-    for name in os.listdir("/proc/self/fd"):
-        if int(name) not in keep:
-            try:
-                os.close(int(name))
-            except OSError:
-                pass
-    sys.stdin = sys.__stdin__ = open(0, encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]  # noqa: SIM115
-    sys.stdout = sys.__stdout__ = open(1, "w", encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]  # noqa: SIM115
-    sys.stderr = sys.__stderr__ = open(2, "w", encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]  # noqa: SIM115
-    env = {str(key): str(value) for key, value in request.get("env", {}).items()}
-    os.environ.clear()
-    os.environ.update(env)
-    sys.argv = ["wom-tui"]
+    _leave_the_warm_parent(request, keep, started)
     # Textual read TEXTUAL_DRIVER and TEXTUAL_COLOR_SYSTEM once, when the warm parent imported it
     # (textual/constants.py): a browser tab's game sets them here, as textual-serve's environment would.
     from textual import constants
