@@ -30,7 +30,8 @@ async def test_notes_are_marked_by_key_and_click_kept_for_resume_and_change_noth
         grid = screen.query_one("#solo-notes", NotesGrid)
         assert not grid.display
         if size == (80, 24):  # (at 60×20 the footer is cut after F2: the help says F4)
-            assert any("F4 Notes" in line for line in screen_lines(app)), "the footer says F4 Notes"
+            await wait_for(pilot, lambda: any("F4 Notes" in line for line in screen_lines(app)),
+                           message="the footer says F4 Notes")
         await pilot.press("f4")
         await wait_for(pilot, lambda: grid.display and grid.has_focus)
         symbols = screen.game.ruleset.palette.symbols  # digits 0–9 by default
