@@ -68,31 +68,28 @@ def screen_line(screen: pyte.Screen, y: int) -> str:
     return "".join(chars)
 
 
-class Terminal(asyncssh.SSHClientSession):
-    """A pyte screen fed by an SSH channel.
+class Screen:
+    """A pyte screen whose text is kept line by line: only the lines pyte marks dirty are read again.
 
-    Its text is kept line by line and only the lines pyte marks dirty are read again: ``screen.display``
-    renders all 24 lines at every look (it was most of this client's CPU, which on the same two cores
-    delayed every game's echo as if it were the server's work; a player's own terminal does not run on
-    the server). What is measured is unchanged: the moment the text shows on the client's screen.
+    ``screen.display`` renders all 24 lines at every look (it was most of this client's CPU, which on the
+    same two cores delayed every game's echo as if it were the server's work; a player's own terminal does
+    not run on the server). What is measured is unchanged: the moment the text shows on the client's screen.
     """
 
     def __init__(self) -> None:
         self.screen = pyte.Screen(80, 24)
         self.stream = pyte.ByteStream(self.screen)
         self.changed = asyncio.Event()
-        self.chan: asyncssh.SSHClientChannel | None = None
         self.lines = [""] * self.screen.lines
         self.screen.dirty.update(range(self.screen.lines))
 
-    def connection_made(self, chan: asyncssh.SSHClientChannel) -> None:  # type: ignore[override]
-        self.chan = chan
-
-    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:  # type: ignore[override]
+    def feed(self, data: bytes) -> None:
+        """Draw ``data`` and wake whoever waits for a change."""
         self.stream.feed(data)
         self.changed.set()
 
     def shows(self, text: str) -> bool:
+        """Whether ``text`` stands on one line of the screen now."""
         screen = self.screen
         if screen.dirty:
             for y in screen.dirty:
@@ -101,10 +98,29 @@ class Terminal(asyncssh.SSHClientSession):
             screen.dirty.clear()
         return any(text in line for line in self.lines)
 
+    def check_open(self) -> None:
+        """Raise if the other end has gone (nothing more will come); open by default."""
+
     async def wait_for(self, text: str) -> None:
+        """Until ``text`` shows."""
         while not self.shows(text):
+            self.check_open()
             self.changed.clear()
             await self.changed.wait()
+
+
+class Terminal(Screen, asyncssh.SSHClientSession):
+    """A :class:`Screen` fed by an SSH channel."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.chan: asyncssh.SSHClientChannel | None = None
+
+    def connection_made(self, chan: asyncssh.SSHClientChannel) -> None:  # type: ignore[override]
+        self.chan = chan
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:  # type: ignore[override]
+        self.feed(data)
 
 
 def tree_pids(root: int) -> list[int]:

@@ -32,46 +32,29 @@ import tempfile
 import time
 
 import aiohttp
-import pyte
 
-from ssh_load import KEYS, MENU_TEXT, PREFIX, REGISTER_TEXT, TIMEOUT, percentile, screen_line, tree_memory
+from ssh_load import KEYS, MENU_TEXT, PREFIX, REGISTER_TEXT, TIMEOUT, Screen, percentile, tree_memory
 from ssh_load import one_round as ssh_round
 
 
-class Tab:
-    """A tab's websocket, its bytes drawn by pyte (its lines read again only where pyte marks them dirty)."""
+class Tab(Screen):
+    """A tab's websocket, its bytes drawn by a :class:`~ssh_load.Screen`."""
 
     def __init__(self, socket: aiohttp.ClientWebSocketResponse) -> None:
+        super().__init__()
         self.socket = socket
-        self.screen = pyte.Screen(80, 24)
-        self.stream = pyte.ByteStream(self.screen)
-        self.changed = asyncio.Event()
-        self.lines = [""] * self.screen.lines
-        self.screen.dirty.update(range(self.screen.lines))
         self.reader = asyncio.ensure_future(self._read())
 
     async def _read(self) -> None:
         async for message in self.socket:
             if message.type == aiohttp.WSMsgType.BINARY:
-                self.stream.feed(message.data)
-                self.changed.set()
+                self.feed(message.data)
         self.changed.set()
 
-    def shows(self, text: str) -> bool:
-        screen = self.screen
-        if screen.dirty:
-            for y in screen.dirty:
-                if y < screen.lines:
-                    self.lines[y] = screen_line(screen, y)
-            screen.dirty.clear()
-        return any(text in line for line in self.lines)
-
-    async def wait_for(self, text: str) -> None:
-        while not self.shows(text):
-            if self.socket.closed:
-                raise RuntimeError("the server closed the tab:\n" + "\n".join(self.screen.display))
-            self.changed.clear()
-            await self.changed.wait()
+    def check_open(self) -> None:
+        """Raise, with the last screen, once the server has closed the tab."""
+        if self.socket.closed:
+            raise RuntimeError("the server closed the tab:\n" + "\n".join(self.screen.display))
 
     async def type(self, keys: str) -> None:
         await self.socket.send_json(["stdin", keys])
