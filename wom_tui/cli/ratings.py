@@ -14,8 +14,7 @@ import sys
 from typing import Any, TextIO
 
 from ..settings import Settings
-
-STORE_ERROR = 1
+from .common import cannot_use, opened_store
 
 
 def add_ratings_command(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -57,25 +56,18 @@ def run_ratings_command(args: argparse.Namespace, settings: Settings,
     """Print the board, or rebuild the ratings; the exit status."""
     from ..domain.ratings import RatingBook
     from ..domain.store import StoreError
-    from ..settings import open_store
 
     out = out or sys.stdout
     err = err or sys.stderr
     rebuild = getattr(args, "ratings_command", None) == "rebuild"
-    store = None
     try:
         if not settings.store and not settings.data_dir.exists() and not rebuild:
             book = RatingBook()  # looking must not create the folder
         else:
-            store = open_store(settings)
-            book = store.rebuild_ratings() if rebuild else store.rating_book()
+            with opened_store(settings) as store:
+                book = store.rebuild_ratings() if rebuild else store.rating_book()
     except StoreError as exc:
-        where = "the database" if settings.store else "the data folder"
-        print(f"wom-tui ratings: cannot use {where}: {exc}", file=err)
-        return STORE_ERROR
-    finally:
-        if store is not None:
-            store.close()
+        return cannot_use(settings, "wom-tui ratings", exc, err)
     if rebuild:
         print(f"Rated {book.rated:,} games again: {len(book.players):,} rated players.", file=out)
         return 0

@@ -12,13 +12,15 @@ from __future__ import annotations
 import argparse
 import sys
 from datetime import datetime, timezone
-from typing import TextIO
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TextIO
 
 from ..settings import Settings
+from .common import USAGE_ERROR, cannot_use, opened_store
 from .moderation import MODERATION_COMMANDS
 
-USAGE_ERROR = 2
-STORE_ERROR = 1
+if TYPE_CHECKING:
+    from ..domain.store import Store
 
 
 def fingerprint_of(public_key: str) -> str:
@@ -73,10 +75,9 @@ def format_sessions(name: str, sessions: list[object]) -> str:
 
 def run_users_command(args: argparse.Namespace, settings: Settings, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run ``users list``, ``bind``, ``unbind``, ``link-browser``, ``sessions`` or ``revoke``; return the exit status."""
-    from ..domain.browser import BROWSER_CODE_LIFETIME, BrowserSignInRefused, check_session_id
+    from ..domain.browser import BrowserSignInRefused, check_session_id
     from ..domain.keys import KeyRejected, check_fingerprint
     from ..domain.store import StoreError
-    from ..settings import open_store
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -110,55 +111,57 @@ def run_users_command(args: argparse.Namespace, settings: Settings, out: TextIO 
             out.write(format_users([]))
             return 0
         return refuse(f"there is no user called {args.name!r} (see `wom-tui users list`)")
-    store = None
     try:
-        store = open_store(settings)
-        if command == "list":
-            out.write(format_users(list(store.users())))
-            return 0
-        user_named = store.user(args.name)
-        if user_named is None:
-            return refuse(f"there is no user called {args.name!r} (see `wom-tui users list`)")
-        if command == "link-browser":
-            code = store.issue_browser_code(user_named.name)
-            minutes = int(BROWSER_CODE_LIFETIME.total_seconds() // 60)
-            print(f"{code}\nType this code on the arcade's web page to sign in as {user_named.name}. "
-                  f"It works once, for {minutes} minutes.", file=out)
-            return 0
-        if command == "sessions":
-            out.write(format_sessions(user_named.name, list(store.browser_sessions(user_named.name))))
-            return 0
-        if command == "revoke":
-            ended = store.revoke_browser_sessions(user_named.name, args.session_id)
-            if args.session_id is not None:
-                print(f"Browser session {args.session_id} of {user_named.name} is signed out.", file=out)
-            else:
-                print(f"{ended} browser session{'' if ended == 1 else 's'} of {user_named.name} signed out.", file=out)
-            return 0
-        assert fingerprint is not None
-        if command == "bind":
-            user = store.bind_key(args.name, fingerprint)
-            print(f"{fingerprint} now signs in as {user.name}.", file=out)
-        else:
-            user = store.unbind_key(args.name, fingerprint)
-            print(f"{fingerprint} no longer signs in as {user.name}.", file=out)
-        return 0
+        with opened_store(settings) as store:
+            return _run_on(args, store, fingerprint, refuse, out)
     except (KeyRejected, BrowserSignInRefused) as exc:
         return refuse(exc.reason)
     except StoreError as exc:
-        where = "the database" if settings.store else "the data folder"
-        print(f"wom-tui users {command}: cannot use {where}: {exc}", file=err)
-        return STORE_ERROR
-    finally:
-        if store is not None:
-            store.close()
+        return cannot_use(settings, f"wom-tui users {command}", exc, err)
+
+
+def _run_on(args: argparse.Namespace, store: Store, fingerprint: str | None,
+            refuse: Callable[[str], int], out: TextIO) -> int:
+    """The users command ``args`` names, on an open store."""
+    from ..domain.browser import BROWSER_CODE_LIFETIME
+
+    command = args.users_command
+    if command == "list":
+        out.write(format_users(list(store.users())))
+        return 0
+    user_named = store.user(args.name)
+    if user_named is None:
+        return refuse(f"there is no user called {args.name!r} (see `wom-tui users list`)")
+    if command == "link-browser":
+        code = store.issue_browser_code(user_named.name)
+        minutes = int(BROWSER_CODE_LIFETIME.total_seconds() // 60)
+        print(f"{code}\nType this code on the arcade's web page to sign in as {user_named.name}. "
+              f"It works once, for {minutes} minutes.", file=out)
+        return 0
+    if command == "sessions":
+        out.write(format_sessions(user_named.name, list(store.browser_sessions(user_named.name))))
+        return 0
+    if command == "revoke":
+        ended = store.revoke_browser_sessions(user_named.name, args.session_id)
+        if args.session_id is not None:
+            print(f"Browser session {args.session_id} of {user_named.name} is signed out.", file=out)
+        else:
+            print(f"{ended} browser session{'' if ended == 1 else 's'} of {user_named.name} signed out.", file=out)
+        return 0
+    assert fingerprint is not None
+    if command == "bind":
+        user = store.bind_key(args.name, fingerprint)
+        print(f"{fingerprint} now signs in as {user.name}.", file=out)
+    else:
+        user = store.unbind_key(args.name, fingerprint)
+        print(f"{fingerprint} no longer signs in as {user.name}.", file=out)
+    return 0
 
 
 def _moderate(args: argparse.Namespace, settings: Settings, out: TextIO, err: TextIO) -> int:
     """``users ban``, ``unban``, ``bans``, ``retire`` (:mod:`.moderation`), with this module's exit statuses."""
     from ..domain.moderation import ModerationRefused
     from ..domain.store import StoreError
-    from ..settings import open_store
     from .moderation import run_moderation_command
 
     command = args.users_command
@@ -168,18 +171,12 @@ def _moderate(args: argparse.Namespace, settings: Settings, out: TextIO, err: Te
             return 0
         print(f"wom-tui users {command}: there is no arcade in {settings.data_dir} yet", file=err)
         return USAGE_ERROR
-    store = None
     try:
-        store = open_store(settings)
-        run_moderation_command(args, store, out)
+        with opened_store(settings) as store:
+            run_moderation_command(args, store, out)
         return 0
     except ModerationRefused as exc:
         print(f"wom-tui users {command}: {exc.reason}", file=err)
         return USAGE_ERROR
     except StoreError as exc:
-        where = "the database" if settings.store else "the data folder"
-        print(f"wom-tui users {command}: cannot use {where}: {exc}", file=err)
-        return STORE_ERROR
-    finally:
-        if store is not None:
-            store.close()
+        return cannot_use(settings, f"wom-tui users {command}", exc, err)
