@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -170,7 +171,9 @@ class Impostor(SSHLocalKeyPair):
 
     def __init__(self, victim: asyncssh.SSHKey, signer: asyncssh.SSHKey | None = None) -> None:
         public_only = asyncssh.import_public_key(victim.export_public_key())
-        super().__init__(public_only, None, None, None)
+        # asyncssh 2.20 added a fourth argument (the encrypted key kept for a later unlock).
+        later = (None,) * (len(inspect.signature(SSHLocalKeyPair.__init__).parameters) - 4)
+        super().__init__(public_only, None, None, *later)
         self._signer = signer
 
     def sign(self, data: bytes) -> bytes:
