@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 from .commands import command_hint
 from .game import Refusal
+from .words import counted
 
 MIN_LENGTH = 1
 MAX_LENGTH = 8
@@ -33,15 +34,32 @@ class InvalidCode(Refusal):
 
 @dataclass(frozen=True)
 class Palette:
-    """The symbols a code is made of, each with the colour name it stands for."""
+    """The symbols a code is made of, each with the colour name it stands for.
+
+    Its one name, :attr:`title` (``"Colours RGBYWK"``, ``"Digits 0–9"``), is the ``family`` followed by
+    :attr:`short`, the symbols a player types; every screen, record and share line says it that way
+    (docs/play.md, *Palettes*).
+    """
 
     key: str
     symbols: str
     names: tuple[str, ...]
-    title: str
+    family: str
 
     def __len__(self) -> int:
         return len(self.symbols)
+
+    @property
+    def short(self) -> str:
+        """The symbols as a player types them: ``"RGBYWK"``, or a run of digits as ``"0–9"``."""
+        if self.symbols.isdigit() and len(self.symbols) > 2:
+            return f"{self.symbols[0]}–{self.symbols[-1]}"
+        return self.symbols
+
+    @property
+    def title(self) -> str:
+        """The palette's one name: ``"Colours RGBYWK"``, ``"Rainbow ROYGBV"``, ``"Digits 1–8"``, ``"Digits 0–9"``."""
+        return f"{self.family} {self.short}"
 
     def name_of(self, symbol: str) -> str:
         """The colour name of one symbol, e.g. ``"Red"`` for ``"R"``."""
@@ -52,19 +70,19 @@ class Palette:
         return ", ".join(self.symbols[:-1]) + " and " + self.symbols[-1]
 
 
-WOM = Palette("wom", "RGBYWK", ("Red", "Green", "Blue", "Yellow", "White", "blacK"), "World of Mastermind")
+WOM = Palette("wom", "RGBYWK", ("Red", "Green", "Blue", "Yellow", "White", "blacK"), "Colours")
 RAINBOW = Palette("rainbow", "ROYGBV", ("Red", "Orange", "Yellow", "Green", "Blue", "Violet"), "Rainbow")
 DIGITS8 = Palette(
     "digits8",
     "12345678",
     ("Red", "Green", "Blue", "Yellow", "Orange", "Violet", "Cyan", "Pink"),
-    "Eight digits",
+    "Digits",
 )
 DIGITS10 = Palette(
     "digits10",
     "0123456789",
     ("Grey", "Red", "Green", "Blue", "Yellow", "Orange", "Violet", "Cyan", "Pink", "Brown"),
-    "Ten digits",
+    "Digits",
 )
 
 PALETTES: dict[str, Palette] = {p.key: p for p in (WOM, RAINBOW, DIGITS8, DIGITS10)}
@@ -117,8 +135,8 @@ class Ruleset:
             raise ValueError(f"guesses allowed must be {MIN_GUESSES}–{MAX_GUESSES}, not {self.guesses}")
         if not self.repeats and self.length > len(self.palette):
             raise ValueError(
-                f"a {self.length}-symbol code without repeats needs at least {self.length} symbols; "
-                f"the {self.palette.key} palette has {len(self.palette)}"
+                f"a {self.length}-symbol code without repeats needs at least {counted(self.length, 'symbol')}; "
+                f"the {self.palette.title} palette has {len(self.palette)}"
             )
 
     @property
@@ -126,12 +144,27 @@ class Ruleset:
         """A stable name for the ruleset, used for hall-of-fame tables: ``"4-wom-repeats-10"``."""
         return f"{self.length}-{self.palette.key}-{'repeats' if self.repeats else 'unique'}-{self.guesses}"
 
+    @property
+    def title(self) -> str:
+        """The rules' one name, guesses left out: ``"4 × Colours RGBYWK"``, ``"6 × Digits 0–9, no repeats"``.
+
+        Repeats are allowed unless it says ``no repeats``. The daily puzzles, share lines, headers and the
+        hall of fame say it this way; :meth:`describe` adds the guesses, :attr:`compact` is for table cells.
+        """
+        return self._named(self.palette.title)
+
+    @property
+    def compact(self) -> str:
+        """:attr:`title` with the palette's symbols only, for a narrow column: ``"4 × RGBYWK"``, ``"6 × 0–9, no repeats"``."""
+        return self._named(self.palette.short)
+
+    def _named(self, palette: str) -> str:
+        named = f"{self.length} × {palette}"
+        return named if self.repeats else f"{named}, no repeats"
+
     def describe(self) -> str:
-        """A short human description: ``"4 × World of Mastermind, repeats, 10 guesses"``."""
-        return (
-            f"{self.length} × {self.palette.title}, "
-            f"{'repeats' if self.repeats else 'no repeats'}, {self.guesses} guesses"
-        )
+        """:attr:`title` and the guesses allowed: ``"4 × Colours RGBYWK, 10 guesses"``."""
+        return f"{self.title}, {counted(self.guesses, 'guess')}"
 
     @property
     def size(self) -> int:
@@ -155,9 +188,9 @@ class Ruleset:
         if any(ch not in allowed for ch in code):
             raise InvalidCode(command_hint(code) or f"Only {self.palette.listing()} are allowed.")
         if len(code) < self.length:
-            raise InvalidCode(f"{what} too short; it must be exactly {self.length} symbols.")
+            raise InvalidCode(f"{what} too short; it must be exactly {counted(self.length, 'symbol')}.")
         if len(code) > self.length:
-            raise InvalidCode(f"{what} too long; it must be exactly {self.length} symbols.")
+            raise InvalidCode(f"{what} too long; it must be exactly {counted(self.length, 'symbol')}.")
         if secret and not self.repeats:
             repeated = [s for s, n in Counter(code).items() if n > 1]
             if repeated:
@@ -195,7 +228,7 @@ class Ruleset:
 
 
 WOM_RULESET = Ruleset(4, WOM, True, 10)
-"""World of Mastermind's default: 4 symbols of R G B Y W K, repeats allowed (attempts set per game)."""
+"""World of Mastermind's default: 4 symbols of Colours RGBYWK, repeats allowed (attempts set per game)."""
 
 SOLO_RULESET = Ruleset(4, DIGITS10, True, 10)
-"""Solo play's default: 4 digits 0–9, repeats allowed, 10 guesses."""
+"""Solo play's default: 4 symbols of Digits 0–9, repeats allowed, 10 guesses."""
