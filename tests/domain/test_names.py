@@ -18,9 +18,8 @@ from wom_tui.domain.words import counted, plural
 
 def test_each_palette_has_one_name_that_says_the_symbols_a_player_types():
     assert [p.title for p in (WOM, RAINBOW, DIGITS8, DIGITS10)] == [
-        "Colours RGBYWK", "Rainbow ROYGBV", "Digits 1–8", "Digits 0–9",
+        "Classic", "Rainbow", "Digits 1–8", "Digits 0–9",
     ]
-    assert [p.short for p in (WOM, RAINBOW, DIGITS8, DIGITS10)] == ["RGBYWK", "ROYGBV", "1–8", "0–9"]
     assert len({p.title for p in PALETTES.values()}) == len(PALETTES)  # no two palettes share a name
 
 
@@ -34,22 +33,21 @@ def rulesets(draw: st.DrawFn) -> Ruleset:
 
 @given(rulesets())
 def test_a_ruleset_is_written_one_way_whatever_the_form(ruleset: Ruleset):
-    title, compact, described = ruleset.title, ruleset.compact, ruleset.describe()
+    title, described = ruleset.title, ruleset.describe()
     assert title.startswith(f"{ruleset.length} × {ruleset.palette.title}")
-    assert compact.startswith(f"{ruleset.length} × {ruleset.palette.short}")
-    # The compact form is the title with the palette's symbols only; the long one adds the guesses.
-    assert compact == title.replace(ruleset.palette.title, ruleset.palette.short)
+    # The long form is the name and the guesses allowed, nothing said another way.
     assert described == f"{title}, {counted(ruleset.guesses, 'guess')}"
     assert title.endswith(", no repeats") != ruleset.repeats
-    for text in (title, compact, described):
+    for text in (title, described):
         assert "nr" not in text.split() and "WoM" not in text and "World of Mastermind" not in text
+        assert ruleset.palette.symbols not in text
 
 
 def test_rulesets_by_example():
-    assert Ruleset(4, WOM, True, 10).describe() == "4 × Colours RGBYWK, 10 guesses"
+    assert Ruleset(4, WOM, True, 10).describe() == "4 × Classic, 10 guesses"
     assert Ruleset(6, DIGITS10, False, 1).describe() == "6 × Digits 0–9, no repeats, 1 guess"
-    assert Ruleset(6, DIGITS10, False, 12).compact == "6 × 0–9, no repeats"
-    assert Ruleset(5, RAINBOW, True, 10).title == "5 × Rainbow ROYGBV"
+    assert Ruleset(6, DIGITS10, False, 12).title == "6 × Digits 0–9, no repeats"
+    assert Ruleset(5, RAINBOW, True, 10).title == "5 × Rainbow"
 
 
 def test_a_count_agrees_with_its_noun():
@@ -71,7 +69,7 @@ def test_every_share_line_names_its_puzzle_the_same_way():
     heads = [daily_share(date(2026, 11, 27), puzzle, [Feedback(puzzle.ruleset.length, 0)], True).splitlines()[0]
              for puzzle in PUZZLES.values()]
     assert heads == [
-        "Mastermind daily 2026-11-27 · 4 × Colours RGBYWK · 1/10",
+        "Mastermind daily 2026-11-27 · 4 × Classic · 1/10",
         "Mastermind daily 2026-11-27 · 5 × Digits 1–8 · 1/10",
     ]
     for puzzle in PUZZLES.values():

@@ -34,32 +34,19 @@ class InvalidCode(Refusal):
 
 @dataclass(frozen=True)
 class Palette:
-    """The symbols a code is made of, each with the colour name it stands for.
+    """The symbols a code is made of, each with the colour name it stands for, and the palette's one name.
 
-    Its one name, :attr:`title` (``"Colours RGBYWK"``, ``"Digits 0–9"``), is the ``family`` followed by
-    :attr:`short`, the symbols a player types; every screen, record and share line says it that way
-    (docs/play.md, *Palettes*).
+    ``title`` (``"Classic"``, ``"Rainbow"``, ``"Digits 1–8"``, ``"Digits 0–9"``) is how every setup, header,
+    record, statistic and share line names the palette (docs/play.md, *Palettes*).
     """
 
     key: str
     symbols: str
     names: tuple[str, ...]
-    family: str
+    title: str
 
     def __len__(self) -> int:
         return len(self.symbols)
-
-    @property
-    def short(self) -> str:
-        """The symbols as a player types them: ``"RGBYWK"``, or a run of digits as ``"0–9"``."""
-        if self.symbols.isdigit() and len(self.symbols) > 2:
-            return f"{self.symbols[0]}–{self.symbols[-1]}"
-        return self.symbols
-
-    @property
-    def title(self) -> str:
-        """The palette's one name: ``"Colours RGBYWK"``, ``"Rainbow ROYGBV"``, ``"Digits 1–8"``, ``"Digits 0–9"``."""
-        return f"{self.family} {self.short}"
 
     def name_of(self, symbol: str) -> str:
         """The colour name of one symbol, e.g. ``"Red"`` for ``"R"``."""
@@ -70,19 +57,19 @@ class Palette:
         return ", ".join(self.symbols[:-1]) + " and " + self.symbols[-1]
 
 
-WOM = Palette("wom", "RGBYWK", ("Red", "Green", "Blue", "Yellow", "White", "blacK"), "Colours")
+WOM = Palette("wom", "RGBYWK", ("Red", "Green", "Blue", "Yellow", "White", "blacK"), "Classic")
 RAINBOW = Palette("rainbow", "ROYGBV", ("Red", "Orange", "Yellow", "Green", "Blue", "Violet"), "Rainbow")
 DIGITS8 = Palette(
     "digits8",
     "12345678",
     ("Red", "Green", "Blue", "Yellow", "Orange", "Violet", "Cyan", "Pink"),
-    "Digits",
+    "Digits 1–8",
 )
 DIGITS10 = Palette(
     "digits10",
     "0123456789",
     ("Grey", "Red", "Green", "Blue", "Yellow", "Orange", "Violet", "Cyan", "Pink", "Brown"),
-    "Digits",
+    "Digits 0–9",
 )
 
 PALETTES: dict[str, Palette] = {p.key: p for p in (WOM, RAINBOW, DIGITS8, DIGITS10)}
@@ -146,24 +133,16 @@ class Ruleset:
 
     @property
     def title(self) -> str:
-        """The rules' one name, guesses left out: ``"4 × Colours RGBYWK"``, ``"6 × Digits 0–9, no repeats"``.
+        """The rules' one name, guesses left out: ``"4 × Classic"``, ``"6 × Digits 0–9, no repeats"``.
 
-        Repeats are allowed unless it says ``no repeats``. The daily puzzles, share lines, headers and the
-        hall of fame say it this way; :meth:`describe` adds the guesses, :attr:`compact` is for table cells.
+        Repeats are allowed unless it says ``no repeats``. Setups, headers, the replay list, the hall of fame,
+        the daily puzzles and share lines say it this way; :meth:`describe` adds the guesses allowed.
         """
-        return self._named(self.palette.title)
-
-    @property
-    def compact(self) -> str:
-        """:attr:`title` with the palette's symbols only, for a narrow column: ``"4 × RGBYWK"``, ``"6 × 0–9, no repeats"``."""
-        return self._named(self.palette.short)
-
-    def _named(self, palette: str) -> str:
-        named = f"{self.length} × {palette}"
+        named = f"{self.length} × {self.palette.title}"
         return named if self.repeats else f"{named}, no repeats"
 
     def describe(self) -> str:
-        """:attr:`title` and the guesses allowed: ``"4 × Colours RGBYWK, 10 guesses"``."""
+        """:attr:`title` and the guesses allowed: ``"4 × Classic, 10 guesses"``."""
         return f"{self.title}, {counted(self.guesses, 'guess')}"
 
     @property
@@ -228,7 +207,7 @@ class Ruleset:
 
 
 WOM_RULESET = Ruleset(4, WOM, True, 10)
-"""World of Mastermind's default: 4 symbols of Colours RGBYWK, repeats allowed (attempts set per game)."""
+"""World of Mastermind's default: 4 symbols of the Classic palette (R G B Y W K), repeats allowed (attempts set per game)."""
 
 SOLO_RULESET = Ruleset(4, DIGITS10, True, 10)
 """Solo play's default: 4 symbols of Digits 0–9, repeats allowed, 10 guesses."""

@@ -53,7 +53,7 @@ class DailyPuzzle:
 
     @property
     def title(self) -> str:
-        """The puzzle's name, its rules' one name: ``"4 × Colours RGBYWK"``, ``"5 × Digits 1–8"``."""
+        """The puzzle's name, its rules' one name: ``"4 × Classic"``, ``"5 × Digits 1–8"``."""
         return self.ruleset.title
 
 
@@ -488,7 +488,7 @@ def daily_title(day: date | str) -> str:
 def daily_share(
     day: date | str, puzzle: DailyPuzzle, results: Sequence[Feedback], broke: bool, streak: Streak | None = None
 ) -> str:
-    """The share text of a daily game: ``"Mastermind daily 2026-11-23 · 4 × Colours RGBYWK · 5/10"`` (then
+    """The share text of a daily game: ``"Mastermind daily 2026-11-23 · 4 × Classic · 5/10"`` (then
     ``" · streak 3"`` when a streak is given) and the grid.
     """
     text = share_text(daily_title(day), results, puzzle.ruleset, broke)

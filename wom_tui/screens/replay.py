@@ -168,7 +168,7 @@ class ReplaysScreen(SummariesScreen):
             table.add_row(
                 Text(when(summary.finished_at)),
                 Text(KIND_LABELS.get(summary.kind, summary.kind)),
-                Text(summary.ruleset.compact),
+                Text(summary.ruleset.title),
                 players_cell(summary, self._retired),
                 key=summary.game_id,
             )
