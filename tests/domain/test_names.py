@@ -7,12 +7,16 @@ from __future__ import annotations
 
 from datetime import date
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from wom_tui.domain.codes import DIGITS8, DIGITS10, MAX_GUESSES, MAX_LENGTH, MIN_GUESSES, PALETTES, RAINBOW, WOM, Ruleset
 from wom_tui.domain.daily import PUZZLES, SOLO_TITLE, daily_share, solo_share
-from wom_tui.domain.codes import Feedback
+from wom_tui.domain.codes import Feedback, InvalidCode
+from wom_tui.domain.records import GameRecord, PlayerRecord
+from wom_tui.domain.replay import Replay
+from wom_tui.domain.scoring import Breakdown
 from wom_tui.domain.words import counted, plural
 
 
@@ -76,3 +80,16 @@ def test_every_share_line_names_its_puzzle_the_same_way():
         assert puzzle.title == puzzle.ruleset.title
     solo = solo_share(Ruleset(4, DIGITS10, False, 12), [("0123", Feedback(4, 0))], True)
     assert solo.splitlines()[0] == f"{SOLO_TITLE} · 4 × Digits 0–9, no repeats · 1/12"
+
+
+def test_counts_of_one_read_as_one_everywhere_the_domain_writes_them():
+    # A solo game broken at once replays over "1 round", never "1 rounds".
+    record = GameRecord("solo", Ruleset(4, WOM, True, 10),
+                        (PlayerRecord("Alan", True, True, 1, (("RGBY", Feedback(4, 0)),), 0, 0),),
+                        "2026-11-23T10:00:00+00:00")
+    assert Replay(record).title() == "Before the first guess · 1 round"
+    # A one-symbol code: "exactly 1 symbol"; one guess allowed: "1 guess".
+    with pytest.raises(InvalidCode, match=r"exactly 1 symbol\.$"):
+        Ruleset(1, WOM, True, 1).parse("RG")
+    assert Ruleset(1, WOM, True, 1).describe() == "1 × Classic, 1 guess"
+    assert Breakdown("Alan", 1, 0).message == "Alan receives 1 + 0 = 1 point."

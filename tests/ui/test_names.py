@@ -117,3 +117,14 @@ async def test_the_daily_screen_names_each_puzzle_by_its_rules(store, app, size)
         assert PUZZLES["classic"].ruleset.palette is WOM
         await wait_for(pilot, lambda: "4 × Classic" in screen_text(app))
         assert no_old_name(app)
+
+
+async def test_the_solo_setup_and_game_say_one_guess_not_one_guesses(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_setup(pilot)
+        screen.query_one("#solo-guesses", Choice).value = 1
+        await wait_for(pilot, lambda: "4 of 10 symbols, repeats, 1 guess" in screen_text(app))
+        assert "1 guesses" not in screen_text(app)
+        await pilot.press("p")
+        await wait_for(pilot, lambda: "Guest · 4 × Digits 0–9, 1 guess ·" in screen_text(app))
+        assert "1 guesses" not in screen_text(app)
