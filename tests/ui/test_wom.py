@@ -350,7 +350,7 @@ async def test_advanced_rules_change_the_game_and_refuse_impossible_ones(make_ap
         await pilot.pause()
         assert isinstance(app.screen, WomSetupScreen), "an impossible ruleset never starts"
         await choose(pilot, "#setup-length", "5")
-        await choose(pilot, "#setup-palette", "1")  # the eight digits 1–8
+        await choose(pilot, "#setup-palette", "1")  # Digits 1–8
         await until(pilot, lambda: not shown(error).strip())
         assert "Advanced rules: 5 × Digits 1–8, no repeats" in str(setup.query_one("#setup-advanced").title)
         await pilot.press("ctrl+s")
