@@ -1,4 +1,4 @@
-"""Draw the README's screenshot from the real app: a solo game in WoM colours after two guesses, 80×24.
+"""Draw the README's screenshot from the real app: a solo game in the Classic palette after two guesses, 80×24.
 
     .venv/bin/python docs/make_screenshots.py [--out docs/screenshots]
 
@@ -28,7 +28,7 @@ from wom_tui.screens.solo_setup import SoloSetupScreen
 SIZE = (80, 24)
 SEED = 2026
 WOM_COLOURS = "#solo-palette-3"
-"""The solo setup's radio button for the WoM colours (R G B Y W K): the most colourful palette."""
+"""The solo setup's radio button for Classic (R G B Y W K): the most colourful palette."""
 GUESSES = ("RRGG", "BYWK")
 
 

@@ -152,7 +152,7 @@ def test_ruleset_defaults_and_descriptions():
     assert WOM_RULESET.key == "4-wom-repeats-10"
     assert WOM_RULESET.size == 1296
     assert Ruleset(4, DIGITS8, False, 10).size == 8 * 7 * 6 * 5
-    assert "World of Mastermind" in WOM_RULESET.describe()
+    assert WOM_RULESET.describe() == "4 × Classic, 10 guesses"
     assert WOM.name_of("K") == "blacK"
 
 

@@ -17,6 +17,7 @@ from wom_tui.domain.daily import (
     CLASSIC,
     DIGITS,
     GUEST_REFUSAL,
+    SOLO_TITLE,
     DailyAttempt,
     DailyRefused,
     check_can_start,
@@ -28,7 +29,6 @@ from wom_tui.domain.daily import (
     leaderboard,
     share_text,
     solo_share,
-    solo_title,
     started,
     until_next,
 )
@@ -124,22 +124,22 @@ def test_the_leaderboard_is_fewest_guesses_then_earliest_finish_then_the_rest():
 def test_the_share_text_has_pegs_never_symbols():
     results = [Feedback(0, 1), Feedback(1, 2), Feedback(2, 0), Feedback(3, 0), Feedback(4, 0)]
     text = daily_share(DAY, CLASSIC, results, broke=True)
-    assert text == "Mastermind daily 2026-11-23 · 5/10\n○···\n●○○·\n●●··\n●●●·\n●●●●"
+    assert text == "Mastermind daily 2026-11-23 · 4 × Classic · 5/10\n○···\n●○○·\n●●··\n●●●·\n●●●●"
     assert not set(text.split("\n", 1)[1]) & set("RGBYWK12345678")
     assert daily_share(DAY, DIGITS, [Feedback(0, 0)] * 10, broke=False).startswith(
-        "Mastermind daily 2026-11-23 · 5 × 1–8 · X/10\n·····"
+        "Mastermind daily 2026-11-23 · 5 × Digits 1–8 · X/10\n·····"
     )
 
 
 def test_a_solo_share_shows_lifelines_as_such():
-    text = share_text(solo_title(CLASSIC.ruleset), [None, Feedback(4, 0)], CLASSIC.ruleset, broke=True)
-    assert text == "Mastermind solo · 4 × World of Mastermind · 2/10\nlifeline\n●●●●"
+    text = share_text(SOLO_TITLE, [None, Feedback(4, 0)], CLASSIC.ruleset, broke=True)
+    assert text == "Mastermind solo · 4 × Classic · 2/10\nlifeline\n●●●●"
 
 
 def test_a_solo_games_rows_share_without_their_symbols():
     rows = [("LIFELINE", Feedback(0, 0)), ("LIFELINE", Feedback(0, 0)), ("RGBY", Feedback(1, 1)), ("RRRR", Feedback(0, 0))]
     text = solo_share(CLASSIC.ruleset, rows, broke=False)
-    assert text == "Mastermind solo · 4 × World of Mastermind · X/10\nlifeline\nlifeline\n●○··\n····"
+    assert text == "Mastermind solo · 4 × Classic · X/10\nlifeline\nlifeline\n●○··\n····"
 
 
 @given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)).filter(lambda p: sum(p) <= 4), min_size=1, max_size=10))

@@ -69,7 +69,7 @@ def test_the_history_is_the_last_thirty_days_with_today_last():
 def test_the_share_line_says_the_streak():
     text = daily_share("2026-11-23", CLASSIC, [Feedback(1, 1), Feedback(4, 0)], True,
                        streak(played(date(2026, 11, 21), ["broke"] * 3), "classic", "2026-11-23"))
-    assert text.splitlines()[0] == "Mastermind daily 2026-11-23 · 2/10 · streak 3"
+    assert text.splitlines()[0] == "Mastermind daily 2026-11-23 · 4 × Classic · 2/10 · streak 3"
     assert daily_share("2026-11-23", CLASSIC, [Feedback(4, 0)], True).splitlines()[0].endswith("1/10")
 
 

@@ -53,7 +53,7 @@ async def test_the_daily_screen_shows_the_streak_and_breaking_today_extends_it_i
         await wait_for(pilot, lambda: isinstance(app.screen, DailyGameScreen))
         await pilot.press(*code.lower(), "enter")
         await wait_for(pilot, lambda: app.screen.share_text is not None)
-        assert app.screen.share_text.splitlines()[0] == f"Mastermind daily {today.isoformat()} · 1/10 · streak 3"
+        assert app.screen.share_text.splitlines()[0] == f"Mastermind daily {today.isoformat()} · 4 × Classic · 1/10 · streak 3"
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, DailyScreen) and "Streak 3" in streak_shown(app))
         assert streak_shown(app).splitlines()[1].startswith("·" * 23 + "■■■×■■■")

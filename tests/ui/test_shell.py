@@ -273,8 +273,8 @@ async def test_hall_of_fame_tab_lists_records(make_app, store):
         table = app.screen.query_one("#hall-table", DataTable)
         await wait_for(pilot, lambda: table.display and table.row_count == 2)
         rows = [[str(cell) for cell in table.get_row_at(i)] for i in range(2)]
-        assert rows[0] == ["4 × Ten digits", "5 of 10", "Ada", "2026-11-20"]
-        assert rows[1][:3] == ["6 × Ten digits, no repeats", "7 of 10", "Gus (guest)"]
+        assert rows[0] == ["4 × Digits 0–9", "5 of 10", "Ada", "2026-11-20"]
+        assert rows[1][:3] == ["6 × Digits 0–9, no repeats", "7 of 10", "Gus (guest)"]
 
 
 # ---------------------------------------------------------------- help, palette, themes

@@ -131,7 +131,7 @@ async def test_setup_lists_users_and_refuses_no_repeats_longer_than_the_palette(
 async def test_a_guest_wins_sets_a_record_and_names_it(app, store):
     async with app.run_test(size=(80, 24)) as pilot:
         await open_setup(pilot)
-        await pilot.click("#solo-palette-3")  # WoM colours
+        await pilot.click("#solo-palette-3")  # Classic
         screen = await start_game(pilot)
         assert turn(screen) == "Guess #1 of 10"
         used = await play_to_win(pilot, screen, WOM_RULESET)
@@ -159,7 +159,7 @@ async def test_a_registered_user_record_uses_their_name(app, store):
         setup.query_one("#solo-player", PlayerChoice).focus()
         await pilot.press("enter", "down", "enter")
         await wait_for(pilot, lambda: setup.query_one("#solo-player", PlayerChoice).value == "Maximilian")
-        await pilot.click("#solo-palette-3")  # WoM colours: letters as pegs
+        await pilot.click("#solo-palette-3")  # Classic: letters as pegs
         screen = await start_game(pilot)
         # Alan guesses right at once (the code read from the game's snapshot; playing to win is the guest's test).
         await guess(pilot, screen, screen.snapshot["secret"].lower())
@@ -187,7 +187,7 @@ async def test_a_tied_record_names_its_holder(app, store):
         setup.query_one("#solo-player", PlayerChoice).focus()
         await pilot.press("enter", "down", "enter")
         await wait_for(pilot, lambda: setup.query_one("#solo-player", PlayerChoice).value == "Alan")
-        await pilot.click("#solo-palette-3")  # WoM colours
+        await pilot.click("#solo-palette-3")  # Classic
         screen = await start_game(pilot)
         await guess(pilot, screen, screen.snapshot["secret"].lower())
         tied = "The record is 1 guess, held by Ada; you tied it."

@@ -268,7 +268,7 @@ async def test_a_solo_replay_shares_its_grid_over_osc52(store, app):
         assert app.screen.replay.step == 0 and "Before the first guess" in text_of(app, "#replay-step")
         await wait_for(pilot, lambda: "c Share" in "\n".join(screen_lines(app)), message="the footer offers Share")
         await pilot.press("c")
-        expected = "Mastermind solo · 4 × World of Mastermind · 3/10\n····\n○○○○\n●●●●"
+        expected = "Mastermind solo · 4 × Classic · 3/10\n····\n○○○○\n●●●●"
         await wait_for(pilot, lambda: expected in text_of(app, "#replay-share"))
         sequence = f"\x1b]52;c;{base64.b64encode(expected.encode()).decode()}\a"
         await wait_for(pilot, lambda: sequence in written, message="the grid is sent to the clipboard")
@@ -395,7 +395,7 @@ async def test_breaking_the_daily_code_leads_the_board_and_shares_over_osc52(sto
         await pilot.press(*wrong.lower(), "enter", *code, "enter")
         await wait_for(pilot, lambda: app.screen.share_text is not None)
         pegs = "".join("●" * f.black + "○" * f.white + "·" * (4 - f.black - f.white) for f in [feedback(code, wrong)])
-        expected = f"Mastermind daily {today()} · 2/10 · streak 1\n{pegs}\n●●●●"
+        expected = f"Mastermind daily {today()} · 4 × Classic · 2/10 · streak 1\n{pegs}\n●●●●"
         assert app.screen.share_text == expected
         assert expected in text_of(app, "#daily-share")
         await pilot.press("enter")  # a second Enter after the end changes nothing
@@ -428,7 +428,7 @@ async def test_a_finished_solo_game_shares_its_grid_over_osc52(store, app):
         (record,) = store.games()
         pegs = ["lifeline"] + ["●" * f.black + "○" * f.white + "·" * (4 - f.black - f.white)
                                for guess, f in record.players[0].guesses[1:]]
-        expected = "\n".join([f"Mastermind solo · 4 × Ten digits · {used}/10", *pegs])
+        expected = "\n".join([f"Mastermind solo · 4 × Digits 0–9 · {used}/10", *pegs])
         assert pegs[-1] == "●●●●"
         await pilot.press("c")
 
@@ -439,7 +439,7 @@ async def test_a_finished_solo_game_shares_its_grid_over_osc52(store, app):
             return [line[region.x:region.right].strip() for line in lines]
 
         await wait_for(pilot, lambda: log_rows()[-len(pegs):] == pegs, message="the grid shows at the log's foot")
-        assert f"Mastermind solo · 4 × Ten digits · {used}/10" in " ".join(log_rows()[:-len(pegs)])  # wrapped
+        assert f"Mastermind solo · 4 × Digits 0–9 · {used}/10" in " ".join(log_rows()[:-len(pegs)])  # wrapped
         osc52 = f"\x1b]52;c;{base64.b64encode(expected.encode()).decode()}\a"
         await wait_for(pilot, lambda: osc52 in written, message="the grid is sent to the clipboard")
         # The grid gives nothing away: no guessed symbol is in it.

@@ -22,6 +22,7 @@ from wom_tui.widgets.choice import Choice
 from wom_tui.widgets.peg_input import PalettePeg, PegSlot
 
 from .conftest import wait_for
+from .screen_text import screen_lines
 
 
 async def until(pilot, predicate, message: str = "") -> None:
@@ -350,14 +351,17 @@ async def test_advanced_rules_change_the_game_and_refuse_impossible_ones(make_ap
         await pilot.pause()
         assert isinstance(app.screen, WomSetupScreen), "an impossible ruleset never starts"
         await choose(pilot, "#setup-length", "5")
-        await choose(pilot, "#setup-palette", "1")  # the eight digits 1–8
+        await choose(pilot, "#setup-palette", "1")  # Digits 1–8
         await until(pilot, lambda: not shown(error).strip())
-        assert "Advanced rules: 5 × 1–8, no repeats" in str(setup.query_one("#setup-advanced").title)
+        assert "Advanced rules: 5 × Digits 1–8, no repeats" in str(setup.query_one("#setup-advanced").title)
         await pilot.press("ctrl+s")
         await until(pilot, lambda: isinstance(app.screen, WomGameScreen))
         screen = app.screen
         ruleset = screen.game.ruleset
         assert (ruleset.length, ruleset.palette.key, ruleset.repeats) == (5, "digits8", False)
+        # The top bar names the rules as the setup did, whole at 80 columns (the gaps narrow first).
+        await until(pilot, lambda: "10 attempts" in screen_lines(app)[0])
+        assert screen_lines(app)[0].strip() == "World of Mastermind · 2 players · 5 × Digits 1–8, no repeats · 10 attempts"
         await enter_code(pilot, screen, "Alan", "11234")
         await until(pilot, lambda: "Code may not repeat a symbol" in " ".join(said(screen)))
         assert screen.game.phase == MAKING

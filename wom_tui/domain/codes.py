@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 from .commands import command_hint
 from .game import Refusal
+from .words import counted
 
 MIN_LENGTH = 1
 MAX_LENGTH = 8
@@ -33,7 +34,11 @@ class InvalidCode(Refusal):
 
 @dataclass(frozen=True)
 class Palette:
-    """The symbols a code is made of, each with the colour name it stands for."""
+    """The symbols a code is made of, each with the colour name it stands for, and the palette's one name.
+
+    ``title`` (``"Classic"``, ``"Rainbow"``, ``"Digits 1–8"``, ``"Digits 0–9"``) is how every setup, header,
+    record, statistic and share line names the palette (docs/play.md, *Palettes*).
+    """
 
     key: str
     symbols: str
@@ -52,19 +57,19 @@ class Palette:
         return ", ".join(self.symbols[:-1]) + " and " + self.symbols[-1]
 
 
-WOM = Palette("wom", "RGBYWK", ("Red", "Green", "Blue", "Yellow", "White", "blacK"), "World of Mastermind")
+WOM = Palette("wom", "RGBYWK", ("Red", "Green", "Blue", "Yellow", "White", "blacK"), "Classic")
 RAINBOW = Palette("rainbow", "ROYGBV", ("Red", "Orange", "Yellow", "Green", "Blue", "Violet"), "Rainbow")
 DIGITS8 = Palette(
     "digits8",
     "12345678",
     ("Red", "Green", "Blue", "Yellow", "Orange", "Violet", "Cyan", "Pink"),
-    "Eight digits",
+    "Digits 1–8",
 )
 DIGITS10 = Palette(
     "digits10",
     "0123456789",
     ("Grey", "Red", "Green", "Blue", "Yellow", "Orange", "Violet", "Cyan", "Pink", "Brown"),
-    "Ten digits",
+    "Digits 0–9",
 )
 
 PALETTES: dict[str, Palette] = {p.key: p for p in (WOM, RAINBOW, DIGITS8, DIGITS10)}
@@ -117,8 +122,8 @@ class Ruleset:
             raise ValueError(f"guesses allowed must be {MIN_GUESSES}–{MAX_GUESSES}, not {self.guesses}")
         if not self.repeats and self.length > len(self.palette):
             raise ValueError(
-                f"a {self.length}-symbol code without repeats needs at least {self.length} symbols; "
-                f"the {self.palette.key} palette has {len(self.palette)}"
+                f"a {self.length}-symbol code without repeats needs at least {counted(self.length, 'symbol')}; "
+                f"the {self.palette.title} palette has {len(self.palette)}"
             )
 
     @property
@@ -126,12 +131,19 @@ class Ruleset:
         """A stable name for the ruleset, used for hall-of-fame tables: ``"4-wom-repeats-10"``."""
         return f"{self.length}-{self.palette.key}-{'repeats' if self.repeats else 'unique'}-{self.guesses}"
 
+    @property
+    def title(self) -> str:
+        """The rules' one name, guesses left out: ``"4 × Classic"``, ``"6 × Digits 0–9, no repeats"``.
+
+        Repeats are allowed unless it says ``no repeats``. Setups, headers, the replay list, the hall of fame,
+        the daily puzzles and share lines say it this way; :meth:`describe` adds the guesses allowed.
+        """
+        named = f"{self.length} × {self.palette.title}"
+        return named if self.repeats else f"{named}, no repeats"
+
     def describe(self) -> str:
-        """A short human description: ``"4 × World of Mastermind, repeats, 10 guesses"``."""
-        return (
-            f"{self.length} × {self.palette.title}, "
-            f"{'repeats' if self.repeats else 'no repeats'}, {self.guesses} guesses"
-        )
+        """:attr:`title` and the guesses allowed: ``"4 × Classic, 10 guesses"``."""
+        return f"{self.title}, {counted(self.guesses, 'guess')}"
 
     @property
     def size(self) -> int:
@@ -155,9 +167,9 @@ class Ruleset:
         if any(ch not in allowed for ch in code):
             raise InvalidCode(command_hint(code) or f"Only {self.palette.listing()} are allowed.")
         if len(code) < self.length:
-            raise InvalidCode(f"{what} too short; it must be exactly {self.length} symbols.")
+            raise InvalidCode(f"{what} too short; it must be exactly {counted(self.length, 'symbol')}.")
         if len(code) > self.length:
-            raise InvalidCode(f"{what} too long; it must be exactly {self.length} symbols.")
+            raise InvalidCode(f"{what} too long; it must be exactly {counted(self.length, 'symbol')}.")
         if secret and not self.repeats:
             repeated = [s for s, n in Counter(code).items() if n > 1]
             if repeated:
@@ -195,7 +207,7 @@ class Ruleset:
 
 
 WOM_RULESET = Ruleset(4, WOM, True, 10)
-"""World of Mastermind's default: 4 symbols of R G B Y W K, repeats allowed (attempts set per game)."""
+"""World of Mastermind's default: 4 symbols of the Classic palette (R G B Y W K), repeats allowed (attempts set per game)."""
 
 SOLO_RULESET = Ruleset(4, DIGITS10, True, 10)
-"""Solo play's default: 4 digits 0–9, repeats allowed, 10 guesses."""
+"""Solo play's default: 4 symbols of Digits 0–9, repeats allowed, 10 guesses."""

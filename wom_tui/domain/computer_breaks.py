@@ -32,6 +32,7 @@ from .game import (
 from .records import GameRecord, PlayerRecord
 from .solo import GUEST
 from .strategies import Correction, Strategy, corrections, count_consistent, find_inconsistency, make_strategy, suspects
+from .words import counted, plural
 
 BREAKER = "HAL9000"
 """Who breaks the person's code: HAL9000, playing ``expert`` restricted to codes that fit every answer."""
@@ -101,7 +102,7 @@ def correction_label(history: Sequence[tuple[str, Feedback]], fix: Correction) -
     guess = history[fix.index][0]
     n, exact = fix.codes
     codes = f"{n:,}" if exact else f"about {n:,}"
-    noun = "code" if exact and n == 1 else "codes"
+    noun = plural(n if exact else 2, "code")
     return f"#{fix.index + 1} {guess}: {answer_words(fix.feedback)} (was {answer_words(fix.was)}) · {codes} {noun}"
 
 
@@ -385,8 +386,8 @@ class ComputerBreaksGame:
         """``"HAL9000 broke your code in 5 guesses."`` or the failure, once over."""
         n = self.guesses_used
         if self.broke:
-            return f"{BREAKER} broke your code in {n} {'guess' if n == 1 else 'guesses'}."
-        return f"{BREAKER} failed to break your code in {n} {'guess' if n == 1 else 'guesses'}."
+            return f"{BREAKER} broke your code in {counted(n, 'guess')}."
+        return f"{BREAKER} failed to break your code in {counted(n, 'guess')}."
 
     # -- writing and reading back -------------------------------------------------------------
 

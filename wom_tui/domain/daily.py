@@ -46,17 +46,19 @@ SECRET_BYTES = 32
 
 @dataclass(frozen=True)
 class DailyPuzzle:
-    """One of the day's codes: its key, its title and its rules."""
+    """One of the day's codes: its key and its rules, which name it."""
 
     key: str
-    title: str
     ruleset: Ruleset
-    share_label: str = ""
-    """Said after the date in the share line ("" for the classic puzzle)."""
+
+    @property
+    def title(self) -> str:
+        """The puzzle's name, its rules' one name: ``"4 × Classic"``, ``"5 × Digits 1–8"``."""
+        return self.ruleset.title
 
 
-CLASSIC = DailyPuzzle("classic", "4 × WoM colours", Ruleset(4, WOM, True, 10))
-DIGITS = DailyPuzzle("digits", "5 × digits 1–8", Ruleset(5, DIGITS8, True, 10), "5 × 1–8")
+CLASSIC = DailyPuzzle("classic", Ruleset(4, WOM, True, 10))
+DIGITS = DailyPuzzle("digits", Ruleset(5, DIGITS8, True, 10))
 
 PUZZLES: dict[str, DailyPuzzle] = {p.key: p for p in (CLASSIC, DIGITS)}
 """Every daily puzzle, the classic one first."""
@@ -466,42 +468,44 @@ def peg_row(result: Feedback | None, length: int) -> str:
 
 
 def share_text(title: str, results: Sequence[Feedback | None], ruleset: Ruleset, broke: bool) -> str:
-    """The spoiler-free grid: ``"<title> · 5/10"`` then one line of key pegs per guess."""
+    """The spoiler-free grid: ``"<title> · <rules> · 5/10"`` then one line of key pegs per guess.
+
+    Every share line has this head, the rules named by :attr:`Ruleset.title`, so a grid pasted anywhere
+    says which puzzle it is (docs/play.md, *Share*).
+    """
     score = f"{len(results)}/{ruleset.guesses}" if broke else f"X/{ruleset.guesses}"
-    lines = [f"{title} · {score}"]
+    lines = [f"{title} · {ruleset.title} · {score}"]
     lines.extend(peg_row(result, ruleset.length) for result in results)
     return "\n".join(lines)
 
 
-def daily_title(day: date | str, puzzle: DailyPuzzle) -> str:
-    """``"Mastermind daily 2026-11-23"`` (with the puzzle's label for other puzzles than the classic)."""
+def daily_title(day: date | str) -> str:
+    """``"Mastermind daily 2026-11-23"``: what a daily share line starts with, before the puzzle's rules."""
     stamp = day if isinstance(day, str) else day.isoformat()
-    label = f" · {puzzle.share_label}" if puzzle.share_label else ""
-    return f"Mastermind daily {stamp}{label}"
+    return f"Mastermind daily {stamp}"
 
 
 def daily_share(
     day: date | str, puzzle: DailyPuzzle, results: Sequence[Feedback], broke: bool, streak: Streak | None = None
 ) -> str:
-    """The share text of a daily game: ``"Mastermind daily 2026-11-23 · 5/10"`` (then ``" · streak 3"``
-    when a streak is given) and the grid.
+    """The share text of a daily game: ``"Mastermind daily 2026-11-23 · 4 × Classic · 5/10"`` (then
+    ``" · streak 3"`` when a streak is given) and the grid.
     """
-    text = share_text(daily_title(day, puzzle), results, puzzle.ruleset, broke)
+    text = share_text(daily_title(day), results, puzzle.ruleset, broke)
     if streak is None:
         return text
     head, _, grid = text.partition("\n")
     return f"{head} · {streak.label()}\n{grid}" if grid else f"{head} · {streak.label()}"
 
 
-def solo_title(ruleset: Ruleset) -> str:
-    """``"Mastermind solo · 4 × Ten digits"``."""
-    return f"Mastermind solo · {ruleset.length} × {ruleset.palette.title}"
+SOLO_TITLE = "Mastermind solo"
+"""What a solo game's share line starts with, before its rules."""
 
 
 def solo_share(ruleset: Ruleset, guesses: Sequence[tuple[str, Feedback]], broke: bool) -> str:
     """The share text of a solo game from its rows (``LIFELINE`` rows show as such, never a symbol)."""
     results = [None if guess == LIFELINE else result for guess, result in guesses]
-    return share_text(solo_title(ruleset), results, ruleset, broke)
+    return share_text(SOLO_TITLE, results, ruleset, broke)
 
 
 __all__ = [
@@ -510,6 +514,7 @@ __all__ = [
     "GUEST_REFUSAL",
     "PUZZLES",
     "SECRET_BYTES",
+    "SOLO_TITLE",
     "DailyAttempt",
     "DailyPuzzle",
     "DailyRefused",
@@ -535,7 +540,6 @@ __all__ = [
     "peg_row",
     "share_text",
     "solo_share",
-    "solo_title",
     "started",
     "streak",
     "until_next",

@@ -22,6 +22,7 @@ from .clues import Clue, Clues
 from .codes import Feedback, Ruleset
 from .records import GameRecord, PlayerRecord
 from .solo import LIFELINE
+from .words import counted
 
 Counter = Callable[[Ruleset, Sequence[tuple[str, Feedback]], Clues], tuple[int, bool]]
 """A function giving (codes that fit the history and the clues, whether that count is exact)."""
@@ -160,7 +161,7 @@ class Replay:
     def title(self) -> str:
         """``"Round 3 of 7"`` (``"Before the first guess"`` at step 0)."""
         if self.step == 0:
-            return f"Before the first guess · {self.rounds} rounds"
+            return f"Before the first guess · {counted(self.rounds, 'round')}"
         return f"Round {self.step} of {self.rounds}"
 
 

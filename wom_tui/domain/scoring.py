@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .words import counted
+
 
 def _check(allowed: int, used: int, broke: bool) -> None:
     if not 0 <= used <= allowed:
@@ -40,8 +42,7 @@ class Breakdown:
     @property
     def message(self) -> str:
         """The results line, e.g. ``"Alan receives 4 + 5 = 9 points."``."""
-        unit = "point" if self.total == 1 else "points"
-        return f"{self.name} receives {self.breaking} + {self.making} = {self.total} {unit}."
+        return f"{self.name} receives {self.breaking} + {self.making} = {counted(self.total, 'point')}."
 
 
 def breakdown(

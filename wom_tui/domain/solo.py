@@ -24,6 +24,7 @@ from .halloffame import HallEntry, HallOfFame
 from .commands import command_hint
 from .records import GameRecord, PlayerRecord
 from .wom import SetupError
+from .words import counted, plural
 
 MIN_SOLO_LENGTH, MAX_SOLO_LENGTH = 4, 8
 GUEST = "Guest"
@@ -65,7 +66,7 @@ class LifelineResult:
 
 def guesses_word(n: int) -> str:
     """``"1 guess"``, ``"3 guesses"``."""
-    return f"{n} guess" if n == 1 else f"{n} guesses"
+    return counted(n, "guess")
 
 
 def count_text(count: tuple[int, bool]) -> str:
@@ -79,7 +80,7 @@ def codes_remain(count: tuple[int, bool]) -> str:
     n, exact = count
     if exact and n == 1:
         return "1 code remains possible."
-    return f"{count_text(count)} codes remain possible."
+    return f"{count_text(count)} {plural(n if exact else 2, 'code')} remain possible."
 
 
 def coach_verdict(ruleset: Ruleset, guess: str, before: Sequence[tuple[str, Feedback]],

@@ -17,6 +17,7 @@ from .game import GameKind
 from .players import Player
 from .records import GameRecord, PlayerRecord
 from .scoring import Breakdown, breakdown
+from .words import counted
 
 
 @dataclass(frozen=True)
@@ -64,8 +65,7 @@ class GameResults:
 def board_outcome(name: str, board: DecodingBoard) -> str | None:
     """The line announcing that ``name`` broke their code or failed to, once their board is done; else None."""
     if board.solved:
-        unit = "attempt" if board.attempts_used == 1 else "attempts"
-        return f"{name} broke the code in {board.attempts_used} {unit}!"
+        return f"{name} broke the code in {counted(board.attempts_used, 'attempt')}!"
     if board.out_of_attempts:
         return f"{name} failed to break the code."
     return None

@@ -34,6 +34,7 @@ from ..domain.computer_breaks import (
 )
 from ..domain.strategies import Correction
 from ..domain.game import Move
+from ..domain.words import counted, plural
 from ..patches.footer import Footer
 from ..widgets.digit_input import DigitInput
 from ..widgets.message_log import MessageLog
@@ -66,7 +67,7 @@ def fix_label(guess: str, fix: Correction) -> Text:
     count = f"{n:,}" if exact else f"~{n:,}"
     text = Text(f"#{fix.index + 1} {guess} → ", end="")
     text.append(f"{fix.feedback.black}● {fix.feedback.white}○", style=Style(bold=True))
-    text.append(f" · {count} {'code' if exact and n == 1 else 'codes'}", style=Style(dim=True))
+    text.append(f" · {count} {plural(n if exact else 2, 'code')}", style=Style(dim=True))
     return text
 
 
@@ -186,12 +187,12 @@ class ComputerBreaksScreen(SoloPlayScreen):
         repeats = "repeats allowed" if ruleset.repeats else "no symbol twice"
         if self.choice.by_hand:
             self.messages.say(
-                f"Think of a code of {ruleset.length} symbols from {symbols} ({repeats}); keep it on paper."
+                f"Think of a code of {counted(ruleset.length, 'symbol')} from {symbols} ({repeats}); keep it on paper."
             )
             self.messages.say(f"{BREAKER} has {guesses_word(ruleset.guesses)}. Answer each with black and white.")
             self._step()
         else:
-            self.messages.say(f"Set a code of {ruleset.length} symbols from {symbols} ({repeats}).")
+            self.messages.say(f"Set a code of {counted(ruleset.length, 'symbol')} from {symbols} ({repeats}).")
             self.messages.say(f"It stays hidden (^r to peek); {BREAKER} has {guesses_word(ruleset.guesses)}.")
             self.publish()
             self.query_one("#computer-breaks-secret", GuessInput).focus()

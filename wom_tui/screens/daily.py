@@ -46,6 +46,7 @@ from ..domain.daily import (
 from ..domain.game import GameKind
 from ..domain.records import utc_now
 from ..domain.solo import LifelinePolicy, SoloGame
+from ..domain.words import counted
 from ..patches.footer import Footer
 from ..widgets.peg_input import PegInput
 from ..widgets.pegs import code_pegs, feedback_row
@@ -77,7 +78,7 @@ def streak_text(result: Streak) -> Text:
     text.append(str(result.current), style=Style(bold=True))
     text.append(" · best ", style=Style(dim=True))
     text.append(str(result.best), style=Style(bold=True))
-    text.append(f" · the last {len(result.history)} days:\n", style=Style(dim=True))
+    text.append(f" · the last {counted(len(result.history), 'day')}:\n", style=Style(dim=True))
     for mark in result.history:
         text.append(mark.value, style=_MARK_STYLES[mark])
     text.append("  ■ broke × lost · missed", style=Style(dim=True))

@@ -29,6 +29,7 @@ from textual.widgets.option_list import Option
 from ..domain.notes import Notes
 from ..domain.store import StoreError
 from ..domain.table import CLOSED, FINISHED, GUESSING, MAKING, OPEN, Refused, SeatHolder, SeatView, Table, TableView
+from ..domain.words import counted
 from ..patches.footer import Footer
 from ..widgets.message_log import MessageLog
 from ..widgets.notes_grid import NotesGrid
@@ -290,8 +291,7 @@ class LiveTableScreen(LiveScreen):
             role = "watching"
         phase = {OPEN: "waiting for players", MAKING: "setting codes", GUESSING: "playing",
                  FINISHED: "finished", CLOSED: "closed"}[view.phase]
-        title = (f"{view.creator}'s table · {phase} · {rules.length} pegs, "
-                 f"{'repeats' if rules.repeats else 'no repeats'}, {view.attempts} attempts · {role}")
+        title = f"{view.creator}'s table · {phase} · {rules.title}, {counted(view.attempts, 'attempt')} · {role}"
         title += self._clock_text(view)
         if title != self._shown_title:
             self._shown_title = title
@@ -363,7 +363,7 @@ class LiveTableScreen(LiveScreen):
         elif view.phase == GUESSING and own is not None and own.done:
             self.say("Your board is finished: waiting for the others.")
         elif view.phase == GUESSING and own is not None:
-            self.say(f"Break the code {own.breaking_code_of} set: {own.attempts_left} attempts left.")
+            self.say(f"Break the code {own.breaking_code_of} set: {counted(own.attempts_left, 'attempt')} left.")
         wants = None
         if view.you is not None and own is not None and not view.seats[view.you].gone:
             if view.phase == MAKING and own.code_for is not None:

@@ -21,8 +21,8 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
-from ..domain.codes import Palette, Ruleset
-from ..domain.daily import PUZZLES, daily_share, day_of, sealed_until, share_text, solo_title
+from ..domain.codes import Palette
+from ..domain.daily import PUZZLES, daily_share, day_of, sealed_until, share_text, SOLO_TITLE
 from ..domain.game import GameKind
 from ..domain.moderation import retired_name_keys, shown_name
 from ..domain.records import GameRecord
@@ -58,12 +58,6 @@ def when(stamp: str) -> str:
     if moment.tzinfo is not None:
         moment = moment.astimezone(timezone.utc)
     return moment.strftime("%Y-%m-%d %H:%M")
-
-
-def rules_label(ruleset: Ruleset) -> str:
-    """``"4×RGBYWK/10"``: length, symbols and guesses allowed, short enough for a table cell."""
-    repeats = "" if ruleset.repeats else " nr"
-    return f"{ruleset.length}×{ruleset.palette.symbols}{repeats}/{ruleset.guesses}"
 
 
 def players_cell(summary: GameSummary, retired: frozenset[str] = frozenset()) -> Text:
@@ -174,7 +168,7 @@ class ReplaysScreen(SummariesScreen):
             table.add_row(
                 Text(when(summary.finished_at)),
                 Text(KIND_LABELS.get(summary.kind, summary.kind)),
-                Text(rules_label(summary.ruleset)),
+                Text(summary.ruleset.title),
                 players_cell(summary, self._retired),
                 key=summary.game_id,
             )
@@ -373,7 +367,7 @@ class ReplayScreen(WomScreen):
             puzzle = next((p for p in PUZZLES.values() if p.ruleset == record.ruleset), None)
             if puzzle is not None:
                 return daily_share(self._daily_day(), puzzle, [r for r in results if r is not None], player.broke)
-        return share_text(solo_title(record.ruleset), results, record.ruleset, player.broke)
+        return share_text(SOLO_TITLE, results, record.ruleset, player.broke)
 
     def _daily_day(self) -> str:
         # The attempt's day is the day the game finished or the one before (started before midnight);

@@ -17,7 +17,6 @@ from ..widgets.rating_list import RatingList
 from .base import WomScreen
 
 if TYPE_CHECKING:
-    from ..domain.codes import Ruleset
     from ..domain.halloffame import HallEntry
     from ..domain.ratings import Rating
     from ..domain.users import User
@@ -34,12 +33,6 @@ def sort_users(users: list[User], column: str, reverse: bool) -> list[User]:
     else:
         ordered = sorted(by_name, key=lambda user: getattr(user, column), reverse=True)
     return list(reversed(ordered)) if reverse else ordered
-
-
-def ruleset_label(ruleset: Ruleset) -> str:
-    """A hall-of-fame row's ruleset, short enough for 80 columns: ``"6 × Rainbow, no repeats"``."""
-    label = f"{ruleset.length} × {ruleset.palette.title}"
-    return label if ruleset.repeats else f"{label}, no repeats"
 
 
 class ScoreboardScreen(WomScreen):
@@ -145,7 +138,7 @@ class ScoreboardScreen(WomScreen):
             if entry.guest:
                 name.append(" (guest)", style="dim")
             table.add_row(
-                Text(ruleset_label(entry.ruleset)),
+                Text(entry.ruleset.title),
                 Text(f"{entry.guesses} of {entry.ruleset.guesses}", justify="right"),
                 name,
                 Text(entry.day),

@@ -27,6 +27,7 @@ from ..domain.halloffame import HallEntry
 from ..domain.store import StoreError
 from ..domain.solo import LIFELINE_COSTS, LifelineResult, SoloGame
 from ..domain.users import MAX_GUEST_NAME, NameRejected, check_guest_name
+from ..domain.words import counted
 from ..patches.footer import Footer
 from ..widgets.line_input import LineInput
 from ..widgets.message_log import MessageLog
@@ -194,7 +195,7 @@ class SoloGameScreen(SoloPlayScreen):
         if self not in self.app.screen_stack:
             return  # left before the welcome was due (ctrl+n then Esc in one burst; random run, seed 10)
         ruleset = self.game.ruleset
-        self.messages.say(f"Game {self._games}: the hidden code is {ruleset.length} symbols long.")
+        self.messages.say(f"Game {self._games}: the hidden code is {counted(ruleset.length, 'symbol')} long.")
         self.messages.say(f"You have {guesses_word(ruleset.guesses)}. Symbols: {ruleset.palette.listing()}.")
         if not ruleset.repeats:
             self.messages.say("No symbol appears twice in the code.")

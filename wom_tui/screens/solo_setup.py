@@ -18,6 +18,7 @@ from ..domain.choices import pick, pick_index
 from ..domain.codes import DIGITS8, DIGITS10, MAX_GUESSES, MIN_GUESSES, PALETTES, RAINBOW, WOM, Palette
 from ..domain.solo import MAX_SOLO_LENGTH, MIN_SOLO_LENGTH, LifelinePolicy, SoloGame, SoloSetup
 from ..domain.wom import SetupError
+from ..domain.words import counted
 from ..patches.footer import Footer
 from ..widgets.pegs import code_pegs
 from ..widgets.choice import Choice, Radio
@@ -25,13 +26,8 @@ from ..widgets.player_select import PlayerChoice
 from .base import WomScreen
 from .solo_choice import SoloChoice
 
-PALETTE_CHOICES: tuple[tuple[Palette, str], ...] = (
-    (DIGITS10, "Digits 0–9"),
-    (DIGITS8, "Digits 1–8"),
-    (RAINBOW, "Rainbow"),
-    (WOM, "WoM colours"),
-)
-"""The palettes offered, with their short labels (the default first)."""
+PALETTE_CHOICES: tuple[Palette, ...] = (DIGITS10, DIGITS8, RAINBOW, WOM)
+"""The palettes offered, each shown by its one name (the default first)."""
 
 LENGTHS: tuple[int | None, ...] = (*range(MIN_SOLO_LENGTH, MAX_SOLO_LENGTH + 1), None)
 """Code lengths offered; ``None`` is "Random"."""
@@ -80,7 +76,7 @@ class SoloSetupScreen(WomScreen):
         return {
             "mode": pick_index(saved, "mode", ["break", "computer"], 0),
             "length": pick_index(saved, "length", LENGTHS, 0),
-            "palette": pick_index(saved, "palette", [palette.key for palette, _ in PALETTE_CHOICES], 0),
+            "palette": pick_index(saved, "palette", [palette.key for palette in PALETTE_CHOICES], 0),
             "repeats": pick_index(saved, "repeats", [True, False], 0),
             "guesses": pick(saved, "guesses", range(MIN_GUESSES, MAX_GUESSES + 1), 10),
             "lifelines": pick_index(saved, "lifelines", [policy.value for policy in POLICIES], 1),
@@ -125,7 +121,7 @@ class SoloSetupScreen(WomScreen):
                 yield _radio_set("solo-length", [str(n) if n else "Random" for n in LENGTHS], last["length"])
             with Horizontal(classes="solo-row"):
                 yield Static("Palette", classes="solo-label")
-                yield _radio_set("solo-palette", [label for _, label in PALETTE_CHOICES], last["palette"])
+                yield _radio_set("solo-palette", [palette.title for palette in PALETTE_CHOICES], last["palette"])
             with Horizontal(classes="solo-row"):
                 yield Static("Repeats", classes="solo-label")
                 yield _radio_set("solo-repeats", ["Yes", "No"], last["repeats"])
@@ -182,8 +178,7 @@ class SoloSetupScreen(WomScreen):
         game = self.kept
         if game is None:
             return "Resume your game"
-        return (f"r Resume your game · {game.ruleset.length} × {game.ruleset.palette.title} · "
-                f"guess {game.guess_number} of {game.ruleset.guesses}")
+        return f"r Resume your game · {game.ruleset.title} · guess {game.guess_number} of {game.ruleset.guesses}"
 
     def _show_kept(self) -> None:
         """Back from a game: offer the kept one again, or no more once it was finished or dropped."""
@@ -216,7 +211,7 @@ class SoloSetupScreen(WomScreen):
 
     def setup(self) -> SoloSetup:
         """The chosen rules; :class:`SetupError` with the domain's reason if they do not go together."""
-        palette, _ = PALETTE_CHOICES[_pressed(self.query_one("#solo-palette", RadioSet))]
+        palette = PALETTE_CHOICES[_pressed(self.query_one("#solo-palette", RadioSet))]
         return SoloSetup(
             length=LENGTHS[_pressed(self.query_one("#solo-length", RadioSet))],
             palette=PALETTES[palette.key],
@@ -298,7 +293,7 @@ class SoloSetupScreen(WomScreen):
         text.append("  ")
         size = f"{length}" if length else f"{MIN_SOLO_LENGTH}–{setup.max_length}"
         repeats = "repeats" if setup.repeats else "no repeats"
-        text.append(f"{size} of {len(setup.palette)} symbols, {repeats}, {setup.guesses} guesses")
+        text.append(f"{size} of {len(setup.palette)} symbols, {repeats}, {counted(setup.guesses, 'guess')}")
         if computer_breaks or length is None:
             return text
         # Without the hall of fame (the store failed) the summary just has no record line.
@@ -311,7 +306,7 @@ class SoloSetupScreen(WomScreen):
             text.append("No record yet for these rules: set one!", style="italic")
         else:
             text.append("Record: ")
-            text.append(f"{best.guesses} {'guess' if best.guesses == 1 else 'guesses'}", style="bold")
+            text.append(counted(best.guesses, "guess"), style="bold")
             text.append(" by ")
             text.append(best.name, style="bold")
             text.append(f" ({best.day})")

@@ -23,6 +23,7 @@ from ..domain.ratings import DISPLAY_BASE, RatingBook
 from ..domain.stats import BREAKING_KINDS, GameSummary, PlayerStats, RulesetStats, StatsCache
 from ..domain.store import StoreError
 from ..domain.users import name_key
+from ..domain.words import counted
 from ..widgets.bar_chart import BarChart
 from ..patches.footer import Footer
 from ..widgets.choice import Choice
@@ -257,7 +258,7 @@ class StatsScreen(SummariesScreen):
         points_label = self.query_one("#stats-points-label", Static)
         points = self.query_one("#stats-points", Sparkline)
         if stats.points:
-            games = f"{len(stats.points)} WoM {'game' if len(stats.points) == 1 else 'games'}"
+            games = counted(len(stats.points), "WoM game")
             points_label.update(Text(f"Points over {games}: 0 → {stats.points[-1]} "))
             points.data = [0, *stats.points]
             points.display = True
@@ -275,7 +276,7 @@ class StatsScreen(SummariesScreen):
             label.update(Text("Rating: no rated games yet.", style=Style(dim=True)))
             line.display = False
             return
-        games = f"{rating.games} rated {'game' if rating.games == 1 else 'games'}"
+        games = counted(rating.games, "rated game")
         now = f"{rating.value} (provisional)" if rating.provisional else str(rating.value)
         label.update(Text(f"Rating over {games}: {DISPLAY_BASE} → {now} "))
         line.data = [DISPLAY_BASE, *rating.history]
@@ -299,13 +300,13 @@ class StatsScreen(SummariesScreen):
             bars = (*bars[: max(last_used + 1, 10)], bars[-1])
         chart.bars = tuple((bar.label, bar.count, bar.highlight) for bar in bars)
         games = ruleset_stats.games
-        chart.border_subtitle = f"{games} game{'' if games == 1 else 's'} · {ruleset_stats.wins} won · ◀ last game"
+        chart.border_subtitle = f"{counted(games, 'game')} · {ruleset_stats.wins} won · ◀ last game"
         text = Text("Average guesses: ", style=Style(dim=True), end="")
         text.append(f"{self.stats.player if self.stats else ''} {average_text(ruleset_stats.average)}", style=Style(bold=True))
         for computer in ruleset_stats.computers:
             text.append(" · ")
             text.append(f"{computer.name} {average_text(computer.average)}", style=Style(bold=True))
-            text.append(f" ({computer.games} {'game' if computer.games == 1 else 'games'})", style=Style(dim=True))
+            text.append(f" ({counted(computer.games, 'game')})", style=Style(dim=True))
         compare.update(text)
 
     # -- changing what is shown ------------------------------------------------------------

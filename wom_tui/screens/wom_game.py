@@ -44,6 +44,7 @@ from ..domain.wom import (
     WomGame,
     players_from_names,
 )
+from ..domain.words import counted
 from ..patches.footer import Footer
 from ..widgets.message_log import MessageLog
 from ..widgets.peg_input import PegInput
@@ -55,6 +56,9 @@ from .confirm import ConfirmScreen
 
 if TYPE_CHECKING:
     from ..domain.users import UserRegistry
+
+GAME_NAME = "World of Mastermind"
+"""The game's name, at the start of the top bar where it fits."""
 
 
 @dataclass(frozen=True)
@@ -185,17 +189,16 @@ class WomGameScreen(WomScreen):
         yield Footer()
 
     def _top_bar(self) -> Text:
-        ruleset = self.game.ruleset
-        symbols = ruleset.palette.symbols
-        shown = " ".join(symbols) if len(symbols) <= 6 else ruleset.palette.title
-        # Under 72 columns (60×20) the game's name gives way to its rules, which a player needs.
-        narrow = self.app.size.width < 72
-        gap = " · " if narrow else "  ·  "
-        text = Text("" if narrow else "World of Mastermind" + gap, style="bold", end="")
-        text.append(f"{len(self.game.players)} players{gap}{ruleset.length} × {shown}")
-        text.append(", repeats" if ruleset.repeats else ", no repeats")
-        text.append(f"{gap}{self.game.attempts} attempts")
-        return text
+        rules = (counted(len(self.game.players), "player"), self.game.ruleset.title,
+                 counted(self.game.attempts, "attempt"))
+        room = self.app.size.width - 2  # the bar's padding
+        for gap in ("  ·  ", " · "):
+            if len(GAME_NAME + gap + gap.join(rules)) <= room:
+                text = Text(GAME_NAME + gap, style="bold", end="")
+                text.append(gap.join(rules))
+                return text
+        # Where the whole line does not fit (60×20), the game's name gives way to its rules, which a player needs.
+        return Text(" · ".join(rules), end="")
 
     def _keys_hint(self, enter: str) -> Text:
         symbols = self.game.ruleset.palette.symbols

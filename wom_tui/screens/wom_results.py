@@ -13,6 +13,7 @@ from textual.content import Content
 from textual.widgets import Button, DataTable, Static
 
 from ..domain.wom import SetupError, WomGame
+from ..domain.words import counted
 from ..patches.footer import Footer
 from ..widgets.pegs import code_pegs
 from ..widgets.themes import rich_colour
@@ -122,9 +123,7 @@ class WomResultsScreen(WomScreen):
             # A total that cannot be read now (the store failed) is left out; the points were saved.
             user = self.wom.with_store(lambda: self.wom.store.user(name), on_error=lambda _error: None)
             if user is not None:
-                points = "point" if user.score == 1 else "points"
-                games = "game" if user.games == 1 else "games"
-                totals.append(f"{user.name} {user.score} {points} in {user.games} {games}")
+                totals.append(f"{user.name} {counted(user.score, 'point')} in {counted(user.games, 'game')}")
         if not totals:
             return Content("Saved. Computers earn no points.")
         return Content("Saved to the scoreboard: " + ", ".join(totals) + ".")

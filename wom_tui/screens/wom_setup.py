@@ -38,17 +38,6 @@ COMPUTER_LABELS = {"HAL9000": "HAL9000 · computer", "VIKI": "VIKI · computer"}
 DEFAULT_ATTEMPTS = 10
 
 
-def palette_label(symbols: str) -> str:
-    """``R G B Y W K`` for a short palette, ``0–9`` for a long run of digits."""
-    return " ".join(symbols) if len(symbols) <= 6 else f"{symbols[0]}–{symbols[-1]}"
-
-
-def describe_rules(ruleset: Ruleset) -> str:
-    """``4 × R G B Y W K, repeats`` — what the advanced section holds, for its title."""
-    repeats = "repeats" if ruleset.repeats else "no repeats"
-    return f"{ruleset.length} × {palette_label(ruleset.palette.symbols)}, {repeats}"
-
-
 class WomSetupScreen(WomScreen):
     """How many players, who they are, how many attempts — then start."""
 
@@ -111,7 +100,7 @@ class WomSetupScreen(WomScreen):
                     yield Choice([(Text(str(n)), n) for n in LENGTHS], value=self._ruleset.length, id="setup-length")
                     yield Label("Palette", classes="setup-label-short")
                     yield Choice(
-                        [(Text(palette_label(p.symbols)), key) for key, p in PALETTES.items()],
+                        [(Text(p.title), key) for key, p in PALETTES.items()],
                         value=self._ruleset.palette.key,
                         id="setup-palette",
                     )
@@ -180,7 +169,7 @@ class WomSetupScreen(WomScreen):
         return [(Text(labels.get(name, name)), name) for name in self._all_choices()]
 
     def _advanced_title(self) -> str:
-        return f"Advanced rules: {describe_rules(self._ruleset)}"
+        return f"Advanced rules: {self._ruleset.title}"
 
     def _hint(self) -> Content:
         identity = self.wom.identity
