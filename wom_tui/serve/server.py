@@ -34,7 +34,7 @@ from .events import Events, Who
 from .logsafe import JsonFormatter, RateLimitedLog, SafeFormatter, clean
 from .health import HealthServer
 from .metrics import Metrics
-from .moderation import ModerationWatch, moderation_event
+from .moderation import ModerationWatch, moderation_fields
 from .session import SHUTTING_DOWN, GameSession, describe_seconds
 from .warmparent import WARM_COMMAND, WarmChild, WarmParent
 
@@ -136,6 +136,8 @@ class _Visitor(asyncssh.SSHServer):
         self.authenticated = False
         self.fingerprint: str | None = None
         """The verified key's SHA256 fingerprint once signed in with a key; None for a guest."""
+        self.operator = False
+        """Signed in with a key of ``--operator-key`` (the verified key, judged by asyncssh's reader)."""
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         """Count the newcomer among the connections still signing in (dropping the oldest if too many)."""
@@ -230,6 +232,8 @@ class _Visitor(asyncssh.SSHServer):
         """Fix the identity: the key whose signature asyncssh just verified, else a guest."""
         key, self._candidate = self._candidate, None
         self.fingerprint = key.get_fingerprint() if key is not None else None
+        operators = self._server.operator_keys
+        self.operator = key is not None and operators is not None and operators.validate(key, self.host, self.host) is not None
         self.authenticated = True
         self._server.forget(self)
         self._server.events.signed_in(
@@ -254,7 +258,7 @@ class _Visitor(asyncssh.SSHServer):
     def session_requested(self) -> GameSession:
         """Every session is a game session (it refuses exec and subsystems itself)."""
         label = f"session #{self._number}.{next(self._session_numbers)}"
-        session = GameSession(self._server, label, self.host, self.fingerprint)
+        session = GameSession(self._server, label, self.host, self.fingerprint, operator=self.operator)
         session.transport_paused = self.transport_paused
         self._sessions.append(session)
         return session
@@ -295,12 +299,14 @@ class GameServer:
         """Connections still signing in, oldest first."""
         self.host_key: asyncssh.SSHKey | None = None
         self.authorized_keys: asyncssh.SSHAuthorizedKeys | None = None
+        self.operator_keys: asyncssh.SSHAuthorizedKeys | None = None
+        """``--operator-key``: a session signed in with one of these gets the Operator screen."""
         self.dropped = RateLimitedLog(
             log, "dropped %d connection(s) that had not signed in, to make room (at most %d signing in, %d per address)"
         )
         self.unauthenticated_closed = RateLimitedLog(log, "%d connection(s) closed without signing in", level=logging.INFO)
         self.warm = WarmParent(warm_command, settings.warm_answer_timeout) if warm_command is not None else None
-        self.moderation = ModerationWatch(settings, lambda: list(self._seated))
+        self.moderation = ModerationWatch(settings, lambda: list(self._seated), events=lambda: self.events)
         """Bans and retired names: who is turned away at sign-in, and whose open session is ended."""
         """The warm parent that forks each session's game (None: a server for tests that open no game,
         which then spares the warm parent's start, about 0.6 CPU-seconds)."""
@@ -403,6 +409,12 @@ class GameServer:
         # Checked by _Visitor.validate_public_key rather than handed to asyncssh, which would then
         # skip that hook for listed keys, and the hook is where the candidate identity is noted.
         self.authorized_keys = authorized
+        if self.settings.operator_keys:
+            files = [str(path) for path in self.settings.operator_keys]
+            try:
+                self.operator_keys = asyncssh.read_authorized_keys(files)
+            except (OSError, ValueError, asyncssh.KeyImportError) as exc:
+                raise ServeError(f"cannot read the operator keys {', '.join(files)}: {exc}") from exc
         try:
             self._acceptor = await asyncssh.create_server(
                 lambda: _Visitor(self),
@@ -468,7 +480,9 @@ class GameServer:
         """The line a banned client (its key, its name's or its address) is turned away with, or None."""
         line = self.moderation.refusal(session.fingerprint, session.host, getattr(session, "name", None))
         if line is not None:
-            moderation_event("refused", fingerprint=session.fingerprint, address=session.host, reason=line)
+            who = getattr(session, "who", None) or Who(None, clean(session.host), session.fingerprint)
+            self.events.refused(who, "banned", "moderation: refused %s", moderation_fields(
+                fingerprint=session.fingerprint, address=session.host, reason=line), detail=line)
         return line
 
     def leave_seat(self, session: GameSession) -> None:
