@@ -29,7 +29,17 @@ from ..patches.footer import Footer
 from .base import WomScreen
 from .confirm import ConfirmScreen
 
-COLUMNS = ("Name", "Address", "Since", "Screen", "Via")
+COLUMNS = ("Name", "Address", "For", "Screen", "Via")
+
+
+def _ago(seconds: float) -> str:
+    """How long a session has been online, as an operator reads it at a glance: ``<1m``, ``12m``, ``3h05``."""
+    minutes = int(max(seconds, 0) // 60)
+    if minutes < 1:
+        return "<1m"
+    if minutes < 60:
+        return f"{minutes}m"
+    return f"{minutes // 60}h{minutes % 60:02d}"
 
 
 class ReasonForm(ModalScreen["tuple[str, str, str] | None"]):
@@ -160,7 +170,7 @@ class OperatorScreen(WomScreen):
         for presence in online:
             where = presence.where
             name = presence.name if presence.registered else f"{presence.name} (guest)"
-            since = time.strftime("%H:%M", time.localtime(presence.since))
+            since = _ago(time.time() - presence.since)
             table.add_row(Text(name), Text(where.address or "-"), Text(since), Text(where.screen or "-"),
                           Text(where.transport or "-"), key=presence.session)
         if chosen is not None:
