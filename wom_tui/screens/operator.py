@@ -169,9 +169,9 @@ class OperatorScreen(WomScreen):
         table.clear()
         for presence in online:
             where = presence.where
-            name = presence.name if presence.registered else f"{presence.name} (guest)"
+            # A guest's label already says so ("Guest 2"): the name column shows it once.
             since = _ago(time.time() - presence.since)
-            table.add_row(Text(name), Text(where.address or "-"), Text(since), Text(where.screen or "-"),
+            table.add_row(Text(presence.name), Text(where.address or "-"), Text(since), Text(where.screen or "-"),
                           Text(where.transport or "-"), key=presence.session)
         if chosen is not None:
             for index, presence in enumerate(online):
