@@ -77,7 +77,7 @@ async def test_an_operator_kicks_a_second_session_and_speaks_to_every_session(st
     operator.type(LINE)
     await operator.wait_for_text(LINE)
     operator.type("\r")
-    await operator.wait_for_text(f"Shown to everyone: {LINE}")
+    await operator.wait_for_text(f"Shown to everyone (c clears): {LINE}")
     await guest.wait_for_text(f"Operator: {LINE}")
     third_conn, third = await _menu(servers[0])
     await third.wait_for_text(f"Operator: {LINE}")
@@ -102,7 +102,7 @@ async def test_an_operator_kicks_a_second_session_and_speaks_to_every_session(st
     guest_conn.close()
 
     operator.type("c")  # and the line is taken away again
-    await operator.wait_for_text("No line is shown to everyone.")
+    await operator.wait_for_text("No line is shown to everyone (m writes one).")
     store = open_store(location)
     try:
         await until(lambda: store.broadcast() is None)

@@ -174,3 +174,35 @@ def _open_operator(seeded: bool):
 def test_operator_screen_snapshot(snap_compare, data_dir, size) -> None:
     with other_sessions(data_dir):
         assert snap_compare(served_app(data_dir, operator=True), terminal_size=size, run_before=_open_operator(True))
+
+
+async def test_an_operator_cannot_kick_ban_or_retire_their_own_session(data_dir) -> None:
+    app = served_app(data_dir, operator=True)
+    with other_sessions(data_dir):
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+            await pilot.press("a")
+            await wait_for(pilot, lambda: isinstance(app.screen, OperatorScreen)
+                           and any(p.session == "op-session" for p in app.screen.online))
+            screen = app.screen
+            own = next(i for i, p in enumerate(screen.online) if p.session == "op-session")
+            screen.query_one(DataTable).move_cursor(row=own)
+            for key, act in (("k", "kick"), ("b", "ban"), ("r", "retire"), ("k", "kick")):
+                await pilot.press(key)
+                await wait_for(pilot, lambda act=act: f"you cannot {act} it" in "\n".join(screen_lines(app)))
+                assert app.screen is screen  # no form, no question
+            assert app.store.kicks() == [] and app.store.bans() == [] and app.store.retired() == []
+
+
+async def test_at_60_columns_the_screen_says_how_to_clear_the_line(data_dir) -> None:
+    app = served_app(data_dir, operator=True)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, OperatorScreen))
+        await wait_for(pilot, lambda: any("m writes one" in line for line in screen_lines(app)))
+        await pilot.press("m", *"back soon", "enter")
+        await wait_for(pilot, lambda: any("(c clears): back soon" in line for line in screen_lines(app)))
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.store.broadcast() is None)
+        await wait_for(pilot, lambda: any("m writes one" in line for line in screen_lines(app)))

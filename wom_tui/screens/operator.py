@@ -179,7 +179,27 @@ class OperatorScreen(WomScreen):
                     table.move_cursor(row=index)
         self.query_one("#operator-title", Static).update(Text(f"Operator: {len(online)} online"))
         self.query_one("#operator-broadcast", Static).update(
-            Text(f"Shown to everyone: {broadcast.text}" if broadcast else "No line is shown to everyone."))
+            # Said here as well as in the footer, which at 60 columns has no room for "c Clear line".
+            Text(f"Shown to everyone (c clears): {broadcast.text}" if broadcast
+                 else "No line is shown to everyone (m writes one)."))
+
+    def own_session(self) -> str | None:
+        """The operator's own presence id (the server chose it), or None before it is known."""
+        together = getattr(self.app, "together", None)
+        return self.wom.options.session_id or (together.session if together is not None else None)
+
+    def chosen_other(self, act: str) -> Presence | None:
+        """The highlighted session if it is someone else's; otherwise None, with the reason on screen (an
+        operator who kicked, banned or retired themselves would be locked out of their own arcade).
+        """
+        presence = self.chosen()
+        if presence is None:
+            self._status("Nobody is highlighted.")
+            return None
+        if presence.session == self.own_session():
+            self._status(f"That is your own session: you cannot {act} it. Highlight another with ↑ ↓.")
+            return None
+        return presence
 
     def chosen(self) -> Presence | None:
         """The highlighted session, or None."""
@@ -227,10 +247,9 @@ class OperatorScreen(WomScreen):
     # -- the acts ------------------------------------------------------------------------------------
 
     def action_kick(self) -> None:
-        """End the highlighted session (within seconds, with the reason), after asking."""
-        presence = self.chosen()
+        """End the highlighted session (within seconds, with the reason), after asking; never the operator's own."""
+        presence = self.chosen_other("kick")
         if presence is None:
-            self._status("Nobody is highlighted.")
             return
 
         def check(_target: str, _duration: str, reason: str) -> None:
@@ -249,9 +268,8 @@ class OperatorScreen(WomScreen):
 
     def action_ban(self) -> None:
         """Ban the highlighted session's name, key or address, for a while or for good, after asking."""
-        presence = self.chosen()
+        presence = self.chosen_other("ban")
         if presence is None:
-            self._status("Nobody is highlighted.")
             return
         targets = []
         if presence.registered:
@@ -283,8 +301,10 @@ class OperatorScreen(WomScreen):
 
     def action_retire(self) -> None:
         """Retire the highlighted session's registered name, after asking."""
-        presence = self.chosen()
-        if presence is None or not presence.registered:
+        presence = self.chosen_other("retire")
+        if presence is None:
+            return
+        if not presence.registered:
             self._status("Highlight a registered player to retire their name.")
             return
 

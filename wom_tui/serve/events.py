@@ -42,6 +42,8 @@ class Who:
     transport: str = "ssh"
     operator: bool = False
     """Signed in with an ``--operator-key`` key (the server verified it): only its game's operator reports count."""
+    operator_report_ignored: bool = False
+    """An operator's report came from this session without an operator key (logged once)."""
 
     @property
     def kind(self) -> str:
@@ -52,7 +54,7 @@ class Who:
         """The log fields, client-chosen text cleaned (a name, an address)."""
         found = {
             "session": self.session, "address": self.address, "fingerprint": self.fingerprint,
-            "name": self.name, "transport": self.transport,
+            "name": self.name, "transport": self.transport, "operator": self.operator,
         }
         return {key: clean(value) if isinstance(value, str) else value for key, value in found.items() if value}
 
@@ -80,7 +82,8 @@ class Events:
         """A connection signed in, with a verified key or as a guest."""
         log.info(
             "connection #%d from %s signed in %s", connection, peer,
-            f"with key {who.fingerprint}" if who.fingerprint else "as a guest",
+            (f"with key {who.fingerprint}" + (" (an operator's)" if who.operator else "")) if who.fingerprint
+            else "as a guest",
             extra=extra("sign_in", who, outcome="key" if who.fingerprint else "guest"),
         )
         if self.metrics is not None:
@@ -174,10 +177,19 @@ class Events:
         if event == "identity" and isinstance(data.get("name"), str):
             who.name = data["name"]
             return
-        if event == "operator" and who.operator and isinstance(data.get("action"), str) and data["action"] in OPERATOR_ACTIONS:
-            target, reason = data.get("target"), data.get("reason")
-            self.operator_action(who, data["action"], target if isinstance(target, str) else None,
-                                 reason if isinstance(reason, str) else None)
+        if event == "operator":
+            if not who.operator:
+                # Only a game the server started for an operator's key may report an operator's act; anything
+                # else is ignored and said once per session (a game gone wrong, or one tampered with).
+                if not who.operator_report_ignored:
+                    who.operator_report_ignored = True
+                    log.warning("session #%s: ignored an operator's report from a session without an operator key",
+                                who.session, extra=extra("operator_report_ignored", who))
+                return
+            if isinstance(data.get("action"), str) and data["action"] in OPERATOR_ACTIONS:
+                target, reason = data.get("target"), data.get("reason")
+                self.operator_action(who, data["action"], target if isinstance(target, str) else None,
+                                     reason if isinstance(reason, str) else None)
             return
         metrics = self.metrics
         if metrics is None:

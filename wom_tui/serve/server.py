@@ -119,6 +119,32 @@ def _fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
+def read_operator_keys(paths: Sequence[Path]) -> asyncssh.SSHAuthorizedKeys | None:
+    """``--operator-key`` files (OpenSSH authorized_keys format, options such as ``from="…"`` included), read
+    with asyncssh's own reader; None without any; ServeError naming the file if one is missing or holds no key.
+    """
+    if not paths:
+        return None
+    for path in paths:
+        try:
+            path.read_bytes()
+        except OSError as exc:
+            raise ServeError(f"cannot read the operator keys {path}: {exc.strerror or exc}") from exc
+        try:
+            asyncssh.read_authorized_keys(str(path))
+        except (ValueError, asyncssh.KeyImportError) as exc:
+            raise ServeError(f"cannot read the operator keys {path}: {exc} (expected OpenSSH authorized_keys lines, "
+                             "such as a line of ~/.ssh/id_ed25519.pub)") from exc
+    return asyncssh.read_authorized_keys([str(path) for path in paths])
+
+
+def is_operator_key(operators: asyncssh.SSHAuthorizedKeys | None, key: asyncssh.SSHKey, address: str) -> bool:
+    """True if ``key`` (one whose signature the server verified) is an operator's from ``address``: listed in
+    ``--operator-key`` and allowed there by the line's ``from="…"`` option, if it has one.
+    """
+    return operators is not None and operators.validate(key, address, address) is not None
+
+
 class _Visitor(asyncssh.SSHServer):
     """One client connection: authentication, identity, and refusal of everything but sessions."""
 
@@ -232,12 +258,11 @@ class _Visitor(asyncssh.SSHServer):
         """Fix the identity: the key whose signature asyncssh just verified, else a guest."""
         key, self._candidate = self._candidate, None
         self.fingerprint = key.get_fingerprint() if key is not None else None
-        operators = self._server.operator_keys
-        self.operator = key is not None and operators is not None and operators.validate(key, self.host, self.host) is not None
+        self.operator = key is not None and is_operator_key(self._server.operator_keys, key, self.host)
         self.authenticated = True
         self._server.forget(self)
         self._server.events.signed_in(
-            Who(f"{self._number}", clean(self.host), self.fingerprint), self._number, self._peer)
+            Who(f"{self._number}", clean(self.host), self.fingerprint, operator=self.operator), self._number, self._peer)
         self._arm_idle()
 
     def _arm_idle(self) -> None:
@@ -362,6 +387,8 @@ class GameServer:
 
     async def start(self) -> None:
         """Start the warm parent, load or make the host key and listen (raises ServeError if that fails)."""
+        # Before anything starts: a mistyped --operator-key stops the server at once, with the file named.
+        self.operator_keys = read_operator_keys(self.settings.operator_keys)
         # First, so that it could not hold the host key even if it were forked rather than exec'd.
         try:
             if self.warm is not None:
@@ -409,12 +436,6 @@ class GameServer:
         # Checked by _Visitor.validate_public_key rather than handed to asyncssh, which would then
         # skip that hook for listed keys, and the hook is where the candidate identity is noted.
         self.authorized_keys = authorized
-        if self.settings.operator_keys:
-            files = [str(path) for path in self.settings.operator_keys]
-            try:
-                self.operator_keys = asyncssh.read_authorized_keys(files)
-            except (OSError, ValueError, asyncssh.KeyImportError) as exc:
-                raise ServeError(f"cannot read the operator keys {', '.join(files)}: {exc}") from exc
         try:
             self._acceptor = await asyncssh.create_server(
                 lambda: _Visitor(self),
