@@ -28,6 +28,7 @@ from .paths import stylesheets
 from .widgets.themes import THEMES
 
 if TYPE_CHECKING:
+    from .domain.moderation import Broadcast
     from .domain.users import User
     from .domain.records import GameRecord
     from .domain.store import Store, StoreError
@@ -83,6 +84,12 @@ class WomApp(KeyQueue[int]):
         """Who is playing; over SSH only what the server verified (see :class:`Identity`)."""
         self.wrong_link_codes = 0
         """Wrong one-time codes typed in this session (the link screen stops asking after a few)."""
+        self.broadcast: Broadcast | None = None
+        """The operator's line shown on every screen (docs/play.md), or None."""
+        self.broadcast_hidden: Broadcast | None = None
+        """The line the player clicked away (until another comes)."""
+        self.report_operator: Callable[..., None] = _log_operator
+        """Tells the server an operator's act (a served game: the log pipe; locally: the log)."""
         for theme in THEMES:
             self.register_theme(theme)
 
@@ -113,6 +120,7 @@ class WomApp(KeyQueue[int]):
             self.sub_title = self.identity.label
             self.screen_change_signal.subscribe(self, self._badge)
             self._badge(self.screen)
+        self.screen_change_signal.subscribe(self, self._screen_shown)
         if self.check_store():
             self._restore_theme()
             from .screens.solo_resume import offer_resume
@@ -145,16 +153,104 @@ class WomApp(KeyQueue[int]):
             from .screens.together import together_of
 
             together = together_of(self)  # one presence per app session (unless a screen already started it)
+            together.show_screen(self._screen_name())
             if self.options.served:
                 # The connection dropped (the server sends SIGHUP): leave the lobby at once, so that the
                 # others see this player's seat away now rather than when the heartbeat goes stale.
                 with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                    asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._hung_up, together)
+                    loop = asyncio.get_running_loop()
+                    loop.add_signal_handler(signal.SIGHUP, self._hung_up, together)
+                    # The operator's broadcast changed (serve/moderation.py): read it again.
+                    loop.add_signal_handler(signal.SIGUSR1, self.read_broadcast)
+            self.read_broadcast()
         finally:
             # Whatever happened above: this thread also turns the garbage collector back on.
             threading.Thread(target=_import_screens_and_freeze, name="wom-import-screens", daemon=True).start()
         if _css_cache_file is not None:
             self.screen_change_signal.subscribe(self, lambda _screen: self.set_timer(KEEP_CSS_AFTER, _keep_parsed_css))
+
+    # -- what an operator sees, and what they say to everyone (docs/serve.md, *The Operator screen*) --
+
+    def _screen_name(self) -> str:
+        """The screen this session shows, as the Operator screen lists it (a dialog: the screen under it)."""
+        from textual.screen import ModalScreen
+
+        from .domain.presence import screen_label
+
+        for screen in reversed(self.screen_stack):
+            if not isinstance(screen, ModalScreen):
+                return screen_label(type(screen).__name__)
+        return ""
+
+    def _screen_shown(self, screen: Screen[Any]) -> None:
+        together = getattr(self, "together", None)
+        if together is not None:
+            together.show_screen(self._screen_name())
+        self._show_broadcast_on(screen)
+
+    @property
+    def is_operator(self) -> bool:
+        """True for a served session the SSH server signed in with an ``--operator-key`` key."""
+        return bool(self.options.served and self.options.operator and self.identity.fingerprint is not None)
+
+    def action_operator(self) -> None:
+        """The Operator screen (who is online, kick, ban, retire, the broadcast line); nothing for anyone else."""
+        if not self.is_operator:
+            return
+        from .screens.operator import OperatorScreen
+
+        if not any(isinstance(screen, OperatorScreen) for screen in self.screen_stack):
+            self.push_screen(OperatorScreen())
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The operator's action exists only for an operator (a key, the palette, a burst of keys)."""
+        if action == "operator" and not self.is_operator:
+            return False
+        return super().check_action(action, parameters)
+
+    def read_broadcast(self) -> None:
+        """Read the operator's broadcast from the store (in a thread) and show it on every screen."""
+        from .domain.store import StoreError
+
+        def read() -> None:
+            try:
+                found = self.store.broadcast()
+            except (StoreError, OSError):
+                return  # shown at the next change, or never: a comfort, not the game
+            self.call_from_thread(self.show_broadcast, found)
+
+        threading.Thread(target=read, name="wom-broadcast", daemon=True).start()
+
+    def show_broadcast(self, broadcast: Broadcast | None) -> None:
+        """Show ``broadcast`` on every open screen (None: take it away)."""
+        if broadcast == self.broadcast:
+            return
+        self.broadcast = broadcast
+        for screen in self.screen_stack:
+            self._show_broadcast_on(screen)
+
+    def hide_broadcast(self) -> None:
+        """The player clicked the line away: hidden until the operator says something else."""
+        self.broadcast_hidden = self.broadcast
+        for screen in self.screen_stack:
+            self._show_broadcast_on(screen)
+
+    def _show_broadcast_on(self, screen: Screen[Any]) -> None:
+        from .widgets.broadcast import BroadcastLine
+
+        shown = self.broadcast if self.broadcast != self.broadcast_hidden else None
+        found = screen.query(BroadcastLine)
+        if shown is None:
+            found.remove()
+            return
+        if found:
+            found.first().show(shown.text)
+            return
+        if not screen.styles.layers:
+            screen.styles.layers = "default whoami"  # Textual types the tuple form as a 1-tuple
+        line = BroadcastLine()
+        line.show(shown.text)
+        screen.mount(line)
 
     # -- the theme, remembered per identity ------------------------------------------------
 
@@ -557,6 +653,8 @@ class WomApp(KeyQueue[int]):
                             self.action_quick_match)
         yield SystemCommand("Bell", "Turn the bell for your moves off or on (this session)", self.action_toggle_bell)
         yield SystemCommand("Help", "Rules, feedback and keys", self.action_help)
+        if self.is_operator:
+            yield SystemCommand("Operator", "Who is online; kick, ban, retire; a line to everyone", self.action_operator)
         if self.identity.signed_in:
             yield SystemCommand("Sign in a browser", "A one-time code for this arcade's web page",
                                 self.action_browser_code)
@@ -564,6 +662,11 @@ class WomApp(KeyQueue[int]):
         for command in super().get_system_commands(screen):
             if command.title != "Screenshot":
                 yield command
+
+
+def _log_operator(action: str, **fields: object) -> None:
+    """An operator's act, logged where the app runs (a served game reports it to the server instead)."""
+    logging.getLogger("wom_tui.operator").info("operator %s %s", action, fields)
 
 
 def import_screens() -> None:

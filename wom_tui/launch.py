@@ -184,6 +184,9 @@ def run_app(settings: Settings, rng: random.Random, identity: Identity | None = 
         if counting:
             store = _TimedStore.around(store, "postgres" if settings.store else "folder")
         app = app_module.WomApp(store, rng, settings, identity)
+        if _reporting:
+            # An operator's act on the Operator screen: the server logs and counts it (docs/serve.md).
+            app.report_operator = lambda action, **fields: report("operator", action=action, **fields)
         if counting:
             _report_screens(app, app_module)
         css_cache = app_module._load_parsed_css() if not settings.served else None

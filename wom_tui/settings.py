@@ -118,15 +118,30 @@ class Settings:
     """``--trusted-proxy``: addresses or networks whose X-Forwarded-For and X-Forwarded-Proto are believed."""
     motd: str | None = None
     """The message of the day, one line on every session's main menu (``--motd``; data, never markup)."""
+    operator_keys: tuple[Path, ...] = ()
+    """``--operator-key FILE`` (OpenSSH authorized_keys format, may be repeated): a session signed in with one
+    of these keys gets the Operator screen (docs/serve.md, *The Operator screen*)."""
+
+    # -- one served session (set by the server for each session's game) -------------------------
+    operator: bool = False
+    """This session signed in with an operator key, as the SSH server verified it (never a client's word)."""
+    session_id: str | None = None
+    """The session's id in the store's presence (the server chose it: a kick names it)."""
+    transport: str = "local"
+    """How the session reaches the arcade: ``local``, ``ssh`` or ``web``."""
 
     @property
     def host_key_path(self) -> Path:
         """``--host-key``, else ``ssh_host_ed25519_key`` in the data folder."""
         return self.host_key if self.host_key is not None else self.data_dir / HOST_KEY_NAME
 
-    def for_session(self, seed: int, client_address: str | None = None) -> Settings:
-        """The settings of one served session's game: served, with its own seed and its client's address."""
-        return replace(self, seed=seed, served=True, client_address=client_address)
+    def for_session(self, seed: int, client_address: str | None = None, *, session_id: str | None = None,
+                    operator: bool = False, transport: str = "ssh") -> Settings:
+        """The settings of one served session's game: served, with its own seed, its client's address, its
+        presence id, whether it signed in with an operator key, and its transport.
+        """
+        return replace(self, seed=seed, served=True, client_address=client_address, session_id=session_id,
+                       operator=operator, transport=transport)
 
     def as_json(self) -> dict[str, Any]:
         """The settings as JSON data (paths as text), for :meth:`from_json` in another process."""
@@ -134,6 +149,7 @@ class Settings:
         for name in _PATHS:
             if data[name] is not None:
                 data[name] = str(data[name])
+        data["operator_keys"] = [str(path) for path in self.operator_keys]
         return data
 
     @classmethod
@@ -147,6 +163,8 @@ class Settings:
         for name in ("web_origin", "trusted_proxy"):
             if name in values:
                 values[name] = tuple(values[name])
+        if "operator_keys" in values:
+            values["operator_keys"] = tuple(Path(path) for path in values["operator_keys"])
         return cls(**values)
 
 

@@ -14,7 +14,7 @@ from .helpers import snapshot
 __all__ = ["tmp_path", "tmp_path_factory"]
 
 TABLES = ("wom_users", "wom_games", "wom_hall_of_fame", "wom_user_keys", "wom_links", "wom_solo_games",
-          "wom_browser_codes", "wom_browser_sessions", "wom_bans", "wom_retired")
+          "wom_browser_codes", "wom_browser_sessions", "wom_bans", "wom_retired", "wom_kicks", "wom_broadcast")
 
 
 class StoreFactory:

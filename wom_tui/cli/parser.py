@@ -92,6 +92,8 @@ def _add_serve_command(sub: Any) -> None:
     serve.add_argument("--host-key", metavar="PATH", help="host key file (default: ssh_host_ed25519_key in the data folder)")
     serve.add_argument("--authorized-keys", metavar="FILE", help="only let in clients with a key listed here")
     serve.add_argument("--no-guests", action="store_true", help="turn away clients without an SSH key")
+    serve.add_argument("--operator-key", action="append", default=[], metavar="FILE",
+                       help="an authorized_keys file of operators: their sessions get the Operator screen (repeatable)")
     serve.add_argument("--metrics", metavar="HOST:PORT", type=_address,
                        help="serve Prometheus /metrics, /livez and /readyz here (off by default; "
                             "a bare PORT listens on 127.0.0.1)")
@@ -250,6 +252,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         no_guests=args.no_guests, idle_timeout=args.idle_timeout, motd=args.motd or None,
         host_key=Path(args.host_key).expanduser() if args.host_key else None,
         authorized_keys=Path(args.authorized_keys).expanduser() if args.authorized_keys else None,
+        operator_keys=tuple(Path(path).expanduser().absolute() for path in args.operator_key),
         metrics=args.metrics, log_format=args.log_format,
         web=args.web, web_origin=tuple(args.web_origin), trusted_proxy=tuple(args.trusted_proxy),
     )

@@ -252,6 +252,101 @@ class Retirement:
         return cls(data["name"], data["reason"], datetime.fromisoformat(data["at"]))
 
 
+KICK_KEPT = timedelta(minutes=1)
+"""How long a kick is kept: every server ends the session within seconds, then it means nothing."""
+MAX_BROADCAST = 120
+"""Characters of an operator's broadcast line (one line on every screen, at 60 columns two thirds of it)."""
+_SESSION_ID = re.compile(r"[A-Za-z0-9_.:\-]{1,64}")
+
+
+@dataclass(frozen=True)
+class Kick:
+    """An operator ended one session (its presence id): every server holding it ends it with :attr:`line`."""
+
+    session: str
+    reason: str
+    at: datetime
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.session, str) or not _SESSION_ID.fullmatch(self.session):
+            raise ValueError(f"bad session id {self.session!r}")
+        check_reason(self.reason)
+        _utc(self.at)
+
+    @classmethod
+    def make(cls, session: str, reason: str, now: datetime) -> Kick:
+        """A kick of ``session`` now (``ModerationRefused`` if the reason is not one printable line)."""
+        return cls(session, check_reason(reason), _utc(now))
+
+    def fresh(self, now: datetime) -> bool:
+        """True while the kick is kept (:data:`KICK_KEPT`)."""
+        return _utc(now) - _utc(self.at) < KICK_KEPT
+
+    @property
+    def line(self) -> str:
+        """The one line the kicked client reads."""
+        return "An operator ended your session" + (f": {self.reason}" if self.reason else ".")
+
+    def as_json(self) -> dict[str, Any]:
+        """The kick as JSON data."""
+        return {"session": self.session, "reason": self.reason, "at": _utc(self.at).isoformat()}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Kick:
+        """A kick :meth:`as_json` wrote."""
+        if set(data) != {"session", "reason", "at"}:
+            raise ValueError(f"a kick has exactly session, reason and at, not {sorted(data)}")
+        return cls(data["session"], data["reason"], datetime.fromisoformat(data["at"]))
+
+
+def check_broadcast(text: str) -> str:
+    """An operator's broadcast line as shown: one line of printable text, 1 to :data:`MAX_BROADCAST`
+    characters; ``ModerationRefused`` with the reason if not.
+    """
+    if not isinstance(text, str):
+        raise ModerationRefused("a broadcast is text")
+    text = text.strip()
+    if not text:
+        raise ModerationRefused("a broadcast says something")
+    if not text.isprintable():
+        raise ModerationRefused("a broadcast is one line of printable text (no control characters or escapes)")
+    if len(text) > MAX_BROADCAST:
+        raise ModerationRefused(f"a broadcast is at most {MAX_BROADCAST} characters")
+    return text
+
+
+@dataclass(frozen=True)
+class Broadcast:
+    """The line an operator shows on every session's screen until they clear or replace it."""
+
+    text: str
+    by: str
+    """Who sent it: the operator's name, or their key's fingerprint."""
+    at: datetime
+
+    def __post_init__(self) -> None:
+        check_broadcast(self.text)
+        if not isinstance(self.by, str) or not self.by.isprintable() or len(self.by) > 64:
+            raise ValueError(f"bad broadcast sender {self.by!r}")
+        _utc(self.at)
+
+    @classmethod
+    def make(cls, text: str, by: str, now: datetime) -> Broadcast:
+        """A broadcast of ``text`` now (``ModerationRefused`` with the reason if it is not one)."""
+        return cls(check_broadcast(text), by, _utc(now))
+
+    def as_json(self) -> dict[str, Any]:
+        """The broadcast as JSON data."""
+        return {"text": self.text, "by": self.by, "at": _utc(self.at).isoformat()}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Broadcast:
+        """A broadcast :meth:`as_json` wrote."""
+        if set(data) != {"text", "by", "at"}:
+            raise ValueError(f"a broadcast has exactly text, by and at, not {sorted(data)}")
+        return cls(data["text"], data["by"], datetime.fromisoformat(data["at"]))
+
+
 @dataclass(frozen=True)
 class Verdicts:
     """What the server knows of moderation at one moment: the bans, the retired names, and the keys of the
@@ -262,6 +357,17 @@ class Verdicts:
     retired: tuple[Retirement, ...] = ()
     names_of_keys: Mapping[str, str] | None = None
     """Fingerprint → the name it signs in as, for the keys of banned or retired names."""
+    kicks: tuple[Kick, ...] = ()
+    broadcast: Broadcast | None = None
+
+    def kicked(self, session: str | None, now: datetime) -> str | None:
+        """The line a session an operator kicked (its presence id) is ended with, or None."""
+        if session is None:
+            return None
+        for kick in self.kicks:
+            if kick.session == session and kick.fresh(now):
+                return kick.line
+        return None
 
     def refusal(self, *, fingerprint: str | None, address: str | None, now: datetime,
                 name: str | None = None) -> str | None:
@@ -296,6 +402,6 @@ def shown_name(name: str, retired: frozenset[str]) -> str:
 
 
 __all__ = [
-    "BAN_KINDS", "MAX_REASON", "RETIRED_LABEL", "Ban", "BanKind", "ModerationRefused", "Retirement", "Verdicts",
-    "check_motd", "check_reason", "new_ban_id", "parse_duration", "parse_target", "retired_name_keys", "shown_name", "when",
+    "BAN_KINDS", "KICK_KEPT", "MAX_BROADCAST", "MAX_REASON", "RETIRED_LABEL", "Ban", "BanKind", "Broadcast", "Kick",
+    "ModerationRefused", "Retirement", "Verdicts", "check_broadcast", "check_motd", "check_reason", "new_ban_id", "parse_duration", "parse_target", "retired_name_keys", "shown_name", "when",
 ]

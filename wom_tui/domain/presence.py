@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from .table import SeatHolder
 
@@ -25,6 +26,53 @@ def new_session_id() -> str:
     return uuid.uuid4().hex
 
 
+TRANSPORTS = ("", "local", "ssh", "web")
+"""How a session reaches the arcade ("": not said, a record written before it was kept)."""
+MAX_SCREEN = 40
+"""Characters of a screen's name kept in a presence record."""
+_SCREEN = re.compile(r"[A-Za-z0-9 _.-]{0,40}")
+_FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
+
+
+@dataclass(frozen=True)
+class Whereabouts:
+    """What an operator sees of a session besides its name (docs/serve.md, *The Operator screen*): the
+    address it came from, the key the server verified, how it came (ssh, web, local) and the screen it shows.
+    """
+
+    address: str | None = None
+    key: str | None = None
+    """The SHA256 fingerprint of the key the server verified; None for a guest or a browser tab."""
+    transport: str = ""
+    screen: str = ""
+
+    def __post_init__(self) -> None:
+        if self.address is not None and not (isinstance(self.address, str) and 0 < len(self.address) <= 64
+                                             and self.address.isprintable() and " " not in self.address):
+            raise ValueError(f"bad address {self.address!r}")
+        if self.key is not None and not (isinstance(self.key, str) and _FINGERPRINT.fullmatch(self.key)):
+            raise ValueError(f"bad key fingerprint {self.key!r}")
+        if self.transport not in TRANSPORTS:
+            raise ValueError(f"bad transport {self.transport!r}")
+        if not isinstance(self.screen, str) or not _SCREEN.fullmatch(self.screen):
+            raise ValueError(f"bad screen name {self.screen!r}")
+
+    def as_json(self) -> dict[str, Any]:
+        """The whereabouts as JSON data."""
+        return {"address": self.address, "key": self.key, "transport": self.transport, "screen": self.screen}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Whereabouts:
+        """Whereabouts :meth:`as_json` wrote (missing fields: unknown); ``ValueError`` if bad."""
+        return cls(data.get("address"), data.get("key"), data.get("transport", ""), data.get("screen", ""))
+
+
+def screen_label(name: str) -> str:
+    """A screen's class name as an operator reads it: ``SoloGameScreen`` → ``SoloGame``, cut to fit."""
+    name = name.removesuffix("Screen")
+    return "".join(ch for ch in name if ch.isascii() and (ch.isalnum() or ch in " _.-"))[:MAX_SCREEN]
+
+
 @dataclass(frozen=True)
 class Presence:
     """A session that is online: its name (a registered user's or a guest label) and since when."""
@@ -35,6 +83,8 @@ class Presence:
     since: float
     seen: float
     """The last heartbeat (the record's modification time)."""
+    where: Whereabouts = field(default_factory=Whereabouts)
+    """Its address, key, transport and screen (what the Operator screen lists)."""
 
     def holder(self) -> SeatHolder:
         """The person of this session, as they sit at a table."""
@@ -58,4 +108,7 @@ def guest_label(online: Iterable[Presence], session: str) -> str:
 
 
 
-__all__ = ["HEARTBEAT_INTERVAL", "PRESENCE_STALE", "Presence", "guest_label", "new_session_id"]
+__all__ = [
+    "HEARTBEAT_INTERVAL", "PRESENCE_STALE", "TRANSPORTS", "Presence", "Whereabouts", "guest_label", "new_session_id",
+    "screen_label",
+]

@@ -60,6 +60,7 @@ class MenuScreen(OpenedOnce[None]):
         *(Binding(key, f"app.{action}", footer, show=bool(footer)) for key, action, _, footer in MENU if key != "?"),
         Binding("k", "app.link_key", "Link key", show=False),
         Binding("b", "app.browser_code", "Sign in a browser", show=False),
+        Binding("a", "app.operator", "Operator", show=False),
     ]
 
     @property
@@ -119,6 +120,8 @@ class MenuScreen(OpenedOnce[None]):
             entries.insert(len(entries) - 2, ("k", "link_key", label, ""))
         if identity is not None and identity.served and identity.signed_in:
             entries.insert(len(entries) - 2, ("b", "browser_code", "Sign in a browser", ""))
+        if getattr(self.app, "is_operator", False):
+            entries.insert(len(entries) - 2, ("a", "operator", "Arcade operator: who is online, kick, ban", ""))
         return entries
 
     def on_screen_resume(self) -> None:

@@ -21,12 +21,13 @@ import asyncio
 import contextlib
 import weakref
 from collections.abc import Hashable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from textual.css.query import NoMatches
 
 from ..domain.notes import Notes
-from ..domain.presence import HEARTBEAT_INTERVAL, Presence, new_session_id
+from ..domain.presence import HEARTBEAT_INTERVAL, Presence, Whereabouts, new_session_id
 from ..domain.store.api import LiveChange
 from ..domain.store import StoreError
 from ..domain.table import SeatHolder
@@ -45,8 +46,12 @@ class Together:
 
     def __init__(self, app: WomHost) -> None:
         self.app = app
-        self.session = new_session_id()
+        # A served game's id is the server's choice (an operator's kick names it); a local one draws its own.
+        self.session = getattr(app.options, "session_id", None) or new_session_id()
         self.presence: Presence | None = None
+        self.screen = ""
+        """The screen this session shows (what the Operator screen lists), reported when it changes."""
+        self._moved: asyncio.Event | None = None
         self.local_name: str | None = None
         """Local play only: the registered user chosen in the lobby (None: a guest)."""
         self.results_seen: set[str] = set()
@@ -62,6 +67,25 @@ class Together:
             return (identity.name, True) if identity.name is not None else (None, False)
         return (self.local_name, True) if self.local_name is not None else (None, False)
 
+    def where(self) -> Whereabouts:
+        """What an operator sees of this session: the address and key the server gave it, its transport and
+        its screen (a local session: "local", nothing else).
+        """
+        options, identity = self.app.options, self.app.identity
+        try:
+            return Whereabouts(options.client_address if options.served else None,
+                               identity.fingerprint if options.served else None,
+                               options.transport if options.served else "local", self.screen)
+        except ValueError:
+            return Whereabouts(transport="local" if not options.served else options.transport, screen=self.screen)
+
+    def show_screen(self, name: str) -> None:
+        """Say this session now shows ``name``: the heartbeat writes it at once (one write per change)."""
+        if name != self.screen:
+            self.screen = name
+            if self._moved is not None:
+                self._moved.set()
+
     def join(self) -> Presence:
         """(Re)announce this session with the name it should have now (blocking: call in a thread)."""
         live = self.app.store.live
@@ -71,10 +95,16 @@ class Together:
             if current is not None and not current.registered:
                 name = current.name
             else:
-                self.presence = live.join_guest(self.session)
+                self.presence = live.join_guest(self.session, self.where())
                 return self.presence
-        self.presence = live.join(name, registered, self.session)
+        self.presence = live.join(name, registered, self.session, self.where())
         return self.presence
+
+    def _report(self, presence: Presence) -> None:
+        """Write the screen shown now (blocking: call in a thread)."""
+        moved = replace(presence, where=self.where())
+        self.app.store.live.report_screen(moved)
+        self.presence = moved
 
     def me(self) -> SeatHolder | None:
         """The person this session sits at tables as (None before the first join)."""
@@ -83,6 +113,7 @@ class Together:
     async def keep(self) -> None:
         """Join, then heartbeat until cancelled; part on the way out."""
         live = self.app.store.live
+        moved = self._moved = asyncio.Event()
         try:
             while True:
                 try:
@@ -90,11 +121,17 @@ class Together:
                     if self.presence is None or (wanted[0] is not None and wanted[0] != self.presence.name) \
                             or (wanted[0] is None and self.presence.registered):
                         await asyncio.to_thread(self.join)
+                    elif self.presence.where.screen != self.screen:
+                        await asyncio.to_thread(self._report, self.presence)
                     else:
                         await asyncio.to_thread(live.heartbeat, self.presence)
                 except (StoreError, OSError, ValueError):
                     pass  # the store's own checks show its errors; try again at the next beat
-                await asyncio.sleep(until_next_beat(HEARTBEAT_INTERVAL))
+                moved.clear()
+                with contextlib.suppress(asyncio.TimeoutError):
+                    # A screen change writes at once; otherwise the next beat. At most one write per 0.2 s.
+                    await asyncio.wait_for(moved.wait(), until_next_beat(HEARTBEAT_INTERVAL))
+                    await asyncio.sleep(0.2)
         finally:
             with contextlib.suppress(StoreError, OSError):
                 live.part(self.session)

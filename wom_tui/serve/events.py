@@ -22,6 +22,8 @@ log = logging.getLogger("wom_tui.serve")
 
 FIELDS = "wom_fields"
 """The attribute of a log record holding its event's fields (read by :class:`~.logsafe.JsonFormatter`)."""
+OPERATOR_ACTIONS = ("kick", "ban", "retire", "broadcast", "clear_broadcast")
+"""What an operator does on the Operator screen (each logged and counted, docs/serve.md)."""
 MAX_REPORTS = 100_000
 """Reports one game may send (a runaway game cannot make the server parse without end)."""
 
@@ -38,6 +40,10 @@ class Who:
     name: str | None = None
     """The player's name, once their game has said it (from the store, by the verified key)."""
     transport: str = "ssh"
+    operator: bool = False
+    """Signed in with an ``--operator-key`` key (the server verified it): only its game's operator reports count."""
+    operator_report_ignored: bool = False
+    """An operator's report came from this session without an operator key (logged once)."""
 
     @property
     def kind(self) -> str:
@@ -48,7 +54,7 @@ class Who:
         """The log fields, client-chosen text cleaned (a name, an address)."""
         found = {
             "session": self.session, "address": self.address, "fingerprint": self.fingerprint,
-            "name": self.name, "transport": self.transport,
+            "name": self.name, "transport": self.transport, "operator": self.operator,
         }
         return {key: clean(value) if isinstance(value, str) else value for key, value in found.items() if value}
 
@@ -76,7 +82,8 @@ class Events:
         """A connection signed in, with a verified key or as a guest."""
         log.info(
             "connection #%d from %s signed in %s", connection, peer,
-            f"with key {who.fingerprint}" if who.fingerprint else "as a guest",
+            (f"with key {who.fingerprint}" + (" (an operator's)" if who.operator else "")) if who.fingerprint
+            else "as a guest",
             extra=extra("sign_in", who, outcome="key" if who.fingerprint else "guest"),
         )
         if self.metrics is not None:
@@ -87,18 +94,33 @@ class Events:
         if self.metrics is not None:
             self.metrics.sign_ins.labels(transport, "abandoned").inc()
 
-    def refused(self, who: Who, reason: str, message: str, *args: object, level: int = logging.INFO) -> None:
+    def refused(self, who: Who, reason: str, message: str, *args: object, level: int = logging.INFO,
+                detail: str | None = None) -> None:
         """A session or connection turned away for ``reason`` (``full``, ``address``, ``no_terminal``,
-        ``no_guests``, ``banned`` …); ``message % args`` is the text log's line.
+        ``no_guests``, ``banned`` …); ``message % args`` is the text log's line, ``detail`` the line the client read.
         """
-        log.log(level, message, *args, extra=extra("refusal", who, reason=reason))
+        log.log(level, message, *args, extra=extra("refusal", who, reason=reason, detail=detail))
         if self.metrics is not None:
             self.metrics.refusals.labels(who.transport, reason).inc()
 
     def moderated(self, event: str, who: Who, message: str, *args: object, reason: str | None = None,
                   by: str | None = None, duration: float | None = None) -> None:
-        """An operator's act on a player (``ban``, ``unban``, ``kick``, ``retire``), ``by`` whom."""
+        """An operator's act on a player (``ban``, ``unban``, ``kick``, ``retire``), or a session a ban or a kick
+        ended (``moderated``, ``kicked``), ``by`` whom.
+        """
         log.warning(message, *args, extra=extra(event, who, reason=reason, by=by, duration=duration))
+        if self.metrics is not None and event in ("moderated", "kicked"):
+            self.metrics.moderated.labels(who.transport, event).inc()
+
+    def operator_action(self, who: Who, action: str, target: str | None, reason: str | None) -> None:
+        """An operator did ``action`` (``kick``, ``ban``, ``retire``, ``broadcast``, ``clear_broadcast``) on the
+        Operator screen of their session ``who``; ``target``: the session, name, key or address concerned.
+        """
+        log.warning("session #%s: operator %s %s%s", who.session, clean(action, 20), clean(target or "-", 200),
+                    f" ({clean(reason, 200)})" if reason else "",
+                    extra=extra("operator_action", who, action=action, target=target, reason=reason))
+        if self.metrics is not None:
+            self.metrics.operator_actions.labels(clean(action, 20)).inc()
 
     # -- sessions ----------------------------------------------------------------------------------
 
@@ -154,6 +176,20 @@ class Events:
         event = data.get("event")
         if event == "identity" and isinstance(data.get("name"), str):
             who.name = data["name"]
+            return
+        if event == "operator":
+            if not who.operator:
+                # Only a game the server started for an operator's key may report an operator's act; anything
+                # else is ignored and said once per session (a game gone wrong, or one tampered with).
+                if not who.operator_report_ignored:
+                    who.operator_report_ignored = True
+                    log.warning("session #%s: ignored an operator's report from a session without an operator key",
+                                who.session, extra=extra("operator_report_ignored", who))
+                return
+            if isinstance(data.get("action"), str) and data["action"] in OPERATOR_ACTIONS:
+                target, reason = data.get("target"), data.get("reason")
+                self.operator_action(who, data["action"], target if isinstance(target, str) else None,
+                                     reason if isinstance(reason, str) else None)
             return
         metrics = self.metrics
         if metrics is None:

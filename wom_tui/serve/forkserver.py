@@ -142,6 +142,8 @@ def _become_game(request: dict[str, Any], slave: int, log: int | None = None, st
     signal.set_wakeup_fd(-1)
     for signum in (signal.SIGCHLD, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
         signal.signal(signum, signal.SIG_DFL)
+    # "The operator's broadcast changed" (serve/moderation.py): ignored until the game listens for it.
+    signal.signal(signal.SIGUSR1, signal.SIG_IGN)
     os.setsid()
     fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
     if started is not None:
@@ -175,6 +177,8 @@ def _become_web_game(request: dict[str, Any], stdin: int, stdout: int, log: int 
     signal.set_wakeup_fd(-1)
     for signum in (signal.SIGCHLD, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
         signal.signal(signum, signal.SIG_DFL)
+    # "The operator's broadcast changed" (serve/moderation.py): ignored until the game listens for it.
+    signal.signal(signal.SIGUSR1, signal.SIG_IGN)
     os.setsid()
     if started is not None:
         started = fcntl.fcntl(started, fcntl.F_DUPFD, 10)

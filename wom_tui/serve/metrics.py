@@ -75,6 +75,12 @@ class Metrics:
             "wom_store_errors", "Store operations that failed in the games, by backend.", ["backend"], registry=r)
         self.warm_restarts = Counter(
             "wom_warm_parent_restarts", "Times the warm parent ended and a new one was started.", registry=r)
+        self.operator_actions = Counter(
+            "wom_operator_actions", "Operators' acts on the Operator screen (kick, ban, retire, broadcast).", ["action"],
+            registry=r)
+        self.moderated = Counter(
+            "wom_sessions_moderated", "Open sessions ended by a ban or a retirement (moderated) or an operator's kick.",
+            ["transport", "reason"], registry=r)
         self.game_errors = Counter(
             "wom_game_errors", "Error lines the games logged (tracebacks count once per line).", ["transport"],
             registry=r)

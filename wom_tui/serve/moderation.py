@@ -14,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import signal
 import threading
 from collections.abc import Callable, Iterable
 from datetime import datetime, timezone
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..domain.moderation import Verdicts
 from ..domain.users import name_key
+from .events import Events, Who
 from .logsafe import clean
 
 if TYPE_CHECKING:
@@ -37,26 +40,35 @@ FEW_NAMES = 8
 """Up to this many banned or retired names, their keys are looked up one by one; beyond, all users are read once."""
 
 
+BROADCAST_SIGNAL = signal.SIGUSR1
+"""What the server sends a game when the operator's broadcast changed: read it again from the store. A game
+ignores it until it can (:mod:`wom_tui.serve.forkserver`), then shows the line (docs/serve.md)."""
+
+
 class Judged(Protocol):
-    """What is judged of a session: its verified key and its address; :meth:`end` ends it with a line."""
+    """What is judged of a session: its verified key, its address and its presence id (a kick names it);
+    :meth:`end` ends it with a line; ``pid`` is its game's process (None before it runs).
+    """
 
     fingerprint: str | None
     host: str
+    presence_id: str
+    pid: int | None
 
     def end(self, reason: str, farewell: str | None = None) -> None:
         """End the session, telling the client ``farewell``."""
         ...
 
 
-def moderation_event(event: str, **fields: object) -> None:
-    """Log one moderation event (a refusal at sign-in, a session ended); the one place to route them."""
-    details = " ".join(f"{key}={clean(str(value), 200)}" for key, value in fields.items() if value is not None)
-    log.info("moderation: %s %s", event, details)
+def moderation_fields(**fields: object) -> str:
+    """A moderation event's fields for the text log, ``key=value`` each, cleaned (the JSON log has them as fields)."""
+    return " ".join(f"{key}={clean(str(value), 200)}" for key, value in fields.items() if value is not None)
 
 
 def read_verdicts(store: Store) -> Verdicts:
-    """The bans and retired names kept in ``store``, with the keys of the names concerned."""
+    """The bans, retired names, kicks and broadcast kept in ``store``, with the keys of the names concerned."""
     bans, retired = tuple(store.bans()), tuple(store.retired())
+    kicks, broadcast = tuple(store.kicks()), store.broadcast()
     verdicts = Verdicts(bans, retired)
     names_of_keys: dict[str, str] = {}
     names = verdicts.names_concerned()
@@ -65,7 +77,7 @@ def read_verdicts(store: Store) -> Verdicts:
     for user in users:
         if user is not None and name_key(user.name) in concerned:
             names_of_keys.update((key, user.name) for key in user.keys)
-    return Verdicts(bans, retired, names_of_keys)
+    return Verdicts(bans, retired, names_of_keys, kicks, broadcast)
 
 
 class ModerationWatch:
@@ -73,8 +85,9 @@ class ModerationWatch:
 
     def __init__(self, settings: Settings, sessions: Callable[[], Iterable[Judged]], *,
                  open_store: Callable[[Settings], Store] | None = None, recheck: float = RECHECK,
-                 reread: float = REREAD) -> None:
+                 reread: float = REREAD, events: Callable[[], Events] | None = None) -> None:
         self.settings = settings
+        self._events = events or Events
         self.verdicts = Verdicts()
         self._sessions = sessions
         self._open_store = open_store
@@ -86,6 +99,7 @@ class ModerationWatch:
         self._tasks: list[asyncio.Task[None]] = []
         self._failing = False
         self._opening = threading.Lock()
+        self._broadcast_told: object = None
 
     async def start(self) -> None:
         """Listen to the change feed, then read the bans (so no change falls in between; a store that cannot be
@@ -123,12 +137,28 @@ class ModerationWatch:
         self.judge()
 
     def judge(self) -> None:
-        """End every open session the bans known now turn away."""
+        """End every open session the bans known now turn away, or an operator kicked; tell every game when
+        the operator's broadcast changed.
+        """
+        now = datetime.now(timezone.utc)
+        broadcast = self.verdicts.broadcast
+        tell = broadcast != self._broadcast_told
+        self._broadcast_told = broadcast
         for session in list(self._sessions()):
             line = self.refusal(session.fingerprint, session.host, getattr(session, "name", None))
+            kicked = False
+            if line is None:
+                line = self.verdicts.kicked(getattr(session, "presence_id", None), now)
+                kicked = line is not None
             if line is not None:
-                moderation_event("session ended", fingerprint=session.fingerprint, address=session.host, reason=line)
-                session.end("moderation", f"\r\n{line}\r\n")
+                who = getattr(session, "who", None) or Who(None, clean(session.host), session.fingerprint)
+                event = "kicked" if kicked else "moderated"
+                self._events().moderated(event, who, "moderation: session ended %s", moderation_fields(
+                    fingerprint=session.fingerprint, address=session.host, reason=line), reason=line)
+                session.end("kicked" if kicked else "moderation", f"\r\n{line}\r\n")
+            elif tell and (pid := getattr(session, "pid", None)):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, BROADCAST_SIGNAL)
 
     def _opened(self) -> Store:
         """The store, opened on first use (in a thread: opening may wait on a database)."""
@@ -193,4 +223,4 @@ class ModerationWatch:
             self._store = None
 
 
-__all__ = ["RECHECK", "REREAD", "ModerationWatch", "moderation_event", "read_verdicts"]
+__all__ = ["BROADCAST_SIGNAL", "RECHECK", "REREAD", "ModerationWatch", "moderation_fields", "read_verdicts"]

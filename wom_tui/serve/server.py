@@ -34,7 +34,7 @@ from .events import Events, Who
 from .logsafe import JsonFormatter, RateLimitedLog, SafeFormatter, clean
 from .health import HealthServer
 from .metrics import Metrics
-from .moderation import ModerationWatch, moderation_event
+from .moderation import ModerationWatch, moderation_fields
 from .session import SHUTTING_DOWN, GameSession, describe_seconds
 from .warmparent import WARM_COMMAND, WarmChild, WarmParent
 
@@ -119,6 +119,32 @@ def _fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
+def read_operator_keys(paths: Sequence[Path]) -> asyncssh.SSHAuthorizedKeys | None:
+    """``--operator-key`` files (OpenSSH authorized_keys format, options such as ``from="…"`` included), read
+    with asyncssh's own reader; None without any; ServeError naming the file if one is missing or holds no key.
+    """
+    if not paths:
+        return None
+    for path in paths:
+        try:
+            path.read_bytes()
+        except OSError as exc:
+            raise ServeError(f"cannot read the operator keys {path}: {exc.strerror or exc}") from exc
+        try:
+            asyncssh.read_authorized_keys(str(path))
+        except (ValueError, asyncssh.KeyImportError) as exc:
+            raise ServeError(f"cannot read the operator keys {path}: {exc} (expected OpenSSH authorized_keys lines, "
+                             "such as a line of ~/.ssh/id_ed25519.pub)") from exc
+    return asyncssh.read_authorized_keys([str(path) for path in paths])
+
+
+def is_operator_key(operators: asyncssh.SSHAuthorizedKeys | None, key: asyncssh.SSHKey, address: str) -> bool:
+    """True if ``key`` (one whose signature the server verified) is an operator's from ``address``: listed in
+    ``--operator-key`` and allowed there by the line's ``from="…"`` option, if it has one.
+    """
+    return operators is not None and operators.validate(key, address, address) is not None
+
+
 class _Visitor(asyncssh.SSHServer):
     """One client connection: authentication, identity, and refusal of everything but sessions."""
 
@@ -136,6 +162,8 @@ class _Visitor(asyncssh.SSHServer):
         self.authenticated = False
         self.fingerprint: str | None = None
         """The verified key's SHA256 fingerprint once signed in with a key; None for a guest."""
+        self.operator = False
+        """Signed in with a key of ``--operator-key`` (the verified key, judged by asyncssh's reader)."""
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         """Count the newcomer among the connections still signing in (dropping the oldest if too many)."""
@@ -230,10 +258,11 @@ class _Visitor(asyncssh.SSHServer):
         """Fix the identity: the key whose signature asyncssh just verified, else a guest."""
         key, self._candidate = self._candidate, None
         self.fingerprint = key.get_fingerprint() if key is not None else None
+        self.operator = key is not None and is_operator_key(self._server.operator_keys, key, self.host)
         self.authenticated = True
         self._server.forget(self)
         self._server.events.signed_in(
-            Who(f"{self._number}", clean(self.host), self.fingerprint), self._number, self._peer)
+            Who(f"{self._number}", clean(self.host), self.fingerprint, operator=self.operator), self._number, self._peer)
         self._arm_idle()
 
     def _arm_idle(self) -> None:
@@ -254,7 +283,7 @@ class _Visitor(asyncssh.SSHServer):
     def session_requested(self) -> GameSession:
         """Every session is a game session (it refuses exec and subsystems itself)."""
         label = f"session #{self._number}.{next(self._session_numbers)}"
-        session = GameSession(self._server, label, self.host, self.fingerprint)
+        session = GameSession(self._server, label, self.host, self.fingerprint, operator=self.operator)
         session.transport_paused = self.transport_paused
         self._sessions.append(session)
         return session
@@ -295,12 +324,14 @@ class GameServer:
         """Connections still signing in, oldest first."""
         self.host_key: asyncssh.SSHKey | None = None
         self.authorized_keys: asyncssh.SSHAuthorizedKeys | None = None
+        self.operator_keys: asyncssh.SSHAuthorizedKeys | None = None
+        """``--operator-key``: a session signed in with one of these gets the Operator screen."""
         self.dropped = RateLimitedLog(
             log, "dropped %d connection(s) that had not signed in, to make room (at most %d signing in, %d per address)"
         )
         self.unauthenticated_closed = RateLimitedLog(log, "%d connection(s) closed without signing in", level=logging.INFO)
         self.warm = WarmParent(warm_command, settings.warm_answer_timeout) if warm_command is not None else None
-        self.moderation = ModerationWatch(settings, lambda: list(self._seated))
+        self.moderation = ModerationWatch(settings, lambda: list(self._seated), events=lambda: self.events)
         """Bans and retired names: who is turned away at sign-in, and whose open session is ended."""
         """The warm parent that forks each session's game (None: a server for tests that open no game,
         which then spares the warm parent's start, about 0.6 CPU-seconds)."""
@@ -356,6 +387,8 @@ class GameServer:
 
     async def start(self) -> None:
         """Start the warm parent, load or make the host key and listen (raises ServeError if that fails)."""
+        # Before anything starts: a mistyped --operator-key stops the server at once, with the file named.
+        self.operator_keys = read_operator_keys(self.settings.operator_keys)
         # First, so that it could not hold the host key even if it were forked rather than exec'd.
         try:
             if self.warm is not None:
@@ -468,7 +501,9 @@ class GameServer:
         """The line a banned client (its key, its name's or its address) is turned away with, or None."""
         line = self.moderation.refusal(session.fingerprint, session.host, getattr(session, "name", None))
         if line is not None:
-            moderation_event("refused", fingerprint=session.fingerprint, address=session.host, reason=line)
+            who = getattr(session, "who", None) or Who(None, clean(session.host), session.fingerprint)
+            self.events.refused(who, "banned", "moderation: refused %s", moderation_fields(
+                fingerprint=session.fingerprint, address=session.host, reason=line), detail=line)
         return line
 
     def leave_seat(self, session: GameSession) -> None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 import asyncssh
 
 from .. import launch
+from ..domain.presence import new_session_id
 from .events import MAX_REPORTS, Events, Who
 from .logsafe import clean
 from .throttle import InputThrottle
@@ -143,14 +144,19 @@ class SessionHost(Protocol):
 class GameSession(asyncssh.SSHServerSession):
     """Bridges one SSH channel (bytes, no line editor) to a wom-tui process on a fresh pty."""
 
-    def __init__(self, server: SessionHost, label: str, host: str = "?", fingerprint: str | None = None) -> None:
+    def __init__(self, server: SessionHost, label: str, host: str = "?", fingerprint: str | None = None, *,
+                 operator: bool = False) -> None:
         self._server = server
+        self.operator = operator
+        """Signed in with an ``--operator-key`` key (verified by the server): its game gets the Operator screen."""
+        self.presence_id = new_session_id()
+        """The game's id in the store's presence (chosen here, so that a kick of it reaches this session)."""
         self.label = label
         self.host = host
         """The client's address (for the per-address cap)."""
         self.fingerprint = fingerprint
         """The verified key's fingerprint, or None for a guest: the game process is told this, nothing else."""
-        self.who = Who(label.removeprefix("session #"), clean(host), fingerprint)
+        self.who = Who(label.removeprefix("session #"), clean(host), fingerprint, operator=operator)
         """Who this session is, for its log lines and metrics (the name once the game reports it)."""
         self._events: Events = getattr(server, "events", None) or _NO_EVENTS
         self._reports = 0
@@ -385,7 +391,8 @@ class GameSession(asyncssh.SSHServerSession):
         log_read, log_write = os.pipe()
         # The game learns its client's address (the lobby's per-address cap on open tables), nothing more.
         settings = self.game_settings = self._server.game_settings(seed).for_session(
-            seed, None if self.host == "?" else self.host)
+            seed, None if self.host == "?" else self.host, session_id=self.presence_id, operator=self.operator,
+            transport="ssh")
         self.game_fingerprint = self.fingerprint
         env = child_environment(self._term or "", dict(self._chan.get_environment()))
         status = 1

@@ -30,6 +30,7 @@ import re
 import secrets
 import signal
 from collections.abc import Iterable
+from dataclasses import replace
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
@@ -37,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from aiohttp import WSMsgType, web
 
 from ..domain.game import Refusal
+from ..domain.presence import new_session_id
 from ..domain.store.api import StoreError
 from .logsafe import clean
 from .session import (
@@ -223,6 +225,8 @@ class WebSession:
         self.name = name
         """The registered name the tab's cookie signed in as (None: a guest); the game is told this."""
         self.fingerprint: str | None = None
+        self.presence_id = new_session_id()
+        """The game's id in the store's presence (chosen here, so that an operator's kick reaches this tab)."""
         self._size = size
         self._loop = asyncio.get_running_loop()
         self._throttle = InputThrottle()
@@ -293,7 +297,10 @@ class WebSession:
 
     async def _run(self) -> None:
         seed = self._server.next_seed()
-        settings = self.game_settings = self._server.game_settings(seed)
+        # A tab's game learns its presence id (a kick names it) and its transport; never the operator's keys.
+        settings = self.game_settings = replace(self._server.game_settings(seed), session_id=self.presence_id,
+                                                transport="web", operator=False,
+                                                client_address=None if self.host == "?" else self.host)
         columns, rows = self._size
         env = child_environment("xterm-256color", {})
         env.update({"COLUMNS": str(columns), "ROWS": str(rows), "TERM_PROGRAM": "textual", "COLORTERM": "truecolor"})

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from ..browser import BrowserSession
 from ..daily import DailyAttempt
 from ..halloffame import HallEntry, HallOfFame
-from ..moderation import Ban, Retirement
+from ..moderation import Ban, Broadcast, Kick, Retirement
 from ..ratings import RatingBook
 from ..records import GameRecord
 from ..stats import GameSummary
@@ -29,7 +29,7 @@ from ..users import User, UserRegistry
 if TYPE_CHECKING:
     from ..codes import Ruleset
     from ..matchmaking import MatchQueue, RatingOf, Ticket
-    from ..presence import Presence
+    from ..presence import Presence, Whereabouts
     from ..table import SeatHolder, Table
 
 T = TypeVar("T")
@@ -179,6 +179,20 @@ class Moderation(Protocol):
         no such user or it is retired already.
         """
 
+    def kick(self, kick: Kick) -> Kick:
+        """Keep ``kick`` (kicks older than :data:`~..moderation.KICK_KEPT` are dropped as it is written): every
+        server holding that session ends it (docs/serve.md, *The Operator screen*).
+        """
+
+    def kicks(self) -> list[Kick]:
+        """The kicks kept (the last :data:`~..moderation.KICK_KEPT` of them), oldest first."""
+
+    def broadcast(self) -> Broadcast | None:
+        """The operator's line every session shows now, or None."""
+
+    def set_broadcast(self, broadcast: Broadcast | None) -> None:
+        """Show ``broadcast`` on every session (replacing the one shown), or clear it (None)."""
+
 
 class Records(Protocol):
     """Finished games: recorded once, read whole or as summaries (statistics, replays)."""
@@ -324,16 +338,21 @@ class Live(Matchmaking, Protocol):
     quick_reads: bool
     """True when reading a table is a local file read, cheap enough to do on the event loop."""
 
-    def join(self, name: str, registered: bool, session: str | None = None) -> Presence:
-        """Announce a session online; returns it."""
+    def join(self, name: str, registered: bool, session: str | None = None, where: Whereabouts | None = None) -> Presence:
+        """Announce a session online (``where``: its address, key, transport and screen); returns it."""
 
-    def join_guest(self, session: str) -> Presence:
+    def join_guest(self, session: str, where: Whereabouts | None = None) -> Presence:
         """Announce a guest session online as ``Guest N``, N the smallest no other online guest has
         (chosen and written at once: two guests arriving together get two numbers); returns it.
         """
 
     def heartbeat(self, presence: Presence) -> None:
         """Keep a session online (joining again if its record was collected)."""
+
+    def report_screen(self, presence: Presence) -> None:
+        """Keep ``presence.where`` (the screen it shows now) and count as a heartbeat; wakes no change feed
+        (only the Operator screen, which re-reads on its own beat, shows it).
+        """
 
     def part(self, session: str) -> None:
         """A session ending cleanly."""

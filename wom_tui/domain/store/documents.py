@@ -11,6 +11,7 @@ import json
 import re
 import uuid
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
@@ -18,7 +19,7 @@ from ..browser import BrowserSession
 from ..codes import MAX_DIGITS, Ruleset
 from ..daily import DailyAttempt
 from ..halloffame import HallOfFame
-from ..moderation import Ban, Retirement
+from ..moderation import Ban, Broadcast, Kick, Retirement
 from ..users import PendingLink
 from ..records import GAME_KINDS, GameRecord
 from ..stats import GameSummary, PlayerLine
@@ -234,28 +235,50 @@ def encode_browser(codes: Iterable[PendingLink], sessions: Iterable[BrowserSessi
                             "sessions": [session.as_json() for session in sessions]})
 
 
-def decode_moderation(data: dict[str, Any]) -> tuple[list[Ban], list[Retirement]]:
-    """moderation.json's content → the bans and the retired names."""
-    _expect_keys(data, {"schema", "bans", "retired"})
+@dataclass(frozen=True)
+class ModerationDocument:
+    """moderation.json: the bans, the retired names, the kicks of the last minute and the operator's broadcast."""
+
+    bans: tuple[Ban, ...] = ()
+    retired: tuple[Retirement, ...] = ()
+    kicks: tuple[Kick, ...] = ()
+    broadcast: Broadcast | None = None
+
+
+def decode_moderation(data: dict[str, Any]) -> ModerationDocument:
+    """moderation.json's content → the bans, the retired names, the kicks and the broadcast (the last two
+    are left out of a file written before they were kept).
+    """
+    _expect_keys(data, {"schema", "bans", "retired"}, frozenset({"kicks", "broadcast"}))
     _expect_schema(data)
-    bans, retired = data["bans"], data["retired"]
-    if not isinstance(bans, list) or not isinstance(retired, list):
-        raise ValueError("'bans' and 'retired' must be lists")
+    bans, retired, kicks = data["bans"], data["retired"], data.get("kicks", [])
+    if not isinstance(bans, list) or not isinstance(retired, list) or not isinstance(kicks, list):
+        raise ValueError("'bans', 'retired' and 'kicks' must be lists")
     try:
         kept = [Ban.from_json(item) for item in bans]
         names = [Retirement.from_json(item) for item in retired]
+        kicked = [Kick.from_json(item) for item in kicks]
+        broadcast = None if data.get("broadcast") is None else Broadcast.from_json(data["broadcast"])
+    except NameRejected as exc:
+        raise ValueError(f"bad retired name: {exc.reason}") from None
     except (ValueError, TypeError, AttributeError) as exc:
-        raise ValueError(f"bad ban or retired name: {exc}") from None
+        raise ValueError(f"bad ban, retired name, kick or broadcast: {exc}") from None
     if len({ban.id for ban in kept}) != len(kept):
         raise ValueError("two bans share an id")
     if len({name_key(r.name) for r in names}) != len(names):
         raise ValueError("a name is retired twice")
-    return kept, names
+    return ModerationDocument(tuple(kept), tuple(names), tuple(kicked), broadcast)
 
 
-def encode_moderation(bans: Iterable[Ban], retired: Iterable[Retirement]) -> bytes:
+def encode_moderation(document: ModerationDocument) -> bytes:
     """moderation.json's bytes."""
-    return encode_document({"bans": [ban.as_json() for ban in bans], "retired": [r.as_json() for r in retired]})
+    data: dict[str, Any] = {"bans": [ban.as_json() for ban in document.bans],
+                            "retired": [r.as_json() for r in document.retired]}
+    if document.kicks:
+        data["kicks"] = [kick.as_json() for kick in document.kicks]
+    if document.broadcast is not None:
+        data["broadcast"] = document.broadcast.as_json()
+    return encode_document(data)
 
 
 def decode_hall(data: dict[str, Any]) -> HallOfFame:
@@ -606,6 +629,6 @@ def encode_daily_day(day: str, attempts: Iterable[DailyAttempt]) -> bytes:
 
 
 __all__ = [
-    "GAME_ID", "MAX_FILE_BYTES", "SCHEMA", "USERS_SCHEMA", "check_game_id", "check_game_json", "check_identity",
+    "ModerationDocument", "GAME_ID", "MAX_FILE_BYTES", "SCHEMA", "USERS_SCHEMA", "check_game_id", "check_game_json", "check_identity",
     "check_theme_name", "Choices", "check_choices", "check_form_name", "decode_choices_leniently", "decode_prefs_document", "encode_document", "new_game_id", "parse_document",
 ]

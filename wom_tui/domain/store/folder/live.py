@@ -39,13 +39,14 @@ import os
 import re
 import time
 import uuid
+from dataclasses import replace
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from ...matchmaking import MatchQueue
-from ...presence import PRESENCE_STALE, Presence, guest_label, new_session_id
+from ...presence import PRESENCE_STALE, Presence, Whereabouts, guest_label, new_session_id
 from ...table import FINISHED, OPEN, SeatHolder, Table, TableDataError, check_table_id
 from ...users import NameRejected, check_name, name_key
 from ..api import ChangeFeed, Listing, Records, StoreError, Users
@@ -69,6 +70,7 @@ from .files import (
 
 _SESSION = re.compile(r"[A-Za-z0-9_.:\-]{1,64}")
 _PRESENCE_KEYS = {"schema", "session", "name", "registered", "since"}
+_WHEREABOUTS_KEYS = frozenset({"address", "key", "transport", "screen"})
 
 T = TypeVar("T")
 
@@ -84,10 +86,13 @@ class LockedFolder(Users, Records, Protocol):
         """The folder's lock, held for the ``with`` block; :class:`StoreError` if it cannot be had."""
 
 
-def decode_presence(data: dict[str, Any]) -> tuple[str, str, bool, float]:
-    """A presence file's content → (session, name, registered, since); ``ValueError`` if bad."""
-    if set(data) != _PRESENCE_KEYS:
-        extra = sorted(set(data) ^ _PRESENCE_KEYS)[0]
+def decode_presence(data: dict[str, Any]) -> Presence:
+    """A presence file's content → the presence (``seen`` 0: the file's time says it); ``ValueError`` if bad.
+    A record written before whereabouts were kept has none.
+    """
+    keys = set(data)
+    if not _PRESENCE_KEYS <= keys or keys - _PRESENCE_KEYS - _WHEREABOUTS_KEYS:
+        extra = sorted((keys - _WHEREABOUTS_KEYS) ^ _PRESENCE_KEYS)[0]
         raise ValueError(f"{'unexpected' if extra in data else 'missing'} field {extra!r}")
     session, name, registered, since = data["session"], data["name"], data["registered"], data["since"]
     if not isinstance(session, str) or _SESSION.fullmatch(session) is None:
@@ -98,7 +103,7 @@ def decode_presence(data: dict[str, Any]) -> tuple[str, str, bool, float]:
         raise ValueError(f"invalid name {name!r}: {exc.reason}") from None
     if type(registered) is not bool or type(since) not in (int, float):
         raise ValueError("'registered' must be true or false and 'since' a number")
-    return session, name, registered, float(since)
+    return Presence(session, name, registered, float(since), 0.0, Whereabouts.from_json(data))
 
 
 def decode_table(data: dict[str, Any]) -> Table:
@@ -150,7 +155,7 @@ class FolderLive(TableRules):
             for folder in (self.tables_dir, self.presence_dir):
                 for path in folder.glob(f"*{TMP_SUFFIX}"):
                     path.unlink(missing_ok=True)
-        self._presence_cache: dict[str, tuple[tuple[int, int], tuple[str, str, bool, float] | None]] = {}
+        self._presence_cache: dict[str, tuple[tuple[int, int], Presence | None]] = {}
         self._table_cache: dict[str, tuple[tuple[int, int, int], Table]] = {}
         """Each table as last read or written here, by its file's inode, time and size (strictly
         read once; handed out as copies)."""
@@ -281,24 +286,36 @@ class FolderLive(TableRules):
 
     # ---- presence
 
-    def join(self, name: str, registered: bool, session: str | None = None) -> Presence:
+    def join(self, name: str, registered: bool, session: str | None = None, where: Whereabouts | None = None) -> Presence:
         """Announce a session online (or again, after its record was collected); returns it."""
         session = session or new_session_id()
-        holder = SeatHolder(name, session, registered)  # validates
+        SeatHolder(name, session, registered)  # validates
         now = self.clock()
-        body = {"session": holder.session, "name": holder.name, "registered": holder.registered, "since": now}
-        path = self.presence_dir / f"{session}.json"
+        presence = Presence(session, name, registered, now, now, where or Whereabouts())
         with self.store._locked():
-            self._write(path, encode_document(body))
+            self._write_presence(presence)
             self._presence_changed()
-        return Presence(session, name, registered, now, now)
+        return presence
 
-    def join_guest(self, session: str) -> Presence:
+    def _write_presence(self, presence: Presence, *, sync_folder: bool = True) -> None:
+        body = {"session": presence.session, "name": presence.name, "registered": presence.registered,
+                "since": presence.since, **presence.where.as_json()}
+        self._write(self.presence_dir / f"{presence.session}.json", encode_document(body), sync_folder=sync_folder)
+
+    def join_guest(self, session: str, where: Whereabouts | None = None) -> Presence:
         """Announce a guest session online as ``Guest N`` (:func:`guest_label`), the number chosen and
         written under the lock: two guests arriving at the same instant get two numbers.
         """
         with self.store._locked():
-            return self.join(guest_label(self.sessions(), session), False, session)
+            return self.join(guest_label(self.sessions(), session), False, session, where)
+
+    def report_screen(self, presence: Presence) -> None:
+        """Rewrite the record with ``presence.where`` (a new file: its time is the heartbeat); no feed wakes."""
+        path = self.presence_dir / f"{presence.session}.json"
+        if not path.exists():
+            self.join(presence.name, presence.registered, presence.session, presence.where)
+            return
+        self._write_presence(presence, sync_folder=False)  # a screen's name: not worth a folder sync
 
     def heartbeat(self, presence: Presence) -> None:
         """Keep ``presence`` online: touch its record, or write it again if it was collected."""
@@ -306,7 +323,7 @@ class FolderLive(TableRules):
         try:
             os.utime(path)
         except FileNotFoundError:
-            self.join(presence.name, presence.registered, presence.session)
+            self.join(presence.name, presence.registered, presence.session, presence.where)
         except OSError as exc:
             raise StoreError.from_os(path, "cannot touch the file", exc) from None
 
@@ -328,7 +345,7 @@ class FolderLive(TableRules):
             entries = list(os.scandir(self.presence_dir))
         except OSError as exc:
             raise StoreError.from_os(self.presence_dir, "cannot list the folder", exc) from None
-        cache: dict[str, tuple[tuple[int, int], tuple[str, str, bool, float] | None]] = {}
+        cache: dict[str, tuple[tuple[int, int], Presence | None]] = {}
         for entry in entries:
             if not entry.name.endswith(".json"):
                 continue
@@ -340,7 +357,7 @@ class FolderLive(TableRules):
                 continue
             key = (stat.st_ino, stat.st_size)
             known = self._presence_cache.get(entry.name)
-            decoded: tuple[str, str, bool, float] | None
+            decoded: Presence | None
             if known is not None and known[0] == key:
                 decoded = known[1]
             else:
@@ -350,8 +367,8 @@ class FolderLive(TableRules):
                 except (StoreError, ValueError):
                     decoded = None
             cache[entry.name] = (key, decoded)
-            if decoded is not None and entry.name == f"{decoded[0]}.json":
-                found.append(Presence(*decoded, stat.st_mtime))
+            if decoded is not None and entry.name == f"{decoded.session}.json":
+                found.append(replace(decoded, seen=stat.st_mtime))
         self._presence_cache = cache
         return sorted(found, key=lambda p: (p.since, p.session))
 

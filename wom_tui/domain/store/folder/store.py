@@ -6,7 +6,8 @@ Layout of the folder (every JSON file is pretty-printed and carries its ``"schem
     links.json                      {"schema": 1, "links": [...]}  one-time codes to link a key
     browser.json                    {"schema": 1, "codes": [...], "sessions": [...]}  one-time codes for
                                     browsers and browser sessions (only their tokens' SHA-256)
-    moderation.json                 {"schema": 1, "bans": [...], "retired": [...]}  bans and retired names
+    moderation.json                 {"schema": 1, "bans": [...], "retired": [...], "kicks"?: [...], "broadcast"?: {...}}
+                                    bans, retired names, the last minute's kicks, the operator's broadcast
     halloffame.json                 {"schema": 1, "records": [...]}
     games/<id>.json                 {"schema": 1, "id": "<id>", "game": {...}}  one per finished game
     games/<id>.pending.json         a finished game whose points may not be in users.json yet
@@ -65,6 +66,7 @@ import stat
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import date, datetime, timezone
 from operator import attrgetter
 from pathlib import Path
@@ -75,7 +77,7 @@ from ...daily import SECRET_BYTES, DailyAttempt, check_start
 from ...daily import finished as _finished_attempts
 from ...halloffame import HallEntry, HallOfFame
 from ...keys import KeyRejected, check_fingerprint
-from ...moderation import Ban, ModerationRefused, Retirement, check_reason, retired_name_keys
+from ...moderation import Ban, Broadcast, Kick, ModerationRefused, Retirement, check_reason, retired_name_keys
 from ...ratings import RatingBook, rate_games, rated_game
 from ...records import GameRecord
 from ...stats import GameSummary
@@ -93,6 +95,7 @@ from ..documents import (
     decode_game,
     decode_hall,
     decode_links,
+    ModerationDocument,
     decode_moderation,
     decode_prefs,
     decode_prefs_document,
@@ -271,9 +274,9 @@ class FolderStore:
         loaded = read_document(self.browser_path, decode_browser)
         return loaded if loaded is not None else ([], [])
 
-    def _load_moderation(self) -> tuple[list[Ban], list[Retirement]]:
+    def _load_moderation(self) -> ModerationDocument:
         loaded = read_document(self.moderation_path, decode_moderation)
-        return loaded if loaded is not None else ([], [])
+        return loaded if loaded is not None else ModerationDocument()
 
     def _load_game(self, game_id: str, path: Path) -> GameRecord:
         loaded = read_document(path, decode_game)
@@ -473,7 +476,7 @@ class FolderStore:
 
     def bans(self) -> list[Ban]:
         """Every ban kept, expired ones included, in the order made."""
-        return self._load_moderation()[0]
+        return list(self._load_moderation().bans)
 
     def add_ban(self, ban: Ban) -> Ban:
         """Keep ``ban`` (a name ban only of a registered name, as registered)."""
@@ -483,22 +486,23 @@ class FolderStore:
                 if user is None:
                     raise ModerationRefused(f"there is no user called {ban.target!r}")
                 ban = Ban(ban.id, ban.kind, user.name, ban.reason, ban.created, ban.until)
-            bans, retired = self._load_moderation()
-            self._write(self.moderation_path, encode_moderation([*bans, ban], retired))
+            kept = self._load_moderation()
+            self._write(self.moderation_path, encode_moderation(replace(kept, bans=(*kept.bans, ban))))
         return ban
 
     def lift_bans(self, which: str) -> list[Ban]:
         """Lift the ban with the id ``which``, or every ban of that target; the bans lifted."""
         with self._locked():
-            bans, retired = self._load_moderation()
-            gone = [ban for ban in bans if ban.answers_to(which)]
+            kept = self._load_moderation()
+            gone = [ban for ban in kept.bans if ban.answers_to(which)]
             if gone:
-                self._write(self.moderation_path, encode_moderation([ban for ban in bans if ban not in gone], retired))
+                bans = tuple(ban for ban in kept.bans if ban not in gone)
+                self._write(self.moderation_path, encode_moderation(replace(kept, bans=bans)))
         return gone
 
     def retired(self) -> list[Retirement]:
         """Every retired name, in the order retired."""
-        return self._load_moderation()[1]
+        return list(self._load_moderation().retired)
 
     def retire(self, name: str, reason: str, now: datetime | None = None) -> Retirement:
         """Retire the registered ``name``: its records stay, its name stays taken, its keys stop signing in."""
@@ -508,12 +512,35 @@ class FolderStore:
             user = self._load_users()[0].get(name)
             if user is None:
                 raise ModerationRefused(f"there is no user called {name!r}")
-            bans, retired = self._load_moderation()
-            if any(name_key(r.name) == name_key(user.name) for r in retired):
+            kept = self._load_moderation()
+            if any(name_key(r.name) == name_key(user.name) for r in kept.retired):
                 raise ModerationRefused(f"{user.name} is retired already")
             retirement = Retirement(user.name, reason, now)
-            self._write(self.moderation_path, encode_moderation(bans, [*retired, retirement]))
+            self._write(self.moderation_path, encode_moderation(replace(kept, retired=(*kept.retired, retirement))))
         return retirement
+
+    def kick(self, kick: Kick) -> Kick:
+        """Keep ``kick``; the kicks older than a minute go as it is written."""
+        with self._locked():
+            kept = self._load_moderation()
+            kicks = tuple(k for k in kept.kicks if k.fresh(kick.at) and k.session != kick.session)
+            self._write(self.moderation_path, encode_moderation(replace(kept, kicks=(*kicks, kick))))
+        return kick
+
+    def kicks(self) -> list[Kick]:
+        """The kicks kept, oldest first."""
+        return list(self._load_moderation().kicks)
+
+    def broadcast(self) -> Broadcast | None:
+        """The operator's line every session shows now, or None."""
+        return self._load_moderation().broadcast
+
+    def set_broadcast(self, broadcast: Broadcast | None) -> None:
+        """Show ``broadcast`` on every session, or clear it (None)."""
+        with self._locked():
+            kept = self._load_moderation()
+            if kept.broadcast != broadcast:
+                self._write(self.moderation_path, encode_moderation(replace(kept, broadcast=broadcast)))
 
     # ---- browser sign-in (docs/serve.md, *Who you are in a browser*): browser.json, under the lock
 
@@ -1146,7 +1173,7 @@ class FolderStore:
             if arcade.browser_sessions:
                 atomic_write(self.browser_path, encode_browser([], arcade.browser_sessions))
             if arcade.bans or arcade.retired:
-                atomic_write(self.moderation_path, encode_moderation(arcade.bans, arcade.retired))
+                atomic_write(self.moderation_path, encode_moderation(ModerationDocument(arcade.bans, arcade.retired)))
             atomic_write(self.users_path, encode_users(UserRegistry(arcade.users)))
         except OSError as exc:
             raise StoreError.from_os(self.data_dir, "cannot write the copy", exc) from None

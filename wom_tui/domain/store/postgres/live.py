@@ -8,7 +8,8 @@ Tables (schema migration 3, :mod:`.migrations`)::
 
     wom_tables           id, state (the table's JSON), updated_at
     wom_damaged_tables   a row that could not be read, moved aside as it was (the table is closed)
-    wom_presence         session, name, registered, since, seen (the last heartbeat, the database's clock)
+    wom_presence         session, name, registered, since, seen (the last heartbeat, the database's clock),
+                         address, key, transport, screen (what the Operator screen lists)
     wom_match_queue      session, ticket (JSON): the quick-match queue (migration 6, :mod:`...matchmaking`)
     wom_match_wave       one row: when the last wave ran; a change of the queue locks it first
 
@@ -42,7 +43,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from ...matchmaking import MatchQueue, Ticket
-from ...presence import PRESENCE_STALE, Presence, guest_label, new_session_id
+from ...presence import PRESENCE_STALE, Presence, Whereabouts, guest_label, new_session_id
 from ...records import GameRecord
 from ...table import FINISHED, OPEN, SeatHolder, Table, TableDataError, check_table_id
 from ...users import name_key
@@ -79,10 +80,18 @@ class Database(Protocol):
 
 
 _STALE = f"now() - interval '{PRESENCE_STALE} seconds'"
-_JOIN = ("INSERT INTO wom_presence (session, name, registered, since) VALUES (%s, %s, %s, %s) "
+_JOIN = ("INSERT INTO wom_presence (session, name, registered, since, address, key, transport, screen) "
+         "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
          "ON CONFLICT (session) DO UPDATE SET name = EXCLUDED.name, registered = EXCLUDED.registered, "
-         "since = EXCLUDED.since, seen = now()")
-"""A session announced online, or again (session, name, registered, since)."""
+         "since = EXCLUDED.since, seen = now(), address = EXCLUDED.address, key = EXCLUDED.key, "
+         "transport = EXCLUDED.transport, screen = EXCLUDED.screen")
+"""A session announced online, or again (session, name, registered, since, then its whereabouts)."""
+
+
+def _join_row(presence: Presence) -> tuple[Any, ...]:
+    where = presence.where
+    return (presence.session, presence.name, presence.registered, presence.since, where.address, where.key,
+            where.transport, where.screen)
 _GUEST_JOIN_LOCK = 0x574F4D47  # "WOMG": the advisory lock guests joining take in turn (see join_guest)
 _OPENING_LOCK = 0x574F4D54  # "WOMT": the advisory lock tables being opened take in turn (see _insert)
 
@@ -214,16 +223,16 @@ class PostgresLive(TableRules):
 
     # ---- presence
 
-    def join(self, name: str, registered: bool, session: str | None = None) -> Presence:
+    def join(self, name: str, registered: bool, session: str | None = None, where: Whereabouts | None = None) -> Presence:
         """Announce a session online (or again, after its row was collected); returns it."""
         session = session or new_session_id()
-        holder = SeatHolder(name, session, registered)  # validates
+        SeatHolder(name, session, registered)  # validates
         now = self.clock()
-        self.store._transaction(lambda conn, _: conn.execute(
-            _JOIN, (holder.session, holder.name, holder.registered, now)))
-        return Presence(session, name, registered, now, now)
+        presence = Presence(session, name, registered, now, now, where or Whereabouts())
+        self.store._transaction(lambda conn, _: conn.execute(_JOIN, _join_row(presence)))
+        return presence
 
-    def join_guest(self, session: str) -> Presence:
+    def join_guest(self, session: str, where: Whereabouts | None = None) -> Presence:
         """Announce a guest session online as ``Guest N`` (:func:`wom_tui.domain.presence.guest_label`), the number chosen
         and written in one transaction that guests joining at once take in turn (an advisory lock):
         two guests arriving at the same instant get two numbers.
@@ -235,17 +244,26 @@ class PostgresLive(TableRules):
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_GUEST_JOIN_LOCK,))
             rows = conn.execute(f"SELECT session, name, registered FROM wom_presence WHERE seen > {_STALE}").fetchall()
             name = guest_label((Presence(s, n, r, 0.0, 0.0) for s, n, r in rows), session)
-            conn.execute(_JOIN, (session, name, False, now))
+            conn.execute(_JOIN, _join_row(Presence(session, name, False, now, now, where or Whereabouts())))
             return name
         name = self.store._transaction(join)
-        return Presence(session, name, False, now, now)
+        return Presence(session, name, False, now, now, where or Whereabouts())
 
     def heartbeat(self, presence: Presence) -> None:
         """Keep ``presence`` online (``seen = now()``, which notifies nobody), or join again if collected."""
         touched = self.store._transaction(lambda conn, _: conn.execute(
             "UPDATE wom_presence SET seen = now() WHERE session = %s", (presence.session,)).rowcount)
         if not touched:
-            self.join(presence.name, presence.registered, presence.session)
+            self.join(presence.name, presence.registered, presence.session, presence.where)
+
+    def report_screen(self, presence: Presence) -> None:
+        """Keep ``presence.where`` (``seen = now()`` too); the notify trigger does not fire for these columns."""
+        where = presence.where
+        touched = self.store._transaction(lambda conn, _: conn.execute(
+            "UPDATE wom_presence SET seen = now(), address = %s, key = %s, transport = %s, screen = %s "
+            "WHERE session = %s", (where.address, where.key, where.transport, where.screen, presence.session)).rowcount)
+        if not touched:
+            self.join(presence.name, presence.registered, presence.session, presence.where)
 
     def part(self, session: str) -> None:
         """A session ending cleanly: its row goes at once (its seats follow the dropping-out rule)."""
@@ -254,15 +272,17 @@ class PostgresLive(TableRules):
 
     def sessions(self) -> list[Presence]:
         """Sessions online now (heartbeat fresh by the database's clock), oldest first; bad rows are skipped."""
-        rows = self.store._read(f"SELECT session, name, registered, since, extract(epoch FROM seen)::float8 "
+        rows = self.store._read(f"SELECT session, name, registered, since, extract(epoch FROM seen)::float8, "
+                                f"address, key, transport, screen "
                                 f"FROM wom_presence WHERE seen > {_STALE} ORDER BY since, session")
         found = []
-        for session, name, registered, since, seen in rows:
+        for session, name, registered, since, seen, address, key, transport, screen in rows:
             try:
                 SeatHolder(name, session, registered)
+                where = Whereabouts(address, key, transport, screen)
             except (ValueError, TypeError):
                 continue
-            found.append(Presence(session, name, registered, since, seen))
+            found.append(Presence(session, name, registered, since, seen, where))
         return found
 
     def _collect_presence(self) -> set[str]:

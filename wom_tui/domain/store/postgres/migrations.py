@@ -258,6 +258,29 @@ MIGRATIONS: tuple[Migration, ...] = (
         # A streak reads one player's attempts, never every attempt kept.
         "CREATE INDEX wom_daily_attempts_by_player ON wom_daily_attempts (player_key, day)",
     )),
+    Migration(13, "the Operator screen: sessions' whereabouts, kicks and the operator's broadcast line", (
+        # What the Operator screen lists of each online session (docs/serve.md, *The Operator screen*).
+        # A screen's change sets only these (the notify trigger fires on name, registered, since): it wakes nobody.
+        "ALTER TABLE wom_presence ADD COLUMN address text, ADD COLUMN key text, "
+        "ADD COLUMN transport text NOT NULL DEFAULT '', ADD COLUMN screen text NOT NULL DEFAULT ''",
+        # A kick is kept a minute (every server ends the session within seconds); on the moderation feed.
+        """CREATE TABLE wom_kicks (
+               session text COLLATE "C" PRIMARY KEY,
+               reason text NOT NULL,
+               at timestamptz NOT NULL
+           )""",
+        # One row or none: the line every session shows.
+        """CREATE TABLE wom_broadcast (
+               one boolean PRIMARY KEY DEFAULT true CHECK (one),
+               text text NOT NULL,
+               by text NOT NULL,
+               at timestamptz NOT NULL
+           )""",
+        """CREATE TRIGGER wom_kicks_notify AFTER INSERT OR UPDATE OR DELETE ON wom_kicks
+           FOR EACH STATEMENT EXECUTE FUNCTION wom_notify_moderation()""",
+        """CREATE TRIGGER wom_broadcast_notify AFTER INSERT OR UPDATE OR DELETE ON wom_broadcast
+           FOR EACH STATEMENT EXECUTE FUNCTION wom_notify_moderation()""",
+    )),
     # Later versions append here, never edit an applied one.
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

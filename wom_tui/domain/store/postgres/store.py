@@ -47,7 +47,7 @@ from ...daily import SECRET_BYTES, DailyAttempt, check_start
 from ...daily import finished as finished_attempts
 from ...halloffame import HallEntry, HallOfFame
 from ...keys import KeyRejected, check_fingerprint, hash_link_code
-from ...moderation import Ban, ModerationRefused, Retirement, check_reason, retired_name_keys
+from ...moderation import KICK_KEPT, Ban, Broadcast, Kick, ModerationRefused, Retirement, check_reason, retired_name_keys
 from ...ratings import RatingBook, rate_games, rated_game
 from ...records import GameRecord
 from ...solo import check_solo_json
@@ -602,6 +602,50 @@ class PostgresStore:
             except NameRejected as exc:
                 raise self._bad_row("wom_retired", name, exc.reason) from None
         return found
+
+    def kick(self, kick: Kick) -> Kick:
+        """Keep ``kick``; the kicks older than a minute go as it is written."""
+
+        def keep(conn: psycopg.Connection[Any], attempt: int) -> Kick:
+            conn.execute("DELETE FROM wom_kicks WHERE at <= %s", (kick.at - KICK_KEPT,))
+            conn.execute("INSERT INTO wom_kicks (session, reason, at) VALUES (%s, %s, %s) ON CONFLICT (session) "
+                         "DO UPDATE SET reason = EXCLUDED.reason, at = EXCLUDED.at", (kick.session, kick.reason, kick.at))
+            return kick
+
+        return self._transaction(keep)
+
+    def kicks(self) -> list[Kick]:
+        """The kicks kept, oldest first."""
+        found = []
+        for session, reason, at in self._read("SELECT session, reason, at FROM wom_kicks ORDER BY at, session"):
+            try:
+                found.append(Kick(session, reason, at))
+            except (ValueError, TypeError) as exc:
+                raise self._bad_row("wom_kicks", session, str(exc)) from None
+        return found
+
+    def broadcast(self) -> Broadcast | None:
+        """The operator's line every session shows now, or None."""
+        rows = self._read("SELECT text, by, at FROM wom_broadcast")
+        if not rows:
+            return None
+        try:
+            return Broadcast(*rows[0])
+        except (ValueError, TypeError, ModerationRefused) as exc:
+            raise self._bad_row("wom_broadcast", "the broadcast", getattr(exc, "reason", str(exc))) from None
+
+    def set_broadcast(self, broadcast: Broadcast | None) -> None:
+        """Show ``broadcast`` on every session, or clear it (None)."""
+
+        def keep(conn: psycopg.Connection[Any], attempt: int) -> None:
+            if broadcast is None:
+                conn.execute("DELETE FROM wom_broadcast")
+            else:
+                conn.execute("INSERT INTO wom_broadcast (one, text, by, at) VALUES (true, %s, %s, %s) ON CONFLICT (one) "
+                             "DO UPDATE SET text = EXCLUDED.text, by = EXCLUDED.by, at = EXCLUDED.at",
+                             (broadcast.text, broadcast.by, broadcast.at))
+
+        self._transaction(keep)
 
     def retire(self, name: str, reason: str, now: datetime | None = None) -> Retirement:
         """Retire the registered ``name``: its records stay, its name stays taken, its keys stop signing in."""
