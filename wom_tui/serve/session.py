@@ -141,7 +141,74 @@ class SessionHost(Protocol):
         ...
 
 
-class GameSession(asyncssh.SSHServerSession):
+class SeatedGame:
+    """What an SSH session and a browser tab share once seated: their game's clock, its signals, the idle check.
+
+    A subclass sets these in its ``__init__`` and calls :meth:`_arm_idle` when its game starts.
+    """
+
+    label: str
+    task: asyncio.Task[None] | None
+    _loop: asyncio.AbstractEventLoop
+    _throttle: InputThrottle
+    _proc: WarmChild | None
+    _started_at: float
+    _last_input: float
+    _idle_handle: asyncio.TimerHandle | None
+    _kill_handle: asyncio.TimerHandle | None
+
+    @property
+    def _idle_timeout(self) -> float | None:
+        raise NotImplementedError
+
+    def end(self, reason: str, farewell: str | None = None) -> None:
+        """End the session (stop the game, then say ``farewell``)."""
+        raise NotImplementedError
+
+    @property
+    def running(self) -> bool:
+        """True while this session holds a seat."""
+        return self.task is not None and not self.task.done()
+
+    @property
+    def started_at(self) -> float:
+        """When the game started (loop time; 0 before)."""
+        return self._started_at
+
+    @property
+    def input_dropped(self) -> int:
+        """Keystrokes dropped so far for coming faster than a person types."""
+        return self._throttle.dropped
+
+    def _hang_up(self) -> None:
+        """SIGHUP the game now, and SIGKILL it if it is still there after the grace."""
+        self._signal_game(signal.SIGHUP)
+        self._kill_handle = self._loop.call_later(_KILL_GRACE, self._signal_game, signal.SIGKILL)
+
+    def _signal_game(self, signum: int) -> None:
+        # The game leads its own session, so its pid is also its process group.
+        if self._proc is not None and self._proc.returncode is None:
+            try:
+                os.killpg(self._proc.pid, signum)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+    def _arm_idle(self) -> None:
+        timeout = self._idle_timeout
+        if timeout and timeout > 0:
+            self._idle_handle = self._loop.call_at(self._last_input + timeout, self._check_idle)
+
+    def _check_idle(self) -> None:
+        timeout = self._idle_timeout or 0.0
+        # call_at may fire a clock tick early; without the slack that would re-arm in a tight loop.
+        if self._loop.time() >= self._last_input + timeout - 0.05:
+            log.info("%s: idle for %s, closing", self.label, describe_seconds(timeout))
+            self.end("idle", IDLE_CLOSED.format(idle=describe_seconds(timeout)))
+        else:
+            self._arm_idle()
+
+
+class GameSession(SeatedGame, asyncssh.SSHServerSession):
     """Bridges one SSH channel (bytes, no line editor) to a wom-tui process on a fresh pty."""
 
     def __init__(self, server: SessionHost, label: str, host: str = "?", fingerprint: str | None = None, *,
@@ -328,11 +395,6 @@ class GameSession(asyncssh.SSHServerSession):
         """True while the game's output is being read and forwarded (False while the client is behind)."""
         return self._reading
 
-    @property
-    def input_dropped(self) -> int:
-        """Keystrokes dropped so far for coming faster than a person types."""
-        return self._throttle.dropped
-
     def buffered_output(self) -> int:
         """Bytes of the game's output the server holds for this client (channel + its connection's socket buffer)."""
         if self._chan is None:
@@ -344,14 +406,8 @@ class GameSession(asyncssh.SSHServerSession):
         return size
 
     @property
-    def started_at(self) -> float:
-        """When the game started (loop time; 0 before)."""
-        return self._started_at
-
-    @property
-    def running(self) -> bool:
-        """True while this session holds a seat."""
-        return self.task is not None and not self.task.done()
+    def _idle_timeout(self) -> float | None:
+        return self._server.settings.idle_timeout
 
     def end(self, reason: str, farewell: str | None = None) -> None:
         """End the session: stop the game (SIGHUP, then SIGKILL), then say ``farewell`` and close."""
@@ -366,8 +422,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._stop_reading()
         if self._idle_handle is not None:
             self._idle_handle.cancel()
-        self._signal_game(signal.SIGHUP)
-        self._kill_handle = self._loop.call_later(_KILL_GRACE, self._signal_game, signal.SIGKILL)
+        self._hang_up()
 
     def _say_and_close(self, text: str) -> None:
         assert self._chan is not None
@@ -418,8 +473,7 @@ class GameSession(asyncssh.SSHServerSession):
                 f"key {self.fingerprint}" if self.fingerprint else "guest",
             )
             if self._ending:
-                self._signal_game(signal.SIGHUP)
-                self._kill_handle = self._loop.call_later(_KILL_GRACE, self._signal_game, signal.SIGKILL)
+                self._hang_up()
             else:
                 self._start_reading()
             returncode = await self._proc.wait()
@@ -449,14 +503,6 @@ class GameSession(asyncssh.SSHServerSession):
             except (BrokenPipeError, ConnectionError, OSError):
                 self._open = False
         self._events.session_ended(self.who, self._ending or "game quit", self._loop.time() - self._started_at, status)
-
-    def _signal_game(self, signum: int) -> None:
-        # The game leads its own session, so its pid is also its process group.
-        if self._proc is not None and self._proc.returncode is None:
-            try:
-                os.killpg(self._proc.pid, signum)
-            except (ProcessLookupError, PermissionError):
-                pass
 
     # -- the game's own log (errors the player must not see) -------------------------------------
 
@@ -571,19 +617,3 @@ class GameSession(asyncssh.SSHServerSession):
         if self._input_paused and len(self._input) < _INPUT_BACKLOG // 2 and self._chan is not None:
             self._input_paused = False
             self._chan.resume_reading()
-
-    # -- idle check -----------------------------------------------------------------------------
-
-    def _arm_idle(self) -> None:
-        timeout = self._server.settings.idle_timeout
-        if timeout and timeout > 0:
-            self._idle_handle = self._loop.call_at(self._last_input + timeout, self._check_idle)
-
-    def _check_idle(self) -> None:
-        timeout = self._server.settings.idle_timeout
-        # call_at may fire a clock tick early; without the slack that would re-arm in a tight loop.
-        if self._loop.time() >= self._last_input + timeout - 0.05:
-            log.info("%s: idle for %s, closing", self.label, describe_seconds(timeout))
-            self.end("idle", IDLE_CLOSED.format(idle=describe_seconds(timeout)))
-        else:
-            self._arm_idle()

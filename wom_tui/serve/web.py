@@ -28,7 +28,6 @@ import logging
 import os
 import re
 import secrets
-import signal
 from collections.abc import Iterable
 from dataclasses import replace
 from importlib.resources import files
@@ -42,8 +41,8 @@ from ..domain.presence import new_session_id
 from ..domain.store.api import StoreError
 from .logsafe import clean
 from .session import (
-    ARCADE_FULL, IDLE_CLOSED, MAX_COLUMNS, MAX_ROWS, START_FAILED, TERMINAL_RESET, TOO_MANY_FROM_ADDRESS, TOO_MANY_FROM_NETWORK,
-    child_environment, describe_seconds,
+    ARCADE_FULL, MAX_COLUMNS, MAX_ROWS, START_FAILED, TERMINAL_RESET, TOO_MANY_FROM_ADDRESS, TOO_MANY_FROM_NETWORK,
+    SeatedGame, child_environment, describe_seconds,
 )
 from .throttle import InputThrottle
 from .webaddress import split_address
@@ -89,7 +88,6 @@ MAX_MESSAGE = 64 * 1024
 """The largest websocket message a tab may send (a paste of a page of text)."""
 MAX_PACKET = 16 * 1024 * 1024
 """The largest packet a game may write (a full screen of truecolour text is well under 1 MiB)."""
-_KILL_GRACE = 3.0
 _LOG_BUDGET = 256 * 1024
 
 # The escape sequences Textual's web driver writes once at its start (alternate screen, mouse reporting,
@@ -207,7 +205,7 @@ SIGNIN_PAGE = """<!DOCTYPE html>
 """
 
 
-class WebSession:
+class WebSession(SeatedGame):
     """One browser tab's game: forked by the warm parent, on pipes framed by Textual's web driver.
 
     It holds a seat from its start to its game's end. Its websocket may drop and come back (a blink, a
@@ -255,19 +253,8 @@ class WebSession:
     # -- what the server sees (as of an SSH session) ------------------------------------------------
 
     @property
-    def running(self) -> bool:
-        """True while this session holds a seat."""
-        return self.task is not None and not self.task.done()
-
-    @property
-    def started_at(self) -> float:
-        """When the game started (loop time; 0 before)."""
-        return self._started_at
-
-    @property
-    def input_dropped(self) -> int:
-        """Keystrokes dropped so far for coming faster than a person types."""
-        return self._throttle.dropped
+    def _idle_timeout(self) -> float | None:
+        return self._server.settings.idle_timeout
 
     @property
     def connected(self) -> bool:
@@ -286,8 +273,7 @@ class WebSession:
         if self.task is None:
             self.closed.set()
             return
-        self._signal_game(signal.SIGHUP)
-        self._kill_handle = self._loop.call_later(_KILL_GRACE, self._signal_game, signal.SIGKILL)
+        self._hang_up()
 
     def start(self) -> None:
         """Start the game (the seat is already taken)."""
@@ -333,8 +319,7 @@ class WebSession:
             self._stdin = await _pipe_writer(stdin_write)
             readers.append(asyncio.ensure_future(self._read_output(stdout_read)))
             if self._ending:
-                self._signal_game(signal.SIGHUP)
-                self._kill_handle = self._loop.call_later(_KILL_GRACE, self._signal_game, signal.SIGKILL)
+                self._hang_up()
             returncode = await self._proc.wait()
             status = returncode if returncode >= 0 else 128 - returncode
         finally:
@@ -365,13 +350,6 @@ class WebSession:
             "%s: session ended (%s) after %.1f s, game exit status %d",
             self.label, self._ending or "game quit", self._loop.time() - self._started_at, status,
         )
-
-    def _signal_game(self, signum: int) -> None:
-        if self._proc is not None and self._proc.returncode is None:
-            try:
-                os.killpg(self._proc.pid, signum)
-            except (ProcessLookupError, PermissionError):
-                pass
 
     # -- the tab's socket ---------------------------------------------------------------------------
 
@@ -500,21 +478,6 @@ class WebSession:
                 continue
             self._log_budget -= len(line)
             log.error("%s: game: %s", self.label, clean(line.decode("utf-8", "replace").rstrip("\n"), 2000))
-
-    # -- idle check ---------------------------------------------------------------------------------
-
-    def _arm_idle(self) -> None:
-        timeout = self._server.settings.idle_timeout
-        if timeout and timeout > 0:
-            self._idle_handle = self._loop.call_at(self._last_input + timeout, self._check_idle)
-
-    def _check_idle(self) -> None:
-        timeout = self._server.settings.idle_timeout
-        if self._loop.time() >= self._last_input + timeout - 0.05:
-            log.info("%s: idle for %s, closing", self.label, describe_seconds(timeout))
-            self.end("idle", IDLE_CLOSED.format(idle=describe_seconds(timeout)))
-        else:
-            self._arm_idle()
 
 
 async def _pipe_reader(fd: int) -> asyncio.StreamReader:
