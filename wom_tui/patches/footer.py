@@ -1,7 +1,8 @@
 """Textual's Footer, minus a leak and minus needless rebuilds.
 
 It forgets the FooterKeys it has thrown away, and it rebuilds its keys only when what it shows
-has changed.
+has changed. It also closes up its keys (Textual's ``compact`` style) on a terminal too narrow for them
+at the usual spacing, so that the last keys and the palette's are not cut off.
 
 Textual 8's Footer recomposes its FooterKeys whenever the active bindings change (every screen
 opened or closed). Each FooterKey data-binds ``compact`` to the Footer, which puts a watcher in the
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
+from textual import events
 from textual.app import ComposeResult
 from textual.widgets import Footer as TextualFooter
 from textual.widgets._footer import FooterKey
@@ -44,6 +47,9 @@ class Footer(TextualFooter):
         the Footer's cost and about a tenth of opening a screen. Set before mounting, both
         changes are no-ops; the data binding still follows later changes of ``compact``.
         """
+        if self._bindings_ready and self.is_attached:
+            self.set_reactive(TextualFooter.compact, self._too_narrow(self.app.size.width))
+            self.set_class(self.compact, "-compact", update=False)
         compact = self.compact
         if not self._bindings_ready and self.is_attached and getattr(self.screen, "FOOTER_AT_ONCE", False):
             # Textual's Footer composes empty and fills in only once its screen says its bindings are
@@ -80,6 +86,30 @@ class Footer(TextualFooter):
                 if binding.show or key == palette
             ),
         )
+
+    def _too_narrow(self, width: int) -> bool:
+        """Whether the shown keys, at Textual's usual spacing, need more than ``width`` cells.
+
+        A key takes its key, a space and its description, and two cells more unless compact; the
+        palette's key (docked right) is always compact.
+        """
+        app = self.app
+        palette = app.COMMAND_PALETTE_BINDING
+        needed = 0
+        actions: set[str] = set()
+        for key, (_node, binding, _enabled, _tooltip) in self.screen.active_bindings.items():
+            shown = app.get_key_display(binding)
+            if key == palette and self.show_command_palette and app.ENABLE_COMMAND_PALETTE:
+                needed += cell_len(shown) + 1 + cell_len(binding.description)
+            elif binding.show and binding.action not in actions:
+                actions.add(binding.action)
+                needed += cell_len(shown) + 1 + cell_len(binding.description) + 2
+        return needed > width
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Close up the keys when the terminal became too narrow for them, open them out when it is wide again."""
+        if self._bindings_ready and self.is_attached:
+            self.compact = self._too_narrow(event.size.width)
 
     async def recompose(self) -> None:
         """Recompose as Textual does when what it shows has changed; then forget the closed keys' watchers."""

@@ -1,0 +1,45 @@
+"""Every key the footer shows is read whole at 80×24, the palette's last."""
+
+from __future__ import annotations
+
+from textual.widgets._footer import FooterKey
+
+from wom_tui.patches.footer import Footer
+
+from .conftest import wait_for
+from .screen_text import screen_lines
+from .test_leaving import solo_game_under_way
+
+
+def footer_labels(app) -> list[str]:
+    """Each footer key as the player reads it: its key, a space, its description."""
+    footer = app.screen.query_one(Footer)
+    return [f"{key.key_display} {key.description}".strip() for key in footer.query(FooterKey)]
+
+
+def footer_line(app) -> str:
+    """The bottom row of the screen, with its spacing closed up to single spaces."""
+    return " ".join(screen_lines(app)[-1].split())
+
+
+async def test_a_solo_games_footer_shows_every_key_and_the_palette_whole_at_80x24(app) -> None:
+    # Eight keys at the usual spacing need 89 columns: closed up, they fit in 80. (At 60 columns the lifelines
+    # and New game, which the panel beside the guess shows with their keys, run past the edge.)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await solo_game_under_way(pilot)
+        await wait_for(pilot, lambda: "palette" in screen_lines(pilot.app)[-1], message="the footer's palette key")
+        labels = footer_labels(pilot.app)
+        assert any("Help" in label for label in labels) and any("Notes" in label for label in labels)
+        line = footer_line(pilot.app)
+        for label in labels:
+            assert " ".join(label.split()) in line, f"{label!r} is cut from the footer: {line!r}"
+
+
+async def test_the_footer_opens_out_again_when_the_terminal_grows(app) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await solo_game_under_way(pilot)
+        footer = pilot.app.screen.query_one(Footer)
+        await wait_for(pilot, lambda: footer.compact, message="a compact footer at 80 columns")
+        await pilot.resize_terminal(140, 30)
+        await wait_for(pilot, lambda: not footer.compact, message="the usual spacing at 140 columns")
+        assert "F1 Help" in footer_line(pilot.app)
