@@ -90,8 +90,15 @@ class QuickMatchScreen(LiveScreen):
         me = self.together.me()
         assert me is not None
         if not self._queued:
-            self.ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.wom.options.fill_after)
+            if self._stop.is_set():
+                return Waiting(None, 0, None)  # left before the first read (q then Esc in one burst)
             self._queued = True
+            self.ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.wom.options.fill_after)
+            if self._stop.is_set():
+                # The screen went while joining: its unmount may have taken the ticket out before it was
+                # in, so take it out now, or a player back at the menu would be seated at a hidden table.
+                live.leave_queue(me.session)
+                return Waiting(None, 0, None)
         live.match_wave(self.wom.rating_of, self.wom.rng.getrandbits(48), interval=self.wave_interval,
                         grace=self.wom.options.seat_grace,
                         pace=_pace(self.wom.options.computer_pace))
