@@ -86,6 +86,23 @@ def test_a_damaged_cache_is_rebuilt_from_the_game_files(tmp_path: Path):
     assert Store(tmp_path).game_summaries()[0][0].game_id == game_id
 
 
+def test_an_index_written_before_games_said_where_they_were_played_is_rebuilt_once(tmp_path: Path):
+    # An index without the hot_seat and tables lists (an older wom-tui wrote it) could not tell a hot-seat
+    # game from an older record: it is read again from the game files, and written with the lists.
+    from dataclasses import replace
+
+    store = Store(tmp_path)
+    store.register("Alan")
+    game_id = store.record_game(replace(wom_game("Alan"), hot_seat=True))
+    store.game_summaries()
+    index = json.loads((tmp_path / INDEX_FILE).read_text())
+    assert index["hot_seat"] == [game_id] and index["tables"] == []
+    del index["hot_seat"], index["tables"]
+    (tmp_path / INDEX_FILE).write_text(json.dumps(index))
+    assert [s.hot_seat for s in Store(tmp_path).game_summaries()[0]] == [True]
+    assert json.loads((tmp_path / INDEX_FILE).read_text())["hot_seat"] == [game_id]
+
+
 def test_one_game_is_read_in_full_or_refused_clearly(store_factory):
     store = store_factory()
     store.register("Alan")

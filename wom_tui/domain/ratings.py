@@ -7,9 +7,13 @@ book as a cache and rebuild it at will.
 
 What is rated:
 
-* World of Mastermind games (hot-seat or live table) with at least two rated players;
+* World of Mastermind games at a live table with at least two rated players, and hot-seat games with
+  at least two registered users (one person against the computers at one terminal is practice, not a
+  rated game: nobody else saw it played);
 * a rated player is a registered user or a computer player (HAL9000 and VIKI are rated like anyone,
   so they anchor the scale); guests are never rated and do not count towards the two;
+* a record kept before records said where the game was played (``hot_seat`` None) is rated as it
+  always was, by the first rule: rating the games again never moves a rating that was already shown;
 * each player's standing is their points in the game (breaking + making, the same rule for computers,
   whose points the record does not keep but the scoring rules give again); equal points tie.
 
@@ -131,8 +135,12 @@ class RatedGame:
 
 
 def rated_game(summary: GameSummary) -> RatedGame | None:
-    """The game as rated, or None if it is not rated (another kind, fewer than two rated players)."""
+    """The game as rated, or None if it is not rated (another kind, fewer than two rated players, a
+    hot-seat game with fewer than two registered users).
+    """
     if summary.kind != RATED_KIND:
+        return None
+    if summary.hot_seat and sum(line.is_user for line in summary.players) < 2:
         return None
     lines = summary.players
     allowed = summary.ruleset.guesses

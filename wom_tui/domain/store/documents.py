@@ -405,7 +405,7 @@ def check_game_json(data: Any) -> GameRecord:
     """Validate a game record's JSON strictly (types, names, codes, feedback) and build it."""
     if not isinstance(data, dict):
         raise ValueError("a game must be an object")
-    _expect_keys(data, _GAME_KEYS)
+    _expect_keys(data, _GAME_KEYS, frozenset({"hot_seat", "table_id"}))
     if data["kind"] not in GAME_KINDS:
         raise ValueError(f"unknown kind of game {data['kind']!r}")
     ruleset = Ruleset.from_json(data["ruleset"])
@@ -494,12 +494,20 @@ def decode_index(data: dict[str, Any]) -> dict[str, tuple[int, int, GameSummary]
     ruleset once; each game is one flat row ``[game id, size, mtime_ns, kind, ruleset number,
     finished_at]`` followed by ``name, is_user, broke, attempts, points`` for each player.
     ``mtime_ns`` is written as a string of digits: it has 19 digits, more than a data file's
-    numbers may have.
+    numbers may have. ``hot_seat`` and ``tables`` list the ids of the games played hot-seat and at
+    live tables (a game in neither was recorded before records said; required, so an index written
+    before they were kept is rebuilt from the game files once).
     """
-    _expect_keys(data, {"schema", "rulesets", "games"})
+    _expect_keys(data, {"schema", "rulesets", "games", "hot_seat", "tables"})
     raw_rulesets, games = data["rulesets"], data["games"]
     if not isinstance(raw_rulesets, list) or not isinstance(games, list):
         raise ValueError("'rulesets' and 'games' must be lists")
+    seating: dict[str, bool] = {}
+    for key, where in (("hot_seat", True), ("tables", False)):
+        ids = data[key]
+        if type(ids) is not list or not all(type(game_id) is str for game_id in ids):
+            raise ValueError(f"{key!r} must be a list of game ids")
+        seating.update(dict.fromkeys(ids, where))
     rulesets = [Ruleset.from_json(item) for item in raw_rulesets]
     kinds = frozenset(GAME_KINDS)
     result = {}
@@ -519,7 +527,8 @@ def decode_index(data: dict[str, Any]) -> dict[str, tuple[int, int, GameSummary]
                     or type(attempts) is not int or type(points) is not int or attempts < 0 or points < 0):
                 raise ValueError(f"bad player in the index row for {game_id!r}")
             players.append(PlayerLine(player, is_user, broke, attempts, points))
-        result[game_id] = (size, int(mtime), GameSummary(game_id, kind, rulesets[number], finished, tuple(players)))
+        result[game_id] = (size, int(mtime), GameSummary(game_id, kind, rulesets[number], finished, tuple(players),
+                                                         seating.get(game_id)))
     return result
 
 
@@ -527,13 +536,18 @@ def encode_index(entries: dict[str, tuple[int, int, GameSummary]]) -> bytes:
     """games_index.json's bytes (see :func:`decode_index`)."""
     numbers: dict[Ruleset, int] = {}
     rows = []
+    hot_seat: list[str] = []
+    tables: list[str] = []
     for game_id, (size, mtime, summary) in entries.items():
         number = numbers.setdefault(summary.ruleset, len(numbers))
         row: list[Any] = [game_id, size, str(mtime), summary.kind, number, summary.finished_at]
         for line in summary.players:
             row.extend(line)
         rows.append(row)
-    return encode_document({"rulesets": [ruleset.as_json() for ruleset in numbers], "games": rows})
+        if summary.hot_seat is not None:
+            (hot_seat if summary.hot_seat else tables).append(game_id)
+    return encode_document({"rulesets": [ruleset.as_json() for ruleset in numbers], "games": rows,
+                            "hot_seat": hot_seat, "tables": tables})
 
 
 def decode_secret(data: dict[str, Any]) -> bytes:
