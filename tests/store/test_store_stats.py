@@ -103,6 +103,20 @@ def test_an_index_written_before_games_said_where_they_were_played_is_rebuilt_on
     assert json.loads((tmp_path / INDEX_FILE).read_text())["hot_seat"] == [game_id]
 
 
+def test_an_index_of_more_games_than_the_common_file_limit_allows_is_still_read(tmp_path: Path):
+    # 90,000 games make an index over 16 MiB: it was refused on every read, so every look at the
+    # statistics or the ratings read every game file again (tens of seconds at 100,000 games).
+    from wom_tui.domain.store.documents import MAX_FILE_BYTES, encode_index
+
+    summary = GameSummary.of("g", wom_game("Alan", "Betty", "Cara"))
+    entries = {f"2026{n:08d}": (1234, 1764265063123456789, summary._replace(game_id=f"2026{n:08d}"))
+               for n in range(90_000)}
+    raw = encode_index(entries)
+    assert len(raw) > MAX_FILE_BYTES
+    (tmp_path / INDEX_FILE).write_bytes(raw)
+    assert len(Store(tmp_path)._read_index()) == 90_000
+
+
 def test_one_game_is_read_in_full_or_refused_clearly(store_factory):
     store = store_factory()
     store.register("Alan")

@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from ..domain.matchmaking import WAVE_INTERVAL, Ticket
+from ..domain.matchmaking import STRAGGLER_HOLD, WAVE_INTERVAL, Ticket
 from ..domain.store.api import LiveChange
 from ..domain.table import MAKING, Table
 from ..patches.footer import Footer
@@ -35,6 +35,8 @@ class Waiting:
     ticket: Ticket | None
     waiting: int
     table: Table | None
+    group: tuple[str, ...] = ()
+    """The names in this player's held group (the table about to be made), this player included."""
 
 
 def clock_text(seconds: float) -> str:
@@ -52,6 +54,8 @@ class QuickMatchScreen(LiveScreen):
 
     wave_interval = WAVE_INTERVAL
     """Seconds between two waves (the rules'; tests shorten it)."""
+    straggler_hold = STRAGGLER_HOLD
+    """Seconds a group of two or three waits for one more (the rules'; tests shorten it)."""
 
     def __init__(self, attempts: int = 10) -> None:
         super().__init__(classes="quick-match-screen")
@@ -100,7 +104,7 @@ class QuickMatchScreen(LiveScreen):
                 live.leave_queue(me.session)
                 return Waiting(None, 0, None)
         live.match_wave(self.wom.rating_of, self.wom.rng.getrandbits(48), interval=self.wave_interval,
-                        grace=self.wom.options.seat_grace,
+                        grace=self.wom.options.seat_grace, hold=self.straggler_hold,
                         pace=_pace(self.wom.options.computer_pace))
         queue = live.match_queue()
         ticket = queue.ticket(me.session)
@@ -109,7 +113,8 @@ class QuickMatchScreen(LiveScreen):
             # Dropped from the queue (this session looked gone to a wave, or a seated ticket expired
             # before its table could be read): wait again.
             ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.wom.options.fill_after)
-        return Waiting(ticket, len(queue.waiting), table)
+        group = queue.held.get(ticket.group, ()) if ticket is not None and ticket.group is not None else ()
+        return Waiting(ticket, len(queue.waiting), table, tuple(t.holder.name for t in group))
 
     def show(self, state: Waiting) -> None:
         self.state = state
@@ -133,6 +138,14 @@ class QuickMatchScreen(LiveScreen):
             return
         now = self.wom.store.live.clock()
         waited = now - ticket.since
+        group = self.state.group if self.state is not None else ()
+        if ticket.held_until is not None and group:
+            me = (self.together.me() or ticket.holder).name
+            others_here = ", ".join(name for name in group if name != me)
+            self.query_one("#quick-status", Static).update(Text(f"Found: you play {others_here}."))
+            self.query_one("#quick-fill", Static).update(Text(
+                f"The table starts in {clock_text(ticket.held_until - now + 0.999)}: a seat is kept for one more."))
+            return
         others = max(0, (self.state.waiting if self.state else 1) - 1)
         status = Text(f"Looking for players… waited {clock_text(waited)}", end="")
         status.append(f" · {others} other{'s' if others != 1 else ''} waiting", style="dim")

@@ -31,6 +31,10 @@ USERS_SCHEMA = 2
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """Refuse to read anything larger: no file of ours comes near it (10,000 users is about 0.7 MB),
 so a 50 MB file is refused before it is read."""
+MAX_INDEX_BYTES = 256 * 1024 * 1024
+"""The games' index is the one file that grows with every game (about 250 bytes each): it may hold about a
+million games. Under the common limit, an index of more than about 65,000 games was refused on every
+read, so each look at the statistics or the ratings read every game file again (docs/perf/ratings.md)."""
 MAX_DEPTH = 12
 """Deepest nesting our files use is 6 (a guess inside a player inside a game)."""
 
@@ -479,7 +483,7 @@ def parse_index(raw: bytes) -> dict[str, tuple[int, int, GameSummary]]:
     :func:`parse_document`'s per-number hook (ten times slower on 10,000 games). Every value is
     still checked by :func:`decode_index`, and a damaged file is only rebuilt from the game files.
     """
-    if len(raw) > MAX_FILE_BYTES:
+    if len(raw) > MAX_INDEX_BYTES:
         raise ValueError("the index is too large")
     data = json.loads(raw, parse_constant=_reject_constant)
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
@@ -511,6 +515,9 @@ def decode_index(data: dict[str, Any]) -> dict[str, tuple[int, int, GameSummary]
     rulesets = [Ruleset.from_json(item) for item in raw_rulesets]
     kinds = frozenset(GAME_KINDS)
     result = {}
+    # Read whole by every rebuild of the ratings (100,000 rows): the namedtuples are made from their rows.
+    make_line, make_summary = PlayerLine._make, GameSummary._make
+    seated = seating.get
     for row in games:
         if type(row) is not list or not 11 <= len(row) <= 26 or (len(row) - 6) % 5:
             raise ValueError("an index row must be [game id, size, mtime_ns, kind, ruleset, finished_at, players…]")
@@ -522,13 +529,14 @@ def decode_index(data: dict[str, Any]) -> dict[str, tuple[int, int, GameSummary]
             raise ValueError(f"bad index row for {game_id!r}")
         players = []
         for i in range(6, len(row), 5):
-            player, is_user, broke, attempts, points = row[i:i + 5]
+            line = row[i:i + 5]
+            player, is_user, broke, attempts, points = line
             if (type(player) is not str or type(is_user) is not bool or type(broke) is not bool
                     or type(attempts) is not int or type(points) is not int or attempts < 0 or points < 0):
                 raise ValueError(f"bad player in the index row for {game_id!r}")
-            players.append(PlayerLine(player, is_user, broke, attempts, points))
-        result[game_id] = (size, int(mtime), GameSummary(game_id, kind, rulesets[number], finished, tuple(players),
-                                                         seating.get(game_id)))
+            players.append(make_line(line))
+        result[game_id] = (size, int(mtime), make_summary((game_id, kind, rulesets[number], finished, tuple(players),
+                                                           seated(game_id))))
     return result
 
 
@@ -620,6 +628,6 @@ def encode_daily_day(day: str, attempts: Iterable[DailyAttempt]) -> bytes:
 
 
 __all__ = [
-    "GAME_ID", "MAX_FILE_BYTES", "SCHEMA", "USERS_SCHEMA", "check_game_id", "check_game_json", "check_identity",
+    "GAME_ID", "MAX_FILE_BYTES", "MAX_INDEX_BYTES", "SCHEMA", "USERS_SCHEMA", "check_game_id", "check_game_json", "check_identity",
     "check_theme_name", "Choices", "check_choices", "check_form_name", "decode_choices_leniently", "decode_prefs_document", "encode_document", "new_game_id", "parse_document",
 ]
