@@ -540,6 +540,42 @@ def decode_index(data: dict[str, Any]) -> dict[str, tuple[int, int, GameSummary]
     return result
 
 
+class SummaryReader:
+    """Reads the summary PostgreSQL keeps of each game (migration 13): the record without its players,
+    ``names``, ``users``, ``broke``, ``attempts``, ``breaking`` and ``making`` one value per player.
+    Checked as the folder's index is (types, counts, one to four players); each ruleset is checked once.
+    """
+
+    def __init__(self) -> None:
+        self._rulesets: dict[tuple[Any, ...], Ruleset] = {}
+        self._kinds = frozenset(GAME_KINDS)
+
+    def summary(self, game_id: str, kind: str, data: Any) -> GameSummary:
+        """The game's summary; ``ValueError`` if ``data`` is not one (the caller reads the record whole)."""
+        if type(data) is not dict:
+            raise ValueError("no summary")
+        kind_, raw_ruleset, finished = data.get("kind"), data.get("ruleset"), data.get("finished_at")
+        hot_seat = data.get("hot_seat")
+        if kind_ != kind or kind not in self._kinds or type(finished) is not str or type(raw_ruleset) is not dict \
+                or (hot_seat is not None and type(hot_seat) is not bool):
+            raise ValueError("not a summary")
+        key = tuple(sorted(raw_ruleset.items()))
+        ruleset = self._rulesets.get(key)
+        if ruleset is None:
+            ruleset = self._rulesets[key] = Ruleset.from_json(raw_ruleset)
+        columns: list[Any] = [data.get(key) for key in ("names", "users", "broke", "attempts", "breaking", "making")]
+        count = len(columns[0]) if type(columns[0]) is list else 0
+        if not 1 <= count <= 4 or not all(type(column) is list and len(column) == count for column in columns):
+            raise ValueError("not a summary")
+        lines = []
+        for name, user, broken, used, made, kept in zip(*columns):
+            if (type(name) is not str or type(user) is not bool or type(broken) is not bool or type(used) is not int
+                    or type(made) is not int or type(kept) is not int or used < 0 or made < 0 or kept < 0):
+                raise ValueError("not a summary")
+            lines.append(PlayerLine(name, user, broken, used, made + kept))
+        return GameSummary(game_id, kind, ruleset, finished, tuple(lines), hot_seat)
+
+
 def encode_index(entries: dict[str, tuple[int, int, GameSummary]]) -> bytes:
     """games_index.json's bytes (see :func:`decode_index`)."""
     numbers: dict[Ruleset, int] = {}
@@ -628,6 +664,6 @@ def encode_daily_day(day: str, attempts: Iterable[DailyAttempt]) -> bytes:
 
 
 __all__ = [
-    "GAME_ID", "MAX_FILE_BYTES", "MAX_INDEX_BYTES", "SCHEMA", "USERS_SCHEMA", "check_game_id", "check_game_json", "check_identity",
+    "GAME_ID", "MAX_FILE_BYTES", "MAX_INDEX_BYTES", "SCHEMA", "SummaryReader", "USERS_SCHEMA", "check_game_id", "check_game_json", "check_identity",
     "check_theme_name", "Choices", "check_choices", "check_form_name", "decode_choices_leniently", "decode_prefs_document", "encode_document", "new_game_id", "parse_document",
 ]
