@@ -22,6 +22,7 @@ from .screen_text import screen_text
 @pytest.fixture(autouse=True)
 def quick_waves(monkeypatch):
     monkeypatch.setattr(QuickMatchScreen, "wave_interval", 0.2)
+    monkeypatch.setattr(QuickMatchScreen, "straggler_hold", 0.5)
 
 
 def at_table(app) -> bool:
@@ -134,3 +135,34 @@ async def test_a_burst_q_escape_x_ends_the_session_cleanly(data_dir: Path, size)
         send_burst(app, "q", "escape", "x")
         await wait_for(pilot, lambda: not app.is_running, message="the burst quits")
     assert app._exception is None
+
+
+def flat(app) -> str:
+    """The screen's words as one line (a narrow terminal wraps them anywhere)."""
+    return " ".join(" ".join(line.strip(" │╭╮╰╯─") for line in screen_text(app).splitlines()).split())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_a_pair_is_shown_who_they_play_and_a_straggler_joins_them(data_dir: Path, size, monkeypatch) -> None:
+    monkeypatch.setattr(QuickMatchScreen, "straggler_hold", 600.0)  # held while the test looks
+    store = Store(data_dir)
+    apps = [build_app(data_dir) for _ in range(3)]
+    async with apps[0].run_test(size=size) as a, apps[1].run_test(size=size) as b, apps[2].run_test(size=size) as c:
+        names = []
+        for app, pilot in zip(apps[:2], (a, b)):
+            await pilot.press("q")
+            await wait_for(pilot, lambda app=app: isinstance(app.screen, QuickMatchScreen) and app.screen.ticket,
+                           message="waiting")
+            names.append(app.screen.ticket.holder.name)
+        alan, bea = names
+        await wait_for(a, lambda: f"Found: you play {bea}." in flat(apps[0]), message="Alan sees Bea")
+        await wait_for(b, lambda: f"Found: you play {alan}." in flat(apps[1]), message="Bea sees Alan")
+        assert "a seat is kept for one more" in flat(apps[0])
+        await c.press("q")  # just too late for the wave: joins them rather than wait alone
+        await wait_for(c, lambda: isinstance(apps[2].screen, QuickMatchScreen) and apps[2].screen.ticket,
+                       message="Cy waits")
+        cy = apps[2].screen.ticket.holder.name
+        await wait_for(c, lambda: f"Found: you play {alan}, {bea}." in flat(apps[2]), message="Cy joins")
+        await wait_for(a, lambda: f"Found: you play {bea}, {cy}." in flat(apps[0]), message="Alan sees Cy")
+        assert [len(m) for m in store.live.match_queue().held.values()] == [3]
+        assert store.live.tables().tables == ()
