@@ -15,7 +15,7 @@ the computers: a wave's group of two or three people is *held* for :data:`STRAGG
 before its table is made (its players see who they will play and when it starts), and a player who
 comes meanwhile, close enough in rating and on the same attempts, joins it at once (a wave is due as
 soon as they can). The group's table is made when the hold is over or as soon as it is full. A table
-of four, or one a computer fills, is made at once. (docs/arcade.md, *Quick match*.)
+of four, or one a computer fills, is made at once. (docs/arcade.md, *Quick match across servers*.)
 
 Everything here is pure: ratings come in as numbers (a guest's or an unrated player's is
 :data:`RATING_MIDDLE`), the time as ``now``, table ids and seeds from the caller. One wave never
