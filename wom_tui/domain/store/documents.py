@@ -21,6 +21,7 @@ from ..halloffame import HallOfFame
 from ..moderation import Ban, Retirement
 from ..users import PendingLink
 from ..records import GAME_KINDS, GameRecord
+from ..ratings import collector_paused
 from ..stats import GameSummary, PlayerLine
 from ..users import NameRejected, User, UserRegistry, check_name, computer_name, name_key
 
@@ -485,10 +486,11 @@ def parse_index(raw: bytes) -> dict[str, tuple[int, int, GameSummary]]:
     """
     if len(raw) > MAX_INDEX_BYTES:
         raise ValueError("the index is too large")
-    data = json.loads(raw, parse_constant=_reject_constant)
-    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-        raise ValueError("the index is not a version-1 object")
-    return decode_index(data)
+    with collector_paused():  # a few hundred thousand lists and tuples, no cycle among them
+        data = json.loads(raw, parse_constant=_reject_constant)
+        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+            raise ValueError("the index is not a version-1 object")
+        return decode_index(data)
 
 
 def decode_index(data: dict[str, Any]) -> dict[str, tuple[int, int, GameSummary]]:

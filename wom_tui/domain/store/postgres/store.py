@@ -49,7 +49,7 @@ from ...daily import finished as finished_attempts
 from ...halloffame import HallEntry, HallOfFame
 from ...keys import KeyRejected, check_fingerprint, hash_link_code
 from ...moderation import Ban, ModerationRefused, Retirement, check_reason, retired_name_keys
-from ...ratings import RatingBook, rate_games, rated_game
+from ...ratings import RatingBook, collector_paused, rate_games, rated_game
 from ...records import GameRecord
 from ...solo import check_solo_json
 from ...stats import GameSummary
@@ -826,14 +826,16 @@ class PostgresStore:
         # The summary column (migration 13), not the records: no guesses to read and check again. They were
         # checked as the game was recorded; a row whose summary does not read is read whole, and refused
         # with the reason if the record is bad (a replay reads every record whole).
-        for game_id, kind, summary in self._read("SELECT id, kind, summary FROM wom_games"):
-            try:
-                summaries.append(reader.summary(game_id, kind, summary))
-            except (ValueError, TypeError, KeyError):
+        with collector_paused():  # (see collector_paused: many objects, no cycles)
+            rows = self._read("SELECT id, kind, summary FROM wom_games")
+            for game_id, kind, summary in rows:
                 try:
-                    summaries.append(GameSummary.of(game_id, self.game(game_id)))
-                except DatabaseError as error:
-                    left_out.append(error)
+                    summaries.append(reader.summary(game_id, kind, summary))
+                except (ValueError, TypeError, KeyError):
+                    try:
+                        summaries.append(GameSummary.of(game_id, self.game(game_id)))
+                    except DatabaseError as error:
+                        left_out.append(error)
         summaries.sort(key=attrgetter("finished_at", "game_id"))
         return summaries, left_out
 
