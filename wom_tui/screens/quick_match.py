@@ -172,8 +172,8 @@ class QuickMatchScreen(LiveScreen):
 
     def action_computers(self) -> None:
         """Ask for a computer player now rather than wait."""
-        if self.seated_at is not None or not self._queued:
-            return
+        if self.seated_at is not None or not self._queued or (self.ticket is not None and self.ticket.group is not None):
+            return  # seated, not queued yet, or about to sit with people: no computer needed
         live, session = self.wom.store.live, self.together.session
 
         async def fill() -> None:
