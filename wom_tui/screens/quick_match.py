@@ -82,8 +82,12 @@ class QuickMatchScreen(LiveScreen):
         """The queue (someone came, went or was seated) and new tables."""
         return change.queue or bool(change.tables) or change.presence
 
+    _leaving = False
+    """Set first thing as the screen goes; the first read checks it after joining (see :meth:`load`)."""
+
     def on_unmount(self) -> None:
         """Leaving the screen unseated stops waiting (LiveScreen's own unmount runs too)."""
+        self._leaving = True
         if self.seated_at is None and self._queued:
             _leave_later(self.wom.store.live, self.together.session)
 
@@ -94,13 +98,15 @@ class QuickMatchScreen(LiveScreen):
         me = self.together.me()
         assert me is not None
         if not self._queued:
-            if self._stop.is_set():
+            if self._leaving:
                 return Waiting(None, 0, None)  # left before the first read (q then Esc in one burst)
+            # _queued is set before joining and _leaving checked after, while the unmount sets _leaving
+            # before reading _queued: either the unmount's leave comes after the join, or this read sees
+            # _leaving and leaves itself. Otherwise a player back at the menu would stay queued, to be
+            # seated at a table they never see.
             self._queued = True
             self.ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.wom.options.fill_after)
-            if self._stop.is_set():
-                # The screen went while joining: its unmount may have taken the ticket out before it was
-                # in, so take it out now, or a player back at the menu would be seated at a hidden table.
+            if self._leaving:
                 live.leave_queue(me.session)
                 return Waiting(None, 0, None)
         live.match_wave(self.wom.rating_of, self.wom.rng.getrandbits(48), interval=self.wave_interval,
@@ -109,10 +115,12 @@ class QuickMatchScreen(LiveScreen):
         queue = live.match_queue()
         ticket = queue.ticket(me.session)
         table = live.table(ticket.table_id) if ticket is not None and ticket.table_id is not None else None
-        if ticket is None and self.seated_at is None:
+        if ticket is None and self.seated_at is None and not self._leaving:
             # Dropped from the queue (this session looked gone to a wave, or a seated ticket expired
-            # before its table could be read): wait again.
+            # before its table could be read): wait again (and not if the screen went meanwhile).
             ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.wom.options.fill_after)
+            if self._leaving:
+                live.leave_queue(me.session)
         group = queue.held.get(ticket.group, ()) if ticket is not None and ticket.group is not None else ()
         return Waiting(ticket, len(queue.waiting), table, tuple(t.holder.name for t in group))
 
