@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from wom_tui.domain.matchmaking import (
     CLOSENESS,
     MATCHED_KEEP,
+    STRAGGLER_HOLD,
     WAVE_INTERVAL,
     WIDENING,
     MatchQueue,
@@ -120,9 +121,15 @@ def test_a_player_who_chose_the_computers_at_once_is_filled_at_the_next_wave():
 
 def test_more_than_four_close_players_make_several_tables_and_nobody_is_left_alone():
     q = queue(*(ticket(f"P{n}", 100.0 + n) for n in range(9)))
-    new, tables = run_wave(q, {}, 110.0, new_table=make)
+    new, tables = run_wave(q, {}, 110.0, new_table=make, hold=0)
     assert sorted(t.seat_count for t in tables) == [2, 3, 4]  # not 4 + 4 and the ninth left waiting
     assert new.waiting == ()
+    # With the straggler hold: the four sit at once, the three and the two once the hold is over.
+    new, tables = run_wave(q, {}, 110.0, new_table=make)
+    assert [t.seat_count for t in tables] == [4] and sorted(map(len, new.held.values())) == [2, 3]
+    assert not wave_due(new, 110.0 + STRAGGLER_HOLD - 0.1) and wave_due(new, 110.0 + STRAGGLER_HOLD)
+    new, tables = run_wave(new, {}, 110.0 + STRAGGLER_HOLD, new_table=make)
+    assert sorted(t.seat_count for t in tables) == [2, 3] and new.waiting == ()
     five = queue(*(ticket(f"P{n}", 100.0) for n in range(5)))
     assert sorted(len(g.tickets) for g in pair(five, {}, 100.0)) == [2, 3]
 
@@ -180,8 +187,76 @@ def test_no_player_ever_sits_at_two_tables(entries, now):
         assert 2 <= len(g.tickets) + len(g.computers) <= 4
         assert all(t.attempts == g.attempts for t in g.tickets)
     new, tables = run_wave(q, ratings, now, new_table=make)
-    assert not set(seated) & {t.session for t in new.waiting}
-    # a second wave at once seats nobody who is already seated
-    _, again = run_wave(new, ratings, now, new_table=make)
-    again_seated = {n for t in again for n in t.names}
-    assert not again_seated & {n for t in tables for n in t.names if n not in ("HAL9000", "VIKI")}
+    held = {t.session for members in new.held.values() for t in members}
+    assert not set(seated) & ({t.session for t in new.waiting} - held)
+    # Later waves (one at once, one once the holds are over) seat nobody who is already seated, and
+    # everyone pairing put in a group is seated in the end.
+    people = [n for t in tables for n in t.names if n not in ("HAL9000", "VIKI")]
+    for later in (now, now + STRAGGLER_HOLD):
+        new, again = run_wave(new, ratings, later, new_table=make)
+        people += [n for t in again for n in t.names if n not in ("HAL9000", "VIKI")]
+    assert len(people) == len(set(people))
+    assert set(seated) <= {f"s-{n}" for n in people}  # (later waves may hold new groups of their own)
+
+
+# ---- stragglers: a wave's group of two or three is held a moment for one more
+
+
+def test_a_straggler_just_after_a_wave_joins_the_held_group_instead_of_waiting_alone():
+    q = queue(ticket("Ann", 100.0), ticket("Bob", 101.0), last_wave=100.0)
+    held, tables = run_wave(q, {}, 110.0, new_table=make)
+    assert tables == [] and list(held.held.values()) == [held.waiting]  # Ann and Bob, held together
+    assert {t.held_until for t in held.waiting} == {110.0 + STRAGGLER_HOLD}
+    # Cy arrives a second later: a wave is due at once (not ten seconds on), and Cy joins them.
+    late = held.with_ticket(ticket("Cy", 111.0))
+    assert wave_due(late, 111.0)
+    joined, tables = run_wave(late, {}, 111.0, new_table=make)
+    assert tables == [] and [len(m) for m in joined.held.values()] == [3]
+    assert not wave_due(joined, 112.0)  # nobody else to join: the hold runs out
+    done, tables = run_wave(joined, {}, 110.0 + STRAGGLER_HOLD, new_table=make)
+    [table] = tables
+    assert table.names == ("Ann", "Bob", "Cy") and table.phase == MAKING
+    assert done.waiting == () and all(t.table_id == table.table_id for t in done.tickets)
+
+
+def test_a_held_group_that_fills_to_four_sits_at_once():
+    q = queue(ticket("Ann", 100.0), ticket("Bob", 100.0), ticket("Cy", 100.0), last_wave=90.0)
+    held, tables = run_wave(q, {}, 100.0, new_table=make)
+    assert tables == []
+    [table] = run_wave(held.with_ticket(ticket("Di", 100.5)), {}, 100.5, new_table=make)[1]
+    assert table.names == ("Ann", "Bob", "Cy", "Di")
+
+
+def test_a_straggler_too_far_in_rating_does_not_join_and_waits_by_the_usual_rules():
+    ratings = {"s-Ann": 1000.0, "s-Bob": 1000.0, "s-Far": 2200.0}
+    held, _ = run_wave(queue(ticket("Ann", 100.0), ticket("Bob", 100.0)), ratings, 100.0, new_table=make)
+    late = held.with_ticket(ticket("Far", 100.5))
+    after, tables = run_wave(late, ratings, 100.5, new_table=make)
+    assert tables == [] and [t.holder.name for t in after.waiting if t.free] == ["Far"]
+    [table] = run_wave(after, ratings, 100.0 + STRAGGLER_HOLD, new_table=make)[1]
+    assert table.names == ("Ann", "Bob")
+
+
+def test_a_held_group_whose_other_player_leaves_goes_back_to_waiting():
+    held, _ = run_wave(queue(ticket("Ann", 100.0), ticket("Bob", 100.0)), {}, 100.0, new_table=make)
+    alone, tables = run_wave(held.without({"s-Bob"}), {}, 101.0, new_table=make)
+    assert tables == [] and alone.held == {} and [t.holder.name for t in alone.waiting if t.free] == ["Ann"]
+    gone, _ = run_wave(held, {}, 101.0, new_table=make, live={"s-Ann"})  # Bob's connection dropped
+    assert gone.held == {} and [t.free for t in gone.waiting] == [True]
+
+
+def test_a_computer_table_and_a_table_of_four_are_never_held():
+    q = queue(ticket("Ann", 100.0, fill_after=0.0))
+    [table] = run_wave(q, {}, 100.0, new_table=make)[1]
+    assert table.seat_count == 2
+    four = queue(*(ticket(n, 100.0) for n in ("Ann", "Bob", "Cy", "Di")))
+    assert len(run_wave(four, {}, 100.0, new_table=make)[1]) == 1
+
+
+def test_held_tickets_round_trip_and_older_tickets_still_read():
+    held, _ = run_wave(queue(ticket("Ann", 100.0), ticket("Bob", 100.0)), {}, 100.0, new_table=make)
+    assert MatchQueue.from_json(held.as_json()) == held
+    plain = ticket("Ann", 100.0).as_json()
+    assert "group" not in plain and Ticket.from_json(plain) == ticket("Ann", 100.0)
+    with pytest.raises(TableDataError):
+        Ticket.from_json(dict(plain, group="s-Ann"))  # a group without when its hold ends

@@ -110,3 +110,27 @@ def test_shown_rating_and_provisional_and_the_board():
     assert all(not r.provisional for r in board)
     assert book.board(datetime(2026, 5, 1, tzinfo=timezone.utc)) == []  # nobody played in the last 30 days
     assert RatingBook.from_json(book.as_json()).as_json() == book.as_json()
+
+
+def test_the_cycle_collector_is_paused_for_bulk_work_and_left_as_it_was():
+    import gc
+
+    from wom_tui.domain.ratings import collector_paused
+
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()  # a caller that had paused it keeps it paused
+    finally:
+        gc.enable()
+    try:
+        with collector_paused():
+            raise ValueError("bad game")
+    except ValueError:
+        pass
+    assert gc.isenabled()

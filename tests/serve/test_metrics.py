@@ -92,7 +92,7 @@ async def test_metrics_count_what_real_sessions_and_games_did(start_server: Serv
     await guest.wait_for_text("p Play")
     guest.type("\x1b")
     await guest.wait_for_text(MENU_TEXT)
-    guest.type("q")
+    guest.type("x")
     await guest.wait_closed()
     await until(lambda: len(server.sessions) == 1)
 
@@ -124,7 +124,7 @@ async def test_metrics_count_what_real_sessions_and_games_did(start_server: Serv
     assert status == 200
     assert value(await scrape(port), "wom_warm_parent_restarts_total") == 1
 
-    keyed.type("q")
+    keyed.type("x")
     await keyed.wait_closed()
     for conn in (guest_conn, keyed_conn, refused_conn):
         conn.close()
@@ -268,7 +268,7 @@ async def test_wom_tui_serve_with_json_logs_and_metrics_as_a_process(tmp_path) -
                                       client_keys=None, password="", agent_path=None)
         terminal = await open_terminal(conn)
         await terminal.wait_for_text(MENU_TEXT)
-        terminal.type("q")
+        terminal.type("x")
         await terminal.wait_closed()
         conn.close()
         await until(lambda: any('"session_end"' in line for line in server.log))

@@ -30,7 +30,7 @@ async def _pair(server, terms_by_name: dict[str, str]):
         await terminal.wait_for_text(MENU_TEXT)
     marks = {name: len(t.raw) for name, t in terminals.items()}
     for terminal in terminals.values():
-        terminal.type("w")
+        terminal.type("q")
     for terminal in terminals.values():
         await terminal.wait_for_text("Quick match found")
     tables = [t for t in store.live.tables().tables]

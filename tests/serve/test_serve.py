@@ -72,7 +72,7 @@ async def test_play_over_ssh_register_resize_and_quit(shared_server: GameServer)
     terminal.resize(100, 30)
     await terminal.wait_until(menu_centred(100))
 
-    terminal.type("q")
+    terminal.type("x")
     await terminal.wait_closed()
     assert terminal.chan is not None and terminal.chan.get_exit_status() == 0
     await session_ended(server, session)
@@ -215,7 +215,7 @@ async def test_the_session_cap_holds(start_server: ServerFactory) -> None:
     assert len(server.sessions) == 2
 
     first = next(session for session in server.sessions if session.label.startswith("session #1."))
-    seated[0].type("q")
+    seated[0].type("x")
     await seated[0].wait_closed()
     await session_ended(server, first)
     assert len(server.sessions) == 1

@@ -83,7 +83,7 @@ async def test_a_game_is_offered_to_the_kernels_page_merging(shared_server: Game
     assert game.pid is not None
     assert "ksm_merge_any: yes" in Path(f"/proc/{game.pid}/ksm_stat").read_text()
     assert "ksm_merge_any: no" in Path(f"/proc/{os.getpid()}/ksm_stat").read_text()
-    terminal.type("q")
+    terminal.type("x")
     await terminal.wait_closed()
 
 
@@ -105,7 +105,7 @@ async def test_one_crashing_game_leaves_the_others_playing(shared_server: GameSe
     await playing.wait_for_text(REGISTER_TEXT)
     playing.type("\x1b")
     await playing.wait_for_text(MENU_TEXT)
-    playing.type("q")
+    playing.type("x")
     await playing.wait_closed()
 
 
@@ -138,7 +138,7 @@ async def test_the_warm_parent_comes_back_and_its_games_play_on_and_are_reaped(s
     # game quits, dies mid-game or its player drops.
     earlier.type("\x1b")
     await earlier.wait_for_text(MENU_TEXT)
-    earlier.type("q")
+    earlier.type("x")
     await earlier.wait_closed()
     await session_ended(server, first)
     assert earlier.chan is not None and earlier.chan.get_exit_status() == 0
@@ -148,7 +148,7 @@ async def test_the_warm_parent_comes_back_and_its_games_play_on_and_are_reaped(s
     await session_ended(server, second)
     assert mid_game.chan is not None and mid_game.chan.get_exit_status() == 128 + signal.SIGKILL
     mid_game_conn.close()
-    later.type("q")
+    later.type("x")
     await later.wait_closed()
 
 

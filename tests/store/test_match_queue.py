@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from wom_tui.domain.matchmaking import WAVE_INTERVAL
+from wom_tui.domain.matchmaking import STRAGGLER_HOLD, WAVE_INTERVAL
 from wom_tui.domain.store import open_store
 from wom_tui.domain.table import MAKING, SeatHolder
 
@@ -126,8 +126,30 @@ def test_a_wave_run_by_two_processes_at_once_seats_everyone_once(where, live_at)
     for name in NAMES:
         one.enqueue(holder(name))
     made = one.match_wave(unrated, seed=1) + two.match_wave(unrated, seed=2)
+    assert [t.seat_count for t in made] == [4]  # four at once; the other two are held for a straggler
+    clock.now += STRAGGLER_HOLD
+    made += one.match_wave(unrated, seed=1) + two.match_wave(unrated, seed=2)
     seated = [n for t in made for n in t.names]
     assert sorted(seated) == sorted(NAMES) and len(made) == 2
+
+
+def test_a_straggler_after_a_wave_joins_the_held_table_in_another_process(where, live_at):
+    clock = Clock()
+    one, two = live_at(where, clock), live_at(where, clock)
+    online(one, "Alan", "Bea", "Cy")
+    one.enqueue(holder("Alan"))
+    one.enqueue(holder("Bea"))
+    clock.now += WAVE_INTERVAL
+    assert one.match_wave(unrated, seed=1) == []  # Alan and Bea: held a moment for one more
+    assert [len(m) for m in two.match_queue().held.values()] == [2]
+    clock.now += 1
+    two.enqueue(holder("Cy"))  # the straggler, on another process (or server)
+    assert two.match_wave(unrated, seed=2) == []  # due at once: Cy joins them
+    assert [len(m) for m in one.match_queue().held.values()] == [3]
+    clock.now += STRAGGLER_HOLD
+    [table] = one.match_wave(unrated, seed=1) + two.match_wave(unrated, seed=2)
+    assert table.names == ("Alan", "Bea", "Cy") and table.phase == MAKING
+    assert not one.match_queue().waiting
 
 
 async def test_a_queue_change_reaches_a_subscriber(where, live_at):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+from dataclasses import replace
 
 import psycopg
 import pytest
@@ -11,6 +12,7 @@ from wom_tui.domain.store.postgres import migrations
 from wom_tui.domain.store.postgres import store as pgstore
 from wom_tui.domain.codes import SOLO_RULESET
 from wom_tui.domain.halloffame import HallEntry
+from wom_tui.domain.stats import GameSummary
 from wom_tui.domain.store.postgres.errors import DatabaseError, describe
 from wom_tui.domain.store.postgres.migrations import SCHEMA_VERSION
 from wom_tui.domain.store.postgres.store import PostgresStore
@@ -186,6 +188,32 @@ def test_a_database_of_the_first_schema_is_upgraded_keeping_everything(url, open
     assert [gid for gid, _ in new.games_with_ids()] == [game_id]
     assert new.bind_key("alan", FP).keys == (FP,)
     assert new.live.create_table(SeatHolder("Alan", "s-alan", True)).names == ("Alan", None)
+
+
+def test_games_kept_before_the_summary_column_are_summarised_by_the_migration(url, opened, monkeypatch):
+    # Migration 14 adds each game's summary (generated from its record): games kept before it, a damaged
+    # row whose record is not even an object, and a record from before records said where they were
+    # played all read as before; the damaged one is still left out with its reason.
+    monkeypatch.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:13])
+    monkeypatch.setattr(migrations, "SCHEMA_VERSION", 13)
+    old = opened(url)
+    old.register("Alan")
+    older = old.record_game(wom_game("Alan", points=4))  # (no hot_seat: as recorded before)
+    old.close()
+    run_sql(url, "INSERT INTO wom_games VALUES ('20200101T000000000000Z-000000000000', 'solo', "
+                 "'2020-01-01T00:00:00+00:00', '\"not a record\"')")
+    monkeypatch.undo()
+
+    new = opened(url)
+    assert [m.version for m in new.applied] == [14]
+    summaries, left_out = new.game_summaries()
+    assert [(s.game_id, s.hot_seat) for s in summaries] == [(older, None)]
+    assert summaries == [GameSummary.of(older, new.game(older))]
+    assert [str(e) for e in left_out] == [f"{describe(url)}: table wom_games, row "
+                                          "'20200101T000000000000Z-000000000000': a game must be an object"]
+    hot_seat = new.record_game(replace(wom_game("Alan"), hot_seat=True))
+    assert run_sql(url, "SELECT summary->'hot_seat', summary->'names' FROM wom_games WHERE id = %s",
+                   (hot_seat,)) == [(True, ["Alan", "HAL9000"])]
 
 
 def test_a_database_from_a_newer_wom_tui_is_refused_and_left_alone(url, opened):

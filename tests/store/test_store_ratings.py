@@ -66,3 +66,32 @@ def test_the_command_prints_the_board_best_first_as_json(store_factory, capsys):
     assert [row["name"] for row in rows] == ["Alan", "VIKI"]
     assert rows[0]["rating"] > rows[1]["rating"] and rows[0]["games"] == 6
     assert {"name", "rating", "provisional", "games"} <= set(rows[0])
+
+
+def test_only_the_games_the_rules_rate_are_rated_and_rebuilding_gives_the_same_book(store_factory):
+    # Hot-seat with one registered user and a computer: not rated; with two registered users: rated; a live
+    # table with one registered user and VIKI: rated; a record from before records said where it was
+    # played: rated as it always was. The cache, another process's look and a rebuild all agree.
+    from dataclasses import replace
+
+    store = store_factory()
+    for name in ("Alan", "Betty"):
+        store.register(name)
+    store.rating_book()  # the cache exists from here: each game below updates it
+    practice = replace(duel("Alan", "HAL9000", "2026-11-01T10:00:00+00:00"), hot_seat=True)
+    pair = replace(duel("Alan", "Betty", "2026-11-01T10:00:01+00:00"), hot_seat=True)
+    table = replace(duel("VIKI", "Alan", "2026-11-01T10:00:02+00:00"), hot_seat=False, table_id="t-1")
+    older = duel("Betty", "HAL9000", "2026-11-01T10:00:03+00:00")
+    ids = [store.record_game(record) for record in (practice, pair, table, older)]
+    again = store_factory()
+    assert [again.game(game_id).hot_seat for game_id in ids] == [True, True, False, None]
+    assert again.game(ids[2]).table_id == "t-1"
+    incremental = again.rating_book()
+    rebuilt = store_factory().rebuild_ratings()
+    assert incremental.as_json() == rebuilt.as_json()
+    assert rebuilt.rated == 3
+    assert rebuilt.players["alan"].games == 2 and rebuilt.players["betty"].games == 2
+    assert rebuilt.players["hal9000"].last_game == ids[3] and rebuilt.players["viki"].games == 1
+    summaries, _ = store_factory().game_summaries()  # read again (the folder: from its index)
+    assert [s.hot_seat for s in summaries] == [True, True, False, None]
+    assert rate_games(summaries).as_json() == rebuilt.as_json()

@@ -86,6 +86,37 @@ def test_a_damaged_cache_is_rebuilt_from_the_game_files(tmp_path: Path):
     assert Store(tmp_path).game_summaries()[0][0].game_id == game_id
 
 
+def test_an_index_written_before_games_said_where_they_were_played_is_rebuilt_once(tmp_path: Path):
+    # An index without the hot_seat and tables lists (an older wom-tui wrote it) could not tell a hot-seat
+    # game from an older record: it is read again from the game files, and written with the lists.
+    from dataclasses import replace
+
+    store = Store(tmp_path)
+    store.register("Alan")
+    game_id = store.record_game(replace(wom_game("Alan"), hot_seat=True))
+    store.game_summaries()
+    index = json.loads((tmp_path / INDEX_FILE).read_text())
+    assert index["hot_seat"] == [game_id] and index["tables"] == []
+    del index["hot_seat"], index["tables"]
+    (tmp_path / INDEX_FILE).write_text(json.dumps(index))
+    assert [s.hot_seat for s in Store(tmp_path).game_summaries()[0]] == [True]
+    assert json.loads((tmp_path / INDEX_FILE).read_text())["hot_seat"] == [game_id]
+
+
+def test_an_index_of_more_games_than_the_common_file_limit_allows_is_still_read(tmp_path: Path):
+    # 90,000 games make an index over 16 MiB: it was refused on every read, so every look at the
+    # statistics or the ratings read every game file again (tens of seconds at 100,000 games).
+    from wom_tui.domain.store.documents import MAX_FILE_BYTES, encode_index
+
+    summary = GameSummary.of("g", wom_game("Alan", "Betty", "Cara"))
+    entries = {f"2026{n:08d}": (1234, 1764265063123456789, summary._replace(game_id=f"2026{n:08d}"))
+               for n in range(90_000)}
+    raw = encode_index(entries)
+    assert len(raw) > MAX_FILE_BYTES
+    (tmp_path / INDEX_FILE).write_bytes(raw)
+    assert len(Store(tmp_path)._read_index()) == 90_000
+
+
 def test_one_game_is_read_in_full_or_refused_clearly(store_factory):
     store = store_factory()
     store.register("Alan")

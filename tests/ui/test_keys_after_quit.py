@@ -1,7 +1,7 @@
 """Keys typed in one burst with the quit key quit cleanly (the random run, bench/fuzz.py, seeds 1
 and 9).
 
-Textual went on handling the keys queued behind ``q`` while it closed the screens: ``v`` opened
+Textual went on handling the keys queued behind the quit key (then ``q``, now ``x``) while it closed the screens: ``v`` opened
 Replays on a closing app (NoMatches for its table), ``down`` reached a Select whose parts were gone,
 a key with no screen left raised ScreenStackError, and a screen opened just before the quit read a
 Select that the closing app never set (KeyError: 'Select.NULL', seed 1, event 518). Each ended the app with a traceback instead
@@ -18,8 +18,9 @@ from .burst import send_burst
 @pytest.mark.parametrize(
     "keys",
     [
-        ("q", "v", "down"),  # Replays opened while quitting
-        ("q", "r", "x"),  # Register opened while quitting
+        ("x", "v", "down"),  # Replays opened while quitting
+        ("x", "r", "x"),  # Register opened while quitting
+        ("x", "q", "escape"),  # quick match opened while quitting
         ("pagedown", "enter", "v", "down"),  # the menu's last entry is Quit: Enter quits, then v, down
         ("end", "enter", "d"),  # Daily opened by a key handled before Quit's Enter: it read its Select unset
         ("end", "enter", "o"),  # the solo setup, likewise

@@ -11,6 +11,7 @@ from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.domain.table import MAKING
 from wom_tui.screens.live_table import LiveTableScreen
 from wom_tui.screens.lobby import LobbyScreen
+from wom_tui.screens.menu import MenuScreen
 from wom_tui.screens.quick_match import QuickMatchScreen
 
 from .burst import send_burst
@@ -21,6 +22,7 @@ from .screen_text import screen_text
 @pytest.fixture(autouse=True)
 def quick_waves(monkeypatch):
     monkeypatch.setattr(QuickMatchScreen, "wave_interval", 0.2)
+    monkeypatch.setattr(QuickMatchScreen, "straggler_hold", 0.5)
 
 
 def at_table(app) -> bool:
@@ -28,17 +30,17 @@ def at_table(app) -> bool:
 
 
 @pytest.mark.parametrize("size", [(80, 24), (60, 20)])
-async def test_two_players_pressing_w_on_the_menu_sit_at_one_started_table(data_dir: Path, size) -> None:
+async def test_two_players_pressing_q_on_the_menu_sit_at_one_started_table(data_dir: Path, size) -> None:
     store = Store(data_dir)
     alan_app, bea_app = build_app(data_dir), build_app(data_dir)
     async with alan_app.run_test(size=size) as a, bea_app.run_test(size=size) as b:
-        await a.press("w")
+        await a.press("q")
         await wait_for(a, lambda: isinstance(alan_app.screen, QuickMatchScreen) and alan_app.screen.ticket is not None,
                        message="Alan waits")
         await wait_for(a, lambda: "Looking for players" in screen_text(alan_app)
                        and "HAL9000 or VIKI fill the table in 0:" in screen_text(alan_app), message="the wait is said")
         assert "Esc: stop waiting" in screen_text(alan_app)
-        await b.press("w")
+        await b.press("q")
         await wait_for(a, lambda: at_table(alan_app), message="Alan seated")
         await wait_for(b, lambda: at_table(bea_app), message="Bea seated")
         assert alan_app.screen.table_id == bea_app.screen.table_id
@@ -64,10 +66,10 @@ async def test_c_asks_for_the_computers_at_once_and_a_burst_of_keys_seats_once(d
     store = Store(data_dir)
     app = build_app(data_dir, fill_after=600)
     async with app.run_test(size=(60, 20)) as pilot:
-        await pilot.press("w")
+        await pilot.press("q")
         await wait_for(pilot, lambda: isinstance(app.screen, QuickMatchScreen) and app.screen.ticket is not None,
                        message="waiting")
-        send_burst(app, "c", "c", "c", "w")
+        send_burst(app, "c", "c", "c", "q")
         await wait_for(pilot, lambda: at_table(app), message="seated with a computer")
         tables = store.live.tables().tables
         assert len(tables) == 1 and tables[0].seat_count == 2
@@ -77,11 +79,90 @@ async def test_escape_stops_waiting_and_leaves_the_queue(data_dir: Path) -> None
     store = Store(data_dir)
     app = build_app(data_dir)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("w")
+        await pilot.press("q")
         await wait_for(pilot, lambda: isinstance(app.screen, QuickMatchScreen) and app.screen.ticket is not None,
                        message="waiting")
         assert len(store.live.match_queue().waiting) == 1
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, QuickMatchScreen), message="back")
         await wait_for(pilot, lambda: store.live.match_queue().tickets == (), message="out of the queue")
+        assert store.live.tables().tables == ()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_q_by_habit_opens_quick_match_which_says_how_to_leave_and_esc_leaves_at_once(data_dir: Path, size) -> None:
+    # q was Quit on the menu before it was quick match: a player pressing it by habit must not be stuck.
+    store = Store(data_dir)
+    app = build_app(data_dir)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuickMatchScreen) and app.screen.ticket is not None,
+                       message="waiting")
+        await wait_for(pilot, lambda: "Esc: stop waiting" in screen_text(app), message="the way out is said")
+        assert "Esc" in screen_text(app).splitlines()[-1] or "Esc: stop waiting" in screen_text(app)
+        await pilot.press("q")  # one key too many: still waiting, once
+        assert len(store.live.match_queue().waiting) == 1
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, QuickMatchScreen), message="back at the menu")
+        await wait_for(pilot, lambda: store.live.match_queue().tickets == (), message="out of the queue")
+        await pilot.press("x")
+        await wait_for(pilot, lambda: not app.is_running, message="x quits")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_a_burst_of_q_escape_leaves_nobody_queued_behind_the_players_back(data_dir: Path, size) -> None:
+    # Esc may land before the waiting screen's first read has joined the queue: the player is back at the
+    # menu and must not be left waiting, to be seated with the next player at a table they never see.
+    store = Store(data_dir)
+    alan_app, bea_app = build_app(data_dir), build_app(data_dir, fill_after=600)
+    async with alan_app.run_test(size=size) as a, bea_app.run_test(size=size) as b:
+        send_burst(alan_app, "q", "escape")
+        await wait_for(a, lambda: isinstance(alan_app.screen, MenuScreen),
+                       message="Alan back at the menu")
+        await b.press("q")
+        await wait_for(b, lambda: isinstance(bea_app.screen, QuickMatchScreen) and bea_app.screen.loads >= 8,
+                       message="Bea's screen has looked at the queue through several waves")
+        assert isinstance(bea_app.screen, QuickMatchScreen) and bea_app.screen.seated_at is None
+        assert [t.holder.name for t in store.live.match_queue().waiting] == [bea_app.together.me().name]
+        assert store.live.tables().tables == ()
+        assert isinstance(alan_app.screen, MenuScreen)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_a_burst_q_escape_x_ends_the_session_cleanly(data_dir: Path, size) -> None:
+    app = build_app(data_dir)
+    async with app.run_test(size=size) as pilot:
+        send_burst(app, "q", "escape", "x")
+        await wait_for(pilot, lambda: not app.is_running, message="the burst quits")
+    assert app._exception is None
+
+
+def flat(app) -> str:
+    """The screen's words as one line (a narrow terminal wraps them anywhere)."""
+    return " ".join(" ".join(line.strip(" │╭╮╰╯─") for line in screen_text(app).splitlines()).split())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_a_pair_is_shown_who_they_play_and_a_straggler_joins_them(data_dir: Path, size, monkeypatch) -> None:
+    monkeypatch.setattr(QuickMatchScreen, "straggler_hold", 600.0)  # held while the test looks
+    store = Store(data_dir)
+    apps = [build_app(data_dir) for _ in range(3)]
+    async with apps[0].run_test(size=size) as a, apps[1].run_test(size=size) as b, apps[2].run_test(size=size) as c:
+        names = []
+        for app, pilot in zip(apps[:2], (a, b)):
+            await pilot.press("q")
+            await wait_for(pilot, lambda app=app: isinstance(app.screen, QuickMatchScreen) and app.screen.ticket,
+                           message="waiting")
+            names.append(app.screen.ticket.holder.name)
+        alan, bea = names
+        await wait_for(a, lambda: f"Found: you play {bea}." in flat(apps[0]), message="Alan sees Bea")
+        await wait_for(b, lambda: f"Found: you play {alan}." in flat(apps[1]), message="Bea sees Alan")
+        assert "a seat is kept for one more" in flat(apps[0])
+        await c.press("q")  # just too late for the wave: joins them rather than wait alone
+        await wait_for(c, lambda: isinstance(apps[2].screen, QuickMatchScreen) and apps[2].screen.ticket,
+                       message="Cy waits")
+        cy = apps[2].screen.ticket.holder.name
+        await wait_for(c, lambda: f"Found: you play {alan}, {bea}." in flat(apps[2]), message="Cy joins")
+        await wait_for(a, lambda: f"Found: you play {bea}, {cy}." in flat(apps[0]), message="Alan sees Cy")
+        assert [len(m) for m in store.live.match_queue().held.values()] == [3]
         assert store.live.tables().tables == ()

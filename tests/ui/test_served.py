@@ -114,7 +114,7 @@ async def test_a_signed_in_player_sees_every_menu_entry_at_60x20(data_dir: Path,
         await wait_for(pilot, lambda: app.screen.query("#menu-options"))
         await pilot.pause()
         lines = screen_lines(app)
-        assert any("q   Quit" in line for line in lines), "\n".join(lines)
+        assert any("x   Quit" in line for line in lines), "\n".join(lines)
         assert any("Sign in a browser" in line for line in lines)
         assert "Alan" in lines[0] and lines[0].rstrip().endswith("╮"), lines[0]  # the badge leaves the corner
 

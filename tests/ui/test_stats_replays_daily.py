@@ -468,7 +468,7 @@ async def test_the_new_entries_fit_the_menu_at_60x20(app):
 
 async def test_quitting_says_goodbye(app, capsys: pytest.CaptureFixture[str]):
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("q")
+        await pilot.press("x")
         await pilot.pause()
     assert GOODBYE in capsys.readouterr().err
 

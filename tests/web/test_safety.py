@@ -84,7 +84,7 @@ async def test_tabs_count_in_the_same_seats_as_ssh_sessions(start_server: Server
         late = await open_terminal(await connect(server))
         await late.wait_closed()
         assert "all 2 seats" in late.text
-        terminal.type("q")  # the SSH player leaves: a seat for the next tab
+        terminal.type("x")  # the SSH player leaves: a seat for the next tab
         await until(lambda: len(server.sessions) == 1)
         again = await open_socket_tab(http, server)
         await again.wait_for_text(MENU_TEXT)

@@ -10,6 +10,13 @@ players with the same attempts together. Someone who has waited their ``fill_aft
 nobody close enough gets a table with HAL9000 or VIKI, whichever's rating is nearest theirs.
 :func:`match_table` turns a group into a started table (codes being set).
 
+A straggler — someone arriving just after a wave seated everyone else — is not left to wait alone for
+the computers: a wave's group of two or three people is *held* for :data:`STRAGGLER_HOLD` seconds
+before its table is made (its players see who they will play and when it starts), and a player who
+comes meanwhile, close enough in rating and on the same attempts, joins it at once (a wave is due as
+soon as they can). The group's table is made when the hold is over or as soon as it is full. A table
+of four, or one a computer fills, is made at once. (docs/arcade.md, *Quick match across servers*.)
+
 Everything here is pure: ratings come in as numbers (a guest's or an unrated player's is
 :data:`RATING_MIDDLE`), the time as ``now``, table ids and seeds from the caller. One wave never
 seats a ticket twice, and a ticket once seated is never paired again (:meth:`Ticket.waiting`).
@@ -44,6 +51,8 @@ RatingOf = Callable[[str], "float | None"]
 """A registered player's rating by name (None: unrated); the ratings' store supplies it."""
 MATCHED_KEEP = 60.0
 """Seconds a seated ticket stays in the queue for its player's screen to read it."""
+STRAGGLER_HOLD = 3.0
+"""Seconds a wave's group of two or three waits for one more player before its table is made."""
 
 
 def tolerance(waited: float) -> float:
@@ -64,6 +73,10 @@ class Ticket:
     table_id: str | None = None
     """The table the player was seated at (None while waiting)."""
     matched_at: float | None = None
+    group: str | None = None
+    """The session of the first player of the held group this player is in (None: not in one)."""
+    held_until: float | None = None
+    """When the held group's table is made if nobody else joins (None: not in a held group)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.holder, SeatHolder):
@@ -72,6 +85,8 @@ class Ticket:
             raise ValueError(f"attempts must be between {MIN_ATTEMPTS} and {MAX_ATTEMPTS}")
         if not self.fill_after >= 0:
             raise ValueError("fill_after must be at least 0")
+        if (self.group is None) != (self.held_until is None):
+            raise ValueError("a held ticket names its group and when the hold ends")
 
     @property
     def session(self) -> str:
@@ -80,8 +95,13 @@ class Ticket:
 
     @property
     def waiting(self) -> bool:
-        """Still waiting (not seated yet)."""
+        """Still waiting (not seated yet; a held group's players too)."""
         return self.table_id is None
+
+    @property
+    def free(self) -> bool:
+        """Waiting and in no held group: the next wave may pair this player."""
+        return self.table_id is None and self.group is None
 
     def may_fill(self, now: float) -> bool:
         """True once computers may fill this player's table."""
@@ -89,24 +109,31 @@ class Ticket:
 
     def as_json(self) -> dict[str, Any]:
         """The ticket as plain JSON data."""
-        return {"holder": self.holder.as_json(), "since": self.since, "attempts": self.attempts,
+        data = {"holder": self.holder.as_json(), "since": self.since, "attempts": self.attempts,
                 "fill_after": self.fill_after, "table_id": self.table_id, "matched_at": self.matched_at}
+        if self.group is not None:
+            data.update(group=self.group, held_until=self.held_until)
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> Ticket:
         """Rebuild from :meth:`as_json` data; :class:`.table.TableDataError` if it is not one."""
         keys = {"holder", "since", "attempts", "fill_after", "table_id", "matched_at"}
-        if not isinstance(data, dict) or set(data) != keys:
-            raise TableDataError(f"a queue ticket needs exactly {', '.join(sorted(keys))}")
+        held = {"group", "held_until"}
+        if not isinstance(data, dict) or set(data) not in (keys, keys | held):
+            raise TableDataError(f"a queue ticket needs exactly {', '.join(sorted(keys))} (and group, held_until)")
         number = (int, float)
         if type(data["since"]) not in number or type(data["fill_after"]) not in number \
                 or (data["matched_at"] is not None and type(data["matched_at"]) not in number) \
-                or (data["table_id"] is not None and not isinstance(data["table_id"], str)):
-            raise TableDataError("a queue ticket's times are numbers and its table id text")
+                or (data["table_id"] is not None and not isinstance(data["table_id"], str)) \
+                or ("group" in data and (not isinstance(data["group"], str)
+                                         or type(data["held_until"]) not in number)):
+            raise TableDataError("a queue ticket's times are numbers and its table id and group text")
         try:
             return cls(SeatHolder.from_json(data["holder"]), float(data["since"]), data["attempts"],
                        float(data["fill_after"]), data["table_id"],
-                       None if data["matched_at"] is None else float(data["matched_at"]))
+                       None if data["matched_at"] is None else float(data["matched_at"]),
+                       data.get("group"), None if "held_until" not in data else float(data["held_until"]))
         except (ValueError, TypeError) as exc:
             raise TableDataError(str(exc)) from None
 
@@ -124,8 +151,17 @@ class MatchQueue:
 
     @property
     def waiting(self) -> tuple[Ticket, ...]:
-        """The tickets still waiting, longest first."""
+        """The tickets still waiting (held ones too), longest first."""
         return tuple(sorted((t for t in self.tickets if t.waiting), key=lambda t: (t.since, t.session)))
+
+    @property
+    def held(self) -> dict[str, tuple[Ticket, ...]]:
+        """The held groups by group, each's tickets longest waiting first (the group's first player first)."""
+        groups: dict[str, tuple[Ticket, ...]] = {}
+        for ticket in self.waiting:
+            if ticket.group is not None:
+                groups[ticket.group] = (*groups.get(ticket.group, ()), ticket)
+        return groups
 
     def with_ticket(self, ticket: Ticket) -> MatchQueue:
         """The queue with ``ticket`` added, replacing any of its session or of the same person."""
@@ -152,19 +188,29 @@ class MatchQueue:
 
 def wave_due(queue: MatchQueue, now: float, interval: float = WAVE_INTERVAL) -> bool:
     """True if a wave should run now: someone waits and the last wave is ``interval`` old, or
-    :data:`WAVE_AT` wait with the same attempts, or someone's fill time has come. A wave with one
+    :data:`WAVE_AT` wait with the same attempts, or someone's fill time has come, or a held group's hold
+    is over, or someone who could join a held group waits. A wave with one
     player seats nobody, but starts the next ``interval``: the players arriving meanwhile gather, and
     a crowd is seated in fours rather than split into pairs with one left over.
     """
     waiting = queue.waiting
     if not waiting:
         return False
+    free = [t for t in waiting if t.free]
+    for members in queue.held.values():
+        # A held group's hold is over, or a player who could join it has come: at once.
+        if members[0].held_until is not None and members[0].held_until <= now:
+            return True
+        if len(members) < MAX_SEATS and any(t.attempts == members[0].attempts for t in free):
+            return True
+    if not free:
+        return False
     if now - queue.last_wave >= interval:
         return True
     counts: dict[int, int] = {}
-    for ticket in waiting:
+    for ticket in free:
         counts[ticket.attempts] = counts.get(ticket.attempts, 0) + 1
-    return max(counts.values()) >= WAVE_AT or any(t.may_fill(now) for t in waiting)
+    return max(counts.values()) >= WAVE_AT or any(t.may_fill(now) for t in free)
 
 
 @dataclass(frozen=True)
@@ -184,7 +230,8 @@ def nearest_computer(rating: float, computer_ratings: Mapping[str, float]) -> st
 
 def pair(queue: MatchQueue, ratings: Mapping[str, float], now: float,
          computer_ratings: Mapping[str, float] | None = None) -> list[Group]:
-    """One wave: the groups to seat now. ``ratings`` by session (missing: :data:`RATING_MIDDLE`).
+    """One wave's pairing of the free tickets (not those in a held group): the groups it makes.
+    ``ratings`` by session (missing: :data:`RATING_MIDDLE`).
 
     The longest waiter anchors a group; the others join closest rating first, each only if every pair
     in the group is within the wider of the two players' :func:`tolerance` and has the same attempts.
@@ -198,10 +245,9 @@ def pair(queue: MatchQueue, ratings: Mapping[str, float], now: float,
         return ratings.get(ticket.session, RATING_MIDDLE)
 
     def close(a: Ticket, b: Ticket) -> bool:
-        wider = max(tolerance(now - a.since), tolerance(now - b.since))
-        return a.attempts == b.attempts and abs(rating(a) - rating(b)) <= wider
+        return _close(a, b, ratings, now)
 
-    left = list(queue.waiting)
+    left = [t for t in queue.waiting if t.free]
     groups: list[Group] = []
     while left:
         anchor = left.pop(0)
@@ -228,6 +274,13 @@ def pair(queue: MatchQueue, ratings: Mapping[str, float], now: float,
     return groups
 
 
+def _close(a: Ticket, b: Ticket, ratings: Mapping[str, float], now: float) -> bool:
+    """Same attempts, and ratings within the wider of the two players' :func:`tolerance`."""
+    wider = max(tolerance(now - a.since), tolerance(now - b.since))
+    return a.attempts == b.attempts and abs(ratings.get(a.session, RATING_MIDDLE)
+                                            - ratings.get(b.session, RATING_MIDDLE)) <= wider
+
+
 def match_table(table_id: str, group: Group, *, seed: int, now: float, grace: float = SEAT_GRACE,
                 pace: tuple[float, float] = COMPUTER_PACE) -> Table:
     """The started table of ``group``: the longest waiter opens it, everyone sits, computers fill the
@@ -246,9 +299,12 @@ def match_table(table_id: str, group: Group, *, seed: int, now: float, grace: fl
 
 def run_wave(queue: MatchQueue, ratings: Mapping[str, float], now: float, *,
              new_table: Callable[[Group], Table], live: set[str] | frozenset[str] | None = None,
-             computer_ratings: Mapping[str, float] | None = None) -> tuple[MatchQueue, list[Table]]:
+             computer_ratings: Mapping[str, float] | None = None,
+             hold: float = STRAGGLER_HOLD) -> tuple[MatchQueue, list[Table]]:
     """A whole wave on ``queue``: drop tickets whose session is not in ``live`` (when given) and
-    seated tickets kept long enough, pair the rest, make each group's table with ``new_table``.
+    seated tickets kept long enough; let free players join held groups they are close to; make the
+    tables of held groups that are full or whose hold is over; pair the free players left, holding a
+    group of two or three people for ``hold`` seconds (0: never) and making the others' tables now.
     Returns the new queue (seated tickets naming their table, ``last_wave`` = now) and the tables.
     """
     kept = []
@@ -259,19 +315,51 @@ def run_wave(queue: MatchQueue, ratings: Mapping[str, float], now: float, *,
             continue
         kept.append(ticket)
     queue = MatchQueue(tuple(kept), queue.last_wave)
+    changed: dict[str, Ticket] = {}
+    groups = {key: list(members) for key, members in queue.held.items()}
+    for key, members in list(groups.items()):
+        if len(members) < 2:  # the others left: back to waiting like anyone
+            for ticket in members:
+                changed[ticket.session] = replace(ticket, group=None, held_until=None)
+            del groups[key]
+    # Stragglers first: a free player joins the held group they are close to everyone in (the one to be
+    # made soonest), before any new pairing.
+    for ticket in [t for t in queue.waiting if t.free]:
+        for key, members in sorted(groups.items(), key=lambda item: (item[1][0].held_until or 0.0, item[0])):
+            if len(members) < MAX_SEATS and all(_close(ticket, m, ratings, now) for m in members):
+                joined = replace(ticket, group=key, held_until=members[0].held_until)
+                members.append(joined)
+                changed[ticket.session] = joined
+                break
     tables = []
     seated: dict[str, Ticket] = {}
-    for group in pair(queue, ratings, now, computer_ratings):
+
+    def seat(group: Group) -> None:
         table = new_table(group)
         tables.append(table)
         for ticket in group.tickets:
-            seated[ticket.session] = replace(ticket, table_id=table.table_id, matched_at=now)
-    tickets = tuple(seated.get(t.session, t) for t in queue.tickets)
+            seated[ticket.session] = replace(ticket, table_id=table.table_id, matched_at=now, group=None,
+                                             held_until=None)
+
+    for members in groups.values():
+        held_until = members[0].held_until
+        if len(members) == MAX_SEATS or (held_until is not None and held_until <= now):
+            seat(Group(tuple(members), (), members[0].attempts))
+    free = MatchQueue(tuple(changed.get(t.session, t) for t in queue.tickets), queue.last_wave)
+    for group in pair(free, ratings, now, computer_ratings):
+        if group.computers or len(group.tickets) >= MAX_SEATS or hold <= 0:
+            seat(group)
+        else:
+            key = group.tickets[0].session
+            for ticket in group.tickets:
+                changed[ticket.session] = replace(ticket, group=key, held_until=now + hold)
+    tickets = tuple(seated.get(t.session) or changed.get(t.session, t) for t in queue.tickets)
     return MatchQueue(tickets, now), tables
 
 
 __all__ = [
-    "CLOSENESS", "FILL_AFTER", "Group", "MATCHED_KEEP", "MAX_SEATS", "MatchQueue", "RATING_MIDDLE", "RatingOf", "Ticket",
+    "CLOSENESS", "FILL_AFTER", "Group", "MATCHED_KEEP", "MAX_SEATS", "MatchQueue", "RATING_MIDDLE", "RatingOf",
+    "STRAGGLER_HOLD", "Ticket",
     "WAVE_AT", "WAVE_INTERVAL", "WIDENING", "match_table", "nearest_computer", "pair", "run_wave", "tolerance",
     "wave_due",
 ]

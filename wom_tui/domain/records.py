@@ -112,12 +112,28 @@ class GameRecord:
     computer's code), the computer breaks your code (HAL9000's guesses, then the person as the
     code's owner, with no guesses) and daily (a person breaks the daily code: a solo game on the
     day's rules, see ``daily.py``).
+
+    A World of Mastermind record says where it was played: ``hot_seat`` True for players taking turns
+    at one terminal, False for a live table (``table_id`` names it). A record kept before this was
+    written says neither (``hot_seat`` None); the ratings read it as they always did
+    (docs/play.md, *Ratings*).
     """
 
     kind: GameKind
     ruleset: Ruleset
     players: tuple[PlayerRecord, ...]
     finished_at: str = field(default_factory=utc_now)
+    hot_seat: bool | None = None
+    """True: a hot-seat game; False: a live table; None: not known (an older record, another kind)."""
+    table_id: str | None = None
+    """The live table the game was played at (only when ``hot_seat`` is False)."""
+
+    def __post_init__(self) -> None:
+        if self.hot_seat is not None and type(self.hot_seat) is not bool:
+            raise ValueError("hot_seat must be true, false or absent")
+        if self.table_id is not None and (not isinstance(self.table_id, str) or not self.table_id
+                                          or self.hot_seat is not False):
+            raise ValueError("only a live table's record names its table")
 
     def points(self) -> dict[str, int]:
         """Points per registered user in the game (computers and guests are left out)."""
@@ -130,6 +146,8 @@ class GameRecord:
             "ruleset": self.ruleset.as_json(),
             "players": [p.as_json() for p in self.players],
             "finished_at": self.finished_at,
+            **({} if self.hot_seat is None else {"hot_seat": self.hot_seat}),
+            **({} if self.table_id is None else {"table_id": self.table_id}),
         }
 
     @classmethod
@@ -140,7 +158,10 @@ class GameRecord:
         players = data.get("players")
         if not isinstance(players, list) or not isinstance(data.get("finished_at"), str):
             raise ValueError("not a game record")
+        hot_seat, table_id = data.get("hot_seat"), data.get("table_id")
+        if (hot_seat is not None and type(hot_seat) is not bool) or (table_id is not None and not isinstance(table_id, str)):
+            raise ValueError("not a game record: hot_seat is true or false, table_id text")
         return cls(
             GameKind(data["kind"]), Ruleset.from_json(data.get("ruleset")),
-            tuple(PlayerRecord.from_json(p) for p in players), data["finished_at"],
+            tuple(PlayerRecord.from_json(p) for p in players), data["finished_at"], hot_seat, table_id,
         )

@@ -52,6 +52,8 @@ class GameSummary(NamedTuple):
     ruleset: Ruleset
     finished_at: str
     players: tuple[PlayerLine, ...]
+    hot_seat: bool | None = None
+    """Where a World of Mastermind game was played (see :class:`~.records.GameRecord`): None if not known."""
 
     @classmethod
     def of(cls, game_id: str, record: GameRecord) -> GameSummary:
@@ -62,6 +64,7 @@ class GameSummary(NamedTuple):
             record.ruleset,
             record.finished_at,
             tuple(PlayerLine(p.name, p.is_user, p.broke, p.attempts, p.points) for p in record.players),
+            record.hot_seat,
         )
 
     @property

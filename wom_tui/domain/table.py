@@ -854,7 +854,7 @@ class Table:
             self._registered(seat) and (registered is None or name_key(seat.name or "") in registered)
             for seat in self._seats
         ]
-        return game_record(self.ruleset, self.results(), self._boards, users)
+        return game_record(self.ruleset, self.results(), self._boards, users, table_id=self.table_id)
 
     # -- views -----------------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, NamedTuple
 
 from .board import DecodingBoard
@@ -311,7 +311,8 @@ class WomGame:
         return self.__record
 
     def _build_record(self) -> GameRecord:
-        return game_record(self.__ruleset, self.results(), self.__boards, [p.is_user for p in self.__players])
+        return game_record(self.__ruleset, self.results(), self.__boards, [p.is_user for p in self.__players],
+                           table_id=None)
 
     def abandon(self) -> None:
         """Leave the game before it ends: nobody gets anything and ``on_finish`` is never called."""
@@ -372,7 +373,7 @@ class WomGame:
             if not isinstance(finished_at, str):
                 raise ValueError("not a World of Mastermind game: a finished game needs its time")
             record = game._build_record()
-            game.__record = GameRecord(record.kind, record.ruleset, record.players, finished_at)
+            game.__record = replace(record, finished_at=finished_at)
         return game
 
 

@@ -50,12 +50,14 @@ def log_for_operator(error: StoreError) -> str:
 class StoreErrorScreen(Screen[None]):
     """Says which file the store refused and why; the file is kept as it is.
 
-    r asks the store again (and goes back if the file is readable now), Esc goes back, q quits.
+    r asks the store again (and goes back if the file is readable now), Esc goes back, x quits (as on the
+    menu; q, which quit here before, still does: nothing else is on this screen).
     """
 
     BINDINGS = [
         Binding("r", "retry", "Try again"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("x", "app.quit", "Quit"),
+        Binding("q", "app.quit", "Quit", show=False),
         Binding("escape", "back", "Back"),
     ]
 

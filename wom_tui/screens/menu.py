@@ -26,12 +26,12 @@ MENU: tuple[tuple[str, str, str, str], ...] = (
     ("s", "scoreboard", "Show the scoreboard", "Scores"),
     *((mode.key, mode.action, mode.title, mode.footer) for mode in MODES),
     ("l", "lobby", "Lobby: play together", "Lobby"),
-    ("w", "quick_match", "Quick match: play now", ""),
+    ("q", "quick_match", "Quick match: play now", ""),
     ("d", "daily", "Daily code", ""),
     ("m", "stats", "My stats", ""),
     ("v", "replays", "Replays", ""),
     ("?", "help", "Help: rules and keys", ""),
-    ("q", "quit", "Quit", "Quit"),
+    ("x", "quit", "Quit", "Quit"),
 )
 """Key, app action, label and footer label (none: not in the footer) of each menu entry, in order."""
 
@@ -55,7 +55,7 @@ class MenuScreen(OpenedOnce[None]):
     """The first screen: the title, a welcome, and the menu (keys, arrows + Enter, or mouse)."""
 
     VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
-    """Under 24 rows the welcome line and the box's padding give way, so every entry shows (q Quit too)."""
+    """Under 24 rows the welcome line and the box's padding give way, so every entry shows (x Quit too)."""
     BINDINGS = [
         *(Binding(key, f"app.{action}", footer, show=bool(footer)) for key, action, _, footer in MENU if key != "?"),
         Binding("k", "app.link_key", "Link key", show=False),

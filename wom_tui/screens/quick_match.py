@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from ..domain.matchmaking import WAVE_INTERVAL, Ticket
+from ..domain.matchmaking import STRAGGLER_HOLD, WAVE_INTERVAL, Ticket
 from ..domain.store.api import LiveChange
 from ..domain.table import MAKING, Table
 from ..patches.footer import Footer
@@ -35,6 +35,8 @@ class Waiting:
     ticket: Ticket | None
     waiting: int
     table: Table | None
+    group: tuple[str, ...] = ()
+    """The names in this player's held group (the table about to be made), this player included."""
 
 
 def clock_text(seconds: float) -> str:
@@ -52,6 +54,8 @@ class QuickMatchScreen(LiveScreen):
 
     wave_interval = WAVE_INTERVAL
     """Seconds between two waves (the rules'; tests shorten it)."""
+    straggler_hold = STRAGGLER_HOLD
+    """Seconds a group of two or three waits for one more (the rules'; tests shorten it)."""
 
     def __init__(self, attempts: int = 10) -> None:
         super().__init__(classes="quick-match-screen")
@@ -78,8 +82,12 @@ class QuickMatchScreen(LiveScreen):
         """The queue (someone came, went or was seated) and new tables."""
         return change.queue or bool(change.tables) or change.presence
 
+    _leaving = False
+    """Set first thing as the screen goes; the first read checks it after joining (see :meth:`load`)."""
+
     def on_unmount(self) -> None:
         """Leaving the screen unseated stops waiting (LiveScreen's own unmount runs too)."""
+        self._leaving = True
         if self.seated_at is None and self._queued:
             _leave_later(self.wom.store.live, self.together.session)
 
@@ -90,19 +98,31 @@ class QuickMatchScreen(LiveScreen):
         me = self.together.me()
         assert me is not None
         if not self._queued:
-            self.ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.wom.options.fill_after)
+            if self._leaving:
+                return Waiting(None, 0, None)  # left before the first read (q then Esc in one burst)
+            # _queued is set before joining and _leaving checked after, while the unmount sets _leaving
+            # before reading _queued: either the unmount's leave comes after the join, or this read sees
+            # _leaving and leaves itself. Otherwise a player back at the menu would stay queued, to be
+            # seated at a table they never see.
             self._queued = True
+            self.ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.wom.options.fill_after)
+            if self._leaving:
+                live.leave_queue(me.session)
+                return Waiting(None, 0, None)
         live.match_wave(self.wom.rating_of, self.wom.rng.getrandbits(48), interval=self.wave_interval,
-                        grace=self.wom.options.seat_grace,
+                        grace=self.wom.options.seat_grace, hold=self.straggler_hold,
                         pace=_pace(self.wom.options.computer_pace))
         queue = live.match_queue()
         ticket = queue.ticket(me.session)
         table = live.table(ticket.table_id) if ticket is not None and ticket.table_id is not None else None
-        if ticket is None and self.seated_at is None:
+        if ticket is None and self.seated_at is None and not self._leaving:
             # Dropped from the queue (this session looked gone to a wave, or a seated ticket expired
-            # before its table could be read): wait again.
+            # before its table could be read): wait again (and not if the screen went meanwhile).
             ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.wom.options.fill_after)
-        return Waiting(ticket, len(queue.waiting), table)
+            if self._leaving:
+                live.leave_queue(me.session)
+        group = queue.held.get(ticket.group, ()) if ticket is not None and ticket.group is not None else ()
+        return Waiting(ticket, len(queue.waiting), table, tuple(t.holder.name for t in group))
 
     def show(self, state: Waiting) -> None:
         self.state = state
@@ -126,6 +146,14 @@ class QuickMatchScreen(LiveScreen):
             return
         now = self.wom.store.live.clock()
         waited = now - ticket.since
+        group = self.state.group if self.state is not None else ()
+        if ticket.held_until is not None and group:
+            me = (self.together.me() or ticket.holder).name
+            others_here = ", ".join(name for name in group if name != me)
+            self.query_one("#quick-status", Static).update(Text(f"Found: you play {others_here}."))
+            self.query_one("#quick-fill", Static).update(Text(
+                f"The table starts in {clock_text(ticket.held_until - now + 0.999)}: a seat is kept for one more."))
+            return
         others = max(0, (self.state.waiting if self.state else 1) - 1)
         status = Text(f"Looking for players… waited {clock_text(waited)}", end="")
         status.append(f" · {others} other{'s' if others != 1 else ''} waiting", style="dim")
@@ -152,8 +180,8 @@ class QuickMatchScreen(LiveScreen):
 
     def action_computers(self) -> None:
         """Ask for a computer player now rather than wait."""
-        if self.seated_at is not None or not self._queued:
-            return
+        if self.seated_at is not None or not self._queued or (self.ticket is not None and self.ticket.group is not None):
+            return  # seated, not queued yet, or about to sit with people: no computer needed
         live, session = self.wom.store.live, self.together.session
 
         async def fill() -> None:

@@ -22,6 +22,7 @@ from ..halloffame import HallOfFame
 from ..moderation import Ban, Broadcast, Kick, Retirement
 from ..users import PendingLink
 from ..records import GAME_KINDS, GameRecord
+from ..ratings import collector_paused
 from ..stats import GameSummary, PlayerLine
 from ..users import NameRejected, User, UserRegistry, check_name, computer_name, name_key
 
@@ -32,6 +33,10 @@ USERS_SCHEMA = 2
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """Refuse to read anything larger: no file of ours comes near it (10,000 users is about 0.7 MB),
 so a 50 MB file is refused before it is read."""
+MAX_INDEX_BYTES = 256 * 1024 * 1024
+"""The games' index is the one file that grows with every game (about 250 bytes each): it may hold about a
+million games. Under the common limit, an index of more than about 65,000 games was refused on every
+read, so each look at the statistics or the ratings read every game file again (docs/perf/ratings.md)."""
 MAX_DEPTH = 12
 """Deepest nesting our files use is 6 (a guess inside a player inside a game)."""
 
@@ -428,7 +433,7 @@ def check_game_json(data: Any) -> GameRecord:
     """Validate a game record's JSON strictly (types, names, codes, feedback) and build it."""
     if not isinstance(data, dict):
         raise ValueError("a game must be an object")
-    _expect_keys(data, _GAME_KEYS)
+    _expect_keys(data, _GAME_KEYS, frozenset({"hot_seat", "table_id"}))
     if data["kind"] not in GAME_KINDS:
         raise ValueError(f"unknown kind of game {data['kind']!r}")
     ruleset = Ruleset.from_json(data["ruleset"])
@@ -502,12 +507,13 @@ def parse_index(raw: bytes) -> dict[str, tuple[int, int, GameSummary]]:
     :func:`parse_document`'s per-number hook (ten times slower on 10,000 games). Every value is
     still checked by :func:`decode_index`, and a damaged file is only rebuilt from the game files.
     """
-    if len(raw) > MAX_FILE_BYTES:
+    if len(raw) > MAX_INDEX_BYTES:
         raise ValueError("the index is too large")
-    data = json.loads(raw, parse_constant=_reject_constant)
-    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-        raise ValueError("the index is not a version-1 object")
-    return decode_index(data)
+    with collector_paused():  # a few hundred thousand lists and tuples, no cycle among them
+        data = json.loads(raw, parse_constant=_reject_constant)
+        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+            raise ValueError("the index is not a version-1 object")
+        return decode_index(data)
 
 
 def decode_index(data: dict[str, Any]) -> dict[str, tuple[int, int, GameSummary]]:
@@ -517,15 +523,26 @@ def decode_index(data: dict[str, Any]) -> dict[str, tuple[int, int, GameSummary]
     ruleset once; each game is one flat row ``[game id, size, mtime_ns, kind, ruleset number,
     finished_at]`` followed by ``name, is_user, broke, attempts, points`` for each player.
     ``mtime_ns`` is written as a string of digits: it has 19 digits, more than a data file's
-    numbers may have.
+    numbers may have. ``hot_seat`` and ``tables`` list the ids of the games played hot-seat and at
+    live tables (a game in neither was recorded before records said; required, so an index written
+    before they were kept is rebuilt from the game files once).
     """
-    _expect_keys(data, {"schema", "rulesets", "games"})
+    _expect_keys(data, {"schema", "rulesets", "games", "hot_seat", "tables"})
     raw_rulesets, games = data["rulesets"], data["games"]
     if not isinstance(raw_rulesets, list) or not isinstance(games, list):
         raise ValueError("'rulesets' and 'games' must be lists")
+    seating: dict[str, bool] = {}
+    for key, where in (("hot_seat", True), ("tables", False)):
+        ids = data[key]
+        if type(ids) is not list or not all(type(game_id) is str for game_id in ids):
+            raise ValueError(f"{key!r} must be a list of game ids")
+        seating.update(dict.fromkeys(ids, where))
     rulesets = [Ruleset.from_json(item) for item in raw_rulesets]
     kinds = frozenset(GAME_KINDS)
     result = {}
+    # Read whole by every rebuild of the ratings (100,000 rows): the namedtuples are made from their rows.
+    make_line, make_summary = PlayerLine._make, GameSummary._make
+    seated = seating.get
     for row in games:
         if type(row) is not list or not 11 <= len(row) <= 26 or (len(row) - 6) % 5:
             raise ValueError("an index row must be [game id, size, mtime_ns, kind, ruleset, finished_at, players…]")
@@ -537,26 +554,69 @@ def decode_index(data: dict[str, Any]) -> dict[str, tuple[int, int, GameSummary]
             raise ValueError(f"bad index row for {game_id!r}")
         players = []
         for i in range(6, len(row), 5):
-            player, is_user, broke, attempts, points = row[i:i + 5]
+            line = row[i:i + 5]
+            player, is_user, broke, attempts, points = line
             if (type(player) is not str or type(is_user) is not bool or type(broke) is not bool
                     or type(attempts) is not int or type(points) is not int or attempts < 0 or points < 0):
                 raise ValueError(f"bad player in the index row for {game_id!r}")
-            players.append(PlayerLine(player, is_user, broke, attempts, points))
-        result[game_id] = (size, int(mtime), GameSummary(game_id, kind, rulesets[number], finished, tuple(players)))
+            players.append(make_line(line))
+        result[game_id] = (size, int(mtime), make_summary((game_id, kind, rulesets[number], finished, tuple(players),
+                                                           seated(game_id))))
     return result
+
+
+class SummaryReader:
+    """Reads the summary PostgreSQL keeps of each game (migration 14): the record without its players,
+    ``names``, ``users``, ``broke``, ``attempts``, ``breaking`` and ``making`` one value per player.
+    Checked as the folder's index is (types, counts, one to four players); each ruleset is checked once.
+    """
+
+    def __init__(self) -> None:
+        self._rulesets: dict[tuple[Any, ...], Ruleset] = {}
+        self._kinds = frozenset(GAME_KINDS)
+
+    def summary(self, game_id: str, kind: str, data: Any) -> GameSummary:
+        """The game's summary; ``ValueError`` if ``data`` is not one (the caller reads the record whole)."""
+        if type(data) is not dict:
+            raise ValueError("no summary")
+        kind_, raw_ruleset, finished = data.get("kind"), data.get("ruleset"), data.get("finished_at")
+        hot_seat = data.get("hot_seat")
+        if kind_ != kind or kind not in self._kinds or type(finished) is not str or type(raw_ruleset) is not dict \
+                or (hot_seat is not None and type(hot_seat) is not bool):
+            raise ValueError("not a summary")
+        key = tuple(sorted(raw_ruleset.items()))
+        ruleset = self._rulesets.get(key)
+        if ruleset is None:
+            ruleset = self._rulesets[key] = Ruleset.from_json(raw_ruleset)
+        columns: list[Any] = [data.get(key) for key in ("names", "users", "broke", "attempts", "breaking", "making")]
+        count = len(columns[0]) if type(columns[0]) is list else 0
+        if not 1 <= count <= 4 or not all(type(column) is list and len(column) == count for column in columns):
+            raise ValueError("not a summary")
+        lines = []
+        for name, user, broken, used, made, kept in zip(*columns):
+            if (type(name) is not str or type(user) is not bool or type(broken) is not bool or type(used) is not int
+                    or type(made) is not int or type(kept) is not int or used < 0 or made < 0 or kept < 0):
+                raise ValueError("not a summary")
+            lines.append(PlayerLine(name, user, broken, used, made + kept))
+        return GameSummary(game_id, kind, ruleset, finished, tuple(lines), hot_seat)
 
 
 def encode_index(entries: dict[str, tuple[int, int, GameSummary]]) -> bytes:
     """games_index.json's bytes (see :func:`decode_index`)."""
     numbers: dict[Ruleset, int] = {}
     rows = []
+    hot_seat: list[str] = []
+    tables: list[str] = []
     for game_id, (size, mtime, summary) in entries.items():
         number = numbers.setdefault(summary.ruleset, len(numbers))
         row: list[Any] = [game_id, size, str(mtime), summary.kind, number, summary.finished_at]
         for line in summary.players:
             row.extend(line)
         rows.append(row)
-    return encode_document({"rulesets": [ruleset.as_json() for ruleset in numbers], "games": rows})
+        if summary.hot_seat is not None:
+            (hot_seat if summary.hot_seat else tables).append(game_id)
+    return encode_document({"rulesets": [ruleset.as_json() for ruleset in numbers], "games": rows,
+                            "hot_seat": hot_seat, "tables": tables})
 
 
 def decode_secret(data: dict[str, Any]) -> bytes:
@@ -629,6 +689,7 @@ def encode_daily_day(day: str, attempts: Iterable[DailyAttempt]) -> bytes:
 
 
 __all__ = [
-    "ModerationDocument", "GAME_ID", "MAX_FILE_BYTES", "SCHEMA", "USERS_SCHEMA", "check_game_id", "check_game_json", "check_identity",
+    "ModerationDocument", "GAME_ID", "MAX_FILE_BYTES", "MAX_INDEX_BYTES", "SCHEMA", "SummaryReader", "USERS_SCHEMA", "check_game_id",
+    "check_game_json", "check_identity",
     "check_theme_name", "Choices", "check_choices", "check_form_name", "decode_choices_leniently", "decode_prefs_document", "encode_document", "new_game_id", "parse_document",
 ]

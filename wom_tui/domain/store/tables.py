@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from typing import TypeVar
 
 from ..codes import WOM_RULESET, Ruleset
-from ..matchmaking import FILL_AFTER, WAVE_INTERVAL, Group, MatchQueue, RatingOf, Ticket, match_table, run_wave, wave_due
+from ..matchmaking import FILL_AFTER, STRAGGLER_HOLD, WAVE_INTERVAL, Group, MatchQueue, RatingOf, Ticket, match_table, run_wave, wave_due
 from ..presence import Presence
 from ..table import CLOSED, COMPUTER_PACE, FINISHED, MAX_SEED, SEAT_GRACE, SeatHolder, Table, check_may_open
 from ..users import COMPUTER_NAMES
@@ -257,11 +257,13 @@ class TableRules:
         return self._swap_queue(change)
 
     def match_wave(self, rating_of: RatingOf, seed: int, *, interval: float = WAVE_INTERVAL,
-                   grace: float = SEAT_GRACE, pace: tuple[float, float] = COMPUTER_PACE) -> list[Table]:
+                   grace: float = SEAT_GRACE, pace: tuple[float, float] = COMPUTER_PACE,
+                   hold: float = STRAGGLER_HOLD) -> list[Table]:
         """Run a wave of quick match if one is due (:func:`..matchmaking.wave_due`): whichever process
         gets there first claims it (the queue's lock or transaction), so a wave runs once and nobody is
         seated twice. Tickets of sessions no longer online are dropped. Returns the tables started.
-        ``rating_of(name)`` is a registered player's rating (None: unrated), read before the claim.
+        ``rating_of(name)`` is a registered player's rating (None: unrated), read before the claim;
+        ``hold``: how long a group of two or three waits for a straggler (:data:`..matchmaking.STRAGGLER_HOLD`).
         """
         before = self.match_queue()
         now = self.clock()
@@ -284,7 +286,7 @@ class TableRules:
             if not wave_due(queue, now, interval):
                 return queue, [], []  # another process ran it meanwhile
             queue, tables = run_wave(queue, ratings, now, new_table=new_table, live=live,
-                                     computer_ratings=computers)
+                                     computer_ratings=computers, hold=hold)
             return queue, tables, tables
         return self._swap_queue(change)
 

@@ -273,11 +273,11 @@ def refuse_unless_regular(path: Path) -> None:
         raise StoreError(path, not_regular(mode))
 
 
-def read_bytes(path: Path) -> bytes | None:
+def read_bytes(path: Path, limit: int = MAX_FILE_BYTES) -> bytes | None:
     """The file's bytes, or ``None`` if it does not exist.
 
     Refuses at once, with the reason: a symbolic link (dangling or not), a FIFO, a socket, a
-    device or a folder in place of a data file, and a file larger than :data:`MAX_FILE_BYTES`.
+    device or a folder in place of a data file, and a file larger than ``limit`` (:data:`MAX_FILE_BYTES`).
     """
     try:
         fd = os.open(path, _READ_FLAGS)
@@ -291,12 +291,12 @@ def read_bytes(path: Path) -> bytes | None:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise StoreError(path, not_regular(info.st_mode))
-        if info.st_size > MAX_FILE_BYTES:
-            raise StoreError(path, f"the file is too large ({info.st_size} bytes; the limit is {MAX_FILE_BYTES})")
+        if info.st_size > limit:
+            raise StoreError(path, f"the file is too large ({info.st_size} bytes; the limit is {limit})")
         chunks = []
         size = 0
-        while size <= MAX_FILE_BYTES:
-            chunk = os.read(fd, min(1 << 20, MAX_FILE_BYTES + 1 - size))
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
             if not chunk:
                 break
             chunks.append(chunk)

@@ -85,6 +85,7 @@ from ...users import PendingLink, User, UserRegistry, check_name, name_key
 from ..api import Arcade, StoreError
 from ..documents import (
     GAME_ID,
+    MAX_INDEX_BYTES,
     check_game_id,
     check_game_json,
     check_identity,
@@ -675,7 +676,15 @@ class FolderStore:
         return self.data_dir / RATINGS_FILE
 
     def _game_count(self) -> int:
-        return len(self._game_files(pending=False))
+        """How many game files are filed (not pending): names only, no paths (100,000 of them per look)."""
+        try:
+            names = os.listdir(self.games_dir)
+        except FileNotFoundError:
+            return 0
+        except OSError as exc:
+            raise StoreError.from_os(self.games_dir, "cannot list the folder", exc) from None
+        match = _GAME_FILE.fullmatch
+        return sum(1 for name in names if (found := match(name)) is not None and not found["pending"])
 
     def _read_ratings(self, *, to_change: bool = False) -> tuple[int, RatingBook] | None:
         """The cache as (game files it covers, book), or None if missing or unreadable (it is only a cache).
@@ -959,7 +968,7 @@ class FolderStore:
         if stamp is not None and remembered is not None and remembered[0] == stamp:
             return remembered[1]
         try:
-            raw = read_bytes(self.index_path)
+            raw = read_bytes(self.index_path, MAX_INDEX_BYTES)
             index = parse_index(raw) if raw is not None else {}
         except (StoreError, ValueError, TypeError, KeyError, RecursionError):
             return {}  # A damaged cache is rebuilt from the game files.
