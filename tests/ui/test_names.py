@@ -128,3 +128,31 @@ async def test_the_solo_setup_and_game_say_one_guess_not_one_guesses(app):
         await pilot.press("p")
         await wait_for(pilot, lambda: "Guest · 4 × Digits 0–9, 1 guess ·" in screen_text(app))
         assert "1 guesses" not in screen_text(app)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_the_lobby_and_quick_match_name_the_rules_as_the_wom_setup_does(app, store, size):
+    """A table's row in the lobby and the quick match screen say "4 × Classic, 10 attempts", not pegs and colours."""
+    from wom_tui.domain.codes import WOM_RULESET
+    from wom_tui.domain.table import SeatHolder
+    from wom_tui.screens.lobby import LobbyScreen
+    from wom_tui.screens.quick_match import QuickMatchScreen
+
+    store.register("Betty")
+    store.live.create_table(SeatHolder("Betty", "s-betty", True), seats=3, attempts=7,
+                            ruleset=Ruleset(5, WOM_RULESET.palette, False, 7))
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("l")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and "Betty's table" in screen_text(app),
+                       message="Betty's table in the lobby")
+        if size == (80, 24):  # (at 60 columns the row ends in an ellipsis after the seats)
+            assert "5 × Classic, no repeats, 7 attempts" in screen_text(app)
+        assert "pegs" not in screen_text(app) and no_old_name(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "MenuScreen", message="back at the menu")
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuickMatchScreen) and "players" in screen_text(app),
+                       message="the quick match screen's rules")
+        assert "4 × Classic, 10 attempts, 2–4 players" in screen_text(app)
+        assert "colours" not in screen_text(app)
+        await pilot.press("escape")

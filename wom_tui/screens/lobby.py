@@ -28,6 +28,7 @@ from ..domain.presence import Presence
 from ..domain.store.api import LiveChange
 from ..domain.table import CLOSED, FINISHED, GUESS_CLOCKS, OPEN, Refused, SeatHolder, SeatView, Table, TableView
 from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
+from ..domain.words import counted
 from .together import LiveScreen, nudge_player
 from ..patches.footer import Footer
 from ..widgets.row_list import RowList
@@ -78,8 +79,7 @@ def table_line(view: TableView, mine: bool, now: float | None = None) -> Text:
     if view.phase == OPEN:
         text.append(f", {free} free seat{'s' if free != 1 else ''}")
     text.append(f"  [{people}]  ")
-    text.append(f"{view.ruleset.length} pegs, {'repeats' if view.ruleset.repeats else 'no repeats'}, "
-                f"{view.attempts} attempts", style="dim")
+    text.append(f"{view.ruleset.title}, {counted(view.attempts, 'attempt')}", style="dim")
     if mine and view.phase not in (FINISHED, CLOSED):
         text.append("  ← your seat", style="bold")
     return text
@@ -638,7 +638,7 @@ class NewTableScreen(ModalScreen[tuple[int, int, Ruleset, float | None] | None])
                 yield Select[int]([(str(n), n) for n in range(4, 9)], value=length,
                                   allow_blank=False, id="new-length")
             with Horizontal(classes="nt-row", id="new-repeats-row"):
-                yield Tick("Colours may repeat", value=repeats, id="new-repeats")
+                yield Tick("Repeats", value=repeats, id="new-repeats")
                 # A clock per guess shares the row (the dialog fits 60×20 as before).
                 yield Select[float]([("No clock", 0.0), *((f"{c:g} s/guess", c) for c in GUESS_CLOCKS)], value=0.0,
                                     allow_blank=False, id="new-clock")

@@ -18,9 +18,11 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from ..domain.codes import WOM_RULESET
 from ..domain.matchmaking import STRAGGLER_HOLD, WAVE_INTERVAL, Ticket
 from ..domain.store.api import LiveChange
 from ..domain.table import MAKING, Table
+from ..domain.words import counted
 from ..patches.footer import Footer
 from .together import LiveScreen, nudge_player
 
@@ -68,7 +70,7 @@ class QuickMatchScreen(LiveScreen):
     def compose(self) -> ComposeResult:
         with Vertical(id="quick-box", classes="panel"):
             yield Static(Text("Quick match: World of Mastermind"), classes="panel-title")
-            yield Static(Text(f"4 pegs, 6 colours, {self.attempts} attempts, 2–4 players"), id="quick-rules")
+            yield Static(Text(f"{WOM_RULESET.title}, {counted(self.attempts, 'attempt')}, 2–4 players"), id="quick-rules")
             yield Static(Text("Joining the queue…"), id="quick-status")
             yield Static(Text(""), id="quick-fill")
             yield Static(Text("c: play the computers now · Esc: stop waiting"), id="quick-hint")
