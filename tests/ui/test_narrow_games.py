@@ -136,3 +136,36 @@ async def test_the_solo_history_shows_every_column_at_60x20_and_its_roomy_column
         await pilot.pause()
         shown = text_in(app, table.region)
         assert "4  5  6  7" in shown and no_sideways_scroll(table), shown
+
+
+
+
+async def test_at_60x20_the_wom_board_shows_four_blacks_and_its_header_whole_once_it_scrolls(make_app, data_dir):
+    """Alan's board in a three-player game at 60×20, long enough to scroll, ending on his code broken:
+    the board still says "Feedback" whole and shows all four blacks (its pegs close up to fit)."""
+    from wom_tui.domain.board import DecodingBoard
+    from wom_tui.domain.codes import WOM_RULESET
+
+    from .test_wom import enter_code
+    from .test_wom_snapshots import register, seat
+
+    register(data_dir, "Alan", "Steve")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await seat(pilot, "Alan", "Steve", "HAL9000")
+        await enter_code(pilot, screen, "Alan", "RGBY", paste=True)
+        await enter_code(pilot, screen, "Steve", "KKWW", paste=True)
+        await wait_turn(pilot, screen, "Alan")
+        table = screen.query_one("#guess-history", DataTable)
+        board = DecodingBoard(WOM_RULESET)
+        board.set_secret("RGBY")
+        for attempt in ("RRGG", "YYBB", "WWWW", "KKBB", "RGYB", "RGBY"):
+            board.guess(attempt)
+        table.show_board(board, owner=0)
+        await until(pilot, lambda: table.row_count == 6, message="six rows")
+        await pilot.pause()
+        assert table.max_scroll_y > 0, "the board is long enough to scroll"
+        shown = text_in(app, table.region)
+        assert "Feedback" in shown, shown
+        assert "K K K K" in shown or "KKKK" in shown, shown
+        assert no_sideways_scroll(table), f"the board scrolls sideways: {table.virtual_size} in {table.scrollable_content_region}"
