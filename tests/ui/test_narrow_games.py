@@ -169,3 +169,30 @@ async def test_at_60x20_the_wom_board_shows_four_blacks_and_its_header_whole_onc
         assert "Feedback" in shown, shown
         assert "K K K K" in shown or "KKKK" in shown, shown
         assert no_sideways_scroll(table), f"the board scrolls sideways: {table.virtual_size} in {table.scrollable_content_region}"
+
+
+async def test_at_60x20_computer_breaks_shows_the_codes_left_and_the_whole_legend(app):
+    """Scoring HAL9000 by hand at 60×20: the history's "Left" column and the black/white legend beside
+    the answer are shown whole (the key pegs give way: B and W say the same)."""
+    from wom_tui.screens.computer_breaks import ComputerBreaksScreen
+
+    async with app.run_test(size=SIZE) as pilot:
+        await open_solo_setup(pilot)
+        for option in ("#solo-mode-1", "#solo-scoring-1"):
+            app.screen.query_one(option).scroll_visible(animate=False)
+            await pilot.pause()
+            await pilot.click(option)
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, ComputerBreaksScreen))
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.phase == "answer")
+        await pilot.press("0", "2", "enter")
+        await wait_for(pilot, lambda: screen.phase == "answer" and screen.game.guesses_used == 1)
+        table = screen.query_one("#computer-breaks-history", DataTable)
+        await wait_for(pilot, lambda: "1,896" in text_in(app, table.region), message="the codes left shown whole")
+        assert "Left" in text_in(app, table.region) and no_sideways_scroll(table)
+        legend = screen.query_one("#computer-breaks-actions")
+        assert shown_whole(app, legend)
+        shown = text_in(app, legend.region)
+        for words in ("Black", "right place", "White", "wrong place", "Enter"):
+            assert words in shown, f"{words!r} not in {shown!r}"
