@@ -196,3 +196,15 @@ async def test_at_60x20_computer_breaks_shows_the_codes_left_and_the_whole_legen
         shown = text_in(app, legend.region)
         for words in ("Black", "right place", "White", "wrong place", "Enter"):
             assert words in shown, f"{words!r} not in {shown!r}"
+
+
+async def test_at_60x20_the_daily_screen_shows_its_play_button_whole(app, store):
+    """The player and puzzle choices give way so that Play reads "Play", not "Pl"."""
+    from .test_stats_replays_daily import open_daily
+
+    store.register("Alan")
+    async with app.run_test(size=SIZE) as pilot:
+        await open_daily(pilot, "Alan")
+        button = app.screen.query_one("#daily-play", Button)
+        await wait_for(pilot, lambda: "Play" in text_in(app, button.region), message="Play shown whole")
+        assert shown_whole(app, button)

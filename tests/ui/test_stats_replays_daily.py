@@ -612,3 +612,86 @@ async def test_the_daily_screen_says_the_code_of_the_last_day_over_everywhere(st
 def test_stats_chart_snapshot_60x20(snap_compare, data_dir):
     """Stats chart snapshot, at 60×20: everything needed to play shows."""
     test_stats_chart_snapshot(snap_compare, data_dir, size=NARROW)
+
+
+# ---------------------------------------------------------------- daily and replays, at both sizes
+
+
+def seed_daily(store) -> None:
+    """Alan, Ada and Bartholomew played the 2026-11-23 classic code; Alan the two days before as well."""
+    from wom_tui.domain.daily import DailyAttempt
+
+    for name in ("Alan", "Ada", "Bartholomew"):
+        store.register(name)
+    played = [("2026-11-21", "Alan", 4, True), ("2026-11-22", "Alan", 10, False), ("2026-11-23", "Ada", 3, True),
+              ("2026-11-23", "Alan", 5, True), ("2026-11-23", "Bartholomew", 10, False)]
+    for day, name, guesses, broke in played:
+        store.start_daily(DailyAttempt(day, "classic", name, f"{day}T09:00:00+00:00"))
+        store.finish_daily(day, "classic", name, finished_at=f"{day}T09:{guesses:02d}:00+00:00", guesses=guesses,
+                           broke=broke, game_id=None)
+
+
+def seed_replays(store) -> None:
+    """The games of :func:`seed_games`, and a three-player WoM game with long names."""
+    seed_games(store)
+    store.register("Bartholomew")
+    store.record_game(GameRecord("wom", R5, (
+        breaker("Bartholomew", "RGYB", ["RGBY", "RGYB"], points=9),
+        breaker("Ada", "KKWW", ["RRGG", "WWKK", "KKWW"], points=8),
+        breaker("HAL9000", "BYWR", ["RRGG", "BBYY", "WWKK", "BYWK", "BYWW"], is_user=False),
+    ), "2026-11-23T10:00:00+00:00"))
+
+
+def test_daily(snap_compare, data_dir, monkeypatch, size=SIZE):
+    from wom_tui.domain.store.folder.store import FolderStore as Store
+
+    seed_daily(Store(data_dir))
+    monkeypatch.setattr(DailyScreen, "clock", staticmethod(lambda: datetime(2026, 11, 23, 21, 52, 30, tzinfo=timezone.utc)))
+
+    async def run_before(pilot) -> None:
+        await open_daily(pilot, "Alan")
+
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
+
+
+def test_replays(snap_compare, data_dir, size=SIZE):
+    from wom_tui.domain.store.folder.store import FolderStore as Store
+
+    seed_replays(Store(data_dir))
+
+    async def run_before(pilot) -> None:
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ReplaysScreen) and pilot.app.screen.summaries is not None)
+        await pilot.pause()
+
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
+
+
+def test_replay(snap_compare, data_dir, size=SIZE):
+    from wom_tui.domain.store.folder.store import FolderStore as Store
+
+    seed_replays(Store(data_dir))
+
+    async def run_before(pilot) -> None:
+        await open_first_replay(pilot)
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ReplayScreen))
+        await pilot.press("right", "right")
+        await wait_for(pilot, lambda: "Round 2" in text_of(pilot.app, "#replay-step"))
+        await pilot.pause()
+
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
+
+
+def test_daily_60x20(snap_compare, data_dir, monkeypatch):
+    """Daily code, at 60×20: everything needed to play shows."""
+    test_daily(snap_compare, data_dir, monkeypatch, size=NARROW)
+
+
+def test_replays_60x20(snap_compare, data_dir):
+    """Replays, at 60×20: everything needed to play shows."""
+    test_replays(snap_compare, data_dir, size=NARROW)
+
+
+def test_replay_60x20(snap_compare, data_dir):
+    """A replay, at 60×20: everything needed to play shows."""
+    test_replay(snap_compare, data_dir, size=NARROW)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from textual.widgets import Input
 
 from wom_tui.domain.store.folder.store import FolderStore as Store
-from wom_tui.screens.live_table import LiveTableScreen
 
 from .conftest import build_app, wait_for
 from .test_together import _as, _seats, _table_with_hal
