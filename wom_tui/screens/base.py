@@ -7,8 +7,10 @@ from typing import Any, cast
 
 from textual.binding import Binding
 from textual.notifications import Notification, Notify, SeverityLevel
+from textual.widgets import Select
 
 from ..patches.screens import LeftSafely, OpenedOnce
+from ..widgets.choice import Choice
 from .confirm import ConfirmScreen
 from .host import WomHost
 
@@ -49,6 +51,19 @@ class WomScreen(LeftSafely[Any]):
 
     def on_screen_suspend(self) -> None:
         self._clear_toasts()
+        self._close_lists()
+
+    def _close_lists(self) -> None:
+        """Close any drop-down list left open as another screen covers this one (ctrl+s starts a game
+        with a seat's list open), without choosing, the focus back on its row: coming back, the player
+        finds the form as its rows show it, no list hanging over it and the keys reaching the form.
+        """
+        for widget in self.query(".-expanded"):
+            if isinstance(widget, (Choice, Select)) and widget.expanded:
+                had_focus = widget.has_focus_within
+                widget.expanded = False
+                if had_focus:
+                    widget.focus(scroll_visible=False)
 
     def on_unmount(self) -> None:
         self._clear_toasts()
