@@ -55,3 +55,14 @@ def test_importing_the_app_patches_nothing():
         "assert OptionList._move_page is original, 'importing the app patched Textual'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_drop_down_list_leaves_the_blur_to_textual_on_a_textual_not_measured(monkeypatch):
+    from textual import events
+
+    from wom_tui.patches import select
+
+    monkeypatch.setattr(select, "MEASURED_ON", ("99.0.0",))
+    blur = events.Blur()
+    select.DropDownList()._on_blur(blur)
+    assert not blur._no_default_action, "Textual's own blur handler must run"
