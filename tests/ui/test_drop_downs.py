@@ -63,3 +63,20 @@ async def test_the_wom_setups_seats_open_on_a_click_also_while_another_is_open(a
         for _ in range(5):
             await pilot.pause()
         assert not second.expanded, "the second click closed the list and opened it again"
+
+
+@SIZES
+async def test_the_table_forms_clock_shows_each_choice_on_one_line(app, size):
+    """"No clock" and "300 s/guess" fit their drop-down (they wrapped onto a second line, cut by the row)."""
+    async with app.run_test(size=size) as pilot:
+        form = await _table_form(pilot)
+        clock = form.query_one("#new-clock", Select)
+        await wait_for(pilot, lambda: clock.query_one("#label").region.height > 0)
+        assert clock.query_one("#label").region.height == 1, "the chosen clock wraps"
+        repeats = form.query_one("#new-repeats")
+        assert "Colours may repeat" in str(repeats.label) and repeats.region.width >= len("Colours may repeat") + 8
+        clock.focus()
+        await pilot.press("enter")
+        overlay = clock.query_one("SelectOverlay")
+        await wait_for(pilot, lambda: clock.expanded and overlay.region.height > 0)
+        assert overlay.virtual_size.height == overlay.option_count, "a clock's entry wraps in the list"

@@ -55,6 +55,20 @@ def test_live_table_guessing(snap_compare, data_dir, size=SIZE):
     assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
 
 
+def test_new_table_form(snap_compare, data_dir, size=SIZE):
+    """The form that opens a table: seats, attempts, code length, repeats and the clock, each on one line."""
+    Store(data_dir).register("Alan")
+
+    async def run_before(pilot) -> None:
+        await _as(pilot, "Alan")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: pilot.app.screen.__class__.__name__ == "NewTableScreen"
+                       and pilot.app.screen.query("#new-create"), message="the table form")
+        await no_blink(pilot)
+
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
+
+
 # ---------------------------------------------------------------- the same screens at 60×20
 
 
@@ -66,3 +80,8 @@ def test_lobby_60x20(snap_compare, data_dir):
 def test_live_table_guessing_60x20(snap_compare, data_dir):
     """A live table while guessing, at 60×20: everything needed to play shows."""
     test_live_table_guessing(snap_compare, data_dir, size=NARROW)
+
+
+def test_new_table_form_60x20(snap_compare, data_dir):
+    """The table form, at 60×20: every choice and both buttons show."""
+    test_new_table_form(snap_compare, data_dir, size=NARROW)
