@@ -695,3 +695,63 @@ def test_replays_60x20(snap_compare, data_dir):
 def test_replay_60x20(snap_compare, data_dir):
     """A replay, at 60×20: everything needed to play shows."""
     test_replay(snap_compare, data_dir, size=NARROW)
+
+
+LONG_NAMES = ("Bartholomewsmith", "Christopherwrenn", "Alexandraquinnes")
+
+
+@pytest.mark.parametrize(("size", "resized"), [((80, 24), (60, 20)), ((60, 20), (80, 24)), ((120, 30), (80, 24))],
+                         ids=["80x24", "60x20", "120x30"])
+async def test_the_replay_list_shows_every_players_name_whole_and_never_scrolls_sideways(store, app, size, resized):
+    """The Players column takes the width the other columns leave and wraps: four long names show whole
+    (they were cut at "Bartholomew ✓2 · A…"), the list needs no sideways scrolling, also after a resize."""
+    seed_games(store)
+    for name in LONG_NAMES:
+        store.register(name)
+    store.record_game(GameRecord("wom", R5, (
+        breaker(LONG_NAMES[0], "RGYB", ["RGBY", "RGYB"], points=9),
+        breaker(LONG_NAMES[1], "KKWW", ["RRGG", "WWKK", "KKWW"], points=8),
+        breaker(LONG_NAMES[2], "BYWR", ["RRGG", "BBYY"]),
+        breaker("HAL9000", "BYWR", ["RRGG", "BBYY", "WWKK", "BYWK", "BYWW"], is_user=False),
+    ), "2026-11-24T10:00:00+00:00"))
+
+    def every_name_whole() -> bool:
+        text = "\n".join(screen_lines(app))
+        return all(name in text for name in (*LONG_NAMES, "HAL9000"))
+
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplaysScreen) and app.screen.summaries is not None)
+        table = app.screen.query_one("#replays-table", DataTable)
+        await wait_for(pilot, every_name_whole, timeout=10,
+                       message=f"every name whole in the list: {screen_lines(app)}")
+        assert table.max_scroll_x == 0, "the list scrolls sideways"
+        await pilot.resize_terminal(*resized)
+        await wait_for(pilot, every_name_whole, timeout=10, message=f"after a resize: {screen_lines(app)}")
+        await wait_for(pilot, lambda: table.max_scroll_x == 0, timeout=10, message="no sideways scroll after a resize")
+        assert table.cursor_row == 0
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24)], ids=["60x20", "80x24"])
+async def test_three_boards_side_by_side_keep_each_guess_and_its_key_pegs_on_one_line(data_dir, size):
+    """At 60×20 the key pegs wrapped inside each board ("● ● ○" then "○" alone on the next line)."""
+    from wom_tui.domain.store.folder.store import FolderStore as Store
+
+    seed_replays(Store(data_dir))
+    app = build_app(data_dir)
+    async with app.run_test(size=size) as pilot:
+        await open_first_replay(pilot)
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.press("end")
+        await wait_for(pilot, lambda: "Broke the code!" in text_of(app, "#replay-board-0"))
+        for _ in range(3):
+            await pilot.pause()
+        lines = screen_lines(app)
+        for board in app.screen.query(".replay-board"):
+            region = board.content_region
+            inside = [lines[y][region.x:region.right] for y in range(region.y, region.bottom)]
+            guesses = [line for line in inside if line[:3].strip().isdigit()]
+            assert guesses, f"no guess shown in {board.border_title}: {inside}"
+            for line in guesses:
+                pegs = sum(line.count(peg) for peg in "●○·")
+                assert pegs == 4, f"{board.border_title}: the key pegs of {line!r} do not all show on its line"
