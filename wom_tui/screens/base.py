@@ -14,7 +14,12 @@ from ..widgets.choice import Choice
 from .confirm import ConfirmScreen
 from .host import WomHost
 
-__all__ = ["OpenedOnce", "WomScreen"]
+__all__ = ["NARROW_BELOW", "NARROW_NOTICE_SECONDS", "OpenedOnce", "WomScreen"]
+
+NARROW_BELOW = 80
+"""A screen narrower than this many columns is narrow: a toast there covers part of a game's board."""
+NARROW_NOTICE_SECONDS = 3.0
+"""How long an information toast stays on a narrow screen."""
 
 
 class WomScreen(LeftSafely[Any]):
@@ -33,10 +38,31 @@ class WomScreen(LeftSafely[Any]):
         """A toast that belongs to this screen: it goes when the screen goes (or another covers it),
         so that "The results stay until you choose" does not linger into the next game.
         """
-        notification = Notification(message, title, severity,
-                                    self.app.NOTIFICATION_TIMEOUT if timeout is None else timeout, markup=markup)
+        self.notice(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    def notice(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> Notification:
+        """:meth:`notify`, giving the toast, for :meth:`withdraw` once what it says is no longer true.
+
+        Under 80 columns a toast covers part of the board: information goes after
+        :data:`NARROW_NOTICE_SECONDS` (a warning or an error keeps its time).
+        """
+        seconds = self.app.NOTIFICATION_TIMEOUT if timeout is None else timeout
+        if severity == "information" and self.app.size.width < NARROW_BELOW:
+            seconds = min(seconds, NARROW_NOTICE_SECONDS)
+        notification = Notification(message, title, severity, seconds, markup=markup)
         self.__dict__.setdefault("_toasts", []).append(notification)
         self.app.post_message(Notify(notification))
+        return notification
+
+    def withdraw(self, notification: Notification) -> None:
+        """Take a toast of this screen down before its time (what it said is no longer true)."""
+        app = self.app
+        if notification in app._notifications:
+            app._unnotify(notification)
+        toasts = self.__dict__.get("_toasts")
+        if toasts and notification in toasts:
+            toasts.remove(notification)
 
     def _clear_toasts(self) -> None:
         toasts = self.__dict__.get("_toasts")
