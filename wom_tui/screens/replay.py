@@ -235,13 +235,16 @@ class ReplaysScreen(SummariesScreen):
 
     def _add_rows(self, table: DataTable[object], games: list[GameSummary]) -> None:
         for summary in games:
+            players = players_cell(summary, self._retired)
             table.add_row(
                 Text(when(summary.finished_at)),
                 Text(KIND_LABELS.get(summary.kind, summary.kind)),
                 Text(rules_label(summary.ruleset)),
-                players_cell(summary, self._retired),
+                players,
                 key=summary.game_id,
-                height=None,  # as many lines as the players need
+                # As many lines as the players need; a row that fits is one line without measuring it
+                # (measuring every row made Replays slower to open by half, bench/stats.py).
+                height=None if players.cell_len > self._players_width else 1,
             )
         self._listed.extend(games)
 
