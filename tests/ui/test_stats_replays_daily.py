@@ -682,6 +682,39 @@ def test_replay(snap_compare, data_dir, size=SIZE):
     assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
 
 
+def test_daily_game(snap_compare, data_dir, monkeypatch, size=SIZE):
+    """The daily game after two guesses (a fixed secret and day, so the same code every run)."""
+    from wom_tui.domain.store.documents import encode_secret
+    from wom_tui.domain.store.folder.files import DAILY_SECRET_FILE
+    from wom_tui.domain.store.folder.store import FolderStore as Store
+
+    seed_daily(Store(data_dir))
+    (data_dir / DAILY_SECRET_FILE).write_bytes(encode_secret(bytes(range(32))))
+    noon = staticmethod(lambda: datetime(2026, 11, 24, 12, 0, tzinfo=timezone.utc))
+    monkeypatch.setattr(DailyScreen, "clock", noon)
+    monkeypatch.setattr(DailyGameScreen, "clock", noon)
+    monkeypatch.setattr("wom_tui.screens.daily.utc_now", lambda: "2026-11-24T12:00:00+00:00")
+
+    async def run_before(pilot) -> None:
+        await open_daily(pilot, "Ada")
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, DailyGameScreen))
+        await pilot.press(*"rrgg", "enter")
+        await wait_for(pilot, lambda: "Guess #2" in text_of(pilot.app, "#daily-game-rows"))
+        await pilot.press(*"bbyy", "enter")
+        await wait_for(pilot, lambda: "Guess #3" in text_of(pilot.app, "#daily-game-rows"))
+        for field in pilot.app.screen.query("Input"):
+            field.cursor_blink = False
+        await pilot.pause()
+
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
+
+
+def test_daily_game_60x20(snap_compare, data_dir, monkeypatch):
+    """The daily game, at 60×20: everything needed to play shows."""
+    test_daily_game(snap_compare, data_dir, monkeypatch, size=NARROW)
+
+
 def test_daily_60x20(snap_compare, data_dir, monkeypatch):
     """Daily code, at 60×20: everything needed to play shows."""
     test_daily(snap_compare, data_dir, monkeypatch, size=NARROW)
