@@ -37,6 +37,8 @@ async def test_the_table_forms_selects_open_on_a_click_also_while_another_is_ope
         await wait_for(pilot, lambda: not seats.expanded, timeout=10, message="Seats closes")
         await wait_for(pilot, lambda: clock.expanded, timeout=10,
                        message=f"a click on the clock's {part} while Seats was open opens the clock")
+        if clock.query_one("SelectOverlay").region.overlaps(clock.query_one("SelectCurrent").region):
+            return  # (at 60×20 the list opens upwards over its own row: a click there is on the list)
         await terminal_click(pilot, clock.query_one("#label" if part == "#label" else ".up-arrow"))
         await wait_for(pilot, lambda: not clock.expanded, timeout=10, message="a second click closes it")
         for _ in range(5):

@@ -57,12 +57,15 @@ def test_importing_the_app_patches_nothing():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_the_drop_down_list_leaves_the_blur_to_textual_on_a_textual_not_measured(monkeypatch):
-    from textual import events
-
+def test_the_drop_down_list_drops_every_click_as_textual_does_on_a_textual_not_measured(make_app, monkeypatch):
     from wom_tui.patches import select
 
+    app = make_app()
+    monkeypatch.setattr(select.DropDownList, "app", property(lambda _self: app))
+    listing = select.DropDownList()  # not mounted: no drop-down of its own
+    app._mouse_down_widget = object()  # a press on another widget
+    listing.suppress_click()
+    assert app._mouse_down_widget is not None, "measured: a click elsewhere goes through"
     monkeypatch.setattr(select, "MEASURED_ON", ("99.0.0",))
-    blur = events.Blur()
-    select.DropDownList()._on_blur(blur)
-    assert not blur._no_default_action, "Textual's own blur handler must run"
+    listing.suppress_click()
+    assert app._mouse_down_widget is None, "not measured: Textual's own suppress_click drops it"

@@ -41,15 +41,17 @@ class DropDownList(SelectOverlay):
     on its own drop-down (its row: the click would open it again), not on another one.
     """
 
-    def _on_blur(self, event: events.Blur) -> None:
+    def suppress_click(self) -> None:
+        """Drop the press's click only if it is on this list's own drop-down (Textual's list calls this as
+        it loses the focus, whatever the click is on).
+        """
         if textual_version() not in MEASURED_ON:
-            return  # Textual's own handler runs
-        event.prevent_default()
-        self.post_message(self.Dismiss(lost_focus=True))
+            super().suppress_click()
+            return
         pressed = self.app._mouse_down_widget
         owner = self.parent
         if pressed is not None and owner is not None and _within(pressed, owner):
-            self.suppress_click()
+            super().suppress_click()
 
 
 def _within(widget: Widget, ancestor: object) -> bool:
