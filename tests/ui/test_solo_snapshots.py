@@ -9,6 +9,7 @@ from wom_tui.screens.solo_setup import SoloSetupScreen
 from wom_tui.screens.solo_game import SoloGameScreen
 
 from .conftest import build_app, wait_for
+from .test_solo import open_setup, play_to_win, start_game
 
 SIZE = (80, 24)
 NARROW = (60, 20)
@@ -85,6 +86,27 @@ def test_computer_breaks_by_hand_answer(snap_compare, data_dir, size=SIZE):
 
 
 # ---------------------------------------------------------------- the same screens at 60×20
+
+
+def test_solo_won_hall_name(snap_compare, data_dir, size=SIZE):
+    """A guest broke the code with a record: the hall of fame asks a name over the finished game."""
+    from wom_tui.domain.codes import WOM_RULESET
+    from wom_tui.screens.solo_game import HallNameScreen
+
+    async def run_before(pilot) -> None:
+        await open_setup(pilot)
+        await pilot.click("#solo-palette-3")  # WoM colours
+        screen = await start_game(pilot)
+        await play_to_win(pilot, screen, WOM_RULESET)
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, HallNameScreen), message="a guest is asked a name")
+        await no_blink(pilot)
+
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
+
+
+def test_solo_won_hall_name_60x20(snap_compare, data_dir):
+    """The hall of fame's question, at 60×20: the name field and its buttons show."""
+    test_solo_won_hall_name(snap_compare, data_dir, size=NARROW)
 
 
 def test_solo_setup_60x20(snap_compare, data_dir):
