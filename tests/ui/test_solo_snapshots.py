@@ -109,6 +109,28 @@ def test_solo_won_hall_name_60x20(snap_compare, data_dir):
     test_solo_won_hall_name(snap_compare, data_dir, size=NARROW)
 
 
+def test_resume_offer(snap_compare, data_dir, size=SIZE):
+    """The next start after a solo game was left mid-way: the offer to resume it, over the menu."""
+    import asyncio
+
+    from wom_tui.screens.solo_resume import ResumeScreen
+
+    from .test_solo_resume import _two_guesses_then_gone
+
+    asyncio.run(_two_guesses_then_gone(data_dir))
+
+    async def run_before(pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ResumeScreen), message="resume offered at start")
+        await pilot.pause()
+
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
+
+
+def test_resume_offer_60x20(snap_compare, data_dir):
+    """The offer to resume, at 60×20: the game it names and its three answers show."""
+    test_resume_offer(snap_compare, data_dir, size=NARROW)
+
+
 def test_solo_setup_60x20(snap_compare, data_dir):
     """Solo setup, at 60×20: everything needed to play shows."""
     test_solo_setup(snap_compare, data_dir, size=NARROW)
