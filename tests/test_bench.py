@@ -43,6 +43,7 @@ TINY: dict[str, list[str]] = {
                     "--idle-seconds", "0.3", "--guess-in", "one-process", "--json"],
     "two_servers.py": ["--guesses", "1", "--json"],
     "upstream/footer_leak.py": ["--opens", "2"],
+    "upstream/select_click.py": ["--fixed"],
     "upstream/textual_races.py": ["--case", "keys-behind-quit"],
     "upstream/textual_styling.py": ["--opens", "2", "--fixed"],
 }

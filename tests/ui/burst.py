@@ -42,3 +42,21 @@ def send_paste(app: App[object], text: str) -> None:
     event = events.Paste(text)
     event.set_sender(app)
     driver.send_message(event)
+
+
+async def terminal_click(pilot, widget) -> None:
+    """Click the middle of ``widget``'s first line as a terminal does: a press, then a release, through the
+    app's own mouse handling (which makes the Click of a press and release on one widget, and which a
+    widget may tell to drop that Click). ``pilot.click`` posts a Click itself and never hears of that.
+    """
+    app = pilot.app
+    region = widget.region
+    x, y = region.x + region.width // 2, region.y
+    driver = app._driver
+    assert driver is not None
+    for kind in (events.MouseDown, events.MouseUp):
+        event = kind(None, x, y, 0, 0, 1, False, False, False, screen_x=x, screen_y=y)
+        event.set_sender(app)
+        driver.send_message(event)
+        for _ in range(3):  # a person's press and release are milliseconds apart: the app runs between
+            await pilot.pause()

@@ -136,3 +136,75 @@ async def test_the_solo_history_shows_every_column_at_60x20_and_its_roomy_column
         await pilot.pause()
         shown = text_in(app, table.region)
         assert "4  5  6  7" in shown and no_sideways_scroll(table), shown
+
+
+
+
+async def test_at_60x20_the_wom_board_shows_four_blacks_and_its_header_whole_once_it_scrolls(make_app, data_dir):
+    """Alan's board in a three-player game at 60×20, long enough to scroll, ending on his code broken:
+    the board still says "Feedback" whole and shows all four blacks (its pegs close up to fit)."""
+    from wom_tui.domain.board import DecodingBoard
+    from wom_tui.domain.codes import WOM_RULESET
+
+    from .test_wom import enter_code
+    from .test_wom_snapshots import register, seat
+
+    register(data_dir, "Alan", "Steve")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await seat(pilot, "Alan", "Steve", "HAL9000")
+        await enter_code(pilot, screen, "Alan", "RGBY", paste=True)
+        await enter_code(pilot, screen, "Steve", "KKWW", paste=True)
+        await wait_turn(pilot, screen, "Alan")
+        table = screen.query_one("#guess-history", DataTable)
+        board = DecodingBoard(WOM_RULESET)
+        board.set_secret("RGBY")
+        for attempt in ("RRGG", "YYBB", "WWWW", "KKBB", "RGYB", "RGBY"):
+            board.guess(attempt)
+        table.show_board(board, owner=0)
+        await until(pilot, lambda: table.row_count == 6, message="six rows")
+        await pilot.pause()
+        assert table.max_scroll_y > 0, "the board is long enough to scroll"
+        shown = text_in(app, table.region)
+        assert "Feedback" in shown, shown
+        assert "K K K K" in shown or "KKKK" in shown, shown
+        assert no_sideways_scroll(table), f"the board scrolls sideways: {table.virtual_size} in {table.scrollable_content_region}"
+
+
+async def test_at_60x20_computer_breaks_shows_the_codes_left_and_the_whole_legend(app):
+    """Scoring HAL9000 by hand at 60×20: the history's "Left" column and the black/white legend beside
+    the answer are shown whole (the key pegs give way: B and W say the same)."""
+    from wom_tui.screens.computer_breaks import ComputerBreaksScreen
+
+    async with app.run_test(size=SIZE) as pilot:
+        await open_solo_setup(pilot)
+        for option in ("#solo-mode-1", "#solo-scoring-1"):
+            app.screen.query_one(option).scroll_visible(animate=False)
+            await pilot.pause()
+            await pilot.click(option)
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, ComputerBreaksScreen))
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.phase == "answer")
+        await pilot.press("0", "2", "enter")
+        await wait_for(pilot, lambda: screen.phase == "answer" and screen.game.guesses_used == 1)
+        table = screen.query_one("#computer-breaks-history", DataTable)
+        await wait_for(pilot, lambda: "1,896" in text_in(app, table.region), message="the codes left shown whole")
+        assert "Left" in text_in(app, table.region) and no_sideways_scroll(table)
+        legend = screen.query_one("#computer-breaks-actions")
+        assert shown_whole(app, legend)
+        shown = text_in(app, legend.region)
+        for words in ("Black", "right place", "White", "wrong place", "Enter"):
+            assert words in shown, f"{words!r} not in {shown!r}"
+
+
+async def test_at_60x20_the_daily_screen_shows_its_play_button_whole(app, store):
+    """The player and puzzle choices give way so that Play reads "Play", not "Pl"."""
+    from .test_stats_replays_daily import open_daily
+
+    store.register("Alan")
+    async with app.run_test(size=SIZE) as pilot:
+        await open_daily(pilot, "Alan")
+        button = app.screen.query_one("#daily-play", Button)
+        await wait_for(pilot, lambda: "Play" in text_in(app, button.region), message="Play shown whole")
+        assert shown_whole(app, button)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.domain.table import SeatHolder
+from wom_tui.screens.base import NARROW_NOTICE_SECONDS
 from wom_tui.screens.live_table import LiveTableScreen
 from wom_tui.widgets.nudge import desktop_sequences, in_tmux, nudge, tmux_wrap
 
@@ -92,5 +94,40 @@ async def test_the_creator_is_nudged_when_the_table_fills_and_when_their_code_is
         await pilot.press("g")
         await wait_for(pilot, lambda: getattr(app, "nudges", 0) == 2, message="nudged: set your code")
         messages = [str(n.message) for n in app._notifications]
-        assert any("Every seat is filled" in m for m in messages)
+        # The game started: "press g to start" is no longer true and goes; the new nudge stays.
+        assert not any("Every seat is filled" in m for m in messages)
         assert any("set the code Bea will break" in m for m in messages)
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24)], ids=["60x20", "80x24"])
+async def test_a_nudge_no_longer_true_goes_and_at_60x20_none_covers_the_board_for_long(data_dir: Path, size) -> None:
+    """"Every seat is filled: press g to start" stacked over the live table's board after the game had
+    started; at 60×20 the notices covered the Feedback column."""
+    store = Store(data_dir)
+    store.register("Bea")
+    app = build_app(data_dir)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("l")
+        await wait_for(pilot, lambda: getattr(app.screen, "feed_ready", None) is not None
+                       and app.screen.feed_ready.is_set(), message="lobby")
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LiveTableScreen) and app.screen.view is not None,
+                       message="at the new table")
+        table_id = app.screen.table_id
+        store.live.join("Bea", True, "s-bea")
+        store.live.update_table(table_id, lambda t: t.sit(SeatHolder("Bea", "s-bea", True), 1))
+
+        def notices() -> list[str]:
+            return [str(n.message) for n in app._notifications]
+
+        await wait_for(pilot, lambda: any("Every seat is filled" in m for m in notices()), message="nudged: full")
+        await pilot.press("g")
+        await wait_for(pilot, lambda: any("set the code Bea will break" in m for m in notices()),
+                       message="nudged: set your code")
+        # (Withdrawn as the new one is given: asserted at once, well before a toast's own time is up.)
+        assert not any("Every seat is filled" in m for m in notices()), f"the stale notice is still up: {notices()}"
+        if size == (60, 20):
+            longest = max(n.timeout for n in app._notifications)
+            assert longest <= NARROW_NOTICE_SECONDS, f"a notice covers the board for {longest} s at 60×20"

@@ -55,3 +55,17 @@ def test_importing_the_app_patches_nothing():
         "assert OptionList._move_page is original, 'importing the app patched Textual'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_drop_down_list_drops_every_click_as_textual_does_on_a_textual_not_measured(make_app, monkeypatch):
+    from wom_tui.patches import select
+
+    app = make_app()
+    monkeypatch.setattr(select.DropDownList, "app", property(lambda _self: app))
+    listing = select.DropDownList()  # not mounted: no drop-down of its own
+    app._mouse_down_widget = object()  # a press on another widget
+    listing.suppress_click()
+    assert app._mouse_down_widget is not None, "measured: a click elsewhere goes through"
+    monkeypatch.setattr(select, "MEASURED_ON", ("99.0.0",))
+    listing.suppress_click()
+    assert app._mouse_down_widget is None, "not measured: Textual's own suppress_click drops it"

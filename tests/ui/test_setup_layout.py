@@ -132,3 +132,48 @@ async def test_the_wom_setup_at_60x20_with_four_players_and_advanced_rules_reach
         app.screen.query_one("#setup-start").focus()
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, WomGameScreen))
+
+
+# -- the solo setup's choices stay where they are, whatever is chosen -----------------------------
+
+
+def _pressed_label(screen, set_id: str) -> str:
+    button = screen.query_one(f"#{set_id}", RadioSet).pressed_button
+    return str(button.label) if button is not None else ""
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20), (100, 40)], ids=["80x24", "60x20", "100x40"])
+@pytest.mark.parametrize(
+    ("first", "changes"),
+    [("#solo-length-5", "the summary loses its record line"),
+     ("#solo-mode-1", "the lifeline and coach rows give way to the scoring row"),
+     ("#solo-palette-2", "the rules do not go together: the refusal replaces the summary")],
+    ids=["random", "computer-breaks", "refused"],
+)
+async def test_a_click_after_a_choice_lands_on_the_option_that_was_there(app, store, size, first, changes):
+    """Choosing *Random* (or another mode, or rules that refuse) must not move the options under the
+    pointer: the next click chooses what the player saw there."""
+    store.register("Alan")
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("o")
+        await wait_for(pilot, lambda: app.screen.query("#solo-play") and app.screen.query_one("#solo-summary").region)
+        screen = app.screen
+        if first == "#solo-palette-2":  # Rainbow has 7 colours: length 8 without repeats refuses
+            await pilot.click("#solo-repeats-1")
+            await pilot.click("#solo-length-4")
+        for _ in range(3):
+            await pilot.pause()
+        where = {name: screen.query_one(name).region.offset
+                 for name in ("#solo-palette-3", "#solo-length-1", "#solo-repeats-1", "#solo-play")}
+        await pilot.click(first)
+        await wait_for(pilot, lambda: screen.query_one(first).value, message=f"{first} chosen")
+        for _ in range(3):
+            await pilot.pause()
+        assert await pilot.click(offset=where["#solo-palette-3"] + (1, 0))
+        await wait_for(pilot, lambda: _pressed_label(screen, "solo-palette") == "WoM colours", timeout=10,
+                       message=f"after {changes}, a click where WoM colours was chose {_pressed_label(screen, 'solo-palette')}")
+        assert await pilot.click(offset=where["#solo-length-1"] + (1, 0))
+        await wait_for(pilot, lambda: _pressed_label(screen, "solo-length") == "5", timeout=10,
+                       message=f"after {changes}, a click where 5 was chose {_pressed_label(screen, 'solo-length')}")
+        if first != "#solo-mode-1":  # the other mode has other rows above Play
+            assert screen.query_one("#solo-play").region.offset == where["#solo-play"], f"after {changes} Play moved"

@@ -9,6 +9,7 @@ from wom_tui.screens.solo_setup import SoloSetupScreen
 from wom_tui.screens.solo_game import SoloGameScreen
 
 from .conftest import build_app, wait_for
+from .test_solo import open_setup, play_to_win, start_game
 
 SIZE = (80, 24)
 NARROW = (60, 20)
@@ -85,6 +86,49 @@ def test_computer_breaks_by_hand_answer(snap_compare, data_dir, size=SIZE):
 
 
 # ---------------------------------------------------------------- the same screens at 60×20
+
+
+def test_solo_won_hall_name(snap_compare, data_dir, size=SIZE):
+    """A guest broke the code with a record: the hall of fame asks a name over the finished game."""
+    from wom_tui.domain.codes import WOM_RULESET
+    from wom_tui.screens.solo_game import HallNameScreen
+
+    async def run_before(pilot) -> None:
+        await open_setup(pilot)
+        await pilot.click("#solo-palette-3")  # WoM colours
+        screen = await start_game(pilot)
+        await play_to_win(pilot, screen, WOM_RULESET)
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, HallNameScreen), message="a guest is asked a name")
+        await no_blink(pilot)
+
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
+
+
+def test_solo_won_hall_name_60x20(snap_compare, data_dir):
+    """The hall of fame's question, at 60×20: the name field and its buttons show."""
+    test_solo_won_hall_name(snap_compare, data_dir, size=NARROW)
+
+
+def test_resume_offer(snap_compare, data_dir, size=SIZE):
+    """The next start after a solo game was left mid-way: the offer to resume it, over the menu."""
+    import asyncio
+
+    from wom_tui.screens.solo_resume import ResumeScreen
+
+    from .test_solo_resume import _two_guesses_then_gone
+
+    asyncio.run(_two_guesses_then_gone(data_dir))
+
+    async def run_before(pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ResumeScreen), message="resume offered at start")
+        await pilot.pause()
+
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
+
+
+def test_resume_offer_60x20(snap_compare, data_dir):
+    """The offer to resume, at 60×20: the game it names and its three answers show."""
+    test_resume_offer(snap_compare, data_dir, size=NARROW)
 
 
 def test_solo_setup_60x20(snap_compare, data_dir):

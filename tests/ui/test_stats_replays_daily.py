@@ -612,3 +612,179 @@ async def test_the_daily_screen_says_the_code_of_the_last_day_over_everywhere(st
 def test_stats_chart_snapshot_60x20(snap_compare, data_dir):
     """Stats chart snapshot, at 60×20: everything needed to play shows."""
     test_stats_chart_snapshot(snap_compare, data_dir, size=NARROW)
+
+
+# ---------------------------------------------------------------- daily and replays, at both sizes
+
+
+def seed_daily(store) -> None:
+    """Alan, Ada and Bartholomew played the 2026-11-23 classic code; Alan the two days before as well."""
+    from wom_tui.domain.daily import DailyAttempt
+
+    for name in ("Alan", "Ada", "Bartholomew"):
+        store.register(name)
+    played = [("2026-11-21", "Alan", 4, True), ("2026-11-22", "Alan", 10, False), ("2026-11-23", "Ada", 3, True),
+              ("2026-11-23", "Alan", 5, True), ("2026-11-23", "Bartholomew", 10, False)]
+    for day, name, guesses, broke in played:
+        store.start_daily(DailyAttempt(day, "classic", name, f"{day}T09:00:00+00:00"))
+        store.finish_daily(day, "classic", name, finished_at=f"{day}T09:{guesses:02d}:00+00:00", guesses=guesses,
+                           broke=broke, game_id=None)
+
+
+def seed_replays(store) -> None:
+    """The games of :func:`seed_games`, and a three-player WoM game with long names."""
+    seed_games(store)
+    store.register("Bartholomew")
+    store.record_game(GameRecord("wom", R5, (
+        breaker("Bartholomew", "RGYB", ["RGBY", "RGYB"], points=9),
+        breaker("Ada", "KKWW", ["RRGG", "WWKK", "KKWW"], points=8),
+        breaker("HAL9000", "BYWR", ["RRGG", "BBYY", "WWKK", "BYWK", "BYWW"], is_user=False),
+    ), "2026-11-23T10:00:00+00:00"))
+
+
+def test_daily(snap_compare, data_dir, monkeypatch, size=SIZE):
+    from wom_tui.domain.store.folder.store import FolderStore as Store
+
+    seed_daily(Store(data_dir))
+    monkeypatch.setattr(DailyScreen, "clock", staticmethod(lambda: datetime(2026, 11, 23, 21, 52, 30, tzinfo=timezone.utc)))
+
+    async def run_before(pilot) -> None:
+        await open_daily(pilot, "Alan")
+
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
+
+
+def test_replays(snap_compare, data_dir, size=SIZE):
+    from wom_tui.domain.store.folder.store import FolderStore as Store
+
+    seed_replays(Store(data_dir))
+
+    async def run_before(pilot) -> None:
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ReplaysScreen) and pilot.app.screen.summaries is not None)
+        await pilot.pause()
+
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
+
+
+def test_replay(snap_compare, data_dir, size=SIZE):
+    from wom_tui.domain.store.folder.store import FolderStore as Store
+
+    seed_replays(Store(data_dir))
+
+    async def run_before(pilot) -> None:
+        await open_first_replay(pilot)
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ReplayScreen))
+        await pilot.press("right", "right")
+        await wait_for(pilot, lambda: "Round 2" in text_of(pilot.app, "#replay-step"))
+        await pilot.pause()
+
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
+
+
+def test_daily_game(snap_compare, data_dir, monkeypatch, size=SIZE):
+    """The daily game after two guesses (a fixed secret and day, so the same code every run)."""
+    from wom_tui.domain.store.documents import encode_secret
+    from wom_tui.domain.store.folder.files import DAILY_SECRET_FILE
+    from wom_tui.domain.store.folder.store import FolderStore as Store
+
+    seed_daily(Store(data_dir))
+    (data_dir / DAILY_SECRET_FILE).write_bytes(encode_secret(bytes(range(32))))
+    noon = staticmethod(lambda: datetime(2026, 11, 24, 12, 0, tzinfo=timezone.utc))
+    monkeypatch.setattr(DailyScreen, "clock", noon)
+    monkeypatch.setattr(DailyGameScreen, "clock", noon)
+    monkeypatch.setattr("wom_tui.screens.daily.utc_now", lambda: "2026-11-24T12:00:00+00:00")
+
+    async def run_before(pilot) -> None:
+        await open_daily(pilot, "Ada")
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, DailyGameScreen))
+        await pilot.press(*"rrgg", "enter")
+        await wait_for(pilot, lambda: "Guess #2" in text_of(pilot.app, "#daily-game-rows"))
+        await pilot.press(*"bbyy", "enter")
+        await wait_for(pilot, lambda: "Guess #3" in text_of(pilot.app, "#daily-game-rows"))
+        for field in pilot.app.screen.query("Input"):
+            field.cursor_blink = False
+        await pilot.pause()
+
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
+
+
+def test_daily_game_60x20(snap_compare, data_dir, monkeypatch):
+    """The daily game, at 60×20: everything needed to play shows."""
+    test_daily_game(snap_compare, data_dir, monkeypatch, size=NARROW)
+
+
+def test_daily_60x20(snap_compare, data_dir, monkeypatch):
+    """Daily code, at 60×20: everything needed to play shows."""
+    test_daily(snap_compare, data_dir, monkeypatch, size=NARROW)
+
+
+def test_replays_60x20(snap_compare, data_dir):
+    """Replays, at 60×20: everything needed to play shows."""
+    test_replays(snap_compare, data_dir, size=NARROW)
+
+
+def test_replay_60x20(snap_compare, data_dir):
+    """A replay, at 60×20: everything needed to play shows."""
+    test_replay(snap_compare, data_dir, size=NARROW)
+
+
+LONG_NAMES = ("Bartholomewsmith", "Christopherwrenn", "Alexandraquinnes")
+
+
+@pytest.mark.parametrize(("size", "resized"), [((80, 24), (60, 20)), ((60, 20), (80, 24)), ((120, 30), (80, 24))],
+                         ids=["80x24", "60x20", "120x30"])
+async def test_the_replay_list_shows_every_players_name_whole_and_never_scrolls_sideways(store, app, size, resized):
+    """The Players column takes the width the other columns leave and wraps: four long names show whole
+    (they were cut at "Bartholomew ✓2 · A…"), the list needs no sideways scrolling, also after a resize."""
+    seed_games(store)
+    for name in LONG_NAMES:
+        store.register(name)
+    store.record_game(GameRecord("wom", R5, (
+        breaker(LONG_NAMES[0], "RGYB", ["RGBY", "RGYB"], points=9),
+        breaker(LONG_NAMES[1], "KKWW", ["RRGG", "WWKK", "KKWW"], points=8),
+        breaker(LONG_NAMES[2], "BYWR", ["RRGG", "BBYY"]),
+        breaker("HAL9000", "BYWR", ["RRGG", "BBYY", "WWKK", "BYWK", "BYWW"], is_user=False),
+    ), "2026-11-24T10:00:00+00:00"))
+
+    def every_name_whole() -> bool:
+        text = "\n".join(screen_lines(app))
+        return all(name in text for name in (*LONG_NAMES, "HAL9000"))
+
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplaysScreen) and app.screen.summaries is not None)
+        table = app.screen.query_one("#replays-table", DataTable)
+        await wait_for(pilot, every_name_whole, timeout=10,
+                       message=f"every name whole in the list: {screen_lines(app)}")
+        assert table.max_scroll_x == 0, "the list scrolls sideways"
+        await pilot.resize_terminal(*resized)
+        await wait_for(pilot, every_name_whole, timeout=10, message=f"after a resize: {screen_lines(app)}")
+        await wait_for(pilot, lambda: table.max_scroll_x == 0, timeout=10, message="no sideways scroll after a resize")
+        assert table.cursor_row == 0
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24)], ids=["60x20", "80x24"])
+async def test_three_boards_side_by_side_keep_each_guess_and_its_key_pegs_on_one_line(data_dir, size):
+    """At 60×20 the key pegs wrapped inside each board ("● ● ○" then "○" alone on the next line)."""
+    from wom_tui.domain.store.folder.store import FolderStore as Store
+
+    seed_replays(Store(data_dir))
+    app = build_app(data_dir)
+    async with app.run_test(size=size) as pilot:
+        await open_first_replay(pilot)
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.press("end")
+        await wait_for(pilot, lambda: "Broke the code!" in text_of(app, "#replay-board-0"))
+        for _ in range(3):
+            await pilot.pause()
+        lines = screen_lines(app)
+        for board in app.screen.query(".replay-board"):
+            region = board.content_region
+            inside = [lines[y][region.x:region.right] for y in range(region.y, region.bottom)]
+            guesses = [line for line in inside if line[:3].strip().isdigit()]
+            assert guesses, f"no guess shown in {board.border_title}: {inside}"
+            for line in guesses:
+                pegs = sum(line.count(peg) for peg in "●○·")
+                assert pegs == 4, f"{board.border_title}: the key pegs of {line!r} do not all show on its line"

@@ -630,3 +630,31 @@ async def test_at_160x48_the_code_making_form_sits_in_the_middle(make_app, store
         assert abs(row.center[0] - stage.center[0]) <= 2, (row, stage)
         assert prompt.x >= stage.x + 10, "the prompt does not hug the left edge"
         assert abs(row.center[1] - stage.center[1]) <= stage.height // 4
+
+
+async def test_ctrl_s_with_a_seat_list_open_starts_and_the_list_is_closed_on_coming_back(make_app, store: Store):
+    """ctrl+s while a seat's list is open starts the game (the seats as their rows show them); back on the
+    setup, no list hangs open over the form and the keys move the focus, not a forgotten list."""
+    store.register("Alan")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = await open_setup(pilot)
+        seat = setup.query_one("#seat-select-2", Choice)
+        seat.focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: seat.expanded and app.focused is not seat, message="the seat's list is open")
+        await pilot.press("down")  # a highlight moved in the list, never chosen
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, WomGameScreen), message="ctrl+s starts")
+        game = app.screen
+        assert [p.name for p in game.game.players] == ["Alan", "HAL9000"], "the seats as shown, not the highlighted one"
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await until(pilot, lambda: app.screen is setup, message="back on the setup")
+        for _ in range(3):
+            await pilot.pause()
+        assert not any(choice.expanded for choice in setup.query(Choice)), "a list is still open"
+        assert app.focused is seat, f"the focus is on {app.focused}, not the seat whose list was open"
+        await pilot.press("tab")
+        await until(pilot, lambda: app.focused is not seat, message="Tab moves on from the seat")

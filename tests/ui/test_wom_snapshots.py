@@ -89,6 +89,23 @@ def test_guessing(snap_compare, data_dir, size=SIZE):
     assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
 
 
+def test_leave_question(snap_compare, data_dir, size=SIZE):
+    """Esc in a game in progress: "Leave this game?" over the board."""
+    from wom_tui.screens.confirm import ConfirmScreen
+
+    register(data_dir, "Alan")
+
+    async def run_before(pilot) -> None:
+        screen = await seat(pilot, "Alan", "HAL9000")
+        await enter_code(pilot, screen, "Alan", "RGBY", paste=True)
+        await wait_turn(pilot, screen, "Alan")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        await pilot.pause()
+
+    assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
+
+
 def test_results(snap_compare, data_dir, size=SIZE):
     register(data_dir, "Alan", "Steve")
 
@@ -137,3 +154,8 @@ def test_guessing_60x20(snap_compare, data_dir):
 def test_results_60x20(snap_compare, data_dir):
     """Results, at 60×20: everything needed to play shows."""
     test_results(snap_compare, data_dir, size=NARROW)
+
+
+def test_leave_question_60x20(snap_compare, data_dir):
+    """"Leave this game?", at 60×20: the question and both answers show."""
+    test_leave_question(snap_compare, data_dir, size=NARROW)

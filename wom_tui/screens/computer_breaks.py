@@ -99,6 +99,9 @@ class ComputerBreaksScreen(SoloPlayScreen):
     PREFIX = "computer-breaks"
     INPUT_ID = "computer-breaks-secret"
     HISTORY_EXTRA = (("Left", 6),)
+    NARROW_PEGS = False
+    """Under 72 columns (60×20) the key pegs give way to "Left", the codes that remain: the B and W
+    counts, which are what the person answers with, say the same."""
     new_game_detail = "HAL9000 stops work on this code."
     leave_detail = "HAL9000 stops work on your code."
 
@@ -239,9 +242,10 @@ class ComputerBreaksScreen(SoloPlayScreen):
             mark = index == game.fixing
             number = Text(f"{index + 1}{'!' if mark else ''}", justify="right",
                           style=Style(bold=True, reverse=True) if mark else Style())
+            cells = result_cells(guess, result, self.ruleset, grid=grid, narrow=self._narrow)
             table.add_row(
                 number,
-                *result_cells(guess, result, self.ruleset, grid=grid, narrow=self._narrow),
+                *(cells[:3] if self._narrow else cells),
                 Text(short_count(count) if count else "", justify="right"),
                 height=2 if grid else 1,
             )
@@ -251,7 +255,7 @@ class ComputerBreaksScreen(SoloPlayScreen):
                 guess_cell(game.pending, self.ruleset, narrow=self._narrow),
                 Text("?", justify="center"),
                 Text("?", justify="center"),
-                "",
+                *([] if self._narrow else [""]),
                 "",
             )
         if game.fixing is not None:
@@ -259,12 +263,23 @@ class ComputerBreaksScreen(SoloPlayScreen):
         elif table.row_count:
             table.scroll_end(animate=False)
 
+    def on_resize(self) -> None:
+        super().on_resize()
+        self._show_actions()  # the legend has a narrow form
+
     def _show_actions(self) -> None:
         phase = self.phase
         text = Text(end="")
         if phase == "secret":
             text.append("Type it, or ←/→ ↑/↓, or click pegs.\nEnter sets it.\n")
             text.append("^r shows or hides it.", style=Style(dim=True))
+        elif phase in ("answer", "fix") and self._narrow:
+            # Beside the answer panel at 60 columns: the same legend in the 14 columns left.
+            text.append("● Black", style=Style(bold=True))
+            text.append(":\nright place\n")
+            text.append("○ White", style=Style(bold=True))
+            text.append(":\nwrong place\n")
+            text.append("Or click a row" if phase == "fix" else "Digits, Enter", style=Style(dim=True))
         elif phase in ("answer", "fix"):
             text.append("● Black", style=Style(bold=True))
             text.append(": right symbol and place\n")

@@ -23,6 +23,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
+from textual.notifications import Notification
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -129,6 +130,8 @@ class LiveTableScreen(LiveScreen):
         self._shown_seats: list[Text] = []
         self._shown_title = ""
         self._shown_message: tuple[str, bool] = ("", False)
+        self._nudged: tuple[Notification, tuple[str, bool]] | None = None
+        """The last "Your move" toast and the table's state it was true in (its phase, a seat free)."""
         self._shown_board: tuple[int, int] | None = None
         """What the screen shows now: a re-read that changes nothing redraws nothing."""
         self._wants: str | None = None
@@ -272,8 +275,15 @@ class LiveTableScreen(LiveScreen):
         self._show_play(view, before)
         self._keep_clock(view)
         reason = nudge_reason(before, view)
+        state = (view.phase, bool(view.free_seats))
+        if self._nudged is not None and (reason is not None or self._nudged[1] != state):
+            # "Every seat is filled: press g to start" is no longer true once the game started (or a seat
+            # was given back): it goes, rather than stay over the board.
+            self.withdraw(self._nudged[0])
+            self._nudged = None
         if reason is not None:
-            nudge_player(self.wom, reason)
+            toast = nudge_player(self.wom, reason, on=self)
+            self._nudged = (toast, state) if toast is not None else None
         if view.phase == OPEN and view.you == 0:
             self.leave_detail = "The table is closed for everybody."
         elif view.phase == OPEN:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -76,6 +77,13 @@ def players_cell(summary: GameSummary, retired: frozenset[str] = frozenset()) ->
     return text
 
 
+COLUMNS: tuple[tuple[str, str], ...] = (
+    ("when", "Finished (UTC)"), ("kind", "Kind"), ("rules", "Rules"), ("players", "Players"),
+)
+"""The replay list's columns (key, heading); the players take the width the others leave and wrap."""
+MIN_PLAYERS_WIDTH = 12
+"""The narrowest the Players column gets (on a terminal too narrow for the others, the list scrolls)."""
+
 PAGE = 200
 """Games listed at a time in Replays (the next page is listed as the player nears the end)."""
 NEAR_THE_END = 20
@@ -117,10 +125,11 @@ class ReplaysScreen(SummariesScreen):
 
     async def on_mount(self) -> None:
         table = self.query_one("#replays-table", DataTable)
-        for key, label in (("when", "Finished (UTC)"), ("kind", "Kind"), ("rules", "Rules"), ("players", "Players")):
-            table.add_column(Text(label), key=key)
+        self._players_width = 0
+        self._add_columns(table, MIN_PLAYERS_WIDTH)
         table.display = False
         self._unlisted: list[GameSummary] = []
+        self._listed: list[GameSummary] = []
         store = self.wom.store
         self._retired = retired_name_keys(self.wom.with_store(store.retired) or ())
         self.watch(table, "scroll_y", self._scrolled, init=False)
@@ -145,12 +154,63 @@ class ReplaysScreen(SummariesScreen):
             games.append(summary)
         return games
 
+    # -- the Players column takes the width left over, and wraps ---------------------------------
+
+    def _add_columns(self, table: DataTable[object], players_width: int) -> None:
+        self._players_width = players_width
+        for key, label in COLUMNS:
+            table.add_column(Text(label), key=key, width=players_width if key == "players" else None)
+
+    def _fitting_players_width(self, games: list[GameSummary]) -> int:
+        """The Players column's width: what the table's width leaves beside the other columns (as wide as
+        their headings and every listed game's cells), so the players wrap instead of being cut.
+        """
+        table = self.query_one("#replays-table", DataTable)
+        box = self.query_one("#replays-box")
+        width = box.content_region.width or max(min(self.size.width or self.app.size.width, 90) - 4, 0)
+        width -= table.styles.scrollbar_size_vertical  # kept for the scroll bar a long list shows
+        padding = 2 * table.cell_padding
+        kinds = {KIND_LABELS.get(game.kind, game.kind) for game in games}
+        rules = {game.ruleset.title for game in games}
+        others = [
+            max(cell_len("Finished (UTC)"), len("2026-11-23 09:41")),
+            max([cell_len("Kind"), *map(cell_len, kinds)]),
+            max([cell_len("Rules"), *map(cell_len, rules)]),
+        ]
+        return max(MIN_PLAYERS_WIDTH, width - sum(other + padding for other in others) - padding)
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self.call_after_refresh(self._refit)
+
+    def _refit(self) -> None:
+        """After a resize: the same games listed again with the Players column fitted, the cursor kept."""
+        if self.summaries is None or not self.is_mounted:
+            return
+        games = [*self._listed, *self._unlisted]
+        width = self._fitting_players_width(games)
+        if width == self._players_width:
+            return
+        table = self.query_one("#replays-table", DataTable)
+        row = table.cursor_row
+        listed, self._listed = self._listed, []
+        table.clear(columns=True)
+        self._add_columns(table, width)
+        self._add_rows(table, listed)
+        if table.row_count:
+            table.move_cursor(row=min(row, table.row_count - 1), animate=False)
+
     def _fill(self) -> None:
         if self.summaries is None:
             return
         table = self.query_one("#replays-table", DataTable)
-        table.clear()
         self._unlisted = self.shown()
+        self._listed = []
+        width = self._fitting_players_width(self._unlisted)
+        if width != self._players_width:
+            table.clear(columns=True)
+            self._add_columns(table, width)
+        else:
+            table.clear()
         self._add_page(table)
         empty = table.row_count == 0
         table.display = not empty
@@ -164,15 +224,23 @@ class ReplaysScreen(SummariesScreen):
         (10,000 rows at once took over a second to open), so opening costs the same for every player.
         """
         page, self._unlisted = self._unlisted[:PAGE], self._unlisted[PAGE:]
-        for summary in page:
+        self._add_rows(table, page)
+        self._show_count(table)
+
+    def _add_rows(self, table: DataTable[object], games: list[GameSummary]) -> None:
+        for summary in games:
+            players = players_cell(summary, self._retired)
             table.add_row(
                 Text(when(summary.finished_at)),
                 Text(KIND_LABELS.get(summary.kind, summary.kind)),
                 Text(summary.ruleset.title),
-                players_cell(summary, self._retired),
+                players,
                 key=summary.game_id,
+                # As many lines as the players need; a row that fits is one line without measuring it
+                # (measuring every row made Replays slower to open by half, bench/stats.py).
+                height=None if players.cell_len > self._players_width else 1,
             )
-        self._show_count(table)
+        self._listed.extend(games)
 
     def _show_count(self, table: DataTable[object]) -> None:
         listed = table.row_count
@@ -257,6 +325,9 @@ class ReplayScreen(WomScreen):
         Binding("c", "share", "Share"),
     ]
 
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
+    """Under 80 columns the boards lose their inner padding (three boards side by side at 60 columns)."""
+
     def __init__(self, record: GameRecord, game_id: str = "", retired: frozenset[str] = frozenset()) -> None:
         super().__init__()
         self.retired = retired
@@ -283,6 +354,18 @@ class ReplayScreen(WomScreen):
     def on_mount(self) -> None:
         self._show()
 
+    def on_resize(self, _event: events.Resize) -> None:
+        self.call_after_refresh(self._show)
+
+    def _board_width(self) -> int:
+        """The width inside one board (its border and padding taken off), laid out or foreseen."""
+        board = self.query_one("#replay-board-0")
+        if board.content_region.width:
+            return board.content_region.width
+        width = self.size.width or self.app.size.width
+        padding = 0 if width < 80 else 2
+        return max(min(width, 90) - 4, 0) // max(1, len(self.replay.boards)) - 2 - padding
+
     @property
     def wide(self) -> bool:
         """True when the boards have room for full pegs (else one cell per symbol)."""
@@ -293,15 +376,18 @@ class ReplayScreen(WomScreen):
         replay, ruleset = self.replay, self.record.ruleset
         text = Text(end="")
         rows = replay.rows(index)
+        wide, room = self.wide, self._board_width()
         for row in rows:
             text.append(f"{row.number:>2} ", style=Style(dim=True))
             if row.is_lifeline:
                 text.append(row.lifeline_text, style=Style(italic=True, dim=True))
             else:
-                code = code_pegs(row.guess, ruleset.palette, gap="") if self.wide else small_code(row.guess, ruleset.palette)
+                code = code_pegs(row.guess, ruleset.palette, gap="") if wide else small_code(row.guess, ruleset.palette)
                 text.append_text(code)
                 text.append(" ")
-                text.append_text(feedback_row(row.feedback, ruleset.length))
+                # The key pegs close up where a spaced row would wrap inside the board ("● ● ○" / "○").
+                spaced = 3 + code.cell_len + 1 + 2 * ruleset.length - 1
+                text.append_text(feedback_row(row.feedback, ruleset.length, gap=" " if spaced <= room else ""))
             text.append("\n")
         if not rows:
             text.append("no guess yet: → steps\n", style=Style(dim=True, italic=True))

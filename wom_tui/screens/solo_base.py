@@ -36,6 +36,8 @@ class SoloPlayScreen(WomScreen):
     """The id of the code input that a new game replaces."""
     HISTORY_EXTRA: tuple[tuple[str, int], ...] = ()
     """Columns the history shows after the pegs (label, width)."""
+    NARROW_PEGS = True
+    """Whether the history keeps its key pegs column when narrow (the B and W counts say the same)."""
     new_game_detail = "This one is dropped, not recorded."
     """What "Start a new game?" warns of while a game is under way."""
     abandon_message: str | None = None
@@ -146,7 +148,8 @@ class SoloPlayScreen(WomScreen):
         table.clear(columns=True)
         # Narrow (under 72 columns, down to 60×20): tight columns, so that the whole history fits.
         self._narrow = self.has_class("-narrow")
-        table.styles.width = history_columns(table, self.ruleset, extra=self.HISTORY_EXTRA, narrow=self._narrow)
+        table.styles.width = history_columns(table, self.ruleset, extra=self.HISTORY_EXTRA, narrow=self._narrow,
+                                             pegs=self.NARROW_PEGS or not self._narrow)
 
     def on_resize(self) -> None:
         # Narrower or wider than the breakpoint: the history's columns change. Tall enough for every

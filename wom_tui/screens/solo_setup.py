@@ -11,7 +11,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, RadioSet, Static
 
 from ..domain.choices import pick, pick_index
@@ -137,8 +137,9 @@ class SoloSetupScreen(WomScreen):
             with Horizontal(classes="solo-row -computer-breaks -gap", id="solo-scoring-row"):
                 yield Static("Your code", classes="solo-label")
                 yield _radio_set("solo-scoring", ["Type it in (hidden)", "Score each guess by hand"], last["scoring"])
-            yield Static("", id="solo-summary")
-            yield Static("", id="solo-error")
+            with Vertical(id="solo-outcome"):
+                yield Static("", id="solo-summary")
+                yield Static("", id="solo-error")
             with Horizontal(id="solo-buttons"):
                 yield Button("Play", id="solo-play", variant="primary", compact=True)
                 yield Button("Back", id="solo-back", compact=True)
@@ -277,12 +278,16 @@ class SoloSetupScreen(WomScreen):
         except SetupError as refusal:
             self._refusal = refusal.reason
             summary.update("")
+            summary.display = False
             error.update(Text(self._refusal))
+            error.display = True
             play.disabled = True
             play.tooltip = self._refusal
             return
         self._refusal = None
         error.update("")
+        error.display = False
+        summary.display = True
         play.disabled = False
         play.tooltip = None
         summary.update(self._summary(setup, computer_breaks))

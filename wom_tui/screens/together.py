@@ -25,6 +25,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from textual.css.query import NoMatches
+from textual.notifications import Notification
 
 from ..domain.notes import Notes
 from ..domain.presence import HEARTBEAT_INTERVAL, Presence, Whereabouts, new_session_id
@@ -165,18 +166,24 @@ def together_of(app: Any) -> Together:
     return found
 
 
-def nudge_player(app: WomHost, reason: str) -> None:
+def nudge_player(app: WomHost, reason: str, on: WomScreen | None = None) -> Notification | None:
     """It's this player's move: the reason on screen (a notification, plain text), the bell unless the
     settings or the session turned it off, and a desktop notification if they opted in
-    (:mod:`wom_tui.widgets.nudge`; docs/play.md, *A nudge when it's time*).
+    (:mod:`wom_tui.widgets.nudge`; docs/play.md, *A nudge when it's time*). Shown ``on`` a screen, the
+    toast is that screen's and is given back, for the screen to withdraw once it is no longer true.
     """
     from ..widgets.nudge import nudge
 
     options = app.options
-    app.notify(reason, title="Your move", markup=False)
+    toast = None
+    if on is not None:
+        toast = on.notice(reason, title="Your move", markup=False)
+    else:
+        app.notify(reason, title="Your move", markup=False)
     bell = options.bell and not getattr(app, "bell_off", False)
     nudge(app, reason, bell=bell, desktop=options.desktop_notify)
     app.nudges = getattr(app, "nudges", 0) + 1  # type: ignore[attr-defined]  # (tests count them)
+    return toast
 
 
 class Housekeeper:

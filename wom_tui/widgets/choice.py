@@ -29,6 +29,8 @@ from textual.widgets import Checkbox, RadioButton
 from textual.widgets._option_list import Option
 from textual.widgets._select import SelectOverlay
 
+from ..patches.select import DropDownList
+
 T = TypeVar("T", bound=Hashable)
 
 Prompt = str | Text
@@ -238,7 +240,7 @@ class Choice(Generic[T], Vertical, can_focus=True):
         if not self._options:
             return
         if self._overlay is None:
-            self._overlay = SelectOverlay()
+            self._overlay = DropDownList()
             self._overlay.compact = True  # as a compact Select's list: no border
             await self.mount(self._overlay)
             self._fill(self._overlay)

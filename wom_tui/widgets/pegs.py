@@ -150,11 +150,11 @@ def _key_peg_sequence(result: Feedback, length: int) -> list[str]:
     return [BLACK_PEG] * result.black + [WHITE_PEG] * result.white + [NO_PEG] * empty
 
 
-def _styled_key_pegs(pegs: list[str], scheme: PegScheme) -> Text:
+def _styled_key_pegs(pegs: list[str], scheme: PegScheme, gap: str = " ") -> Text:
     text = Text(end="")
     for index, key_peg in enumerate(pegs):
-        if index:
-            text.append(" ")
+        if index and gap:
+            text.append(gap)
         if key_peg == NO_PEG:
             text.append(key_peg, style=Style(dim=True))
         else:
@@ -177,9 +177,11 @@ def feedback_grid(result: Feedback, length: int, *, scheme: PegScheme | None = N
     return text
 
 
-def feedback_row(result: Feedback, length: int, *, scheme: PegScheme | None = None) -> Text:
-    """Key pegs on one line: ``"● ○ ○ ·"``, blacks first (counts only, never positions)."""
-    return _styled_key_pegs(_key_peg_sequence(result, length), scheme or current_scheme())
+def feedback_row(result: Feedback, length: int, *, scheme: PegScheme | None = None, gap: str = " ") -> Text:
+    """Key pegs on one line: ``"● ○ ○ ·"`` (``"●○○·"`` with ``gap=""``, where room is short), blacks first
+    (counts only, never positions).
+    """
+    return _styled_key_pegs(_key_peg_sequence(result, length), scheme or current_scheme(), gap)
 
 
 def feedback_summary(result: Feedback) -> str:

@@ -149,10 +149,11 @@ def _pegs_width(length: int, cell: int, gap: int) -> int:
 
 
 def history_columns(
-    table: DataTable[object], ruleset: Ruleset, *, extra: tuple[tuple[str, int], ...] = (), narrow: bool = False
+    table: DataTable[object], ruleset: Ruleset, *, extra: tuple[tuple[str, int], ...] = (), narrow: bool = False,
+    pegs: bool = True,
 ) -> int:
-    """Give ``table`` the history columns (#, Guess, Black, White, Pegs, then ``extra``) at fixed widths
-    (tight ones for long codes and on narrow screens: see :func:`tight`).
+    """Give ``table`` the history columns (#, Guess, Black, White, Pegs unless not ``pegs``, then ``extra``)
+    at fixed widths (tight ones for long codes and on narrow screens: see :func:`tight`).
 
     Returns the width the table needs (border and scrollbar included), so the layout never shifts
     as rows arrive.
@@ -162,7 +163,7 @@ def history_columns(
         ("#", 2),
         ("Guess", max(_pegs_width(ruleset.length, 3, 0 if close else 1), 8)),
         *((("B", 1), ("W", 1)) if close else (("Black", 5), ("White", 5))),
-        ("Pegs", max(_pegs_width(ruleset.length, 1, 0 if close else 1), 4)),
+        *((("Pegs", max(_pegs_width(ruleset.length, 1, 0 if close else 1), 4)),) if pegs else ()),
         *extra,
     ]
     for label, width in columns:
