@@ -43,3 +43,16 @@ async def test_the_footer_opens_out_again_when_the_terminal_grows(app) -> None:
         await pilot.resize_terminal(140, 30)
         await wait_for(pilot, lambda: not footer.compact, message="the usual spacing at 140 columns")
         assert "F1 Help" in footer_line(pilot.app)
+
+
+async def test_at_60x20_the_palette_key_gives_up_its_word_for_the_screens_own_keys(app) -> None:
+    # The scoreboard's nine keys need 63 columns even closed up: without the palette's word, the tabs'
+    # keys show (before: "h H", cut); the last, m Stats, is cut ("m St") and stays on the menu and in F1 Help.
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.press("s")
+        await wait_for(pilot, lambda: type(pilot.app.screen).__name__ == "ScoreboardScreen"
+                       and "^p" in screen_lines(pilot.app)[-1], message="the scoreboard's footer")
+        line = footer_line(pilot.app)
+        assert "r Rank h Hall" in line and "palette" not in line
+        await pilot.resize_terminal(100, 30)
+        await wait_for(pilot, lambda: "palette" in footer_line(pilot.app), message="the palette's word at 100 columns")

@@ -56,6 +56,7 @@ def test_computer_breaks_game(snap_compare, data_dir, size=SIZE):
         await pilot.press("o")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, SoloSetupScreen))
         await pilot.click("#solo-mode-1")
+        await wait_for(pilot, lambda: pilot.app.screen.query_one("#solo-mode-1").value, message="computer breaks chosen")
         await pilot.press("p")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, ComputerBreaksScreen))
         screen = pilot.app.screen
@@ -74,6 +75,7 @@ def test_computer_breaks_by_hand_answer(snap_compare, data_dir, size=SIZE):
             pilot.app.screen.query_one(option).scroll_visible(animate=False)  # (at 60×20 the setup scrolls)
             await pilot.pause()
             await pilot.click(option)
+            await wait_for(pilot, lambda: pilot.app.screen.query_one(option).value, message=f"{option} chosen")
         await pilot.press("p")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, ComputerBreaksScreen))
         screen = pilot.app.screen

@@ -38,6 +38,8 @@ class Footer(TextualFooter):
     """
 
     _shown: Any = None
+    _fitted: tuple[bool, bool] = (False, False)
+    """Whether the keys were closed up, and the palette's word left out, at the last compose."""
 
     def compose(self) -> ComposeResult:
         """Textual's keys, each made with the Footer's ``compact`` already set.
@@ -47,9 +49,14 @@ class Footer(TextualFooter):
         the Footer's cost and about a tenth of opening a screen. Set before mounting, both
         changes are no-ops; the data binding still follows later changes of ``compact``.
         """
+        bare_palette = False
         if self._bindings_ready and self.is_attached:
-            self.set_reactive(TextualFooter.compact, self._too_narrow(self.app.size.width))
+            width = self.app.size.width
+            self.set_reactive(TextualFooter.compact, self._too_narrow(width))
             self.set_class(self.compact, "-compact", update=False)
+            # Closed up and still too wide: the palette's key goes without its word (F1 Help names it).
+            bare_palette = self._too_narrow(width, compact=True)
+            self._fitted = (self.compact, bare_palette)
         compact = self.compact
         if not self._bindings_ready and self.is_attached and getattr(self.screen, "FOOTER_AT_ONCE", False):
             # Textual's Footer composes empty and fills in only once its screen says its bindings are
@@ -64,6 +71,8 @@ class Footer(TextualFooter):
             if isinstance(widget, FooterKey) and "compact" in (widget._reactive_connect or {}):
                 widget.set_reactive(FooterKey.compact, compact)
                 widget.set_class(compact, "-compact", update=False)
+            elif bare_palette and isinstance(widget, FooterKey) and widget.has_class("-command-palette"):
+                widget.description = ""
             yield widget
 
     def _what_it_shows(self) -> Any:
@@ -87,11 +96,11 @@ class Footer(TextualFooter):
             ),
         )
 
-    def _too_narrow(self, width: int) -> bool:
-        """Whether the shown keys, at Textual's usual spacing, need more than ``width`` cells.
+    def _too_narrow(self, width: int, *, compact: bool = False) -> bool:
+        """Whether the shown keys, at Textual's usual spacing (or ``compact``), need more than ``width`` cells.
 
-        A key takes its key, a space and its description, and two cells more unless compact; the
-        palette's key (docked right) is always compact.
+        A key takes its key, a space and its description, and two cells more (its padding, or when
+        compact one cell of margin); the palette's key (docked right) takes its border too.
         """
         app = self.app
         palette = app.COMMAND_PALETTE_BINDING
@@ -100,16 +109,19 @@ class Footer(TextualFooter):
         for key, (_node, binding, _enabled, _tooltip) in self.screen.active_bindings.items():
             shown = app.get_key_display(binding)
             if key == palette and self.show_command_palette and app.ENABLE_COMMAND_PALETTE:
-                needed += cell_len(shown) + 1 + cell_len(binding.description)
+                needed += 1 + cell_len(shown) + 1 + cell_len(binding.description) + (0 if compact else 1)
             elif binding.show and binding.action not in actions:
                 actions.add(binding.action)
-                needed += cell_len(shown) + 1 + cell_len(binding.description) + 2
+                needed += cell_len(shown) + 1 + cell_len(binding.description) + (1 if compact else 2)
         return needed > width
 
     def on_resize(self, event: events.Resize) -> None:
         """Close up the keys when the terminal became too narrow for them, open them out when it is wide again."""
         if self._bindings_ready and self.is_attached:
-            self.compact = self._too_narrow(event.size.width)
+            width = event.size.width
+            if (self._too_narrow(width), self._too_narrow(width, compact=True)) != self._fitted:
+                self._shown = None  # (compose again, whatever the bindings)
+                self.call_after_refresh(self.recompose)
 
     async def recompose(self) -> None:
         """Recompose as Textual does when what it shows has changed; then forget the closed keys' watchers."""
