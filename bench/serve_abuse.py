@@ -2,7 +2,7 @@
 
 1. Memory: a client grants a 2 GiB window, stops reading its socket, and keeps resizing a
    400×150 terminal (every resize redraws the screen) for --seconds: the server's RSS.
-2. CPU: 256 KiB of typed ``x`` sent at once at the main menu: the game's CPU seconds until it
+2. CPU: 256 KiB of typed ``z`` (a key the menu ignores) sent at once at the main menu: the game's CPU seconds until it
    answers again (``--unthrottled`` measures the same without the input throttle, in-process).
 3. 1,100 connections that never sign in against a server under ``ulimit -n 1024``: the server's
    open descriptors, how long a real player then takes to reach the menu, and the log's size.
@@ -135,7 +135,7 @@ async def typed_flood(unthrottled: bool, kib: int = 256) -> None:
             (session,) = server.sessions
             assert session.pid is not None
             before, started = cpu_seconds(session.pid), time.monotonic()
-            terminal.type(b"x" * kib * 1024)
+            terminal.type(b"z" * kib * 1024)
             while HELP_TEXT not in terminal.text:
                 terminal.type("?")
                 await asyncio.sleep(0.5)
@@ -185,7 +185,7 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--unthrottled", action="store_true", help="also measure the flood without the throttle (slow)")
-    parser.add_argument("--flood-kib", type=int, default=256, help="KiB of typed x sent at once at the menu")
+    parser.add_argument("--flood-kib", type=int, default=256, help="KiB of typed z sent at once at the menu")
     parser.add_argument("--silent", type=int, default=1100, help="connections that never sign in")
     parser.add_argument("--tiny", action="store_true", help="one quick pass to check the bench runs (figures meaningless)")
     args = parser.parse_args()

@@ -76,7 +76,7 @@ async def test_the_table_forms_clock_shows_each_choice_on_one_line(app, size):
         await wait_for(pilot, lambda: clock.query_one("#label").region.height > 0)
         assert clock.query_one("#label").region.height == 1, "the chosen clock wraps"
         repeats = form.query_one("#new-repeats")
-        assert "Colours may repeat" in str(repeats.label) and repeats.region.width >= len("Colours may repeat") + 8
+        assert "Repeats" in str(repeats.label) and repeats.region.width >= len("Repeats") + 8
         clock.focus()
         await pilot.press("enter")
         overlay = clock.query_one("SelectOverlay")

@@ -170,8 +170,8 @@ async def test_a_click_after_a_choice_lands_on_the_option_that_was_there(app, st
         for _ in range(3):
             await pilot.pause()
         assert await pilot.click(offset=where["#solo-palette-3"] + (1, 0))
-        await wait_for(pilot, lambda: _pressed_label(screen, "solo-palette") == "WoM colours", timeout=10,
-                       message=f"after {changes}, a click where WoM colours was chose {_pressed_label(screen, 'solo-palette')}")
+        await wait_for(pilot, lambda: _pressed_label(screen, "solo-palette") == "Classic", timeout=10,
+                       message=f"after {changes}, a click where Classic was chose {_pressed_label(screen, 'solo-palette')}")
         assert await pilot.click(offset=where["#solo-length-1"] + (1, 0))
         await wait_for(pilot, lambda: _pressed_label(screen, "solo-length") == "5", timeout=10,
                        message=f"after {changes}, a click where 5 was chose {_pressed_label(screen, 'solo-length')}")
