@@ -206,3 +206,15 @@ async def test_at_60_columns_the_screen_says_how_to_clear_the_line(data_dir) -> 
         await pilot.press("c")
         await wait_for(pilot, lambda: app.store.broadcast() is None)
         await wait_for(pilot, lambda: any("m writes one" in line for line in screen_lines(app)))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_the_operators_menu_entry_reads_on_one_line(data_dir, size) -> None:
+    # It wrapped at 80×24 ("Arcade operator: who is online," then "kick, ban" under the keys).
+    app = served_app(data_dir, operator=True)
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen)
+                       and any("Operator: who is online" in line for line in screen_lines(app)),
+                       message="the operator's entry on the menu")
+        (line,) = [line for line in screen_lines(app) if "Operator: who is online" in line]
+        assert " a " in line and line.rstrip(" │").endswith("Operator: who is online")

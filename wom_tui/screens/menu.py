@@ -121,7 +121,7 @@ class MenuScreen(OpenedOnce[None]):
         if identity is not None and identity.served and identity.signed_in:
             entries.insert(len(entries) - 2, ("b", "browser_code", "Sign in a browser", ""))
         if getattr(self.app, "is_operator", False):
-            entries.insert(len(entries) - 2, ("a", "operator", "Arcade operator: who is online, kick, ban", ""))
+            entries.insert(len(entries) - 2, ("a", "operator", "Operator: who is online", ""))
         return entries
 
     def on_screen_resume(self) -> None:
