@@ -83,3 +83,34 @@ def test_connections_signing_in_never_take_more_than_a_quarter_of_the_descriptor
     for limit, caps in ((1024, (256, 32)), (100_000, (256, 32)), (64, (16, 16)), (10, (8, 8))):
         monkeypatch.setattr(server_module, "_descriptor_limit", lambda limit=limit: limit)
         assert server.unauthenticated_caps == caps
+
+
+async def test_a_game_that_logs_and_leaves_before_the_server_reads_is_logged_line_by_line() -> None:
+    """The game wrote a traceback and exited before the server's reader ran: the pipe holds every line and
+    then its end. Each line is still one log line (they were logged as one, newlines escaped, which
+    happened in CI when the machine was busy)."""
+    import asyncio
+    import os
+
+    from wom_tui.serve.events import Who
+    from wom_tui.serve.session import GameSession
+
+    logged: list[str] = []
+
+    class Events:
+        def game_log(self, who: Who, line: str) -> None:
+            logged.append(line)
+
+    read, write = os.pipe()
+    os.write(write, b"ERROR wom_tui.session: the game failed\nTraceback (most recent call last):\n"
+                    b"ZeroDivisionError: division by zero\nno newline at the end")
+    os.close(write)
+    os.set_blocking(read, False)
+    session = GameSession.__new__(GameSession)
+    session._log_fd, session._log_buffer, session._log_budget, session._reports = read, bytearray(), 1 << 20, 0
+    session._events, session.who, session.label = Events(), Who("1"), "session #1"  # type: ignore[assignment]
+    session._loop = asyncio.get_running_loop()
+    session._read_game_log()
+    assert logged == ["ERROR wom_tui.session: the game failed", "Traceback (most recent call last):",
+                      "ZeroDivisionError: division by zero", "no newline at the end"]
+    assert session._log_fd is None

@@ -25,8 +25,10 @@ def test_lobby(snap_compare, data_dir, size=SIZE):
 
     async def run_before(pilot) -> None:
         await _as(pilot, "Alan")
-        await wait_for(pilot, lambda: "Alan" in str(pilot.app.screen.query_one("#lobby-online").render()),
-                       message="Alan listed online")
+        # Both halves of the line: who is online, and (a moment later under load) who you play as.
+        await wait_for(pilot, lambda: "Online (1): Alan" in str(pilot.app.screen.query_one("#lobby-online").render())
+                       and "You: Alan" in str(pilot.app.screen.query_one("#lobby-online").render()),
+                       message="Alan listed online, and as you")
         await no_blink(pilot)
 
     assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)

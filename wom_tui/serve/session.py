@@ -510,6 +510,7 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
         """Copy what the game logged (a traceback, say) into the server's log, line by line, cleaned."""
         if self._log_fd is None:
             return
+        ended = False
         while True:
             try:
                 data = os.read(self._log_fd, 65536)
@@ -518,13 +519,17 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
             except OSError:
                 data = b""
             if not data:
-                self._close_game_log()
+                ended = True
                 break
             self._log_buffer += data
+        # Line by line also when the game wrote its last lines and left before this read them: split first,
+        # then close (which logs a last line without its newline).
         *lines, rest = self._log_buffer.split(b"\n")
         self._log_buffer = bytearray(rest[-_LOG_LINE:])
         for line in lines:
             self._log_line(line)
+        if ended:
+            self._close_game_log()
 
     def _log_line(self, line: bytes | bytearray) -> None:
         if line.startswith(REPORT_MARK):
