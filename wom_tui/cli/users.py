@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
+from ..domain.words import counted
 from ..settings import Settings
 from .common import USAGE_ERROR, cannot_use, opened_store
 from .moderation import MODERATION_COMMANDS
@@ -146,7 +147,7 @@ def _run_on(args: argparse.Namespace, store: Store, fingerprint: str | None,
         if args.session_id is not None:
             print(f"Browser session {args.session_id} of {user_named.name} is signed out.", file=out)
         else:
-            print(f"{ended} browser session{'' if ended == 1 else 's'} of {user_named.name} signed out.", file=out)
+            print(f"{counted(ended, 'browser session')} of {user_named.name} signed out.", file=out)
         return 0
     assert fingerprint is not None
     if command == "bind":

@@ -52,6 +52,7 @@ from .records import GameRecord
 from .users import COMPUTER_NAMES, NameRejected, check_name, computer_name, name_key
 from .wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
 from .wom_results import GameResults, board_outcome, game_record, game_results
+from .words import counted
 
 OPEN, MAKING, GUESSING, FINISHED, CLOSED = "open", "making", "guessing", "finished", "closed"
 PHASES = (OPEN, MAKING, GUESSING, FINISHED, CLOSED)
@@ -1119,7 +1120,7 @@ def check_may_open(tables: Iterable[Table], creator: SeatHolder, origin: str | N
     if origin is not None and per_address > 0:
         count = sum(1 for t in tables if t.phase == OPEN and t.origin == origin)
         if count >= per_address:
-            raise Refused(f"Your address already has {count} table{'s' if count != 1 else ''} waiting to start "
+            raise Refused(f"Your address already has {counted(count, 'table')} waiting to start "
                           f"(at most {per_address}): join one, or wait until one starts or closes.")
 
 

@@ -77,7 +77,7 @@ def table_line(view: TableView, mine: bool, now: float | None = None) -> Text:
     text.append(f"{view.creator}'s table", style="bold")
     text.append(f"  {PHASE_WORDS[view.phase]}")
     if view.phase == OPEN:
-        text.append(f", {free} free seat{'s' if free != 1 else ''}")
+        text.append(f", {counted(free, 'free seat')}")
     text.append(f"  [{people}]  ")
     text.append(f"{view.ruleset.title}, {counted(view.attempts, 'attempt')}", style="dim")
     if mine and view.phase not in (FINISHED, CLOSED):

@@ -158,7 +158,7 @@ class QuickMatchScreen(LiveScreen):
             return
         others = max(0, (self.state.waiting if self.state else 1) - 1)
         status = Text(f"Looking for players… waited {clock_text(waited)}", end="")
-        status.append(f" · {others} other{'s' if others != 1 else ''} waiting", style="dim")
+        status.append(f" · {counted(others, 'other')} waiting", style="dim")
         self.query_one("#quick-status", Static).update(status)
         left = ticket.fill_after - waited
         fill = (Text(f"HAL9000 or VIKI fill the table in {clock_text(left + 0.999)} if nobody comes.")

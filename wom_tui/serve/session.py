@@ -16,6 +16,7 @@ import asyncssh
 
 from .. import launch
 from ..domain.presence import new_session_id
+from ..domain.words import counted
 from .events import MAX_REPORTS, Events, Who
 from .logsafe import clean
 from .throttle import InputThrottle
@@ -73,8 +74,8 @@ def describe_seconds(seconds: float) -> str:
     seconds = round(seconds)
     if seconds >= 60 and seconds % 60 == 0:
         minutes = seconds // 60
-        return f"{minutes} minute{'s' if minutes != 1 else ''}"
-    return f"{seconds} second{'s' if seconds != 1 else ''}"
+        return counted(minutes, "minute")
+    return counted(seconds, "second")
 
 
 def set_window_size(fd: int, columns: int, rows: int, xpixels: int = 0, ypixels: int = 0) -> None:
