@@ -17,7 +17,7 @@ import os
 import socket
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..settings import Settings
@@ -324,30 +324,8 @@ class WarmParent:
     async def _spawn_once(
         self, slave: int, settings: Settings, fingerprint: str | None, env: dict[str, str], log_fd: int | None
     ) -> WarmChild:
-        if self._closing:
-            raise OSError("the server is shutting down")
-        await self.ready()
-        assert self._sock is not None
-        self._ids += 1
-        request = {
-            "op": "spawn", "id": self._ids, "settings": settings.as_json(), "fingerprint": fingerprint,
-            "env": env, "fds": 1 if log_fd is None else 2,
-        }
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[WarmChild] = loop.create_future()
-        if not self._pending:
-            self._heard = loop.time()  # the warm parent owes nothing yet: its time to answer starts now
-        self._pending[self._ids] = future
-        data = json.dumps(request).encode() + b"\n"
-        try:
-            # Small messages on a local socket: the kernel takes them whole.
-            socket.send_fds(self._sock, [data], [slave] if log_fd is None else [slave, log_fd])
-        except OSError:
-            self._pending.pop(self._ids, None)
-            raise
-        if self._watchdog is None:
-            self._watchdog = loop.call_at(self._heard + self._answer_timeout, self._watch)
-        return await future
+        request = {"op": "spawn", "settings": settings.as_json(), "fingerprint": fingerprint, "env": env}
+        return await self._ask(request, [slave] if log_fd is None else [slave, log_fd])
 
     async def spawn_web(
         self, stdin: int, stdout: int, log_fd: int, settings: Settings, name: str | None, env: dict[str, str]
@@ -356,23 +334,33 @@ class WarmParent:
         writing framed output to ``stdout`` (Textual's web driver), as the registered ``name`` the tab's
         cookie signs in as (None: a guest). The caller still closes its copies of the three fds.
         """
+        request = {"op": "spawn", "transport": "web", "settings": settings.as_json(), "name": name, "env": env}
+        return await self._ask(request, [stdin, stdout, log_fd])
+
+    async def _ask(self, request: Mapping[str, object], fds: list[int]) -> WarmChild:
+        """Send a spawn ``request`` with ``fds`` to the warm parent and wait for its child; the watchdog
+        replaces a warm parent that does not answer (an SSH game and a browser tab's alike).
+        """
         if self._closing:
             raise OSError("the server is shutting down")
         await self.ready()
         assert self._sock is not None
         self._ids += 1
-        request = {
-            "op": "spawn", "transport": "web", "id": self._ids, "settings": settings.as_json(), "name": name,
-            "env": env, "fds": 3,
-        }
-        future: asyncio.Future[WarmChild] = asyncio.get_running_loop().create_future()
+        request = {**request, "id": self._ids, "fds": len(fds)}
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[WarmChild] = loop.create_future()
+        if not self._pending:
+            self._heard = loop.time()  # the warm parent owes nothing yet: its time to answer starts now
         self._pending[self._ids] = future
         data = json.dumps(request).encode() + b"\n"
         try:
-            socket.send_fds(self._sock, [data], [stdin, stdout, log_fd])
+            # Small messages on a local socket: the kernel takes them whole.
+            socket.send_fds(self._sock, [data], fds)
         except OSError:
             self._pending.pop(self._ids, None)
             raise
+        if self._watchdog is None:
+            self._watchdog = loop.call_at(self._heard + self._answer_timeout, self._watch)
         return await future
 
     async def close(self) -> None:
