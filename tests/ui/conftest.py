@@ -78,3 +78,12 @@ async def wait_for(
         if time.monotonic() > deadline:
             raise AssertionError(f"condition not met within {timeout} s: {message or predicate}")
         await pilot.pause()
+
+
+async def no_blink(pilot: Pilot[object]) -> None:
+    """Turn off the cursor blink of the screen's fields so every snapshot run draws the same frame."""
+    from textual.widgets import Input
+
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
+    await pilot.pause()

@@ -8,17 +8,10 @@ from wom_tui.domain.store.documents import encode_users
 from wom_tui.domain.store.folder.files import atomic_write
 from wom_tui.domain.users import User, UserRegistry
 
-from .conftest import build_app, wait_for
+from .conftest import build_app, no_blink, wait_for
 
 SIZE = (80, 24)
 NARROW = (60, 20)
-
-
-async def no_blink(pilot) -> None:
-    """Turn off the cursor blink so every run draws the same frame."""
-    for field in pilot.app.screen.query(Input):
-        field.cursor_blink = False
-    await pilot.pause()
 
 
 def test_menu(snap_compare, data_dir, size=SIZE):

@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-from textual.widgets import DataTable, Input
+from textual.widgets import DataTable
 
 from wom_tui.screens.computer_breaks import ComputerBreaksScreen
 from wom_tui.screens.solo_setup import SoloSetupScreen
 from wom_tui.screens.solo_game import SoloGameScreen
 
-from .conftest import build_app, wait_for
+from .conftest import build_app, no_blink, wait_for
 from .test_solo import open_setup, play_to_win, start_game
 
 SIZE = (80, 24)
 NARROW = (60, 20)
-
-
-async def no_blink(pilot) -> None:
-    """Turn off cursor blink so every run draws the same frame."""
-    for field in pilot.app.screen.query(Input):
-        field.cursor_blink = False
-    await pilot.pause()
 
 
 def test_solo_setup(snap_compare, data_dir, size=SIZE):

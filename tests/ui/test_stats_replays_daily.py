@@ -24,7 +24,7 @@ from wom_tui.widgets.bar_chart import BarChart
 from wom_tui.widgets.choice import Choice
 from wom_tui.widgets.player_select import PlayerChoice
 
-from .conftest import build_app, wait_for
+from .conftest import build_app, no_blink, wait_for
 from .screen_text import screen_lines
 from .test_solo import open_setup, play_to_win, start_game
 
@@ -703,9 +703,7 @@ def test_daily_game(snap_compare, data_dir, monkeypatch, size=SIZE):
         await wait_for(pilot, lambda: "Guess #2" in text_of(pilot.app, "#daily-game-rows"))
         await pilot.press(*"bbyy", "enter")
         await wait_for(pilot, lambda: "Guess #3" in text_of(pilot.app, "#daily-game-rows"))
-        for field in pilot.app.screen.query("Input"):
-            field.cursor_blink = False
-        await pilot.pause()
+        await no_blink(pilot)
 
     assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
 

@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-from textual.widgets import Input
 
 from wom_tui.domain.store.folder.store import FolderStore as Store
 
-from .conftest import build_app, wait_for
+from .conftest import build_app, no_blink, wait_for
 from .test_together import _as, _seats, _table_with_hal
 
 SIZE = (80, 24)
 NARROW = (60, 20)
-
-
-async def no_blink(pilot) -> None:
-    """Turn off the cursor blink so every run draws the same frame."""
-    for field in pilot.app.screen.query(Input):
-        field.cursor_blink = False
-    await pilot.pause()
 
 
 def test_lobby(snap_compare, data_dir, size=SIZE):
