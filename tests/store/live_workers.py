@@ -9,8 +9,11 @@ change or for the moment the table says something is due.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import random
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 from wom_tui.domain.presence import HEARTBEAT_INTERVAL
 from wom_tui.domain.players import viki
@@ -41,16 +44,16 @@ def play_seat(folder: str, table_id: str, name: str, seat: int, code: str, resul
     results.put(asyncio.run(asyncio.wait_for(_play(folder, table_id, name, seat, code), TIMEOUT)))
 
 
-async def _play(folder: str, table_id: str, name: str, seat: int, code: str):
-    store = open_store(folder)
-    live = store.live
-    me = SeatHolder(name, f"s-{name}", True)
+@contextlib.asynccontextmanager
+async def online(live, me: SeatHolder, wakes: Callable[[Any], bool]) -> AsyncIterator[asyncio.Event]:
+    """``me`` online as a session does: joined, beating its heart, and watching the change feed; yields the
+    event set whenever a change ``wakes`` it. Leaves the lobby on the way out."""
     presence = live.join(me.name, me.registered, me.session)
     stop, ready, arrived = asyncio.Event(), asyncio.Event(), asyncio.Event()
 
     async def watch():
         async for change in live.feed().changes(stop, ready):
-            if table_id in change.tables or change.presence:
+            if wakes(change):
                 arrived.set()
 
     async def heartbeat():
@@ -63,8 +66,20 @@ async def _play(folder: str, table_id: str, name: str, seat: int, code: str):
 
     watcher, beater = asyncio.create_task(watch()), asyncio.create_task(heartbeat())
     await ready.wait()
-    rng = random.Random(name)
     try:
+        yield arrived
+    finally:
+        stop.set()
+        await asyncio.gather(watcher, beater)
+        live.part(me.session)
+
+
+async def _play(folder: str, table_id: str, name: str, seat: int, code: str):
+    store = open_store(folder)
+    live = store.live
+    me = SeatHolder(name, f"s-{name}", True)
+    rng = random.Random(name)
+    async with online(live, me, lambda change: table_id in change.tables or change.presence) as arrived:
         if seat:
             live.update_table(table_id, lambda t: t.sit(me, seat))
         while True:
@@ -93,10 +108,6 @@ async def _play(folder: str, table_id: str, name: str, seat: int, code: str):
                 await asyncio.wait_for(arrived.wait(), wait)
             except asyncio.TimeoutError:
                 pass
-    finally:
-        stop.set()
-        await asyncio.gather(watcher, beater)
-        live.part(me.session)
 
 
 def play_forever(folder: str, games) -> None:

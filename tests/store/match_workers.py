@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import asyncio
 
-from wom_tui.domain.presence import HEARTBEAT_INTERVAL
 from wom_tui.domain.store import open_store
 from wom_tui.domain.table import SeatHolder
 
-from .live_workers import CTX, TIMEOUT
+from .live_workers import CTX, TIMEOUT, online
 
 __all__ = ["CTX", "TIMEOUT", "wait_for_match"]
 
@@ -30,41 +29,21 @@ async def _wait(where: str, name: str, interval: float, fill_after: float):
     store = open_store(where)
     live = store.live
     me = SeatHolder(name, f"s-{name}", True)
-    presence = live.join(me.name, me.registered, me.session)
-    stop, ready, arrived = asyncio.Event(), asyncio.Event(), asyncio.Event()
-
-    async def watch():
-        async for change in live.feed().changes(stop, ready):
-            if change.queue or change.tables:
-                arrived.set()
-
-    async def heartbeat():
-        while not stop.is_set():
-            await asyncio.to_thread(live.heartbeat, presence)
-            try:
-                await asyncio.wait_for(stop.wait(), HEARTBEAT_INTERVAL)
-            except asyncio.TimeoutError:
-                pass
-
-    watcher, beater = asyncio.create_task(watch()), asyncio.create_task(heartbeat())
-    await ready.wait()
     try:
-        live.enqueue(me, fill_after=fill_after)
-        while True:
-            arrived.clear()
-            live.match_wave(unrated, seed=hash(name) & 0xFFFF, interval=interval)
-            ticket = live.match_queue().ticket(me.session)
-            if ticket is not None and ticket.table_id is not None:
-                table = live.table(ticket.table_id)
-                if table is not None:  # (the folder writes the queue, then the tables: it may be on its way)
-                    live.leave_queue(me.session)
-                    return name, ticket.table_id, table.names
-            try:
-                await asyncio.wait_for(arrived.wait(), interval)
-            except asyncio.TimeoutError:
-                pass
+        async with online(live, me, lambda change: change.queue or change.tables) as arrived:
+            live.enqueue(me, fill_after=fill_after)
+            while True:
+                arrived.clear()
+                live.match_wave(unrated, seed=hash(name) & 0xFFFF, interval=interval)
+                ticket = live.match_queue().ticket(me.session)
+                if ticket is not None and ticket.table_id is not None:
+                    table = live.table(ticket.table_id)
+                    if table is not None:  # (the folder writes the queue, then the tables: it may be on its way)
+                        live.leave_queue(me.session)
+                        return name, ticket.table_id, table.names
+                try:
+                    await asyncio.wait_for(arrived.wait(), interval)
+                except asyncio.TimeoutError:
+                    pass
     finally:
-        stop.set()
-        await asyncio.gather(watcher, beater)
-        live.part(me.session)
         store.close()
