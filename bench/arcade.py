@@ -37,14 +37,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wom_tui.domain.board import Attempt  # noqa: E402
-from wom_tui.domain.codes import WOM_RULESET, Feedback  # noqa: E402
-from wom_tui.domain.game import GameKind  # noqa: E402
-from wom_tui.domain.halloffame import HallOfFame  # noqa: E402
-from wom_tui.domain.ratings import Rating, RatingBook, rate_games  # noqa: E402
-from wom_tui.domain.records import GameRecord, PlayerRecord  # noqa: E402
-from wom_tui.domain.stats import GameSummary, PlayerLine  # noqa: E402
-from wom_tui.domain.store.api import Arcade  # noqa: E402
+from wom_tui.domain.board import Attempt
+from wom_tui.domain.codes import WOM_RULESET, Feedback
+from wom_tui.domain.game import GameKind
+from wom_tui.domain.halloffame import HallOfFame
+from wom_tui.domain.ratings import Rating, RatingBook, rate_games
+from wom_tui.domain.records import GameRecord, PlayerRecord
+from wom_tui.domain.stats import GameSummary, PlayerLine
+from wom_tui.domain.store.api import Arcade
 
 
 def recorded_games(count: int, people: int, seed: int = 9) -> list[GameSummary]:

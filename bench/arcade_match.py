@@ -34,10 +34,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wom_tui.domain.matchmaking import FILL_AFTER, WAVE_INTERVAL  # noqa: E402
-from wom_tui.domain.presence import HEARTBEAT_INTERVAL  # noqa: E402
-from wom_tui.domain.store import open_store  # noqa: E402
-from wom_tui.domain.table import SeatHolder  # noqa: E402
+from wom_tui.domain.matchmaking import FILL_AFTER, WAVE_INTERVAL
+from wom_tui.domain.presence import HEARTBEAT_INTERVAL
+from wom_tui.domain.store import open_store
+from wom_tui.domain.table import SeatHolder
 
 CTX = multiprocessing.get_context("fork")
 TICK = 1.0

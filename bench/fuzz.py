@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.ui.fuzz import run_fuzz  # noqa: E402
-from wom_tui.domain.store import StoreError  # noqa: E402
-from wom_tui.domain.store.folder.store import FolderStore as Store  # noqa: E402
+from tests.ui.fuzz import run_fuzz
+from wom_tui.domain.store import StoreError
+from wom_tui.domain.store.folder.store import FolderStore as Store
 
 
 def quicker_idle_checks() -> None:

@@ -26,10 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from livefeed import CREATOR, feed_latency, idle_cpu, percentile, print_figures, sweep_ms  # noqa: E402
+from livefeed import CREATOR, feed_latency, idle_cpu, percentile, print_figures, sweep_ms
 
-from wom_tui.domain.store.folder.feed import FolderFeed  # noqa: E402
-from wom_tui.domain.store.folder.store import FolderStore as Store  # noqa: E402
+from wom_tui.domain.store.folder.feed import FolderFeed
+from wom_tui.domain.store.folder.store import FolderStore as Store
 
 
 def main() -> None:

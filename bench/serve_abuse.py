@@ -25,7 +25,7 @@ import asyncssh
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.serve.sshterm import MENU_TEXT, Terminal, new_key, open_terminal  # noqa: E402
+from tests.serve.sshterm import MENU_TEXT, Terminal, new_key, open_terminal
 
 HELP_TEXT = "The key pegs are counts only"
 
@@ -93,7 +93,7 @@ async def never_reading_client(seconds: float) -> None:
                 await asyncio.sleep(0.05)
             before = rss_mib(process.pid)
             terminal.muted = True
-            conn._transport.pause_reading()  # noqa: SLF001 (the client that never reads)
+            conn._transport.pause_reading()  # the client that never reads
             peak, resizes, deadline = before, 0, time.monotonic() + seconds
             while time.monotonic() < deadline:
                 assert terminal.chan is not None

@@ -46,19 +46,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from textual import events  # noqa: E402
-from textual.drivers.headless_driver import HeadlessDriver  # noqa: E402
+from textual import events
+from textual.drivers.headless_driver import HeadlessDriver
 
-from wom_tui.app import WomApp  # noqa: E402
-from wom_tui.domain.codes import DIGITS10, WOM, Ruleset, feedback  # noqa: E402
-from wom_tui.domain.records import GameRecord, PlayerRecord  # noqa: E402
-from wom_tui.domain.stats import GameSummary, player_stats  # noqa: E402
-from wom_tui.domain.store import StoreError  # noqa: E402
-from wom_tui.domain.store.documents import encode_game  # noqa: E402
-from wom_tui.domain.store.folder.files import INDEX_FILE  # noqa: E402
-from wom_tui.domain.store.folder.store import FolderStore as Store  # noqa: E402
-from wom_tui.settings import Settings  # noqa: E402
-from wom_tui.screens.replay import PAGE  # noqa: E402
+from wom_tui.app import WomApp
+from wom_tui.domain.codes import DIGITS10, WOM, Ruleset, feedback
+from wom_tui.domain.records import GameRecord, PlayerRecord
+from wom_tui.domain.stats import GameSummary, player_stats
+from wom_tui.domain.store import StoreError
+from wom_tui.domain.store.documents import encode_game
+from wom_tui.domain.store.folder.files import INDEX_FILE
+from wom_tui.domain.store.folder.store import FolderStore as Store
+from wom_tui.settings import Settings
+from wom_tui.screens.replay import PAGE
 
 USERS = ("Alan", "Ada", "Grace")
 

@@ -29,8 +29,8 @@ from random import Random
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from tests.store.helpers import wom_game  # noqa: E402
-from tests.store.workers import (  # noqa: E402
+from tests.store.helpers import wom_game
+from tests.store.workers import (
     kill_at_random_moments,
     record_forever,
     register_forever,
@@ -38,12 +38,12 @@ from tests.store.workers import (  # noqa: E402
     verify_recorded,
     verify_registered,
 )
-from wom_tui.domain.halloffame import HallOfFame  # noqa: E402
-from wom_tui.domain.store.documents import encode_users  # noqa: E402
-from wom_tui.domain.store.folder.files import atomic_write  # noqa: E402
-from wom_tui.domain.store.folder.store import FolderStore as Store  # noqa: E402
-from wom_tui.domain.store.api import Arcade  # noqa: E402
-from wom_tui.domain.users import User, UserRegistry  # noqa: E402
+from wom_tui.domain.halloffame import HallOfFame
+from wom_tui.domain.store.documents import encode_users
+from wom_tui.domain.store.folder.files import atomic_write
+from wom_tui.domain.store.folder.store import FolderStore as Store
+from wom_tui.domain.store.api import Arcade
+from wom_tui.domain.users import User, UserRegistry
 
 
 def timed(action, times: int) -> list[float]:

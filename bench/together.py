@@ -80,16 +80,16 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # ssh_load (the SSH client's screen, --over-ssh)
 
-import asyncssh  # noqa: E402
-from ssh_load import Terminal, screen_line, start_server, tree_cpu  # noqa: E402
-from textual import events  # noqa: E402
+import asyncssh
+from ssh_load import Terminal, screen_line, start_server, tree_cpu
+from textual import events
 
-from wom_tui.app import WomApp  # noqa: E402
-from wom_tui.domain.store.folder.store import FolderStore as Store  # noqa: E402
-from wom_tui.domain.table import SeatHolder  # noqa: E402
-from wom_tui.settings import Settings  # noqa: E402
-from wom_tui.screens.live_table import LiveTableScreen  # noqa: E402
-from wom_tui.screens.lobby import LobbyScreen  # noqa: E402
+from wom_tui.app import WomApp
+from wom_tui.domain.store.folder.store import FolderStore as Store
+from wom_tui.domain.table import SeatHolder
+from wom_tui.settings import Settings
+from wom_tui.screens.live_table import LiveTableScreen
+from wom_tui.screens.lobby import LobbyScreen
 
 CTX = multiprocessing.get_context("fork")
 
@@ -213,9 +213,9 @@ def _child_main(run, slave: int, report: int) -> None:
             os.dup2(slave, fd)
         os.close(slave)
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-        sys.stdin = sys.__stdin__ = open(0, "r", closefd=False)  # noqa: SIM115
-        sys.stdout = sys.__stdout__ = open(1, "w", closefd=False)  # noqa: SIM115
-        sys.stderr = sys.__stderr__ = open(2, "w", closefd=False)  # noqa: SIM115
+        sys.stdin = sys.__stdin__ = open(0, "r", closefd=False)
+        sys.stdout = sys.__stdout__ = open(1, "w", closefd=False)
+        sys.stderr = sys.__stderr__ = open(2, "w", closefd=False)
         os.environ["TERM"] = "xterm-256color"
         asyncio.run(run())
         status = 0

@@ -37,7 +37,7 @@ class TwoSelects(App[None]):
         if self.fixed:
             from wom_tui.patches.select import SafeSelect as Chosen
         else:
-            Chosen = Select  # noqa: N806
+            Chosen = Select
         yield Chosen([("one", 1), ("two", 2)], value=1, allow_blank=False, id="first")
         yield Chosen([("three", 3), ("four", 4)], value=3, allow_blank=False, id="second")
 

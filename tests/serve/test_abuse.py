@@ -125,7 +125,7 @@ async def test_a_client_that_never_reads_cannot_grow_the_servers_buffers(shared_
     )
     await terminal.wait_for_text(MENU_TEXT)
     session = newest_session(server)
-    transport = conn._transport  # noqa: SLF001 (stopping the socket's reads is the point)
+    transport = conn._transport  # stopping the socket's reads is the point
     assert transport is not None
     transport.pause_reading()
 

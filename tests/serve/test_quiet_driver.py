@@ -112,7 +112,7 @@ async def terminal(tmp_path: Path) -> AsyncIterator[Terminal]:
     signals = saved_signals()
     master, slave = os.openpty()
     # The driver's output goes to the same terminal.
-    driver, inbox = quiet_driver(slave, tty=True, out=open(os.dup(slave), "w"))  # noqa: SIM115
+    driver, inbox = quiet_driver(slave, tty=True, out=open(os.dup(slave), "w"))
     drain = threading.Thread(target=_drain, args=(master,), daemon=True)
     drain.start()
     driver.start_application_mode()
@@ -276,7 +276,7 @@ async def test_input_that_ends_leaves_the_thread_asleep_until_closed() -> None:
     """
     signals = saved_signals()
     read, write = os.pipe()
-    driver, inbox = quiet_driver(read, tty=False, out=open(os.devnull, "w"))  # noqa: SIM115
+    driver, inbox = quiet_driver(read, tty=False, out=open(os.devnull, "w"))
     driver.start_application_mode()
     terminal = Terminal(driver, inbox, write)
     try:
@@ -322,7 +322,7 @@ async def test_textuals_own_driver_takes_such_bytes_too(monkeypatch: pytest.Monk
     driver = linux_driver.LinuxDriver(inbox)  # type: ignore[arg-type]
     driver.fileno = slave
     driver.input_tty = True
-    driver._file = open(os.dup(slave), "w")  # noqa: SIM115
+    driver._file = open(os.dup(slave), "w")
     drain = threading.Thread(target=_drain, args=(master,), daemon=True)
     drain.start()
     driver.start_application_mode()

@@ -28,7 +28,7 @@ def count_parameters(func: Callable[..., Any]) -> int:
     """Textual's ``count_parameters``, remembering the count of a partial's function."""
     if isinstance(func, partial):
         try:
-            return func._param_count  # type: ignore[attr-defined, no-any-return]
+            return func._param_count  # type: ignore[attr-defined]
         except AttributeError:
             pass
         try:

@@ -28,7 +28,7 @@ def _get_renders(self: Compositor, crop: Region | None = None) -> Iterable[tuple
     if not crop:
         yield from _original_get_renders(self, crop)
         return
-    _rich_traceback_guard = True  # noqa: F841  (as Textual's: a render error's traceback starts here)
+    _rich_traceback_guard = True  # as Textual's: a render error's traceback starts here
     crop_overlaps = crop.overlaps
     intersection = Region.intersection
     for widget, (region, clip) in list(self.visible_widgets.items()):

@@ -105,7 +105,7 @@ class QuietDriver(LinuxDriver):
         """
         try:
             self.run_input_thread()
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 - any failure is the app's to handle, as its own
             self._app.call_later(self._app._handle_exception, error)
 
     def run_input_thread(self) -> None:

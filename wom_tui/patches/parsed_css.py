@@ -63,7 +63,7 @@ def _theme_of(stylesheet: Stylesheet) -> bytes:
     if known is None or known[0] is not variables:
         known = (variables, _digest(repr(sorted(variables.items()))))
         stylesheet._wom_theme = known  # type: ignore[attr-defined]
-    return known[1]  # type: ignore[no-any-return]
+    return known[1]
 
 
 def share() -> None:
@@ -117,7 +117,7 @@ def load(path: Path) -> None:
     gc.disable()  # thousands of new objects: the collector would walk all of the app's modules again and again
     try:
         with open(path, "rb") as file:
-            saved = pickle.load(file)  # noqa: S301  (the user's own cache folder, written by save())
+            saved = pickle.load(file)  # the user's own cache folder, written by save()
     except Exception:  # noqa: BLE001  (a cache: whatever is wrong with it, parse as if it were not there)
         return
     finally:
@@ -158,5 +158,5 @@ def _save(path: Path) -> None:
         _changed = True
         try:
             partial.unlink(missing_ok=True)
-        except Exception:  # noqa: BLE001, S110
+        except Exception:  # noqa: BLE001
             pass

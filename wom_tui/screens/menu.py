@@ -64,7 +64,7 @@ class MenuScreen(OpenedOnce[None]):
     ]
 
     @property
-    def FOOTER_AT_ONCE(self) -> bool:  # noqa: N802  (read by the Footer as a screen's setting)
+    def FOOTER_AT_ONCE(self) -> bool:  # read by the Footer as a screen's setting
         """A served game's menu gets its footer's keys with its first layout: laid out again after its first
         paint, it would do that while the next player's game starts. Locally the menu paints sooner
         without them (they follow a frame later). See :class:`~wom_tui.patches.footer.Footer`.

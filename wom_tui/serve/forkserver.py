@@ -123,9 +123,9 @@ def _leave_the_warm_parent(request: dict[str, Any], keep: set[int], started: int
                 os.close(int(name))
             except OSError:
                 pass
-    sys.stdin = sys.__stdin__ = open(0, encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]  # noqa: SIM115
-    sys.stdout = sys.__stdout__ = open(1, "w", encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]  # noqa: SIM115
-    sys.stderr = sys.__stderr__ = open(2, "w", encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]  # noqa: SIM115
+    sys.stdin = sys.__stdin__ = open(0, encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]
+    sys.stdout = sys.__stdout__ = open(1, "w", encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]
+    sys.stderr = sys.__stderr__ = open(2, "w", encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]
     env = {str(key): str(value) for key, value in request.get("env", {}).items()}
     os.environ.clear()
     os.environ.update(env)
@@ -242,7 +242,7 @@ def _spawn(sock: socket.socket, request: dict[str, Any], fds: list[int], started
                 status = _become_game(request, slave, log, started)
         except SystemExit as exc:
             status = exc.code if isinstance(exc.code, int) else 1
-        except BaseException:
+        except BaseException:  # noqa: BLE001 - the game's log gets the traceback; its status says it failed
             traceback.print_exc()
         finally:
             try:

@@ -71,7 +71,7 @@ class StoreProbe:
             if store is not None:
                 try:
                     store.close()
-                except Exception:  # noqa: S110 (already failing: the probe's answer says so)
+                except Exception:  # noqa: BLE001 - already failing: the probe's answer says so
                     pass
             raise
         return sum(1 for table in listing.tables if table.phase not in (FINISHED, CLOSED))
@@ -92,7 +92,7 @@ class StoreProbe:
             count = running.result(timeout)
         except concurrent.futures.TimeoutError:
             return False, f"the store did not answer within {timeout:g} s", None
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - any failure is the probe's answer, in words
             from .logsafe import clean
 
             return False, f"the store failed: {clean(exc, 300)}", None
@@ -212,7 +212,7 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "wom-tui"
     sys_version = ""
 
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+    def do_GET(self) -> None:  # http.server's name
         """Answer one of the three paths."""
         path = self.path.split("?", 1)[0]
         if path == "/metrics":
@@ -227,7 +227,7 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._send(404, b"not found: try /metrics, /livez or /readyz\n")
 
-    def do_HEAD(self) -> None:  # noqa: N802 (http.server's name)
+    def do_HEAD(self) -> None:  # http.server's name
         """As GET, without the body (some balancers probe with HEAD)."""
         self.do_GET()
 
@@ -240,5 +240,5 @@ class _Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(body)
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (http.server's name)
+    def log_message(self, format: str, *args: object) -> None:  # http.server's name
         """Scrapes are not logged (one every few seconds would drown the server's log)."""

@@ -40,7 +40,7 @@ class SafeFormatter(logging.Formatter):
     (asyncssh's own messages, say). Tracebacks still span several lines.
     """
 
-    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 (logging's name)
+    def formatMessage(self, record: logging.LogRecord) -> str:  # logging's name
         """The record's message with its control characters escaped."""
         record.message = escape_controls(record.message)
         return super().formatMessage(record)

@@ -264,7 +264,7 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
 
     # -- SSH requests ---------------------------------------------------------------------------
 
-    def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:  # type: ignore[override]
+    def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
         """Remember the channel."""
         self._chan = chan
         self._open = True
@@ -327,7 +327,7 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
             except OSError:
                 pass
 
-    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:  # type: ignore[override]
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         """Pass keystrokes to the game (no faster than a person types) and note the time for the idle check."""
         if self._master is None or self._ending:
             return

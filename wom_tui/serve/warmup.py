@@ -32,9 +32,9 @@ def warm_up() -> None:
         os.environ.setdefault(key, value)
 
     import rich._emoji_codes  # noqa: F401  (rich loads its emoji table at the first markup it renders)
-    import textual.drivers.linux_driver  # noqa: F401  (the driver a served game runs, and ours on it)
-    import textual.drivers.web_driver  # noqa: F401  (the driver a browser tab's game runs, and ours on it)
-    import textual.widgets  # noqa: F401
+    import textual.drivers.linux_driver  # the driver a served game runs, and ours on it
+    import textual.drivers.web_driver  # the driver a browser tab's game runs, and ours on it
+    import textual.widgets
     from rich.cells import get_character_cell_size
 
     from .. import app, launch, patches  # noqa: F401
@@ -94,7 +94,7 @@ def _rehearse() -> None:
         app.call_later(lambda: app.call_after_refresh(lambda: app.call_after_refresh(app.exit)))
         try:
             app.run(headless=True, size=(80, 24))
-        except Exception:  # noqa: BLE001  (a rehearsal only: the children then just start colder)
+        except Exception:  # a rehearsal only: the children then just start colder
             log.exception("warm-up run failed")
     for thread in threading.enumerate():
         if thread is not threading.main_thread():

@@ -101,7 +101,7 @@ class MessageLog(RichLog):
             shown = head + "\n" + arrow.lstrip() + tail
         self.write(Text(shown, style=self._style(kind), end=""))
 
-    def write(self, content, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+    def write(self, content, *args, **kwargs):
         """Write like RichLog, except that a ``str`` is always plain text, never markup."""
         if isinstance(content, str):
             content = Text(content, end="")

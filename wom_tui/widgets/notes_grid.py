@@ -92,10 +92,10 @@ class NotesGrid(Widget, can_focus=True):
                 text.append(CELL[note], style=style)
         return text
 
-    def get_content_width(self, container: object, viewport: object) -> int:  # type: ignore[override]
+    def get_content_width(self, container: object, viewport: object) -> int:
         return LABEL_WIDTH + 2 * len(self.notes.symbols) - 1
 
-    def get_content_height(self, container: object, viewport: object, width: int) -> int:  # type: ignore[override]
+    def get_content_height(self, container: object, viewport: object, width: int) -> int:
         return 1 + self.notes.length
 
     def on_focus(self) -> None:

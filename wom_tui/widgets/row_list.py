@@ -21,7 +21,7 @@ from .seat_list import SeatList
 class RowList(SeatList):
     """An :class:`OptionList` whose rows are replaced, removed and appended one at a time."""
 
-    def replace_row(self, index: int, prompt: VisualType) -> None:  # type: ignore[override]
+    def replace_row(self, index: int, prompt: VisualType) -> None:
         """Show ``prompt`` as row ``index``, measuring and repainting only that row (if its height stays)."""
         option = self.get_option_at_index(index)
         cache = self._line_cache

@@ -86,7 +86,7 @@ def _partitions(total: int, most: int, parts: int) -> list[tuple[int, ...]]:
         return [()]
     if parts == 0:
         return []
-    out = []
+    out: list[tuple[int, ...]] = []
     for first in range(min(total, most), 0, -1):
         out.extend((first, *rest) for rest in _partitions(total - first, first, parts - 1))
     return out
@@ -133,41 +133,41 @@ def best_guess(
     split it better — the whole space when that is cheap, else variations of fitting codes.
     """
     if cands.exact:
-        fit = cands.codes
+        fit = cands.all_codes
         if len(fit) <= 2:
             return fit[0] if len(fit) else None
         evals = cands.sample(EVAL_SAMPLE, gen)
     else:
-        evals = cands.sampler.draw(EVAL_SAMPLE, gen, deadline=deadline)
+        evals = cands.drawn.draw(EVAL_SAMPLE, gen, deadline=deadline)
         if len(evals) <= 2:
             return evals[0] if len(evals) else None
     n = len(evals)
     order = gen.permutation(n)[:POOL_FITTING]
     own = evals[np.sort(order)]
-    pool = [own]
+    parts = [own]
     features = None
     if not fitting_only and shape.size <= FULL_POOL_SIZE and shape.size * n <= FULL_POOL_WORK:
         space = enumerate_codes(shape.length, shape.colours, shape.repeats)
-        pool.append(space)
+        parts.append(space)
         features = np.concatenate(
             [guess_features(own, shape.colours), space_guess_features(shape.length, shape.colours, shape.repeats)]
         )
     elif not fitting_only:
-        pool.append(_mutants(shape, evals, POOL_MUTANTS, gen))
-        pool.append(random_codes(shape, POOL_OTHER, gen))
+        parts.append(_mutants(shape, evals, POOL_MUTANTS, gen))
+        parts.append(random_codes(shape, POOL_OTHER, gen))
         if SCREEN_MUTANTS and shape.size > FULL_POOL_SIZE:
             # Two stages: many variations scored roughly on a few codes, the best scored fully.
             extra = _mutants(shape, evals, SCREEN_MUTANTS, gen)
             rough_keys = feedback_keys(extra, evals[:SCREEN_SAMPLE], shape.colours)
             rough = entropy(partition_counts(rough_keys, shape.outcomes))
-            pool.append(extra[np.argsort(-rough, kind="stable")[:SCREEN_KEEP]])
-    pool = np.concatenate(pool, axis=0)
+            parts.append(extra[np.argsort(-rough, kind="stable")[:SCREEN_KEEP]])
+    pool = np.concatenate(parts, axis=0)
     keys = feedback_keys(pool, evals, shape.colours, features)
     counts = partition_counts(keys, shape.outcomes)
     score = entropy(counts)
     # A fitting code may win outright, saving a whole guess (worth about one guess's bits) 1 time in n.
     score[: len(own)] += WIN_BONUS * score.max() / n
-    if cands.exact and n == len(cands.codes) and 3 <= n <= PLAN_UP_TO:
+    if cands.exact and n == len(cands.all_codes) and 3 <= n <= PLAN_UP_TO:
         branch, nodes, n_helpers = (
             WIDE_PLAN if shape.size > FULL_POOL_SIZE else (PLAN_BRANCH, PLAN_NODES, PLAN_HELPERS)
         )

@@ -86,7 +86,7 @@ class Planner:
         counts = partition_counts(keys, self.shape.outcomes)
         score = np.log2(k) - self.clog[counts].sum(axis=1) / k
         score[:k] += WIN_BONUS * score.max() / k
-        best = None
+        best: tuple[tuple[int, int], int] | None = None
         # Past the node budget, play the rest greedily: few answers (e.g. long codes without
         # repeats) would otherwise make the search grow without bound.
         self.budget -= 1
@@ -112,5 +112,7 @@ class Planner:
                     break
             if best is None or (over, total) < best[0]:
                 best = ((over, total), int(rows[t]))
+        if best is None:  # distinct codes: a guess among them always splits them
+            raise ValueError("no guess tells these codes apart")
         self.memo[memo_key] = best
         return best

@@ -142,7 +142,7 @@ class Search:
                     self._keep(key, ideal, ideal, found)
                     return ideal
         guesses = subset if self.consistent_only else np.arange(self.n)
-        if stab is not None and len(stab) > 1:
+        if stab is not None and len(stab) > 1 and self.perms is not None:
             canon = self.perms[np.ix_(stab, guesses)].min(axis=0)
             guesses = np.unique(canon).astype(np.int64) if not self.consistent_only else guesses[canon == guesses]
         keys = self.keys(guesses, subset)
@@ -174,7 +174,7 @@ class Search:
             parts = [subset[row == k] for k in np.unique(row) if k != self.win]
             parts.sort(key=len, reverse=True)
             child_stab = None
-            if stab is not None and len(stab) > 1:
+            if stab is not None and len(stab) > 1 and self.perms is not None:
                 child_stab = stab[self.perms[stab, g] == g]
             total = n
             rest = int(low[i]) - n

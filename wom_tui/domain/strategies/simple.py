@@ -39,11 +39,11 @@ class ConsistentStrategy:
         cands = fitting(ruleset, history)
         gen = generator(rng)
         if cands.exact:
-            if len(cands.codes) == 0:
+            if len(cands.all_codes) == 0:
                 return ruleset.random_code(rng)
-            row = cands.codes[int(gen.integers(len(cands.codes)))]
+            row = cands.all_codes[int(gen.integers(len(cands.all_codes)))]
         else:
-            rows = cands.sampler.draw(1, gen, deadline=time.monotonic() + TIME_BUDGET)
+            rows = cands.drawn.draw(1, gen, deadline=time.monotonic() + TIME_BUDGET)
             if len(rows) == 0:
                 return ruleset.random_code(rng)
             row = rows[0]

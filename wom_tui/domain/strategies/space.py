@@ -204,11 +204,25 @@ class Candidates:
         """True when every fitting code is held in :attr:`codes`."""
         return self.codes is not None
 
+    @property
+    def all_codes(self) -> np.ndarray:
+        """Every fitting code (only when :attr:`exact`)."""
+        if self.codes is None:
+            raise ValueError("the fitting codes are drawn, not listed")
+        return self.codes
+
+    @property
+    def drawn(self) -> _PairSampler:
+        """The way to draw fitting codes (only when not :attr:`exact`)."""
+        if self.sampler is None:
+            raise ValueError("the fitting codes are listed, not drawn")
+        return self.sampler
+
     def count(self) -> tuple[int, bool]:
         """How many codes fit, and whether the number is exact."""
         if self.codes is not None:
             return len(self.codes), True
-        return self.sampler.estimate(), False
+        return self.drawn.estimate(), False
 
     def sample(self, n: int, gen: np.random.Generator, *, distinct: bool = True) -> np.ndarray:
         """Up to ``n`` fitting codes drawn uniformly (all of them if there are fewer)."""
@@ -217,13 +231,13 @@ class Candidates:
                 return self.codes
             idx = gen.choice(len(self.codes), size=n, replace=False)
             return self.codes[np.sort(idx)]
-        return self.sampler.draw(n, gen, distinct=distinct)
+        return self.drawn.draw(n, gen, distinct=distinct)
 
     def any(self) -> bool:
         """True if at least one code fits (exact, possibly slow on a huge empty join)."""
         if self.codes is not None:
             return len(self.codes) > 0
-        return self.sampler.find_one() is not None
+        return self.drawn.find_one() is not None
 
 
 def _hist_arrays(hist: HistoryKey, length: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -259,7 +273,7 @@ def _joined(shape: Shape, hist: HistoryKey, clues: ClueKey = ()) -> Candidates:
     if hist:
         before = _joined(shape, hist[:-1], clues)
         if before.exact:
-            codes = before.codes
+            codes = before.all_codes
             counts = colour_counts(codes, shape.colours)
             return Candidates(shape, filter_codes(codes, counts, *hist[-1], shape)[0])
     sampler = _PairSampler(shape, hist, clues)
