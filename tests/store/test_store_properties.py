@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import string
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,21 +17,38 @@ from wom_tui.domain.store.documents import (
     encode_users,
     parse_document,
 )
-from wom_tui.domain.users import COMPUTER_NAMES, User, UserRegistry, computer_name
+from wom_tui.domain.users import (
+    COMPUTER_NAMES,
+    NAME_CHARACTERS,
+    NameRejected,
+    User,
+    UserRegistry,
+    check_guest_name,
+    check_new_name,
+    computer_name,
+    fold_name,
+)
 
-NAME_CHARS = string.ascii_letters + string.digits + " -_."
+
+def _passes(check, name: str) -> bool:
+    try:
+        check(name)
+    except NameRejected:
+        return False
+    return True
 
 
-def names(max_size: int = 16):
-    return st.text(NAME_CHARS, min_size=1, max_size=max_size).filter(
-        lambda n: n == n.strip(" ") and n.strip() and computer_name(n) is None
-    )
+def names(guest: bool = False):
+    """Names the domain's own rules accept: a guest's hall-of-fame name, or one a player may register
+    (no look-alike of a computer's name or of a guest's label such as GUEST or Guest 12)."""
+    check = check_guest_name if guest else (lambda name: check_new_name(name, lambda _: None))
+    return st.from_regex(f"{NAME_CHARACTERS}{{1,16}}", fullmatch=True).filter(lambda name: _passes(check, name))
 
 
 counts = st.integers(min_value=0, max_value=10**9)
 
 registries = st.lists(st.tuples(names(), counts, counts), max_size=30,
-                      unique_by=lambda t: t[0].casefold()).map(
+                      unique_by=lambda t: fold_name(t[0])).map(
     lambda rows: UserRegistry(User(n, s, g) for n, s, g in rows))
 
 rulesets = st.builds(
@@ -50,7 +65,7 @@ dates = st.datetimes(timezones=st.just(__import__("datetime").timezone.utc)).map
 def hall_entries(draw, ruleset=None):
     ruleset = ruleset or draw(rulesets)
     guest = draw(st.booleans())
-    return HallEntry(ruleset, draw(st.integers(1, ruleset.guesses)), draw(names(7 if guest else 16)), guest,
+    return HallEntry(ruleset, draw(st.integers(1, ruleset.guesses)), draw(names(guest)), guest,
                      draw(dates))
 
 
@@ -97,7 +112,7 @@ def test_game_records_round_trip(record):
 
 # No deadline: on PostgreSQL each example opens a store in a new schema (round trips, not computing).
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(names(), max_size=8, unique_by=str.casefold), halls)
+@given(st.lists(names(), max_size=8, unique_by=fold_name), halls)
 def test_what_a_store_writes_it_reads_back(store_factory, users, hall):
     # Each example's store is closed at its end: a PostgreSQL store's pool, left open, may still be
     # growing in a thread while hypothesis draws the next example, and psycopg_pool takes the jitter of

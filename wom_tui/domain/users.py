@@ -23,7 +23,9 @@ COMPUTER_NAMES = ("HAL9000", "VIKI")
 MAX_TOTAL = 10**12
 """The largest score or number of games a user can have: a game gives at most 20 points."""
 
-_NAME_CHARS = re.compile(r"[A-Za-z0-9 ._\-]*")
+NAME_CHARACTERS = r"[A-Za-z0-9 ._\-]"
+"""One character a name may have (a pattern): ASCII letters, digits, space, ``.``, ``_`` and ``-``."""
+_NAME_CHARS = re.compile(NAME_CHARACTERS + "*")
 _CODE_HASH = re.compile(r"[0-9a-f]{64}")
 
 
