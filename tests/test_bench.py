@@ -119,3 +119,30 @@ def test_readme_screenshot_is_drawn(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     svg = (tmp_path / "solo.svg").read_text(encoding="utf-8")
     assert svg.startswith("<svg") and "Guess #3 of 10" in svg.replace("&#160;", " ")
+
+
+@pytest.mark.parametrize("sessions", [1, 50, 200])
+def test_a_benchs_own_clients_fit_every_cap_of_its_server(sessions: int) -> None:
+    """The caps a load bench gives its server admit all of its clients, which come from one address:
+    `web_load.py --json 50` once refused its own tabs at the per-network cap, which a tiny run (one
+    tab) never meets."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        from ssh_load import local_caps
+    finally:
+        sys.path.remove(str(BENCH))
+    from wom_tui.cli.parser import build_parser, settings_from_args
+
+    settings = settings_from_args(build_parser().parse_args(["serve", *local_caps(sessions)]))
+    assert min(settings.max_sessions, settings.max_per_ip) >= sessions
+    assert settings.max_per_network == 0 or settings.max_per_network >= sessions
+    assert settings.idle_timeout >= 600
+
+
+def test_every_load_bench_starts_its_server_with_those_caps() -> None:
+    # serve_abuse.py is the exception: the caps themselves are what it measures.
+    starting = [path for path in BENCH.glob("*.py")
+                if '"wom_tui", "serve"' in path.read_text(encoding="utf-8") and path.name != "serve_abuse.py"]
+    assert starting
+    for path in starting:
+        assert "*local_caps(" in path.read_text(encoding="utf-8"), f"{path.name} starts a server without local_caps"
