@@ -10,9 +10,12 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
+from memory_tmp import tmp_path, tmp_path_factory  # data folders in memory, as the store and SSH tests'
 from wom_tui.app import WomApp
 from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.settings import Settings
+
+__all__ = ["tmp_path", "tmp_path_factory"]
 
 SEED = 2026
 """The seed every UI test runs with, so computer players and codes repeat."""
