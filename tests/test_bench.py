@@ -49,7 +49,37 @@ TINY: dict[str, list[str]] = {
 }
 """The arguments of each bench's tiny run (paired.py is run on solver.py's output, below)."""
 
+KEYS: dict[str, set[str]] = {
+    "arcade.py": {"quick_match_p95_s", "left_alone", "rating_rebuild_100k_s", "rating_board_paint_ms"},
+    "arcade_match.py": {"quick_match_p95_s", "left_alone", "tables"},
+    "ban_reach.py": {"kick_reach_p95_s", "ban_to_every_session_p95_ms"},
+    "lobby_rows.py": {"cpu_ms_per_change", "small_cpu_ms_per_change"},
+    "solver.py": {"average", "worst", "won_share"},
+    "ssh_load.py": {"sessions", "menu_median_s", "key_p95_ms", "pss_per_session_mib"},
+    "together.py": {"one_process_guess_to_panel_p95_ms", "idle_cpu_percent", "lobby_update_max_ms"},
+    "two_servers.py": {"guess_to_other_screen_p95_ms"},
+    "web_load.py": {"sessions", "first_frame_median_s", "key_p95_ms", "pss_per_session_mib"},
+}
+"""The figures each ``--json`` bench must print (docs/perf/ quotes them): a tiny run proves they are still there."""
+
 TIMEOUT = 120
+
+
+def json_objects(out: str) -> list[dict[str, object]]:
+    """The JSON objects a bench printed, one a line or one for the whole output."""
+    found = []
+    for line in out.splitlines():
+        if line.startswith("{"):
+            try:
+                found.append(json.loads(line))
+            except ValueError:
+                pass
+    if not found:
+        try:
+            found.append(json.loads(out))
+        except ValueError:
+            pass
+    return [item for item in found if isinstance(item, dict)]
 
 
 def benches() -> list[str]:
@@ -66,6 +96,7 @@ def run(bench: str, *args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess
 
 def test_every_bench_has_a_tiny_run() -> None:
     assert set(benches()) == set(TINY) | {"paired.py"}
+    assert {bench for bench, args in TINY.items() if "--json" in args} == set(KEYS)
 
 
 HELP_ALL = """
@@ -107,6 +138,11 @@ def test_tiny_run(bench: str, tmp_path: Path) -> None:
     result = run(bench, *args)
     assert result.returncode == 0, f"{bench} {' '.join(args)}\n{result.stdout}\n{result.stderr}"
     assert result.stdout.strip()
+    if "--json" in args:
+        printed = json_objects(result.stdout)
+        assert printed, f"{bench} printed no JSON object:\n{result.stdout}"
+        missing = KEYS[bench] - set().union(*printed)
+        assert not missing, f"{bench} no longer prints {sorted(missing)}:\n{result.stdout}"
     if bench == "solver.py":
         paired = run("paired.py", str(tmp_path / "a.json"), str(tmp_path / "a.json"))
         assert paired.returncode == 0, paired.stderr
