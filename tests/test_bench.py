@@ -24,6 +24,7 @@ HELPERS = {"livefeed.py"}
 
 TINY: dict[str, list[str]] = {
     "ban_reach.py": ["--rounds", "1", "--json"],
+    "documents.py": ["--tiny", "--json"],
     "arcade_match.py": ["--players", "4", "--within", "0.5", "--json"],
     "arcade.py": ["--games", "200", "--players", "30", "--crowd", "4", "--within", "0.5", "--json"],
     "fuzz.py": ["--events", "20", "--seed", "7"],
