@@ -165,6 +165,6 @@ class GameRecord:
     @classmethod
     def from_json(cls, data: Any) -> GameRecord:
         """Rebuild from :meth:`as_json` data; ``ValueError`` if it is not one (types are not coerced)."""
-        game = shaped(data, _GameShape, _GAME_MESSAGES)
+        game = shaped(data, _GameShape, _GAME_MESSAGES, what="a game")
         return cls(game.kind, Ruleset.from_json(game.ruleset), tuple(map(PlayerRecord._from_shape, game.players)),
                    game.finished_at, game.hot_seat, game.table_id)
