@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-import msgspec
-
 from ..browser import BrowserSession
 from ..codes import MAX_DIGITS, Ruleset
 from ..daily import DailyAttempt
@@ -25,7 +23,6 @@ from ..moderation import Ban, Broadcast, Kick, Retirement
 from ..users import PendingLink
 from ..records import GAME_KINDS, GameRecord
 from ..ratings import collector_paused
-from ..shapes import shaped
 from ..stats import GameSummary, PlayerLine
 from ..users import NameRejected, User, UserRegistry, check_name, computer_name, name_key
 
@@ -143,76 +140,19 @@ def encode_document(body: dict[str, Any], schema: int = SCHEMA) -> bytes:
     return ("{\n" + ",\n".join(lines) + "\n}\n").encode("utf-8")
 
 
-class _File(msgspec.Struct, forbid_unknown_fields=True):
-    """A data file's fields (:func:`shaped` checks them); unknown fields would be lost on the next rewrite, so
-    they make the file unreadable instead. Each item of a list is then read by its own type.
-    """
-
-    schema: int
-
-    def expect_schema(self, schema: int = SCHEMA) -> None:
-        """Refuse a file of another version than ``schema``."""
-        if self.schema != schema:
-            raise ValueError(f"unknown schema version {self.schema!r} (this wom-tui reads version {schema})")
+def _expect_keys(data: dict[str, Any], required: set[str], optional: frozenset[str] = frozenset()) -> None:
+    missing = required - set(data)
+    if missing:
+        raise ValueError(f"missing field {sorted(missing)[0]!r}")
+    extra = set(data) - required - optional
+    if extra:
+        # Unknown fields would be lost on the next rewrite, so they make the file unreadable instead.
+        raise ValueError(f"unexpected field {sorted(extra)[0]!r}")
 
 
-class _UsersFile(_File):
-    users: list[Any]
-    recent_games: list[Any] = []
-
-
-class _LinksFile(_File):
-    links: list[Any]
-
-
-class _BrowserFile(_File):
-    codes: list[Any]
-    sessions: list[Any]
-
-
-class _ModerationFile(_File):
-    bans: list[Any]
-    retired: list[Any]
-    kicks: list[Any] = []
-    broadcast: Any = None
-
-
-class _HallFile(_File):
-    records: Any
-
-
-class _PrefsFile(_File):
-    themes: dict[Any, Any]
-    choices: Any = None
-
-
-class _SoloFile(_File):
-    identity: Any
-    game: Any
-
-
-class _GameFile(_File):
-    id: Any
-    game: Any
-
-
-class _SecretFile(_File):
-    secret: Any
-
-
-class _AttemptsFile(_File):
-    attempts: list[Any]
-
-
-class _DayFile(_AttemptsFile):
-    day: Any
-
-
-class _IndexFile(_File):
-    rulesets: list[Any]
-    games: list[Any]
-    hot_seat: list[str]
-    tables: list[str]
+def _expect_schema(data: dict[str, Any], schema: int = SCHEMA) -> None:
+    if data["schema"] != schema:
+        raise ValueError(f"unknown schema version {data['schema']!r} (this wom-tui reads version {schema})")
 
 
 def check_game_id(value: Any) -> str:
@@ -224,9 +164,12 @@ def check_game_id(value: Any) -> str:
 
 def decode_users(data: dict[str, Any]) -> tuple[UserRegistry, list[str]]:
     """users.json's content → the registry and the ids of the games most recently applied."""
-    document = shaped(data, _UsersFile)
+    _expect_keys(data, {"schema", "users"}, frozenset({"recent_games"}))
+    users = data["users"]
+    if not isinstance(users, list):
+        raise ValueError("'users' must be a list")
     loaded = []
-    for number, item in enumerate(document.users, 1):
+    for number, item in enumerate(users, 1):
         try:
             loaded.append(User.from_json(item))
         except NameRejected as exc:
@@ -238,7 +181,10 @@ def decode_users(data: dict[str, Any]) -> tuple[UserRegistry, list[str]]:
         registry = UserRegistry(loaded)
     except ValueError as exc:
         raise ValueError(f"{exc} (names must be unique ignoring case)") from None
-    return registry, [check_game_id(game_id) for game_id in document.recent_games]
+    recent = data.get("recent_games", [])
+    if not isinstance(recent, list):
+        raise ValueError("'recent_games' must be a list")
+    return registry, [check_game_id(game_id) for game_id in recent]
 
 
 def encode_users(registry: UserRegistry, recent_games: Iterable[str] = ()) -> bytes:
@@ -249,10 +195,13 @@ def encode_users(registry: UserRegistry, recent_games: Iterable[str] = ()) -> by
 
 def decode_links(data: dict[str, Any]) -> list[PendingLink]:
     """links.json's content → the one-time codes waiting to be typed."""
-    document = shaped(data, _LinksFile)
-    document.expect_schema()
+    _expect_keys(data, {"schema", "links"})
+    _expect_schema(data)
+    links = data["links"]
+    if not isinstance(links, list):
+        raise ValueError("'links' must be a list")
     try:
-        return [PendingLink.from_json(item) for item in document.links]
+        return [PendingLink.from_json(item) for item in links]
     except NameRejected as exc:
         raise ValueError(f"a link code has an invalid name: {exc.reason}") from None
     except (ValueError, TypeError) as exc:
@@ -266,11 +215,14 @@ def encode_links(links: Iterable[PendingLink]) -> bytes:
 
 def decode_browser(data: dict[str, Any]) -> tuple[list[PendingLink], list[BrowserSession]]:
     """browser.json's content → the one-time codes for browsers and the browser sessions (token hashes only)."""
-    document = shaped(data, _BrowserFile)
-    document.expect_schema()
+    _expect_keys(data, {"schema", "codes", "sessions"})
+    _expect_schema(data)
+    codes, sessions = data["codes"], data["sessions"]
+    if not isinstance(codes, list) or not isinstance(sessions, list):
+        raise ValueError("'codes' and 'sessions' must be lists")
     try:
-        pending = [PendingLink.from_json(item) for item in document.codes]
-        kept = [BrowserSession.from_json(item) for item in document.sessions]
+        pending = [PendingLink.from_json(item) for item in codes]
+        kept = [BrowserSession.from_json(item) for item in sessions]
     except NameRejected as exc:
         raise ValueError(f"a browser code or session has an invalid name: {exc.reason}") from None
     except (ValueError, TypeError) as exc:
@@ -300,13 +252,16 @@ def decode_moderation(data: dict[str, Any]) -> ModerationDocument:
     """moderation.json's content → the bans, the retired names, the kicks and the broadcast (the last two
     are left out of a file written before they were kept).
     """
-    document = shaped(data, _ModerationFile)
-    document.expect_schema()
+    _expect_keys(data, {"schema", "bans", "retired"}, frozenset({"kicks", "broadcast"}))
+    _expect_schema(data)
+    bans, retired, kicks = data["bans"], data["retired"], data.get("kicks", [])
+    if not isinstance(bans, list) or not isinstance(retired, list) or not isinstance(kicks, list):
+        raise ValueError("'bans', 'retired' and 'kicks' must be lists")
     try:
-        kept = [Ban.from_json(item) for item in document.bans]
-        names = [Retirement.from_json(item) for item in document.retired]
-        kicked = [Kick.from_json(item) for item in document.kicks]
-        broadcast = None if document.broadcast is None else Broadcast.from_json(document.broadcast)
+        kept = [Ban.from_json(item) for item in bans]
+        names = [Retirement.from_json(item) for item in retired]
+        kicked = [Kick.from_json(item) for item in kicks]
+        broadcast = None if data.get("broadcast") is None else Broadcast.from_json(data["broadcast"])
     except NameRejected as exc:
         raise ValueError(f"bad retired name: {exc.reason}") from None
     except (ValueError, TypeError, AttributeError) as exc:
@@ -331,10 +286,10 @@ def encode_moderation(document: ModerationDocument) -> bytes:
 
 def decode_hall(data: dict[str, Any]) -> HallOfFame:
     """halloffame.json's content → the hall of fame."""
-    document = shaped(data, _HallFile)
-    document.expect_schema()
+    _expect_keys(data, {"schema", "records"})
+    _expect_schema(data)
     try:
-        return HallOfFame.from_json(document.records)
+        return HallOfFame.from_json(data["records"])
     except NameRejected as exc:
         raise ValueError(f"a record has an invalid name: {exc.reason}") from None
     except (ValueError, TypeError) as exc:
@@ -438,9 +393,12 @@ def decode_prefs(data: dict[str, Any]) -> dict[str, str]:
 
 def decode_prefs_document(data: dict[str, Any]) -> tuple[dict[str, str], dict[str, dict[str, Choices]]]:
     """preferences.json's content → (the theme of each identity, the choices each remembers per form)."""
-    document = shaped(data, _PrefsFile)
-    return ({check_identity(identity): check_theme_name(theme) for identity, theme in document.themes.items()},
-            decode_choices_leniently(document.choices))
+    _expect_keys(data, {"schema", "themes"}, frozenset({"choices"}))
+    themes = data["themes"]
+    if not isinstance(themes, dict):
+        raise ValueError("'themes' must be an object")
+    return ({check_identity(identity): check_theme_name(theme) for identity, theme in themes.items()},
+            decode_choices_leniently(data.get("choices")))
 
 
 def encode_prefs(themes: dict[str, str], choices: dict[str, dict[str, Choices]] | None = None) -> bytes:
@@ -456,8 +414,8 @@ def decode_solo(data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """A solo file's content → (identity, the game as :meth:`.solo.SoloGame.as_json` gives it)."""
     from ..solo import check_solo_json
 
-    document = shaped(data, _SoloFile)
-    return check_identity(document.identity), check_solo_json(document.game)
+    _expect_keys(data, {"schema", "identity", "game"})
+    return check_identity(data["identity"]), check_solo_json(data["game"])
 
 
 def encode_solo(identity: str, game: dict[str, Any]) -> bytes:
@@ -495,9 +453,9 @@ def check_game_json(data: Any) -> GameRecord:
 
 def decode_game(data: dict[str, Any]) -> tuple[str, GameRecord]:
     """A game file's content → its id and record."""
-    document = shaped(data, _GameFile)
-    document.expect_schema()
-    return check_game_id(document.id), check_game_json(document.game)
+    _expect_keys(data, {"schema", "id", "game"})
+    _expect_schema(data)
+    return check_game_id(data["id"]), check_game_json(data["game"])
 
 
 def encode_game(game_id: str, record: GameRecord) -> bytes:
@@ -538,10 +496,17 @@ def decode_index(data: dict[str, Any]) -> dict[str, tuple[int, int, GameSummary]
     live tables (a game in neither was recorded before records said; required, so an index written
     before they were kept is rebuilt from the game files once).
     """
-    document = shaped(data, _IndexFile)
-    games = document.games
-    seating = {**dict.fromkeys(document.hot_seat, True), **dict.fromkeys(document.tables, False)}
-    rulesets = [Ruleset.from_json(item) for item in document.rulesets]
+    _expect_keys(data, {"schema", "rulesets", "games", "hot_seat", "tables"})
+    raw_rulesets, games = data["rulesets"], data["games"]
+    if not isinstance(raw_rulesets, list) or not isinstance(games, list):
+        raise ValueError("'rulesets' and 'games' must be lists")
+    seating: dict[str, bool] = {}
+    for key, where in (("hot_seat", True), ("tables", False)):
+        ids = data[key]
+        if type(ids) is not list or not all(type(game_id) is str for game_id in ids):
+            raise ValueError(f"{key!r} must be a list of game ids")
+        seating.update(dict.fromkeys(ids, where))
+    rulesets = [Ruleset.from_json(item) for item in raw_rulesets]
     kinds = frozenset(GAME_KINDS)
     result = {}
     # Read whole by every rebuild of the ratings (100,000 rows): the namedtuples are made from their rows.
@@ -625,7 +590,8 @@ def encode_index(entries: dict[str, tuple[int, int, GameSummary]]) -> bytes:
 
 def decode_secret(data: dict[str, Any]) -> bytes:
     """daily_secret.json's content → the secret's bytes."""
-    secret = shaped(data, _SecretFile).secret
+    _expect_keys(data, {"schema", "secret"})
+    secret = data["secret"]
     if not isinstance(secret, str) or re.fullmatch(r"[0-9a-f]{32,128}", secret) is None:
         raise ValueError("'secret' must be 32 to 128 lowercase hex digits")
     return bytes.fromhex(secret)
@@ -638,8 +604,12 @@ def encode_secret(secret: bytes) -> bytes:
 
 def decode_attempts(data: dict[str, Any]) -> list[DailyAttempt]:
     """daily.json's content → every attempt."""
+    _expect_keys(data, {"schema", "attempts"})
+    attempts = data["attempts"]
+    if not isinstance(attempts, list):
+        raise ValueError("'attempts' must be a list")
     result = []
-    for number, item in enumerate(shaped(data, _AttemptsFile).attempts, 1):
+    for number, item in enumerate(attempts, 1):
         try:
             result.append(DailyAttempt.from_json(item))
         except (ValueError, TypeError) as exc:
@@ -667,10 +637,10 @@ def decode_daily_day(day: str) -> Callable[[dict[str, Any]], list[DailyAttempt]]
     """A decoder of ``daily/<day>.json``: that day's attempts (each must be of ``day``)."""
 
     def decode(data: dict[str, Any]) -> list[DailyAttempt]:
-        document = shaped(data, _DayFile)
-        if document.day != day:
-            raise ValueError(f"the file is named for {day} but says {document.day!r}")
-        attempts = decode_attempts({"schema": document.schema, "attempts": document.attempts})
+        _expect_keys(data, {"schema", "day", "attempts"})
+        if data["day"] != day:
+            raise ValueError(f"the file is named for {day} but says {data['day']!r}")
+        attempts = decode_attempts({"schema": data["schema"], "attempts": data["attempts"]})
         for number, attempt in enumerate(attempts, 1):
             if attempt.day != day:
                 raise ValueError(f"attempt #{number} is of {attempt.day}, not {day}")
