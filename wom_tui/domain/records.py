@@ -83,23 +83,24 @@ class PlayerRecord:
         )
 
 
+# The fields a record needs in alphabetical order: msgspec names the first one missing, as the store always did.
 class _PlayerShape(msgspec.Struct, forbid_unknown_fields=True):
-    name: str
-    is_user: bool
-    broke: bool
     attempts: Count
-    guesses: list[tuple[str, Count, Count]]
     breaking: Count
+    broke: bool
+    guesses: list[tuple[str, Count, Count]]
+    is_user: bool
     making: Count
+    name: str
     clues: list[tuple[Count, Annotated[str, msgspec.Meta(min_length=1, max_length=1)], Count | None]] = []
     """Only when a lifeline was used (and kept since replays say what it revealed)."""
 
 
 class _GameShape(msgspec.Struct, forbid_unknown_fields=True):
-    kind: GameKind
-    ruleset: Any  # Ruleset.from_json
-    players: Annotated[list[_PlayerShape], msgspec.Meta(min_length=1, max_length=4)]
     finished_at: str
+    kind: GameKind
+    players: Annotated[list[_PlayerShape], msgspec.Meta(min_length=1, max_length=4)]
+    ruleset: Any  # Ruleset.from_json
     hot_seat: bool | None = None
     table_id: str | None = None
 

@@ -140,8 +140,8 @@ class SeatHolder:
 
 class _HolderShape(msgspec.Struct, forbid_unknown_fields=True):
     name: str
-    session: str
     registered: bool
+    session: str
 
     def holder(self) -> SeatHolder:
         return SeatHolder(self.name, self.session, self.registered)
@@ -275,33 +275,34 @@ class _Seat:
         return HumanPlayer(self.holder.name)
 
 
+# The fields a table needs in alphabetical order: msgspec names the first one missing, as the store always did.
 class _SeatShape(msgspec.Struct, forbid_unknown_fields=True):
-    computer: str | None
-    holder: _HolderShape | None
     away_since: Number | None
-    gone: bool
     code: str | None
+    computer: str | None
+    gone: bool
     guesses: list[str]
+    holder: _HolderShape | None
     next_move_at: Number | None
     deadline: Number | None | msgspec.UnsetType = msgspec.UNSET  # with a per-guess clock only
     timed_out: bool | msgspec.UnsetType = msgspec.UNSET
 
 
 class _TableShape(msgspec.Struct, forbid_unknown_fields=True):
-    id: str
-    ruleset: Any  # Ruleset.from_json
-    creator: _HolderShape
-    seats: Annotated[list[_SeatShape], msgspec.Meta(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
-    phase: Literal["open", "making", "guessing", "finished", "closed"]  # PHASES
-    seed: int
-    pace: tuple[Number, Number]
-    grace: Number
-    version: Count
     closed_reason: str | None
-    log: list[str]
-    game_id: str | None
-    recorded: bool
     created_at: Number
+    creator: _HolderShape
+    game_id: str | None
+    grace: Number
+    id: str
+    log: list[str]
+    pace: tuple[Number, Number]
+    phase: Literal["open", "making", "guessing", "finished", "closed"]  # PHASES
+    recorded: bool
+    ruleset: Any  # Ruleset.from_json
+    seats: Annotated[list[_SeatShape], msgspec.Meta(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
+    seed: int
+    version: Count
     # Written only where they are set (a per-guess clock, invitations, a rematch, the opener's address):
     # other tables read as before.
     guess_clock: Number | None = None
