@@ -1,8 +1,5 @@
-"""The shapes of the JSON the store keeps, checked by msgspec and told in the words a person should read.
-
-A record, a solo game or a table says its fields, their types and sizes as a :class:`msgspec.Struct`;
-:func:`shaped` converts parsed JSON to it, coercing nothing (``1.0`` is no whole number, no field may be
-missing or unknown). The game's own rules (names, codes of a ruleset, feedback that fits) stay with each type.
+"""The shapes of the JSON the store keeps (a game record, a solo game, a table) as msgspec Structs, checked
+strictly (nothing coerced, no field missing or unknown) and told in the words a person should read.
 """
 
 from __future__ import annotations
@@ -24,7 +21,7 @@ _KINDS = {"int": "a whole number", "str": "a string", "bool": "true or false", "
           "array": "a list", "object": "an object"}
 
 
-def shaped(data: Any, shape: type[T], messages: Mapping[str, str] | None = None, what: str = "it") -> T:
+def shaped(data: Any, shape: type[T], messages: Mapping[str, str] = {}, what: str = "it") -> T:  # read only
     """``data`` as ``shape``, or ``ValueError`` with the reason: ``missing field 'seed'``, ``unexpected field
     'colour'``, ``'recorded' must be true or false``, ``unknown phase 'paused'``; ``what`` names the whole.
 
@@ -36,10 +33,7 @@ def shaped(data: Any, shape: type[T], messages: Mapping[str, str] | None = None,
         return msgspec.convert(data, shape, strict=True)
     except msgspec.ValidationError as exc:
         said, _, path = str(exc).partition(" - at `$")
-        raise ValueError(_reason(said, path.rstrip("`"), messages or {}, what)) from None
-
-
-def _reason(said: str, path: str, messages: Mapping[str, str], what: str) -> str:
+        path = path.rstrip("`")
     field = re.findall(r"\.(\w+)", path)
     quoted = said.split("`") + ["", ""]  # "Expected `int` >= 0": what was expected, then its bounds
     if said.startswith(("Object missing", "Object contains")):
@@ -54,8 +48,9 @@ def _reason(said: str, path: str, messages: Mapping[str, str], what: str) -> str
     general, numbers = re.sub(r"\[(\d+|\.\.\.)\]", "[]", path).lstrip("."), re.findall(r"\[(\d+)\]", path)
     for key in sorted(messages, key=len, reverse=True):
         if general == key or (key.endswith("[]") or not key) and general.startswith(key):
-            return messages[key].format(n=int(numbers[0]) + 1 if numbers else "", reason=reason)
-    return reason
+            reason = messages[key].format(n=int(numbers[0]) + 1 if numbers else "", reason=reason)
+            break
+    raise ValueError(reason)
 
 
 __all__ = ["Count", "Number", "shaped"]
