@@ -32,8 +32,8 @@ def shaped(data: Any, shape: type[T], messages: Mapping[str, str] = {}, what: st
     try:
         return msgspec.convert(data, shape, strict=True)
     except msgspec.ValidationError as exc:
-        said, _, path = str(exc).partition(" - at `$")
-        path = path.rstrip("`")
+        said, _, where = str(exc).partition(" - at `")  # "…`$.seats[1].code`", "…`key` in `$`"
+        path = (["", ""] + where.split("`"))[-2].lstrip("$")
     field = re.findall(r"\.(\w+)", path)
     quoted = said.split("`") + ["", ""]  # "Expected `int` >= 0": what was expected, then its bounds
     if said.startswith(("Object missing", "Object contains")):
@@ -42,6 +42,7 @@ def shaped(data: Any, shape: type[T], messages: Mapping[str, str] = {}, what: st
         reason = f"unknown {field[-1] if field else 'value'} {said.removeprefix('Invalid enum value ')}"
     else:
         subject = (f"an item of {field[-1]!r}" if path.endswith("]") else repr(field[-1])) if field else what
+        subject = f"a key of {subject}" if where.startswith("key`") else subject
         expected = " or ".join(_KINDS[kind] for kind in re.findall(r"\w+", quoted[1]) if kind in _KINDS)
         bound = "" if quoted[2].startswith(",") or "e+308" in quoted[2] else quoted[2]  # " of length 3, got 2"
         reason = f"{subject} must be {expected or 'something else'}{bound}"

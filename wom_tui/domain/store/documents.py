@@ -13,7 +13,9 @@ import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
 
 from ..browser import BrowserSession
 from ..codes import MAX_DIGITS, Ruleset
@@ -23,6 +25,7 @@ from ..moderation import Ban, Broadcast, Kick, Retirement
 from ..users import PendingLink
 from ..records import GAME_KINDS, GameRecord
 from ..ratings import collector_paused
+from ..shapes import shaped
 from ..stats import GameSummary, PlayerLine
 from ..users import NameRejected, User, UserRegistry, check_name, computer_name, name_key
 
@@ -329,6 +332,11 @@ MAX_CHOICE_TEXT = 64
 
 Choices = dict[str, str | int | bool | None]
 """One form's remembered choices: a name → a short text, a whole number, true/false or null."""
+_CHOICES: Any = Annotated[dict[
+    Annotated[str, msgspec.Meta(pattern=f"^{_CHOICE_NAME.pattern}$")],
+    Annotated[str, msgspec.Meta(max_length=MAX_CHOICE_TEXT)] | Annotated[int, msgspec.Meta(ge=-2**31, le=2**31)]
+    | bool | None,
+], msgspec.Meta(max_length=MAX_CHOICES)]
 
 
 def check_form_name(form: Any) -> str:
@@ -344,22 +352,8 @@ def check_choices(values: Any) -> Choices:
     The store keeps only the shape (names, scalar values, sizes); whether a value is still one the
     form offers is decided by the form when it reads it back (an unknown value falls back to its default).
     """
-    if not isinstance(values, dict):
-        raise ValueError("choices must be an object")
-    if len(values) > MAX_CHOICES:
-        raise ValueError(f"at most {MAX_CHOICES} choices per form")
-    for name, value in values.items():
-        if not isinstance(name, str) or _CHOICE_NAME.fullmatch(name) is None:
-            raise ValueError(f"{name!r} is not a choice name")
-        if isinstance(value, str):
-            if len(value) > MAX_CHOICE_TEXT:
-                raise ValueError(f"choice {name!r} is longer than {MAX_CHOICE_TEXT} characters")
-        elif isinstance(value, int) and not isinstance(value, bool):
-            if abs(value) > 2**31:
-                raise ValueError(f"choice {name!r} is out of range")
-        elif value is not None and not isinstance(value, bool):
-            raise ValueError(f"choice {name!r} must be text, a whole number, true/false or null")
-    return dict(values)
+    return dict(shaped(values, _CHOICES, {"[]": f"a choice must be text (at most {MAX_CHOICE_TEXT} characters), "
+                                              "a whole number, true/false or null"}, what="choices"))
 
 
 def decode_choices_leniently(data: Any) -> dict[str, dict[str, Choices]]:
