@@ -41,8 +41,9 @@ def shaped(data: Any, shape: type[T], messages: Mapping[str, str] = {}, what: st
     elif said.startswith("Invalid enum value"):
         reason = f"unknown {field[-1] if field else 'value'} {said.removeprefix('Invalid enum value ')}"
     else:
-        subject = (f"an item of {field[-1]!r}" if path.endswith("]") else repr(field[-1])) if field else what
-        subject = f"a key of {subject}" if where.startswith("key`") else subject
+        name = repr(field[-1]) if field else what
+        subject = f"a key of {name}" if where.startswith("key`") else (
+            f"an item of {name}" if path.endswith("]") else name)
         expected = " or ".join(_KINDS[kind] for kind in re.findall(r"\w+", quoted[1]) if kind in _KINDS)
         bound = "" if quoted[2].startswith(",") or "e+308" in quoted[2] else quoted[2]  # " of length 3, got 2"
         reason = f"{subject} must be {expected or 'something else'}{bound}"

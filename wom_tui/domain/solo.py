@@ -557,7 +557,7 @@ class _SoloShape(msgspec.Struct, forbid_unknown_fields=True):
     player: str
     is_user: bool
     coach: bool = False  # a game kept before the coach was kept has none: the coach off
-    coach_notes: dict[str, Annotated[str, msgspec.Meta(max_length=500)]] = {}  # kept since a resumed game shows them again
+    coach_notes: dict[str, Annotated[str, msgspec.Meta(max_length=500)]] = {}  # kept since resumed games show them
     notes: Any = None  # nor notes, before they were kept (read leniently: Notes.from_json)
 
 

@@ -313,8 +313,7 @@ class _TableShape(msgspec.Struct, forbid_unknown_fields=True):
 
 
 _TABLE_MESSAGES = {
-    "seed": "'seed' and 'version' must be whole numbers",
-    "version": "'seed' and 'version' must be whole numbers",
+    **dict.fromkeys(("seed", "version"), "'seed' and 'version' must be whole numbers"),
     "seats": f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats",
     "seats[]": "seat {n}: {reason}",
     "seats[].code": "seat {n}: the code must be a string",
@@ -1030,7 +1029,7 @@ class Table:
     @staticmethod
     def _seat_from_shape(number: int, seat: _SeatShape, ruleset: Ruleset, clock: bool) -> _Seat:
         if clock == (seat.deadline is msgspec.UNSET) or clock == (seat.timed_out is msgspec.UNSET):
-            raise TableDataError(f"seat {number}: 'deadline' and 'timed_out' are kept exactly when the table has a clock")
+            raise TableDataError(f"seat {number}: 'deadline' and 'timed_out' are kept when the table has a clock, only")
         if seat.computer is not None and computer_name(seat.computer) != seat.computer:
             raise TableDataError(f"seat {number}: {seat.computer!r} is not a computer player")
         if seat.holder is not None and seat.computer is not None:

@@ -494,12 +494,8 @@ def decode_index(data: dict[str, Any]) -> dict[str, tuple[int, int, GameSummary]
     raw_rulesets, games = data["rulesets"], data["games"]
     if not isinstance(raw_rulesets, list) or not isinstance(games, list):
         raise ValueError("'rulesets' and 'games' must be lists")
-    seating: dict[str, bool] = {}
-    for key, where in (("hot_seat", True), ("tables", False)):
-        ids = data[key]
-        if type(ids) is not list or not all(type(game_id) is str for game_id in ids):
-            raise ValueError(f"{key!r} must be a list of game ids")
-        seating.update(dict.fromkeys(ids, where))
+    seating = {**dict.fromkeys(shaped(data["hot_seat"], list[str], what="'hot_seat'"), True),
+               **dict.fromkeys(shaped(data["tables"], list[str], what="'tables'"), False)}
     rulesets = [Ruleset.from_json(item) for item in raw_rulesets]
     kinds = frozenset(GAME_KINDS)
     result = {}
