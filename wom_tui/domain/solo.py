@@ -513,7 +513,7 @@ class SoloGame:
     @classmethod
     def from_json(cls, data: Any, rng: random.Random) -> SoloGame:
         """Rebuild a game from :meth:`as_json` data (lifelines draw from ``rng``); ValueError if it is not one."""
-        shape = shaped(data, _SoloShape, {"": "not a solo game: {reason}"}, what="a solo game")
+        shape = shaped(data, _SoloShape, {"": "not a solo game: {reason}"})
         ruleset = Ruleset.from_json(shape.ruleset)
         game = cls(ruleset, shape.secret, rng, shape.lifelines, player=shape.player, is_user=shape.is_user)
         rows = [Attempt(guess, Feedback(black, white)) for guess, black, white in shape.rows]
