@@ -10,7 +10,7 @@ ARGS   ?=
 # and timers, and the other workers use that time; an idle worker takes tests queued for a busy one).
 FAST   := tests/domain
 
-.PHONY: play check test test-floor serve bench clean postgresql-server
+.PHONY: play check test test-all test-floor serve bench clean postgresql-server
 
 # The tests start many Python processes (servers, sessions, workers): let them keep compiled bytecode
 # (`__pycache__/`, ignored by git) even where the environment turns that off.
@@ -26,6 +26,10 @@ check: $(VENV)/.installed-test
 	$(PY) -m pytest -q -n 2 -p no:textual-snapshot $(FAST)
 
 test: check postgresql-server
+	$(PY) -m pytest -n 4 --dist worksteal --ignore=$(FAST) -m "not slow" $(PYTEST_ARGS)
+
+# Everything `make test` runs, and the long proofs it leaves out (marked `slow`: the solver's whole tables).
+test-all: check postgresql-server
 	$(PY) -m pytest -n 4 --dist worksteal --ignore=$(FAST) $(PYTEST_ARGS)
 
 # The lowest versions pyproject.toml allows for what it names (uv's lowest-direct resolution; what they

@@ -187,15 +187,20 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
+def local_caps(sessions: int) -> list[str]:
+    """The options that let ``sessions`` clients of one address (127.0.0.1) all play and none idle out:
+    every cap a bench's own clients would otherwise meet (tests/test_bench.py checks them against the CLI)."""
+    n = str(sessions)
+    return ["--max-sessions", n, "--max-per-ip", n, "--max-per-network", n, "--idle-timeout", "3600"]
+
+
 async def start_server(
     data_dir: str, sessions: int, *options: str
 ) -> tuple[asyncio.subprocess.Process, int, int | None]:
     """``wom-tui serve`` on a free port of 127.0.0.1 for ``sessions`` clients (all from one address
     allowed), with more ``options``; the process, its port and its metrics port (None without ``--metrics``)."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "wom_tui", "serve", "--port", "0", "--data-dir", data_dir,
-        "--max-sessions", str(sessions), "--max-per-ip", str(sessions),
-        "--max-per-network", str(sessions), "--idle-timeout", "3600", *options,
+        sys.executable, "-m", "wom_tui", "serve", "--port", "0", "--data-dir", data_dir, *local_caps(sessions), *options,
         stderr=asyncio.subprocess.PIPE,
     )
     assert process.stderr is not None

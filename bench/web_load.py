@@ -33,7 +33,7 @@ import time
 
 import aiohttp
 
-from ssh_load import KEYS, MENU_TEXT, PREFIX, REGISTER_TEXT, TIMEOUT, Screen, percentile, tree_memory
+from ssh_load import KEYS, MENU_TEXT, PREFIX, REGISTER_TEXT, TIMEOUT, Screen, local_caps, percentile, tree_memory
 from ssh_load import one_round as ssh_round
 
 
@@ -64,7 +64,7 @@ async def start_web_server(data_dir: str, sessions: int) -> tuple[asyncio.subpro
     """``wom-tui serve --web 127.0.0.1:0`` for ``sessions`` tabs (all from one address allowed); the process and its web port."""
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "wom_tui", "serve", "--port", "0", "--web", "127.0.0.1:0", "--data-dir", data_dir,
-        "--max-sessions", str(sessions), "--max-per-ip", str(sessions), "--idle-timeout", "3600",
+        *local_caps(sessions),
         stderr=asyncio.subprocess.PIPE,
     )
     assert process.stderr is not None

@@ -35,7 +35,7 @@ TINY: dict[str, list[str]] = {
     "serve_abuse.py": ["--tiny"],
     "solver.py": ["--pegs", "4", "--colours", "6", "--strategy", "expert", "--games", "2", "--json"],
     "ssh_load.py": ["1", "--json"],
-    "web_load.py": ["1", "--json"],
+    "web_load.py": ["1", "--json", "--no-ssh"],  # the SSH side is ssh_load.py's own tiny run
     "ssh_memory.py": ["1", "--wait", "0"],
     "startup.py": ["--runs", "1"],
     "stats.py": ["--games", "12", "--runs", "1"],
@@ -50,7 +50,37 @@ TINY: dict[str, list[str]] = {
 }
 """The arguments of each bench's tiny run (paired.py is run on solver.py's output, below)."""
 
+KEYS: dict[str, set[str]] = {
+    "arcade.py": {"quick_match_p95_s", "left_alone", "rating_rebuild_100k_s", "rating_board_paint_ms"},
+    "arcade_match.py": {"quick_match_p95_s", "left_alone", "tables"},
+    "ban_reach.py": {"kick_reach_p95_s", "ban_to_every_session_p95_ms"},
+    "lobby_rows.py": {"cpu_ms_per_change", "small_cpu_ms_per_change"},
+    "solver.py": {"average", "worst", "won_share"},
+    "ssh_load.py": {"sessions", "menu_median_s", "key_p95_ms", "pss_per_session_mib"},
+    "together.py": {"one_process_guess_to_panel_p95_ms", "idle_cpu_percent", "lobby_update_max_ms"},
+    "two_servers.py": {"guess_to_other_screen_p95_ms"},
+    "web_load.py": {"sessions", "first_frame_median_s", "key_p95_ms", "pss_per_session_mib"},
+}
+"""The figures each ``--json`` bench must print (docs/perf/ quotes them): a tiny run proves they are still there."""
+
 TIMEOUT = 120
+
+
+def json_objects(out: str) -> list[dict[str, object]]:
+    """The JSON objects a bench printed, one a line or one for the whole output."""
+    found = []
+    for line in out.splitlines():
+        if line.startswith("{"):
+            try:
+                found.append(json.loads(line))
+            except ValueError:
+                pass
+    if not found:
+        try:
+            found.append(json.loads(out))
+        except ValueError:
+            pass
+    return [item for item in found if isinstance(item, dict)]
 
 
 def benches() -> list[str]:
@@ -67,6 +97,7 @@ def run(bench: str, *args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess
 
 def test_every_bench_has_a_tiny_run() -> None:
     assert set(benches()) == set(TINY) | {"paired.py"}
+    assert {bench for bench, args in TINY.items() if "--json" in args} == set(KEYS)
 
 
 HELP_ALL = """
@@ -108,6 +139,11 @@ def test_tiny_run(bench: str, tmp_path: Path) -> None:
     result = run(bench, *args)
     assert result.returncode == 0, f"{bench} {' '.join(args)}\n{result.stdout}\n{result.stderr}"
     assert result.stdout.strip()
+    if "--json" in args:
+        printed = json_objects(result.stdout)
+        assert printed, f"{bench} printed no JSON object:\n{result.stdout}"
+        missing = KEYS[bench] - set().union(*printed)
+        assert not missing, f"{bench} no longer prints {sorted(missing)}:\n{result.stdout}"
     if bench == "solver.py":
         paired = run("paired.py", str(tmp_path / "a.json"), str(tmp_path / "a.json"))
         assert paired.returncode == 0, paired.stderr
@@ -120,3 +156,30 @@ def test_readme_screenshot_is_drawn(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     svg = (tmp_path / "solo.svg").read_text(encoding="utf-8")
     assert svg.startswith("<svg") and "Guess #3 of 10" in svg.replace("&#160;", " ")
+
+
+@pytest.mark.parametrize("sessions", [1, 50, 200])
+def test_a_benchs_own_clients_fit_every_cap_of_its_server(sessions: int) -> None:
+    """The caps a load bench gives its server admit all of its clients, which come from one address:
+    `web_load.py --json 50` once refused its own tabs at the per-network cap, which a tiny run (one
+    tab) never meets."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        from ssh_load import local_caps
+    finally:
+        sys.path.remove(str(BENCH))
+    from wom_tui.cli.parser import build_parser, settings_from_args
+
+    settings = settings_from_args(build_parser().parse_args(["serve", *local_caps(sessions)]))
+    assert min(settings.max_sessions, settings.max_per_ip) >= sessions
+    assert settings.max_per_network == 0 or settings.max_per_network >= sessions
+    assert settings.idle_timeout >= 600
+
+
+def test_every_load_bench_starts_its_server_with_those_caps() -> None:
+    # serve_abuse.py is the exception: the caps themselves are what it measures.
+    starting = [path for path in BENCH.glob("*.py")
+                if '"wom_tui", "serve"' in path.read_text(encoding="utf-8") and path.name != "serve_abuse.py"]
+    assert starting
+    for path in starting:
+        assert "*local_caps(" in path.read_text(encoding="utf-8"), f"{path.name} starts a server without local_caps"

@@ -87,13 +87,6 @@ def test_seat_grace_defaults_to_two_minutes(captured, tmp_path):
     assert captured["options"].seat_grace == 120
 
 
-def test_the_settings_grace_is_the_table_rules_grace():
-    from wom_tui.domain.table import SEAT_GRACE
-    from wom_tui.settings import Settings
-
-    assert Settings(data_dir=Path(), seed=0).seat_grace == SEAT_GRACE
-
-
 def test_a_served_games_settings_survive_the_trip_as_data(tmp_path):
     from wom_tui.settings import Settings
 
@@ -225,12 +218,10 @@ def test_quick_match_and_nudge_options_reach_the_app_and_every_served_session(ca
         assert (game.fill_after, game.bell, game.desktop_notify) == (12, False, True)
 
 
-def test_the_settings_fill_time_is_the_matchmakings_and_the_bell_rings_by_default():
-    from wom_tui.domain.matchmaking import FILL_AFTER
-    from wom_tui.settings import Settings
-
-    settings = Settings(data_dir=Path(), seed=0)
-    assert settings.fill_after == FILL_AFTER and settings.bell and not settings.desktop_notify
+def test_a_quick_match_waits_half_a_minute_for_people_and_the_bell_rings_by_default(captured, tmp_path):
+    cli.main(["--data-dir", str(tmp_path)])
+    settings = captured["options"]
+    assert settings.fill_after == 30 and settings.bell and not settings.desktop_notify
 
 
 def test_a_negative_fill_time_is_a_clear_usage_error(captured, capsys):

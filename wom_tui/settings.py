@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import platformdirs
 
+from .domain.waits import FILL_AFTER, SEAT_GRACE
+
 if TYPE_CHECKING:
     from .domain.store import Store
 
@@ -59,13 +61,10 @@ class Settings:
     """Seconds between a computer player's moves, so a person can follow them (0 in tests)."""
     store: str | None = None
     """A PostgreSQL URL (``--store`` / ``$WOM_STORE``) keeping users and games instead of the data folder."""
-    seat_grace: float = 120.0
-    """Seconds a dropped player keeps their seat at a live table (``--seat-grace``; the table rules' own
-    default, ``domain.table.SEAT_GRACE``, is the same: a test holds them equal, and importing the rules
-    here would load numpy into every command and the SSH server)."""
-    fill_after: float = 30.0
-    """Seconds a quick match waits for other players before HAL9000 or VIKI fill the table (``--fill-after``;
-    the rules' own default is ``domain.matchmaking.FILL_AFTER``, held equal by a test)."""
+    seat_grace: float = SEAT_GRACE
+    """Seconds a dropped player keeps their seat at a live table (``--seat-grace``)."""
+    fill_after: float = FILL_AFTER
+    """Seconds a quick match waits for other players before HAL9000 or VIKI fill the table (``--fill-after``)."""
     bell: bool = True
     """Ring the terminal bell when it's your move (a quick match found, a table starting, your code to set;
     ``--no-bell``; the palette's "Bell" turns it off for a session)."""

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from wom_tui.domain.codes import DIGITS8, DIGITS10, WOM, Feedback, Ruleset, feedback
 
 PALETTE_OF = {6: WOM, 8: DIGITS8, 10: DIGITS10}
+
+
+def slow_but(params, fast):
+    """``params`` for pytest.mark.parametrize, each marked ``slow`` (``make test-all``) but those in ``fast``,
+    which ``make test`` runs: one quick proof per strategy and ruleset kind, the whole table in test-all."""
+    return [p if p in fast else pytest.param(*p, marks=pytest.mark.slow) for p in params]
 
 
 def ruleset(length: int, colours: int, repeats: bool = True, guesses: int = 20) -> Ruleset:

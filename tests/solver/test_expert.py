@@ -68,6 +68,7 @@ def test_a_game_too_short_for_the_consistent_book_is_still_played_consistently()
     assert history[-1][0] == "RRGG"
 
 
+@pytest.mark.slow
 def test_searching_the_consistent_book_again_gives_the_shipped_book():
     searched, total = book.build_book(consistent_only=True)
     assert total == 5660

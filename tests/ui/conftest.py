@@ -10,9 +10,12 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
+from memory_tmp import tmp_path, tmp_path_factory  # data folders in memory, as the store and SSH tests'
 from wom_tui.app import WomApp
 from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.settings import Settings
+
+__all__ = ["tmp_path", "tmp_path_factory"]
 
 SEED = 2026
 """The seed every UI test runs with, so computer players and codes repeat."""
@@ -76,8 +79,21 @@ async def wait_for(
         if predicate():
             return
         if time.monotonic() > deadline:
-            raise AssertionError(f"condition not met within {timeout} s: {message or predicate}")
+            raise AssertionError(f"condition not met within {timeout} s: {message or predicate}\n{_what_is_shown(pilot)}")
         await pilot.pause()
+
+
+def _what_is_shown(pilot: Pilot[object]) -> str:
+    """The screen a failed wait left, as a person would have seen it, with where the focus was."""
+    from .screen_text import screen_text
+
+    app = pilot.app
+    try:
+        shown = screen_text(app)
+    except Exception as error:  # noqa: BLE001 - a failure report must not fail in its turn
+        shown = f"(not drawn: {error!r})"
+    focused = app.focused.id if app.focused is not None else None
+    return f"screen {type(app.screen).__name__}, focus on {focused!r}:\n{shown}"
 
 
 async def no_blink(pilot: Pilot[object]) -> None:

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import secrets
 import shutil
 import subprocess
-from collections.abc import AsyncIterator, Callable
+import tempfile
+import threading
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -43,15 +46,48 @@ def chromium_path() -> str:
     return found
 
 
+@pytest.fixture(scope="session")
+def chromium_endpoint() -> Iterator[str]:
+    """One headless Chromium for the whole test session (of each xdist worker), on a loopback DevTools port:
+    starting one took about a second of every browser test. Each test connects to it and works in
+    contexts of its own (cookies, storage, viewport), which it closes at its end."""
+    profile = tempfile.mkdtemp(prefix="wom-chromium-")
+    process = subprocess.Popen(
+        [chromium_path(), *BROWSER_FLAGS, "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
+         f"--user-data-dir={profile}", "about:blank"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert process.stderr is not None
+        said = []
+        for line in process.stderr:
+            said.append(line)
+            if match := re.search(r"DevTools listening on (ws://\S+)", line):
+                break
+        else:
+            raise AssertionError(f"chromium-headless-shell did not start: {''.join(said)[-2000:]}")
+        # Keep reading what it says, so that a full pipe never stalls it.
+        threading.Thread(target=process.stderr.read, daemon=True).start()
+        yield match.group(1)
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
 @pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    """A headless Chromium for one test."""
+async def browser(chromium_endpoint: str) -> AsyncIterator[Browser]:
+    """The session's Chromium, for one test: the contexts the test opens are closed at its end."""
     async with async_playwright() as playwright:
-        chromium = await playwright.chromium.launch(executable_path=chromium_path(), args=BROWSER_FLAGS)
+        chromium = await playwright.chromium.connect_over_cdp(chromium_endpoint)
         try:
             yield chromium
         finally:
-            await chromium.close()
+            await chromium.close()  # closes this connection's contexts and disconnects; Chromium runs on
 
 
 class Tab:

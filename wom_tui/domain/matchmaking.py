@@ -29,8 +29,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .ratings import DISPLAY_BASE
-from .table import SEAT_GRACE, COMPUTER_PACE, SeatHolder, Table, TableDataError
+from .table import COMPUTER_PACE, SeatHolder, Table, TableDataError
 from .users import COMPUTER_NAMES
+from .waits import FILL_AFTER, SEAT_GRACE
 from .wom import MAX_ATTEMPTS, MIN_ATTEMPTS
 
 WAVE_INTERVAL = 10.0
@@ -39,8 +40,6 @@ WAVE_AT = 4
 """A wave runs at once when this many players with the same attempts wait."""
 MAX_SEATS = 4
 """The most players a quick-match table seats."""
-FILL_AFTER = 30.0
-"""Seconds a player waits before the computers fill their table (``--fill-after``)."""
 RATING_MIDDLE = float(DISPLAY_BASE)
 """The middle of the rating scale: the rating of a guest or of a player with none yet."""
 CLOSENESS = 100.0

@@ -55,13 +55,12 @@ from .shapes import Count, Number, shaped
 from .users import COMPUTER_NAMES, NameRejected, check_name, computer_name, name_key
 from .wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
 from .wom_results import GameResults, board_outcome, game_record, game_results
+from .waits import SEAT_GRACE
 from .words import counted
 
 OPEN, MAKING, GUESSING, FINISHED, CLOSED = "open", "making", "guessing", "finished", "closed"
 PHASES = (OPEN, MAKING, GUESSING, FINISHED, CLOSED)
 
-SEAT_GRACE = 120.0
-"""Seconds a dropped person keeps their seat (``--seat-grace``)."""
 COMPUTER_PACE = (2.0, 5.0)
 """Seconds between two guesses of a computer player: drawn between these bounds."""
 GUESS_CLOCKS = (30.0, 60.0, 120.0, 300.0)
