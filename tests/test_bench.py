@@ -24,6 +24,7 @@ HELPERS = {"livefeed.py"}
 
 TINY: dict[str, list[str]] = {
     "ban_reach.py": ["--rounds", "1", "--json"],
+    "documents.py": ["--tiny", "--json"],
     "arcade_match.py": ["--players", "4", "--within", "0.5", "--json"],
     "arcade.py": ["--games", "200", "--players", "30", "--crowd", "4", "--within", "0.5", "--json"],
     "fuzz.py": ["--events", "20", "--seed", "7"],
@@ -53,6 +54,7 @@ KEYS: dict[str, set[str]] = {
     "arcade.py": {"quick_match_p95_s", "left_alone", "rating_rebuild_100k_s", "rating_board_paint_ms"},
     "arcade_match.py": {"quick_match_p95_s", "left_alone", "tables"},
     "ban_reach.py": {"kick_reach_p95_s", "ban_to_every_session_p95_ms"},
+    "documents.py": {"users_decode_ms", "games_decode_ms", "games_ms", "tables_ms", "solo_ms"},
     "lobby_rows.py": {"cpu_ms_per_change", "small_cpu_ms_per_change"},
     "solver.py": {"average", "worst", "won_share"},
     "ssh_load.py": {"sessions", "menu_median_s", "key_p95_ms", "pss_per_session_mib"},

@@ -40,16 +40,8 @@ class Clue:
         return f"{self.symbol} at position {self.position + 1}"
 
     def as_json(self) -> list[Any]:
-        """``[symbol, position]`` (position ``null`` for "contains")."""
+        """``[symbol, position]`` (position ``null`` for "contains"); read back in a record's shape (records.py)."""
         return [self.symbol, self.position]
-
-    @classmethod
-    def from_json(cls, data: Any) -> Clue:
-        """Rebuild from :meth:`as_json` data; ``ValueError`` if it is not one."""
-        if not (isinstance(data, list) and len(data) == 2 and isinstance(data[0], str) and len(data[0]) == 1
-                and (data[1] is None or (type(data[1]) is int and data[1] >= 0))):
-            raise ValueError("not a clue: it must be [symbol, position or null]")
-        return cls(data[0], data[1])
 
 
 Clues = tuple[Clue, ...]

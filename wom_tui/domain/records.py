@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
 
 from .board import LIFELINE, Attempt
 from .clues import Clue
 from .codes import Feedback, Ruleset
 from .game import GameKind
+from .shapes import Count, shaped
 
 
 def utc_now() -> str:
@@ -67,37 +70,47 @@ class PlayerRecord:
     @classmethod
     def from_json(cls, data: Any) -> PlayerRecord:
         """Rebuild from :meth:`as_json` data; ``ValueError`` if it is not one (types are not coerced)."""
-        keys = {"name", "is_user", "broke", "attempts", "guesses", "breaking", "making"}
-        if isinstance(data, dict) and "clues" in data:
-            keys.add("clues")  # only when a lifeline was used (and kept since replays say what it revealed)
-        if not isinstance(data, dict) or set(data) != keys:
-            raise ValueError(f"not a player record: it needs exactly {', '.join(sorted(keys))}")
-        if not isinstance(data["name"], str) or type(data["is_user"]) is not bool or type(data["broke"]) is not bool:
-            raise ValueError("not a player record: wrong types")
-        for key in ("attempts", "breaking", "making"):
-            if not _is_count(data[key]):
-                raise ValueError(f"not a player record: {key} must be a whole number of at least 0")
-        guesses = data["guesses"]
-        if not isinstance(guesses, list) or not all(
-            isinstance(row, list) and len(row) == 3 and isinstance(row[0], str) and _is_count(row[1]) and _is_count(row[2])
-            for row in guesses
-        ):
-            raise ValueError("not a player record: guesses must be [guess, black, white] rows")
-        clues = data.get("clues", [])
-        if not isinstance(clues, list) or not all(
-            isinstance(row, list) and len(row) == 3 and _is_count(row[0]) and row[0] < len(guesses)
-            and guesses[row[0]][0] == LIFELINE for row in clues
-        ):
-            raise ValueError("not a player record: clues must be [lifeline row, symbol, position] rows")
+        return cls._from_shape(shaped(data, _PlayerShape))
+
+    @classmethod
+    def _from_shape(cls, player: _PlayerShape) -> PlayerRecord:
+        if not all(row < len(player.guesses) and player.guesses[row][0] == LIFELINE for row, _, _ in player.clues):
+            raise ValueError("not a player record: a clue must be [lifeline row, symbol, position]")
         return cls(
-            data["name"], data["is_user"], data["broke"], data["attempts"],
-            tuple(Attempt(g, Feedback(b, w)) for g, b, w in guesses), data["breaking"], data["making"],
-            tuple((row[0], Clue.from_json(row[1:])) for row in clues),
+            player.name, player.is_user, player.broke, player.attempts,
+            tuple(Attempt(g, Feedback(b, w)) for g, b, w in player.guesses), player.breaking, player.making,
+            tuple((row, Clue(symbol, position)) for row, symbol, position in player.clues),
         )
 
 
-def _is_count(value: Any) -> bool:
-    return type(value) is int and value >= 0
+# The fields a record needs in alphabetical order: msgspec names the first one missing, as the store always did.
+class _PlayerShape(msgspec.Struct, forbid_unknown_fields=True):
+    attempts: Count
+    breaking: Count
+    broke: bool
+    guesses: list[tuple[str, Count, Count]]
+    is_user: bool
+    making: Count
+    name: str
+    clues: list[tuple[Count, Annotated[str, msgspec.Meta(min_length=1, max_length=1)], Count | None]] = []
+    """Only when a lifeline was used (and kept since replays say what it revealed)."""
+
+
+class _GameShape(msgspec.Struct, forbid_unknown_fields=True):
+    finished_at: str
+    kind: GameKind
+    players: Annotated[list[_PlayerShape], msgspec.Meta(min_length=1, max_length=4)]
+    ruleset: Any  # Ruleset.from_json
+    hot_seat: bool | None = None
+    table_id: str | None = None
+
+
+_GAME_MESSAGES = {
+    "players": "a game has 1 to 4 players",
+    "players[]": "player #{n}: {reason}",
+    "players[].guesses[]": "player #{n}: a guess must be [code, black, white]",
+    "players[].clues[]": "player #{n}: a clue must be [lifeline row, symbol, position]",
+}
 
 
 GAME_KINDS = tuple(kind.value for kind in GameKind)
@@ -152,16 +165,7 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, data: Any) -> GameRecord:
-        """Rebuild from :meth:`as_json` data; ``ValueError`` if it is not one."""
-        if not isinstance(data, dict) or data.get("kind") not in GAME_KINDS:
-            raise ValueError("not a game record")
-        players = data.get("players")
-        if not isinstance(players, list) or not isinstance(data.get("finished_at"), str):
-            raise ValueError("not a game record")
-        hot_seat, table_id = data.get("hot_seat"), data.get("table_id")
-        if (hot_seat is not None and type(hot_seat) is not bool) or (table_id is not None and not isinstance(table_id, str)):
-            raise ValueError("not a game record: hot_seat is true or false, table_id text")
-        return cls(
-            GameKind(data["kind"]), Ruleset.from_json(data.get("ruleset")),
-            tuple(PlayerRecord.from_json(p) for p in players), data["finished_at"], hot_seat, table_id,
-        )
+        """Rebuild from :meth:`as_json` data; ``ValueError`` if it is not one (types are not coerced)."""
+        game = shaped(data, _GameShape, _GAME_MESSAGES, what="a game")
+        return cls(game.kind, Ruleset.from_json(game.ruleset), tuple(map(PlayerRecord._from_shape, game.players)),
+                   game.finished_at, game.hot_seat, game.table_id)

@@ -13,16 +13,19 @@ import enum
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+
+import msgspec
 
 from .board import LIFELINE, Attempt, DecodingBoard
 from .clues import Clue, Clues
 from .codes import DIGITS10, MAX_GUESSES, MIN_GUESSES, Feedback, InvalidCode, Palette, Ruleset
 from .notes import Notes
-from .game import Awaiting, GameKind, GameStateError, Move, Status, require_keys
+from .game import Awaiting, GameKind, GameStateError, Move, Status
 from .halloffame import HallEntry, HallOfFame
 from .commands import command_hint
 from .records import GameRecord, PlayerRecord
+from .shapes import Count, shaped
 from .wom import SetupError
 from .words import counted, plural
 
@@ -510,59 +513,52 @@ class SoloGame:
     @classmethod
     def from_json(cls, data: Any, rng: random.Random) -> SoloGame:
         """Rebuild a game from :meth:`as_json` data (lifelines draw from ``rng``); ValueError if it is not one."""
-        keys = {"kind", "ruleset", "secret", "lifelines", "rows", "used_lifelines", "symbols", "positions",
-                "abandoned", "player", "is_user"}
-        if isinstance(data, dict) and "coach" in data:
-            keys.add("coach")  # a game kept before the coach was kept has none: the coach off
-        if isinstance(data, dict) and "coach_notes" in data:
-            keys.add("coach_notes")  # kept since a resumed game shows the coach's notes again
-        if isinstance(data, dict) and "notes" in data:
-            keys.add("notes")  # nor notes, before they were kept
-        data = require_keys(data, "solo game", keys)
-        coach = data.get("coach", False)
-        if type(coach) is not bool:
-            raise ValueError("not a solo game: 'coach' must be true or false")
-        if data["kind"] != GameKind.SOLO.value or not isinstance(data["player"], str):
-            raise ValueError("not a solo game")
-        if type(data["is_user"]) is not bool or type(data["abandoned"]) is not bool:
-            raise ValueError("not a solo game: wrong types")
-        ruleset = Ruleset.from_json(data["ruleset"])
-        if not isinstance(data["secret"], str):
-            raise ValueError("not a solo game: the code must be text")
-        game = cls(ruleset, data["secret"], rng, LifelinePolicy(data["lifelines"]),
-                   player=data["player"], is_user=data["is_user"])
-        rows = [Attempt.from_json(row) for row in data["rows"]] if isinstance(data["rows"], list) else None
-        if rows is None or len(rows) > ruleset.guesses:
+        shape = shaped(data, _SoloShape, {"": "not a solo game: {reason}"})
+        ruleset = Ruleset.from_json(shape.ruleset)
+        game = cls(ruleset, shape.secret, rng, shape.lifelines, player=shape.player, is_user=shape.is_user)
+        rows = [Attempt(guess, Feedback(black, white)) for guess, black, white in shape.rows]
+        if len(rows) > ruleset.guesses:
             raise ValueError("not a solo game: bad rows")
         for row in rows:
             if not row.is_lifeline and (game.__board.finished or game.__board.guess(row.guess) != row.feedback):
                 raise ValueError("not a solo game: a feedback does not match the code")
-        used, symbols, positions = data["used_lifelines"], data["symbols"], data["positions"]
-        if not (isinstance(used, list) and all(n in LIFELINE_COSTS for n in used)
-                and isinstance(symbols, list) and all(isinstance(x, str) and x in game.__secret for x in symbols)
-                and isinstance(positions, dict)):
+        if not all(symbol in game.__secret for symbol in shape.symbols):
             raise ValueError("not a solo game: bad lifelines")
         game.__rows = rows
-        game.__used_lifelines = list(used)
-        game.__symbols = list(symbols)
-        for key, symbol in positions.items():
+        game.__used_lifelines = list(shape.used_lifelines)
+        game.__symbols = list(shape.symbols)
+        for key, symbol in shape.positions.items():
             if not key.isdigit() or int(key) >= ruleset.length or game.__secret[int(key)] != symbol:
                 raise ValueError("not a solo game: bad revealed position")
             game.__positions[int(key)] = symbol
-        game.__abandoned = data["abandoned"]
-        game.coach = coach
-        notes = data.get("coach_notes", {})
-        if not isinstance(notes, dict) or not all(
-            isinstance(k, str) and k.isdigit() and 1 <= int(k) <= len(rows) and not rows[int(k) - 1].is_lifeline
-            and isinstance(v, str) and len(v) <= 500 for k, v in notes.items()
-        ):
+        game.__abandoned = shape.abandoned
+        game.coach = shape.coach
+        if not all(key.isdigit() and 1 <= int(key) <= len(rows) and not rows[int(key) - 1].is_lifeline
+                   for key in shape.coach_notes):
             raise ValueError("not a solo game: bad coach notes")
-        game.coach_notes = {int(k): v for k, v in notes.items()}
-        game.notes = Notes.from_json(data.get("notes"), ruleset)
+        game.coach_notes = {int(k): v for k, v in shape.coach_notes.items()}
+        game.notes = Notes.from_json(shape.notes, ruleset)
         return game
 
     def __repr__(self) -> str:
         return f"SoloGame({self.__ruleset.key}, guesses_used={self.guesses_used})"
+
+
+class _SoloShape(msgspec.Struct, forbid_unknown_fields=True):
+    kind: Literal["solo"]
+    ruleset: Any  # Ruleset.from_json
+    secret: str
+    lifelines: LifelinePolicy
+    rows: list[tuple[str, Count, Count]]
+    used_lifelines: list[Literal[1, 2]]  # LIFELINE_COSTS
+    symbols: list[str]
+    positions: dict[str, str]
+    abandoned: bool
+    player: str
+    is_user: bool
+    coach: bool = False  # a game kept before the coach was kept has none: the coach off
+    coach_notes: dict[str, Annotated[str, msgspec.Meta(max_length=500)]] = {}  # kept since resumed games show them
+    notes: Any = None  # nor notes, before they were kept (read leniently: Notes.from_json)
 
 
 class _NoDraws(random.Random):

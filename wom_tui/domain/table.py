@@ -42,13 +42,16 @@ import random
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any, Literal
+
+import msgspec
 
 from .board import Attempt, DecodingBoard
 from .codes import MAX_DIGITS, WOM_RULESET, Feedback, InvalidCode, Ruleset
 from .game import Refusal
 from .players import HumanPlayer, Player, computer_player
 from .records import GameRecord
+from .shapes import Count, Number, shaped
 from .users import COMPUTER_NAMES, NameRejected, check_name, computer_name, name_key
 from .wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
 from .wom_results import GameResults, board_outcome, game_record, game_results
@@ -128,12 +131,19 @@ class SeatHolder:
     @classmethod
     def from_json(cls, data: Any) -> SeatHolder:
         """Rebuild from :meth:`as_json` data; :class:`TableDataError` if it is not one."""
-        if not isinstance(data, dict) or set(data) != {"name", "session", "registered"}:
-            raise TableDataError("a seat holder needs exactly name, session and registered")
         try:
-            return cls(data["name"], data["session"], data["registered"])
+            return shaped(data, _HolderShape, what="a seat holder").holder()
         except ValueError as exc:
             raise TableDataError(str(exc)) from None
+
+
+class _HolderShape(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
+    registered: bool
+    session: str
+
+    def holder(self) -> SeatHolder:
+        return SeatHolder(self.name, self.session, self.registered)
 
 
 # ---------------------------------------------------------------- views (what a viewer may see)
@@ -264,24 +274,51 @@ class _Seat:
         return HumanPlayer(self.holder.name)
 
 
-_SEAT_KEYS = {"computer", "holder", "away_since", "gone", "code", "guesses", "next_move_at"}
-_CLOCK_SEAT_KEYS = {"deadline", "timed_out"}
-_OPTIONAL_TABLE_KEYS = {"guess_clock", "invited", "auto_start", "rematch_id", "origin"}
-"""Fields written only where they are set (a per-guess clock, invitations, a rematch, the opener's address): other tables read as before."""
-_TABLE_KEYS = {
-    "id", "ruleset", "creator", "seats", "phase", "seed", "pace", "grace", "version",
-    "closed_reason", "log", "game_id", "recorded", "created_at",
+# The fields a table needs in alphabetical order: msgspec names the first one missing, as the store always did.
+class _SeatShape(msgspec.Struct, forbid_unknown_fields=True):
+    away_since: Number | None
+    code: str | None
+    computer: str | None
+    gone: bool
+    guesses: list[str]
+    holder: _HolderShape | None
+    next_move_at: Number | None
+    deadline: Number | None | msgspec.UnsetType = msgspec.UNSET  # with a per-guess clock only
+    timed_out: bool | msgspec.UnsetType = msgspec.UNSET
+
+
+class _TableShape(msgspec.Struct, forbid_unknown_fields=True):
+    closed_reason: str | None
+    created_at: Number
+    creator: _HolderShape
+    game_id: str | None
+    grace: Number
+    id: str
+    log: list[str]
+    pace: tuple[Number, Number]
+    phase: Literal["open", "making", "guessing", "finished", "closed"]  # PHASES
+    recorded: bool
+    ruleset: Any  # Ruleset.from_json
+    seats: Annotated[list[_SeatShape], msgspec.Meta(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
+    seed: int
+    version: Count
+    # Written only where they are set (a per-guess clock, invitations, a rematch, the opener's address):
+    # other tables read as before.
+    guess_clock: Number | None = None
+    invited: Annotated[list[str], msgspec.Meta(min_length=1)] | msgspec.UnsetType = msgspec.UNSET
+    auto_start: bool | msgspec.UnsetType = msgspec.UNSET
+    rematch_id: str | msgspec.UnsetType = msgspec.UNSET
+    origin: str | None = None
+
+
+_TABLE_MESSAGES = {
+    **dict.fromkeys(("seed", "version"), "'seed' and 'version' must be whole numbers"),
+    "seats": f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats",
+    "seats[]": "seat {n}: {reason}",
+    "seats[].code": "seat {n}: the code must be a string",
+    "pace": "'pace' must be two numbers",
+    "invited": "'invited' must be a non-empty list of names",
 }
-
-
-def _number(value: Any, what: str) -> float:
-    if type(value) not in (int, float) or value != value or value in (float("inf"), float("-inf")):
-        raise TableDataError(f"{what} must be a number")
-    return float(value)
-
-
-def _optional_number(value: Any, what: str) -> float | None:
-    return None if value is None else _number(value, what)
 
 
 # ---------------------------------------------------------------- the table
@@ -962,97 +999,50 @@ class Table:
 
     @classmethod
     def _from_json(cls, data: Any) -> Table:
-        if not isinstance(data, dict):
-            raise TableDataError("a table must be an object")
-        missing, extra = _TABLE_KEYS - set(data), set(data) - _TABLE_KEYS - _OPTIONAL_TABLE_KEYS
-        if missing or extra:
-            raise TableDataError(f"{'missing' if missing else 'unexpected'} field {sorted(missing or extra)[0]!r}")
-        ruleset = Ruleset.from_json(data["ruleset"])
-        seats = data["seats"]
-        if not isinstance(seats, list) or not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
-            raise TableDataError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats")
-        pace = data["pace"]
-        if not isinstance(pace, list) or len(pace) != 2:
-            raise TableDataError("'pace' must be two numbers")
-        if type(data["seed"]) is not int or type(data["version"]) is not int or data["version"] < 0:
-            raise TableDataError("'seed' and 'version' must be whole numbers")
-        if abs(data["seed"]) > MAX_SEED:
+        shape = shaped(data, _TableShape, _TABLE_MESSAGES, what="a table")
+        if abs(shape.seed) > MAX_SEED:
             raise TableDataError(f"'seed' has more than {MAX_DIGITS} digits")
-        if data["phase"] not in PHASES:
-            raise TableDataError(f"unknown phase {data['phase']!r}")
-        for key in ("closed_reason", "game_id"):
-            if data[key] is not None and not isinstance(data[key], str):
-                raise TableDataError(f"{key!r} must be a string or null")
-        if type(data["recorded"]) is not bool:
-            raise TableDataError("'recorded' must be true or false")
-        log = data["log"]
-        if not isinstance(log, list) or not all(isinstance(line, str) for line in log):
-            raise TableDataError("'log' must be a list of strings")
-        table = cls(
-            data["id"], SeatHolder.from_json(data["creator"]), seats=len(seats), attempts=ruleset.guesses,
-            ruleset=ruleset, seed=data["seed"], now=_number(data["created_at"], "'created_at'"),
-            grace=_number(data["grace"], "'grace'"),
-            pace=(_number(pace[0], "'pace'"), _number(pace[1], "'pace'")),
-            guess_clock=_optional_number(data["guess_clock"], "'guess_clock'") if "guess_clock" in data else None,
-            origin=data.get("origin"),
-        )
-        table.phase = data["phase"]
-        table.version = data["version"]
-        table.closed_reason = data["closed_reason"]
-        table.log = list(log[-LOG_LINES:])
-        table.game_id = data["game_id"]
-        table.recorded = data["recorded"]
-        invited = data.get("invited", [])
-        if not isinstance(invited, list) or not invited or not all(isinstance(n, str) for n in invited):
-            if "invited" in data:
-                raise TableDataError("'invited' must be a non-empty list of names")
-            invited = []
-        for name in invited:
-            check_name(name)
-        table.invited = list(invited)
-        if "auto_start" in data and data["auto_start"] is not True:
+        if shape.auto_start is False:
             raise TableDataError("'auto_start' is written only when true")
-        table.auto_start = "auto_start" in data
-        if "rematch_id" in data:
-            table.rematch_id = check_table_id(data["rematch_id"])
-        table._seats = [cls._seat_from_json(number, item, ruleset, table.guess_clock is not None)
-                        for number, item in enumerate(seats, 1)]
+        ruleset = Ruleset.from_json(shape.ruleset)
+        table = cls(
+            shape.id, shape.creator.holder(), seats=len(shape.seats), attempts=ruleset.guesses, ruleset=ruleset,
+            seed=shape.seed, now=shape.created_at, grace=shape.grace, pace=shape.pace,
+            guess_clock=shape.guess_clock, origin=shape.origin,
+        )
+        table.phase = shape.phase
+        table.version = shape.version
+        table.closed_reason = shape.closed_reason
+        table.log = shape.log[-LOG_LINES:]
+        table.game_id = shape.game_id
+        table.recorded = shape.recorded
+        table.invited = [] if shape.invited is msgspec.UNSET else [check_name(name) for name in shape.invited]
+        table.auto_start = shape.auto_start is True
+        if shape.rematch_id is not msgspec.UNSET:
+            table.rematch_id = check_table_id(shape.rematch_id)
+        table._seats = [cls._seat_from_shape(number, seat, ruleset, table.guess_clock is not None)
+                        for number, seat in enumerate(shape.seats, 1)]
         table._check_loaded()
         return table
 
     @staticmethod
-    def _seat_from_json(number: int, item: Any, ruleset: Ruleset, clock: bool = False) -> _Seat:
-        keys = _SEAT_KEYS | _CLOCK_SEAT_KEYS if clock else _SEAT_KEYS
-        if not isinstance(item, dict) or set(item) != keys:
-            raise TableDataError(f"seat {number} needs exactly {', '.join(sorted(keys))}")
-        if clock and type(item["timed_out"]) is not bool:
-            raise TableDataError(f"seat {number}: 'timed_out' must be true or false")
-        computer = item["computer"]
-        if computer is not None and (not isinstance(computer, str) or computer_name(computer) != computer):
-            raise TableDataError(f"seat {number}: {computer!r} is not a computer player")
-        holder = SeatHolder.from_json(item["holder"]) if item["holder"] is not None else None
-        if holder is not None and computer is not None:
+    def _seat_from_shape(number: int, seat: _SeatShape, ruleset: Ruleset, clock: bool) -> _Seat:
+        if clock == (seat.deadline is msgspec.UNSET) or clock == (seat.timed_out is msgspec.UNSET):
+            raise TableDataError(f"seat {number}: 'deadline' and 'timed_out' are kept when the table has a clock, only")
+        if seat.computer is not None and computer_name(seat.computer) != seat.computer:
+            raise TableDataError(f"seat {number}: {seat.computer!r} is not a computer player")
+        if seat.holder is not None and seat.computer is not None:
             raise TableDataError(f"seat {number} holds both a person and a computer")
-        if type(item["gone"]) is not bool:
-            raise TableDataError(f"seat {number}: 'gone' must be true or false")
-        code = item["code"]
-        if code is not None:
-            if not isinstance(code, str):
-                raise TableDataError(f"seat {number}: the code must be a string")
+        if seat.code is not None:
             try:
-                if ruleset.parse(code, what="Code", secret=True) != code:
-                    raise TableDataError(f"seat {number}: {code!r} is not written as a code")
+                if ruleset.parse(seat.code, what="Code", secret=True) != seat.code:
+                    raise TableDataError(f"seat {number}: {seat.code!r} is not written as a code")
             except InvalidCode as exc:
                 raise TableDataError(f"seat {number}: {exc.reason}") from None
-        guesses = item["guesses"]
-        if not isinstance(guesses, list) or not all(isinstance(g, str) for g in guesses):
-            raise TableDataError(f"seat {number}: 'guesses' must be a list of codes")
         return _Seat(
-            computer, holder, _optional_number(item["away_since"], f"seat {number}: 'away_since'"),
-            item["gone"], code, list(guesses),
-            _optional_number(item["next_move_at"], f"seat {number}: 'next_move_at'"),
-            _optional_number(item["deadline"], f"seat {number}: 'deadline'") if clock else None,
-            bool(item["timed_out"]) if clock else False,
+            seat.computer, seat.holder.holder() if seat.holder else None, seat.away_since, seat.gone, seat.code,
+            seat.guesses, seat.next_move_at, None if seat.deadline is msgspec.UNSET else seat.deadline,
+            seat.timed_out is True,
         )
 
     def _check_loaded(self) -> None:

@@ -1,6 +1,7 @@
 """How long the live games wait for people: the one home of these defaults (``settings.py`` and the
 rules both read them here; this module imports nothing, so the command line and the SSH server can read
-it without loading the rules)."""
+it without loading the rules).
+"""
 
 SEAT_GRACE = 120.0
 """Seconds a dropped person keeps their seat at a live table (``--seat-grace``)."""

@@ -13,7 +13,9 @@ import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
 
 from ..browser import BrowserSession
 from ..codes import MAX_DIGITS, Ruleset
@@ -23,6 +25,7 @@ from ..moderation import Ban, Broadcast, Kick, Retirement
 from ..users import PendingLink
 from ..records import GAME_KINDS, GameRecord
 from ..ratings import collector_paused
+from ..shapes import shaped
 from ..stats import GameSummary, PlayerLine
 from ..users import NameRejected, User, UserRegistry, check_name, computer_name, name_key
 
@@ -42,8 +45,6 @@ MAX_DEPTH = 12
 
 GAME_ID = re.compile(r"[0-9]{8}T[0-9]{12}Z-[0-9a-f]{12}")
 """A game's id (:func:`new_game_id`)."""
-_PLAYER_KEYS = {"name", "is_user", "broke", "attempts", "guesses", "breaking", "making"}
-_GAME_KEYS = {"kind", "ruleset", "players", "finished_at"}
 _LIFELINE = "LIFELINE"
 
 
@@ -331,6 +332,11 @@ MAX_CHOICE_TEXT = 64
 
 Choices = dict[str, str | int | bool | None]
 """One form's remembered choices: a name → a short text, a whole number, true/false or null."""
+_CHOICES: Any = Annotated[dict[
+    Annotated[str, msgspec.Meta(pattern=f"^{_CHOICE_NAME.pattern}$")],
+    Annotated[str, msgspec.Meta(max_length=MAX_CHOICE_TEXT)] | Annotated[int, msgspec.Meta(ge=-2**31, le=2**31)]
+    | bool | None,
+], msgspec.Meta(max_length=MAX_CHOICES)]
 
 
 def check_form_name(form: Any) -> str:
@@ -346,22 +352,8 @@ def check_choices(values: Any) -> Choices:
     The store keeps only the shape (names, scalar values, sizes); whether a value is still one the
     form offers is decided by the form when it reads it back (an unknown value falls back to its default).
     """
-    if not isinstance(values, dict):
-        raise ValueError("choices must be an object")
-    if len(values) > MAX_CHOICES:
-        raise ValueError(f"at most {MAX_CHOICES} choices per form")
-    for name, value in values.items():
-        if not isinstance(name, str) or _CHOICE_NAME.fullmatch(name) is None:
-            raise ValueError(f"{name!r} is not a choice name")
-        if isinstance(value, str):
-            if len(value) > MAX_CHOICE_TEXT:
-                raise ValueError(f"choice {name!r} is longer than {MAX_CHOICE_TEXT} characters")
-        elif isinstance(value, int) and not isinstance(value, bool):
-            if abs(value) > 2**31:
-                raise ValueError(f"choice {name!r} is out of range")
-        elif value is not None and not isinstance(value, bool):
-            raise ValueError(f"choice {name!r} must be text, a whole number, true/false or null")
-    return dict(values)
+    return dict(shaped(values, _CHOICES, {"[]": f"a choice must be text (at most {MAX_CHOICE_TEXT} characters), "
+                                              "a whole number, true/false or null"}, what="choices"))
 
 
 def decode_choices_leniently(data: Any) -> dict[str, dict[str, Choices]]:
@@ -425,32 +417,17 @@ def encode_solo(identity: str, game: dict[str, Any]) -> bytes:
     return encode_document({"identity": identity, "game": game})
 
 
-def _is_count(value: Any) -> bool:
-    return type(value) is int and value >= 0
-
-
 def check_game_json(data: Any) -> GameRecord:
-    """Validate a game record's JSON strictly (types, names, codes, feedback) and build it."""
-    if not isinstance(data, dict):
-        raise ValueError("a game must be an object")
-    _expect_keys(data, _GAME_KEYS, frozenset({"hot_seat", "table_id"}))
-    if data["kind"] not in GAME_KINDS:
-        raise ValueError(f"unknown kind of game {data['kind']!r}")
-    ruleset = Ruleset.from_json(data["ruleset"])
-    finished = data["finished_at"]
-    if not isinstance(finished, str):
-        raise ValueError("'finished_at' must be an ISO-8601 string")
-    datetime.fromisoformat(finished)
-    players = data["players"]
-    if not isinstance(players, list) or not 1 <= len(players) <= 4:
-        raise ValueError("a game has 1 to 4 players")
+    """Validate a game record's JSON strictly and build it: its shape (types, fields, one to four players) as
+    :meth:`GameRecord.from_json` reads it, then the rules: names, codes of its ruleset, feedback that fits.
+    """
+    record = GameRecord.from_json(data)
+    datetime.fromisoformat(record.finished_at)
+    length, symbols = record.ruleset.length, record.ruleset.palette.symbols
     seen: set[str] = set()
-    for number, player in enumerate(players, 1):
-        if not isinstance(player, dict):
-            raise ValueError(f"player #{number} must be an object")
-        _expect_keys(player, _PLAYER_KEYS, frozenset({"clues"}))
-        name = player["name"]
-        if not isinstance(name, str) or computer_name(name) != name:
+    for number, player in enumerate(record.players, 1):
+        name = player.name
+        if computer_name(name) != name:
             try:
                 check_name(name)
             except NameRejected as exc:
@@ -458,28 +435,14 @@ def check_game_json(data: Any) -> GameRecord:
         if name_key(name) in seen:
             raise ValueError(f"{name!r} plays twice in one game")
         seen.add(name_key(name))
-        if type(player["is_user"]) is not bool or type(player["broke"]) is not bool:
-            raise ValueError(f"player #{number}: is_user and broke must be true or false")
-        if not all(_is_count(player[key]) for key in ("attempts", "breaking", "making")):
-            raise ValueError(f"player #{number}: attempts and points must be whole numbers of at least 0")
-        guesses = player["guesses"]
-        if not isinstance(guesses, list):
-            raise ValueError(f"player #{number}: guesses must be a list")
-        for row in guesses:
-            if not (isinstance(row, list) and len(row) == 3 and isinstance(row[0], str)
-                    and _is_count(row[1]) and _is_count(row[2]) and row[1] + row[2] <= ruleset.length):
+        for code, (black, white) in player.guesses:
+            if black + white > length:
                 raise ValueError(f"player #{number}: a guess must be [code, black, white]")
-            code = row[0]
-            if code != _LIFELINE and (len(code) != ruleset.length
-                                      or any(ch not in ruleset.palette.symbols for ch in code)):
+            if code != _LIFELINE and (len(code) != length or any(ch not in symbols for ch in code)):
                 raise ValueError(f"player #{number}: {code!r} is not a code of this ruleset")
-        clues = player.get("clues", [])
-        for row in clues if isinstance(clues, list) else [None]:
-            if not (isinstance(row, list) and len(row) == 3 and isinstance(row[1], str)
-                    and row[1] in ruleset.palette.symbols and (row[2] is None or (
-                        type(row[2]) is int and 0 <= row[2] < ruleset.length))):
-                raise ValueError(f"player #{number}: a clue must be [lifeline row, symbol, position]")
-    return GameRecord.from_json(data)
+        if any(clue.symbol not in symbols or (clue.position or 0) >= length for _, clue in player.clues):
+            raise ValueError(f"player #{number}: a clue must be [lifeline row, symbol, position]")
+    return record
 
 
 def decode_game(data: dict[str, Any]) -> tuple[str, GameRecord]:
@@ -531,12 +494,8 @@ def decode_index(data: dict[str, Any]) -> dict[str, tuple[int, int, GameSummary]
     raw_rulesets, games = data["rulesets"], data["games"]
     if not isinstance(raw_rulesets, list) or not isinstance(games, list):
         raise ValueError("'rulesets' and 'games' must be lists")
-    seating: dict[str, bool] = {}
-    for key, where in (("hot_seat", True), ("tables", False)):
-        ids = data[key]
-        if type(ids) is not list or not all(type(game_id) is str for game_id in ids):
-            raise ValueError(f"{key!r} must be a list of game ids")
-        seating.update(dict.fromkeys(ids, where))
+    seating = {**dict.fromkeys(shaped(data["hot_seat"], list[str], what="'hot_seat'"), True),
+               **dict.fromkeys(shaped(data["tables"], list[str], what="'tables'"), False)}
     rulesets = [Ruleset.from_json(item) for item in raw_rulesets]
     kinds = frozenset(GAME_KINDS)
     result = {}
