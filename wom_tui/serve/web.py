@@ -46,6 +46,7 @@ from .session import (
 )
 from .throttle import InputThrottle
 from .webaddress import split_address
+from .webguard import AiohttpLog, ConnectionGuard, HostCheck, RefusalLog, json_too_deep
 from .web_auth import COOKIE, COOKIE_MAX_AGE, BrowserSignIn
 
 if TYPE_CHECKING:
@@ -103,6 +104,8 @@ CLOSE_REPLACED = 4001
 """The same tab connected again (a reload): the old socket goes."""
 CLOSE_NOT_YOURS = 4003
 """The tab's game belongs to someone else now (signed in or out since)."""
+CLOSE_BAD_MESSAGE = 1007
+"""A message that is not the page's JSON (malformed, or nested deeper than ``max_json_depth``): the socket goes."""
 
 NO_GUESTS_HERE = (
     "This World of Mastermind server only lets in signed-in players: sign in with a one-time code "
@@ -382,15 +385,25 @@ class WebSession(SeatedGame):
         log.info("%s: browser gone; the game waits %s for it", self.label, describe_seconds(grace))
         self._grace_handle = self._loop.call_later(grace, self.end, "browser left")
 
-    async def receive(self, socket: web.WebSocketResponse) -> None:
-        """Pass the tab's messages to the game (textual-serve's envelopes: stdin, resize, ping, focus, blur)."""
+    async def receive(self, socket: web.WebSocketResponse, refusals: RefusalLog | None = None) -> None:
+        """Pass the tab's messages to the game (textual-serve's envelopes: stdin, resize, ping, focus, blur).
+
+        A message that is not JSON, or nests deeper than ``max_json_depth`` (judged before decoding), closes
+        the socket with :data:`CLOSE_BAD_MESSAGE` and one log line.
+        """
+        max_depth = self._server.settings.max_json_depth
         async for message in socket:
             if message.type != WSMsgType.TEXT:
                 continue
             try:
+                if json_too_deep(message.data, max_depth):
+                    raise ValueError("nested too deep")
                 envelope = json.loads(message.data)
-            except ValueError:
-                continue
+            except (ValueError, RecursionError) as exc:
+                if refusals is not None:
+                    refusals.note("websocket message (not the page's JSON)", self.host, str(exc))
+                await socket.close(code=CLOSE_BAD_MESSAGE, message=b"malformed message")
+                return
             if not isinstance(envelope, list) or not envelope or not isinstance(envelope[0], str):
                 continue
             kind = envelope[0]
@@ -514,6 +527,11 @@ class WebDoor:
         self._trusted = _networks(self.settings.trusted_proxy)
         self._origins = {origin.rstrip("/").lower() for origin in self.settings.web_origin}
         self._page = render_page()
+        self.refusals = RefusalLog(log, self.settings.log_refusal_interval)
+        """Refused requests, logged once per kind and address per interval."""
+        self.hosts = HostCheck(self.host, self.settings.web_origin)
+        self.guard = ConnectionGuard(self.settings.web_max_unfinished, self.settings.web_max_unfinished_per_ip,
+                                     self.settings.fd_reserve, self.refusals)
 
     # -- start and stop -----------------------------------------------------------------------------
 
@@ -524,7 +542,7 @@ class WebDoor:
 
             self._store = open_store(self.settings)
             self.sign_in = BrowserSignIn(self._store)
-        app = web.Application(middlewares=[self._headers], client_max_size=16 * 1024)
+        app = web.Application(middlewares=[self._headers, self._check_host], client_max_size=16 * 1024)
         app.router.add_get("/", self._handle_page)
         app.router.add_get("/livez", self._handle_livez)
         app.router.add_get("/signin", self._handle_signin_form)
@@ -532,9 +550,17 @@ class WebDoor:
         app.router.add_get("/ws/{tab}", self._handle_websocket)
         app.router.add_static("/static/wom/", Path(str(files(__package__) / "web_static")), show_index=False)
         app.router.add_static("/static/", _textual_serve_folder() / "static", show_index=False)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
+        settings = self.settings
+        self._runner = web.AppRunner(
+            app, access_log=None, handle_signals=False, shutdown_timeout=1.0,
+            # aiohttp's own limits: a whole request within the header timeout (its keep-alive timer also runs
+            # from the connection's start), short lines, few headers; its errors logged as refusals.
+            keepalive_timeout=settings.web_header_timeout, max_line_size=settings.web_max_line,
+            max_field_size=settings.web_max_line, max_headers=settings.web_max_headers,
+            logger=AiohttpLog(self.refusals),
+        )
         await self._runner.setup()
-        self._site = web.TCPSite(self._runner, self.host, self._port)
+        self._site = _GuardedSite(self._runner, self.host, self._port, guard=self.guard)
         await self._site.start()
         log.info("web: listening on http://%s:%d", self.host, self.port)
 
@@ -658,6 +684,19 @@ class WebDoor:
             raise response
         return response
 
+    @web.middleware
+    async def _check_host(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """A whole request came (the connection is no longer unfinished); its Host must name this server."""
+        self.guard.finished(request.transport)
+        host = request.headers.get("Host")
+        if self._from_proxy(request) and request.headers.get("X-Forwarded-Host"):
+            host = request.headers["X-Forwarded-Host"].split(",")[0]
+        if not self.hosts.allowed(host):
+            self.refusals.note("request for another host name (421)", self.client_address(request), host or "no Host")
+            raise web.HTTPMisdirectedRequest(text="This server does not answer to that name.\n")
+        response: web.StreamResponse = await handler(request)
+        return response
+
     async def _handle_page(self, request: web.Request) -> web.Response:
         return web.Response(text=self._page, content_type="text/html", headers={"Cache-Control": "no-store"})
 
@@ -725,7 +764,7 @@ class WebDoor:
                 return socket
         await session.attach(socket, size)
         try:
-            await session.receive(socket)
+            await session.receive(socket, self.refusals)
         finally:
             session.detach(socket)
         return socket
@@ -765,6 +804,24 @@ class WebDoor:
         self._sessions[tab] = session
         session.start()
         return session
+
+
+class _GuardedSite(web.TCPSite):
+    """aiohttp's TCP site, each connection admitted by the :class:`~.webguard.ConnectionGuard` first."""
+
+    def __init__(self, runner: web.AppRunner, host: str, port: int, *, guard: ConnectionGuard) -> None:
+        super().__init__(runner, host, port)
+        self._guard = guard
+
+    async def start(self) -> None:
+        """Listen as :class:`aiohttp.web.TCPSite` does, through the guard."""
+        await web.BaseSite.start(self)
+        server = self._runner.server
+        assert server is not None
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(
+            self._guard.protocol(server), self._host, self._port, backlog=self._backlog,
+            reuse_address=self._reuse_address, reuse_port=self._reuse_port)
 
 
 def _query_int(request: web.Request, key: str, default: int) -> int:
