@@ -134,3 +134,23 @@ async def test_only_the_configured_host_names_are_answered(start_server: ServerF
                                   headers={"Host": f"rebind.example:{port}", "Origin": f"http://rebind.example:{port}"})
         assert refused.value.status == 421
     assert server.web.sessions == []
+
+
+async def test_tabs_closed_before_playing_free_their_seats_at_once(start_server: ServerFactory) -> None:
+    server = await start_server(web="127.0.0.1:0", max_per_ip=4, seat_grace=120.0)
+    assert server.web is not None
+    async with aiohttp.ClientSession() as http:
+        tabs = [await open_socket_tab(http, server) for _ in range(4)]
+        await until(lambda: server.web is not None and len(server.web.sessions) == 4)
+        for tab in tabs:
+            await tab.socket.close()
+        # Nothing to resume (no key pressed): no game waits out the seat grace, and the address is not kept out.
+        await until(lambda: server.sessions == [])
+        again = await open_socket_tab(http, server)
+        await again.wait_for_text(MENU_TEXT)
+        await again.type("?")
+        await until(lambda: server.web is not None and all(s._pressed for s in server.web.sessions))
+        (session,) = server.web.sessions
+        await again.socket.close()
+        await until(lambda: not session.connected)
+        assert session.running  # a tab that played keeps its game for the seat grace

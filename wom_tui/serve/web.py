@@ -252,6 +252,10 @@ class WebSession(SeatedGame):
         self.closed = asyncio.Event()
         """Set once the session has ended and its socket (if any) is closed."""
         self.attached = asyncio.Event()
+        self._drew = False
+        """The game drew a frame on a tab's terminal."""
+        self._pressed = False
+        """The tab sent a key to the game."""
 
     # -- what the server sees (as of an SSH session) ------------------------------------------------
 
@@ -380,6 +384,11 @@ class WebSession(SeatedGame):
         self.attached.clear()
         if self._ending or self.task is None or self.task.done():
             return
+        if not (self._drew and self._pressed):
+            # Nothing to come back to (no frame seen, no key pressed): the game and its seat go at once.
+            log.info("%s: browser gone before playing; ending the game", self.label)
+            self.end("browser left before playing")
+            return
         self._detached_at = self._loop.time()
         grace = self._server.settings.seat_grace
         log.info("%s: browser gone; the game waits %s for it", self.label, describe_seconds(grace))
@@ -424,6 +433,7 @@ class WebSession(SeatedGame):
     async def _keys(self, data: bytes) -> None:
         if self._stdin is None or self._ending:
             return
+        self._pressed = True
         self._last_input = self._loop.time()
         dropped = self._throttle.dropped
         data = self._throttle.feed(data)
@@ -481,6 +491,7 @@ class WebSession(SeatedGame):
             return  # nobody watches: dropped (the next socket gets a full repaint)
         try:
             await socket.send_bytes(data)
+            self._drew = True
         except (ConnectionError, RuntimeError):
             self.detach(socket)
 
