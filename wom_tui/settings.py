@@ -22,6 +22,13 @@ HOST_KEY_NAME = "ssh_host_ed25519_key"
 """The server's host key in the data folder, unless ``--host-key`` says otherwise."""
 
 
+OUT_OF_MEMORY_STATUS = 75
+"""The exit status of a served game that reached ``game_memory_limit`` (the server says goodbye for it)."""
+OUT_OF_MEMORY = ("Sorry, your game used more memory than this server allows and had to stop "
+                 "(a paste too long, perhaps). Please connect again.")
+"""What its player reads then."""
+
+
 def resolve_data_dir(arg: str | os.PathLike[str] | None) -> Path:
     """``--data-dir`` if given, else ``$WOM_DATA_DIR``, else the platform's user data folder."""
     if arg:
@@ -139,9 +146,9 @@ class Settings:
     this many seconds, with a count and no traceback."""
     max_paste: int = 64 * 1024
     """Bytes of one bracketed paste a game receives; the rest is dropped, and the player told so."""
-    paste_bytes_per_key: int = 64
-    """A paste costs the input throttle one keystroke per this many bytes."""
-    game_memory_limit: int = 1024 * 1024 * 1024
+    paste_bytes_per_key: int = 128
+    """A paste costs the input throttle one keystroke per this many bytes (a full bucket pays for ``max_paste``)."""
+    game_memory_limit: int = 1536 * 1024 * 1024
     """Address space a served game may use (``RLIMIT_AS``, bytes; 0: none); a game that reaches it ends with a goodbye."""
     resize_window: float = 0.1
     """Seconds over which a client's resizes are coalesced: the last one in the window is the one the game sees."""

@@ -154,3 +154,25 @@ async def test_tabs_closed_before_playing_free_their_seats_at_once(start_server:
         await again.socket.close()
         await until(lambda: not session.connected)
         assert session.running  # a tab that played keeps its game for the seat grace
+
+
+async def test_an_endless_paste_is_cut_and_does_not_keep_the_game_awake(start_server: ServerFactory) -> None:
+    server = await start_server(web="127.0.0.1:0", idle_timeout=3.0)
+    assert server.web is not None
+    async with aiohttp.ClientSession() as http:
+        tab = await open_socket_tab(http, server)
+        await tab.wait_for_text(MENU_TEXT)
+        (session,) = server.web.sessions
+        await tab.type("\x1b[200~")  # a paste that never ends
+        chunk = "x" * 32 * 1024
+        sent = 0
+        while tab.close_code is None and sent < 400:  # at most 12.5 MiB, a chunk every 50 ms (~20 s)
+            await tab.type(chunk)
+            sent += 1
+            await asyncio.sleep(0.05)
+        # The paste was cut at max_paste, and what was dropped did not count as a key press: the idle
+        # timeout ended the game while the client still "typed".
+        assert await tab.wait_closed() > 0
+        assert session._throttle.pastes_cut == 1
+        assert sent < 400
+        assert "without a key press" in tab.text

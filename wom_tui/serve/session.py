@@ -228,7 +228,8 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
         """Who this session is, for its log lines and metrics (the name once the game reports it)."""
         self._events: Events = getattr(server, "events", None) or _NO_EVENTS
         self._reports = 0
-        self._throttle = InputThrottle()
+        self._throttle = InputThrottle(max_paste=server.settings.max_paste,
+                                       paste_bytes_per_key=server.settings.paste_bytes_per_key)
         self._utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
         """Makes the client's input UTF-8 before the game reads it (each invalid byte becomes U+FFFD)."""
         self._log_fd: int | None = None
@@ -331,11 +332,14 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
         """Pass keystrokes to the game (no faster than a person types) and note the time for the idle check."""
         if self._master is None or self._ending:
             return
-        self._last_input = self._loop.time()
-        dropped = self._throttle.dropped
+        dropped, cut = self._throttle.dropped, self._throttle.pastes_cut
         data = self._throttle.feed(data)
         if self._throttle.dropped != dropped:
             self._events.throttled(self.who, self._throttle.dropped - dropped, first=not dropped)
+        if self._throttle.pastes_cut != cut:
+            log.warning("%s: a paste longer than %d bytes was cut", self.label, self._throttle.max_paste)
+        if data:
+            self._last_input = self._loop.time()  # dropped input (an endless paste) does not keep the game awake
         # Bytes that are not UTF-8 (0xff, a lone 0xc0) are typed data, not an error: the game's terminal
         # driver replaces them too, but a Textual driver that decodes strictly would end the game on one
         # (https://github.com/Textualize/textual/issues/6456). A character cut between two packets waits

@@ -39,6 +39,7 @@ from aiohttp import WSMsgType, web
 from ..domain.game import Refusal
 from ..domain.presence import new_session_id
 from ..domain.store.api import StoreError
+from ..settings import OUT_OF_MEMORY, OUT_OF_MEMORY_STATUS
 from .logsafe import clean
 from .session import (
     ARCADE_FULL, MAX_COLUMNS, MAX_ROWS, START_FAILED, TERMINAL_RESET, TOO_MANY_FROM_ADDRESS, TOO_MANY_FROM_NETWORK,
@@ -230,7 +231,8 @@ class WebSession(SeatedGame):
         """The game's id in the store's presence (chosen here, so that an operator's kick reaches this tab)."""
         self._size = size
         self._loop = asyncio.get_running_loop()
-        self._throttle = InputThrottle()
+        settings = door.server.settings
+        self._throttle = InputThrottle(max_paste=settings.max_paste, paste_bytes_per_key=settings.paste_bytes_per_key)
         self._other_messages = InputThrottle(rate=20.0, burst=60)
         """Resizes, focus changes and pings: each makes the game (or the server) work, so they are
         throttled too, on their own budget (a window dragged wide sends a few dozen resizes)."""
@@ -344,6 +346,9 @@ class WebSession(SeatedGame):
             self._stdin = None
         self._server.leave_seat(cast("GameSession", self))
         self._door.forget(self)
+        if status == OUT_OF_MEMORY_STATUS and not self._farewell:
+            self._farewell = OUT_OF_MEMORY + "\r\n"
+            self._ending = self._ending or "game out of memory"
         socket, self._socket = self._socket, None
         if socket is not None:
             try:
@@ -434,12 +439,14 @@ class WebSession(SeatedGame):
         if self._stdin is None or self._ending:
             return
         self._pressed = True
-        self._last_input = self._loop.time()
-        dropped = self._throttle.dropped
+        dropped, cut = self._throttle.dropped, self._throttle.pastes_cut
         data = self._throttle.feed(data)
         if self._throttle.dropped and not dropped:
             log.warning("%s: input faster than a person types; dropping the excess", self.label)
+        if self._throttle.pastes_cut != cut:
+            log.warning("%s: a paste longer than %d bytes was cut", self.label, self._throttle.max_paste)
         if data:
+            self._last_input = self._loop.time()  # dropped input (an endless paste) does not keep the game awake
             await self._packet(b"D", data)
 
     async def resize(self, width: int, height: int) -> None:
