@@ -176,3 +176,26 @@ async def test_an_endless_paste_is_cut_and_does_not_keep_the_game_awake(start_se
         assert session._throttle.pastes_cut == 1
         assert sent < 400
         assert "without a key press" in tab.text
+
+
+async def test_a_resize_storm_reaches_the_game_as_a_few_resizes_ending_on_the_last(start_server: ServerFactory) -> None:
+    server = await start_server(web="127.0.0.1:0")
+    assert server.web is not None
+    async with aiohttp.ClientSession() as http:
+        tab = await open_socket_tab(http, server)
+        await tab.wait_for_text(MENU_TEXT)
+        (session,) = server.web.sessions
+        told: list[tuple[int, int]] = []
+        meta = session._meta
+
+        async def counting(data: dict[str, object]) -> None:
+            if data.get("type") == "resize":
+                told.append((int(data["width"]), int(data["height"])))  # type: ignore[call-overload]
+            await meta(data)
+
+        session._meta = counting  # type: ignore[method-assign]
+        for step in range(50):  # a window dragged: 50 sizes at once (within the message throttle's burst)
+            await tab.socket.send_json(["resize", {"width": 60 + step, "height": 20}])
+        await until(lambda: session._size == (109, 20))
+        assert told[-1] == (109, 20)  # the last size wins
+        assert len(told) <= 3, told  # the game laid its screen out a few times, not fifty

@@ -19,7 +19,7 @@ from ..domain.presence import new_session_id
 from ..domain.words import counted
 from .events import MAX_REPORTS, Events, Who
 from .logsafe import clean
-from .throttle import InputThrottle
+from .throttle import Coalescer, InputThrottle
 
 if TYPE_CHECKING:
     from ..settings import Settings
@@ -240,6 +240,7 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
         self._open = False
         self._term: str | None = None
         self._size = (80, 24, 0, 0)
+        self._resizes = Coalescer(server.settings.resize_window, self._apply_size, self._loop)
         self.game_settings: Settings | None = None
         """The settings the game was started with (the server's, with this session's seed)."""
         self.game_fingerprint: str | None = None
@@ -322,9 +323,14 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         """Follow the client's window size."""
         self._size = (width, height, pixwidth, pixheight)
-        if self._master is not None:
+        # A window being dragged sends dozens of sizes, and each makes the game lay its screen out again:
+        # the game gets the first at once, then the latest at most every resize_window seconds.
+        self._resizes.push(self._size)
+
+    def _apply_size(self, size: object) -> None:
+        if self._master is not None and isinstance(size, tuple):
             try:
-                set_window_size(self._master, width, height, pixwidth, pixheight)
+                set_window_size(self._master, *size)
             except OSError:
                 pass
 

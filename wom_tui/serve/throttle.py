@@ -15,6 +15,7 @@ counts it for the session to tell the player.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 
@@ -239,3 +240,44 @@ class InputThrottle:
         take = free + paid
         self._paste_size += take
         return take
+
+
+class Coalescer:
+    """A burst of values (a window being dragged: dozens of resizes) reaches the game as few: the first at
+    once, then at most one per ``window`` seconds, always the latest (the last one in a window wins).
+    """
+
+    def __init__(self, window: float, apply: Callable[[object], None],
+                 loop: asyncio.AbstractEventLoop | None = None) -> None:
+        self._window = window
+        self._apply = apply
+        self._loop = loop or asyncio.get_running_loop()
+        self._last = -float("inf")
+        self._pending: object = None
+        self._handle: asyncio.TimerHandle | None = None
+        self.applied = 0
+        """Values passed on so far."""
+
+    def push(self, value: object) -> None:
+        """A new value: passed on now if none was within the window, else when the window ends (if still the latest)."""
+        self._pending = value
+        if self._handle is not None:
+            return
+        now = self._loop.time()
+        if self._window <= 0 or now - self._last >= self._window:
+            self._fire()
+        else:
+            self._handle = self._loop.call_at(self._last + self._window, self._fire)
+
+    def _fire(self) -> None:
+        self._handle = None
+        value, self._pending = self._pending, None
+        self._last = self._loop.time()
+        self.applied += 1
+        self._apply(value)
+
+    def cancel(self) -> None:
+        """Drop what waits (the session ended)."""
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None

@@ -45,7 +45,7 @@ from .session import (
     ARCADE_FULL, MAX_COLUMNS, MAX_ROWS, START_FAILED, TERMINAL_RESET, TOO_MANY_FROM_ADDRESS, TOO_MANY_FROM_NETWORK,
     SeatedGame, child_environment, describe_seconds,
 )
-from .throttle import InputThrottle
+from .throttle import Coalescer, InputThrottle
 from .webaddress import split_address
 from .webguard import AiohttpLog, ConnectionGuard, HostCheck, RefusalLog, json_too_deep
 from .web_auth import COOKIE, COOKIE_MAX_AGE, BrowserSignIn
@@ -236,6 +236,8 @@ class WebSession(SeatedGame):
         self._other_messages = InputThrottle(rate=20.0, burst=60)
         """Resizes, focus changes and pings: each makes the game (or the server) work, so they are
         throttled too, on their own budget (a window dragged wide sends a few dozen resizes)."""
+        self._resizes = Coalescer(settings.resize_window, self._apply_size, self._loop)
+        """A tab's resizes, coalesced: the last in each ``resize_window`` is the one the game gets."""
         self._socket: web.WebSocketResponse | None = None
         self._stdin: asyncio.StreamWriter | None = None
         self._proc: WarmChild | None = None
@@ -429,7 +431,7 @@ class WebSession(SeatedGame):
             elif kind == "resize" and isinstance(argument, dict):
                 width, height = argument.get("width"), argument.get("height")
                 if isinstance(width, int) and isinstance(height, int):
-                    await self.resize(width, height)
+                    self._resizes.push((width, height))
             elif kind == "ping" and isinstance(argument, str) and len(argument) <= 32:
                 await socket.send_json(["pong", argument])
             elif kind in ("focus", "blur"):
@@ -448,6 +450,10 @@ class WebSession(SeatedGame):
         if data:
             self._last_input = self._loop.time()  # dropped input (an endless paste) does not keep the game awake
             await self._packet(b"D", data)
+
+    def _apply_size(self, size: object) -> None:
+        if isinstance(size, tuple) and not self._ending:
+            asyncio.ensure_future(self.resize(*size))
 
     async def resize(self, width: int, height: int) -> None:
         """Tell the game the tab's terminal size (capped as an SSH client's)."""
