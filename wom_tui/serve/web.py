@@ -565,7 +565,8 @@ class WebDoor:
             from ..settings import open_store
 
             self._store = open_store(self.settings)
-            self.sign_in = BrowserSignIn(self._store)
+            self.sign_in = BrowserSignIn(self._store, network_attempts=self.settings.signin_network_attempts,
+                                         total_attempts=self.settings.signin_attempts_total)
         app = web.Application(middlewares=[self._headers, self._check_host], client_max_size=16 * 1024)
         app.router.add_get("/", self._handle_page)
         app.router.add_get("/livez", self._handle_livez)
