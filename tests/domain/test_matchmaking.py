@@ -260,3 +260,26 @@ def test_held_tickets_round_trip_and_older_tickets_still_read():
     assert "group" not in plain and Ticket.from_json(plain) == ticket("Ann", 100.0)
     with pytest.raises(TableDataError):
         Ticket.from_json(dict(plain, group="s-Ann"))  # a group without when its hold ends
+
+
+def test_a_quick_match_table_has_a_guess_clock_so_a_stalling_loser_cannot_keep_it_from_finishing():
+    from wom_tui.domain.table import FINISHED, GUESSING
+    from wom_tui.settings import Settings
+
+    from wom_tui.domain.table import GUESS_CLOCKS
+
+    clock = Settings(data_dir=".", seed=1).quick_match_clock
+    assert clock in GUESS_CLOCKS  # the server's default is one a table accepts
+    alan, bob = person("Alan"), person("Bob")
+    group = pair(queue(ticket("Alan"), ticket("Bob")), {}, 20.0)[0]
+    table = match_table("tq", group, seed=7, now=100.0, guess_clock=clock)
+    table.set_code(alan, "RGBY", 101.0)
+    table.set_code(bob, "WWKK", 102.0)
+    assert table.phase == GUESSING
+    table.guess(bob, "RGBY", 103.0)  # Bob breaks Alan's code at once
+    # Alan never guesses and only presses keys that do nothing: his clock runs out, and the game ends.
+    table.tick(102.0 + clock - 1)
+    assert table.phase == GUESSING
+    table.tick(102.0 + clock)
+    assert table.phase == FINISHED
+    assert [r.broke for r in table.results().players] == [False, True]

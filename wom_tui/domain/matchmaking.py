@@ -282,13 +282,17 @@ def _close(a: Ticket, b: Ticket, ratings: Mapping[str, float], now: float) -> bo
 
 
 def match_table(table_id: str, group: Group, *, seed: int, now: float, grace: float = SEAT_GRACE,
-                pace: tuple[float, float] = COMPUTER_PACE) -> Table:
+                pace: tuple[float, float] = COMPUTER_PACE, guess_clock: float | None = None) -> Table:
     """The started table of ``group``: the longest waiter opens it, everyone sits, computers fill the
     rest, and the code making begins (World of Mastermind's usual rules, the group's attempts).
+
+    ``guess_clock``: the seconds each person has for each guess (the server's ``quick_match_clock``): a
+    rated game must end, so a player who stops guessing loses the code they were breaking, as if out of
+    guesses, and the table finishes.
     """
     creator = group.tickets[0].holder
     table = Table(table_id, creator, seats=len(group.tickets) + len(group.computers), attempts=group.attempts,
-                  seed=seed, now=now, grace=grace, pace=pace)
+                  seed=seed, now=now, grace=grace, pace=pace, guess_clock=guess_clock)
     for index, ticket in enumerate(group.tickets[1:], start=1):
         table.sit(ticket.holder, index)
     for index, name in enumerate(group.computers, start=len(group.tickets)):

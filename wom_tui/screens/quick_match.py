@@ -113,7 +113,7 @@ class QuickMatchScreen(LiveScreen):
                 return Waiting(None, 0, None)
         live.match_wave(self.wom.rating_of, self.wom.rng.getrandbits(48), interval=self.wave_interval,
                         grace=self.wom.options.seat_grace, hold=self.straggler_hold,
-                        pace=_pace(self.wom.options.computer_pace))
+                        pace=_pace(self.wom.options.computer_pace), guess_clock=self.wom.options.quick_match_clock)
         queue = live.match_queue()
         ticket = queue.ticket(me.session)
         table = live.table(ticket.table_id) if ticket is not None and ticket.table_id is not None else None

@@ -325,8 +325,9 @@ class Matchmaking(Protocol):
         """The player asks for the computers now (None if they no longer wait)."""
 
     def match_wave(self, rating_of: RatingOf, seed: int, *, interval: float = ...,
-                   grace: float = ..., pace: tuple[float, float] = ..., hold: float = ...) -> list[Table]:
-        """Run a wave if one is due (one process claims it); the tables started."""
+                   grace: float = ..., pace: tuple[float, float] = ..., hold: float = ...,
+                   guess_clock: float | None = ...) -> list[Table]:
+        """Run a wave if one is due (one process claims it); the tables started (with ``guess_clock``)."""
 
 
 class Live(Matchmaking, Protocol):
