@@ -154,10 +154,6 @@ class Settings:
     """Seconds over which a client's resizes are coalesced: the last one in the window is the one the game sees."""
     quick_match_clock: float = 120.0
     """Seconds each player of a quick-match (rated) table has for each guess; a stalled seat loses its code."""
-    rematch_window: float = 3600.0
-    """Seconds within which quick match does not pair the same two names again."""
-    thrown_game_weight: float = 0.1
-    """How much a rated game counts when its loser left (or timed out) without a single guess (1: fully)."""
     signin_network_attempts: int = 60
     """Sign-in codes one network (IPv4 /24, IPv6 /64) may try per ``ADDRESS_WINDOW``."""
     signin_attempts_total: int = 600

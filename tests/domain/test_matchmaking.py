@@ -283,3 +283,16 @@ def test_a_quick_match_table_has_a_guess_clock_so_a_stalling_loser_cannot_keep_i
     table.tick(102.0 + clock)
     assert table.phase == FINISHED
     assert [r.broke for r in table.results().players] == [False, True]
+
+
+def test_two_names_from_one_network_are_never_paired_but_each_is_with_others():
+    # Alan and Bob: two keys of one person at one address. Carol comes from elsewhere.
+    alan = Ticket(person("Alan"), 0.0, network="198.51.100.0/24")
+    bob = Ticket(person("Bob"), 0.0, network="198.51.100.0/24")
+    assert pair(queue(alan, bob), {}, 5.0) == []  # together, never
+    groups = pair(queue(alan, bob, Ticket(person("Carol"), 0.0, network="203.0.113.0/24")), {}, 5.0)
+    assert [[t.holder.name for t in g.tickets] for g in groups] == [["Alan", "Carol"]]
+    # Alone after the fill time: the computers, never each other.
+    filled = pair(queue(alan, bob), {}, 40.0)
+    assert [g.computers != () for g in filled] == [True, True]
+    assert Ticket.from_json(alan.as_json()) == alan

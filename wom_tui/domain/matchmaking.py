@@ -77,6 +77,9 @@ class Ticket:
     """The session of the first player of the held group this player is in (None: not in one)."""
     held_until: float | None = None
     """When the held group's table is made if nobody else joins (None: not in a held group)."""
+    network: str | None = None
+    """The network the player connects from (an IPv4 /24, an IPv6 /64; None: not known, a local game): two
+    players of one network are never paired (one person with two names would feed one the other's games)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.holder, SeatHolder):
@@ -113,6 +116,8 @@ class Ticket:
                 "fill_after": self.fill_after, "table_id": self.table_id, "matched_at": self.matched_at}
         if self.group is not None:
             data.update(group=self.group, held_until=self.held_until)
+        if self.network is not None:
+            data["network"] = self.network
         return data
 
     @classmethod
@@ -120,8 +125,10 @@ class Ticket:
         """Rebuild from :meth:`as_json` data; :class:`.table.TableDataError` if it is not one."""
         keys = {"holder", "since", "attempts", "fill_after", "table_id", "matched_at"}
         held = {"group", "held_until"}
-        if not isinstance(data, dict) or set(data) not in (keys, keys | held):
-            raise TableDataError(f"a queue ticket needs exactly {', '.join(sorted(keys))} (and group, held_until)")
+        if not isinstance(data, dict) or set(data) - {"network"} not in (keys, keys | held) \
+                or not isinstance(data.get("network", ""), str):
+            raise TableDataError(f"a queue ticket needs exactly {', '.join(sorted(keys))} (and group, held_until; "
+                                 "a network, text)")
         number = (int, float)
         if type(data["since"]) not in number or type(data["fill_after"]) not in number \
                 or (data["matched_at"] is not None and type(data["matched_at"]) not in number) \
@@ -133,7 +140,8 @@ class Ticket:
             return cls(SeatHolder.from_json(data["holder"]), float(data["since"]), data["attempts"],
                        float(data["fill_after"]), data["table_id"],
                        None if data["matched_at"] is None else float(data["matched_at"]),
-                       data.get("group"), None if "held_until" not in data else float(data["held_until"]))
+                       data.get("group"), None if "held_until" not in data else float(data["held_until"]),
+                       data.get("network"))
         except (ValueError, TypeError) as exc:
             raise TableDataError(str(exc)) from None
 
@@ -275,7 +283,9 @@ def pair(queue: MatchQueue, ratings: Mapping[str, float], now: float,
 
 
 def _close(a: Ticket, b: Ticket, ratings: Mapping[str, float], now: float) -> bool:
-    """Same attempts, and ratings within the wider of the two players' :func:`tolerance`."""
+    """Same attempts, not of one network, and ratings within the wider of the two players' :func:`tolerance`."""
+    if a.network is not None and a.network == b.network:
+        return False
     wider = max(tolerance(now - a.since), tolerance(now - b.since))
     return a.attempts == b.attempts and abs(ratings.get(a.session, RATING_MIDDLE)
                                             - ratings.get(b.session, RATING_MIDDLE)) <= wider

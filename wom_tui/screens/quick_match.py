@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from ..domain.browser import network_key
 from ..domain.codes import WOM_RULESET
 from ..domain.matchmaking import STRAGGLER_HOLD, WAVE_INTERVAL, Ticket
 from ..domain.store.api import LiveChange
@@ -67,6 +68,12 @@ class QuickMatchScreen(LiveScreen):
         self.seated_at: str | None = None
         self._queued = False
 
+    @property
+    def _network(self) -> str | None:
+        """The player's network as the server saw it (None locally): quick match never pairs two of one."""
+        address = self.wom.options.client_address
+        return network_key(address) if address else None
+
     def compose(self) -> ComposeResult:
         with Vertical(id="quick-box", classes="panel"):
             yield Static(Text("Quick match: World of Mastermind"), classes="panel-title")
@@ -107,7 +114,8 @@ class QuickMatchScreen(LiveScreen):
             # _leaving and leaves itself. Otherwise a player back at the menu would stay queued, to be
             # seated at a table they never see.
             self._queued = True
-            self.ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.wom.options.fill_after)
+            self.ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.wom.options.fill_after,
+                                       network=self._network)
             if self._leaving:
                 live.leave_queue(me.session)
                 return Waiting(None, 0, None)
@@ -120,7 +128,8 @@ class QuickMatchScreen(LiveScreen):
         if ticket is None and self.seated_at is None and not self._leaving:
             # Dropped from the queue (this session looked gone to a wave, or a seated ticket expired
             # before its table could be read): wait again (and not if the screen went meanwhile).
-            ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.wom.options.fill_after)
+            ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.wom.options.fill_after,
+                                       network=self._network)
             if self._leaving:
                 live.leave_queue(me.session)
         group = queue.held.get(ticket.group, ()) if ticket is not None and ticket.group is not None else ()

@@ -315,7 +315,8 @@ class Matchmaking(Protocol):
     def match_queue(self) -> MatchQueue:
         """The queue as kept now."""
 
-    def enqueue(self, holder: SeatHolder, *, attempts: int = ..., fill_after: float = ...) -> Ticket:
+    def enqueue(self, holder: SeatHolder, *, attempts: int = ..., fill_after: float = ...,
+                network: str | None = ...) -> Ticket:
         """Wait for a quick match; the session's ticket (replacing any it or this person had)."""
 
     def leave_queue(self, session: str) -> None:

@@ -229,9 +229,12 @@ class TableRules:
         """
         raise NotImplementedError
 
-    def enqueue(self, holder: SeatHolder, *, attempts: int = 10, fill_after: float = FILL_AFTER) -> Ticket:
-        """Wait for a quick match (again): the session's ticket, replacing any it or this person had."""
-        ticket = Ticket(holder, self.clock(), attempts, fill_after)
+    def enqueue(self, holder: SeatHolder, *, attempts: int = 10, fill_after: float = FILL_AFTER,
+                network: str | None = None) -> Ticket:
+        """Wait for a quick match (again): the session's ticket, replacing any it or this person had;
+        ``network``: the player's (never paired with another of the same).
+        """
+        ticket = Ticket(holder, self.clock(), attempts, fill_after, network=network)
 
         def change(queue: MatchQueue) -> tuple[MatchQueue, list[Table], Ticket]:
             return queue.with_ticket(ticket), [], ticket
