@@ -158,6 +158,9 @@ class Settings:
     """Sign-in codes one network (IPv4 /24, IPv6 /64) may try per ``ADDRESS_WINDOW``."""
     signin_attempts_total: int = 600
     """Sign-in codes all browsers together may try per ``ADDRESS_WINDOW`` (a code holder's ceiling)."""
+    signin_recheck: float = 10.0
+    """Seconds between two checks of every signed-in browser tab's cookie on each server: a revoked (``wom-tui
+    users revoke``) or expired session's open tabs end within this."""
     motd: str | None = None
     """The message of the day, one line on every session's main menu (``--motd``; data, never markup)."""
     operator_keys: tuple[Path, ...] = ()

@@ -108,6 +108,12 @@ CLOSE_NOT_YOURS = 4003
 CLOSE_BAD_MESSAGE = 1007
 """A message that is not the page's JSON (malformed, or nested deeper than ``max_json_depth``): the socket goes."""
 
+SIGNED_OUT = (
+    "\r\nThis browser is no longer signed in as {name} (its sign-in was revoked or has expired). "
+    "Sign in again (/signin) to play as {name}.\r\n"
+)
+"""What a signed-in tab reads when its session was revoked or expired while it played."""
+
 NO_GUESTS_HERE = (
     "This World of Mastermind server only lets in signed-in players: sign in with a one-time code "
     "(the link below, or /signin), then open the game again.\r\n"
@@ -226,6 +232,8 @@ class WebSession(SeatedGame):
         """The client's address (for the per-address cap)."""
         self.name = name
         """The registered name the tab's cookie signed in as (None: a guest); the game is told this."""
+        self.token: str | None = None
+        """The cookie that signed it in (checked again every ``signin_recheck``: revoked, the tab ends)."""
         self.fingerprint: str | None = None
         self.presence_id = new_session_id()
         """The game's id in the store's presence (chosen here, so that an operator's kick reaches this tab)."""
@@ -551,6 +559,7 @@ class WebDoor:
         self._trusted = _networks(self.settings.trusted_proxy)
         self._origins = {origin.rstrip("/").lower() for origin in self.settings.web_origin}
         self._page = render_page()
+        self._recheck: asyncio.Task[None] | None = None
         self.refusals = RefusalLog(log, self.settings.log_refusal_interval)
         """Refused requests, logged once per kind and address per interval."""
         self.hosts = HostCheck(self.host, self.settings.web_origin)
@@ -587,6 +596,8 @@ class WebDoor:
         await self._runner.setup()
         self._site = _GuardedSite(self._runner, self.host, self._port, guard=self.guard)
         await self._site.start()
+        if self.settings.signin_recheck > 0:
+            self._recheck = asyncio.ensure_future(self._recheck_signins())
         log.info("web: listening on http://%s:%d", self.host, self.port)
 
     @property
@@ -624,8 +635,41 @@ class WebDoor:
         if self._sessions.get(session.tab) is session:
             del self._sessions[session.tab]
 
+    async def _recheck_signins(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.signin_recheck)  # a period, not a condition: nothing announces a revoke
+            await self.recheck_signins()
+
+    async def recheck_signins(self) -> int:
+        """End every signed-in tab whose cookie no longer signs in as its name (revoked on any server sharing
+        the store, or expired); how many ended. The store is asked off the loop, once per cookie.
+        """
+        signed = [session for session in self._sessions.values()
+                  if session.name is not None and session.token is not None and session.running]
+        if not signed or self.sign_in is None:
+            return 0
+        sign_in = self.sign_in
+        tokens = {session.token for session in signed if session.token is not None}
+        try:
+            names = await asyncio.to_thread(lambda: {token: sign_in.who(token) for token in tokens})
+        except StoreError as error:
+            log.warning("web: cannot check the signed-in tabs' cookies now: %s", error)
+            return 0
+        ended = 0
+        for session in signed:
+            now_as = names.get(session.token or "")
+            if now_as is None or session.name is None or now_as.lower() != session.name.lower():
+                log.info("%s: %s's browser sign-in was revoked or expired; ending the game", session.label,
+                         clean(session.name))
+                session.end("signed out", SIGNED_OUT.format(name=session.name))
+                ended += 1
+        return ended
+
     async def close(self) -> None:
         """Stop listening and close what is left (the games were ended by the server)."""
+        if self._recheck is not None:
+            self._recheck.cancel()
+            self._recheck = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -787,6 +831,8 @@ class WebDoor:
             session = await self._new_session(socket, tab, host, name, size)
             if session is None:
                 return socket
+        if name is not None:
+            session.token = request.cookies.get(COOKIE)
         await session.attach(socket, size)
         try:
             await session.receive(socket, self.refusals)

@@ -152,7 +152,8 @@ class BrowserSessions(Protocol):
         """``name``'s unexpired browser sessions, oldest first (empty for an unknown name)."""
 
     def revoke_browser_sessions(self, name: str, session_id: str | None = None) -> int:
-        """End one of ``name``'s sessions (``session_id``) or all (None); how many ended.
+        """End one of ``name``'s sessions (``session_id``) or all (None), and void every unused browser code
+        of ``name`` (one made in a revoked browser must not sign another in); how many sessions ended.
         ``BrowserSignInRefused`` if ``name`` is unknown or holds no session ``session_id``.
         """
 
