@@ -255,7 +255,7 @@ async def open_and_close() -> None:
                 break
             except (RuntimeError, TimeoutError):
                 await asyncio.sleep(1.0)
-        print(f"4. four /ws sockets opened and closed at once: the address got a seat again after "
+        print("4. four /ws sockets opened and closed at once: the address got a seat again after "
               + (f"{free:.1f} s" if free is not None else "more than 150 s"))
 
 
@@ -265,7 +265,7 @@ async def deep_json() -> None:
         socket_, _ = await server.tab(http)
         lines_before = server.log.count(b"\n")
         await socket_.send_str("[" * 60_000)
-        while (message := await socket_.receive()).type == aiohttp.WSMsgType.BINARY:
+        while (await socket_.receive()).type == aiohttp.WSMsgType.BINARY:
             pass
         await asyncio.sleep(0.5)
         added = server.log[before:]
