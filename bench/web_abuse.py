@@ -68,6 +68,10 @@ def children(pid: int) -> list[int]:
     return found
 
 
+CODE: str | None = None
+"""``--code``: the folder whose ``wom_tui`` the servers run (another checkout, to measure it before a fix)."""
+
+
 class Server:
     """``wom-tui serve --web 127.0.0.1:0`` in a subprocess under ``ulimit -n 1024``; its log kept."""
 
@@ -82,7 +86,8 @@ class Server:
 
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "wom_tui", "serve", "--port", "0", "--web", "127.0.0.1:0",
-            "--data-dir", self.folder.name, *self.extra, stderr=asyncio.subprocess.PIPE, preexec_fn=limit)
+            "--data-dir", self.folder.name, *self.extra, stderr=asyncio.subprocess.PIPE, preexec_fn=limit,
+            cwd=CODE, env={**os.environ, "PYTHONPATH": CODE} if CODE else None)
         assert self.process.stderr is not None
         while b"web: listening on" not in self.log:
             line = await self.process.stderr.readline()
@@ -342,8 +347,13 @@ async def main() -> None:
     parser.add_argument("--resize-seconds", type=float, default=10.0)
     parser.add_argument("--guesses", type=int, default=1000)
     parser.add_argument("--only", type=int, action="append", help="run only these attacks (1-8)")
+    parser.add_argument("--code", help="run the servers from this checkout (to measure before a fix)")
     parser.add_argument("--tiny", action="store_true", help="one quick pass to check the bench runs (figures meaningless)")
     args = parser.parse_args()
+    global CODE
+    CODE = args.code
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the attacker holds --slow connections itself
     if args.tiny:
         args.slow, args.slow_every, args.slow_hold, args.paste_seconds, args.idle = 20, 0.2, 0.5, 1.0, 30.0
         args.bad_seconds, args.resize_seconds, args.guesses = 0.3, 0.5, 10
