@@ -180,7 +180,8 @@ async def slow_headers(count: int, every: float, hold: float) -> None:
                     except (ConnectionError, RuntimeError):
                         pass
         await asyncio.sleep(0.5)
-        alive = sum(1 for reader, _writer in held if not reader.at_eof())
+        alive = sum(1 for reader, writer in held
+                    if not reader.at_eof() and reader.exception() is None and not writer.is_closing())
         fds = server.descriptors
         page = await timed("a page", server.page())
         async with aiohttp.ClientSession() as http:
@@ -202,7 +203,12 @@ async def endless_paste(seconds: float, idle: float) -> None:
         await socket_.send_json(["stdin", "\x1b[200~"])
         chunk = "x" * (256 * 1024)
         started, sent, ended_after = time.monotonic(), 0, None
+        peak, cpu_last = rss_before, cpu_before
         while time.monotonic() - started < seconds:
+            try:
+                peak, cpu_last = max(peak, rss_mib(game)), cpu_seconds(game)
+            except OSError:
+                pass  # the game has ended
             if socket_.closed:
                 ended_after = time.monotonic() - started
                 break
@@ -214,12 +220,8 @@ async def endless_paste(seconds: float, idle: float) -> None:
             sent += 60_000
             await asyncio.sleep(60_000 / (4 * 1024 * 1024))  # 4 MiB/s
         elapsed = time.monotonic() - started
-        try:
-            rss_after, cpu_after = rss_mib(game), cpu_seconds(game)
-        except OSError:
-            rss_after, cpu_after = float("nan"), float("nan")
-        print(f"2. endless paste: {sent / 2**20:.0f} MiB sent in {elapsed:.0f} s; the game's RSS {rss_before:.0f} → "
-              f"{rss_after:.0f} MiB, {100 * (cpu_after - cpu_before) / elapsed:.0f} % of a core; "
+        print(f"2. endless paste: {sent / 2**20:.0f} MiB sent in {elapsed:.0f} s; the game's RSS {rss_before:.0f} MiB, "
+              f"at most {peak:.0f} MiB, {100 * (cpu_last - cpu_before) / elapsed:.0f} % of a core; "
               + (f"the idle timeout ({idle:g} s) ended it after {ended_after:.0f} s" if ended_after is not None
                  else "still running"))
         await socket_.close()

@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 
 from aiohttp.http_exceptions import HttpProcessingError
 
+from .events import extra
 from .logsafe import clean
 
 log = logging.getLogger("wom_tui.serve")
@@ -83,7 +84,8 @@ class RefusalLog:
             self._seen.popitem(last=False)
         self._logger.warning(
             "web: refused %s from %s%s%s", kind, clean(address), f": {clean(detail, 200)}" if detail else "",
-            f" ({more} more of these since the last line)" if more else "")
+            f" ({more} more of these since the last line)" if more else "",
+            extra=extra("web_refused", address=address, reason=kind, transport="web", more=more or None))
         return True
 
 
