@@ -296,3 +296,12 @@ def test_two_names_from_one_network_are_never_paired_but_each_is_with_others():
     filled = pair(queue(alan, bob), {}, 40.0)
     assert [g.computers != () for g in filled] == [True, True]
     assert Ticket.from_json(alan.as_json()) == alan
+
+
+def test_a_ticket_names_the_players_network_but_never_loopback():
+    from wom_tui.domain.matchmaking import pairing_network
+
+    assert pairing_network("198.51.100.7") == pairing_network("198.51.100.200") == "198.51.100.0/24"
+    assert pairing_network("2001:db8::1") == "2001:db8::/64"
+    # The machine's own users, or everyone behind a proxy not declared with --trusted-proxy: not held apart.
+    assert pairing_network("127.0.0.1") is None and pairing_network("::1") is None and pairing_network(None) is None

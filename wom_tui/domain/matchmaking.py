@@ -24,10 +24,12 @@ seats a ticket twice, and a ticket once seated is never paired again (:meth:`Tic
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .browser import network_key
 from .ratings import DISPLAY_BASE
 from .table import SEAT_GRACE, COMPUTER_PACE, SeatHolder, Table, TableDataError
 from .users import COMPUTER_NAMES
@@ -53,6 +55,21 @@ MATCHED_KEEP = 60.0
 """Seconds a seated ticket stays in the queue for its player's screen to read it."""
 STRAGGLER_HOLD = 3.0
 """Seconds a wave's group of two or three waits for one more player before its table is made."""
+
+
+def pairing_network(address: str | None) -> str | None:
+    """The network a player's ticket names (:attr:`Ticket.network`): the IPv4 /24 or IPv6 /64 of the address the
+    server saw; None for no address (a local game) or a loopback one (the machine's own users, or a proxy
+    not declared with ``--trusted-proxy``, behind which everyone shares one address: nobody is held apart).
+    """
+    if not address:
+        return None
+    try:
+        if ipaddress.ip_address(address.split("%", 1)[0]).is_loopback:
+            return None
+    except ValueError:
+        pass
+    return network_key(address)
 
 
 def tolerance(waited: float) -> float:
@@ -373,6 +390,7 @@ def run_wave(queue: MatchQueue, ratings: Mapping[str, float], now: float, *,
 
 __all__ = [
     "CLOSENESS", "FILL_AFTER", "Group", "MATCHED_KEEP", "MAX_SEATS", "MatchQueue", "RATING_MIDDLE", "RatingOf",
+    "pairing_network",
     "STRAGGLER_HOLD", "Ticket",
     "WAVE_AT", "WAVE_INTERVAL", "WIDENING", "match_table", "nearest_computer", "pair", "run_wave", "tolerance",
     "wave_due",

@@ -18,9 +18,8 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from ..domain.browser import network_key
 from ..domain.codes import WOM_RULESET
-from ..domain.matchmaking import STRAGGLER_HOLD, WAVE_INTERVAL, Ticket
+from ..domain.matchmaking import STRAGGLER_HOLD, WAVE_INTERVAL, Ticket, pairing_network
 from ..domain.store.api import LiveChange
 from ..domain.table import MAKING, Table
 from ..domain.words import counted
@@ -71,8 +70,7 @@ class QuickMatchScreen(LiveScreen):
     @property
     def _network(self) -> str | None:
         """The player's network as the server saw it (None locally): quick match never pairs two of one."""
-        address = self.wom.options.client_address
-        return network_key(address) if address else None
+        return pairing_network(self.wom.options.client_address)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="quick-box", classes="panel"):
