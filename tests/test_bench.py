@@ -36,6 +36,7 @@ TINY: dict[str, list[str]] = {
     "solver.py": ["--pegs", "4", "--colours", "6", "--strategy", "expert", "--games", "2", "--json"],
     "ssh_load.py": ["1", "--json"],
     "web_load.py": ["1", "--json", "--no-ssh"],  # the SSH side is ssh_load.py's own tiny run
+    "web_abuse.py": ["--tiny"],
     "ssh_memory.py": ["1", "--wait", "0"],
     "startup.py": ["--runs", "1"],
     "stats.py": ["--games", "12", "--runs", "1"],

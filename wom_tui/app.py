@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from textual import events
 from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.driver import Driver
@@ -23,7 +24,7 @@ from textual.screen import Screen
 from .domain.identity import Identity
 from .modes import BY_NAME, MODES
 from .patches.key_queue import KeyQueue
-from .settings import Settings
+from .settings import OUT_OF_MEMORY, OUT_OF_MEMORY_STATUS, Settings
 from .paths import stylesheets
 from .widgets.themes import THEMES
 
@@ -92,6 +93,14 @@ class WomApp(KeyQueue[int]):
         """Tells the server an operator's act (a served game: the log pipe; locally: the log)."""
         for theme in THEMES:
             self.register_theme(theme)
+
+    async def on_event(self, event: events.Event) -> None:
+        """A paste the server cut at ``max_paste`` (serve/throttle.py) arrives whole up to the cut: say so."""
+        if isinstance(event, events.Paste) and self.options.served \
+                and len(event.text.encode("utf-8", "replace")) >= self.options.max_paste - 3:
+            self.notify(f"That paste was cut at {self.options.max_paste // 1024} KiB: the rest was dropped.",
+                        title="Paste too long", severity="warning", markup=False)
+        await super().on_event(event)
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's terminal driver for this platform, but on Linux and macOS one whose input thread sleeps
@@ -353,6 +362,17 @@ class WomApp(KeyQueue[int]):
             return
         from rich.text import Text
 
+        if isinstance(error, MemoryError):
+            # The served game's memory limit (launch.limit_game_memory): one line, and the player told why.
+            logging.getLogger("wom_tui.session").error("the game reached its memory limit (%d MiB)",
+                                                       self.options.game_memory_limit >> 20)
+            self._return_code = OUT_OF_MEMORY_STATUS
+            if self._exception is None:
+                self._exception = error
+                self._exception_event.set()
+            self._exit_renderables.append(Text(OUT_OF_MEMORY))
+            self._close_messages_no_wait()
+            return
         logging.getLogger("wom_tui.session").error("the game failed", exc_info=error)
         self._return_code = 1
         if self._exception is None:

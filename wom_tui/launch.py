@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from .domain.identity import Identity
-from .settings import Settings, open_store
+from .settings import OUT_OF_MEMORY, OUT_OF_MEMORY_STATUS, Settings, open_store
 
 if TYPE_CHECKING:
     from .app import WomApp
@@ -114,17 +114,41 @@ def run_served(settings: Settings, fingerprint: str | None, log_fd: int | None =
     logging.getLogger("wom_tui").addHandler(logging.NullHandler())
     if log_fd is not None:
         log_to_server(log_fd)
+    limit_game_memory(settings.game_memory_limit)
     try:
         if name is not None:
             identity = Identity.browser_tab(name)
         else:
             identity = Identity.key(fingerprint) if fingerprint else Identity.guest()
         return play(settings, identity)
+    except MemoryError:
+        logging.getLogger("wom_tui.session").error("the game reached its memory limit (%d MiB)",
+                                                   settings.game_memory_limit >> 20)
+        sys.stderr.write(OUT_OF_MEMORY + "\r\n")
+        sys.stderr.flush()
+        return OUT_OF_MEMORY_STATUS
     except Exception:
         logging.getLogger("wom_tui.session").exception("the game process failed")
         sys.stderr.write(SERVED_APOLOGY)
         sys.stderr.flush()
         return 70
+
+
+def limit_game_memory(limit: int) -> None:
+    """Cap a served game's address space at ``limit`` bytes (``RLIMIT_AS``; 0: no cap): past it, allocations
+    fail with MemoryError and the game ends with :data:`~wom_tui.settings.OUT_OF_MEMORY`.
+    """
+    if limit <= 0:
+        return
+    import resource
+
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    except (ValueError, OSError) as exc:
+        logging.getLogger("wom_tui.session").warning("cannot limit the game's memory: %s", exc)
 
 
 def play(settings: Settings, identity: Identity) -> int:

@@ -24,6 +24,13 @@ HOST_KEY_NAME = "ssh_host_ed25519_key"
 """The server's host key in the data folder, unless ``--host-key`` says otherwise."""
 
 
+OUT_OF_MEMORY_STATUS = 75
+"""The exit status of a served game that reached ``game_memory_limit`` (the server says goodbye for it)."""
+OUT_OF_MEMORY = ("Sorry, your game used more memory than this server allows and had to stop "
+                 "(a paste too long, perhaps). Please connect again.")
+"""What its player reads then."""
+
+
 def resolve_data_dir(arg: str | os.PathLike[str] | None) -> Path:
     """``--data-dir`` if given, else ``$WOM_DATA_DIR``, else the platform's user data folder."""
     if arg:
@@ -115,6 +122,44 @@ class Settings:
     behind a proxy, besides the address each request names."""
     trusted_proxy: tuple[str, ...] = ()
     """``--trusted-proxy``: addresses or networks whose X-Forwarded-For and X-Forwarded-Proto are believed."""
+    web_header_timeout: float = 10.0
+    """Seconds a browser's connection may take to send a whole request (its headers), and may then wait idle
+    for the next one (aiohttp's ``keepalive_timeout``); then it is closed (docs/serve.md, *Limits of the web door*)."""
+    web_max_unfinished: int = 128
+    """Web connections that have not yet sent a whole request, overall; beyond it the oldest is dropped."""
+    web_max_unfinished_per_ip: int = 8
+    """Web connections without a whole request from one address; beyond it that address's oldest is dropped."""
+    web_max_line: int = 4096
+    """The longest request line and header line a browser may send (bytes; aiohttp's ``max_line_size`` and
+    ``max_field_size``): longer is refused with 400."""
+    web_max_headers: int = 64
+    """Header lines one request may have (aiohttp's ``max_headers``)."""
+    fd_reserve: int = 256
+    """Descriptors the web door leaves free for the SSH door and the games: web connections beyond the
+    descriptor limit minus this are closed at once."""
+    max_json_depth: int = 4
+    """Nesting a tab's websocket message may have (``["resize", {...}]`` is 2); deeper is refused before it is
+    decoded, with close code 1007."""
+    log_refusal_interval: float = 60.0
+    """A refused request of one kind (bad HTTP, a bad Host, bad JSON) from one address is logged once per
+    this many seconds, with a count and no traceback."""
+    max_paste: int = 64 * 1024
+    """Bytes of one bracketed paste a game receives; the rest is dropped, and the player told so."""
+    paste_bytes_per_key: int = 128
+    """A paste costs the input throttle one keystroke per this many bytes (a full bucket pays for ``max_paste``)."""
+    game_memory_limit: int = 1536 * 1024 * 1024
+    """Address space a served game may use (``RLIMIT_AS``, bytes; 0: none); a game that reaches it ends with a goodbye."""
+    resize_window: float = 0.1
+    """Seconds over which a client's resizes are coalesced: the last one in the window is the one the game sees."""
+    quick_match_clock: float = 120.0
+    """Seconds each player of a quick-match (rated) table has for each guess; a stalled seat loses its code."""
+    signin_network_attempts: int = 60
+    """Sign-in codes one network (IPv4 /24, IPv6 /64) may try per ``ADDRESS_WINDOW``."""
+    signin_attempts_total: int = 600
+    """Sign-in codes all browsers together may try per ``ADDRESS_WINDOW`` (a code holder's ceiling)."""
+    signin_recheck: float = 10.0
+    """Seconds between two checks of every signed-in browser tab's cookie on each server: a revoked (``wom-tui
+    users revoke``) or expired session's open tabs end within this."""
     motd: str | None = None
     """The message of the day, one line on every session's main menu (``--motd``; data, never markup)."""
     operator_keys: tuple[Path, ...] = ()

@@ -15,6 +15,7 @@ from wom_tui.domain.browser import (
     BrowserSession,
     BrowserSignInRefused,
     SignInLimits,
+    network_key,
     clean_address,
     hash_session_token,
     keep_sessions,
@@ -101,3 +102,24 @@ def test_no_tab_or_address_ever_gets_more_tries_than_allowed(events) -> None:
     assert all(count <= 3 for count in wrong.values())
     for address, at in accepted:
         assert sum(1 for a, t in accepted if a == address and at - 10.0 < t <= at) <= 4
+
+
+def test_a_network_and_everyone_together_are_limited_too() -> None:
+    # A /24 with an address for every guess: 1,000 guesses in 2.4 s once got through, 20 per address.
+    limits = SignInLimits(network_attempts=60, total_attempts=100)
+    allowed = 0
+    for n in range(1000):
+        try:
+            limits.attempt(f"tab{n}", f"198.51.100.{n % 250}", n / 400)
+        except BrowserSignInRefused as refusal:
+            assert "your network" in refusal.reason
+            continue
+        allowed += 1
+    assert allowed == 60
+    for n in range(40):  # other networks still get in, up to everyone's ceiling
+        limits.attempt(f"other{n}", f"203.0.{n}.1", 3.0)
+    with pytest.raises(BrowserSignInRefused, match="this arcade"):
+        limits.attempt("late", "192.0.2.77", 3.0)
+    limits.attempt("late", "192.0.2.77", 3.0 + ADDRESS_WINDOW)  # the window moves on
+    assert network_key("2001:db8::1") == network_key("2001:db8::ffff") == "2001:db8::/64"
+    assert network_key("::ffff:198.51.100.7") == "198.51.100.0/24"

@@ -260,3 +260,48 @@ def test_held_tickets_round_trip_and_older_tickets_still_read():
     assert "group" not in plain and Ticket.from_json(plain) == ticket("Ann", 100.0)
     with pytest.raises(TableDataError):
         Ticket.from_json(dict(plain, group="s-Ann"))  # a group without when its hold ends
+
+
+def test_a_quick_match_table_has_a_guess_clock_so_a_stalling_loser_cannot_keep_it_from_finishing():
+    from wom_tui.domain.table import FINISHED, GUESSING
+    from wom_tui.settings import Settings
+
+    from wom_tui.domain.table import GUESS_CLOCKS
+
+    clock = Settings(data_dir=".", seed=1).quick_match_clock
+    assert clock in GUESS_CLOCKS  # the server's default is one a table accepts
+    alan, bob = person("Alan"), person("Bob")
+    group = pair(queue(ticket("Alan"), ticket("Bob")), {}, 20.0)[0]
+    table = match_table("tq", group, seed=7, now=100.0, guess_clock=clock)
+    table.set_code(alan, "RGBY", 101.0)
+    table.set_code(bob, "WWKK", 102.0)
+    assert table.phase == GUESSING
+    table.guess(bob, "RGBY", 103.0)  # Bob breaks Alan's code at once
+    # Alan never guesses and only presses keys that do nothing: his clock runs out, and the game ends.
+    table.tick(102.0 + clock - 1)
+    assert table.phase == GUESSING
+    table.tick(102.0 + clock)
+    assert table.phase == FINISHED
+    assert [r.broke for r in table.results().players] == [False, True]
+
+
+def test_two_names_from_one_network_are_never_paired_but_each_is_with_others():
+    # Alan and Bob: two keys of one person at one address. Carol comes from elsewhere.
+    alan = Ticket(person("Alan"), 0.0, network="198.51.100.0/24")
+    bob = Ticket(person("Bob"), 0.0, network="198.51.100.0/24")
+    assert pair(queue(alan, bob), {}, 5.0) == []  # together, never
+    groups = pair(queue(alan, bob, Ticket(person("Carol"), 0.0, network="203.0.113.0/24")), {}, 5.0)
+    assert [[t.holder.name for t in g.tickets] for g in groups] == [["Alan", "Carol"]]
+    # Alone after the fill time: the computers, never each other.
+    filled = pair(queue(alan, bob), {}, 40.0)
+    assert [g.computers != () for g in filled] == [True, True]
+    assert Ticket.from_json(alan.as_json()) == alan
+
+
+def test_a_ticket_names_the_players_network_but_never_loopback():
+    from wom_tui.domain.matchmaking import pairing_network
+
+    assert pairing_network("198.51.100.7") == pairing_network("198.51.100.200") == "198.51.100.0/24"
+    assert pairing_network("2001:db8::1") == "2001:db8::/64"
+    # The machine's own users, or everyone behind a proxy not declared with --trusted-proxy: not held apart.
+    assert pairing_network("127.0.0.1") is None and pairing_network("::1") is None and pairing_network(None) is None

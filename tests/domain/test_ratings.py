@@ -134,3 +134,28 @@ def test_the_cycle_collector_is_paused_for_bulk_work_and_left_as_it_was():
     except ValueError:
         pass
     assert gc.isenabled()
+
+
+def live_game(game_id: str, at: str, *lines: tuple[str, bool, bool, int]) -> GameSummary:
+    """A game at a live table (the record says it was not hot-seat)."""
+    return game(game_id, at, *lines)._replace(hot_seat=False)
+
+
+def test_thrown_games_with_a_second_name_hardly_move_a_rating():
+    # Alan and Bob are one person: Bob sets a code and leaves without a guess, twelve times in a row.
+    games = [live_game(f"g{n:02d}", f"2026-01-01T00:{n * 4:02d}:00+00:00",
+                       ("Alan", True, True, 2), ("Bob", True, False, 0)) for n in range(12)]
+    farmed = rate_games(games).rating("Alan")
+    assert farmed is not None and farmed.value < 1100, farmed.value  # it was 1444 when every game counted
+    # Games played for real (both guess, days apart) count in full, as before.
+    fair = [live_game(f"f{n:02d}", f"2026-01-{n + 1:02d}T00:00:00+00:00",
+                      ("Alan", True, True, 2), ("Bob", True, False, 5)) for n in range(12)]
+    assert rate_games(fair).rating("Alan").value > 1400  # type: ignore[union-attr]
+    # The same twelve real games within an hour: each after the first counts for little too.
+    rushed = [live_game(f"r{n:02d}", f"2026-01-01T00:{n * 4:02d}:00+00:00",
+                        ("Alan", True, True, 2), ("Bob", True, False, 5)) for n in range(12)]
+    assert rate_games(rushed).rating("Alan").value < 1200  # type: ignore[union-attr]
+    # The book kept as a cache rates on exactly as rating everything again.
+    book = rate_games(rushed[:6])
+    again = RatingBook.from_json(book.as_json())
+    assert catch_up(again, rushed).as_json() == rate_games(rushed).as_json()

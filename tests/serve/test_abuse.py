@@ -84,7 +84,7 @@ async def test_a_connection_that_does_not_sign_in_in_time_is_closed(start_server
 
 
 @shared
-async def test_typing_faster_than_a_person_is_cut_down_and_a_big_paste_still_works(shared_server: GameServer) -> None:
+async def test_typing_faster_than_a_person_is_cut_down_and_a_big_paste_is_cut_at_its_bound(shared_server: GameServer) -> None:
     server = shared_server
     conn = await connect(server, key=new_key())
     terminal = await open_terminal(conn)
@@ -102,10 +102,11 @@ async def test_typing_faster_than_a_person_is_cut_down_and_a_big_paste_still_wor
     terminal.type("\x1b")
     await terminal.wait_for_text(MENU_TEXT)
     dropped = session.input_dropped
-    terminal.type(b"\x1b[200~" + b"y" * 1024 * 1024 + b"\x1b[201~")  # a 1 MiB bracketed paste passes whole
+    terminal.type(b"\x1b[200~" + b"y" * 1024 * 1024 + b"\x1b[201~")  # a 1 MiB bracketed paste: cut at max_paste
     terminal.type("?")
-    await terminal.wait_for_text(HELP_TEXT)
-    assert session.input_dropped == dropped
+    await terminal.wait_for_text(HELP_TEXT)  # the game goes on, and the key after the paste arrives
+    assert session._throttle.pastes_cut == 1
+    assert session.input_dropped == dropped + 1
     conn.close()
     await session_ended(server, session)
 
@@ -262,3 +263,26 @@ def test_the_network_of_an_address() -> None:
     assert network_of("2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::/64"
     assert network_of("fe80::1%eth0") == "fe80::/64"
     assert network_of("?") == "?"
+
+
+async def test_a_resize_storm_reaches_the_game_as_a_few_resizes_ending_on_the_last(
+        start_server: ServerFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    from wom_tui.serve import session as session_module
+
+    server = await start_server()
+    terminal = await open_terminal(await connect(server))
+    await terminal.wait_for_text(MENU_TEXT)
+    told: list[tuple[int, int]] = []
+    real = session_module.set_window_size
+
+    def counting(fd: int, columns: int, rows: int, *pixels: int) -> None:
+        told.append((columns, rows))
+        real(fd, columns, rows, *pixels)
+
+    monkeypatch.setattr(session_module, "set_window_size", counting)
+    for step in range(50):  # a window dragged: 50 sizes in one go
+        terminal.resize(60 + step, 20)
+    await until(lambda: told[-1:] == [(109, 20)])
+    assert len(told) <= 3, told
+    terminal.type("x")
+    await terminal.wait_closed()

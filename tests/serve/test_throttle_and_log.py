@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -34,12 +35,35 @@ def test_whole_keystrokes_pass_in_order_whatever_the_chunking(keys: list[bytes],
     assert throttle.dropped == max(0, len(keys) - burst)
 
 
-def test_a_flood_is_cut_to_the_burst_and_a_big_paste_passes_whole() -> None:
+def test_a_flood_is_cut_to_the_burst_and_a_paste_up_to_its_bound_passes_whole() -> None:
     throttle = InputThrottle(clock=FrozenClock())
     assert len(throttle.feed(b"x" * 256 * 1024)) == BURST
-    paste = b"\x1b[200~" + b"y" * (1 << 20) + b"\x1b[201~"
+    paste = b"\x1b[200~" + "é".encode() * 16 * 1024 + b"\x1b[201~"  # 32 KiB, under max_paste
     fresh = InputThrottle(clock=FrozenClock())
-    assert b"".join(fresh.feed(paste[i:i + 4096]) for i in range(0, len(paste), 4096)) == paste
+    assert b"".join(fresh.feed(paste[i:i + 4095]) for i in range(0, len(paste), 4095)) == paste
+    assert fresh.pastes_cut == 0
+
+
+def test_an_endless_paste_is_cut_at_its_bound_and_the_rest_dropped() -> None:
+    settings = Settings(data_dir=Path("."), seed=1)
+    throttle = InputThrottle(clock=FrozenClock(), max_paste=settings.max_paste,
+                             paste_bytes_per_key=settings.paste_bytes_per_key)
+    seen = bytearray(throttle.feed(b"\x1b[200~"))
+    for _ in range(1000):  # 16 MiB and no end marker: a client that never ends its paste
+        seen += throttle.feed("ü".encode() * 8192)
+    assert len(seen) <= 6 + settings.max_paste + 6
+    assert seen.startswith(b"\x1b[200~") and seen.endswith(b"\x1b[201~")  # the game's paste ends at the cut
+    seen[6:-6].decode("utf-8")  # never half a character
+    assert throttle.pastes_cut == 1
+    # The real end marker comes at last: keys pass again (while tokens are left).
+    assert throttle.feed(b"\x1b[201~q") == b"q"
+
+
+def test_pasted_bytes_cost_keystrokes() -> None:
+    throttle = InputThrottle(clock=FrozenClock(), burst=100, paste_bytes_per_key=128, max_paste=1 << 20)
+    out = throttle.feed(b"\x1b[200~" + b"z" * 100_000 + b"\x1b[201~")
+    assert len(out) == 6 + 100 * 128 + 6  # the start's token pays for 128 bytes, each other token 128 more
+    assert throttle.feed(b"abc") == b""  # the paste used the whole budget
 
 
 def test_a_lone_escape_is_passed_at_once() -> None:

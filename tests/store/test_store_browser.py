@@ -131,3 +131,19 @@ def test_a_damaged_browser_file_is_named_and_left_alone(tmp_path) -> None:
         with pytest.raises(StoreError, match="browser.json"):
             attempt()
     assert (tmp_path / "browser.json").read_bytes() == damaged
+
+
+def test_revoking_voids_every_unused_code_of_the_name(store_factory) -> None:
+    store = store_factory()
+    store.register("Alan")
+    store.register("Bob")
+    thief = token_hash()
+    store.redeem_browser_code(store.issue_browser_code("Alan", now=NOW), thief, "203.0.113.66", now=NOW)
+    made_by_thief = store.issue_browser_code("Alan", now=NOW + timedelta(minutes=1))  # `b` in the stolen tab
+    bobs = store.issue_browser_code("Bob", now=NOW + timedelta(minutes=1))
+    assert store.revoke_browser_sessions("Alan") == 1
+    assert store.use_browser_session(thief, now=NOW + timedelta(minutes=2)) is None
+    with pytest.raises(BrowserSignInRefused, match="wrong, used or expired"):
+        store_factory().redeem_browser_code(made_by_thief, token_hash(), "203.0.113.66", now=NOW + timedelta(minutes=2))
+    # Another name's code is not touched.
+    assert store.redeem_browser_code(bobs, token_hash(), "192.0.2.1", now=NOW + timedelta(minutes=2)).name == "Bob"

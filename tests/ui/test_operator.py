@@ -218,3 +218,59 @@ async def test_the_operators_menu_entry_reads_on_one_line(data_dir, size) -> Non
                        message="the operator's entry on the menu")
         (line,) = [line for line in screen_lines(app) if "Operator: who is online" in line]
         assert " a " in line and line.rstrip(" │").endswith("Operator: who is online")
+
+
+async def test_an_operator_cannot_ban_or_kick_what_would_lock_operators_out(data_dir, tmp_path) -> None:
+    other_operator = "SHA256:" + "Q" * 43
+    app = served_app(data_dir, operator=True)
+    store = open_store(data_dir)
+    if store.user("Olga") is None:
+        store.register("Olga", key=other_operator)
+    # The operator's own second session (same key, from home), a guest at the operator's address, another
+    # operator, and Alan: only Alan may be banned or kicked.
+    extra = [store.live.join("Root", True, "root-second", Whereabouts("203.0.113.9", FP, "ssh", "Lobby")),
+             store.live.join_guest("guest-same-address", Whereabouts("192.0.2.1", None, "web", "Lobby")),
+             store.live.join("Olga", True, "olga-session", Whereabouts("198.51.100.50", other_operator, "ssh", "Lobby"))]
+    with other_sessions(data_dir):
+        async with app.run_test(size=(80, 24)) as pilot:
+            for presence in extra:
+                store.live.heartbeat(presence)
+            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+            await pilot.press("a")
+            await wait_for(pilot, lambda: isinstance(app.screen, OperatorScreen)
+                           and {"root-second", "guest-same-address", "alan-session"} <= {p.session for p in app.screen.online})
+            screen = app.screen
+            screen._operator_keys = {other_operator}  # as read from --operator-key files
+
+            def highlight(session: str) -> None:
+                screen.query_one(DataTable).move_cursor(row=next(i for i, p in enumerate(screen.online)
+                                                                 if p.session == session))
+
+            highlight("root-second")  # the operator's own key, through their second session
+            await pilot.press("k")
+            await wait_for(pilot, lambda: "signed in as an operator" in "\n".join(screen_lines(app)))
+            assert app.screen is screen
+            await pilot.press("b")
+            await wait_for(pilot, lambda: isinstance(app.screen, ReasonForm))
+            await pilot.press("down", "enter", "enter", *"oops", "enter")  # the key, for good
+            await wait_for(pilot, lambda: "an operator's key" in "\n".join(screen_lines(app)))
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is screen)
+            highlight("guest-same-address")  # shares the operator's address: banning it would turn them away
+            await pilot.press("b")
+            await wait_for(pilot, lambda: isinstance(app.screen, ReasonForm))
+            await pilot.press("enter", *"spam", "enter")  # its only target: the address
+            await wait_for(pilot, lambda: "the address 192.0.2.1" in "\n".join(screen_lines(app)))
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is screen)
+            highlight("olga-session")  # another operator's key
+            await pilot.press("k")
+            await wait_for(pilot, lambda: "Olga signed in as an operator" in "\n".join(screen_lines(app)))
+            assert app.store.kicks() == [] and app.store.bans() == []
+            highlight("alan-session")  # anyone else: as before
+            await pilot.press("b")
+            await wait_for(pilot, lambda: isinstance(app.screen, ReasonForm))
+            await pilot.press("enter", "enter", *"rude", "enter")
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            await pilot.press("y")
+            await wait_for(pilot, lambda: app.store.bans())

@@ -47,7 +47,9 @@ async def test_a_tab_that_does_not_come_back_loses_its_game_after_the_seat_grace
     assert server.web is not None
     tab = await open_tab(browser, page_url(server))
     await tab.wait_for_text(MENU_TEXT)
+    await tab.type("?")  # played: the game is worth waiting for (a tab that never played ends at once)
     (session,) = server.web.sessions
+    await until(lambda: session._pressed)
     await tab.page.close()
     await until(lambda: not session.running)
     assert server.sessions == [] and server.web.sessions == []

@@ -148,6 +148,8 @@ def _run_on(args: argparse.Namespace, store: Store, fingerprint: str | None,
             print(f"Browser session {args.session_id} of {user_named.name} is signed out.", file=out)
         else:
             print(f"{counted(ended, 'browser session')} of {user_named.name} signed out.", file=out)
+        print(f"Their open tabs end within seconds on every server; {user_named.name}'s unused sign-in codes "
+              "no longer work.", file=out)
         return 0
     assert fingerprint is not None
     if command == "bind":

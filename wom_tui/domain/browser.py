@@ -15,14 +15,18 @@ Codes, tokens and session ids come from :mod:`secrets`: they are credentials, no
 randomness, and must never come from the seeded game RNG (replaying a session with ``--seed``
 must not replay a credential).
 
-Guessing is limited twice (:class:`SignInLimits`): a tab may type :data:`MAX_WRONG_PER_TAB`
+Guessing is limited (:class:`SignInLimits`): a tab may type :data:`MAX_WRONG_PER_TAB`
 wrong codes, and an address may try :data:`ADDRESS_ATTEMPTS` codes, right or wrong, in any
-:data:`ADDRESS_WINDOW` seconds, however many tabs it opens.
+:data:`ADDRESS_WINDOW` seconds, however many tabs it opens; so may a network (its IPv4 /24 or IPv6 /64,
+``network_attempts``), and every browser together (``total_attempts``: however many addresses a guesser
+has, each holder of a live code faces at most that many guesses a window). The server's settings give the
+last two.
 """
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import re
 import secrets
 from collections import OrderedDict, deque
@@ -66,6 +70,21 @@ class BrowserSignInRefused(Refusal):
 WRONG_CODE = "That code is wrong, used or expired."
 TOO_MANY_IN_TAB = "Too many wrong codes in this tab. Ask for a new code and open the page again."
 TOO_MANY_FROM_ADDRESS = "Too many sign-in attempts from your address. Wait a few minutes and try again."
+TOO_MANY_FROM_NETWORK = "Too many sign-in attempts from your network. Wait a few minutes and try again."
+TOO_MANY_IN_ALL = "Too many sign-in attempts on this arcade just now. Wait a few minutes and try again."
+
+
+def network_key(address: str) -> str:
+    """The network ``address`` counts in: its IPv4 /24 or IPv6 /64 (an IPv4-mapped IPv6 address as IPv4);
+    ``address`` itself if it is not an address.
+    """
+    try:
+        parsed = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped is not None:
+        parsed = parsed.ipv4_mapped
+    return str(ipaddress.ip_network(f"{parsed}/{24 if parsed.version == 4 else 64}", strict=False))
 
 
 def new_session_token() -> str:
@@ -187,28 +206,49 @@ class SignInLimits:
     MAX_TRACKED = 10_000
 
     def __init__(self, *, wrong_per_tab: int = MAX_WRONG_PER_TAB, address_attempts: int = ADDRESS_ATTEMPTS,
-                 address_window: float = ADDRESS_WINDOW) -> None:
+                 address_window: float = ADDRESS_WINDOW, network_attempts: int = 0, total_attempts: int = 0) -> None:
         self.wrong_per_tab = wrong_per_tab
         self.address_attempts = address_attempts
         self.address_window = address_window
+        self.network_attempts = network_attempts
+        """Attempts one network may make per window (0: no limit of its own)."""
+        self.total_attempts = total_attempts
+        """Attempts all browsers together may make per window (0: no limit)."""
         self._wrong: OrderedDict[str, int] = OrderedDict()
         self._attempts: OrderedDict[str, deque[float]] = OrderedDict()
 
-    def attempt(self, tab: str, address: str, now: float) -> None:
-        """Count one attempt from ``tab`` at ``address``; BrowserSignInRefused (not counted) if either is used up."""
-        if self._wrong.get(tab, 0) >= self.wrong_per_tab:
-            raise BrowserSignInRefused(TOO_MANY_IN_TAB)
-        times = self._attempts.get(address)
+    def _times(self, key: str, now: float) -> deque[float]:
+        times = self._attempts.get(key)
         if times is None:
-            times = self._attempts[address] = deque()
-        self._attempts.move_to_end(address)
+            times = self._attempts[key] = deque()
+        self._attempts.move_to_end(key)
         while times and times[0] <= now - self.address_window:
             times.popleft()
-        if len(times) >= self.address_attempts:
-            raise BrowserSignInRefused(TOO_MANY_FROM_ADDRESS)
-        times.append(now)
+        return times
+
+    def attempt(self, tab: str, address: str, now: float) -> None:
+        """Count one attempt from ``tab`` at ``address``; BrowserSignInRefused (not counted) if the tab's, the
+        address's, its network's or everyone's attempts are used up.
+        """
+        if self._wrong.get(tab, 0) >= self.wrong_per_tab:
+            raise BrowserSignInRefused(TOO_MANY_IN_TAB)
+        counters = [(self._times(f"address {address}", now), self.address_attempts, TOO_MANY_FROM_ADDRESS)]
+        if self.network_attempts > 0:
+            counters.append((self._times(f"network {network_key(address)}", now), self.network_attempts,
+                             TOO_MANY_FROM_NETWORK))
+        if self.total_attempts > 0:
+            counters.append((self._times("all", now), self.total_attempts, TOO_MANY_IN_ALL))
+        for times, limit, refusal in counters:
+            if len(times) >= limit:
+                raise BrowserSignInRefused(refusal)
+        for times, _limit, _refusal in counters:
+            times.append(now)
         while len(self._attempts) > self.MAX_TRACKED:
-            self._attempts.popitem(last=False)
+            oldest = next(iter(self._attempts))
+            if oldest == "all":
+                self._attempts.move_to_end(oldest)
+                oldest = next(iter(self._attempts))
+            del self._attempts[oldest]
 
     def wrong(self, tab: str) -> None:
         """A wrong code from ``tab``."""
@@ -225,6 +265,6 @@ class SignInLimits:
 __all__ = [
     "ADDRESS_ATTEMPTS", "ADDRESS_WINDOW", "BROWSER_CODE_LIFETIME", "MAX_SESSIONS_PER_NAME", "MAX_WRONG_PER_TAB",
     "SESSION_LIFETIME", "TOKEN_BYTES", "BrowserSession", "BrowserSignInRefused", "SignInLimits", "check_session_id",
-    "clean_address", "hash_session_token", "keep_sessions", "looks_like_token", "new_session_id",
+    "clean_address", "hash_session_token", "keep_sessions", "looks_like_token", "network_key", "new_session_id",
     "new_session_token",
 ]

@@ -65,3 +65,31 @@ __all__ = [
     "new_link_code",
     "normalise_link_code",
 ]
+
+
+_KEY_TYPES = (b"ssh-ed25519", b"ssh-rsa", b"ssh-dss", b"ecdsa-sha2-", b"sk-ssh-ed25519", b"sk-ecdsa-sha2-")
+
+
+def fingerprints_in(authorized_keys: str) -> set[str]:
+    """The SHA256 fingerprints (as ssh shows them) of the public keys in OpenSSH ``authorized_keys`` text
+    (options, comments and lines that hold no key are passed over).
+    """
+    import base64
+    import binascii
+
+    found = set()
+    for line in authorized_keys.splitlines():
+        if line.lstrip().startswith("#"):
+            continue
+        for token in line.split():
+            if len(token) < 60 or not token.startswith("AAAA"):
+                continue
+            try:
+                blob = base64.b64decode(token, validate=True)
+            except (binascii.Error, ValueError):
+                continue
+            size = int.from_bytes(blob[:4], "big")
+            if blob[4:4 + size].startswith(_KEY_TYPES):
+                digest = base64.b64encode(hashlib.sha256(blob).digest()).decode().rstrip("=")
+                found.add(f"SHA256:{digest}")
+    return found

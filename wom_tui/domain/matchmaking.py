@@ -24,10 +24,12 @@ seats a ticket twice, and a ticket once seated is never paired again (:meth:`Tic
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .browser import network_key
 from .ratings import DISPLAY_BASE
 from .table import COMPUTER_PACE, SeatHolder, Table, TableDataError
 from .users import COMPUTER_NAMES
@@ -54,6 +56,21 @@ STRAGGLER_HOLD = 3.0
 """Seconds a wave's group of two or three waits for one more player before its table is made."""
 
 
+def pairing_network(address: str | None) -> str | None:
+    """The network a player's ticket names (:attr:`Ticket.network`): the IPv4 /24 or IPv6 /64 of the address the
+    server saw; None for no address (a local game) or a loopback one (the machine's own users, or a proxy
+    not declared with ``--trusted-proxy``, behind which everyone shares one address: nobody is held apart).
+    """
+    if not address:
+        return None
+    try:
+        if ipaddress.ip_address(address.split("%", 1)[0]).is_loopback:
+            return None
+    except ValueError:
+        pass
+    return network_key(address)
+
+
 def tolerance(waited: float) -> float:
     """How far apart in rating a player who has waited ``waited`` seconds accepts others."""
     return CLOSENESS + WIDENING * max(0.0, waited)
@@ -76,6 +93,9 @@ class Ticket:
     """The session of the first player of the held group this player is in (None: not in one)."""
     held_until: float | None = None
     """When the held group's table is made if nobody else joins (None: not in a held group)."""
+    network: str | None = None
+    """The network the player connects from (an IPv4 /24, an IPv6 /64; None: not known, a local game): two
+    players of one network are never paired (one person with two names would feed one the other's games)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.holder, SeatHolder):
@@ -112,6 +132,8 @@ class Ticket:
                 "fill_after": self.fill_after, "table_id": self.table_id, "matched_at": self.matched_at}
         if self.group is not None:
             data.update(group=self.group, held_until=self.held_until)
+        if self.network is not None:
+            data["network"] = self.network
         return data
 
     @classmethod
@@ -119,8 +141,10 @@ class Ticket:
         """Rebuild from :meth:`as_json` data; :class:`.table.TableDataError` if it is not one."""
         keys = {"holder", "since", "attempts", "fill_after", "table_id", "matched_at"}
         held = {"group", "held_until"}
-        if not isinstance(data, dict) or set(data) not in (keys, keys | held):
-            raise TableDataError(f"a queue ticket needs exactly {', '.join(sorted(keys))} (and group, held_until)")
+        if not isinstance(data, dict) or set(data) - {"network"} not in (keys, keys | held) \
+                or not isinstance(data.get("network", ""), str):
+            raise TableDataError(f"a queue ticket needs exactly {', '.join(sorted(keys))} (and group, held_until; "
+                                 "a network, text)")
         number = (int, float)
         if type(data["since"]) not in number or type(data["fill_after"]) not in number \
                 or (data["matched_at"] is not None and type(data["matched_at"]) not in number) \
@@ -132,7 +156,8 @@ class Ticket:
             return cls(SeatHolder.from_json(data["holder"]), float(data["since"]), data["attempts"],
                        float(data["fill_after"]), data["table_id"],
                        None if data["matched_at"] is None else float(data["matched_at"]),
-                       data.get("group"), None if "held_until" not in data else float(data["held_until"]))
+                       data.get("group"), None if "held_until" not in data else float(data["held_until"]),
+                       data.get("network"))
         except (ValueError, TypeError) as exc:
             raise TableDataError(str(exc)) from None
 
@@ -274,20 +299,26 @@ def pair(queue: MatchQueue, ratings: Mapping[str, float], now: float,
 
 
 def _close(a: Ticket, b: Ticket, ratings: Mapping[str, float], now: float) -> bool:
-    """Same attempts, and ratings within the wider of the two players' :func:`tolerance`."""
+    """Same attempts, not of one network, and ratings within the wider of the two players' :func:`tolerance`."""
+    if a.network is not None and a.network == b.network:
+        return False
     wider = max(tolerance(now - a.since), tolerance(now - b.since))
     return a.attempts == b.attempts and abs(ratings.get(a.session, RATING_MIDDLE)
                                             - ratings.get(b.session, RATING_MIDDLE)) <= wider
 
 
 def match_table(table_id: str, group: Group, *, seed: int, now: float, grace: float = SEAT_GRACE,
-                pace: tuple[float, float] = COMPUTER_PACE) -> Table:
+                pace: tuple[float, float] = COMPUTER_PACE, guess_clock: float | None = None) -> Table:
     """The started table of ``group``: the longest waiter opens it, everyone sits, computers fill the
     rest, and the code making begins (World of Mastermind's usual rules, the group's attempts).
+
+    ``guess_clock``: the seconds each person has for each guess (the server's ``quick_match_clock``): a
+    rated game must end, so a player who stops guessing loses the code they were breaking, as if out of
+    guesses, and the table finishes.
     """
     creator = group.tickets[0].holder
     table = Table(table_id, creator, seats=len(group.tickets) + len(group.computers), attempts=group.attempts,
-                  seed=seed, now=now, grace=grace, pace=pace)
+                  seed=seed, now=now, grace=grace, pace=pace, guess_clock=guess_clock)
     for index, ticket in enumerate(group.tickets[1:], start=1):
         table.sit(ticket.holder, index)
     for index, name in enumerate(group.computers, start=len(group.tickets)):
@@ -358,6 +389,7 @@ def run_wave(queue: MatchQueue, ratings: Mapping[str, float], now: float, *,
 
 __all__ = [
     "CLOSENESS", "FILL_AFTER", "Group", "MATCHED_KEEP", "MAX_SEATS", "MatchQueue", "RATING_MIDDLE", "RatingOf",
+    "pairing_network",
     "STRAGGLER_HOLD", "Ticket",
     "WAVE_AT", "WAVE_INTERVAL", "WIDENING", "match_table", "nearest_computer", "pair", "run_wave", "tolerance",
     "wave_due",

@@ -15,7 +15,11 @@ What is rated:
 * a record kept before records said where the game was played (``hot_seat`` None) is rated as it
   always was, by the first rule: rating the games again never moves a rating that was already shown;
 * each player's standing is their points in the game (breaking + making, the same rule for computers,
-  whose points the record does not keep but the scoring rules give again); equal points tie.
+  whose points the record does not keep but the scoring rules give again); equal points tie;
+* a game that looks thrown counts for little (:data:`THROWN_WEIGHT` of a full update): at a live table, a
+  person who made no guess at all (left, or let the clock run out), or two registered names who already
+  played each other less than :data:`REPEAT_WINDOW` before (one person with two names, feeding one of
+  them wins; docs/arcade.md, *Fair ratings*).
 
 The update is Weng and Lin's (JMLR 12, 2011, Algorithm 4) as the ``openskill`` package's
 ``PlackettLuce`` computes it, with its default parameters read from the package; a game costs a few
@@ -59,6 +63,11 @@ PROVISIONAL_SIGMA = 7.0
 ACTIVE_DAYS = 30
 """The rating board lists players with a rated game in the last this many days."""
 RATED_KIND = "wom"
+THROWN_WEIGHT = 0.1
+"""How much of a full rating update a game that looks thrown gives (a rule of the ratings, the same on every
+server sharing a store: the ratings are a pure function of the games)."""
+REPEAT_WINDOW = timedelta(hours=1)
+"""Two registered names who played each other less than this before: their next game looks thrown."""
 _INT = {int}
 
 
@@ -129,6 +138,10 @@ class RatedGame:
     game_id: str
     finished_at: str
     players: tuple[tuple[str, int], ...]
+    weight: float = 1.0
+    """How much of a full update the game gives (:data:`THROWN_WEIGHT` for a game a player gave away)."""
+    live: bool = False
+    """Played at a live table (the record says so): the only games the thrown-game rules look at."""
 
     @property
     def order(self) -> tuple[str, str]:
@@ -146,6 +159,8 @@ def rated_game(summary: GameSummary) -> RatedGame | None:
         return None
     lines = summary.players
     allowed = summary.ruleset.guesses
+    # A person at a live table who never guessed gave the game away (left after setting a code, or stalled).
+    thrown = summary.hot_seat is False and any(line.is_user and line.attempts == 0 for line in lines)
     players = []
     for index, line in enumerate(lines):
         computer = computer_name(line.name) if not line.is_user else None
@@ -161,7 +176,8 @@ def rated_game(summary: GameSummary) -> RatedGame | None:
         players.append((computer or line.name, points))
     if len(players) < 2:
         return None
-    return RatedGame(summary.game_id, summary.finished_at, tuple(players))
+    return RatedGame(summary.game_id, summary.finished_at, tuple(players), THROWN_WEIGHT if thrown else 1.0,
+                     live=summary.hot_seat is False)
 
 
 def plackett_luce(before: Sequence[tuple[float, float]], points: Sequence[int]) -> list[tuple[float, float]]:
@@ -221,6 +237,9 @@ class RatingBook:
     """The order key of the last game rated."""
     rated: int = 0
     """Games rated."""
+    met: dict[str, str] = field(default_factory=dict)
+    """When two registered names last played each other (``"alan bob"``, name keys sorted → finished_at),
+    within :data:`REPEAT_WINDOW` of the last game rated."""
 
     def rating(self, name: str) -> Rating | None:
         """The player's rating (case ignored), or None if they have no rated game."""
@@ -229,7 +248,7 @@ class RatingBook:
     def copy(self) -> RatingBook:
         """A copy that applying games to leaves this one as it is."""
         return RatingBook({key: replace(r, history=list(r.history)) for key, r in self.players.items()},
-                          self.through, self.rated)
+                          self.through, self.rated, dict(self.met))
 
     def apply(self, game: RatedGame) -> dict[str, int]:
         """Rate one more game; each player's change in shown rating. ``OutOfOrder`` if it is not after the last."""
@@ -242,6 +261,10 @@ class RatingBook:
                 rating = self.players[name_key(name)] = Rating(name)
             ratings.append(rating)
         after = plackett_luce([(r.mu, r.sigma) for r in ratings], [points for _, points in game.players])
+        weight = min(game.weight, self._repeat_weight(game))
+        if weight < 1.0:
+            after = [(r.mu + weight * (mu - r.mu), r.sigma + weight * (sigma - r.sigma))
+                     for r, (mu, sigma) in zip(ratings, after, strict=True)]
         changes = {}
         for rating, (mu, sigma), (name, _) in zip(ratings, after, game.players, strict=True):
             history = rating.history
@@ -256,6 +279,28 @@ class RatingBook:
         self.rated += 1
         return changes
 
+    def _repeat_weight(self, game: RatedGame) -> float:
+        """:data:`THROWN_WEIGHT` if two of the game's registered names played each other within
+        :data:`REPEAT_WINDOW` before it, else 1; notes this game's meetings (forgetting those out of the window).
+        """
+        people = sorted({name_key(name) for name, _ in game.players if computer_name(name) is None})
+        if not game.live or len(people) < 2:
+            return 1.0
+        finished = _instant(game.finished_at)
+        weight = 1.0
+        for index, first in enumerate(people):
+            for second in people[index + 1:]:
+                pair = f"{first} {second}"
+                last = self.met.get(pair)
+                if last is not None and finished is not None and (before := _instant(last)) is not None \
+                        and finished - before < REPEAT_WINDOW:
+                    weight = THROWN_WEIGHT
+                self.met[pair] = game.finished_at
+        if len(self.met) > 256 and finished is not None:
+            self.met = {pair: when for pair, when in self.met.items()
+                        if (instant := _instant(when)) is not None and finished - instant < REPEAT_WINDOW}
+        return weight
+
     def board(self, now: datetime | None = None, *, everyone: bool = False) -> list[Rating]:
         """Best first (then name): players past provisional with a game in the last 30 days, or ``everyone``."""
         rows = list(self.players.values())
@@ -268,8 +313,11 @@ class RatingBook:
 
     def as_json(self) -> dict[str, Any]:
         """Plain JSON data (the store's cache)."""
-        return {"through": list(self.through), "rated": self.rated,
-                "players": [rating.as_row() for rating in self.players.values()]}
+        data: dict[str, Any] = {"through": list(self.through), "rated": self.rated,
+                                "players": [rating.as_row() for rating in self.players.values()]}
+        if self.met:
+            data["met"] = dict(self.met)
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> RatingBook:
@@ -282,7 +330,19 @@ class RatingBook:
         if type(data.get("rated")) is not int:
             raise ValueError("not a rating book")
         players = [Rating.from_row(p) for p in data["players"]]
-        return cls({name_key(p.name): p for p in players}, (through[0], through[1]), data["rated"])
+        met = data.get("met", {})
+        if not isinstance(met, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in met.items()):
+            raise ValueError("not a rating book")
+        return cls({name_key(p.name): p for p in players}, (through[0], through[1]), data["rated"], dict(met))
+
+
+def _instant(text: str) -> datetime | None:
+    """The ISO time ``text`` (UTC if it names no zone); None if it is not one."""
+    try:
+        instant = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return instant if instant.tzinfo is not None else instant.replace(tzinfo=timezone.utc)
 
 
 def _since(text: str, since: datetime, utc_since: str) -> bool:
@@ -341,6 +401,7 @@ def catch_up(book: RatingBook, games: Iterable[GameSummary]) -> RatingBook:
 
 
 __all__ = [
-    "ACTIVE_DAYS", "DISPLAY_BASE", "DISPLAY_SCALE", "MU", "PROVISIONAL_GAMES", "PROVISIONAL_SIGMA", "SIGMA",
+    "ACTIVE_DAYS", "DISPLAY_BASE", "DISPLAY_SCALE", "MU", "PROVISIONAL_GAMES", "PROVISIONAL_SIGMA", "REPEAT_WINDOW",
+    "SIGMA", "THROWN_WEIGHT",
     "OutOfOrder", "RatedGame", "Rating", "RatingBook", "catch_up", "collector_paused", "plackett_luce", "rate_games", "rated_game", "shown",
 ]

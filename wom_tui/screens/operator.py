@@ -22,9 +22,11 @@ from textual.widgets import DataTable, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..domain.game import Refusal
+from ..domain.keys import fingerprints_in
 from ..domain.moderation import Ban, Broadcast, Kick, ModerationRefused, check_reason, parse_duration
 from ..domain.presence import HEARTBEAT_INTERVAL, Presence
 from ..domain.store import StoreError
+from ..domain.users import name_key
 from ..patches.footer import Footer
 from .base import WomScreen
 from .confirm import ConfirmScreen
@@ -125,6 +127,7 @@ class OperatorScreen(WomScreen):
         super().__init__(id="operator")
         self.online: list[Presence] = []
         self._reading = False
+        self._operator_keys: set[str] | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="operator-box"):
@@ -150,6 +153,45 @@ class OperatorScreen(WomScreen):
             return
         self._reading = True
         self.run_worker(self._read(), group="operator-read", exit_on_error=False)
+
+    def operator_keys(self) -> set[str]:
+        """The fingerprints of the ``--operator-key`` files' keys and of this session's own key (read once)."""
+        if self._operator_keys is None:
+            keys = set()
+            for path in self.wom.options.operator_keys:
+                try:
+                    keys |= fingerprints_in(path.read_text(encoding="utf-8", errors="replace"))
+                except OSError:
+                    pass
+            self._operator_keys = keys
+        own = self.wom.identity.fingerprint
+        return self._operator_keys | ({own} if own else set())
+
+    def operators(self) -> list[tuple[str | None, str | None, str | None]]:
+        """(name, key, address) of this operator and of every session online with an operator's key or this
+        operator's name: what no ban of theirs may cover (it would lock the arcade's operators out).
+        """
+        keys = self.operator_keys()
+        identity = self.wom.identity
+        own, mine = self.own_session(), name_key(identity.name) if identity.name else None
+        found: list[tuple[str | None, str | None, str | None]] = [
+            (identity.name, identity.fingerprint, self.wom.options.client_address)]
+        for presence in self.online:
+            if presence.session == own or presence.where.key in keys \
+                    or (presence.registered and mine is not None and name_key(presence.name) == mine):
+                found.append((presence.name if presence.registered else None, presence.where.key,
+                              presence.where.address))
+        found.extend((None, key, None) for key in keys)
+        return found
+
+    def check_not_an_operator(self, ban: Ban) -> None:
+        """ModerationRefused if ``ban`` would cover an operator's key, name or current address."""
+        for name, key, address in self.operators():
+            if ban.covers(name=name, fingerprint=key, address=address):
+                what = (f"the address {address}" if ban.kind == "address" else
+                        "an operator's key" if ban.kind == "key" else f"the name {name}")
+                raise ModerationRefused(f"That ban would cover {what}, an operator's: you would turn yourself "
+                                        "away. Ban something narrower, or use `wom-tui users ban`.")
 
     async def _read(self) -> None:
         store = self.wom.store
@@ -198,6 +240,11 @@ class OperatorScreen(WomScreen):
             return None
         if presence.session == self.own_session():
             self._status(f"That is your own session: you cannot {act} it. Highlight another with ↑ ↓.")
+            return None
+        mine = self.wom.identity.name
+        if act in ("kick", "retire") and (presence.where.key in self.operator_keys() or (
+                presence.registered and mine is not None and name_key(presence.name) == name_key(mine))):
+            self._status(f"{presence.name} signed in as an operator: you cannot {act} that session here.")
             return None
         return presence
 
@@ -284,7 +331,9 @@ class OperatorScreen(WomScreen):
 
         def make(target: str, duration: str, reason: str) -> Ban:
             length = parse_duration(duration) if duration.strip() else None
-            return Ban.make(target, reason, datetime.now(timezone.utc), length)
+            ban = Ban.make(target, reason, datetime.now(timezone.utc), length)
+            self.check_not_an_operator(ban)
+            return ban
 
         def filled(values: tuple[str, str, str] | None) -> None:
             if values is None:

@@ -19,7 +19,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from ..domain.codes import WOM_RULESET
-from ..domain.matchmaking import STRAGGLER_HOLD, WAVE_INTERVAL, Ticket
+from ..domain.matchmaking import STRAGGLER_HOLD, WAVE_INTERVAL, Ticket, pairing_network
 from ..domain.store.api import LiveChange
 from ..domain.table import MAKING, Table
 from ..domain.words import counted
@@ -67,6 +67,11 @@ class QuickMatchScreen(LiveScreen):
         self.seated_at: str | None = None
         self._queued = False
 
+    @property
+    def _network(self) -> str | None:
+        """The player's network as the server saw it (None locally): quick match never pairs two of one."""
+        return pairing_network(self.wom.options.client_address)
+
     def compose(self) -> ComposeResult:
         with Vertical(id="quick-box", classes="panel"):
             yield Static(Text("Quick match: World of Mastermind"), classes="panel-title")
@@ -107,20 +112,22 @@ class QuickMatchScreen(LiveScreen):
             # _leaving and leaves itself. Otherwise a player back at the menu would stay queued, to be
             # seated at a table they never see.
             self._queued = True
-            self.ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.wom.options.fill_after)
+            self.ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.wom.options.fill_after,
+                                       network=self._network)
             if self._leaving:
                 live.leave_queue(me.session)
                 return Waiting(None, 0, None)
         live.match_wave(self.wom.rating_of, self.wom.rng.getrandbits(48), interval=self.wave_interval,
                         grace=self.wom.options.seat_grace, hold=self.straggler_hold,
-                        pace=_pace(self.wom.options.computer_pace))
+                        pace=_pace(self.wom.options.computer_pace), guess_clock=self.wom.options.quick_match_clock)
         queue = live.match_queue()
         ticket = queue.ticket(me.session)
         table = live.table(ticket.table_id) if ticket is not None and ticket.table_id is not None else None
         if ticket is None and self.seated_at is None and not self._leaving:
             # Dropped from the queue (this session looked gone to a wave, or a seated ticket expired
             # before its table could be read): wait again (and not if the screen went meanwhile).
-            ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.wom.options.fill_after)
+            ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.wom.options.fill_after,
+                                       network=self._network)
             if self._leaving:
                 live.leave_queue(me.session)
         group = queue.held.get(ticket.group, ()) if ticket is not None and ticket.group is not None else ()

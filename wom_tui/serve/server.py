@@ -18,7 +18,6 @@ import itertools
 import logging
 import os
 import random
-import resource
 import secrets
 import signal
 import stat
@@ -37,6 +36,8 @@ from .metrics import Metrics
 from .moderation import ModerationWatch, moderation_fields
 from .session import SHUTTING_DOWN, GameSession, describe_seconds
 from .warmparent import WARM_COMMAND, WarmChild, WarmParent
+from .webguard import descriptor_limit as _descriptor_limit
+from .webguard import raise_descriptor_limit
 
 if TYPE_CHECKING:
     from .web import WebDoor
@@ -389,6 +390,7 @@ class GameServer:
         """Start the warm parent, load or make the host key and listen (raises ServeError if that fails)."""
         # Before anything starts: a mistyped --operator-key stops the server at once, with the file named.
         self.operator_keys = read_operator_keys(self.settings.operator_keys)
+        raise_descriptor_limit()  # every connection and game pipe is a descriptor: the most the system allows
         # First, so that it could not hold the host key even if it were forked rather than exec'd.
         try:
             if self.warm is not None:
@@ -583,12 +585,6 @@ async def serve_until_stopped(settings: Settings) -> int:
     await server.close()
     log.info("stopped")
     return 0
-
-
-def _descriptor_limit() -> int:
-    """The process's soft limit on open descriptors (RLIMIT_NOFILE)."""
-    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    return soft if soft != resource.RLIM_INFINITY else 1 << 20
 
 
 def _quiet_exception_handler() -> Callable[[asyncio.AbstractEventLoop, dict[str, Any]], None]:

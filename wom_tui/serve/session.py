@@ -19,7 +19,7 @@ from ..domain.presence import new_session_id
 from ..domain.words import counted
 from .events import MAX_REPORTS, Events, Who
 from .logsafe import clean
-from .throttle import InputThrottle
+from .throttle import Coalescer, InputThrottle
 
 if TYPE_CHECKING:
     from ..settings import Settings
@@ -228,7 +228,8 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
         """Who this session is, for its log lines and metrics (the name once the game reports it)."""
         self._events: Events = getattr(server, "events", None) or _NO_EVENTS
         self._reports = 0
-        self._throttle = InputThrottle()
+        self._throttle = InputThrottle(max_paste=server.settings.max_paste,
+                                       paste_bytes_per_key=server.settings.paste_bytes_per_key)
         self._utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
         """Makes the client's input UTF-8 before the game reads it (each invalid byte becomes U+FFFD)."""
         self._log_fd: int | None = None
@@ -239,6 +240,7 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
         self._open = False
         self._term: str | None = None
         self._size = (80, 24, 0, 0)
+        self._resizes = Coalescer(server.settings.resize_window, self._apply_size, self._loop)
         self.game_settings: Settings | None = None
         """The settings the game was started with (the server's, with this session's seed)."""
         self.game_fingerprint: str | None = None
@@ -321,9 +323,14 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         """Follow the client's window size."""
         self._size = (width, height, pixwidth, pixheight)
-        if self._master is not None:
+        # A window being dragged sends dozens of sizes, and each makes the game lay its screen out again:
+        # the game gets the first at once, then the latest at most every resize_window seconds.
+        self._resizes.push(self._size)
+
+    def _apply_size(self, size: object) -> None:
+        if self._master is not None and isinstance(size, tuple):
             try:
-                set_window_size(self._master, width, height, pixwidth, pixheight)
+                set_window_size(self._master, *size)
             except OSError:
                 pass
 
@@ -331,11 +338,14 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
         """Pass keystrokes to the game (no faster than a person types) and note the time for the idle check."""
         if self._master is None or self._ending:
             return
-        self._last_input = self._loop.time()
-        dropped = self._throttle.dropped
+        dropped, cut = self._throttle.dropped, self._throttle.pastes_cut
         data = self._throttle.feed(data)
         if self._throttle.dropped != dropped:
             self._events.throttled(self.who, self._throttle.dropped - dropped, first=not dropped)
+        if self._throttle.pastes_cut != cut:
+            log.warning("%s: a paste longer than %d bytes was cut", self.label, self._throttle.max_paste)
+        if data:
+            self._last_input = self._loop.time()  # dropped input (an endless paste) does not keep the game awake
         # Bytes that are not UTF-8 (0xff, a lone 0xc0) are typed data, not an error: the game's terminal
         # driver replaces them too, but a Textual driver that decodes strictly would end the game on one
         # (https://github.com/Textualize/textual/issues/6456). A character cut between two packets waits

@@ -5,12 +5,17 @@ report, a terminal's answer), or a whole bracketed paste however long. Each keys
 token from a bucket holding :data:`BURST` tokens and refilled at :data:`RATE` per second.
 A keystroke that finds the bucket empty is dropped whole, so the game never sees half an escape
 sequence. A person typing, holding a key (about 30 repeats a second) or moving the mouse stays
-under the rate; 256 KiB of ``x`` sent at once is cut down to a few hundred keystrokes; a 1 MiB
-bracketed paste is one keystroke and passes untouched.
+under the rate; 256 KiB of ``x`` sent at once is cut down to a few hundred keystrokes.
+
+A bracketed paste costs one keystroke per ``paste_bytes_per_key`` bytes and is cut at ``max_paste``
+bytes (or where the bucket runs dry): the game gets the paste's end marker there and nothing more of it,
+however long the client goes on (an unterminated paste is endless), and :attr:`InputThrottle.pastes_cut`
+counts it for the session to tell the player.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 
@@ -33,9 +38,20 @@ _GROUND, _ESCAPE, _CSI, _SS3, _STRING, _STRING_ESC, _PASTE = range(7)
 class InputThrottle:
     """Feed it what the client sent; it returns what the game may see."""
 
-    def __init__(self, rate: float = RATE, burst: int = BURST, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, rate: float = RATE, burst: int = BURST, clock: Callable[[], float] = time.monotonic, *,
+                 max_paste: int = 64 * 1024, paste_bytes_per_key: int = 128) -> None:
         self.rate = rate
         self.burst = burst
+        self.max_paste = max_paste
+        self.paste_bytes_per_key = max(1, paste_bytes_per_key)
+        self._paste_size = 0
+        """Bytes of the current paste the game has seen."""
+        self._paste_credit = 0
+        """Bytes of the current paste already paid for (its start marker's token)."""
+        self._paste_cut = False
+        """The current paste was cut: the rest is dropped up to its end marker."""
+        self.pastes_cut = 0
+        """Pastes cut so far."""
         self._clock = clock
         self._tokens = float(burst)
         self._refilled = clock()
@@ -157,6 +173,9 @@ class InputThrottle:
                 if bytes(self._sequence[1:]) == _PASTE_START:
                     self._sequence = bytearray()
                     self._paste_tail = b""
+                    self._paste_size = 0
+                    self._paste_credit = self.paste_bytes_per_key  # the start marker's token pays for these
+                    self._paste_cut = False
                     self._state = _PASTE
                 else:
                     self._emit_sequence(out)
@@ -178,19 +197,87 @@ class InputThrottle:
                 self._state = _STRING
 
     def _paste(self, data: bytes, i: int, out: bytearray) -> int:
-        """Inside a bracketed paste: pass (or drop) everything up to and including ESC[201~."""
+        """Inside a bracketed paste: pass (or drop) everything up to and including ESC[201~, cutting the paste
+        at ``max_paste`` bytes or where the bucket runs dry (the game then gets the end marker at once).
+        """
         window = self._paste_tail + data[i:]
         end = window.find(_PASTE_END)
         carried = len(self._paste_tail)
         if end < 0:
             keep = len(_PASTE_END) - 1
             self._paste_tail = window[-keep:] if len(window) >= keep else window
-            if self._passing:
-                out += data[i:]
-            return len(data)
-        stop = end + len(_PASTE_END) - carried  # index in data just after the end marker
-        if self._passing:
-            out += data[i:i + stop]
-        self._paste_tail = b""
-        self._state = _GROUND
-        return i + stop
+            stop, marker = len(data), 0
+        else:
+            stop = i + end + len(_PASTE_END) - carried  # index in data just after the end marker
+            marker = min(stop - i, len(_PASTE_END))
+            self._paste_tail = b""
+            self._state = _GROUND
+        if self._passing and not self._paste_cut:
+            body = data[i:stop - marker]
+            take = self._paste_allowance(len(body))
+            if take < len(body):
+                while take > 0 and 0x80 <= body[take] < 0xC0:
+                    take -= 1  # never half a character
+                out += body[:take]
+                out += _PASTE_END
+                self._paste_cut = True
+                self.pastes_cut += 1
+                self.dropped += 1
+            else:
+                out += data[i:stop]
+        return stop
+
+    def _paste_allowance(self, size: int) -> int:
+        """Of ``size`` more pasted bytes, how many the game may have (tokens taken for them)."""
+        now = self._clock()
+        self._tokens = min(float(self.burst), self._tokens + (now - self._refilled) * self.rate)
+        self._refilled = now
+        room = max(0, self.max_paste - self._paste_size)
+        free = min(size, room, self._paste_credit)
+        self._paste_credit -= free
+        paid = min(size - free, room - free, int(self._tokens * self.paste_bytes_per_key))
+        self._tokens -= paid / self.paste_bytes_per_key
+        take = free + paid
+        self._paste_size += take
+        return take
+
+
+class Coalescer:
+    """A burst of values (a window being dragged: dozens of resizes) reaches the game as few: the first at
+    once, then at most one per ``window`` seconds, always the latest (the last one in a window wins).
+    """
+
+    def __init__(self, window: float, apply: Callable[[object], None],
+                 loop: asyncio.AbstractEventLoop | None = None) -> None:
+        self._window = window
+        self._apply = apply
+        self._loop = loop or asyncio.get_running_loop()
+        self._last = -float("inf")
+        self._pending: object = None
+        self._handle: asyncio.TimerHandle | None = None
+        self.applied = 0
+        """Values passed on so far."""
+
+    def push(self, value: object) -> None:
+        """A new value: passed on now if none was within the window, else when the window ends (if still the latest)."""
+        self._pending = value
+        if self._handle is not None:
+            return
+        now = self._loop.time()
+        if self._window <= 0 or now - self._last >= self._window:
+            self._fire()
+        else:
+            self._handle = self._loop.call_at(self._last + self._window, self._fire)
+
+    def _fire(self) -> None:
+        self._handle = None
+        value, self._pending = self._pending, None
+        self._last = self._loop.time()
+        self.applied += 1
+        self._apply(value)
+
+    def cancel(self) -> None:
+        """Drop what waits (the session ended)."""
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None

@@ -39,13 +39,15 @@ from aiohttp import WSMsgType, web
 from ..domain.game import Refusal
 from ..domain.presence import new_session_id
 from ..domain.store.api import StoreError
+from ..settings import OUT_OF_MEMORY, OUT_OF_MEMORY_STATUS
 from .logsafe import clean
 from .session import (
     ARCADE_FULL, MAX_COLUMNS, MAX_ROWS, START_FAILED, TERMINAL_RESET, TOO_MANY_FROM_ADDRESS, TOO_MANY_FROM_NETWORK,
     SeatedGame, child_environment, describe_seconds,
 )
-from .throttle import InputThrottle
+from .throttle import Coalescer, InputThrottle
 from .webaddress import split_address
+from .webguard import AiohttpLog, ConnectionGuard, HostCheck, RefusalLog, json_too_deep
 from .web_auth import COOKIE, COOKIE_MAX_AGE, BrowserSignIn
 
 if TYPE_CHECKING:
@@ -103,6 +105,14 @@ CLOSE_REPLACED = 4001
 """The same tab connected again (a reload): the old socket goes."""
 CLOSE_NOT_YOURS = 4003
 """The tab's game belongs to someone else now (signed in or out since)."""
+CLOSE_BAD_MESSAGE = 1007
+"""A message that is not the page's JSON (malformed, or nested deeper than ``max_json_depth``): the socket goes."""
+
+SIGNED_OUT = (
+    "\r\nThis browser is no longer signed in as {name} (its sign-in was revoked or has expired). "
+    "Sign in again (/signin) to play as {name}.\r\n"
+)
+"""What a signed-in tab reads when its session was revoked or expired while it played."""
 
 NO_GUESTS_HERE = (
     "This World of Mastermind server only lets in signed-in players: sign in with a one-time code "
@@ -222,15 +232,20 @@ class WebSession(SeatedGame):
         """The client's address (for the per-address cap)."""
         self.name = name
         """The registered name the tab's cookie signed in as (None: a guest); the game is told this."""
+        self.token: str | None = None
+        """The cookie that signed it in (checked again every ``signin_recheck``: revoked, the tab ends)."""
         self.fingerprint: str | None = None
         self.presence_id = new_session_id()
         """The game's id in the store's presence (chosen here, so that an operator's kick reaches this tab)."""
         self._size = size
         self._loop = asyncio.get_running_loop()
-        self._throttle = InputThrottle()
+        settings = door.server.settings
+        self._throttle = InputThrottle(max_paste=settings.max_paste, paste_bytes_per_key=settings.paste_bytes_per_key)
         self._other_messages = InputThrottle(rate=20.0, burst=60)
         """Resizes, focus changes and pings: each makes the game (or the server) work, so they are
         throttled too, on their own budget (a window dragged wide sends a few dozen resizes)."""
+        self._resizes = Coalescer(settings.resize_window, self._apply_size, self._loop)
+        """A tab's resizes, coalesced: the last in each ``resize_window`` is the one the game gets."""
         self._socket: web.WebSocketResponse | None = None
         self._stdin: asyncio.StreamWriter | None = None
         self._proc: WarmChild | None = None
@@ -249,6 +264,10 @@ class WebSession(SeatedGame):
         self.closed = asyncio.Event()
         """Set once the session has ended and its socket (if any) is closed."""
         self.attached = asyncio.Event()
+        self._drew = False
+        """The game drew a frame on a tab's terminal."""
+        self._pressed = False
+        """The tab sent a key to the game."""
 
     # -- what the server sees (as of an SSH session) ------------------------------------------------
 
@@ -337,6 +356,9 @@ class WebSession(SeatedGame):
             self._stdin = None
         self._server.leave_seat(cast("GameSession", self))
         self._door.forget(self)
+        if status == OUT_OF_MEMORY_STATUS and not self._farewell:
+            self._farewell = OUT_OF_MEMORY + "\r\n"
+            self._ending = self._ending or "game out of memory"
         socket, self._socket = self._socket, None
         if socket is not None:
             try:
@@ -377,20 +399,35 @@ class WebSession(SeatedGame):
         self.attached.clear()
         if self._ending or self.task is None or self.task.done():
             return
+        if not (self._drew and self._pressed):
+            # Nothing to come back to (no frame seen, no key pressed): the game and its seat go at once.
+            log.info("%s: browser gone before playing; ending the game", self.label)
+            self.end("browser left before playing")
+            return
         self._detached_at = self._loop.time()
         grace = self._server.settings.seat_grace
         log.info("%s: browser gone; the game waits %s for it", self.label, describe_seconds(grace))
         self._grace_handle = self._loop.call_later(grace, self.end, "browser left")
 
-    async def receive(self, socket: web.WebSocketResponse) -> None:
-        """Pass the tab's messages to the game (textual-serve's envelopes: stdin, resize, ping, focus, blur)."""
+    async def receive(self, socket: web.WebSocketResponse, refusals: RefusalLog | None = None) -> None:
+        """Pass the tab's messages to the game (textual-serve's envelopes: stdin, resize, ping, focus, blur).
+
+        A message that is not JSON, or nests deeper than ``max_json_depth`` (judged before decoding), closes
+        the socket with :data:`CLOSE_BAD_MESSAGE` and one log line.
+        """
+        max_depth = self._server.settings.max_json_depth
         async for message in socket:
             if message.type != WSMsgType.TEXT:
                 continue
             try:
+                if json_too_deep(message.data, max_depth):
+                    raise ValueError("nested too deep")
                 envelope = json.loads(message.data)
-            except ValueError:
-                continue
+            except (ValueError, RecursionError) as exc:
+                if refusals is not None:
+                    refusals.note("websocket message (not the page's JSON)", self.host, str(exc))
+                await socket.close(code=CLOSE_BAD_MESSAGE, message=b"malformed message")
+                return
             if not isinstance(envelope, list) or not envelope or not isinstance(envelope[0], str):
                 continue
             kind = envelope[0]
@@ -402,7 +439,7 @@ class WebSession(SeatedGame):
             elif kind == "resize" and isinstance(argument, dict):
                 width, height = argument.get("width"), argument.get("height")
                 if isinstance(width, int) and isinstance(height, int):
-                    await self.resize(width, height)
+                    self._resizes.push((width, height))
             elif kind == "ping" and isinstance(argument, str) and len(argument) <= 32:
                 await socket.send_json(["pong", argument])
             elif kind in ("focus", "blur"):
@@ -411,13 +448,20 @@ class WebSession(SeatedGame):
     async def _keys(self, data: bytes) -> None:
         if self._stdin is None or self._ending:
             return
-        self._last_input = self._loop.time()
-        dropped = self._throttle.dropped
+        self._pressed = True
+        dropped, cut = self._throttle.dropped, self._throttle.pastes_cut
         data = self._throttle.feed(data)
         if self._throttle.dropped and not dropped:
             log.warning("%s: input faster than a person types; dropping the excess", self.label)
+        if self._throttle.pastes_cut != cut:
+            log.warning("%s: a paste longer than %d bytes was cut", self.label, self._throttle.max_paste)
         if data:
+            self._last_input = self._loop.time()  # dropped input (an endless paste) does not keep the game awake
             await self._packet(b"D", data)
+
+    def _apply_size(self, size: object) -> None:
+        if isinstance(size, tuple) and not self._ending:
+            asyncio.ensure_future(self.resize(*size))
 
     async def resize(self, width: int, height: int) -> None:
         """Tell the game the tab's terminal size (capped as an SSH client's)."""
@@ -468,6 +512,7 @@ class WebSession(SeatedGame):
             return  # nobody watches: dropped (the next socket gets a full repaint)
         try:
             await socket.send_bytes(data)
+            self._drew = True
         except (ConnectionError, RuntimeError):
             self.detach(socket)
 
@@ -514,6 +559,12 @@ class WebDoor:
         self._trusted = _networks(self.settings.trusted_proxy)
         self._origins = {origin.rstrip("/").lower() for origin in self.settings.web_origin}
         self._page = render_page()
+        self._recheck: asyncio.Task[None] | None = None
+        self.refusals = RefusalLog(log, self.settings.log_refusal_interval)
+        """Refused requests, logged once per kind and address per interval."""
+        self.hosts = HostCheck(self.host, self.settings.web_origin)
+        self.guard = ConnectionGuard(self.settings.web_max_unfinished, self.settings.web_max_unfinished_per_ip,
+                                     self.settings.fd_reserve, self.refusals)
 
     # -- start and stop -----------------------------------------------------------------------------
 
@@ -523,8 +574,9 @@ class WebDoor:
             from ..settings import open_store
 
             self._store = open_store(self.settings)
-            self.sign_in = BrowserSignIn(self._store)
-        app = web.Application(middlewares=[self._headers], client_max_size=16 * 1024)
+            self.sign_in = BrowserSignIn(self._store, network_attempts=self.settings.signin_network_attempts,
+                                         total_attempts=self.settings.signin_attempts_total)
+        app = web.Application(middlewares=[self._headers, self._check_host], client_max_size=16 * 1024)
         app.router.add_get("/", self._handle_page)
         app.router.add_get("/livez", self._handle_livez)
         app.router.add_get("/signin", self._handle_signin_form)
@@ -532,10 +584,20 @@ class WebDoor:
         app.router.add_get("/ws/{tab}", self._handle_websocket)
         app.router.add_static("/static/wom/", Path(str(files(__package__) / "web_static")), show_index=False)
         app.router.add_static("/static/", _textual_serve_folder() / "static", show_index=False)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
+        settings = self.settings
+        self._runner = web.AppRunner(
+            app, access_log=None, handle_signals=False, shutdown_timeout=1.0,
+            # aiohttp's own limits: a whole request within the header timeout (its keep-alive timer also runs
+            # from the connection's start), short lines, few headers; its errors logged as refusals.
+            keepalive_timeout=settings.web_header_timeout, max_line_size=settings.web_max_line,
+            max_field_size=settings.web_max_line, max_headers=settings.web_max_headers,
+            logger=AiohttpLog(self.refusals),
+        )
         await self._runner.setup()
-        self._site = web.TCPSite(self._runner, self.host, self._port)
+        self._site = _GuardedSite(self._runner, self.host, self._port, guard=self.guard)
         await self._site.start()
+        if self.settings.signin_recheck > 0:
+            self._recheck = asyncio.ensure_future(self._recheck_signins())
         log.info("web: listening on http://%s:%d", self.host, self.port)
 
     @property
@@ -573,8 +635,41 @@ class WebDoor:
         if self._sessions.get(session.tab) is session:
             del self._sessions[session.tab]
 
+    async def _recheck_signins(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.signin_recheck)  # a period, not a condition: nothing announces a revoke
+            await self.recheck_signins()
+
+    async def recheck_signins(self) -> int:
+        """End every signed-in tab whose cookie no longer signs in as its name (revoked on any server sharing
+        the store, or expired); how many ended. The store is asked off the loop, once per cookie.
+        """
+        signed = [session for session in self._sessions.values()
+                  if session.name is not None and session.token is not None and session.running]
+        if not signed or self.sign_in is None:
+            return 0
+        sign_in = self.sign_in
+        tokens = {session.token for session in signed if session.token is not None}
+        try:
+            names = await asyncio.to_thread(lambda: {token: sign_in.who(token) for token in tokens})
+        except StoreError as error:
+            log.warning("web: cannot check the signed-in tabs' cookies now: %s", error)
+            return 0
+        ended = 0
+        for session in signed:
+            now_as = names.get(session.token or "")
+            if now_as is None or session.name is None or now_as.lower() != session.name.lower():
+                log.info("%s: %s's browser sign-in was revoked or expired; ending the game", session.label,
+                         clean(session.name))
+                session.end("signed out", SIGNED_OUT.format(name=session.name))
+                ended += 1
+        return ended
+
     async def close(self) -> None:
         """Stop listening and close what is left (the games were ended by the server)."""
+        if self._recheck is not None:
+            self._recheck.cancel()
+            self._recheck = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -658,6 +753,19 @@ class WebDoor:
             raise response
         return response
 
+    @web.middleware
+    async def _check_host(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """A whole request came (the connection is no longer unfinished); its Host must name this server."""
+        self.guard.finished(request.transport)
+        host = request.headers.get("Host")
+        if self._from_proxy(request) and request.headers.get("X-Forwarded-Host"):
+            host = request.headers["X-Forwarded-Host"].split(",")[0]
+        if not self.hosts.allowed(host):
+            self.refusals.note("request for another host name (421)", self.client_address(request), host or "no Host")
+            raise web.HTTPMisdirectedRequest(text="This server does not answer to that name.\n")
+        response: web.StreamResponse = await handler(request)
+        return response
+
     async def _handle_page(self, request: web.Request) -> web.Response:
         return web.Response(text=self._page, content_type="text/html", headers={"Cache-Control": "no-store"})
 
@@ -723,9 +831,11 @@ class WebDoor:
             session = await self._new_session(socket, tab, host, name, size)
             if session is None:
                 return socket
+        if name is not None:
+            session.token = request.cookies.get(COOKIE)
         await session.attach(socket, size)
         try:
-            await session.receive(socket)
+            await session.receive(socket, self.refusals)
         finally:
             session.detach(socket)
         return socket
@@ -765,6 +875,24 @@ class WebDoor:
         self._sessions[tab] = session
         session.start()
         return session
+
+
+class _GuardedSite(web.TCPSite):
+    """aiohttp's TCP site, each connection admitted by the :class:`~.webguard.ConnectionGuard` first."""
+
+    def __init__(self, runner: web.AppRunner, host: str, port: int, *, guard: ConnectionGuard) -> None:
+        super().__init__(runner, host, port)
+        self._guard = guard
+
+    async def start(self) -> None:
+        """Listen as :class:`aiohttp.web.TCPSite` does, through the guard."""
+        await web.BaseSite.start(self)
+        server = self._runner.server
+        assert server is not None
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(
+            self._guard.protocol(server), self._host, self._port, backlog=self._backlog,
+            reuse_address=self._reuse_address, reuse_port=self._reuse_port)
 
 
 def _query_int(request: web.Request, key: str, default: int) -> int:

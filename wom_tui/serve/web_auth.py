@@ -39,10 +39,11 @@ class BrowserSignIn:
     One per server process: the limits on tries (per tab, per address) are counted in its memory.
     """
 
-    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time, network_attempts: int = 0,
+                 total_attempts: int = 0) -> None:
         self.store = store
         self.clock = clock
-        self.limits = SignInLimits()
+        self.limits = SignInLimits(network_attempts=network_attempts, total_attempts=total_attempts)
 
     def _now(self) -> datetime:
         return datetime.fromtimestamp(self.clock(), timezone.utc)

@@ -152,7 +152,8 @@ class BrowserSessions(Protocol):
         """``name``'s unexpired browser sessions, oldest first (empty for an unknown name)."""
 
     def revoke_browser_sessions(self, name: str, session_id: str | None = None) -> int:
-        """End one of ``name``'s sessions (``session_id``) or all (None); how many ended.
+        """End one of ``name``'s sessions (``session_id``) or all (None), and void every unused browser code
+        of ``name`` (one made in a revoked browser must not sign another in); how many sessions ended.
         ``BrowserSignInRefused`` if ``name`` is unknown or holds no session ``session_id``.
         """
 
@@ -315,7 +316,8 @@ class Matchmaking(Protocol):
     def match_queue(self) -> MatchQueue:
         """The queue as kept now."""
 
-    def enqueue(self, holder: SeatHolder, *, attempts: int = ..., fill_after: float = ...) -> Ticket:
+    def enqueue(self, holder: SeatHolder, *, attempts: int = ..., fill_after: float = ...,
+                network: str | None = ...) -> Ticket:
         """Wait for a quick match; the session's ticket (replacing any it or this person had)."""
 
     def leave_queue(self, session: str) -> None:
@@ -325,8 +327,9 @@ class Matchmaking(Protocol):
         """The player asks for the computers now (None if they no longer wait)."""
 
     def match_wave(self, rating_of: RatingOf, seed: int, *, interval: float = ...,
-                   grace: float = ..., pace: tuple[float, float] = ..., hold: float = ...) -> list[Table]:
-        """Run a wave if one is due (one process claims it); the tables started."""
+                   grace: float = ..., pace: tuple[float, float] = ..., hold: float = ...,
+                   guess_clock: float | None = ...) -> list[Table]:
+        """Run a wave if one is due (one process claims it); the tables started (with ``guess_clock``)."""
 
 
 class Live(Matchmaking, Protocol):

@@ -229,9 +229,12 @@ class TableRules:
         """
         raise NotImplementedError
 
-    def enqueue(self, holder: SeatHolder, *, attempts: int = 10, fill_after: float = FILL_AFTER) -> Ticket:
-        """Wait for a quick match (again): the session's ticket, replacing any it or this person had."""
-        ticket = Ticket(holder, self.clock(), attempts, fill_after)
+    def enqueue(self, holder: SeatHolder, *, attempts: int = 10, fill_after: float = FILL_AFTER,
+                network: str | None = None) -> Ticket:
+        """Wait for a quick match (again): the session's ticket, replacing any it or this person had;
+        ``network``: the player's (never paired with another of the same).
+        """
+        ticket = Ticket(holder, self.clock(), attempts, fill_after, network=network)
 
         def change(queue: MatchQueue) -> tuple[MatchQueue, list[Table], Ticket]:
             return queue.with_ticket(ticket), [], ticket
@@ -258,12 +261,13 @@ class TableRules:
 
     def match_wave(self, rating_of: RatingOf, seed: int, *, interval: float = WAVE_INTERVAL,
                    grace: float = SEAT_GRACE, pace: tuple[float, float] = COMPUTER_PACE,
-                   hold: float = STRAGGLER_HOLD) -> list[Table]:
+                   hold: float = STRAGGLER_HOLD, guess_clock: float | None = None) -> list[Table]:
         """Run a wave of quick match if one is due (:func:`..matchmaking.wave_due`): whichever process
         gets there first claims it (the queue's lock or transaction), so a wave runs once and nobody is
         seated twice. Tickets of sessions no longer online are dropped. Returns the tables started.
         ``rating_of(name)`` is a registered player's rating (None: unrated), read before the claim;
-        ``hold``: how long a group of two or three waits for a straggler (:data:`..matchmaking.STRAGGLER_HOLD`).
+        ``hold``: how long a group of two or three waits for a straggler (:data:`..matchmaking.STRAGGLER_HOLD`);
+        ``guess_clock``: the tables' per-guess clock (the server's ``quick_match_clock``).
         """
         before = self.match_queue()
         now = self.clock()
@@ -280,7 +284,8 @@ class TableRules:
         draw = random.Random(seed)
 
         def new_table(group: Group) -> Table:
-            return match_table(new_table_id(), group, seed=draw.randrange(MAX_SEED), now=now, grace=grace, pace=pace)
+            return match_table(new_table_id(), group, seed=draw.randrange(MAX_SEED), now=now, grace=grace, pace=pace,
+                               guess_clock=guess_clock)
 
         def change(queue: MatchQueue) -> tuple[MatchQueue, list[Table], list[Table]]:
             if not wave_due(queue, now, interval):

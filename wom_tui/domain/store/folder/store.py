@@ -625,8 +625,10 @@ class FolderStore:
                     and (session_id is None or s.id == session_id)]
             if session_id is not None and not gone:
                 raise BrowserSignInRefused(f"{user.name} has no browser session {session_id}.")
-            if gone:
-                self._write(self.browser_path, encode_browser(codes, [s for s in sessions if s not in gone]))
+            # A code made in a revoked browser (a thief's `b`) must not sign another in: every unused one goes.
+            kept_codes = [code for code in codes if name_key(code.name) != name_key(user.name)]
+            if gone or len(kept_codes) != len(codes):
+                self._write(self.browser_path, encode_browser(kept_codes, [s for s in sessions if s not in gone]))
         return len(gone)
 
     def record_game(self, record: GameRecord, *, game_id: str | None = None) -> str:

@@ -546,6 +546,8 @@ class PostgresStore:
                                 (row[0], session_id, session_id)).rowcount
             if session_id is not None and gone == 0 and attempt == 0:
                 raise BrowserSignInRefused(f"{row[1]} has no browser session {session_id}.")
+            # A code made in a revoked browser (a thief's `b`) must not sign another in: every unused one goes.
+            conn.execute("DELETE FROM wom_browser_codes WHERE user_id = %s", (row[0],))
             return gone
 
         return self._transaction(revoke)
