@@ -36,7 +36,7 @@ import asyncssh
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.serve.sshterm import MENU_TEXT, new_key, open_terminal  # noqa: E402
+from tests.serve.sshterm import MENU_TEXT, new_key, open_terminal
 
 MENU_BYTES = b"Quick match"
 
