@@ -57,6 +57,8 @@ class MessageLog(RichLog):
         self._shown: deque[tuple[str, Kind]] = deque(maxlen=max_lines)
         """The messages on show with their kinds, to wrap them again when the width changes."""
         self._wrapped_at: int | None = None
+        self._rewrap = False
+        """A message came while the log was hidden (the notes grid in its place): wrap all again when shown."""
         self.can_focus = False
 
     def _style(self, kind: Kind) -> Style:
@@ -85,13 +87,18 @@ class MessageLog(RichLog):
         width = self.scrollable_content_region.width
         if not width:
             return
-        if self._wrapped_at is not None and width != self._wrapped_at and self._size_known:
+        if self._size_known and (self._rewrap or (self._wrapped_at is not None and width != self._wrapped_at)):
+            self._rewrap = False
             self.clear()
             for text, kind in self._shown:
                 self._write_message(text, kind)
         self._wrapped_at = width
 
     def _write_message(self, text: str, kind: Kind) -> None:
+        if self._size_known and not self.region:
+            # Hidden: RichLog would wrap it to its minimum width for good. It is written when shown.
+            self._rewrap = True
+            return
         # What follows an arrow (key pegs "K K W", or "1 black, 2 white") is never split across lines:
         # a line too long for the log starts it on a line of its own.
         head, arrow, tail = text.partition(" → ")
