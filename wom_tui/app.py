@@ -237,11 +237,15 @@ class WomApp(KeyQueue[int]):
 
     def _show_broadcast_on(self, screen: Screen[Any]) -> None:
         from .widgets.broadcast import BroadcastLine
+        from .widgets.whoami import WhoAmI
 
         shown = self.broadcast if self.broadcast != self.broadcast_hidden else None
         found = screen.query(BroadcastLine)
         if shown is None:
-            found.remove()
+            if found:
+                found.remove()
+                for badge in screen.query(WhoAmI):
+                    badge.styles.offset = (0, 0)  # back on the top line (it was under the broadcast)
             return
         if found:
             found.first().show(shown.text)
