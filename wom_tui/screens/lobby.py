@@ -159,6 +159,7 @@ class LobbyScreen(LiveScreen):
         if name == self.together.local_name:
             return
         self.together.local_name = name
+        self.wom.remember("play-as", {"name": name or ""})  # quick match plays as this name next time too
         self.run_worker(self._rejoin(), group="rejoin", exclusive=True)
 
     async def _rejoin(self) -> None:
