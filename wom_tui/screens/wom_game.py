@@ -42,6 +42,7 @@ from ..domain.wom import (
     MadeCode,
     TurnResult,
     WomGame,
+    hot_seat_sees,
     players_from_names,
 )
 from ..domain.words import counted
@@ -154,6 +155,10 @@ class WomGameScreen(WomScreen):
         """A person's guess is being played off the event loop."""
         self._back_pending = False
         """Esc came while a person's guess was being played: handled once it is (it may have ended the game)."""
+        self._said: list[tuple[str, Kind, str | None]] = []
+        """Every message with the player it is about (None: everyone's), to show each person only theirs."""
+        self._viewer: str | None = None
+        """The person at the keyboard, whose messages the log shows (hot-seat privacy: :func:`hot_seat_sees`)."""
 
     # -- layout ---------------------------------------------------------------------------------
 
@@ -178,6 +183,7 @@ class WomGameScreen(WomScreen):
                         yield PegInput(ruleset, id="guess-input", label="Your guess")
                         yield Static(self._keys_hint("guess"), classes="stage-keys")
                     yield Static("", id="guess-error", classes="stage-error")
+                    yield Button("Done", id="guess-seen", variant="primary", compact=True)
                 with Vertical(id="wom-handover", classes="wom-stage"):
                     yield Static("", id="handover-title")
                     yield Static("", id="handover-note")
@@ -281,6 +287,9 @@ class WomGameScreen(WomScreen):
         if self._leaving:
             return
         player = self._player_to_move()
+        seen = self.query_one("#guess-seen", Button)
+        if seen.display:
+            seen.display = False
         if player is None:
             self._show_results()
             return
@@ -292,6 +301,8 @@ class WomGameScreen(WomScreen):
 
     def _show_turn(self, player: Player) -> None:
         self._awaiting = None
+        if not player.is_computer:
+            self._view_as(player.name)
         if not self.message_log.display:
             self.message_log.display = True
         if not player.is_computer:
@@ -366,8 +377,26 @@ class WomGameScreen(WomScreen):
     def _announce_code(self, made: MadeCode) -> None:
         # Seed 004 prints the computer's code before saying it is set.
         if made.debug_code is not None and self.wom.options.debug:
-            self.message_log.say(f"DEBUG: {made.debug_code}", "warning")
-        self.message_log.say(made.message, "success")
+            self._say(f"DEBUG: {made.debug_code}", "warning")
+        self._say(made.message, "success")
+
+    # -- what each person at the keyboard may read ---------------------------------------------------
+
+    def _sees(self, viewer: str | None, author: str | None) -> bool:
+        return hot_seat_sees(viewer, author, people=len(people_in(self.game)), over=self.game.phase == FINISHED)
+
+    def _say(self, text: str, kind: Kind = "info", author: str | None = None) -> None:
+        """Log a message about ``author``'s move (None: everyone's); shown now only if the person at the
+        keyboard may read it."""
+        self._said.append((text, kind, author))
+        self.message_log.say(text, kind, hidden=not self._sees(self._viewer, author))
+
+    def _view_as(self, name: str) -> None:
+        """``name`` is at the keyboard: the log shows what they may read, and nothing of the others' moves."""
+        if name == self._viewer:
+            return
+        self._viewer = name
+        self.message_log.show_only([(text, kind) for text, kind, author in self._said if self._sees(name, author)])
 
     # -- guessing -------------------------------------------------------------------------------
 
@@ -442,18 +471,40 @@ class WomGameScreen(WomScreen):
         self.publish()
         self._draw()
         kind: Kind = "computer" if player.is_computer else "info"
-        self.message_log.say(f"{player.name}'s guess: {turn.guess} → {turn.feedback.text}", kind)
+        author = None if player.is_computer else player.name
+        self._say(f"{player.name}'s guess: {turn.guess} → {turn.feedback.text}", kind, author)
         board = self.game.board_of(player)
         for message in turn.messages:
-            self.message_log.say(message, "success" if board.solved else "warning")
+            self._say(message, "success" if board.solved else "warning", author)
         if turn.revealed is not None:
             # That board is over, so its code can be shown: nobody else is breaking it.
-            self.message_log.say(f"The code was {turn.revealed}.", "warning")
+            self._say(f"The code was {turn.revealed}.", "warning")
+        following = self._player_to_move()
+        if (not player.is_computer and self._several_people and following is not None
+                and not following.is_computer and following.name != player.name):
+            # Another person's turn comes next: the guesser reads their key pegs first, then hands over.
+            self._show_seen(player)
+            return
         # A pause after every move (not only a computer's), so its key pegs are seen before the
         # board changes hands; the same player moving again goes on at once.
-        following = self._player_to_move()
         delay = 0.0 if following is not None and following.name == player.name else self._pace
         self._schedule(self._proceed, delay)
+
+    def _show_seen(self, player: Player) -> None:
+        """The guesser's feedback on show until they press Enter (Done); then the curtain for the next."""
+        self._awaiting = ("seen", player.name)
+        seen = self.query_one("#guess-seen", Button)
+        seen.remove_class("-active")  # (Textual ignores Enter on a button flashing from its last press)
+        seen.label = "Done — next player"
+        seen.display = True
+        self.set_focus(seen)
+
+    def _seen(self) -> None:
+        if self._awaiting is None or self._awaiting[0] != "seen" or self._paused or self._leaving:
+            return
+        self._awaiting = None
+        self.query_one("#guess-seen", Button).display = False
+        self._proceed()
 
     # -- computer players -----------------------------------------------------------------------
 
@@ -514,6 +565,10 @@ class WomGameScreen(WomScreen):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """The next person is at the keyboard: show their turn."""
+        if event.button.id == "guess-seen":
+            event.stop()
+            self._seen()
+            return
         if event.button.id == "handover-ready":
             event.stop()
             name, self._waiting_for = self._waiting_for, None
@@ -546,7 +601,7 @@ class WomGameScreen(WomScreen):
     def _refuse(self, target: str, reason: str) -> None:
         """An invalid code or guess: the domain's reason, by the input and in the log; nothing changes."""
         self._set_error(target, Content(reason))
-        self.message_log.say(reason, "error")
+        self._say(reason, "error", self._viewer)
         self.app.bell()
 
     def _set_error(self, target: str, content: Content | None, kind: str = "-error") -> None:

@@ -74,11 +74,25 @@ class MessageLog(RichLog):
             return Style(bold=kind in ("error", "success"))
         return Style(color=rich_colour(colour), bold=kind in ("error", "success"))
 
-    def say(self, text: str, kind: Kind = "info") -> None:
-        """Add one message as plain text, coloured by ``kind``."""
+    def say(self, text: str, kind: Kind = "info", *, hidden: bool = False) -> None:
+        """Add one message as plain text, coloured by ``kind``; ``hidden``: kept in :attr:`lines_said` but not
+        shown (a hot-seat message for another player's eyes: :meth:`show_only` shows it in their turn).
+        """
         self.lines_said.append(text)
+        if hidden:
+            return
         self._shown.append((text, kind))
         self._write_message(text, kind)
+
+    def show_only(self, messages: list[tuple[str, Kind]]) -> None:
+        """Show these messages instead of those on show (whose turn it is changed at one keyboard)."""
+        if list(self._shown) == messages:
+            return
+        self.clear()
+        self._shown.clear()
+        for text, kind in messages:
+            self._shown.append((text, kind))
+            self._write_message(text, kind)
 
     def on_resize(self, _event: Resize) -> None:
         """Wrap every message again when the log's width changes: RichLog wraps a line once, as it
