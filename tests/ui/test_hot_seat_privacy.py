@@ -59,3 +59,43 @@ async def test_each_person_reads_their_feedback_then_the_curtain_and_only_their_
         await until(pilot, lambda: screen.awaiting == ("guess", "Alan"))
         assert "Alan's guess: RRRR" in log_text(screen) and "Steve's guess" not in log_text(screen)
         assert "GGGG" not in screen_text(app)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_f4_notes_are_each_person_s_own_and_never_behind_the_curtain(make_app, store: Store, size):
+    from wom_tui.domain.notes import Note
+    from wom_tui.widgets.notes_grid import NotesGrid
+
+    store.register("Alan")
+    store.register("Steve")
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await seat(pilot, "Alan", "Steve")
+        await enter_code(pilot, screen, "Alan", "RGBY")
+        await enter_code(pilot, screen, "Steve", "KKWW")
+        assert await wait_turn(pilot, screen, "Alan") == "guess"
+        await pilot.press("f4")
+        await until(pilot, lambda: screen.query("#wom-notes") and screen.query_one(NotesGrid).has_focus)
+        grid = screen.query_one(NotesGrid)
+        assert app.screen.region.contains_region(grid.region), "the whole grid is on screen"
+        assert "× out" in screen_text(app)
+        await pilot.press("space")  # slot 1, the first symbol: ruled out
+        await until(pilot, lambda: grid.notes.note(0, "R") is Note.OUT)
+        await pilot.press("escape")  # back to the guess, the notes stay in view
+        await until(pilot, lambda: screen.query_one("#guess-input").has_focus)
+        assert screen.query("#wom-notes") and isinstance(app.screen, type(screen))
+        await pilot.press(*"gggg", "enter")
+        await until(pilot, lambda: screen.awaiting == ("seen", "Alan"))
+        assert not screen.query("#wom-notes"), "Done comes with the notes put away"
+        await pilot.press("enter", "enter")
+        await until(pilot, lambda: screen.awaiting == ("guess", "Steve"))
+        await pilot.press("f4")
+        await until(pilot, lambda: screen.query("#wom-notes") and screen.query_one(NotesGrid).has_focus)
+        assert not screen.query_one(NotesGrid).notes, "Steve's notes are his own: empty"
+        await pilot.press("f4")  # F4 in the notes hides them
+        await until(pilot, lambda: not screen.query("#wom-notes") and screen.query_one("#guess-input").has_focus)
+        await pilot.press(*"rrrr", "enter", "enter", "enter")  # Done, the curtain, Alan is there
+        await until(pilot, lambda: screen.awaiting == ("guess", "Alan"))
+        await pilot.press("f4")
+        await until(pilot, lambda: screen.query("#wom-notes"))
+        assert screen.query_one(NotesGrid).notes.note(0, "R") is Note.OUT, "Alan's notes were kept for him"

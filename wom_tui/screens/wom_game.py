@@ -33,6 +33,7 @@ from textual.widgets import Button, ContentSwitcher, Static
 from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from ..domain.codes import WOM_RULESET, InvalidCode, Ruleset
+from ..domain.notes import Notes
 from ..domain.players import Player
 from ..domain.records import GameRecord
 from ..domain.wom import (
@@ -48,6 +49,7 @@ from ..domain.wom import (
 from ..domain.words import counted
 from ..patches.footer import Footer
 from ..widgets.message_log import MessageLog
+from ..widgets.notes_grid import NotesGrid
 from ..widgets.peg_input import PegInput
 from ..patches.state_classes import set_state_classes
 from ..widgets.message_log import Kind
@@ -113,7 +115,7 @@ def people_in(game: WomGame) -> list[Player]:
 class WomGameScreen(WomScreen):
     """Code making, then guessing, for every player in turn; Esc asks before leaving."""
 
-    BINDINGS = [Binding("escape", "back", "Leave game")]
+    BINDINGS = [Binding("escape", "back", "Leave game"), Binding("f4", "notes", "Notes", key_display="F4")]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (72, "-roomy")]
 
     class ComputerMoved(Message):
@@ -158,6 +160,8 @@ class WomGameScreen(WomScreen):
         self._said: list[tuple[str, Kind, str | None]] = []
         """Every message with the player it is about (None: everyone's), to show each person only theirs."""
         self._viewer: str | None = None
+        self._notes: dict[str, Notes] = {}
+        """Each person's notes (F4), private: shown only in their own turn, never behind the curtain."""
         """The person at the keyboard, whose messages the log shows (hot-seat privacy: :func:`hot_seat_sees`)."""
 
     # -- layout ---------------------------------------------------------------------------------
@@ -391,10 +395,55 @@ class WomGameScreen(WomScreen):
         self._said.append((text, kind, author))
         self.message_log.say(text, kind, hidden=not self._sees(self._viewer, author))
 
+    # -- each person's notes (F4), never read by the game --------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """F4 (notes) only in a person's own guessing turn."""
+        if action == "notes":
+            return self._awaiting is not None and self._awaiting[0] == "guess"
+        return super().check_action(action, parameters)
+
+    def action_notes(self) -> None:
+        """F4: show the notes of the person guessing and move into them; F4 in the notes hides them."""
+        if self._awaiting is None or self._awaiting[0] != "guess":
+            return
+        name = self._awaiting[1]
+        found = self.query("#wom-notes")
+        grid = found.first(NotesGrid) if found else None
+        if grid is not None and grid.has_focus:
+            self._close_notes()
+            self.set_focus(self.query_one("#guess-input", PegInput))
+            return
+        if grid is None:
+            kept = self._notes.get(name) or Notes.empty(self.game.ruleset)
+            grid = NotesGrid(kept, self.game.ruleset.palette, id="wom-notes")
+            self.query_one("#wom-side").mount(grid, before=self.message_log)
+            set_state_classes(self.query_one("#wom-side"), {"-notes": True})
+            self.call_after_refresh(grid.focus)
+        else:
+            grid.focus()
+
+    def _close_notes(self) -> None:
+        """Take the notes off the screen (the curtain, Done, F4 again); they stay kept for their owner."""
+        self.query("#wom-notes").remove()
+        set_state_classes(self.query_one("#wom-side"), {"-notes": False})
+
+    def on_notes_grid_changed(self, event: NotesGrid.Changed) -> None:
+        event.stop()
+        if self._awaiting is not None and self._awaiting[0] == "guess":
+            self._notes[self._awaiting[1]] = event.notes
+
+    def on_notes_grid_leave(self, event: NotesGrid.Leave) -> None:
+        event.stop()
+        guess = self.query_one("#guess-input", PegInput)
+        if not guess.disabled:
+            self.set_focus(guess)
+
     def _view_as(self, name: str) -> None:
         """``name`` is at the keyboard: the log shows what they may read, and nothing of the others' moves."""
         if name == self._viewer:
             return
+        self._close_notes()  # the notes on show were the last person's
         self._viewer = name
         self.message_log.show_only([(text, kind) for text, kind, author in self._said if self._sees(name, author)])
 
@@ -493,6 +542,7 @@ class WomGameScreen(WomScreen):
     def _show_seen(self, player: Player) -> None:
         """The guesser's feedback on show until they press Enter (Done); then the curtain for the next."""
         self._awaiting = ("seen", player.name)
+        self._close_notes()  # the next person must not find them on show
         seen = self.query_one("#guess-seen", Button)
         seen.remove_class("-active")  # (Textual ignores Enter on a button flashing from its last press)
         seen.label = "Done — next player"
@@ -545,6 +595,7 @@ class WomGameScreen(WomScreen):
         self._awaiting = ("handover", player.name)
         self.query_one(ContentSwitcher).current = "wom-handover"
         self.message_log.display = False  # behind the curtain nobody reads the last player's feedback
+        self._close_notes()
         self.query_one("#handover-title", Static).update(
             Content.from_markup("Pass the keyboard to $name", name=player.name)
         )
