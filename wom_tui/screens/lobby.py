@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 
 from ..domain.choices import pick
 from ..domain.codes import WOM_RULESET, Ruleset
-from ..domain.presence import Presence
+from ..domain.presence import Presence, online_names
 from ..domain.store.api import LiveChange
 from ..domain.table import CLOSED, FINISHED, GUESS_CLOCKS, OPEN, Refused, SeatHolder, SeatView, Table, TableView
 from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
@@ -246,9 +246,10 @@ class LobbyScreen(LiveScreen):
         self.state = state
         self._keep_countdown(state)
         back = _back(previous, state) if previous is not None else []
-        names = ", ".join(p.name for p in state.online) or "nobody"
+        people = online_names(state.online)  # a player on SSH and in a browser at once is listed once
+        names = ", ".join(people) or "nobody"
         me = self.together.me()
-        online = Text(f"Online ({len(state.online)}): {names}", end="")
+        online = Text(f"Online ({len(people)}): {names}", end="")
         if me is not None:
             online.append(f"   You: {me.name}", style="bold")
         self.query_one("#lobby-online", Static).update(online)

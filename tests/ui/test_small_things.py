@@ -1,0 +1,86 @@
+"""Issue 35, item 17: the small things players found (each test says which)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from textual.widgets import DataTable
+
+from wom_tui.domain.presence import Presence, Whereabouts, online_names, screen_words
+from wom_tui.domain.store import open_store
+from wom_tui.screens.lobby import LobbyScreen
+from wom_tui.screens.menu import MenuScreen
+from wom_tui.screens.operator import OperatorScreen
+
+from .conftest import wait_for
+from .screen_text import screen_lines, screen_text
+from .test_operator import PLAYER_FP, served_app
+
+SIZES = [(80, 24), (60, 20)]
+
+
+def alan_twice(data_dir):
+    """Alan online over SSH and in a browser at once (two sessions), their heartbeats kept by a thread."""
+    store = open_store(data_dir)
+    if store.user("Alan") is None:
+        store.register("Alan", key=PLAYER_FP)
+    online = [store.live.join("Alan", True, "alan-ssh", Whereabouts("198.51.100.7", PLAYER_FP, "ssh", "SoloGame")),
+              store.live.join("Alan", True, "alan-web", Whereabouts("198.51.100.7", None, "web", "LiveTable"))]
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.wait(1.0):
+            for presence in online:
+                store.live.heartbeat(presence)
+
+    thread = threading.Thread(target=beat, daemon=True)
+    thread.start()
+    return stop, thread
+
+
+def test_online_is_each_person_once_and_each_guest_their_own():
+    def p(session, name, registered):
+        return Presence(session, name, registered, 0.0, 0.0)
+    sessions = [p("a", "Alan", True), p("b", "Guest 1", False), p("c", "alan", True), p("d", "Guest 1", False)]
+    assert online_names(sessions) == ["Alan", "Guest 1", "Guest 1"]
+
+
+def test_screens_are_named_in_words():
+    assert screen_words("SoloGame") == "Solo game" and screen_words("LiveTable") == "At a table"
+    assert screen_words("Menu") == "Main menu" and screen_words("SomethingNew") == "Something new"
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_player_on_ssh_and_in_a_browser_is_online_once(data_dir, size, make_app) -> None:
+    stop, thread = alan_twice(data_dir)
+    try:
+        app = make_app()
+        async with app.run_test(size=size) as pilot:
+            await pilot.press("l")
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.state is not None
+                           and len(app.screen.state.online) >= 3)
+            await wait_for(pilot, lambda: "Online (2)" in screen_text(app))
+            line = next(line for line in screen_lines(app) if "Online (2)" in line)
+            assert line.count("Alan") == 1
+    finally:
+        stop.set()
+        thread.join(10)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_operator_screen_names_screens_in_words(data_dir, size) -> None:
+    stop, thread = alan_twice(data_dir)
+    try:
+        app = served_app(data_dir, operator=True)
+        async with app.run_test(size=size) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
+            await pilot.press("a")
+            await wait_for(pilot, lambda: isinstance(app.screen, OperatorScreen)
+                           and app.screen.query_one(DataTable).row_count >= 2)
+            table = app.screen.query_one(DataTable)
+            cells = {str(table.get_row_at(row)[3]) for row in range(table.row_count)}
+            assert {"Solo game", "At a table"} <= cells and "SoloGame" not in cells
+    finally:
+        stop.set()
+        thread.join(10)
