@@ -84,3 +84,17 @@ async def test_the_operator_screen_names_screens_in_words(data_dir, size) -> Non
     finally:
         stop.set()
         thread.join(10)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_live_solo_history_says_what_a_lifeline_told(app, size) -> None:
+    from .test_solo import open_setup, said, start_game
+
+    async with app.run_test(size=size) as pilot:
+        await open_setup(pilot)
+        screen = await start_game(pilot)
+        await pilot.press("f2")  # reveal a symbol
+        await wait_for(pilot, lambda: said(screen)[-1].startswith("The code contains "))
+        symbol = said(screen)[-1].removeprefix("The code contains ")[0]
+        shown = f"lifeline: has {symbol}" if size == (80, 24) else f"⚑ has {symbol}"  # (60 columns: narrow)
+        await wait_for(pilot, lambda: shown in screen_text(app))
