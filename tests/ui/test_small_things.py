@@ -98,3 +98,41 @@ async def test_a_live_solo_history_says_what_a_lifeline_told(app, size) -> None:
         symbol = said(screen)[-1].removeprefix("The code contains ")[0]
         shown = f"lifeline: has {symbol}" if size == (80, 24) else f"⚑ has {symbol}"  # (60 columns: narrow)
         await wait_for(pilot, lambda: shown in screen_text(app))
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_live_table_results_split_points_into_breaking_and_making(data_dir, size) -> None:
+    from wom_tui.domain.store.folder.store import FolderStore
+    from wom_tui.screens.live_table import LiveTableScreen
+
+    from .conftest import build_app
+    from .test_results_unrated import results
+    from .test_together import _focused, _open_lobby, _seats
+
+    store = FolderStore(data_dir)
+    store.register("Alan")
+    app = build_app(data_dir)
+    async with app.run_test(size=size) as pilot:
+        await _open_lobby(pilot)
+        app.screen.query_one("#lobby-as").value = "Alan"
+        await wait_for(pilot, lambda: app.together.presence is not None and app.together.presence.name == "Alan")
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LiveTableScreen) and app.screen.view is not None)
+        table_id = app.screen.table_id
+        await pilot.press("v")
+        await wait_for(pilot, lambda: "VIKI" in _seats(app)[1])
+        await pilot.press("g")
+        await wait_for(pilot, lambda: _focused(app) == "code-input")
+        await pilot.press(*"RGBY", "enter")
+        await wait_for(pilot, lambda: app.screen.view.phase == "guessing" and _focused(app) == "guess-input")
+        viki_code = store.live.table(table_id).to_json()["seats"][1]["code"]
+        await pilot.press(*viki_code, "enter")  # broken at once: 10 + 1 − 1 = 10 for breaking
+        await wait_for(pilot, lambda: app.screen.view.phase == "finished")
+        await wait_for(pilot, lambda: "Alan" in results(app))
+        final = {row.name: row for row in app.screen.view.final}
+        alan = final["Alan"]
+        assert (alan.breaking, alan.making) == (10, alan.points - 10)
+        line = next(line for line in results(app).splitlines() if line.startswith("Alan"))
+        assert f"10+{alan.making}={alan.points}" in line

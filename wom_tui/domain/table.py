@@ -231,6 +231,10 @@ class FinalRow:
     attempts: int
     points: int | None
     """None for a computer or a guest (they earn no points)."""
+    breaking: int | None = None
+    """Of ``points``, those for breaking the code (None with ``points``)."""
+    making: int | None = None
+    """Of ``points``, those for making the next seat's code (None with ``points``)."""
 
 
 # ---------------------------------------------------------------- seats
@@ -841,7 +845,9 @@ class Table:
         results = self.results()
         return tuple(
             FinalRow(index, seat.name or "", self._seats[index - 1].code or "", row.broke, row.attempts_used,
-                     row.total if row.points is not None else None)
+                     row.total if row.points is not None else None,
+                     row.points.breaking if row.points is not None else None,
+                     row.points.making if row.points is not None else None)
             for index, (seat, row) in enumerate(zip(self._seats, results.players, strict=True))
         )
 

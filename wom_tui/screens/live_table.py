@@ -437,8 +437,11 @@ class LiveTableScreen(LiveScreen):
         for row in view.final:
             seat = view.seats[row.seat]
             guest = seat.kind == "person" and not seat.registered  # guests are not rated
+            # Points as the hot-seat results give them: breaking + making = total.
+            points = "—" if row.points is None else (
+                f"{row.breaking}+{row.making}={row.points}" if row.breaking is not None else str(row.points))
             cells.append((row.name, row.code, f"in {row.attempts}" if row.broke else f"no ({row.attempts})",
-                          "—" if row.points is None else str(row.points),
+                          points,
                           "—" if guest or not rated else changes[row.name]))
         widths = [max(len(line[column]) for line in cells) for column in range(5)]
         grid = Text(no_wrap=True, overflow="ellipsis", end="")
