@@ -136,3 +136,24 @@ async def test_live_table_results_split_points_into_breaking_and_making(data_dir
         assert (alan.breaking, alan.making) == (10, alan.points - 10)
         line = next(line for line in results(app).splitlines() if line.startswith("Alan"))
         assert f"10+{alan.making}={alan.points}" in line
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_lobby_line_shows_a_table_s_clock(data_dir, size, make_app) -> None:
+    from wom_tui.domain.presence import new_session_id
+    from wom_tui.domain.table import SeatHolder
+
+    live = open_store(data_dir).live
+    guest = live.join_guest(new_session_id())
+    live.create_table(SeatHolder(guest.name, guest.session, False), seats=2, guess_clock=30.0)
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("l")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.state is not None
+                       and app.screen.state.tables)
+        await wait_for(pilot, lambda: any(f"{guest.name}'s table" in line for line in screen_lines(app)))
+        from wom_tui.screens.lobby import table_line
+
+        assert "30 s a guess" in str(table_line(app.screen.state.tables[0], False))
+        if size == (80, 24):  # (at 60 columns the row's end is cut with an ellipsis, as the rules are)
+            assert any("30 s a guess" in line for line in screen_lines(app)), "seen in the lobby's row"

@@ -80,6 +80,8 @@ def table_line(view: TableView, mine: bool, now: float | None = None) -> Text:
         text.append(f", {counted(free, 'free seat')}")
     text.append(f"  [{people}]  ")
     text.append(f"{view.ruleset.title}, {counted(view.attempts, 'attempt')}", style="dim")
+    if view.guess_clock is not None:
+        text.append(f", {view.guess_clock:g} s a guess", style="dim")  # the clock, before anyone sits
     if mine and view.phase not in (FINISHED, CLOSED):
         text.append("  ← your seat", style="bold")
     return text
