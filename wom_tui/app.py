@@ -154,6 +154,9 @@ class WomApp(KeyQueue[int]):
 
             together = together_of(self)  # one presence per app session (unless a screen already started it)
             together.show_screen(self._screen_name())
+            from .screens.seat_waiting import offer_seat
+
+            offer_seat(self)  # back mid-game: the seat waiting at a table is offered over the menu
             if self.options.served:
                 # The connection dropped (the server sends SIGHUP): leave the lobby at once, so that the
                 # others see this player's seat away now rather than when the heartbeat goes stale.

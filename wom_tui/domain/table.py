@@ -1108,6 +1108,20 @@ class Table:
             raise TableDataError("only a finished game with a game id can be recorded")
 
 
+def waiting_seat(tables: Iterable[Table], person: SeatHolder) -> Table | None:
+    """The game under way (codes being made or broken) where ``person`` (the same person, on any session)
+    still holds a seat, its grace not run out: what a player coming back is offered first (docs/play.md,
+    *Playing together*); None if there is none.
+    """
+    for table in tables:
+        if table.phase not in (MAKING, GUESSING):
+            continue
+        index = table.seat_of(person)
+        if index is not None and not table._seats[index].gone:
+            return table
+    return None
+
+
 def unstarted_by(tables: Iterable[Table], creator: SeatHolder) -> list[Table]:
     """The tables ``creator`` (the same person, on any session) opened that have not started yet."""
     return [t for t in tables if t.phase == OPEN and t.creator.identity == creator.identity]
@@ -1133,6 +1147,7 @@ def check_may_open(tables: Iterable[Table], creator: SeatHolder, origin: str | N
 __all__ = [
     "check_may_open",
     "unstarted_by",
+    "waiting_seat",
     "CLOSED",
     "COMPUTER_PACE",
     "FINISHED",

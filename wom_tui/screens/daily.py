@@ -112,7 +112,7 @@ class DailyScreen(WomScreen):
         """Why the chosen player cannot play the chosen puzzle today (None: they can)."""
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """p plays only when Play is offered; otherwise it says why (no key in the footer for it)."""
+        """P plays only when Play is offered; otherwise it says why (no key in the footer for it)."""
         if action == "play":
             return self._why_not is None
         if action == "why_not":

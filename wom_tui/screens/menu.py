@@ -82,7 +82,8 @@ class MenuScreen(OpenedOnce[None]):
         tall = 1 + 2 + 2 + 1 + 1 + 3 + motd_rows + greeting + entries  # footer, border, padding, title, welcome
         short = tall - 5
         breakpoints = [(0, "-packed"), (short, "-short"), (max(tall, 24), "-tall")]
-        self.VERTICAL_BREAKPOINTS = breakpoints  # type: ignore[misc]  (per menu: its entries and lines)
+        # Per menu (its entries and lines), so an instance attribute over the class's.
+        self.VERTICAL_BREAKPOINTS = breakpoints  # type: ignore[misc]
     BINDINGS = [
         *(Binding(key, f"app.{action}", footer, show=bool(footer)) for key, action, _, footer in MENU if key != "?"),
         Binding("k", "app.link_key", "Link key", show=False),

@@ -391,7 +391,8 @@ class WomGameScreen(WomScreen):
 
     def _say(self, text: str, kind: Kind = "info", author: str | None = None) -> None:
         """Log a message about ``author``'s move (None: everyone's); shown now only if the person at the
-        keyboard may read it."""
+        keyboard may read it.
+        """
         self._said.append((text, kind, author))
         self.message_log.say(text, kind, hidden=not self._sees(self._viewer, author))
 
