@@ -157,6 +157,9 @@ class WomApp(KeyQueue[int]):
             from .screens.seat_waiting import offer_seat
 
             offer_seat(self)  # back mid-game: the seat waiting at a table is offered over the menu
+            from .screens.notices import start_notices
+
+            self.notices = start_notices(self)  # invitations and "your move" reach any screen
             if self.options.served:
                 # The connection dropped (the server sends SIGHUP): leave the lobby at once, so that the
                 # others see this player's seat away now rather than when the heartbeat goes stale.

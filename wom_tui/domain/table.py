@@ -1122,6 +1122,24 @@ def waiting_seat(tables: Iterable[Table], person: SeatHolder) -> Table | None:
     return None
 
 
+def elsewhere_notice(table: Table, person: SeatHolder) -> str | None:
+    """What ``person`` is told about ``table`` while on another screen (the main menu, a solo game, a
+    replay …; docs/play.md, *A nudge when it's time*): an invitation to it, their code to set now that
+    it started, or, for the one who opened it, every seat filled. None: nothing for them.
+    """
+    if table.is_invited(person):
+        return f"{table.creator.name} invites you to a table: the lobby (l) accepts (a) or declines (d)."
+    index = table.seat_of(person)
+    if index is None or table._seats[index].gone:
+        return None
+    view = table.view_for(index)
+    if table.phase == MAKING and view.own is not None and view.own.code_for:
+        return f"{table.creator.name}'s table has started: set the code {view.own.code_for} will break (lobby, l)."
+    if table.phase == OPEN and index == 0 and not view.free_seats:
+        return "Every seat at your table is filled: back at it (lobby, l), press g to start."
+    return None
+
+
 def unstarted_by(tables: Iterable[Table], creator: SeatHolder) -> list[Table]:
     """The tables ``creator`` (the same person, on any session) opened that have not started yet."""
     return [t for t in tables if t.phase == OPEN and t.creator.identity == creator.identity]
@@ -1148,6 +1166,7 @@ __all__ = [
     "check_may_open",
     "unstarted_by",
     "waiting_seat",
+    "elsewhere_notice",
     "CLOSED",
     "COMPUTER_PACE",
     "FINISHED",
