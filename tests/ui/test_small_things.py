@@ -157,3 +157,22 @@ async def test_the_lobby_line_shows_a_table_s_clock(data_dir, size, make_app) ->
         assert "30 s a guess" in str(table_line(app.screen.state.tables[0], False))
         if size == (80, 24):  # (at 60 columns the row's end is cut with an ellipsis, as the rules are)
             assert any("30 s a guess" in line for line in screen_lines(app)), "seen in the lobby's row"
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_replays_keep_the_players_readable_at_60_columns(store, app, size) -> None:
+    from wom_tui.domain.codes import WOM_RULESET, Ruleset
+    from wom_tui.domain.game import GameKind
+    from wom_tui.domain.records import GameRecord
+    from wom_tui.screens.replay import ReplaysScreen
+
+    from .test_stats_replays_daily import breaker, seed_games
+
+    seed_games(store)
+    store.record_game(GameRecord(GameKind.COMPUTER_BREAKS.value, Ruleset(5, WOM_RULESET.palette, True, 10),
+                                 (breaker("HAL9000", "RRGGB", ["RRGGB"], is_user=False),), "2026-11-23T10:00:00+00:00"))
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplaysScreen) and app.screen.summaries is not None)
+        await wait_for(pilot, lambda: "HAL9000 ✓1" in screen_text(app), message="the players whole, on screen")
+        assert "Alan ✓2" in screen_text(app) and "HAL9000 ✗" in screen_text(app)  # (wrapped, never cut)
