@@ -68,9 +68,11 @@ class MenuScreen(OpenedOnce[None]):
         super().__init__()
 
     def _fit(self) -> None:
-        """Where the welcome line and padding give way (``-short``), and then the title and the
-        blank lines under the message of the day and the greeting (``-packed``): at the height the menu
-        needs with them, so that every entry, Quit last, and the box's border stay in view.
+        """A menu taller than 80×24 allows (served and signed in, a message of the day) sets its own
+        breakpoints from the rows it needs: first the padding, the title's first line and the blank lines
+        give way (``-snug``: the welcome line stays), then the title and the welcome line too
+        (``-packed``), so that every entry, Quit last, and the box's border stay in view. A menu that fits
+        80×24 keeps the class's.
         """
         try:
             entries = len(self._entries())
@@ -80,10 +82,13 @@ class MenuScreen(OpenedOnce[None]):
         motd_rows = -(-len(motd) // MOTD_WIDTH) + 1 if motd else 0
         greeting = 2 if self._served_key_or_guest() else 0
         tall = 1 + 2 + 2 + 1 + 1 + 3 + motd_rows + greeting + entries  # footer, border, padding, title, welcome
-        short = tall - 5
-        breakpoints = [(0, "-packed"), (short, "-short"), (max(tall, 24), "-tall")]
+        if tall <= 24:
+            self.VERTICAL_BREAKPOINTS = type(self).VERTICAL_BREAKPOINTS  # type: ignore[misc]
+            return
+        snug = tall - 2 - 1 - 2 - (1 if motd else 0) - (1 if greeting else 0)
         # Per menu (its entries and lines), so an instance attribute over the class's.
-        self.VERTICAL_BREAKPOINTS = breakpoints  # type: ignore[misc]
+        self.VERTICAL_BREAKPOINTS = [(0, "-packed"), (snug, "-snug"), (tall, "-tall")]  # type: ignore[misc]
+
     BINDINGS = [
         *(Binding(key, f"app.{action}", footer, show=bool(footer)) for key, action, _, footer in MENU if key != "?"),
         Binding("k", "app.link_key", "Link key", show=False),
@@ -159,7 +164,7 @@ class MenuScreen(OpenedOnce[None]):
             self._fit()  # an entry more or fewer (signed in meanwhile): the lines that give way follow
             breakpoints = self.VERTICAL_BREAKPOINTS or []
             shown = set(self._get_breakpoint_classes(self.app.size.height, breakpoints))
-            set_state_classes(self, {name: name in shown for _, name in breakpoints})
+            set_state_classes(self, {name: name in shown for name in ("-packed", "-snug", "-short", "-tall")})
 
     def _options(self) -> list[Option]:
         options = []
