@@ -69,8 +69,8 @@ class MenuScreen(OpenedOnce[None]):
 
     def _fit(self) -> None:
         """A menu taller than 80×24 allows (served and signed in, a message of the day) sets its own
-        breakpoints from the rows it needs: first the padding, the title's first line and the blank lines
-        give way (``-snug``: the welcome line stays), then the title and the welcome line too
+        breakpoints from the rows it needs: first the padding and the blank lines give way (``-snug``: every
+        line of text stays), then the title and the welcome line too
         (``-packed``), so that every entry, Quit last, and the box's border stay in view. A menu that fits
         80×24 keeps the class's.
         """
@@ -85,7 +85,7 @@ class MenuScreen(OpenedOnce[None]):
         if tall <= 24:
             self.VERTICAL_BREAKPOINTS = type(self).VERTICAL_BREAKPOINTS  # type: ignore[misc]
             return
-        snug = tall - 2 - 1 - 2 - (1 if motd else 0) - (1 if greeting else 0)
+        snug = tall - 2 - 2 - (1 if motd else 0) - (1 if greeting else 0)
         # Per menu (its entries and lines), so an instance attribute over the class's.
         self.VERTICAL_BREAKPOINTS = [(0, "-packed"), (snug, "-snug"), (tall, "-tall")]  # type: ignore[misc]
 
