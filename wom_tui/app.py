@@ -163,6 +163,12 @@ class WomApp(KeyQueue[int]):
 
             together = together_of(self)  # one presence per app session (unless a screen already started it)
             together.show_screen(self._screen_name())
+            from .screens.seat_waiting import offer_seat
+
+            offer_seat(self)  # back mid-game: the seat waiting at a table is offered over the menu
+            from .screens.notices import start_notices
+
+            self.notices = start_notices(self)  # invitations and "your move" reach any screen
             if self.options.served:
                 # The connection dropped (the server sends SIGHUP): leave the lobby at once, so that the
                 # others see this player's seat away now rather than when the heartbeat goes stale.
@@ -246,11 +252,15 @@ class WomApp(KeyQueue[int]):
 
     def _show_broadcast_on(self, screen: Screen[Any]) -> None:
         from .widgets.broadcast import BroadcastLine
+        from .widgets.whoami import WhoAmI
 
         shown = self.broadcast if self.broadcast != self.broadcast_hidden else None
         found = screen.query(BroadcastLine)
         if shown is None:
-            found.remove()
+            if found:
+                found.remove()
+                for badge in screen.query(WhoAmI):
+                    badge.styles.offset = (0, 0)  # back on the top line (it was under the broadcast)
             return
         if found:
             found.first().show(shown.text)

@@ -46,8 +46,9 @@ def test_a_code_not_broken_or_an_attempt_left_ends_the_streak():
     left_yesterday = played(date(2026, 3, 1), ["broke", "broke", "left"])
     assert streak(left_yesterday, "classic", "2026-03-04").current == 0
     assert streak(left_yesterday, "classic", "2026-03-04").history[-2] is DayMark.NOT_BROKEN
-    # Today's attempt under way is not lost yet: yesterday's streak still stands.
-    assert streak(left_yesterday, "classic", "2026-03-03").current == 2
+    # Today's attempt started and left is spent (no second try): it ends the streak today, marked ×.
+    left_today = streak(left_yesterday, "classic", "2026-03-03")
+    assert (left_today.current, left_today.best, left_today.history[-1]) == (0, 2, DayMark.NOT_BROKEN)
 
 
 def test_other_puzzles_and_days_after_today_do_not_count():
@@ -81,8 +82,8 @@ def model(outcomes: list[str], today_index: int) -> tuple[int, int]:
         run = run + 1 if day_won else 0
         best = max(best, run)
     current, index = 0, today_index
-    if outcomes[today_index] in ("missed", "left"):
-        index -= 1  # today still to play (or under way): counted from yesterday
+    if outcomes[today_index] == "missed":
+        index -= 1  # today still to play: counted from yesterday
     while index >= 0 and won[index]:
         current, index = current + 1, index - 1
     return current, best
@@ -105,7 +106,7 @@ def test_current_and_best_agree_with_counting_day_by_day(start, outcomes, data):
         outcome = shown.get(today - timedelta(days=back), "missed")
         expected = {"broke": DayMark.BROKE, "lost": DayMark.NOT_BROKEN, "left": DayMark.NOT_BROKEN,
                     "missed": DayMark.MISSED}[outcome]
-        if back == 0 and outcome in ("missed", "left"):
+        if back == 0 and outcome == "missed":
             expected = DayMark.TO_PLAY
         assert mark is expected
 

@@ -104,7 +104,7 @@ def test_shown_rating_and_provisional_and_the_board():
     assert alan is not None and alan.games == 12 and len(alan.history) == 12
     assert alan.change_in("g011") == alan.history[-1] - alan.history[-2]
     early = rate_games(games[:2]).rating("Alan")
-    assert early is not None and early.provisional and early.label == "?"
+    assert early is not None and early.provisional and early.label == f"{early.value}?"  # its number, marked
     board = book.board(datetime(2026, 3, 10, tzinfo=timezone.utc))
     assert [r.name for r in board] == ["Alan", "VIKI"][: len(board)]
     assert all(not r.provisional for r in board)

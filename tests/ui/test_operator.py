@@ -71,7 +71,7 @@ async def test_an_operator_sees_who_is_online_and_kicks_with_a_reason(data_dir, 
             await wait_for(pilot, lambda: len(app.screen.online) >= 1 and app.screen.query_one(DataTable).row_count)
             await wait_for(pilot, lambda: any("Alan" in line for line in screen_lines(app)))
             lines = "\n".join(screen_lines(app))
-            assert "198.51.100.7" in lines and "SoloGame" in lines
+            assert "198.51.100.7" in lines and "Solo game" in lines
             table = app.screen.query_one(DataTable)
             row = next(i for i, p in enumerate(app.screen.online) if p.name == "Alan")
             table.move_cursor(row=row)
@@ -164,7 +164,7 @@ def _open_operator(seeded: bool):
             field.cursor_blink = False
         # Its own session too (it joins after the first paint, then says it shows the Operator screen).
         await wait_for(pilot, lambda: any(p.where.screen == "Operator" for p in app.screen.online))
-        await wait_for(pilot, lambda: any("SoloGame" in line for line in screen_lines(app)))
+        await wait_for(pilot, lambda: any("Solo game" in line for line in screen_lines(app)))
         app.screen.query_one(DataTable).move_cursor(row=0)
         await pilot.pause()
     return run_before

@@ -30,11 +30,11 @@ def duel(winner: str, loser: str, days_ago: int, n: int) -> GameRecord:
 def ratings_rows(screen: ScoreboardScreen) -> list[list[str]]:
     """What the board shows, row by row: place, name, rating, games (from the screen's own lines)."""
     lines = screen.query_one("#ratings-table", RatingList).ratings
-    return [[str(place), r.name, str(r.value), str(r.games)] for place, r in enumerate(lines, 1)]
+    return [[str(place), r.name, r.label, str(r.games)] for place, r in enumerate(lines, 1)]
 
 
 @pytest.mark.parametrize("size", [(80, 24), (60, 20)])
-async def test_r_opens_the_rating_board_best_first_without_provisional_or_idle_players(make_app, store, size):
+async def test_r_opens_the_rating_board_best_first_provisional_players_last_marked_and_no_idle_players(make_app, store, size):
     for name in ("Alan", "Betty", "Old", "Cara"):
         store.register(name)
     for n in range(8):
@@ -50,14 +50,16 @@ async def test_r_opens_the_rating_board_best_first_without_provisional_or_idle_p
         await wait_for(pilot, lambda: isinstance(app.screen, ScoreboardScreen) and app.screen.query(DataTable))
         screen = app.screen
         await pilot.press("r", "r")  # one key too many changes nothing
-        await wait_for(pilot, lambda: len(ratings_rows(screen)) == 4)
+        await wait_for(pilot, lambda: len(ratings_rows(screen)) == 5)
         rows = ratings_rows(screen)
-        # Old last played 40 days ago; Cara is provisional; HAL9000 is rated like anyone.
-        assert [row[1] for row in rows] == ["Alan", "VIKI", "HAL9000", "Betty"]
-        assert [row[0] for row in rows] == ["1", "2", "3", "4"]
+        # Old last played 40 days ago; Cara is provisional: listed last, marked; HAL9000 is rated like anyone.
+        assert [row[1] for row in rows] == ["Alan", "VIKI", "HAL9000", "Betty", "Cara"]
+        assert [row[0] for row in rows] == ["1", "2", "3", "4", "5"]
         assert int(rows[0][2]) > int(rows[1][2]) > int(rows[2][2]) > int(rows[3][2])
+        assert rows[4][2].endswith("?") and rows[4][2][:-1].isdigit()
         text = screen_text(app)
         assert "Last played" in text
+        assert "? provisional" in text, "the mark is explained under the board"
         for place, row in enumerate(rows, 1):  # each row as drawn: place, name, rating, games, day
             assert any(line.strip("│ ").split()[:4] == [str(place), *row[1:]] for line in text.splitlines()
                        if line.strip("│ ").startswith(str(place))), text

@@ -63,7 +63,9 @@ def rows(screen: SoloGameScreen) -> list[tuple[str, str, str]]:
     out = []
     for index in range(table.row_count):
         cells = table.get_row_at(index)
-        out.append(("".join(str(cells[1]).split()), str(cells[2]).strip(), str(cells[3]).strip()))
+        guess = "".join(str(cells[1]).split())
+        guess = "LIFELINE" if guess.startswith(("lifeline", "(lifeline)", "⚑")) else guess  # (what it told: test_small_things.py)
+        out.append((guess, str(cells[2]).strip(), str(cells[3]).strip()))
     return out
 
 

@@ -83,7 +83,11 @@ async def start(pilot) -> WomGameScreen:
 
 async def wait_turn(pilot, screen: WomGameScreen, name: str) -> str:
     """Wait until ``name`` is asked for a code or a guess, passing the keyboard on if the screen asks."""
-    await until(pilot, lambda: screen.awaiting is not None and screen.awaiting[1] == name, message=f"{name}'s turn")
+    await until(pilot, lambda: screen.awaiting is not None and (screen.awaiting[1] == name or screen.awaiting[0] == "seen"),
+                message=f"{name}'s turn")
+    if screen.awaiting[0] == "seen" and screen.awaiting[1] != name:
+        await pilot.press("enter")  # the last guesser has read their key pegs: Done
+        await until(pilot, lambda: screen.awaiting is not None and screen.awaiting[1] == name, message=f"{name}'s turn")
     if screen.awaiting[0] == "handover":
         assert "Pass the keyboard to " + name in shown(screen.query_one("#handover-title", Static))
         await pilot.press("enter")

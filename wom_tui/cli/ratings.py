@@ -1,7 +1,8 @@
 """``wom-tui ratings [--json] [--active]`` and ``wom-tui ratings rebuild``: the ratings, for operators and scripts.
 
-The board is every rated player (HAL9000 and VIKI included), best first, provisional ones last
-(docs/play.md, *Ratings*); ``--active`` keeps only those the rating board in the game lists. ``rebuild``
+The board is every rated player (HAL9000 and VIKI included), best first, provisional ones last, their
+number marked ``?`` (docs/play.md, *Ratings*); ``--active`` keeps only those the rating board in the game
+lists (a rated game in the last 30 days). ``rebuild``
 rates every recorded game again from the records and keeps the result. A data folder or database the
 store refuses exits with status 1.
 """
@@ -22,7 +23,7 @@ def add_ratings_command(sub: Any, common: argparse.ArgumentParser) -> None:
     ratings = sub.add_parser("ratings", parents=[common], help="the rating board, or rate every recorded game again")
     ratings.add_argument("--json", action="store_true", help="print the board as JSON: a list of objects, best first")
     ratings.add_argument("--active", action="store_true",
-                         help="only the players the rating board lists (past provisional, a game in the last 30 days)")
+                         help="only the players the rating board lists (a rated game in the last 30 days)")
     commands = ratings.add_subparsers(dest="ratings_command", metavar="{rebuild}")
     commands.add_parser("rebuild", parents=[common], help="rate every recorded game again from the records and keep it")
 
@@ -39,15 +40,21 @@ def board_rows(book: Any, *, active: bool = False) -> list[dict[str, Any]]:
     ]
 
 
-def format_board(rows: list[dict[str, Any]]) -> str:
-    """The board as a text table ("?" for a provisional rating)."""
+def format_board(rows: list[dict[str, Any]], *, anyone_rated: bool = True) -> str:
+    """The board as a text table, a provisional rating shown with its number and marked (``1012?``);
+    ``anyone_rated`` False: there are no rated games at all (rather than none lately).
+    """
+    from ..domain.ratings import ACTIVE_DAYS, PROVISIONAL_MARK, PROVISIONAL_NOTE
+
     if not rows:
-        return "No rated games yet.\n"
+        return "No rated games yet.\n" if not anyone_rated else f"No rated game in the last {ACTIVE_DAYS} days.\n"
     width = max(4, *(len(row["name"]) for row in rows))
-    lines = [f"{'#':>3}  {'Name':<{width}}  {'Rating':>6}  {'Games':>5}"]
+    lines = [f"{'#':>3}  {'Name':<{width}}  {'Rating':>7}  {'Games':>5}"]
     for place, row in enumerate(rows, 1):
-        rating = "?" if row["provisional"] else str(row["rating"])
-        lines.append(f"{place:>3}  {row['name']:<{width}}  {rating:>6}  {row['games']:>5}")
+        rating = f"{row['rating']}{PROVISIONAL_MARK}" if row["provisional"] else f"{row['rating']} "
+        lines.append(f"{place:>3}  {row['name']:<{width}}  {rating:>7}  {row['games']:>5}")
+    if any(row["provisional"] for row in rows):
+        lines.append(PROVISIONAL_NOTE)
     return "\n".join(lines) + "\n"
 
 
@@ -76,5 +83,5 @@ def run_ratings_command(args: argparse.Namespace, settings: Settings,
         json.dump(rows, out, indent=1)
         out.write("\n")
     else:
-        out.write(format_board(rows))
+        out.write(format_board(rows, anyone_rated=bool(book.players)))
     return 0

@@ -39,6 +39,13 @@ class Clue:
             return f"contains {self.symbol}"
         return f"{self.symbol} at position {self.position + 1}"
 
+    @property
+    def tiny(self) -> str:
+        """``"has 3"`` / ``"3 at #2"``: the clue in a history's guess column, as narrow as a code."""
+        if self.position is None:
+            return f"has {self.symbol}"
+        return f"{self.symbol} at #{self.position + 1}"
+
     def as_json(self) -> list[Any]:
         """``[symbol, position]`` (position ``null`` for "contains"); read back in a record's shape (records.py)."""
         return [self.symbol, self.position]
@@ -53,4 +60,20 @@ def all_hold(code: str, clues: Iterable[Clue]) -> bool:
     return all(clue.holds(code) for clue in clues)
 
 
-__all__ = ["Clue", "Clues", "all_hold"]
+def lifeline_text(clue: Clue | None) -> str:
+    """A lifeline's row in a history: ``"LIFELINE: contains 3"``, ``"LIFELINE: 3 at position 2"``, or
+    ``"LIFELINE (cont.)"`` on the second row a lifeline cost (the live game and the replay say the same).
+    """
+    return f"LIFELINE: {clue.short}" if clue is not None else "LIFELINE (cont.)"
+
+
+def lifeline_cell(clue: Clue | None, *, narrow: bool = False) -> str:
+    """A lifeline's row in a live game's guess column: ``"lifeline: has 3"``, ``"lifeline: 3 at #2"``,
+    ``"(lifeline)"`` on its second row; ``narrow`` (a 60-column terminal): ``"⚑ has 3"``.
+    """
+    if clue is None:
+        return "(lifeline)"
+    return f"⚑ {clue.tiny}" if narrow else f"lifeline: {clue.tiny}"
+
+
+__all__ = ["Clue", "Clues", "all_hold", "lifeline_cell", "lifeline_text"]

@@ -17,7 +17,7 @@
 * **Leaderboard.** Codes broken, by fewest guesses then earliest finish; then codes not broken
   (by finish); then attempts that were left unfinished (by start).
 * **Streak.** A day counts when the player broke that puzzle's code that day. The current streak is
-  the run of such days ending today, or yesterday while today's code is still to play; the best is the
+  the run of such days ending today, or yesterday while today's code is not started; the best is the
   longest run ever. A code not broken (or an attempt left unfinished) ends a streak, and so does a day
   missed. Each puzzle has its own streak (:func:`streak`).
 * **Share.** A spoiler-free grid: one line of key pegs per guess, never its symbols (and the streak).
@@ -379,7 +379,7 @@ class DayMark(Enum):
     MISSED = "·"
     """Did not play."""
     TO_PLAY = "○"
-    """Today, not broken yet (still to play, or under way): the streak is not lost yet."""
+    """Today, not started yet: the streak is not lost yet."""
 
 
 HISTORY_DAYS = 30
@@ -411,7 +411,9 @@ def streak(attempts: Iterable[DailyAttempt], puzzle: str, today: date | str, day
     """The streak of one player (``attempts`` are that player's) at ``puzzle``, as of the UTC day ``today``.
 
     Attempts at other puzzles or after ``today`` are ignored; a broken day is one with a finished
-    attempt that broke the code. Pure: the caller reads the attempts and the clock.
+    attempt that broke the code. An unfinished attempt is lost, today's too: the streak is read outside
+    a game (the daily screen) or once it is finished, so an attempt unfinished then was left, and leaving
+    spends the day's one attempt. Pure: the caller reads the attempts and the clock.
     """
     today = _as_date(today)
     broken: set[date] = set()
@@ -424,8 +426,8 @@ def streak(attempts: Iterable[DailyAttempt], puzzle: str, today: date | str, day
             continue
         if attempt.finished and attempt.broke:
             broken.add(day)
-        elif attempt.finished or day < today:
-            lost.add(day)  # today's attempt under way is not lost yet
+        else:
+            lost.add(day)  # started and left (today's too: leaving spends the day's one attempt)
     lost -= broken
     best = run = 0
     previous: date | None = None

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .table import SeatHolder
+from .users import name_key
 
 HEARTBEAT_INTERVAL = 2.0
 """Seconds between two heartbeats of a session."""
@@ -67,6 +68,29 @@ class Whereabouts:
         return cls(data.get("address"), data.get("key"), data.get("transport", ""), data.get("screen", ""))
 
 
+_SCREEN_WORDS = {
+    "Menu": "Main menu", "SoloGame": "Solo game", "SoloSetup": "Solo setup", "Resume": "Resume a solo game",
+    "HallName": "Hall of fame name", "ComputerBreaks": "Computer breaks a code", "WomSetup": "Hot-seat setup",
+    "WomGame": "Hot-seat game", "WomResults": "Hot-seat results", "Lobby": "Lobby", "LiveTable": "At a table",
+    "NewTable": "Lobby: new table", "Invite": "Lobby: inviting", "QuickMatch": "Quick match",
+    "Daily": "Daily code", "DailyGame": "Daily game", "Stats": "My stats", "Replays": "Replays",
+    "Replay": "Watching a replay", "Scoreboard": "Scoreboard", "Help": "Help", "Register": "Registering",
+    "LinkKey": "Linking a key", "BrowserCode": "Browser sign-in code", "Operator": "Operator",
+    "StoreError": "Store error",
+}
+"""The words an operator reads for each screen the sessions report."""
+
+
+def screen_words(label: str) -> str:
+    """What an operator reads for a reported screen (:func:`screen_label`'s ``SoloGame``): ``Solo game``;
+    a screen without words of its own has its name split into words (``FooBar`` → ``Foo bar``).
+    """
+    if label in _SCREEN_WORDS:
+        return _SCREEN_WORDS[label]
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", label).split()
+    return " ".join([words[0], *(word.lower() for word in words[1:])]) if words else label
+
+
 def screen_label(name: str) -> str:
     """A screen's class name as an operator reads it: ``SoloGameScreen`` → ``SoloGame``, cut to fit."""
     name = name.removesuffix("Screen")
@@ -91,6 +115,20 @@ class Presence:
         return SeatHolder(self.name, self.session, self.registered)
 
 
+def online_names(sessions: Iterable[Presence]) -> list[str]:
+    """Who is online, each person once, in the order they came: a registered player on SSH and in a
+    browser at once (two sessions) is one person; each guest is their own.
+    """
+    seen: set[str] = set()
+    names: list[str] = []
+    for presence in sessions:
+        key = name_key(presence.name) if presence.registered else f"guest:{presence.session}"
+        if key not in seen:
+            seen.add(key)
+            names.append(presence.name)
+    return names
+
+
 _GUEST_LABEL = re.compile(r"Guest (\d+)")
 
 
@@ -111,4 +149,5 @@ def guest_label(online: Iterable[Presence], session: str) -> str:
 __all__ = [
     "HEARTBEAT_INTERVAL", "PRESENCE_STALE", "TRANSPORTS", "Presence", "Whereabouts", "guest_label", "new_session_id",
     "screen_label",
+    "screen_words", "online_names",
 ]

@@ -57,11 +57,15 @@ DISPLAY_BASE = 1000
 DISPLAY_SCALE = 25
 """Shown points per unit of μ − 3σ: a settled average player (μ 25, σ about 2) shows about 1,450."""
 PROVISIONAL_GAMES = 5
-"""A rating is provisional ("?") until the player has this many rated games …"""
+"""A rating is provisional (marked "?") until the player has this many rated games …"""
 PROVISIONAL_SIGMA = 7.0
 """… and while σ is above this (a new player's is 8.33)."""
 ACTIVE_DAYS = 30
 """The rating board lists players with a rated game in the last this many days."""
+PROVISIONAL_MARK = "?"
+"""What follows a provisional rating wherever it is shown (``1012?``)."""
+PROVISIONAL_NOTE = f"{PROVISIONAL_MARK} provisional: fewer than {PROVISIONAL_GAMES} rated games, or still unsure"
+"""The line under a board with a provisional rating on it."""
 RATED_KIND = "wom"
 THROWN_WEIGHT = 0.1
 """How much of a full rating update a game that looks thrown gives (a rule of the ratings, the same on every
@@ -98,13 +102,13 @@ class Rating:
 
     @property
     def provisional(self) -> bool:
-        """True while too few games or too much uncertainty: the rating shows as "?"."""
+        """True while too few games or too much uncertainty: the rating shows marked ``?``."""
         return self.games < PROVISIONAL_GAMES or self.sigma > PROVISIONAL_SIGMA
 
     @property
     def label(self) -> str:
-        """``"1480"``, or ``"?"`` while provisional."""
-        return "?" if self.provisional else str(self.value)
+        """``"1480"``, or ``"1012?"`` while provisional (the number, marked)."""
+        return f"{self.value}{PROVISIONAL_MARK}" if self.provisional else str(self.value)
 
     def change_in(self, game_id: str) -> int | None:
         """How the shown rating moved in the game ``game_id`` if it is the player's last rated game, else None."""
@@ -149,13 +153,28 @@ class RatedGame:
         return (self.finished_at, self.game_id)
 
 
+def is_rated_player(name: str, is_user: bool) -> bool:
+    """A registered user or a computer (HAL9000, VIKI) is rated; a guest never is."""
+    return is_user or computer_name(name) is not None
+
+
+def rates(players: Sequence[tuple[str, bool]], *, hot_seat: bool = False) -> bool:
+    """Whether a World of Mastermind game between ``players`` (name, registered) is rated: two rated
+    players or more (two registered users at one terminal, hot-seat). A screen asks it before the game
+    is recorded, so that a game that will never be rated says so instead of waiting for a change.
+    """
+    if hot_seat and sum(is_user for _name, is_user in players) < 2:
+        return False
+    return sum(is_rated_player(name, is_user) for name, is_user in players) >= 2
+
+
 def rated_game(summary: GameSummary) -> RatedGame | None:
     """The game as rated, or None if it is not rated (another kind, fewer than two rated players, a
-    hot-seat game with fewer than two registered users).
+    hot-seat game with fewer than two registered users: :func:`rates`).
     """
     if summary.kind != RATED_KIND:
         return None
-    if summary.hot_seat and sum(line.is_user for line in summary.players) < 2:
+    if not rates([(line.name, line.is_user) for line in summary.players], hot_seat=bool(summary.hot_seat)):
         return None
     lines = summary.players
     allowed = summary.ruleset.guesses
@@ -302,12 +321,14 @@ class RatingBook:
         return weight
 
     def board(self, now: datetime | None = None, *, everyone: bool = False) -> list[Rating]:
-        """Best first (then name): players past provisional with a game in the last 30 days, or ``everyone``."""
+        """Best first (then name), provisional players after the settled ones (their ratings shown marked):
+        players with a rated game in the last 30 days, or ``everyone``.
+        """
         rows = list(self.players.values())
         if not everyone:
             since = (now or datetime.now(timezone.utc)) - timedelta(days=ACTIVE_DAYS)
             utc_since = since.astimezone(timezone.utc).isoformat()
-            rows = [r for r in rows if not r.provisional and _since(r.last_played, since, utc_since)]
+            rows = [r for r in rows if _since(r.last_played, since, utc_since)]
         rows.sort(key=lambda r: (r.provisional, -(r.history[-1] if r.history else DISPLAY_BASE), name_key(r.name)))
         return rows
 
@@ -401,7 +422,7 @@ def catch_up(book: RatingBook, games: Iterable[GameSummary]) -> RatingBook:
 
 
 __all__ = [
-    "ACTIVE_DAYS", "DISPLAY_BASE", "DISPLAY_SCALE", "MU", "PROVISIONAL_GAMES", "PROVISIONAL_SIGMA", "REPEAT_WINDOW",
-    "SIGMA", "THROWN_WEIGHT",
+    "ACTIVE_DAYS", "DISPLAY_BASE", "DISPLAY_SCALE", "MU", "PROVISIONAL_GAMES", "PROVISIONAL_MARK",
+    "PROVISIONAL_NOTE", "PROVISIONAL_SIGMA", "REPEAT_WINDOW", "SIGMA", "THROWN_WEIGHT", "is_rated_player", "rates",
     "OutOfOrder", "RatedGame", "Rating", "RatingBook", "catch_up", "collector_paused", "plackett_luce", "rate_games", "rated_game", "shown",
 ]

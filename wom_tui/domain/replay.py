@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .clues import Clue, Clues
+from .clues import Clue, Clues, lifeline_text
 from .codes import Feedback, Ruleset
 from .records import GameRecord, PlayerRecord
 from .solo import LIFELINE
@@ -61,7 +61,7 @@ class ReplayRow:
         """
         if not self.is_lifeline:
             return ""
-        return f"{LIFELINE}: {self.clue.short}" if self.clue is not None else f"{LIFELINE} (cont.)"
+        return lifeline_text(self.clue)
 
 
 def remaining_text(count: tuple[int, bool] | None) -> str:

@@ -240,6 +240,10 @@ class FinalRow:
     attempts: int
     points: int | None
     """None for a computer or a guest (they earn no points)."""
+    breaking: int | None = None
+    """Of ``points``, those for breaking the code (None with ``points``)."""
+    making: int | None = None
+    """Of ``points``, those for making the next seat's code (None with ``points``)."""
 
 
 # ---------------------------------------------------------------- seats
@@ -877,7 +881,9 @@ class Table:
         results = self.results()
         return tuple(
             FinalRow(index, seat.name or "", self._seats[index - 1].code or "", row.broke, row.attempts_used,
-                     row.total if row.points is not None else None)
+                     row.total if row.points is not None else None,
+                     row.points.breaking if row.points is not None else None,
+                     row.points.making if row.points is not None else None)
             for index, (seat, row) in enumerate(zip(self._seats, results.players, strict=True))
         )
 
@@ -1091,6 +1097,38 @@ class Table:
             raise TableDataError("only a finished game with a game id can be recorded")
 
 
+def waiting_seat(tables: Iterable[Table], person: SeatHolder) -> Table | None:
+    """The game under way (codes being made or broken) where ``person`` (the same person, on any session)
+    still holds a seat, its grace not run out: what a player coming back is offered first (docs/play.md,
+    *Playing together*); None if there is none.
+    """
+    for table in tables:
+        if table.phase not in (MAKING, GUESSING):
+            continue
+        index = table.seat_of(person)
+        if index is not None and not table._seats[index].gone:
+            return table
+    return None
+
+
+def elsewhere_notice(table: Table, person: SeatHolder) -> str | None:
+    """What ``person`` is told about ``table`` while on another screen (the main menu, a solo game, a
+    replay …; docs/play.md, *A nudge when it's time*): an invitation to it, their code to set now that
+    it started, or, for the one who opened it, every seat filled. None: nothing for them.
+    """
+    if table.is_invited(person):
+        return f"{table.creator.name} invites you to a table: the lobby (l) accepts (a) or declines (d)."
+    index = table.seat_of(person)
+    if index is None or table._seats[index].gone:
+        return None
+    view = table.view_for(index)
+    if table.phase == MAKING and view.own is not None and view.own.code_for:
+        return f"{table.creator.name}'s table has started: set the code {view.own.code_for} will break (lobby, l)."
+    if table.phase == OPEN and index == 0 and not view.free_seats:
+        return "Every seat at your table is filled: back at it (lobby, l), press g to start."
+    return None
+
+
 def unstarted_by(tables: Iterable[Table], creator: SeatHolder) -> list[Table]:
     """The tables ``creator`` (the same person, on any session) opened that have not started yet."""
     return [t for t in tables if t.phase == OPEN and t.creator.identity == creator.identity]
@@ -1116,6 +1154,8 @@ def check_may_open(tables: Iterable[Table], creator: SeatHolder, origin: str | N
 __all__ = [
     "check_may_open",
     "unstarted_by",
+    "waiting_seat",
+    "elsewhere_notice",
     "CLOSED",
     "COMPUTER_PACE",
     "FINISHED",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
@@ -115,6 +115,16 @@ LOOKALIKES = str.maketrans("0123456789i", "olzeasgtbql")
 _NOT_LETTER_OR_DIGIT = re.compile(r"[^a-z0-9]")
 _GUEST = "guest"
 _DIGIT_LOOKS = frozenset("0123456789".translate(LOOKALIKES))
+
+
+def remembered_player(remembered: object, registered: Sequence[str]) -> str | None:
+    """Who a local session plays together as when nobody chose yet: the registered name chosen last time
+    (``remembered``, matched ignoring case), if it is still registered; None (a guest, and ask) otherwise.
+    """
+    if not isinstance(remembered, str) or not remembered:
+        return None
+    wanted = name_key(remembered)
+    return next((name for name in registered if name_key(name) == wanted), None)
 
 
 def fold_name(name: str) -> str:

@@ -377,6 +377,15 @@ class WomGame:
         return game
 
 
+def hot_seat_sees(viewer: str | None, author: str | None, *, people: int, over: bool) -> bool:
+    """Whether ``viewer`` may read a message about ``author``'s move at one keyboard (docs/play.md, *World of
+    Mastermind*): with two people or more, a person's guesses, feedback and what they earned are theirs
+    alone until the game is over; codes set, the computers' moves and codes revealed (``author`` None)
+    are everyone's. With one person at the keyboard everything is theirs.
+    """
+    return people < 2 or over or author is None or author == viewer
+
+
 __all__ = [
     "ABANDONED",
     "FINISHED",
@@ -387,6 +396,7 @@ __all__ = [
     "SetupError",
     "TurnResult",
     "WomGame",
+    "hot_seat_sees",
     "player_for_name",
     "players_from_names",
 ]

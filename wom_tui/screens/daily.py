@@ -70,9 +70,13 @@ _MARK_STYLES = {
 }
 
 
+_MARK_WORDS = {DayMark.BROKE: "broke", DayMark.NOT_BROKEN: "lost", DayMark.MISSED: "missed", DayMark.TO_PLAY: "to play"}
+"""What each mark means, in the legend after the row (only the marks the row shows)."""
+
+
 def streak_text(result: Streak) -> Text:
-    """``Streak 3 · best 7 · the last 30 days:`` then the row of marks and what they mean (shapes, not
-    only colours: they read the same under NO_COLOR).
+    """``Streak 3 · best 7 · the last 30 days:`` then the row of marks and, under it, what the marks shown
+    mean (shapes, not only colours: they read the same under NO_COLOR).
     """
     text = Text("Streak ", style=Style(dim=True), end="")
     text.append(str(result.current), style=Style(bold=True))
@@ -81,14 +85,20 @@ def streak_text(result: Streak) -> Text:
     text.append(f" · the last {counted(len(result.history), 'day')}:\n", style=Style(dim=True))
     for mark in result.history:
         text.append(mark.value, style=_MARK_STYLES[mark])
-    text.append("  ■ broke × lost · missed", style=Style(dim=True))
+    shown = set(result.history)
+    legend = " ".join(f"{mark.value} {_MARK_WORDS[mark]}" for mark in DayMark if mark in shown)
+    text.append(f"\n{legend}", style=Style(dim=True))  # a line of its own: whole at 60 columns too
     return text
 
 
 class DailyScreen(WomScreen):
     """Today's daily codes: choose the player and the puzzle, see the leaderboard, ``p`` to play."""
 
-    BINDINGS = [Binding("escape", "back", "Back"), Binding("p", "play", "Play")]
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("p", "play", "Play"),
+        Binding("p", "why_not", show=False),  # when Play is not offered: p says why
+    ]
 
     clock: Clock = staticmethod(_now)
     """Where the screen reads the time (tests replace it)."""
@@ -98,6 +108,21 @@ class DailyScreen(WomScreen):
         self.player = player
         self.can_switch = can_switch
         self.day = day_of(self.clock())
+        self._why_not: str | None = None
+        """Why the chosen player cannot play the chosen puzzle today (None: they can)."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """P plays only when Play is offered; otherwise it says why (no key in the footer for it)."""
+        if action == "play":
+            return self._why_not is None
+        if action == "why_not":
+            return self._why_not is not None
+        return super().check_action(action, parameters)
+
+    def action_why_not(self) -> None:
+        """Say why this player cannot play today's code (p with Play not offered)."""
+        if self._why_not is not None:
+            self.notify(self._why_not, severity="warning", markup=False)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="daily-box", classes="panel"):
@@ -183,7 +208,20 @@ class DailyScreen(WomScreen):
             said.append_text(past)
         status.update(said)
         self._show_streak(who, puzzle)
-        play.disabled = who is None or mine is not None or refusal is not None
+        if who is None:
+            why_not: str | None = GUEST_REFUSAL
+        elif refusal is not None:
+            why_not = refusal
+        elif mine is not None:
+            done = "played" if mine.finished else "started"
+            why_not = f"{mine.player} has already {done} today's {puzzle.title} code: one attempt a day."
+        else:
+            why_not = None
+        if why_not != self._why_not:
+            self._why_not = why_not
+            self.refresh_bindings()
+        play.disabled = why_not is not None
+        play.display = why_not is None  # no Play button for a player who cannot play: the status says why
         table = self.query_one("#daily-board", DataTable)
         table.clear()
         rows = leaderboard(attempts, day, puzzle.key)

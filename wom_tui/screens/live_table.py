@@ -28,6 +28,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..domain.notes import Notes
+from ..domain.ratings import rates
 from ..domain.store import StoreError
 from ..domain.table import CLOSED, FINISHED, GUESSING, MAKING, OPEN, Refused, SeatHolder, SeatView, Table, TableView
 from ..domain.words import counted
@@ -419,8 +420,11 @@ class LiveTableScreen(LiveScreen):
         if view.final is None:
             return
         changes: dict[str, str] = {}
+        # A game that will never be rated (a guest against one computer) says so, not "…" for ever.
+        rated = rates([(row.name, view.seats[row.seat].kind == "person" and view.seats[row.seat].registered)
+                       for row in view.final])
         book = self.wom.with_store(self.wom.store.rating_book, on_error=lambda _error: None) \
-            if view.game_id is not None else None
+            if view.game_id is not None and rated else None
         for row in view.final:
             rating = book.rating(row.name) if book is not None else None
             change = rating.change_in(view.game_id) if rating is not None and view.game_id else None
@@ -433,8 +437,12 @@ class LiveTableScreen(LiveScreen):
         for row in view.final:
             seat = view.seats[row.seat]
             guest = seat.kind == "person" and not seat.registered  # guests are not rated
+            # Points as the hot-seat results give them: breaking + making = total.
+            points = "—" if row.points is None else (
+                f"{row.breaking}+{row.making}={row.points}" if row.breaking is not None else str(row.points))
             cells.append((row.name, row.code, f"in {row.attempts}" if row.broke else f"no ({row.attempts})",
-                          "—" if row.points is None else str(row.points), "—" if guest else changes[row.name]))
+                          points,
+                          "—" if guest or not rated else changes[row.name]))
         widths = [max(len(line[column]) for line in cells) for column in range(5)]
         grid = Text(no_wrap=True, overflow="ellipsis", end="")
         for number, line in enumerate(cells):

@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 
 from ..domain.choices import pick
 from ..domain.codes import WOM_RULESET, Ruleset
-from ..domain.presence import Presence
+from ..domain.presence import Presence, online_names
 from ..domain.store.api import LiveChange
 from ..domain.table import CLOSED, FINISHED, GUESS_CLOCKS, OPEN, Refused, SeatHolder, SeatView, Table, TableView
 from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
@@ -80,6 +80,8 @@ def table_line(view: TableView, mine: bool, now: float | None = None) -> Text:
         text.append(f", {counted(free, 'free seat')}")
     text.append(f"  [{people}]  ")
     text.append(f"{view.ruleset.title}, {counted(view.attempts, 'attempt')}", style="dim")
+    if view.guess_clock is not None:
+        text.append(f", {view.guess_clock:g} s a guess", style="dim")  # the clock, before anyone sits
     if mine and view.phase not in (FINISHED, CLOSED):
         text.append("  ← your seat", style="bold")
     return text
@@ -159,6 +161,7 @@ class LobbyScreen(LiveScreen):
         if name == self.together.local_name:
             return
         self.together.local_name = name
+        self.wom.remember("play-as", {"name": name or ""})  # quick match plays as this name next time too
         self.run_worker(self._rejoin(), group="rejoin", exclusive=True)
 
     async def _rejoin(self) -> None:
@@ -245,9 +248,10 @@ class LobbyScreen(LiveScreen):
         self.state = state
         self._keep_countdown(state)
         back = _back(previous, state) if previous is not None else []
-        names = ", ".join(p.name for p in state.online) or "nobody"
+        people = online_names(state.online)  # a player on SSH and in a browser at once is listed once
+        names = ", ".join(people) or "nobody"
         me = self.together.me()
-        online = Text(f"Online ({len(state.online)}): {names}", end="")
+        online = Text(f"Online ({len(people)}): {names}", end="")
         if me is not None:
             online.append(f"   You: {me.name}", style="bold")
         self.query_one("#lobby-online", Static).update(online)

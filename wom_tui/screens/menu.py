@@ -16,6 +16,7 @@ from ..modes import MODES
 from ..patches.footer import Footer
 from ..widgets.pegs import STANDARD, current_scheme
 from ..patches.screens import OpenedOnce
+from ..patches.state_classes import set_state_classes
 from .host import WomHost
 
 TITLE_WORD = "MASTERMIND"
@@ -34,6 +35,9 @@ MENU: tuple[tuple[str, str, str, str], ...] = (
     ("x", "quit", "Quit", "Quit"),
 )
 """Key, app action, label and footer label (none: not in the footer) of each menu entry, in order."""
+
+MOTD_WIDTH = 54
+"""The menu box's inner width (60 columns, less its border and padding): where the message of the day wraps."""
 
 
 def title_pegs() -> Text:
@@ -55,7 +59,36 @@ class MenuScreen(OpenedOnce[None]):
     """The first screen: the title, a welcome, and the menu (keys, arrows + Enter, or mouse)."""
 
     VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
-    """Under 24 rows the welcome line and the box's padding give way, so every entry shows (x Quit too)."""
+    """Under 24 rows the welcome line and the box's padding give way, so every entry shows (x Quit too); a
+    longer menu (served, signed in, a message of the day) sets its own from the rows it needs (:meth:`_fit`).
+    """
+
+    def __init__(self) -> None:
+        self._fit()
+        super().__init__()
+
+    def _fit(self) -> None:
+        """A menu taller than 80×24 allows (served and signed in, a message of the day) sets its own
+        breakpoints from the rows it needs: first the padding and the blank lines give way (``-snug``: every
+        line of text stays), then the title and the welcome line too
+        (``-packed``), so that every entry, Quit last, and the box's border stay in view. A menu that fits
+        80×24 keeps the class's.
+        """
+        try:
+            entries = len(self._entries())
+            motd = getattr(getattr(self.app, "options", None), "motd", None)
+        except Exception:  # noqa: BLE001  (no running app: the class's breakpoints)
+            return
+        motd_rows = -(-len(motd) // MOTD_WIDTH) + 1 if motd else 0
+        greeting = 2 if self._served_key_or_guest() else 0
+        tall = 1 + 2 + 2 + 1 + 1 + 3 + motd_rows + greeting + entries  # footer, border, padding, title, welcome
+        if tall <= 24:
+            self.VERTICAL_BREAKPOINTS = type(self).VERTICAL_BREAKPOINTS  # type: ignore[misc]
+            return
+        snug = tall - 2 - 2 - (1 if motd else 0) - (1 if greeting else 0)
+        # Per menu (its entries and lines), so an instance attribute over the class's.
+        self.VERTICAL_BREAKPOINTS = [(0, "-packed"), (snug, "-snug"), (tall, "-tall")]  # type: ignore[misc]
+
     BINDINGS = [
         *(Binding(key, f"app.{action}", footer, show=bool(footer)) for key, action, _, footer in MENU if key != "?"),
         Binding("k", "app.link_key", "Link key", show=False),
@@ -90,11 +123,7 @@ class MenuScreen(OpenedOnce[None]):
                 yield Static(Text(motd), id="menu-motd")  # the operator's words are data, never markup
             if self._served_key_or_guest():
                 self._returning = self.host.identity.signed_in
-                whoami = Static(self._greeting(), id="menu-whoami")
-                whoami.styles.width = "100%"
-                whoami.styles.text_align = "center"
-                whoami.styles.margin = (0, 0, 1, 0)
-                yield whoami
+                yield Static(self._greeting(), id="menu-whoami")
             with Center():
                 yield OptionList(*self._options(), id="menu-options")
         yield Footer()
@@ -132,6 +161,10 @@ class MenuScreen(OpenedOnce[None]):
             highlighted = options.highlighted
             options.set_options(self._options())
             options.highlighted = highlighted
+            self._fit()  # an entry more or fewer (signed in meanwhile): the lines that give way follow
+            breakpoints = self.VERTICAL_BREAKPOINTS or []
+            shown = set(self._get_breakpoint_classes(self.app.size.height, breakpoints))
+            set_state_classes(self, {name: name in shown for name in ("-packed", "-snug", "-short", "-tall")})
 
     def _options(self) -> list[Option]:
         options = []

@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 from ..domain.game import Refusal
 from ..domain.keys import fingerprints_in
 from ..domain.moderation import Ban, Broadcast, Kick, ModerationRefused, check_reason, parse_duration
-from ..domain.presence import HEARTBEAT_INTERVAL, Presence
+from ..domain.presence import HEARTBEAT_INTERVAL, Presence, screen_words
 from ..domain.store import StoreError
 from ..domain.users import name_key
 from ..patches.footer import Footer
@@ -213,7 +213,7 @@ class OperatorScreen(WomScreen):
             where = presence.where
             # A guest's label already says so ("Guest 2"): the name column shows it once.
             since = _ago(time.time() - presence.since)
-            table.add_row(Text(presence.name), Text(where.address or "-"), Text(since), Text(where.screen or "-"),
+            table.add_row(Text(presence.name), Text(where.address or "-"), Text(since), Text(screen_words(where.screen) if where.screen else "-"),
                           Text(where.transport or "-"), key=presence.session)
         if chosen is not None:
             for index, presence in enumerate(online):

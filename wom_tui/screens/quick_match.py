@@ -15,15 +15,19 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from ..domain.codes import WOM_RULESET
 from ..domain.matchmaking import STRAGGLER_HOLD, WAVE_INTERVAL, Ticket, pairing_network
 from ..domain.store.api import LiveChange
 from ..domain.table import MAKING, Table
+from ..domain.users import remembered_player
 from ..domain.words import counted
 from ..patches.footer import Footer
+from ..widgets.choice import Choice
+from ..widgets.player_select import PlayerChoice
+from .stats import registered_names
 from .together import LiveScreen, nudge_player
 
 TICK = 1.0
@@ -67,23 +71,70 @@ class QuickMatchScreen(LiveScreen):
         self.seated_at: str | None = None
         self._queued = False
 
+    PLAY_AS_FORM = "play-as"
+    """Where a local session's last choice of player is remembered (shared with the lobby's Play as)."""
+
     @property
     def _network(self) -> str | None:
         """The player's network as the server saw it (None locally): quick match never pairs two of one."""
         return pairing_network(self.wom.options.client_address)
 
     def compose(self) -> ComposeResult:
+        names: list[str] = []
+        if not self.wom.identity.served:
+            # Locally anyone may play as any registered name: the one chosen last time, or ask.
+            names = registered_names(self)
+            together = self.together
+            if together.local_name is None:
+                last = self.wom.remembered(self.PLAY_AS_FORM).get("name")
+                together.local_name = remembered_player(last, names)
+                self._ask = bool(names) and together.local_name is None
         with Vertical(id="quick-box", classes="panel"):
             yield Static(Text("Quick match: World of Mastermind"), classes="panel-title")
             yield Static(Text(f"{WOM_RULESET.title}, {counted(self.attempts, 'attempt')}, 2–4 players"), id="quick-rules")
+            if names:
+                with Horizontal(id="quick-as-row"):
+                    yield Static(Text("Play as "), id="quick-as-label")
+                    yield PlayerChoice(names, self.together.local_name, id="quick-as")
+            yield Static(Text(""), id="quick-you")
             yield Static(Text("Joining the queue…"), id="quick-status")
             yield Static(Text(""), id="quick-fill")
             yield Static(Text("c: play the computers now · Esc: stop waiting"), id="quick-hint")
         yield Footer()
 
+    _ask = False
+    """Registered users and nobody chosen: the Play as choice is focused (the queue is joined as a guest
+    meanwhile, and joined again under the name chosen)."""
+
     def on_mount(self) -> None:
         # (LiveScreen.on_mount runs too, as Textual calls every class's handler.)
         self.set_interval(TICK, self._tick)
+        if self._ask:
+            self.query_one("#quick-as", PlayerChoice).focus()
+
+    def on_choice_changed(self, event: Choice.Changed) -> None:
+        """Play as someone else: wait again under that name (not once seated or about to be)."""
+        if not isinstance(event.choice, PlayerChoice) or event.choice.id != "quick-as":
+            return
+        event.stop()
+        name = event.choice.chosen
+        if name == self.together.local_name or self.seated_at is not None:
+            return
+        if self.ticket is not None and self.ticket.group is not None:
+            event.choice.value = self.together.local_name or ""
+            self.notify("Your table is about to start: no change of player now.", severity="warning")
+            return
+        self.together.local_name = name
+        self.wom.remember(self.PLAY_AS_FORM, {"name": name or ""})
+        live, session = self.wom.store.live, self.together.session
+
+        async def requeue() -> None:
+            await asyncio.to_thread(live.leave_queue, session)
+            self._queued = False
+            self.ticket = None
+            self.poke()
+
+        self.run_worker(requeue(), group="requeue", exclusive=True)
 
     def wants(self, change: LiveChange) -> bool:
         """The queue (someone came, went or was seated) and new tables."""
@@ -103,6 +154,10 @@ class QuickMatchScreen(LiveScreen):
     def load(self) -> Waiting:
         live = self.wom.store.live
         me = self.together.me()
+        wanted = self.together.wanted()[0]
+        if me is None or (wanted is not None and me.name != wanted) or (wanted is None and me.registered):
+            self.together.join()  # play as the name just chosen (the heartbeat would take a beat)
+            me = self.together.me()
         assert me is not None
         if not self._queued:
             if self._leaving:
@@ -149,10 +204,22 @@ class QuickMatchScreen(LiveScreen):
         self._show_wait()
         self.poke()
 
+    def _show_you(self) -> None:
+        me = self.together.me()
+        if me is None:
+            return
+        you = Text("You: ", style="dim", end="")
+        you.append(me.name, style="bold")
+        if not me.registered:
+            you.append(" (a guest: not rated", style="dim")
+            you.append("; Play as: your name)" if self._ask else ")", style="dim")
+        self.query_one("#quick-you", Static).update(you)
+
     def _show_wait(self) -> None:
         ticket = self.ticket
         if ticket is None or self.seated_at is not None or not self.is_mounted:
             return
+        self._show_you()
         now = self.wom.store.live.clock()
         waited = now - ticket.since
         group = self.state.group if self.state is not None else ()

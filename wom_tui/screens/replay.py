@@ -53,12 +53,18 @@ KIND_LABELS = {
 }
 
 
-def when(stamp: str) -> str:
-    """``"2026-11-23 09:41"`` (UTC) from a record's ISO time."""
+def when(stamp: str, *, short: bool = False) -> str:
+    """``"2026-11-23 09:41"`` (UTC) from a record's ISO time; ``short``: ``"11-23 09:41"``."""
     moment = datetime.fromisoformat(stamp)
     if moment.tzinfo is not None:
         moment = moment.astimezone(timezone.utc)
-    return moment.strftime("%Y-%m-%d %H:%M")
+    return moment.strftime("%m-%d %H:%M" if short else "%Y-%m-%d %H:%M")
+
+
+SHORT_KIND_LABELS = {**KIND_LABELS, GameKind.COMPUTER_BREAKS.value: "HAL breaks"}
+"""The kinds on a narrow terminal (the filter still says "Computer breaks")."""
+SHORT_AT = 16
+"""Under this many columns for the players, the list's dates lose their year and the kinds shorten."""
 
 
 def players_cell(summary: GameSummary, retired: frozenset[str] = frozenset()) -> Text:
@@ -126,6 +132,8 @@ class ReplaysScreen(SummariesScreen):
     async def on_mount(self) -> None:
         table = self.query_one("#replays-table", DataTable)
         self._players_width = 0
+        self._short = False
+        """Narrow (60 columns): dates without the year, short kinds, so the players keep their room."""
         self._add_columns(table, MIN_PLAYERS_WIDTH)
         table.display = False
         self._unlisted: list[GameSummary] = []
@@ -159,6 +167,7 @@ class ReplaysScreen(SummariesScreen):
     def _add_columns(self, table: DataTable[object], players_width: int) -> None:
         self._players_width = players_width
         for key, label in COLUMNS:
+            label = "When (UTC)" if key == "when" and self._short else label
             table.add_column(Text(label), key=key, width=players_width if key == "players" else None)
 
     def _fitting_players_width(self, games: list[GameSummary]) -> int:
@@ -170,14 +179,20 @@ class ReplaysScreen(SummariesScreen):
         width = box.content_region.width or max(min(self.size.width or self.app.size.width, 90) - 4, 0)
         width -= table.styles.scrollbar_size_vertical  # kept for the scroll bar a long list shows
         padding = 2 * table.cell_padding
-        kinds = {KIND_LABELS.get(game.kind, game.kind) for game in games}
         rules = {game.ruleset.title for game in games}
-        others = [
-            max(cell_len("Finished (UTC)"), len("2026-11-23 09:41")),
-            max([cell_len("Kind"), *map(cell_len, kinds)]),
-            max([cell_len("Rules"), *map(cell_len, rules)]),
-        ]
-        return max(MIN_PLAYERS_WIDTH, width - sum(other + padding for other in others) - padding)
+
+        def left(short: bool) -> int:
+            labels = SHORT_KIND_LABELS if short else KIND_LABELS
+            kinds = {labels.get(game.kind, game.kind) for game in games}
+            others = [
+                len("When (UTC)") if short else max(cell_len("Finished (UTC)"), len("2026-11-23 09:41")),
+                max([cell_len("Kind"), *map(cell_len, kinds)]),
+                max([cell_len("Rules"), *map(cell_len, rules)]),
+            ]
+            return width - sum(other + padding for other in others) - padding
+
+        self._short = left(False) < SHORT_AT
+        return max(MIN_PLAYERS_WIDTH, left(self._short))
 
     def on_resize(self, _event: events.Resize) -> None:
         self.call_after_refresh(self._refit)
@@ -187,8 +202,9 @@ class ReplaysScreen(SummariesScreen):
         if self.summaries is None or not self.is_mounted:
             return
         games = [*self._listed, *self._unlisted]
+        was_short = self._short
         width = self._fitting_players_width(games)
-        if width == self._players_width:
+        if width == self._players_width and self._short == was_short:
             return
         table = self.query_one("#replays-table", DataTable)
         row = table.cursor_row
@@ -205,8 +221,9 @@ class ReplaysScreen(SummariesScreen):
         table = self.query_one("#replays-table", DataTable)
         self._unlisted = self.shown()
         self._listed = []
+        was_short = self._short
         width = self._fitting_players_width(self._unlisted)
-        if width != self._players_width:
+        if width != self._players_width or self._short != was_short:
             table.clear(columns=True)
             self._add_columns(table, width)
         else:
@@ -231,8 +248,8 @@ class ReplaysScreen(SummariesScreen):
         for summary in games:
             players = players_cell(summary, self._retired)
             table.add_row(
-                Text(when(summary.finished_at)),
-                Text(KIND_LABELS.get(summary.kind, summary.kind)),
+                Text(when(summary.finished_at, short=self._short)),
+                Text((SHORT_KIND_LABELS if self._short else KIND_LABELS).get(summary.kind, summary.kind)),
                 Text(summary.ruleset.title),
                 players,
                 key=summary.game_id,

@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
 from ..domain.moderation import retired_name_keys, shown_name
-from ..domain.ratings import ACTIVE_DAYS, PROVISIONAL_GAMES
+from ..domain.ratings import ACTIVE_DAYS, PROVISIONAL_GAMES, PROVISIONAL_MARK, PROVISIONAL_NOTE
 from ..patches.footer import Footer
 from ..widgets.rating_list import RatingList
 from .base import WomScreen
@@ -70,10 +70,11 @@ class ScoreboardScreen(WomScreen):
                     )
                 with TabPane("Ratings", id="ratings"):
                     yield RatingList(id="ratings-table")
+                    yield Static(Text(PROVISIONAL_NOTE, style="dim"), id="ratings-note")
                     yield Static(
-                        Text(f"No ratings to show yet.\nA player is listed after {PROVISIONAL_GAMES} rated games "
-                             f"(World of Mastermind with two or more rated players) and a game in the last "
-                             f"{ACTIVE_DAYS} days."),
+                        Text(f"No ratings to show yet.\nA player is listed after a rated game (World of Mastermind "
+                             f"with two or more rated players) in the last {ACTIVE_DAYS} days, marked "
+                             f"{PROVISIONAL_MARK} for the first {PROVISIONAL_GAMES}."),
                         id="ratings-empty",
                         classes="empty-state",
                     )
@@ -127,6 +128,7 @@ class ScoreboardScreen(WomScreen):
         empty = not self._ratings
         table.display = not empty
         self.query_one("#ratings-empty").display = empty
+        self.query_one("#ratings-note").display = any(rating.provisional for rating in self._ratings)
 
     def _fill_hall(self, entries: list[HallEntry]) -> None:
         table = self.query_one("#hall-table", DataTable)

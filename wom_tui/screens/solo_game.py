@@ -25,6 +25,7 @@ from ..domain.codes import Feedback, InvalidCode, Ruleset
 from ..domain.daily import solo_share
 from ..domain.halloffame import HallEntry
 from ..domain.store import StoreError
+from ..domain.clues import lifeline_cell
 from ..domain.solo import LIFELINE_COSTS, LifelineResult, SoloGame
 from ..domain.users import MAX_GUEST_NAME, NameRejected, check_guest_name
 from ..domain.words import counted
@@ -261,10 +262,12 @@ class SoloGameScreen(SoloPlayScreen):
         table.clear()
         ruleset = self.game.ruleset
         grid = self._grid = roomy(self.size.height, ruleset)
+        clues = dict(self.game.clue_rows())
         for index, row in enumerate(self.game.history):
             number = Text(str(index + 1), justify="right")
             if row.is_lifeline:
-                lifeline = Text("LIFELINE", style=Style(italic=True, dim=True))
+                # What it told ("lifeline: has 4"; the replay says "LIFELINE: contains 4"), not a bare word.
+                lifeline = Text(lifeline_cell(clues.get(index), narrow=self._narrow), style=Style(italic=True, dim=True))
                 table.add_row(number, lifeline, "", "", "", height=2 if grid else 1)
                 continue
             result: Feedback = row.feedback

@@ -33,6 +33,7 @@ from textual.widgets import Button, ContentSwitcher, Static
 from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from ..domain.codes import WOM_RULESET, InvalidCode, Ruleset
+from ..domain.notes import Notes
 from ..domain.players import Player
 from ..domain.records import GameRecord
 from ..domain.wom import (
@@ -42,11 +43,13 @@ from ..domain.wom import (
     MadeCode,
     TurnResult,
     WomGame,
+    hot_seat_sees,
     players_from_names,
 )
 from ..domain.words import counted
 from ..patches.footer import Footer
 from ..widgets.message_log import MessageLog
+from ..widgets.notes_grid import NotesGrid
 from ..widgets.peg_input import PegInput
 from ..patches.state_classes import set_state_classes
 from ..widgets.message_log import Kind
@@ -112,7 +115,7 @@ def people_in(game: WomGame) -> list[Player]:
 class WomGameScreen(WomScreen):
     """Code making, then guessing, for every player in turn; Esc asks before leaving."""
 
-    BINDINGS = [Binding("escape", "back", "Leave game")]
+    BINDINGS = [Binding("escape", "back", "Leave game"), Binding("f4", "notes", "Notes", key_display="F4")]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (72, "-roomy")]
 
     class ComputerMoved(Message):
@@ -154,6 +157,12 @@ class WomGameScreen(WomScreen):
         """A person's guess is being played off the event loop."""
         self._back_pending = False
         """Esc came while a person's guess was being played: handled once it is (it may have ended the game)."""
+        self._said: list[tuple[str, Kind, str | None]] = []
+        """Every message with the player it is about (None: everyone's), to show each person only theirs."""
+        self._viewer: str | None = None
+        self._notes: dict[str, Notes] = {}
+        """Each person's notes (F4), private: shown only in their own turn, never behind the curtain."""
+        """The person at the keyboard, whose messages the log shows (hot-seat privacy: :func:`hot_seat_sees`)."""
 
     # -- layout ---------------------------------------------------------------------------------
 
@@ -178,6 +187,7 @@ class WomGameScreen(WomScreen):
                         yield PegInput(ruleset, id="guess-input", label="Your guess")
                         yield Static(self._keys_hint("guess"), classes="stage-keys")
                     yield Static("", id="guess-error", classes="stage-error")
+                    yield Button("Done", id="guess-seen", variant="primary", compact=True)
                 with Vertical(id="wom-handover", classes="wom-stage"):
                     yield Static("", id="handover-title")
                     yield Static("", id="handover-note")
@@ -281,6 +291,9 @@ class WomGameScreen(WomScreen):
         if self._leaving:
             return
         player = self._player_to_move()
+        seen = self.query_one("#guess-seen", Button)
+        if seen.display:
+            seen.display = False
         if player is None:
             self._show_results()
             return
@@ -292,6 +305,8 @@ class WomGameScreen(WomScreen):
 
     def _show_turn(self, player: Player) -> None:
         self._awaiting = None
+        if not player.is_computer:
+            self._view_as(player.name)
         if not self.message_log.display:
             self.message_log.display = True
         if not player.is_computer:
@@ -366,8 +381,72 @@ class WomGameScreen(WomScreen):
     def _announce_code(self, made: MadeCode) -> None:
         # Seed 004 prints the computer's code before saying it is set.
         if made.debug_code is not None and self.wom.options.debug:
-            self.message_log.say(f"DEBUG: {made.debug_code}", "warning")
-        self.message_log.say(made.message, "success")
+            self._say(f"DEBUG: {made.debug_code}", "warning")
+        self._say(made.message, "success")
+
+    # -- what each person at the keyboard may read ---------------------------------------------------
+
+    def _sees(self, viewer: str | None, author: str | None) -> bool:
+        return hot_seat_sees(viewer, author, people=len(people_in(self.game)), over=self.game.phase == FINISHED)
+
+    def _say(self, text: str, kind: Kind = "info", author: str | None = None) -> None:
+        """Log a message about ``author``'s move (None: everyone's); shown now only if the person at the
+        keyboard may read it.
+        """
+        self._said.append((text, kind, author))
+        self.message_log.say(text, kind, hidden=not self._sees(self._viewer, author))
+
+    # -- each person's notes (F4), never read by the game --------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """F4 (notes) only in a person's own guessing turn."""
+        if action == "notes":
+            return self._awaiting is not None and self._awaiting[0] == "guess"
+        return super().check_action(action, parameters)
+
+    def action_notes(self) -> None:
+        """F4: show the notes of the person guessing and move into them; F4 in the notes hides them."""
+        if self._awaiting is None or self._awaiting[0] != "guess":
+            return
+        name = self._awaiting[1]
+        found = self.query("#wom-notes")
+        grid = found.first(NotesGrid) if found else None
+        if grid is not None and grid.has_focus:
+            self._close_notes()
+            self.set_focus(self.query_one("#guess-input", PegInput))
+            return
+        if grid is None:
+            kept = self._notes.get(name) or Notes.empty(self.game.ruleset)
+            grid = NotesGrid(kept, self.game.ruleset.palette, id="wom-notes")
+            self.query_one("#wom-side").mount(grid, before=self.message_log)
+            set_state_classes(self.query_one("#wom-side"), {"-notes": True})
+            self.call_after_refresh(grid.focus)
+        else:
+            grid.focus()
+
+    def _close_notes(self) -> None:
+        """Take the notes off the screen (the curtain, Done, F4 again); they stay kept for their owner."""
+        self.query("#wom-notes").remove()
+        set_state_classes(self.query_one("#wom-side"), {"-notes": False})
+
+    def on_notes_grid_changed(self, event: NotesGrid.Changed) -> None:
+        event.stop()
+        if self._awaiting is not None and self._awaiting[0] == "guess":
+            self._notes[self._awaiting[1]] = event.notes
+
+    def on_notes_grid_leave(self, event: NotesGrid.Leave) -> None:
+        event.stop()
+        guess = self.query_one("#guess-input", PegInput)
+        if not guess.disabled:
+            self.set_focus(guess)
+
+    def _view_as(self, name: str) -> None:
+        """``name`` is at the keyboard: the log shows what they may read, and nothing of the others' moves."""
+        if name == self._viewer:
+            return
+        self._close_notes()  # the notes on show were the last person's
+        self._viewer = name
+        self.message_log.show_only([(text, kind) for text, kind, author in self._said if self._sees(name, author)])
 
     # -- guessing -------------------------------------------------------------------------------
 
@@ -442,18 +521,41 @@ class WomGameScreen(WomScreen):
         self.publish()
         self._draw()
         kind: Kind = "computer" if player.is_computer else "info"
-        self.message_log.say(f"{player.name}'s guess: {turn.guess} → {turn.feedback.text}", kind)
+        author = None if player.is_computer else player.name
+        self._say(f"{player.name}'s guess: {turn.guess} → {turn.feedback.text}", kind, author)
         board = self.game.board_of(player)
         for message in turn.messages:
-            self.message_log.say(message, "success" if board.solved else "warning")
+            self._say(message, "success" if board.solved else "warning", author)
         if turn.revealed is not None:
             # That board is over, so its code can be shown: nobody else is breaking it.
-            self.message_log.say(f"The code was {turn.revealed}.", "warning")
+            self._say(f"The code was {turn.revealed}.", "warning")
+        following = self._player_to_move()
+        if (not player.is_computer and self._several_people and following is not None
+                and not following.is_computer and following.name != player.name):
+            # Another person's turn comes next: the guesser reads their key pegs first, then hands over.
+            self._show_seen(player)
+            return
         # A pause after every move (not only a computer's), so its key pegs are seen before the
         # board changes hands; the same player moving again goes on at once.
-        following = self._player_to_move()
         delay = 0.0 if following is not None and following.name == player.name else self._pace
         self._schedule(self._proceed, delay)
+
+    def _show_seen(self, player: Player) -> None:
+        """The guesser's feedback on show until they press Enter (Done); then the curtain for the next."""
+        self._awaiting = ("seen", player.name)
+        self._close_notes()  # the next person must not find them on show
+        seen = self.query_one("#guess-seen", Button)
+        seen.remove_class("-active")  # (Textual ignores Enter on a button flashing from its last press)
+        seen.label = "Done — next player"
+        seen.display = True
+        self.set_focus(seen)
+
+    def _seen(self) -> None:
+        if self._awaiting is None or self._awaiting[0] != "seen" or self._paused or self._leaving:
+            return
+        self._awaiting = None
+        self.query_one("#guess-seen", Button).display = False
+        self._proceed()
 
     # -- computer players -----------------------------------------------------------------------
 
@@ -494,6 +596,7 @@ class WomGameScreen(WomScreen):
         self._awaiting = ("handover", player.name)
         self.query_one(ContentSwitcher).current = "wom-handover"
         self.message_log.display = False  # behind the curtain nobody reads the last player's feedback
+        self._close_notes()
         self.query_one("#handover-title", Static).update(
             Content.from_markup("Pass the keyboard to $name", name=player.name)
         )
@@ -514,6 +617,10 @@ class WomGameScreen(WomScreen):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """The next person is at the keyboard: show their turn."""
+        if event.button.id == "guess-seen":
+            event.stop()
+            self._seen()
+            return
         if event.button.id == "handover-ready":
             event.stop()
             name, self._waiting_for = self._waiting_for, None
@@ -546,7 +653,7 @@ class WomGameScreen(WomScreen):
     def _refuse(self, target: str, reason: str) -> None:
         """An invalid code or guess: the domain's reason, by the input and in the log; nothing changes."""
         self._set_error(target, Content(reason))
-        self.message_log.say(reason, "error")
+        self._say(reason, "error", self._viewer)
         self.app.bell()
 
     def _set_error(self, target: str, content: Content | None, kind: str = "-error") -> None:

@@ -57,6 +57,8 @@ class MessageLog(RichLog):
         self._shown: deque[tuple[str, Kind]] = deque(maxlen=max_lines)
         """The messages on show with their kinds, to wrap them again when the width changes."""
         self._wrapped_at: int | None = None
+        self._rewrap = False
+        """A message came while the log was hidden (the notes grid in its place): wrap all again when shown."""
         self.can_focus = False
 
     def _style(self, kind: Kind) -> Style:
@@ -72,11 +74,25 @@ class MessageLog(RichLog):
             return Style(bold=kind in ("error", "success"))
         return Style(color=rich_colour(colour), bold=kind in ("error", "success"))
 
-    def say(self, text: str, kind: Kind = "info") -> None:
-        """Add one message as plain text, coloured by ``kind``."""
+    def say(self, text: str, kind: Kind = "info", *, hidden: bool = False) -> None:
+        """Add one message as plain text, coloured by ``kind``; ``hidden``: kept in :attr:`lines_said` but not
+        shown (a hot-seat message for another player's eyes: :meth:`show_only` shows it in their turn).
+        """
         self.lines_said.append(text)
+        if hidden:
+            return
         self._shown.append((text, kind))
         self._write_message(text, kind)
+
+    def show_only(self, messages: list[tuple[str, Kind]]) -> None:
+        """Show these messages instead of those on show (whose turn it is changed at one keyboard)."""
+        if list(self._shown) == messages:
+            return
+        self.clear()
+        self._shown.clear()
+        for text, kind in messages:
+            self._shown.append((text, kind))
+            self._write_message(text, kind)
 
     def on_resize(self, _event: Resize) -> None:
         """Wrap every message again when the log's width changes: RichLog wraps a line once, as it
@@ -85,13 +101,18 @@ class MessageLog(RichLog):
         width = self.scrollable_content_region.width
         if not width:
             return
-        if self._wrapped_at is not None and width != self._wrapped_at and self._size_known:
+        if self._size_known and (self._rewrap or (self._wrapped_at is not None and width != self._wrapped_at)):
+            self._rewrap = False
             self.clear()
             for text, kind in self._shown:
                 self._write_message(text, kind)
         self._wrapped_at = width
 
     def _write_message(self, text: str, kind: Kind) -> None:
+        if self._size_known and not self.region:
+            # Hidden: RichLog would wrap it to its minimum width for good. It is written when shown.
+            self._rewrap = True
+            return
         # What follows an arrow (key pegs "K K W", or "1 black, 2 white") is never split across lines:
         # a line too long for the log starts it on a line of its own.
         head, arrow, tail = text.partition(" → ")

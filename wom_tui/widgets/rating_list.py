@@ -25,15 +25,18 @@ PLACE, RATING, GAMES, LAST = 5, 7, 6, 13
 
 
 def row_text(place: int, rating: Rating, name_width: int) -> str:
-    """One row as text: right-aligned place, the name, rating and games, the day last played."""
+    """One row as text: right-aligned place, the name, rating (``1012?`` while provisional) and games, the day
+    last played.
+    """
     name = rating.name if len(rating.name) <= name_width else rating.name[: max(0, name_width - 1)] + "…"
-    return (f"{place:>{PLACE - 1}} {name:<{name_width}}{rating.value:>{RATING}}{rating.games:>{GAMES}}"
+    shown = rating.label if rating.provisional else f"{rating.label} "  # the numbers line up past the mark
+    return (f"{place:>{PLACE - 1}} {name:<{name_width}}{shown:>{RATING}}{rating.games:>{GAMES}}"
             f"  {rating.last_played[:10]:<{LAST - 2}}")
 
 
 def header_text(name_width: int) -> str:
     """The column titles, aligned with :func:`row_text`."""
-    return f"{'#':>{PLACE - 1}} {'Name':<{name_width}}{'Rating':>{RATING}}{'Games':>{GAMES}}  {'Last played':<{LAST - 2}}"
+    return f"{'#':>{PLACE - 1}} {'Name':<{name_width}}{'Rating ':>{RATING}}{'Games':>{GAMES}}  {'Last played':<{LAST - 2}}"
 
 
 class RatingList(ScrollView, can_focus=True):

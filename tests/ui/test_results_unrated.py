@@ -1,0 +1,43 @@
+"""A live table's results say "—" for a game that will never be rated (a guest against VIKI), instead of
+"…" for ever; a rated game's change still comes (issue 35, item 14)."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Static
+
+from wom_tui.domain.store.folder.store import FolderStore as Store
+from wom_tui.screens.live_table import LiveTableScreen
+
+from .conftest import build_app, wait_for
+from .test_together import _focused, _open_lobby, _seats
+
+
+def results(app) -> str:
+    return str(app.screen.query_one("#table-results", Static).render())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_a_guest_against_viki_is_not_rated_and_says_so(data_dir, size) -> None:
+    store = Store(data_dir)
+    app = build_app(data_dir)
+    async with app.run_test(size=size) as pilot:
+        await _open_lobby(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LiveTableScreen) and app.screen.view is not None)
+        table_id = app.screen.table_id
+        await pilot.press("v")
+        await wait_for(pilot, lambda: "VIKI" in _seats(app)[1], message="VIKI seated")
+        await pilot.press("g")
+        await wait_for(pilot, lambda: _focused(app) == "code-input", message="asked for a code")
+        await pilot.press(*"RGBY", "enter")
+        await wait_for(pilot, lambda: app.screen.view.phase == "guessing" and _focused(app) == "guess-input")
+        viki_code = store.live.table(table_id).to_json()["seats"][1]["code"]
+        await pilot.press(*viki_code, "enter")
+        await wait_for(pilot, lambda: app.screen.view.phase == "finished", message="the game ends")
+        await wait_for(pilot, lambda: store.live.table(table_id).recorded, message="recorded")
+        await wait_for(pilot, lambda: "VIKI" in results(app))
+        viki = next(line for line in results(app).splitlines() if line.startswith("VIKI"))
+        assert viki.rstrip().endswith("—") and "…" not in results(app)
