@@ -83,11 +83,11 @@ class MenuScreen(OpenedOnce[None]):
         greeting = 2 if self._served_key_or_guest() else 0
         tall = 1 + 2 + 2 + 1 + 1 + 3 + motd_rows + greeting + entries  # footer, border, padding, title, welcome
         if tall <= 24:
-            self.VERTICAL_BREAKPOINTS = type(self).VERTICAL_BREAKPOINTS  # type: ignore[misc]
+            self.VERTICAL_BREAKPOINTS = type(self).VERTICAL_BREAKPOINTS
             return
         snug = tall - 2 - 2 - (1 if motd else 0) - (1 if greeting else 0)
         # Per menu (its entries and lines), so an instance attribute over the class's.
-        self.VERTICAL_BREAKPOINTS = [(0, "-packed"), (snug, "-snug"), (tall, "-tall")]  # type: ignore[misc]
+        self.VERTICAL_BREAKPOINTS = [(0, "-packed"), (snug, "-snug"), (tall, "-tall")]
 
     BINDINGS = [
         *(Binding(key, f"app.{action}", footer, show=bool(footer)) for key, action, _, footer in MENU if key != "?"),
