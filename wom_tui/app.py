@@ -491,13 +491,13 @@ class WomApp(KeyQueue[int]):
             return  # already quitting (two Enters on the menu's Quit): one goodbye, no "2 errors" note
         if isinstance(self.screen, QuitConfirmScreen) or not self.game_in_progress():
             self._forget_games()
-            self.exit(message=GOODBYE)
+            self.exit(message=self._goodbye)
             return
 
         def answered(quit_now: bool | None) -> None:
             if quit_now:
                 self._forget_games()
-                self.exit(message=GOODBYE)
+                self.exit(message=self._goodbye)
 
         self.push_screen(QuitConfirmScreen(), answered)
 
@@ -513,6 +513,13 @@ class WomApp(KeyQueue[int]):
         """Close every screen above the main menu, without asking."""
         while len(self.screen_stack) > 1:
             self.pop_screen()
+
+    @property
+    def _goodbye(self) -> str | None:
+        """The line printed as the game ends: none in a browser, whose stderr is the server's log (the page
+        shows the server's goodbye instead, docs/serve.md).
+        """
+        return None if self.options.served and self.options.transport == "web" else GOODBYE
 
     def action_register(self) -> None:
         """Open the registration screen."""

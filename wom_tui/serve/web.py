@@ -39,6 +39,7 @@ from aiohttp import WSMsgType, web
 from ..domain.game import Refusal
 from ..domain.presence import new_session_id
 from ..domain.store.api import StoreError
+from .events import Events, Who
 from .logsafe import clean
 from .session import (
     ARCADE_FULL, MAX_COLUMNS, MAX_ROWS, START_FAILED, TERMINAL_RESET, TOO_MANY_FROM_ADDRESS, TOO_MANY_FROM_NETWORK,
@@ -59,6 +60,7 @@ class WebHost(Protocol):
 
     settings: Settings
     warm: WarmParent | None
+    events: Events
 
     def take_seat(self, session: GameSession) -> str | None:
         """Seat the session, or say why not (``"full"``, ``"address"``, ``"network"``)."""
@@ -104,6 +106,8 @@ CLOSE_REPLACED = 4001
 CLOSE_NOT_YOURS = 4003
 """The tab's game belongs to someone else now (signed in or out since)."""
 
+GOODBYE = "Thank you for playing the World of Mastermind!\r\n"
+"""What a tab reads when its player quit (the game's own goodbye, ``app.GOODBYE``, goes nowhere in a browser)."""
 NO_GUESTS_HERE = (
     "This World of Mastermind server only lets in signed-in players: sign in with a one-time code "
     "(the link below, or /signin), then open the game again.\r\n"
@@ -225,6 +229,11 @@ class WebSession(SeatedGame):
         self.fingerprint: str | None = None
         self.presence_id = new_session_id()
         """The game's id in the store's presence (chosen here, so that an operator's kick reaches this tab)."""
+        self.who = Who(label.removeprefix("web session #"), clean(host), None, name=name, transport="web",
+                       cookie=name is not None)
+        """Who this tab is, for its log lines and metrics (as an SSH session's: docs/serve.md, *Logs*)."""
+        self._events: Events = door.server.events
+        self._reports = 0
         self._size = size
         self._loop = asyncio.get_running_loop()
         self._throttle = InputThrottle()
@@ -278,6 +287,7 @@ class WebSession(SeatedGame):
     def start(self) -> None:
         """Start the game (the seat is already taken)."""
         self._started_at = self._last_input = self._loop.time()
+        self._events.session_started(self.who)
         self.task = asyncio.ensure_future(self._run())
         self._arm_idle()
 
@@ -307,12 +317,12 @@ class WebSession(SeatedGame):
         except OSError as exc:
             os.close(stdin_write)
             os.close(stdout_read)
-            log.error("%s: could not start the game: %s", self.label, exc)
+            self._events.error(self.who, "%s: could not start the game: %s", self.label, exc)
             self._farewell = START_FAILED
         else:
             self.pid = self._proc.pid
-            log.info(
-                "%s: game started, pid %d, %dx%d browser, seed %d, %s",
+            self._events.game_started(
+                self.who, "%s: game started, pid %d, %dx%d browser, seed %d, %s",
                 self.label, self.pid, columns, rows, seed,
                 f"signed in as {clean(self.name)}" if self.name else "guest",
             )
@@ -338,6 +348,8 @@ class WebSession(SeatedGame):
         self._server.leave_seat(cast("GameSession", self))
         self._door.forget(self)
         socket, self._socket = self._socket, None
+        if self._ending is None and status == 0 and not self._farewell:
+            self._farewell = GOODBYE  # the player quit: the page says goodbye (the game printed none)
         if socket is not None:
             try:
                 if self._farewell:
@@ -346,10 +358,7 @@ class WebSession(SeatedGame):
             except (ConnectionError, RuntimeError):
                 pass
         self.closed.set()
-        log.info(
-            "%s: session ended (%s) after %.1f s, game exit status %d",
-            self.label, self._ending or "game quit", self._loop.time() - self._started_at, status,
-        )
+        self._events.session_ended(self.who, self._ending or "game quit", self._loop.time() - self._started_at, status)
 
     # -- the tab's socket ---------------------------------------------------------------------------
 
@@ -414,8 +423,8 @@ class WebSession(SeatedGame):
         self._last_input = self._loop.time()
         dropped = self._throttle.dropped
         data = self._throttle.feed(data)
-        if self._throttle.dropped and not dropped:
-            log.warning("%s: input faster than a person types; dropping the excess", self.label)
+        if self._throttle.dropped != dropped:
+            self._events.throttled(self.who, self._throttle.dropped - dropped, first=not dropped)
         if data:
             await self._packet(b"D", data)
 
@@ -474,10 +483,8 @@ class WebSession(SeatedGame):
     async def _read_log(self, fd: int) -> None:
         reader = await _pipe_reader(fd)
         while line := await reader.readline():
-            if self._log_budget <= 0:
-                continue
-            self._log_budget -= len(line)
-            log.error("%s: game: %s", self.label, clean(line.decode("utf-8", "replace").rstrip("\n"), 2000))
+            # A report (a game started or finished, the menu on screen) is counted; what the game logged, logged.
+            self._game_log_line(line.rstrip(b"\n"))
 
 
 async def _pipe_reader(fd: int) -> asyncio.StreamReader:
@@ -704,8 +711,9 @@ class WebDoor:
 
     async def _handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         if not self.origin_allowed(request):
-            log.info("web: websocket from %s refused: Origin %s", clean(self.client_address(request)),
-                     clean(request.headers.get("Origin", ""), 200))
+            who = Who(None, clean(self.client_address(request)), transport="web")
+            self.server.events.refused(who, "origin", "web: websocket from %s refused: Origin %s", who.address,
+                                       clean(request.headers.get("Origin", ""), 200))
             raise web.HTTPForbidden(text="Not from this server's page.\n")
         tab = request.match_info["tab"]
         if not TAB_TOKEN.match(tab):
@@ -734,31 +742,35 @@ class WebDoor:
         self, socket: web.WebSocketResponse, tab: str, host: str, name: str | None, size: tuple[int, int]
     ) -> WebSession | None:
         label = f"web session #{next(self._numbers)}"
-        log.info("%s: browser from %s, %s", label, clean(host), f"signed in as {clean(name)}" if name else "guest")
+        session = WebSession(self, tab, label, host, name, (min(max(size[0], 1), MAX_COLUMNS), min(max(size[1], 1), MAX_ROWS)))
+        events = self.server.events
+        events.tab_signed_in(session.who)
         if name is None and (self.settings.no_guests or self.settings.authorized_keys is not None):
-            log.info("%s: refused, not signed in and no guests", label)
+            events.refused(session.who, "no_guests", "%s: refused, not signed in and no guests", label,
+                           detail=NO_GUESTS_HERE.strip())
             await socket.send_bytes(NO_GUESTS_HERE.encode())
             await socket.close(code=CLOSE_REFUSED, message=b"no guests")
             return None
-        session = WebSession(self, tab, label, host, name, (min(max(size[0], 1), MAX_COLUMNS), min(max(size[1], 1), MAX_ROWS)))
         banned = self.server.refusal(cast("GameSession", session))  # a banned address or name, or a retired name
         if banned is not None:
-            log.info("%s: refused: %s", label, clean(banned, 300))
             await socket.send_bytes(f"{banned}\r\n".encode())
             await socket.close(code=CLOSE_REFUSED, message=b"banned")
             return None
         refusal = self.server.take_seat(cast("GameSession", session))
         if refusal is not None:
             if refusal == "full":
-                log.info("%s: refused, all %d seats taken", label, self.settings.max_sessions)
                 text = ARCADE_FULL.format(seats=self.settings.max_sessions)
+                events.refused(session.who, "full", "%s: refused, all %d seats taken", label, self.settings.max_sessions,
+                               detail=text.strip())
             elif refusal == "network":
                 count = self.settings.max_per_network
-                log.info("%s: refused, %d sessions from the network of %s already", label, count, clean(host))
                 text = TOO_MANY_FROM_NETWORK.format(count=count)
+                events.refused(session.who, "network", "%s: refused, %d sessions from the network of %s already", label,
+                               count, session.who.address, detail=text.strip())
             else:
-                log.info("%s: refused, %d sessions from %s already", label, self.settings.max_per_ip, clean(host))
                 text = TOO_MANY_FROM_ADDRESS.format(count=self.settings.max_per_ip)
+                events.refused(session.who, "address", "%s: refused, %d sessions from %s already", label,
+                               self.settings.max_per_ip, session.who.address, detail=text.strip())
             await socket.send_bytes(text.encode())
             await socket.close(code=CLOSE_REFUSED, message=refusal.encode())
             return None
