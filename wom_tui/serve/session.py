@@ -29,8 +29,8 @@ log = logging.getLogger("wom_tui.serve")
 
 NO_TERMINAL = "World of Mastermind needs a terminal: use ssh -t (for example: ssh -t -p {port} {host}).\r\n"
 ARCADE_FULL = "Sorry, all {seats} seats of World of Mastermind are taken right now. Please try again in a little while.\r\n"
-TOO_MANY_FROM_ADDRESS = "Sorry, at most {count} games of World of Mastermind at once from one address.\r\n"
-TOO_MANY_FROM_NETWORK = "Sorry, at most {count} games of World of Mastermind at once from one network.\r\n"
+TOO_MANY_FROM_ADDRESS = "Sorry, at most {games} of World of Mastermind at once from one address.\r\n"
+TOO_MANY_FROM_NETWORK = "Sorry, at most {games} of World of Mastermind at once from one network.\r\n"
 NO_GUESTS = (
     "This World of Mastermind server only lets in players with an SSH key "
     "(make one with ssh-keygen -t ed25519, then connect again).\r\n"
@@ -331,12 +331,12 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
             count = self._server.settings.max_per_ip
             events.refused(self.who, "address", "%s: refused, %d sessions from %s already", self.label, count,
                            clean(self.host))
-            self._say_and_close(TOO_MANY_FROM_ADDRESS.format(count=count))
+            self._say_and_close(TOO_MANY_FROM_ADDRESS.format(games=counted(count, "game")))
         elif refusal == "network":
             count = self._server.settings.max_per_network
             events.refused(self.who, "network", "%s: refused, %d sessions from the network of %s already", self.label,
                            count, clean(self.host))
-            self._say_and_close(TOO_MANY_FROM_NETWORK.format(count=count))
+            self._say_and_close(TOO_MANY_FROM_NETWORK.format(games=counted(count, "game")))
         else:
             self._start_game()
 

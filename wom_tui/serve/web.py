@@ -38,6 +38,7 @@ from aiohttp import WSMsgType, web
 
 from ..domain.game import Refusal
 from ..domain.presence import new_session_id
+from ..domain.words import counted
 from ..domain.store.api import StoreError
 from .events import Events, Who
 from .logsafe import clean
@@ -110,9 +111,35 @@ GOODBYE = "Thank you for playing the World of Mastermind!\r\n"
 """What a tab reads when its player quit (the game's own goodbye, ``app.GOODBYE``, goes nowhere in a browser)."""
 NO_GUESTS_HERE = (
     "This World of Mastermind server only lets in signed-in players: sign in with a one-time code "
-    "(the link below, or /signin), then open the game again.\r\n"
+    "(the sign-in link below, or /signin), then open the game again.\r\n"
 )
 """What a guest's tab reads under ``--no-guests`` or ``--authorized-keys`` (as SSH turns away a client without a key)."""
+
+PLAY_AGAIN = "Press Restart to play again."
+TRY_AGAIN_LATER = "Press Restart to try again in a little while."
+FREE_A_SEAT = "End a game in another tab or terminal, then press Restart."
+REPLACED = ("This game was opened in another tab or window of this browser: play it there, "
+            "or press Restart to bring it back here.")
+NOT_YOURS = "This tab signed in or out since its game began. Press Restart to start a game as who you are now."
+NEXT_AFTER = {"server shutting down": TRY_AGAIN_LATER, "kicked": "", "moderation": "", "game misbehaved": PLAY_AGAIN}
+"""What to do next, said on the page after a game ended for a reason (idle, the player quit: play again)."""
+
+
+async def say_goodbye(socket: web.WebSocketResponse, text: str, code: int, reason: str, next_step: str = "",
+                      terminal: bytes = b"") -> None:
+    """Close a tab's socket with ``code``, saying why on the terminal and on the page.
+
+    The terminal gets ``terminal`` and ``text`` (hidden under the page's "Session ended" dialog); page.js
+    shows the ``["wom_goodbye", {"text", "next"}]`` message in that dialog (textual.js ignores its kind).
+    """
+    try:
+        if text or terminal:
+            await socket.send_bytes(terminal + text.encode())
+        await socket.send_json(["wom_goodbye", {"text": " ".join(text.split()), "next": next_step}])
+        await socket.close(code=code, message=reason.encode())
+    except (ConnectionError, RuntimeError):
+        pass
+
 
 CONTENT_SECURITY_POLICY = "; ".join((
     "default-src 'none'",
@@ -137,6 +164,8 @@ SECURITY_HEADERS = {
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 }
 TITLE = "World of Mastermind"
+VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1" />'
+"""A phone lays the page out at its own width (without it, at 980 px: a character 4 px wide)."""
 
 
 def _textual_serve_folder() -> Path:
@@ -170,7 +199,7 @@ def render_page() -> str:
         (r'\s+onClick="refresh\(\)"', ""),
         (r"<html>", '<html lang="en">\n  <head>\n    <meta charset="utf-8" />\n    <title>' + TITLE + "</title>"),
         (r"<html lang=\"en\">\n  <head>\n    <meta charset=\"utf-8\" />\n    <title>[^<]*</title>\s*<head>",
-         '<html lang="en">\n  <head>\n    <meta charset="utf-8" />\n    <title>' + TITLE + "</title>"),
+         '<html lang="en">\n  <head>\n    <meta charset="utf-8" />\n    <title>' + TITLE + "</title>\n    " + VIEWPORT),
         # A way to the sign-in form where the page has room for it: the dialog at the end of a game.
         (r'(<button type="button">Restart</button>)', r'\1\n        <a class="wom-signin" href="/signin">sign in</a>'),
     )
@@ -351,12 +380,9 @@ class WebSession(SeatedGame):
         if self._ending is None and status == 0 and not self._farewell:
             self._farewell = GOODBYE  # the player quit: the page says goodbye (the game printed none)
         if socket is not None:
-            try:
-                if self._farewell:
-                    await socket.send_bytes(TERMINAL_RESET + self._farewell.encode())
-                await socket.close(code=CLOSE_GAME_OVER, message=b"game over")
-            except (ConnectionError, RuntimeError):
-                pass
+            next_step = NEXT_AFTER.get(self._ending or "", PLAY_AGAIN)
+            await say_goodbye(socket, self._farewell or "", CLOSE_GAME_OVER, "game over", next_step,
+                              TERMINAL_RESET if self._farewell else b"")
         self.closed.set()
         self._events.session_ended(self.who, self._ending or "game quit", self._loop.time() - self._started_at, status)
 
@@ -366,7 +392,7 @@ class WebSession(SeatedGame):
         """Give the game this tab's socket (the first, or one after a blink or a reload)."""
         old, self._socket = self._socket, socket
         if old is not None:
-            await old.close(code=CLOSE_REPLACED, message=b"opened again")
+            await say_goodbye(old, "", CLOSE_REPLACED, "opened again", REPLACED)
         if self._grace_handle is not None:
             self._grace_handle.cancel()
             self._grace_handle = None
@@ -725,7 +751,7 @@ class WebDoor:
         await socket.prepare(request)
         session = self._sessions.get(tab) or self.reclaim(tab, name)
         if session is not None and session.name != name:
-            await socket.close(code=CLOSE_NOT_YOURS, message=b"signed in as someone else")
+            await say_goodbye(socket, "", CLOSE_NOT_YOURS, "signed in as someone else", NOT_YOURS)
             return socket
         if session is None:
             session = await self._new_session(socket, tab, host, name, size)
@@ -748,13 +774,11 @@ class WebDoor:
         if name is None and (self.settings.no_guests or self.settings.authorized_keys is not None):
             events.refused(session.who, "no_guests", "%s: refused, not signed in and no guests", label,
                            detail=NO_GUESTS_HERE.strip())
-            await socket.send_bytes(NO_GUESTS_HERE.encode())
-            await socket.close(code=CLOSE_REFUSED, message=b"no guests")
+            await say_goodbye(socket, NO_GUESTS_HERE, CLOSE_REFUSED, "no guests")
             return None
         banned = self.server.refusal(cast("GameSession", session))  # a banned address or name, or a retired name
         if banned is not None:
-            await socket.send_bytes(f"{banned}\r\n".encode())
-            await socket.close(code=CLOSE_REFUSED, message=b"banned")
+            await say_goodbye(socket, f"{banned}\r\n", CLOSE_REFUSED, "banned")
             return None
         refusal = self.server.take_seat(cast("GameSession", session))
         if refusal is not None:
@@ -764,15 +788,14 @@ class WebDoor:
                                detail=text.strip())
             elif refusal == "network":
                 count = self.settings.max_per_network
-                text = TOO_MANY_FROM_NETWORK.format(count=count)
+                text = TOO_MANY_FROM_NETWORK.format(games=counted(count, "game"))
                 events.refused(session.who, "network", "%s: refused, %d sessions from the network of %s already", label,
                                count, session.who.address, detail=text.strip())
             else:
-                text = TOO_MANY_FROM_ADDRESS.format(count=self.settings.max_per_ip)
+                text = TOO_MANY_FROM_ADDRESS.format(games=counted(self.settings.max_per_ip, "game"))
                 events.refused(session.who, "address", "%s: refused, %d sessions from %s already", label,
                                self.settings.max_per_ip, session.who.address, detail=text.strip())
-            await socket.send_bytes(text.encode())
-            await socket.close(code=CLOSE_REFUSED, message=refusal.encode())
+            await say_goodbye(socket, text, CLOSE_REFUSED, refusal, TRY_AGAIN_LATER if refusal == "full" else FREE_A_SEAT)
             return None
         self._sessions[tab] = session
         session.start()

@@ -1,0 +1,127 @@
+"""The page as a person finds it, on a phone (390x844, touch) and a desktop (1280x800): the keyboard works at
+once, every refusal and goodbye is readable on the page with what to do next, a character is readable, and a
+game can be played with the on-screen keys alone. Screenshots go to $WOM_WEB_SHOTS when it is set (to look at).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import aiohttp
+import pytest
+from playwright.async_api import Browser, BrowserContext, Page
+
+from serve.sshterm import MENU_TEXT, WAIT, ServerFactory
+from wom_tui.screens.menu import MENU
+
+from .conftest import Tab, open_socket_tab
+from .test_page import page_url
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 1, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+
+
+async def shot(page: Page, name: str) -> None:
+    """A screenshot to look at (in $WOM_WEB_SHOTS, if set)."""
+    folder = os.environ.get("WOM_WEB_SHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        await page.screenshot(path=str(Path(folder) / f"{name}.png"))
+
+
+async def new_tab(context: BrowserContext, url: str) -> Tab:
+    page = await context.new_page()
+    tab = Tab(page)
+    await page.goto(url)
+    await page.wait_for_selector("body.-first-byte", timeout=WAIT * 1000)
+    return tab
+
+
+def highlighted(tab: Tab, entry: str) -> bool:
+    """Whether the menu's ``entry`` is the highlighted one (its background differs from Quit's)."""
+    rows: dict[str, tuple[int, int]] = {}
+    for y, line in enumerate(tab.screen.display):  # the menu's Quit, not the footer's
+        for text in (entry, "Quit"):
+            if text in line and text not in rows:
+                rows[text] = (y, line.index(text))
+    if len(rows) < 2:
+        return False
+    (y, x), (qy, qx) = rows[entry], rows["Quit"]
+    return bool(tab.screen.buffer[y][x].bg != tab.screen.buffer[qy][qx].bg)
+
+
+@pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
+async def test_a_refused_tab_says_why_and_what_to_do_on_the_page(
+    start_server: ServerFactory, browser: Browser, device: dict
+) -> None:
+    server = await start_server(web="127.0.0.1:0", max_per_ip=1)
+    async with aiohttp.ClientSession() as http:
+        first = await open_socket_tab(http, server)  # this address's one game
+        await first.wait_for_text(MENU_TEXT)
+        context = await browser.new_context(**device)
+        tab = await new_tab(context, page_url(server))
+        await tab.page.wait_for_selector("body.-closed", timeout=WAIT * 1000)
+        dialog = tab.page.locator(".closed-dialog")
+        await dialog.get_by_text("at most 1 game of World of Mastermind at once from one address").wait_for()
+        assert await dialog.get_by_text("End a game in another tab or terminal, then press Restart.").is_visible()
+        assert await dialog.get_by_role("button", name="Restart").is_visible()
+        box = await dialog.locator(".intro").bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= device["viewport"]["width"]
+        await shot(tab.page, f"refused-{'phone' if device is PHONE else 'desktop'}")
+        await first.socket.close()
+        await context.close()
+
+
+async def test_the_goodbye_after_quitting_is_on_the_page(start_server: ServerFactory, browser: Browser) -> None:
+    server = await start_server(web="127.0.0.1:0")
+    context = await browser.new_context(**DESKTOP)
+    tab = await new_tab(context, page_url(server))
+    await tab.wait_for_text(MENU_TEXT)
+    await tab.type("x")  # no click first: the page gave the terminal the keyboard
+    await tab.page.wait_for_selector("body.-closed", timeout=WAIT * 1000)
+    dialog = tab.page.locator(".closed-dialog")
+    await dialog.get_by_text("Thank you for playing the World of Mastermind!").wait_for()
+    assert await dialog.get_by_text("Press Restart to play again.").is_visible()
+    await shot(tab.page, "goodbye-desktop")
+    await context.close()
+
+
+async def test_a_phone_gets_readable_characters_and_plays_by_touch_alone(
+    start_server: ServerFactory, browser: Browser
+) -> None:
+    server = await start_server(web="127.0.0.1:0")
+    assert server.web is not None
+    context = await browser.new_context(**PHONE)
+    tab = await new_tab(context, page_url(server))
+    await tab.wait_for_text(MENU_TEXT)
+    columns, rows = tab.screen.columns, tab.screen.lines
+    width = await tab.page.evaluate("document.querySelector('.xterm-screen').getBoundingClientRect().width")
+    assert columns >= 60 and rows >= 20, (columns, rows)
+    assert width / columns >= 8, f"{width / columns:.1f} px a character"
+    assert await tab.page.get_by_text("Turn your phone sideways").is_visible()
+    await shot(tab.page, "menu-phone")
+
+    async def tap(name: str, times: int = 1) -> None:
+        for _ in range(times):
+            await tab.page.get_by_role("button", name=name, exact=True).tap()
+
+    # The menu by arrows and Enter, the setup's Play, then guesses from the digit keys: no keyboard at all.
+    solo = [label for _key, _action, label, _footer in MENU].index("Solo game")
+    await tap("Down", solo)
+    await tab.wait_until(lambda t: highlighted(t, "Solo game"))
+    await shot(tab.page, "menu-solo-phone")
+    await tap("Enter")
+    await tab.wait_for_text("p Play")
+    await tap("p")
+    await tab.wait_for_text("Guess #1")
+    for digit in "1122":
+        await tap(digit)
+    await tap("Enter")
+    await tab.wait_until(lambda t: re.search(r"1\s+1\s+2\s+2", t.text) is not None)
+    await tab.wait_for_text("Guess #2")
+    await tap("Esc")
+    await shot(tab.page, "solo-phone")
+    assert await tab.page.evaluate("document.activeElement.className") == "xterm-helper-textarea"
+    await context.close()
