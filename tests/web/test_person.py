@@ -110,7 +110,7 @@ async def test_a_phone_gets_readable_characters_and_plays_by_touch_alone(
     # The menu by arrows and Enter, the setup's Play, then guesses from the digit keys: no keyboard at all.
     solo = [label for _key, _action, label, _footer in MENU].index("Solo game")
     await tap("Down", solo)
-    await tab.wait_until(lambda t: highlighted(t, "Solo game"))
+    await tab.wait_until(lambda t: highlighted(t, "Solo game"))  # the arrows reach the menu, no click first
     await shot(tab.page, "menu-solo-phone")
     await tap("Enter")
     await tab.wait_for_text("p Play")
@@ -124,4 +124,45 @@ async def test_a_phone_gets_readable_characters_and_plays_by_touch_alone(
     await tap("Esc")
     await shot(tab.page, "solo-phone")
     assert await tab.page.evaluate("document.activeElement.className") == "xterm-helper-textarea"
+    await context.close()
+
+
+async def test_signing_in_from_the_tab_you_play_in_lands_in_the_signed_in_game_at_once(
+    start_server: ServerFactory, browser: Browser
+) -> None:
+    from wom_tui.domain.store.folder.store import FolderStore
+
+    server = await start_server(web="127.0.0.1:0", seat_grace=120.0)
+    assert server.web is not None
+    store = FolderStore(server.settings.data_dir)
+    store.register("Ada")
+    context = await browser.new_context(**DESKTOP)
+    tab = await new_tab(context, page_url(server))
+    await tab.wait_for_text("Playing as a guest")
+    (guest,) = server.web.sessions
+
+    # In the same tab: the sign-in page, the code typed (its field has the focus), Enter.
+    await tab.page.goto(page_url(server) + "signin")
+    await tab.page.keyboard.type(store.issue_browser_code("Ada"))
+    await shot(tab.page, "signin-desktop")
+    async with tab.page.expect_navigation(url=page_url(server)):
+        await tab.page.keyboard.press("Enter")
+    await tab.page.wait_for_selector("body.-first-byte", timeout=WAIT * 1000)
+    await tab.wait_for_text("Ada")
+    assert "guest" not in tab.text.lower()
+    assert not await tab.page.locator("body.-closed").count()
+    assert not guest.running  # the guest game was ended, its seat freed
+    (ada,) = server.web.sessions
+    assert ada.name == "Ada"
+    await shot(tab.page, "signed-in-desktop")
+
+    # The sign-in page's "Back to the game" comes back to the same game.
+    await tab.page.goto(page_url(server) + "signin")
+    assert "Signed in as Ada." in await tab.page.inner_text("main")
+    await tab.page.get_by_role("link", name="Back to the game").click()
+    await tab.page.wait_for_selector("body.-first-byte", timeout=WAIT * 1000)
+    await tab.wait_for_text("Ada")
+    assert server.web.sessions == [ada] and ada.running
+    await tab.type("x")
+    await tab.page.wait_for_selector("body.-closed", timeout=WAIT * 1000)
     await context.close()

@@ -105,7 +105,8 @@ CLOSE_REFUSED = 4000
 CLOSE_REPLACED = 4001
 """The same tab connected again (a reload): the old socket goes."""
 CLOSE_NOT_YOURS = 4003
-"""The tab's game belongs to someone else now (signed in or out since)."""
+"""The tab's game belongs to someone else now (signed in or out since). No longer sent: such a game is handed
+over (:meth:`WebDoor.hand_over`); page.js still reads it from an older server."""
 
 GOODBYE = "Thank you for playing the World of Mastermind!\r\n"
 """What a tab reads when its player quit (the game's own goodbye, ``app.GOODBYE``, goes nowhere in a browser)."""
@@ -120,7 +121,6 @@ TRY_AGAIN_LATER = "Press Restart to try again in a little while."
 FREE_A_SEAT = "End a game in another tab or terminal, then press Restart."
 REPLACED = ("This game was opened in another tab or window of this browser: play it there, "
             "or press Restart to bring it back here.")
-NOT_YOURS = "This tab signed in or out since its game began. Press Restart to start a game as who you are now."
 NEXT_AFTER = {"server shutting down": TRY_AGAIN_LATER, "kicked": "", "moderation": "", "game misbehaved": PLAY_AGAIN}
 """What to do next, said on the page after a game ended for a reason (idle, the player quit: play again)."""
 
@@ -217,6 +217,7 @@ SIGNIN_PAGE = """<!DOCTYPE html>
   <head>
     <meta charset="utf-8" />
     <title>Sign in · World of Mastermind</title>
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
     <link rel="stylesheet" href="/static/wom/page.css" />
     <link rel="stylesheet" href="/static/wom/signin.css" />
   </head>
@@ -230,7 +231,8 @@ SIGNIN_PAGE = """<!DOCTYPE html>
         <label>One-time code <input name="code" autocomplete="one-time-code" autofocus required maxlength="64" /></label>
         <button type="submit">Sign in</button>
       </form>
-      <p>Get a code in the game over SSH (the menu's <em>link a browser</em>), or from the server's operator.
+      <p>Get a code in the game over SSH: <em>Sign in a browser</em> (<kbd>b</kbd> on the main menu) in a session
+      signed in with your key; or from the server's operator.
       <a href="/">Back to the game</a></p>
     </main>
   </body>
@@ -601,6 +603,26 @@ class WebDoor:
         log.info("%s: %s's game moves to another tab", session.label, clean(name))
         return session
 
+    async def hand_over(self, session: WebSession) -> None:
+        """The tab of ``session`` now signs in as someone else (or as nobody): a guest's game ends at once
+        (its seat freed before the tab's new game takes one); a signed-in player's game leaves the tab's
+        token and waits its seat grace, for a tab with that player's cookie to find it.
+        """
+        if session.name is None:
+            log.info("%s: the tab signed in; its guest game ends", session.label)
+            session.end("signed in")
+            try:
+                await asyncio.wait_for(session.closed.wait(), 10.0)
+            except asyncio.TimeoutError:
+                pass
+            return
+        if self._sessions.get(session.tab) is session:
+            del self._sessions[session.tab]
+        session.tab = secrets.token_urlsafe(24)
+        self._sessions[session.tab] = session
+        log.info("%s: the tab signed in as someone else; %s's game waits for their browser", session.label,
+                 clean(session.name))
+
     def forget(self, session: WebSession) -> None:
         """A session ended: its tab's token no longer finds it."""
         if self._sessions.get(session.tab) is session:
@@ -751,8 +773,9 @@ class WebDoor:
         await socket.prepare(request)
         session = self._sessions.get(tab) or self.reclaim(tab, name)
         if session is not None and session.name != name:
-            await say_goodbye(socket, "", CLOSE_NOT_YOURS, "signed in as someone else", NOT_YOURS)
-            return socket
+            # This tab signed in (or out) since its game began: that game is not for who is here now.
+            await self.hand_over(session)
+            session = self.reclaim(tab, name)
         if session is None:
             session = await self._new_session(socket, tab, host, name, size)
             if session is None:
