@@ -515,6 +515,13 @@ class WomApp(KeyQueue[int]):
             self.pop_screen()
 
     @property
+    def has_web_page(self) -> bool:
+        """Whether this arcade serves its web page (``--web``, or a public ``--web-origin``): only then does
+        a one-time code for a browser mean anything.
+        """
+        return bool(self.options.web or self.options.web_origin)
+
+    @property
     def _goodbye(self) -> str | None:
         """The line printed as the game ends: none in a browser, whose stderr is the server's log (the page
         shows the server's goodbye instead, docs/serve.md).
@@ -547,6 +554,10 @@ class WomApp(KeyQueue[int]):
             return
         if not self.identity.signed_in:
             self.notify("Sign in with a registered name first: a browser signs in as that name.",
+                        title="Sign in a browser")
+            return
+        if not self.has_web_page:
+            self.notify("This arcade has no web page (its server runs without --web): there is no browser to sign in.",
                         title="Sign in a browser")
             return
         from .screens.browser_code import BrowserCodeScreen
@@ -662,7 +673,7 @@ class WomApp(KeyQueue[int]):
         yield SystemCommand("Help", "Rules, feedback and keys", self.action_help)
         if self.is_operator:
             yield SystemCommand("Operator", "Who is online; kick, ban, retire; a line to everyone", self.action_operator)
-        if self.identity.signed_in:
+        if self.identity.signed_in and self.has_web_page:
             yield SystemCommand("Sign in a browser", "A one-time code for this arcade's web page",
                                 self.action_browser_code)
         yield SystemCommand("Main menu", "Go back to the main menu", self.action_menu)

@@ -139,6 +139,7 @@ async def test_signing_in_from_the_tab_you_play_in_lands_in_the_signed_in_game_a
     context = await browser.new_context(**DESKTOP)
     tab = await new_tab(context, page_url(server))
     await tab.wait_for_text("Playing as a guest")
+    assert "/signin" in tab.text and "SSH key" not in tab.text  # the browser's own way to a name
     (guest,) = server.web.sessions
 
     # In the same tab: the sign-in page, the code typed (its field has the focus), Enter.
