@@ -167,3 +167,45 @@ async def test_signing_in_from_the_tab_you_play_in_lands_in_the_signed_in_game_a
     await tab.type("x")
     await tab.page.wait_for_selector("body.-closed", timeout=WAIT * 1000)
     await context.close()
+
+
+async def test_a_wide_window_gives_the_live_tables_board_the_room_first(
+    start_server: ServerFactory, browser: Browser
+) -> None:
+    server = await start_server(web="127.0.0.1:0")
+    context = await browser.new_context(**DESKTOP)
+    tab = await new_tab(context, page_url(server))
+    await tab.wait_for_text(MENU_TEXT)
+    await tab.type("l")  # the lobby, a new table (its dialog opens on "Open table"), opened: the table's screen
+    await tab.wait_for_text("New table")
+    await tab.type("n")
+    await tab.wait_for_text("Open a table")
+    await tab.press("Enter")
+    await tab.wait_for_text("free seat")
+    await tab.type("h")  # HAL9000 sits down, the game begins: codes to make
+    await tab.wait_until(lambda t: re.search(r"2\.\s+HAL9000", t.text) is not None)
+    await tab.type("g")
+    await tab.wait_until(lambda t: message_panel_left(t) is not None)
+    await tab.wait_until(lambda t: "waiting for players" not in t.text and "Every seat is filled" not in t.text)
+    await tab.wait_for_text("Your code")
+    await tab.type("rgby")
+    await tab.press("Enter")  # the code set; HAL9000's is set: guessing, and the board shows
+    await tab.wait_for_text("Your guess")
+    await tab.type("rrgg")
+    await tab.press("Enter")
+    await tab.wait_until(lambda t: re.search(r"R\s+R\s+G\s+G", t.text) is not None)
+    columns = tab.screen.columns
+    left = message_panel_left(tab)
+    assert columns >= 110 and left is not None
+    assert left >= columns * 0.55, f"the board and seats get {left} of {columns} columns"
+    await shot(tab.page, "table-desktop")
+    await context.close()
+
+
+def message_panel_left(tab: Tab) -> int | None:
+    """The column where the table's message panel (its rounded border, right of the board) begins."""
+    for line in tab.screen.display:
+        found = line.find("╭", 20)
+        if found > 0:
+            return found
+    return None
