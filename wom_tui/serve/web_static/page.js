@@ -130,9 +130,14 @@
     }
   }
 
-  function keyBar(narrow) {
+  function keyBar(narrow, landscape) {
     var bar = document.createElement("div");
     bar.id = "wom-keys";
+    // Sideways the screen is short: two lower rows of keys (the controls with the digits, then the letters).
+    var rows = landscape ? [KEYS[0].concat(KEYS[1]), KEYS[2]] : KEYS;
+    if (landscape) {
+      bar.className = "wom-compact";
+    }
     bar.setAttribute("role", "toolbar");
     bar.setAttribute("aria-label", "Keys");
     if (narrow) {
@@ -141,7 +146,7 @@
       hint.textContent = "Turn your phone sideways to see the whole game (or scroll).";
       bar.appendChild(hint);
     }
-    KEYS.forEach(function (row) {
+    rows.forEach(function (row) {
       var line = document.createElement("div");
       line.className = "wom-key-row";
       row.forEach(function (key) {
@@ -178,7 +183,7 @@
     var size = fontSize(width, window.innerHeight);
     narrow = width / (size * ADVANCE) < MIN_COLUMNS;
     if (touch) {
-      bar = keyBar(narrow);
+      bar = keyBar(narrow, window.innerWidth > window.innerHeight);
       document.body.appendChild(bar);
       document.body.classList.add("wom-touch");
     }
