@@ -209,3 +209,19 @@ def message_panel_left(tab: Tab) -> int | None:
         if found > 0:
             return found
     return None
+
+
+async def test_a_phone_turned_sideways_gets_the_whole_width_and_low_keys(
+    start_server: ServerFactory, browser: Browser
+) -> None:
+    server = await start_server(web="127.0.0.1:0")
+    context = await browser.new_context(viewport={"width": 844, "height": 390}, is_mobile=True, has_touch=True)
+    tab = await new_tab(context, page_url(server))
+    await tab.wait_for_text("Quit")
+    width = await tab.page.evaluate("document.querySelector('.xterm-screen').getBoundingClientRect().width")
+    assert tab.screen.columns >= 100 and tab.screen.lines >= 16, (tab.screen.columns, tab.screen.lines)
+    assert width / tab.screen.columns >= 8
+    assert not await tab.page.get_by_text("Turn your phone sideways").count()
+    assert await tab.page.get_by_role("button", name="Enter", exact=True).is_visible()
+    await shot(tab.page, "menu-phone-sideways")
+    await context.close()
