@@ -96,7 +96,7 @@
     return window.location.pathname + "?" + params.toString();
   }
 
-  // -- the grid: a character at least 8.4 px wide (14 px Roboto Mono), 16 px where 60x20 still fits --------
+  // -- the grid: a character at least 8 px wide (14 px Roboto Mono, as xterm.js measures it), 16 px where 60x20 still fits --------
   var ADVANCE = 0.6;  // Roboto Mono's advance width, in em
   var MIN_COLUMNS = 60;
   var MIN_ROWS = 20;
