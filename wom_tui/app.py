@@ -521,13 +521,13 @@ class WomApp(KeyQueue[int]):
             return  # already quitting (two Enters on the menu's Quit): one goodbye, no "2 errors" note
         if isinstance(self.screen, QuitConfirmScreen) or not self.game_in_progress():
             self._forget_games()
-            self.exit(message=GOODBYE)
+            self.exit(message=self._goodbye)
             return
 
         def answered(quit_now: bool | None) -> None:
             if quit_now:
                 self._forget_games()
-                self.exit(message=GOODBYE)
+                self.exit(message=self._goodbye)
 
         self.push_screen(QuitConfirmScreen(), answered)
 
@@ -543,6 +543,20 @@ class WomApp(KeyQueue[int]):
         """Close every screen above the main menu, without asking."""
         while len(self.screen_stack) > 1:
             self.pop_screen()
+
+    @property
+    def has_web_page(self) -> bool:
+        """Whether this arcade serves its web page (``--web``, or a public ``--web-origin``): only then does
+        a one-time code for a browser mean anything.
+        """
+        return bool(self.options.web or self.options.web_origin)
+
+    @property
+    def _goodbye(self) -> str | None:
+        """The line printed as the game ends: none in a browser, whose stderr is the server's log (the page
+        shows the server's goodbye instead, docs/serve.md).
+        """
+        return None if self.options.served and self.options.transport == "web" else GOODBYE
 
     def action_register(self) -> None:
         """Open the registration screen."""
@@ -570,6 +584,10 @@ class WomApp(KeyQueue[int]):
             return
         if not self.identity.signed_in:
             self.notify("Sign in with a registered name first: a browser signs in as that name.",
+                        title="Sign in a browser")
+            return
+        if not self.has_web_page:
+            self.notify("This arcade has no web page (its server runs without --web): there is no browser to sign in.",
                         title="Sign in a browser")
             return
         from .screens.browser_code import BrowserCodeScreen
@@ -685,7 +703,7 @@ class WomApp(KeyQueue[int]):
         yield SystemCommand("Help", "Rules, feedback and keys", self.action_help)
         if self.is_operator:
             yield SystemCommand("Operator", "Who is online; kick, ban, retire; a line to everyone", self.action_operator)
-        if self.identity.signed_in:
+        if self.identity.signed_in and self.has_web_page:
             yield SystemCommand("Sign in a browser", "A one-time code for this arcade's web page",
                                 self.action_browser_code)
         yield SystemCommand("Main menu", "Go back to the main menu", self.action_menu)

@@ -149,9 +149,9 @@ async def test_a_guest_plays_solo_but_cannot_register(shared_server: GameServer)
     names_before = {user.name for user in Store(server.settings.data_dir).users()}
     terminal.type("r")
     await terminal.wait_for_text(REGISTER_TEXT)
-    await terminal.wait_for_text("Guests play solo games and watch")
+    await terminal.wait_for_text("Guests play without a name")
     terminal.type("Gus\r")
-    await terminal.wait_until(lambda t: t.text.count("Guests play solo games") == 1 and "Welcome" not in t.text)
+    await terminal.wait_until(lambda t: t.text.count("Guests play without a name") == 1 and "Welcome" not in t.text)
     assert {user.name for user in Store(server.settings.data_dir).users()} == names_before
     terminal.type("\x1b")
     await terminal.wait_for_text(MENU_TEXT)

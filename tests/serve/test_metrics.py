@@ -11,12 +11,15 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 
+import aiohttp
 import asyncssh
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from wom_tui.serve.events import Events, Who
 from wom_tui.serve.logsafe import JsonFormatter
+
+from web.conftest import SocketTab
 
 from .conftest import NO_GAME, until
 from .sshterm import MENU_TEXT, WAIT, ServerFactory, connect, new_key, open_terminal
@@ -258,7 +261,7 @@ async def test_wom_tui_serve_with_json_logs_and_metrics_as_a_process(tmp_path) -
     host_key_path = tmp_path / "host_key"
     make_host_key(host_key_path)
     server = await ServeProcess.start(
-        tmp_path / "data", host_key_path, "--log-format", "json", "--metrics", "127.0.0.1:0")
+        tmp_path / "data", host_key_path, "--log-format", "json", "--metrics", "127.0.0.1:0", "--web", "127.0.0.1:0")
     try:
         await until(lambda: any("/readyz" in line for line in server.log))
         port = int(next(json.loads(line)["message"].rsplit(":", 1)[1].rstrip("/")
@@ -271,11 +274,21 @@ async def test_wom_tui_serve_with_json_logs_and_metrics_as_a_process(tmp_path) -
         terminal.type("x")
         await terminal.wait_closed()
         conn.close()
-        await until(lambda: any('"session_end"' in line for line in server.log))
+        await until(lambda: any('"ready"' in line and "browser" in line for line in server.log))
+        web = next(json.loads(line)["web"] for line in server.log if '"ready"' in line and "browser" in line)
+        async with aiohttp.ClientSession() as http:  # a browser tab too: its game quits at once
+            async with http.ws_connect(web.replace("http", "ws", 1) + "ws/" + "t" * 24 + "?width=80&height=24",
+                                       headers={"Origin": web.rstrip("/")}) as socket:
+                tab = SocketTab(socket, 80, 24)
+                await tab.wait_for_text(MENU_TEXT)
+                await tab.type("x")
+                await tab.wait_closed()
+        await until(lambda: sum('"session_end"' in line for line in server.log) == 2)
     finally:
         await server.stop()
-    entries = [json.loads(line) for line in server.log if not line.startswith("wom-tui serve: play with")]
+    entries = [json.loads(line) for line in server.log]  # every line, the start-up hint's too
     events = [entry["event"] for entry in entries]
-    assert "sign_in" in events and "session_end" in events and "game_process" in events
+    assert "sign_in" in events and "session_end" in events and "game_process" in events and "ready" in events
+    assert {entry.get("transport") for entry in entries if entry["event"] == "session_end"} == {"ssh", "web"}
     end = next(entry for entry in entries if entry["event"] == "session_end")
     assert (end["transport"], end["reason"], end["status"]) == ("ssh", "game quit", 0) and end["duration"] > 0

@@ -23,7 +23,7 @@ CODE = re.compile(r"[A-Z2-9]{4}-[A-Z2-9]{4}")
 
 
 def served_app(data_dir: Path, identity: Identity) -> WomApp:
-    options = make_options(data_dir, served=True)
+    options = make_options(data_dir, served=True, web="127.0.0.1:8080")
     return WomApp(Store(data_dir), random.Random(options.seed), options, identity)
 
 

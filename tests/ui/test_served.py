@@ -25,8 +25,8 @@ FP_A = "SHA256:" + "A" * 43
 FP_B = "SHA256:" + "B" * 43
 
 
-def served_app(data_dir: Path, identity: Identity) -> WomApp:
-    options = make_options(data_dir, served=True)
+def served_app(data_dir: Path, identity: Identity, **overrides: object) -> WomApp:
+    options = make_options(data_dir, served=True, **overrides)
     return WomApp(Store(data_dir), random.Random(options.seed), options, identity)
 
 
@@ -92,7 +92,7 @@ async def test_guests_and_named_keys_cannot_register(data_dir: Path, store: Stor
         await pilot.press("r")
         await wait_for(pilot, lambda: app.screen.query("#register-result"))
         await pilot.press(*"Newbie", "enter")
-        await wait_for(pilot, lambda: "Guests play solo" in result_text(app) or "already signs in" in result_text(app))
+        await wait_for(pilot, lambda: "Guests play without a name" in result_text(app) or "already signs in" in result_text(app))
         assert [user.name for user in store.users()] == ["Alan"]
 
 
@@ -101,7 +101,7 @@ async def test_a_guest_reads_the_whole_reason_they_cannot_register(data_dir: Pat
     app = served_app(data_dir, Identity.guest())
     async with app.run_test(size=size) as pilot:
         await pilot.press("r")
-        await wait_for(pilot, lambda: "Guests play solo" in result_text(app))
+        await wait_for(pilot, lambda: "Guests play without a name" in result_text(app))
         await pilot.pause()
         shown = " ".join(line.strip(" │╭╮╰╯─") for line in screen_lines(app))
         assert "(ssh-keygen -t ed25519 makes one)." in " ".join(shown.split())
@@ -109,7 +109,7 @@ async def test_a_guest_reads_the_whole_reason_they_cannot_register(data_dir: Pat
 
 async def test_a_signed_in_player_sees_every_menu_entry_at_60x20(data_dir: Path, store: Store) -> None:
     store.register("Alan", key=FP_A)
-    app = served_app(data_dir, Identity.key(FP_A, "Alan"))
+    app = served_app(data_dir, Identity.key(FP_A, "Alan"), web="127.0.0.1:8080")
     async with app.run_test(size=(60, 20)) as pilot:
         await wait_for(pilot, lambda: app.screen.query("#menu-options"))
         await pilot.pause()

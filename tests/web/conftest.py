@@ -168,7 +168,7 @@ async def open_tab(
     tab = Tab(page)
     await page.goto(url)
     await page.wait_for_selector("body.-first-byte", timeout=WAIT * 1000)
-    await page.focus(".xterm-helper-textarea")  # where xterm.js takes the keyboard (a click there does the same)
+    # Never focused by hand: the page gives the terminal the keyboard itself (a person types at once).
     return tab
 
 

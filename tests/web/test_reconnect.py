@@ -38,6 +38,10 @@ async def test_a_dropped_websocket_reconnects_to_the_same_game(start_server: Ser
     await tab.page.reload()
     await tab.wait_until(lambda t: len(t.sockets) == 3 and GAME_TEXT in t.text and ("1   2   1   2" in t.text or "1  2  1  2" in t.text))
     assert server.web.sessions == [session] and session.pid == pid
+    # And the keyboard works at once after the reload, with no click (the page focused the terminal).
+    await tab.type("3434")
+    await tab.press("Enter")
+    await tab.wait_until(lambda t: "3   4   3   4" in t.text or "3  4  3  4" in t.text)
 
 
 async def test_a_tab_that_does_not_come_back_loses_its_game_after_the_seat_grace(

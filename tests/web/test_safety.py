@@ -98,7 +98,7 @@ async def test_tabs_from_one_address_are_capped_and_their_typing_throttled(start
         await tab.wait_for_text(MENU_TEXT)
         second = await open_socket_tab(http, server)
         assert await second.wait_closed() == CLOSE_REFUSED
-        assert "at most 1 games of World of Mastermind at once from one address" in second.text
+        assert "at most 1 game of World of Mastermind at once from one address" in second.text
         (session,) = server.web.sessions
         await tab.type("?" * 5000)  # faster than any person types
         await until(lambda: session.input_dropped > 0)

@@ -89,10 +89,19 @@ async def test_a_tab_with_the_cookie_starts_its_game_as_the_name(start_server: S
         await until(lambda: bool(server.web and server.web.sessions))
         (session,) = server.web.sessions
         assert session.name == "Ann"  # what the game is told (from the server's lookup, not the page)
-        # Signed out (another cookie), the same tab's token does not reach Ann's game.
+        # Signed out (another cookie), the same tab's token does not reach Ann's game: it gets a guest game
+        # of its own, and Ann's goes on in her tab.
         other = await open_socket_tab(http, server, tab=session.tab)
-        assert await other.wait_closed() == 4003
+        await other.wait_for_text("Playing as a guest")
+        assert sorted((web.name or "") for web in server.web.sessions) == ["", "Ann"]
+        assert session.running and session.connected and session.tab != other_tab_token(server, "")
         await tab.socket.close()
+        await other.socket.close()
+
+
+def other_tab_token(server, name: str) -> str:
+    (session,) = [web for web in server.web.sessions if (web.name or "") == name]
+    return str(session.tab)
 
 
 class _Waiting:

@@ -70,7 +70,7 @@ class Identity:
 
     @property
     def is_guest(self) -> bool:
-        """True for an SSH client without a key: solo games and watching, no name, no points."""
+        """True for a served session without a key or a browser sign-in: no name, no points, no saved games."""
         return self.served and self.fingerprint is None and not self.browser
 
     @property

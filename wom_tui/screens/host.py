@@ -45,6 +45,10 @@ class WomHost(Protocol):
     def identity(self) -> Identity:
         """Who is playing: local, a served key and its name, or a guest."""
 
+    @property
+    def has_web_page(self) -> bool:
+        """Whether the arcade serves its web page (a browser can be signed in)."""
+
     wrong_link_codes: int
     """Wrong one-time codes typed in this session."""
 

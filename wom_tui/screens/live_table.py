@@ -102,8 +102,9 @@ class _TableSide(Vertical):
 class LiveTableScreen(LiveScreen):
     """One table, for a seated person or a spectator."""
 
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (72, "-roomy")]
-    """Under 72 columns the seats and the board take less room, so that the messages keep theirs."""
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (72, "-roomy"), (110, "-wide")]
+    """Under 72 columns the seats and the board take less room, so that the messages keep theirs; from 110
+    (a browser window, a wide terminal) the board takes the room first, and the messages what is left."""
 
     BINDINGS = [
         Binding("s", "sit", "Sit here"),

@@ -139,7 +139,10 @@ class MenuScreen(OpenedOnce[None]):
             return Text(f"Welcome back, {identity.name}!" if self._returning else f"Signed in as {identity.name}.")
         if identity.fingerprint is not None:
             return Text("New here? Register a name (r) or link this key (k).")
-        return Text("Playing as a guest: solo games and watching. Connect with an SSH key to register.")
+        if self.host.options.transport == "web":
+            return Text("Playing as a guest: no points or saved games. Sign in with a one-time code (/signin) "
+                        "to play as yourself.")
+        return Text("Playing as a guest: no points or saved games. Connect with an SSH key to register a name.")
 
     def _entries(self) -> list[tuple[str, str, str, str]]:
         entries = list(MENU)
@@ -147,7 +150,7 @@ class MenuScreen(OpenedOnce[None]):
         if identity is not None and identity.fingerprint is not None:
             label = "Link another key" if identity.signed_in else "Link this key to your name"
             entries.insert(len(entries) - 2, ("k", "link_key", label, ""))
-        if identity is not None and identity.served and identity.signed_in:
+        if identity is not None and identity.served and identity.signed_in and self.host.has_web_page:
             entries.insert(len(entries) - 2, ("b", "browser_code", "Sign in a browser", ""))
         if getattr(self.app, "is_operator", False):
             entries.insert(len(entries) - 2, ("a", "operator", "Operator: who is online", ""))

@@ -22,7 +22,12 @@ from .base import WomScreen
 
 NAME_RULE = f"1–{MAX_NAME} characters: A–Z, a–z, 0–9, space, - _ ."
 GUESTS_CANNOT_REGISTER = (
-    "Guests play solo games and watch. To register a name, connect with an SSH key (ssh-keygen -t ed25519 makes one)."
+    "Guests play without a name and earn no points. To register a name, connect with an SSH key "
+    "(ssh-keygen -t ed25519 makes one)."
+)
+BROWSER_GUESTS_CANNOT_REGISTER = (
+    "Guests play without a name and earn no points. A name is registered over SSH, with a key; then "
+    "Sign in a browser there (b) gives a one-time code to type at /signin."
 )
 PASTE_REFUSED = "A name cannot hold tabs, line breaks or control characters; nothing was pasted."
 
@@ -62,7 +67,7 @@ class RegisterScreen(WomScreen):
     def on_mount(self) -> None:
         self.query_one(NameInput).focus()
         if self.wom.identity.is_guest:
-            self._say(GUESTS_CANNOT_REGISTER, "warning")
+            self._say(self._guests_cannot_register(), "warning")
 
     def _served_refusal(self) -> str | None:
         """Over SSH a name is bound to the key you came with: guests and keys that hold a name cannot register."""
@@ -70,8 +75,14 @@ class RegisterScreen(WomScreen):
         if identity.may_register:
             return None
         if identity.is_guest:
-            return GUESTS_CANNOT_REGISTER
+            return self._guests_cannot_register()
+        if identity.browser:
+            return f"This browser is signed in as {identity.name}: names are registered over SSH, with a key."
         return f"This key already signs in as {identity.name}: one key holds one name."
+
+    def _guests_cannot_register(self) -> str:
+        """Why a guest cannot register, in the words of the door they came by."""
+        return BROWSER_GUESTS_CANNOT_REGISTER if self.wom.options.transport == "web" else GUESTS_CANNOT_REGISTER
 
     def _say(self, content: Content | str, kind: str) -> None:
         result = self.query_one("#register-result", Static)

@@ -178,7 +178,11 @@ class WomSetupScreen(WomScreen):
                 "Over SSH you play as yourself: register in the main menu (r) with your SSH key to play "
                 "and earn points. Meanwhile, HAL9000 and VIKI can play each other while you watch."
                 if not identity.is_guest
-                else "Guests watch HAL9000 and VIKI play each other; connect with an SSH key to register and play."
+                else "Guests watch HAL9000 and VIKI play each other here; sign in (/signin) to play as yourself, "
+                "or play a quick match or at a lobby's table as a guest."
+                if self.wom.options.transport == "web"
+                else "Guests watch HAL9000 and VIKI play each other here; connect with an SSH key to register and "
+                "play, or play a quick match or at a lobby's table as a guest."
             )
         if identity.served:
             return Content("You play as yourself, against HAL9000 and VIKI. Only people earn points.")

@@ -44,11 +44,18 @@ class Who:
     """Signed in with an ``--operator-key`` key (the server verified it): only its game's operator reports count."""
     operator_report_ignored: bool = False
     """An operator's report came from this session without an operator key (logged once)."""
+    cookie: bool = False
+    """A browser tab signed in by its session cookie (the server looked the name up): ``name`` is verified."""
 
     @property
     def kind(self) -> str:
-        """``signed_in`` (with a verified key) or ``guest``."""
-        return "signed_in" if self.fingerprint else "guest"
+        """``signed_in`` (with a verified key, or a browser's verified cookie) or ``guest``."""
+        return "signed_in" if self.fingerprint or self.cookie else "guest"
+
+    @property
+    def label(self) -> str:
+        """How the text log names the session: ``session #3.1`` over SSH, ``web session #2`` in a browser."""
+        return f"web session #{self.session}" if self.transport == "web" else f"session #{self.session}"
 
     def fields(self) -> dict[str, Any]:
         """The log fields, client-chosen text cleaned (a name, an address)."""
@@ -89,6 +96,15 @@ class Events:
         if self.metrics is not None:
             self.metrics.sign_ins.labels(who.transport, "key" if who.fingerprint else "guest").inc()
 
+    def tab_signed_in(self, who: Who) -> None:
+        """A browser tab opened its socket, signed in by its cookie (as ``who.name``) or as a guest."""
+        outcome = "cookie" if who.cookie else "guest"
+        log.info("%s: browser from %s, %s", who.label, who.address,
+                 f"signed in as {who.name}" if who.cookie and who.name else "guest",
+                 extra=extra("sign_in", who, outcome=outcome))
+        if self.metrics is not None:
+            self.metrics.sign_ins.labels(who.transport, outcome).inc()
+
     def sign_in_abandoned(self, transport: str = "ssh") -> None:
         """A connection closed, or was dropped, before signing in (logged in bulk by the caller)."""
         if self.metrics is not None:
@@ -116,7 +132,7 @@ class Events:
         """An operator did ``action`` (``kick``, ``ban``, ``retire``, ``broadcast``, ``clear_broadcast``) on the
         Operator screen of their session ``who``; ``target``: the session, name, key or address concerned.
         """
-        log.warning("session #%s: operator %s %s%s", who.session, clean(action, 20), clean(target or "-", 200),
+        log.warning("%s: operator %s %s%s", who.label, clean(action, 20), clean(target or "-", 200),
                     f" ({clean(reason, 200)})" if reason else "",
                     extra=extra("operator_action", who, action=action, target=target, reason=reason))
         if self.metrics is not None:
@@ -137,7 +153,7 @@ class Events:
     def session_ended(self, who: Who, reason: str, duration: float, status: int, *, seated: bool = True) -> None:
         """A session ended after ``duration`` seconds, for ``reason``; its game exited with ``status``."""
         log.info(
-            "session #%s: session ended (%s) after %.1f s, game exit status %d", who.session, reason, duration, status,
+            "%s: session ended (%s) after %.1f s, game exit status %d", who.label, reason, duration, status,
             extra=extra("session_end", who, reason=reason, duration=round(duration, 3), status=status),
         )
         if seated and self.metrics is not None:
@@ -146,7 +162,7 @@ class Events:
     def throttled(self, who: Who, keystrokes: int, *, first: bool) -> None:
         """``keystrokes`` more were dropped for coming too fast; ``first``: the session's first drop (logged)."""
         if first:
-            log.warning("session #%s: input faster than a person types; dropping the excess", who.session,
+            log.warning("%s: input faster than a person types; dropping the excess", who.label,
                         extra=extra("throttled", who))
         if self.metrics is not None and keystrokes:
             self.metrics.throttled.labels(who.transport).inc(keystrokes)
@@ -157,7 +173,7 @@ class Events:
 
     def game_log(self, who: Who, line: str) -> None:
         """A line the game logged (an error, a traceback's line), cleaned."""
-        log.error("session #%s: game: %s", who.session, line, extra=extra("game_error", who))
+        log.error("%s: game: %s", who.label, line, extra=extra("game_error", who))
         if self.metrics is not None:
             self.metrics.game_errors.labels(who.transport).inc()
 
@@ -183,8 +199,8 @@ class Events:
                 # else is ignored and said once per session (a game gone wrong, or one tampered with).
                 if not who.operator_report_ignored:
                     who.operator_report_ignored = True
-                    log.warning("session #%s: ignored an operator's report from a session without an operator key",
-                                who.session, extra=extra("operator_report_ignored", who))
+                    log.warning("%s: ignored an operator's report from a session without an operator key",
+                                who.label, extra=extra("operator_report_ignored", who))
                 return
             if isinstance(data.get("action"), str) and data["action"] in OPERATOR_ACTIONS:
                 target, reason = data.get("target"), data.get("reason")

@@ -7,7 +7,7 @@ and finished, the store's latency) the game reports on the log pipe the server a
 (:mod:`wom_tui.launch`, ``REPORT_MARK``), and the server counts it here. No game opens a port, and no
 files are shared between processes.
 
-Every series carries ``transport`` where a session is concerned: ``ssh`` today, ``web`` for the browser.
+Every series carries ``transport`` where a session is concerned: ``ssh``, or ``web`` for a browser tab.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ MENU_BUCKETS = (0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0, f
 STORE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, float("inf"))
 """Seconds one store operation takes (a folder read is under a millisecond, a database round trip a few)."""
 
-SIGN_IN_OUTCOMES = ("key", "guest", "abandoned")
-"""How a connection's sign-in ends: with a verified key, as a guest, or closed or dropped before either."""
+SIGN_IN_OUTCOMES = ("key", "cookie", "guest", "abandoned")
+"""How a connection's sign-in ends: with a verified key (a browser: its sign-in cookie), as a guest, or closed or dropped before either."""
 
 
 class _TablesOpen(Collector):

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 
 from ..settings import Settings
-from .events import Events, Who
+from .events import Events, Who, extra
 from .logsafe import JsonFormatter, RateLimitedLog, SafeFormatter, clean
 from .health import HealthServer
 from .metrics import Metrics
@@ -572,14 +572,18 @@ async def serve_until_stopped(settings: Settings) -> int:
     loop.set_exception_handler(_quiet_exception_handler())
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         loop.add_signal_handler(signum, stop.set)
-    print(
-        f"wom-tui serve: play with  ssh -p {server.port} -o StrictHostKeyChecking=accept-new "
-        f"{'localhost' if settings.host in ('127.0.0.1', 'localhost', '::1') else settings.host}   (Ctrl-C stops)",
-        file=sys.stderr,
-        flush=True,
-    )
+    host = 'localhost' if settings.host in ('127.0.0.1', 'localhost', '::1') else settings.host
+    ready = [f"wom-tui serve: play with  ssh -p {server.port} -o StrictHostKeyChecking=accept-new {host}   (Ctrl-C stops)"]
+    web_url = None
     if server.web is not None:
-        print(f"wom-tui serve: or play in a browser at  http://{server.web.host}:{server.web.port}/", file=sys.stderr, flush=True)
+        web_url = f"http://{server.web.host}:{server.web.port}/"
+        ready.append(f"wom-tui serve: or play in a browser at  {web_url}")
+    for line in ready:
+        if settings.log_format == "json":
+            # Every line on stderr is one JSON object for a log shipper, the start-up hint too.
+            log.info("%s", line, extra=extra("ready", port=server.port, web=web_url))
+        else:
+            print(line, file=sys.stderr, flush=True)
     await stop.wait()
     log.info("shutting down: ending %d session(s)", len(server.sessions))
     await server.close()

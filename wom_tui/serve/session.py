@@ -29,8 +29,8 @@ log = logging.getLogger("wom_tui.serve")
 
 NO_TERMINAL = "World of Mastermind needs a terminal: use ssh -t (for example: ssh -t -p {port} {host}).\r\n"
 ARCADE_FULL = "Sorry, all {seats} seats of World of Mastermind are taken right now. Please try again in a little while.\r\n"
-TOO_MANY_FROM_ADDRESS = "Sorry, at most {count} games of World of Mastermind at once from one address.\r\n"
-TOO_MANY_FROM_NETWORK = "Sorry, at most {count} games of World of Mastermind at once from one network.\r\n"
+TOO_MANY_FROM_ADDRESS = "Sorry, at most {games} of World of Mastermind at once from one address.\r\n"
+TOO_MANY_FROM_NETWORK = "Sorry, at most {games} of World of Mastermind at once from one network.\r\n"
 NO_GUESTS = (
     "This World of Mastermind server only lets in players with an SSH key "
     "(make one with ssh-keygen -t ed25519, then connect again).\r\n"
@@ -157,6 +157,10 @@ class SeatedGame:
     _last_input: float
     _idle_handle: asyncio.TimerHandle | None
     _kill_handle: asyncio.TimerHandle | None
+    who: Who
+    _events: Events
+    _reports: int
+    _log_budget: int
 
     @property
     def _idle_timeout(self) -> float | None:
@@ -180,6 +184,23 @@ class SeatedGame:
     def input_dropped(self) -> int:
         """Keystrokes dropped so far for coming faster than a person types."""
         return self._throttle.dropped
+
+    def _game_log_line(self, line: bytes | bytearray) -> None:
+        """One line of the game's log pipe: a report (counted, never logged) or a line the game logged."""
+        if line.startswith(REPORT_MARK):
+            # What the game reports for the metrics (launch.report): counted, never logged.
+            self._reports += 1
+            if self._reports <= MAX_REPORTS:
+                self._events.game_report(
+                    self.who, line[len(REPORT_MARK):].decode("utf-8", "replace"), self._loop.time() - self._started_at)
+            return
+        if self._log_budget <= 0:
+            return
+        self._log_budget -= len(line)
+        if self._log_budget <= 0:
+            log.warning("%s: the game logs too much; the rest is left out", self.label)
+            return
+        self._events.game_log(self.who, clean(line.decode("utf-8", "replace"), _LOG_LINE))
 
     def _hang_up(self) -> None:
         """SIGHUP the game now, and SIGKILL it if it is still there after the grace."""
@@ -312,11 +333,12 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
             count = self._server.settings.max_per_ip
             events.refused(self.who, "address", "%s: refused, %d sessions from %s already", self.label, count,
                            clean(self.host))
-            self._say_and_close(TOO_MANY_FROM_ADDRESS.format(count=count))
+            self._say_and_close(TOO_MANY_FROM_ADDRESS.format(games=counted(count, "game")))
         elif refusal == "network":
             count = self._server.settings.max_per_network
-            log.info("%s: refused, %d sessions from the network of %s already", self.label, count, clean(self.host))
-            self._say_and_close(TOO_MANY_FROM_NETWORK.format(count=count))
+            events.refused(self.who, "network", "%s: refused, %d sessions from the network of %s already", self.label,
+                           count, clean(self.host))
+            self._say_and_close(TOO_MANY_FROM_NETWORK.format(games=counted(count, "game")))
         else:
             self._start_game()
 
@@ -543,20 +565,7 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
             self._close_game_log()
 
     def _log_line(self, line: bytes | bytearray) -> None:
-        if line.startswith(REPORT_MARK):
-            # What the game reports for the metrics (launch.report): counted, never logged.
-            self._reports += 1
-            if self._reports <= MAX_REPORTS:
-                self._events.game_report(
-                    self.who, line[len(REPORT_MARK):].decode("utf-8", "replace"), self._loop.time() - self._started_at)
-            return
-        if self._log_budget <= 0:
-            return
-        self._log_budget -= len(line)
-        if self._log_budget <= 0:
-            log.warning("%s: the game logs too much; the rest is left out", self.label)
-            return
-        self._events.game_log(self.who, clean(line.decode("utf-8", "replace"), _LOG_LINE))
+        self._game_log_line(line)
 
     def _close_game_log(self) -> None:
         if self._log_fd is not None:

@@ -38,8 +38,10 @@ from aiohttp import WSMsgType, web
 
 from ..domain.game import Refusal
 from ..domain.presence import new_session_id
+from ..domain.words import counted
 from ..domain.store.api import StoreError
 from ..settings import OUT_OF_MEMORY, OUT_OF_MEMORY_STATUS
+from .events import Events, Who
 from .logsafe import clean
 from .session import (
     ARCADE_FULL, MAX_COLUMNS, MAX_ROWS, START_FAILED, TERMINAL_RESET, TOO_MANY_FROM_ADDRESS, TOO_MANY_FROM_NETWORK,
@@ -61,6 +63,7 @@ class WebHost(Protocol):
 
     settings: Settings
     warm: WarmParent | None
+    events: Events
 
     def take_seat(self, session: GameSession) -> str | None:
         """Seat the session, or say why not (``"full"``, ``"address"``, ``"network"``)."""
@@ -104,7 +107,8 @@ CLOSE_REFUSED = 4000
 CLOSE_REPLACED = 4001
 """The same tab connected again (a reload): the old socket goes."""
 CLOSE_NOT_YOURS = 4003
-"""The tab's game belongs to someone else now (signed in or out since)."""
+"""The tab's game belongs to someone else now (signed in or out since). No longer sent: such a game is handed
+over (:meth:`WebDoor.hand_over`); page.js still reads it from an older server."""
 CLOSE_BAD_MESSAGE = 1007
 """A message that is not the page's JSON (malformed, or nested deeper than ``max_json_depth``): the socket goes."""
 
@@ -114,11 +118,38 @@ SIGNED_OUT = (
 )
 """What a signed-in tab reads when its session was revoked or expired while it played."""
 
+GOODBYE = "Thank you for playing the World of Mastermind!\r\n"
+"""What a tab reads when its player quit (the game's own goodbye, ``app.GOODBYE``, goes nowhere in a browser)."""
 NO_GUESTS_HERE = (
     "This World of Mastermind server only lets in signed-in players: sign in with a one-time code "
-    "(the link below, or /signin), then open the game again.\r\n"
+    "(the sign-in link below, or /signin), then open the game again.\r\n"
 )
 """What a guest's tab reads under ``--no-guests`` or ``--authorized-keys`` (as SSH turns away a client without a key)."""
+
+PLAY_AGAIN = "Press Restart to play again."
+TRY_AGAIN_LATER = "Press Restart to try again in a little while."
+FREE_A_SEAT = "End a game in another tab or terminal, then press Restart."
+REPLACED = ("This game was opened in another tab or window of this browser: play it there, "
+            "or press Restart to bring it back here.")
+NEXT_AFTER = {"server shutting down": TRY_AGAIN_LATER, "kicked": "", "moderation": "", "game misbehaved": PLAY_AGAIN}
+"""What to do next, said on the page after a game ended for a reason (idle, the player quit: play again)."""
+
+
+async def say_goodbye(socket: web.WebSocketResponse, text: str, code: int, reason: str, next_step: str = "",
+                      terminal: bytes = b"") -> None:
+    """Close a tab's socket with ``code``, saying why on the terminal and on the page.
+
+    The terminal gets ``terminal`` and ``text`` (hidden under the page's "Session ended" dialog); page.js
+    shows the ``["wom_goodbye", {"text", "next"}]`` message in that dialog (textual.js ignores its kind).
+    """
+    try:
+        if text or terminal:
+            await socket.send_bytes(terminal + text.encode())
+        await socket.send_json(["wom_goodbye", {"text": " ".join(text.split()), "next": next_step}])
+        await socket.close(code=code, message=reason.encode())
+    except (ConnectionError, RuntimeError):
+        pass
+
 
 CONTENT_SECURITY_POLICY = "; ".join((
     "default-src 'none'",
@@ -143,6 +174,8 @@ SECURITY_HEADERS = {
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 }
 TITLE = "World of Mastermind"
+VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1" />'
+"""A phone lays the page out at its own width (without it, at 980 px: a character 4 px wide)."""
 
 
 def _textual_serve_folder() -> Path:
@@ -176,7 +209,7 @@ def render_page() -> str:
         (r'\s+onClick="refresh\(\)"', ""),
         (r"<html>", '<html lang="en">\n  <head>\n    <meta charset="utf-8" />\n    <title>' + TITLE + "</title>"),
         (r"<html lang=\"en\">\n  <head>\n    <meta charset=\"utf-8\" />\n    <title>[^<]*</title>\s*<head>",
-         '<html lang="en">\n  <head>\n    <meta charset="utf-8" />\n    <title>' + TITLE + "</title>"),
+         '<html lang="en">\n  <head>\n    <meta charset="utf-8" />\n    <title>' + TITLE + "</title>\n    " + VIEWPORT),
         # A way to the sign-in form where the page has room for it: the dialog at the end of a game.
         (r'(<button type="button">Restart</button>)', r'\1\n        <a class="wom-signin" href="/signin">sign in</a>'),
     )
@@ -194,6 +227,7 @@ SIGNIN_PAGE = """<!DOCTYPE html>
   <head>
     <meta charset="utf-8" />
     <title>Sign in · World of Mastermind</title>
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
     <link rel="stylesheet" href="/static/wom/page.css" />
     <link rel="stylesheet" href="/static/wom/signin.css" />
   </head>
@@ -207,7 +241,8 @@ SIGNIN_PAGE = """<!DOCTYPE html>
         <label>One-time code <input name="code" autocomplete="one-time-code" autofocus required maxlength="64" /></label>
         <button type="submit">Sign in</button>
       </form>
-      <p>Get a code in the game over SSH (the menu's <em>link a browser</em>), or from the server's operator.
+      <p>Get a code in the game over SSH: <em>Sign in a browser</em> (<kbd>b</kbd> on the main menu) in a session
+      signed in with your key; or from the server's operator.
       <a href="/">Back to the game</a></p>
     </main>
   </body>
@@ -237,6 +272,11 @@ class WebSession(SeatedGame):
         self.fingerprint: str | None = None
         self.presence_id = new_session_id()
         """The game's id in the store's presence (chosen here, so that an operator's kick reaches this tab)."""
+        self.who = Who(label.removeprefix("web session #"), clean(host), None, name=name, transport="web",
+                       cookie=name is not None)
+        """Who this tab is, for its log lines and metrics (as an SSH session's: docs/serve.md, *Logs*)."""
+        self._events: Events = door.server.events
+        self._reports = 0
         self._size = size
         self._loop = asyncio.get_running_loop()
         settings = door.server.settings
@@ -297,6 +337,7 @@ class WebSession(SeatedGame):
     def start(self) -> None:
         """Start the game (the seat is already taken)."""
         self._started_at = self._last_input = self._loop.time()
+        self._events.session_started(self.who)
         self.task = asyncio.ensure_future(self._run())
         self._arm_idle()
 
@@ -326,12 +367,12 @@ class WebSession(SeatedGame):
         except OSError as exc:
             os.close(stdin_write)
             os.close(stdout_read)
-            log.error("%s: could not start the game: %s", self.label, exc)
+            self._events.error(self.who, "%s: could not start the game: %s", self.label, exc)
             self._farewell = START_FAILED
         else:
             self.pid = self._proc.pid
-            log.info(
-                "%s: game started, pid %d, %dx%d browser, seed %d, %s",
+            self._events.game_started(
+                self.who, "%s: game started, pid %d, %dx%d browser, seed %d, %s",
                 self.label, self.pid, columns, rows, seed,
                 f"signed in as {clean(self.name)}" if self.name else "guest",
             )
@@ -360,18 +401,14 @@ class WebSession(SeatedGame):
             self._farewell = OUT_OF_MEMORY + "\r\n"
             self._ending = self._ending or "game out of memory"
         socket, self._socket = self._socket, None
+        if self._ending is None and status == 0 and not self._farewell:
+            self._farewell = GOODBYE  # the player quit: the page says goodbye (the game printed none)
         if socket is not None:
-            try:
-                if self._farewell:
-                    await socket.send_bytes(TERMINAL_RESET + self._farewell.encode())
-                await socket.close(code=CLOSE_GAME_OVER, message=b"game over")
-            except (ConnectionError, RuntimeError):
-                pass
+            next_step = NEXT_AFTER.get(self._ending or "", PLAY_AGAIN)
+            await say_goodbye(socket, self._farewell or "", CLOSE_GAME_OVER, "game over", next_step,
+                              TERMINAL_RESET if self._farewell else b"")
         self.closed.set()
-        log.info(
-            "%s: session ended (%s) after %.1f s, game exit status %d",
-            self.label, self._ending or "game quit", self._loop.time() - self._started_at, status,
-        )
+        self._events.session_ended(self.who, self._ending or "game quit", self._loop.time() - self._started_at, status)
 
     # -- the tab's socket ---------------------------------------------------------------------------
 
@@ -379,7 +416,7 @@ class WebSession(SeatedGame):
         """Give the game this tab's socket (the first, or one after a blink or a reload)."""
         old, self._socket = self._socket, socket
         if old is not None:
-            await old.close(code=CLOSE_REPLACED, message=b"opened again")
+            await say_goodbye(old, "", CLOSE_REPLACED, "opened again", REPLACED)
         if self._grace_handle is not None:
             self._grace_handle.cancel()
             self._grace_handle = None
@@ -451,8 +488,8 @@ class WebSession(SeatedGame):
         self._pressed = True
         dropped, cut = self._throttle.dropped, self._throttle.pastes_cut
         data = self._throttle.feed(data)
-        if self._throttle.dropped and not dropped:
-            log.warning("%s: input faster than a person types; dropping the excess", self.label)
+        if self._throttle.dropped != dropped:
+            self._events.throttled(self.who, self._throttle.dropped - dropped, first=not dropped)
         if self._throttle.pastes_cut != cut:
             log.warning("%s: a paste longer than %d bytes was cut", self.label, self._throttle.max_paste)
         if data:
@@ -519,10 +556,8 @@ class WebSession(SeatedGame):
     async def _read_log(self, fd: int) -> None:
         reader = await _pipe_reader(fd)
         while line := await reader.readline():
-            if self._log_budget <= 0:
-                continue
-            self._log_budget -= len(line)
-            log.error("%s: game: %s", self.label, clean(line.decode("utf-8", "replace").rstrip("\n"), 2000))
+            # A report (a game started or finished, the menu on screen) is counted; what the game logged, logged.
+            self._game_log_line(line.rstrip(b"\n"))
 
 
 async def _pipe_reader(fd: int) -> asyncio.StreamReader:
@@ -629,6 +664,26 @@ class WebDoor:
         self._sessions[tab] = session
         log.info("%s: %s's game moves to another tab", session.label, clean(name))
         return session
+
+    async def hand_over(self, session: WebSession) -> None:
+        """The tab of ``session`` now signs in as someone else (or as nobody): a guest's game ends at once
+        (its seat freed before the tab's new game takes one); a signed-in player's game leaves the tab's
+        token and waits its seat grace, for a tab with that player's cookie to find it.
+        """
+        if session.name is None:
+            log.info("%s: the tab signed in; its guest game ends", session.label)
+            session.end("signed in")
+            try:
+                await asyncio.wait_for(session.closed.wait(), 10.0)
+            except asyncio.TimeoutError:
+                pass
+            return
+        if self._sessions.get(session.tab) is session:
+            del self._sessions[session.tab]
+        session.tab = secrets.token_urlsafe(24)
+        self._sessions[session.tab] = session
+        log.info("%s: the tab signed in as someone else; %s's game waits for their browser", session.label,
+                 clean(session.name))
 
     def forget(self, session: WebSession) -> None:
         """A session ended: its tab's token no longer finds it."""
@@ -812,8 +867,9 @@ class WebDoor:
 
     async def _handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         if not self.origin_allowed(request):
-            log.info("web: websocket from %s refused: Origin %s", clean(self.client_address(request)),
-                     clean(request.headers.get("Origin", ""), 200))
+            who = Who(None, clean(self.client_address(request)), transport="web")
+            self.server.events.refused(who, "origin", "web: websocket from %s refused: Origin %s", who.address,
+                                       clean(request.headers.get("Origin", ""), 200))
             raise web.HTTPForbidden(text="Not from this server's page.\n")
         tab = request.match_info["tab"]
         if not TAB_TOKEN.match(tab):
@@ -825,8 +881,9 @@ class WebDoor:
         await socket.prepare(request)
         session = self._sessions.get(tab) or self.reclaim(tab, name)
         if session is not None and session.name != name:
-            await socket.close(code=CLOSE_NOT_YOURS, message=b"signed in as someone else")
-            return socket
+            # This tab signed in (or out) since its game began: that game is not for who is here now.
+            await self.hand_over(session)
+            session = self.reclaim(tab, name)
         if session is None:
             session = await self._new_session(socket, tab, host, name, size)
             if session is None:
@@ -844,33 +901,34 @@ class WebDoor:
         self, socket: web.WebSocketResponse, tab: str, host: str, name: str | None, size: tuple[int, int]
     ) -> WebSession | None:
         label = f"web session #{next(self._numbers)}"
-        log.info("%s: browser from %s, %s", label, clean(host), f"signed in as {clean(name)}" if name else "guest")
-        if name is None and (self.settings.no_guests or self.settings.authorized_keys is not None):
-            log.info("%s: refused, not signed in and no guests", label)
-            await socket.send_bytes(NO_GUESTS_HERE.encode())
-            await socket.close(code=CLOSE_REFUSED, message=b"no guests")
-            return None
         session = WebSession(self, tab, label, host, name, (min(max(size[0], 1), MAX_COLUMNS), min(max(size[1], 1), MAX_ROWS)))
+        events = self.server.events
+        events.tab_signed_in(session.who)
+        if name is None and (self.settings.no_guests or self.settings.authorized_keys is not None):
+            events.refused(session.who, "no_guests", "%s: refused, not signed in and no guests", label,
+                           detail=NO_GUESTS_HERE.strip())
+            await say_goodbye(socket, NO_GUESTS_HERE, CLOSE_REFUSED, "no guests")
+            return None
         banned = self.server.refusal(cast("GameSession", session))  # a banned address or name, or a retired name
         if banned is not None:
-            log.info("%s: refused: %s", label, clean(banned, 300))
-            await socket.send_bytes(f"{banned}\r\n".encode())
-            await socket.close(code=CLOSE_REFUSED, message=b"banned")
+            await say_goodbye(socket, f"{banned}\r\n", CLOSE_REFUSED, "banned")
             return None
         refusal = self.server.take_seat(cast("GameSession", session))
         if refusal is not None:
             if refusal == "full":
-                log.info("%s: refused, all %d seats taken", label, self.settings.max_sessions)
                 text = ARCADE_FULL.format(seats=self.settings.max_sessions)
+                events.refused(session.who, "full", "%s: refused, all %d seats taken", label, self.settings.max_sessions,
+                               detail=text.strip())
             elif refusal == "network":
                 count = self.settings.max_per_network
-                log.info("%s: refused, %d sessions from the network of %s already", label, count, clean(host))
-                text = TOO_MANY_FROM_NETWORK.format(count=count)
+                text = TOO_MANY_FROM_NETWORK.format(games=counted(count, "game"))
+                events.refused(session.who, "network", "%s: refused, %d sessions from the network of %s already", label,
+                               count, session.who.address, detail=text.strip())
             else:
-                log.info("%s: refused, %d sessions from %s already", label, self.settings.max_per_ip, clean(host))
-                text = TOO_MANY_FROM_ADDRESS.format(count=self.settings.max_per_ip)
-            await socket.send_bytes(text.encode())
-            await socket.close(code=CLOSE_REFUSED, message=refusal.encode())
+                text = TOO_MANY_FROM_ADDRESS.format(games=counted(self.settings.max_per_ip, "game"))
+                events.refused(session.who, "address", "%s: refused, %d sessions from %s already", label,
+                               self.settings.max_per_ip, session.who.address, detail=text.strip())
+            await say_goodbye(socket, text, CLOSE_REFUSED, refusal, TRY_AGAIN_LATER if refusal == "full" else FREE_A_SEAT)
             return None
         self._sessions[tab] = session
         session.start()
