@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 
 from ..domain.choices import pick
 from ..domain.codes import WOM_RULESET, Ruleset
+from ..domain.moves import Accept, Decline, Leave
 from ..domain.presence import Presence
 from ..domain.store.api import LiveChange
 from ..domain.table import CLOSED, FINISHED, GUESS_CLOCKS, OPEN, Refused, SeatHolder, SeatView, Table, TableView
@@ -417,9 +418,9 @@ class LobbyScreen(LiveScreen):
 
             try:
                 if accept:
-                    await asyncio.to_thread(live.act, table_id, lambda t, now: t.accept(me, now))
+                    await asyncio.to_thread(live.play, table_id, Accept(me))
                 else:
-                    await asyncio.to_thread(live.act, table_id, lambda t, now: t.decline(me))
+                    await asyncio.to_thread(live.play, table_id, Decline(me))
             except (Refused, LookupError, StoreError) as error:
                 self.say(getattr(error, "reason", str(error)), error=True)
                 return
@@ -491,7 +492,7 @@ class LobbyScreen(LiveScreen):
             from ..domain.store import StoreError
 
             try:
-                await asyncio.to_thread(self.wom.store.live.act, table_id, lambda t, now: t.leave(me, now))
+                await asyncio.to_thread(self.wom.store.live.play, table_id, Leave(me))
             except Refused as refused:
                 self.say(refused.reason, error=True)
                 return

@@ -22,6 +22,7 @@ import resource
 import secrets
 import signal
 import stat
+from dataclasses import replace
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -36,6 +37,7 @@ from .health import HealthServer
 from .metrics import Metrics
 from .moderation import ModerationWatch, moderation_fields
 from .session import SHUTTING_DOWN, GameSession, describe_seconds
+from .hub import HubProcess
 from .warmparent import WARM_COMMAND, WarmChild, WarmParent
 
 if TYPE_CHECKING:
@@ -313,6 +315,12 @@ class GameServer:
     """Hosts wom-tui for SSH clients: ``await start()``, then ``port``; ``await close()`` ends every game."""
 
     def __init__(self, settings: Settings, *, warm_command: Sequence[str] | None = WARM_COMMAND) -> None:
+        self.hub: HubProcess | None = None
+        """The hub that owns the store for every session (docs/arcade.md, *The hub*); None: a server for tests
+        that opens no game, or ``--no-hub``."""
+        if settings.hub and warm_command is not None:
+            self.hub = HubProcess(settings)
+            settings = replace(settings, hub_socket=self.hub.path)  # the games', and the server's own, store
         self.settings = settings
         self._rng = random.Random(settings.seed)
         self._acceptor: asyncssh.SSHAcceptor | None = None
@@ -390,10 +398,18 @@ class GameServer:
         # Before anything starts: a mistyped --operator-key stops the server at once, with the file named.
         self.operator_keys = read_operator_keys(self.settings.operator_keys)
         # First, so that it could not hold the host key even if it were forked rather than exec'd.
+        if self.hub is not None:
+            try:
+                await self.hub.start()
+            except OSError as exc:
+                await self.hub.close()
+                raise ServeError(f"cannot start the hub: {exc}") from exc
         try:
             if self.warm is not None:
                 await self.warm.start()
         except OSError as exc:
+            if self.hub is not None:
+                await self.hub.close()
             raise ServeError(f"cannot start the game processes' parent: {exc}") from exc
         try:
             await self.moderation.start()
@@ -419,6 +435,8 @@ class GameServer:
             await self.moderation.close()
             if self.warm is not None:
                 await self.warm.close()  # a server that cannot start leaves no process behind
+            if self.hub is not None:
+                await self.hub.close()
             raise
 
     async def _listen(self) -> None:
@@ -485,6 +503,8 @@ class GameServer:
         """Seat a session, or say why not: ``"full"`` (``max_sessions``), ``"address"`` (``max_per_ip``) or
         ``"network"`` (``max_per_network``: its IPv4 /24 or IPv6 /64, see :func:`network_of`).
         """
+        if self.hub is not None and not self.hub.up:
+            return "hub"
         if len(self._seated) >= self.settings.max_sessions:
             return "full"
         per_ip = self.settings.max_per_ip
@@ -555,6 +575,8 @@ class GameServer:
             await self.web.close()
         if self.warm is not None:
             await self.warm.close()
+        if self.hub is not None:
+            await self.hub.close()
 
 
 async def serve_until_stopped(settings: Settings) -> int:

@@ -41,7 +41,7 @@ from ..domain.presence import new_session_id
 from ..domain.store.api import StoreError
 from .logsafe import clean
 from .session import (
-    ARCADE_FULL, MAX_COLUMNS, MAX_ROWS, START_FAILED, TERMINAL_RESET, TOO_MANY_FROM_ADDRESS, TOO_MANY_FROM_NETWORK,
+    ARCADE_FULL, HUB_DOWN, MAX_COLUMNS, MAX_ROWS, START_FAILED, TERMINAL_RESET, TOO_MANY_FROM_ADDRESS, TOO_MANY_FROM_NETWORK,
     SeatedGame, child_environment, describe_seconds,
 )
 from .throttle import InputThrottle
@@ -752,6 +752,9 @@ class WebDoor:
             if refusal == "full":
                 log.info("%s: refused, all %d seats taken", label, self.settings.max_sessions)
                 text = ARCADE_FULL.format(seats=self.settings.max_sessions)
+            elif refusal == "hub":
+                log.info("%s: refused, the hub is restarting", label)
+                text = HUB_DOWN
             elif refusal == "network":
                 count = self.settings.max_per_network
                 log.info("%s: refused, %d sessions from the network of %s already", label, count, clean(host))

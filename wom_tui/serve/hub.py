@@ -1,0 +1,417 @@
+"""The hub: one process per server that owns the store for every session (docs/arcade.md, *The hub*).
+
+``wom-tui serve`` starts it (:class:`HubProcess`) before any game and restarts it if it dies. It opens the
+store once, with a connection pool of ``--db-pool`` connections, listens for changes once (one ``LISTEN``, or
+one folder watcher) and answers the server's games over a Unix socket in a private folder, in the typed
+protocol of :mod:`wom_tui.domain.store.wire`: store calls by name with their values, table moves as values
+(applied with the table's rules in one read-modify-write, :meth:`.tables.TableRules.play`), and every change
+pushed to each subscribed game with the tables written, merged while a game is slow to read (never dropped).
+It sweeps the live state itself (no game does).
+
+A connection that sends what is not the protocol, or more than :data:`CALL_RATE` calls a second (a burst of
+:data:`CALL_BURST`), is cut off alone, with a line in the log; each connection's calls run one at a time,
+so no game takes more than one of the pool's connections.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import shutil
+import signal
+import socket
+import struct
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from ..domain.store import Store, StoreError
+from ..domain.store.api import LiveChange, rating_of
+from ..domain.store.wire import (
+    CALL_LIMIT, HEADER, PROTOCOL, Call, Change, Hello, Ready, Reply, Subscribe, WireError, change_message, decode,
+    failure_of, frame, methods, to_wire,
+)
+from ..domain.table import Table
+from ..settings import Settings
+
+log = logging.getLogger("wom_tui.hub")
+
+CALL_RATE = 200.0
+"""Calls a second one connection may make on average (a person's game makes a few)."""
+CALL_BURST = 400.0
+"""Calls one connection may make at once before :data:`CALL_RATE` holds it."""
+SWEEP_INTERVAL = 2.0
+"""Seconds between two sweeps of the live state by the hub (while any game listens)."""
+HUB_SOCKET = "hub.sock"
+
+
+class _Subscriber:
+    """One game's subscription: the changes not sent yet, merged into one while the game reads slowly."""
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self.writer = writer
+        self.wake = asyncio.Event()
+        self.tables: dict[str, Table | None] = {}
+        self.presence = self.scores = self.moderation = self.queue = False
+
+    def add(self, change: LiveChange, tables_now: dict[str, Table]) -> None:
+        for table_id in change.tables:
+            self.tables[table_id] = tables_now.get(table_id)
+        self.presence |= change.presence
+        self.scores |= change.scores
+        self.moderation |= change.moderation
+        self.queue |= change.queue
+        self.wake.set()
+
+    def take(self) -> Change:
+        now = [table for table in self.tables.values() if table is not None]
+        change = LiveChange(frozenset(self.tables), self.presence, self.scores, moderation=self.moderation, queue=self.queue)
+        self.tables = {}
+        self.presence = self.scores = self.moderation = self.queue = False
+        return change_message(change, now)
+
+
+class Hub:
+    """The store of every session of one server, served on a Unix socket (see the module)."""
+
+    def __init__(self, store: Store, *, pool: int) -> None:
+        self.store = store
+        self.live = store.live
+        self.live.known = {}  # type: ignore[attr-defined]  # (TableRules: the hub keeps the tables it wrote)
+        self.live.online = None  # type: ignore[attr-defined]
+        self._executor = ThreadPoolExecutor(max_workers=max(1, pool), thread_name_prefix="hub-store")
+        self._subscribers: set[_Subscriber] = set()
+        self._feed_ready = asyncio.Event()
+        self._stop = asyncio.Event()
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._server: asyncio.AbstractServer | None = None
+        self._written: dict[str, int] = {}
+        """Each table's version as the hub last pushed it (a change reported for it again is not read again)."""
+        self.calls = 0
+        self.table_reads = 0
+        """Tables read to push them to the games (benches)."""
+        self.cut_off = 0
+
+    async def start(self, path: str) -> None:
+        """Listen on ``path`` and start the change feed and the sweeps."""
+        self._server = await asyncio.start_unix_server(self._connection, path, limit=CALL_LIMIT + HEADER.size)
+        os.chmod(path, 0o600)
+        self._tasks.append(asyncio.ensure_future(self._watch()))
+        self._tasks.append(asyncio.ensure_future(self._sweep()))
+
+    async def close(self) -> None:
+        """Stop listening and close the store."""
+        self._stop.set()
+        if self._server is not None:
+            self._server.close()
+        for task in self._tasks:
+            task.cancel()
+        for subscriber in list(self._subscribers):
+            subscriber.writer.close()
+        self._executor.shutdown(wait=False, cancel_futures=True)
+        self.store.close()
+
+    async def _run(self, function: Any, *args: Any, **kwargs: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, lambda: function(*args, **kwargs))
+
+    # ---- the change feed and its fan-out
+
+    async def _watch(self) -> None:
+        """One feed for the server; each change to every subscriber, the changed tables read once."""
+        while not self._stop.is_set():
+            try:
+                async for change in self.live.feed().changes(self._stop, self._feed_ready):
+                    await self._fan_out(change)
+            except StoreError as error:
+                log.warning("the change feed failed (%s); listening again", error)
+                self._everything_changed()
+                await asyncio.sleep(1.0)
+
+    def _everything_changed(self) -> None:
+        self.live.online = None  # type: ignore[attr-defined]
+        self.live.known.clear()  # type: ignore[attr-defined]
+        self._written.clear()
+        self._push(LiveChange(frozenset(), True, True, moderation=True, queue=True), {})
+
+    async def _fan_out(self, change: LiveChange) -> None:
+        if change.presence:
+            self.live.online = None  # type: ignore[attr-defined]
+        tables_now: dict[str, Table] = {}
+        if change.tables:
+            fresh = set()
+            for table_id in change.tables:
+                if not self._subscribers:
+                    self.live.known.pop(table_id, None)  # type: ignore[attr-defined]
+                    self._written.pop(table_id, None)
+                    continue
+                try:
+                    found = await self._run(self.live.table, table_id)
+                except StoreError:
+                    fresh.add(table_id)  # the games read it and show the problem
+                    continue
+                self.table_reads += 1
+                if found is None:
+                    self.live.known.pop(table_id, None)  # type: ignore[attr-defined]
+                    self._written.pop(table_id, None)
+                    fresh.add(table_id)
+                    continue
+                if self._written.get(table_id) == found.version:
+                    continue  # the hub pushed this very version when it wrote it
+                self.live.known[table_id] = found  # type: ignore[attr-defined]
+                self._written[table_id] = found.version
+                tables_now[table_id] = found
+                fresh.add(table_id)
+            change = LiveChange(frozenset(fresh), change.presence, change.scores, moderation=change.moderation,
+                                queue=change.queue)
+        if change.tables or change.presence or change.scores or change.moderation or change.queue:
+            self._push(change, tables_now)
+
+    def _push(self, change: LiveChange, tables_now: dict[str, Table]) -> None:
+        for subscriber in self._subscribers:
+            subscriber.add(change, tables_now)
+
+    def wrote(self, table: Table) -> None:
+        """A table the hub has just written: to every subscriber at once, without waiting for the feed."""
+        if self._written.get(table.table_id, -1) >= table.version:
+            return
+        self._written[table.table_id] = table.version
+        self._push(LiveChange(frozenset({table.table_id}), False, False), {table.table_id: table})
+
+    async def _send_changes(self, subscriber: _Subscriber) -> None:
+        writer = subscriber.writer
+        while not writer.is_closing():
+            await subscriber.wake.wait()
+            subscriber.wake.clear()
+            writer.write(frame(subscriber.take()))
+            await writer.drain()  # a game slow to read: its changes merge meanwhile, none is dropped
+
+    async def _sweep(self) -> None:
+        """Housekeeping for every session of the server: stale presences, graces, computers' moves."""
+        while not self._stop.is_set():
+            await asyncio.sleep(SWEEP_INTERVAL - time.time() % SWEEP_INTERVAL)
+            if not self._subscribers:
+                continue
+            try:
+                if await self._run(self.live.claim_sweep, SWEEP_INTERVAL):
+                    await self._run(self.live.sweep)
+            except (StoreError, OSError, ValueError, LookupError) as error:
+                log.debug("sweep: %s", error)
+
+    # ---- one connection
+
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        who = _peer(writer)
+        writer.write(frame(Hello(PROTOCOL, self.store.location, False)))
+        await writer.drain()
+        tokens, last = CALL_BURST, time.monotonic()
+        try:
+            while True:
+                try:
+                    (size,) = HEADER.unpack(await reader.readexactly(HEADER.size))
+                except (asyncio.IncompleteReadError, ConnectionError):
+                    return
+                if size > CALL_LIMIT:
+                    raise WireError(f"a message of {size} bytes")
+                message = decode(await reader.readexactly(size))
+                now = time.monotonic()
+                tokens = min(CALL_BURST, tokens + (now - last) * CALL_RATE) - 1
+                last = now
+                if tokens < 0:
+                    raise WireError(f"more than {CALL_RATE:.0f} calls a second")
+                if isinstance(message, Subscribe):
+                    await self._subscribed(message, reader, writer)
+                    return
+                if not isinstance(message, Call):
+                    raise WireError(f"a {type(message).__name__} is not a game's to send")
+                writer.write(frame(await self._answer(message)))
+                await writer.drain()
+        except WireError as error:
+            self.cut_off += 1
+            log.warning("cut off %s: %s", who, error)
+        except (asyncio.IncompleteReadError, ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            writer.close()
+
+    async def _answer(self, call: Call) -> Reply | Any:
+        method = methods().get(call.method)
+        if method is None:
+            raise WireError(f"no method {call.method!r}")
+        args, kwargs = method.arguments(call.args, call.kwargs)
+        self.calls += 1
+        if method.live and method.name == "live.claim_sweep":
+            return Reply(call.id, False)
+        target = self.live if method.live else self.store
+        function = getattr(target, method.name.removeprefix("live."))
+        if method.name == "live.match_wave":
+            store = self.store
+            args = [lambda name: rating_of(store, name), *args]
+        try:
+            result = await self._run(function, *args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - every failure goes back to the game as data
+            if not isinstance(exc, (StoreError, ValueError, LookupError)):
+                log.exception("%s failed", method.name)
+            return failure_of(call.id, exc, self.store.location)
+        if method.name in ("live.play", "live.tick") and isinstance(result, Table):
+            self.wrote(result)
+        try:
+            return Reply(call.id, to_wire(result))
+        except WireError as exc:  # the hub's own fault, not the game's
+            log.exception("%s: cannot send its answer", method.name)
+            return failure_of(call.id, exc, self.store.location)
+
+    async def _subscribed(self, message: Subscribe, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await self._feed_ready.wait()
+        subscriber = _Subscriber(writer)
+        self._subscribers.add(subscriber)
+        writer.write(frame(Ready(message.id)))
+        sender = asyncio.ensure_future(self._send_changes(subscriber))
+        try:
+            if await reader.read(1):
+                raise WireError("a subscription carries nothing from the game")
+        finally:
+            self._subscribers.discard(subscriber)
+            sender.cancel()
+
+
+def _peer(writer: asyncio.StreamWriter) -> str:
+    """The connecting process, as the kernel names it (``SO_PEERCRED``)."""
+    sock = writer.get_extra_info("socket")
+    try:
+        pid, uid, gid = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
+    except (OSError, AttributeError):
+        return "a game"
+    return f"the game of process {pid}"
+
+
+# ---------------------------------------------------------------- the process
+
+
+async def _serve(settings: Settings, path: str) -> int:
+    from ..settings import open_store
+
+    try:
+        store = open_store(settings, pool=settings.db_pool)
+    except StoreError as error:
+        print(f"error {error}", flush=True)
+        return 1
+    hub = Hub(store, pool=settings.db_pool)
+    await hub.start(path)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    print("ready", flush=True)
+    parent = os.getppid()
+    while not stop.is_set():
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(stop.wait(), 1.0)
+        if os.getppid() != parent:
+            break  # the server is gone: so is its hub
+    await hub.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m wom_tui.serve.hub SOCKET``, the settings as JSON on stdin (the server starts it)."""
+    parser = argparse.ArgumentParser(prog="wom_tui.serve.hub")
+    parser.add_argument("socket")
+    options = parser.parse_args(argv)
+    settings = Settings.from_json(json.loads(sys.stdin.readline()))
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
+    return asyncio.run(_serve(settings, options.socket))
+
+
+class HubProcess:
+    """The server's side of its hub: start it, watch it, start it again if it dies (docs/serve.md)."""
+
+    RESTART_DELAYS = (0.0, 0.5, 1.0, 2.0, 5.0)
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.folder = tempfile.mkdtemp(prefix="wom-hub-")
+        self.path = os.path.join(self.folder, HUB_SOCKET)
+        self.process: asyncio.subprocess.Process | None = None
+        self.up = False
+        """True while the hub answers (the server seats no new player while it does not)."""
+        self.restarts = 0
+        self._closing = False
+        self._watcher: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Start the hub and wait until it listens; ``OSError`` with its reason if it cannot."""
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "wom_tui.serve.hub", self.path, stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, start_new_session=True,
+        )
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(json.dumps(self.settings.as_json()).encode() + b"\n")
+        await process.stdin.drain()
+        process.stdin.close()
+        line = (await process.stdout.readline()).decode(errors="replace").strip()
+        if line != "ready":
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            await process.wait()
+            raise OSError(line.removeprefix("error ") or f"the hub stopped (status {process.returncode})")
+        self.process = process
+        self.up = True
+        if self._watcher is None or self._watcher.done():
+            self._watcher = asyncio.ensure_future(self._watch())
+
+    async def _watch(self) -> None:
+        while not self._closing:
+            process = self.process
+            assert process is not None
+            status = await process.wait()
+            if self._closing:
+                return
+            self.up = False
+            log.error("the hub stopped (status %s): no new player is seated until it is back", status)
+            for delay in (*self.RESTART_DELAYS, *([self.RESTART_DELAYS[-1]] * 1000)):
+                await asyncio.sleep(delay)
+                if self._closing:
+                    return
+                try:
+                    await self.start_again()
+                    break
+                except OSError as error:
+                    log.error("the hub cannot start again: %s", error)
+
+    async def start_again(self) -> None:
+        """Start a new hub at the same socket (its games find it at their next call)."""
+        await self.start()
+        self.restarts += 1
+        log.info("the hub is back (restart %d)", self.restarts)
+
+    async def close(self) -> None:
+        """Stop the hub and remove its folder."""
+        self._closing = True
+        if self._watcher is not None:
+            self._watcher.cancel()
+        process = self.process
+        if process is not None and process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.terminate()
+            try:
+                await asyncio.wait_for(process.wait(), 5)
+            except asyncio.TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
+                await process.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
