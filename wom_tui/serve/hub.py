@@ -97,6 +97,7 @@ class Hub:
         self.table_reads = 0
         """Tables read to push them to the games (benches)."""
         self.cut_off = 0
+        self._connections: dict[asyncio.Task[Any], asyncio.StreamWriter] = {}
 
     async def start(self, path: str) -> None:
         """Listen on ``path`` and start the change feed and the sweeps."""
@@ -112,8 +113,10 @@ class Hub:
             self._server.close()
         for task in self._tasks:
             task.cancel()
-        for subscriber in list(self._subscribers):
-            subscriber.writer.close()
+        for writer in self._connections.values():
+            writer.close()
+        if self._connections:
+            await asyncio.wait(list(self._connections), timeout=2)
         self._executor.shutdown(wait=False, cancel_futures=True)
         self.store.close()
 
@@ -208,10 +211,13 @@ class Hub:
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         who = _peer(writer)
-        writer.write(frame(Hello(PROTOCOL, self.store.location, False)))
-        await writer.drain()
+        task = asyncio.current_task()
+        assert task is not None
+        self._connections[task] = writer
         tokens, last = CALL_BURST, time.monotonic()
         try:
+            writer.write(frame(Hello(PROTOCOL, self.store.location, False)))
+            await writer.drain()
             while True:
                 try:
                     (size,) = HEADER.unpack(await reader.readexactly(HEADER.size))
@@ -238,6 +244,7 @@ class Hub:
         except (asyncio.IncompleteReadError, ConnectionError, asyncio.CancelledError):
             pass
         finally:
+            self._connections.pop(task, None)
             writer.close()
 
     async def _answer(self, call: Call) -> Reply | Any:
@@ -246,25 +253,26 @@ class Hub:
             raise WireError(f"no method {call.method!r}")
         args, kwargs = method.arguments(call.args, call.kwargs)
         self.calls += 1
-        if method.live and method.name == "live.claim_sweep":
+        name = call.method
+        if name == "live.claim_sweep":
             return Reply(call.id, False)
         target = self.live if method.live else self.store
-        function = getattr(target, method.name.removeprefix("live."))
-        if method.name == "live.match_wave":
+        function = getattr(target, method.name)
+        if name == "live.match_wave":
             store = self.store
             args = [lambda name: rating_of(store, name), *args]
         try:
             result = await self._run(function, *args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - every failure goes back to the game as data
             if not isinstance(exc, (StoreError, ValueError, LookupError)):
-                log.exception("%s failed", method.name)
+                log.exception("%s failed", name)
             return failure_of(call.id, exc, self.store.location)
-        if method.name in ("live.play", "live.tick") and isinstance(result, Table):
+        if name in ("live.play", "live.tick") and isinstance(result, Table):
             self.wrote(result)
         try:
             return Reply(call.id, to_wire(result))
         except WireError as exc:  # the hub's own fault, not the game's
-            log.exception("%s: cannot send its answer", method.name)
+            log.exception("%s: cannot send its answer", name)
             return failure_of(call.id, exc, self.store.location)
 
     async def _subscribed(self, message: Subscribe, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
