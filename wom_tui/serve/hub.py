@@ -32,7 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ..domain.store import Store, StoreError
-from ..domain.store.api import LiveChange, rating_of
+from ..domain.store.api import Listing, LiveChange, rating_of
 from ..domain.store.wire import (
     CALL_LIMIT, HEADER, PROTOCOL, Call, Change, Hello, Ready, Reply, Subscribe, WireError, change_message, decode,
     failure_of, frame, methods, to_wire,
@@ -91,6 +91,8 @@ class Hub:
         self._stop = asyncio.Event()
         self._tasks: list[asyncio.Task[Any]] = []
         self._server: asyncio.AbstractServer | None = None
+        self._listing: dict[str, Table] | None = None
+        """Every table as the hub last read or wrote it, kept fresh from the change feed (None: read it anew)."""
         self._written: dict[str, int] = {}
         """Each table's version as the hub last pushed it (a change reported for it again is not read again)."""
         self.calls = 0
@@ -138,6 +140,8 @@ class Hub:
                 await asyncio.sleep(1.0)
 
     def _everything_changed(self) -> None:
+        self._feed_ready.clear()
+        self._listing = None
         self.live.online = None  # type: ignore[attr-defined]
         self.live.known.clear()  # type: ignore[attr-defined]
         self._written.clear()
@@ -150,21 +154,27 @@ class Hub:
         if change.tables:
             fresh = set()
             for table_id in change.tables:
-                if not self._subscribers:
+                if not self._subscribers and self._listing is None:
                     self.live.known.pop(table_id, None)  # type: ignore[attr-defined]
                     self._written.pop(table_id, None)
                     continue
                 try:
                     found = await self._run(self.live.table, table_id)
                 except StoreError:
+                    self.live.known.pop(table_id, None)  # type: ignore[attr-defined]
+                    self._listing = None
                     fresh.add(table_id)  # the games read it and show the problem
                     continue
                 self.table_reads += 1
                 if found is None:
                     self.live.known.pop(table_id, None)  # type: ignore[attr-defined]
                     self._written.pop(table_id, None)
+                    if self._listing is not None:
+                        self._listing.pop(table_id, None)
                     fresh.add(table_id)
                     continue
+                if self._listing is not None:
+                    self._listing[table_id] = found
                 if self._written.get(table_id) == found.version:
                     continue  # the hub pushed this very version when it wrote it
                 self.live.known[table_id] = found  # type: ignore[attr-defined]
@@ -185,6 +195,8 @@ class Hub:
         if self._written.get(table.table_id, -1) >= table.version:
             return
         self._written[table.table_id] = table.version
+        if self._listing is not None:
+            self._listing[table.table_id] = table
         self._push(LiveChange(frozenset({table.table_id}), False, False), {table.table_id: table})
 
     async def _send_changes(self, subscriber: _Subscriber) -> None:
@@ -256,6 +268,9 @@ class Hub:
         name = call.method
         if name == "live.claim_sweep":
             return Reply(call.id, False)
+        kept = self._kept(name, args)
+        if kept is not None:
+            return Reply(call.id, to_wire(kept[0]))
         target = self.live if method.live else self.store
         function = getattr(target, method.name)
         if name == "live.match_wave":
@@ -269,11 +284,30 @@ class Hub:
             return failure_of(call.id, exc, self.store.location)
         if name in ("live.play", "live.tick") and isinstance(result, Table):
             self.wrote(result)
+        elif name in ("live.create_table", "live.invite") and isinstance(result, Table):
+            self.wrote(result)
+        elif name in ("live.tables", "live.sweep") and isinstance(result, Listing) and not result.problems \
+                and self._feed_ready.is_set():
+            self._listing = {table.table_id: table for table in result.tables}
         try:
             return Reply(call.id, to_wire(result))
         except WireError as exc:  # the hub's own fault, not the game's
             log.exception("%s: cannot send its answer", name)
             return failure_of(call.id, exc, self.store.location)
+
+    def _kept(self, name: str, args: list[Any]) -> tuple[Any] | None:
+        """What the hub can answer from the tables it keeps fresh (the feed is live), without a read."""
+        if not self._feed_ready.is_set():
+            return None
+        if name == "live.table":
+            found = self.live.known.get(args[0])  # type: ignore[attr-defined]
+            if found is None and self._listing is not None:
+                found = self._listing.get(args[0])
+            return (found,) if found is not None else None  # (one not kept: read, it may be brand new)
+        if name in ("live.tables", "live.sweep") and self._listing is not None:
+            # (A game's sweep: the hub sweeps on its own beat for every session, so a game only reads.)
+            return (Listing(tuple(self._listing[key] for key in sorted(self._listing)), ()),)
+        return None
 
     async def _subscribed(self, message: Subscribe, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await self._feed_ready.wait()
