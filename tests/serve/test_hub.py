@@ -22,7 +22,7 @@ from wom_tui.domain.store import open_store
 from wom_tui.domain.store.remote import HubStore, read_message
 from wom_tui.domain.store.wire import HEADER, Call, Change, Hello, Subscribe, frame
 from wom_tui.domain.table import FINISHED, GUESSING, Refused, SeatHolder
-from wom_tui.serve.hub import CALL_BURST, Hub
+from wom_tui.serve.hub import CALL_BURST, CONNECTIONS_PER_GAME, Hub
 from wom_tui.serve.session import HUB_DOWN
 from wom_tui.settings import Settings
 from wom_tui.settings import open_store as open_settings_store
@@ -143,6 +143,18 @@ async def test_a_game_flooding_the_hub_is_cut_off_and_another_game_plays_on(hub)
     await sender
     assert hub_.cut_off == 1
     assert (await asyncio.to_thread(other.live.play, table.table_id, Sit(BEN, 1))).names == ("Ann", "Ben")
+
+
+async def test_one_game_holding_too_many_connections_has_the_extra_one_cut_off(hub) -> None:
+    hub_, path = hub
+    held = [await asyncio.to_thread(_raw, path) for _ in range(CONNECTIONS_PER_GAME)]
+    extra = await asyncio.to_thread(_raw, path)  # (the hub's Hello comes first, then the cut)
+    assert await asyncio.to_thread(_closed, extra)
+    assert hub_.cut_off == 1
+    held[0].sendall(frame(Call(1, "live.sessions")))
+    assert (await asyncio.to_thread(read_message, held[0])).value == []
+    for sock in held:
+        sock.close()
 
 
 async def test_a_subscription_that_sends_anything_is_cut_off(hub) -> None:

@@ -9,7 +9,7 @@ pushed to each subscribed game with the tables written, merged while a game is s
 It sweeps the live state itself (no game does).
 
 A connection that sends what is not the protocol, or more than :data:`CALL_RATE` calls a second (a burst of
-:data:`CALL_BURST`), is cut off alone, with a line in the log; each connection's calls run one at a time,
+:data:`CALL_BURST`), or one process's beyond :data:`CONNECTIONS_PER_GAME`, is cut off alone, with a line in the log; each connection's calls run one at a time,
 so no game takes more than one of the pool's connections.
 """
 
@@ -46,6 +46,8 @@ CALL_RATE = 200.0
 """Calls a second one connection may make on average (a person's game makes a few)."""
 CALL_BURST = 400.0
 """Calls one connection may make at once before :data:`CALL_RATE` holds it."""
+CONNECTIONS_PER_GAME = 16
+"""Connections one process may hold to the hub at once (a game uses one, a few while its screens overlap)."""
 SWEEP_INTERVAL = 2.0
 """Seconds between two sweeps of the live state by the hub (while any game listens)."""
 HUB_SOCKET = "hub.sock"
@@ -100,6 +102,7 @@ class Hub:
         """Tables read to push them to the games (benches)."""
         self.cut_off = 0
         self._connections: dict[asyncio.Task[Any], asyncio.StreamWriter] = {}
+        self._per_process: dict[int, int] = {}
 
     async def start(self, path: str) -> None:
         """Listen on ``path`` and start the change feed and the sweeps."""
@@ -150,6 +153,11 @@ class Hub:
     async def _fan_out(self, change: LiveChange) -> None:
         if change.presence:
             self.live.online = None  # type: ignore[attr-defined]
+        if change.presence and change.scores and change.moderation and not change.tables:
+            # The feed listened again after losing the database: anything may have changed meanwhile.
+            self._listing = None
+            self.live.known.clear()  # type: ignore[attr-defined]
+            self._written.clear()
         tables_now: dict[str, Table] = {}
         if change.tables:
             fresh = set()
@@ -222,14 +230,18 @@ class Hub:
     # ---- one connection
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        who = _peer(writer)
+        pid = _peer(writer)
+        who = f"the game of process {pid}" if pid else "a game"
         task = asyncio.current_task()
         assert task is not None
         self._connections[task] = writer
+        self._per_process[pid] = self._per_process.get(pid, 0) + 1
         tokens, last = CALL_BURST, time.monotonic()
         try:
             writer.write(frame(Hello(PROTOCOL, self.store.location, False)))
             await writer.drain()
+            if pid and self._per_process[pid] > CONNECTIONS_PER_GAME:
+                raise WireError(f"more than {CONNECTIONS_PER_GAME} connections at once")
             while True:
                 try:
                     (size,) = HEADER.unpack(await reader.readexactly(HEADER.size))
@@ -257,6 +269,9 @@ class Hub:
             pass
         finally:
             self._connections.pop(task, None)
+            self._per_process[pid] -= 1
+            if not self._per_process[pid]:
+                del self._per_process[pid]
             writer.close()
 
     async def _answer(self, call: Call) -> Reply | Any:
@@ -323,14 +338,14 @@ class Hub:
             sender.cancel()
 
 
-def _peer(writer: asyncio.StreamWriter) -> str:
-    """The connecting process, as the kernel names it (``SO_PEERCRED``)."""
+def _peer(writer: asyncio.StreamWriter) -> int:
+    """The connecting process's id, as the kernel gives it (``SO_PEERCRED``; 0 if it cannot say)."""
     sock = writer.get_extra_info("socket")
     try:
-        pid, uid, gid = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
+        pid, _uid, _gid = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
     except (OSError, AttributeError):
-        return "a game"
-    return f"the game of process {pid}"
+        return 0
+    return int(pid)
 
 
 # ---------------------------------------------------------------- the process
