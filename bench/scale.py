@@ -14,9 +14,10 @@ guesses, the tables playing at once. One JSON object (``--json``):
 - ``db_connections_max``: the most client connections the database had at once (sampled every 0.2 s);
 - ``guess_to_others_p95_ms`` (and p50, max): from a guess's Enter to the other players' screens (on other
   servers) showing its count, as tests/serve/test_two_servers.py watches it;
-- ``table_reads_per_guess``: reads of the tables' rows (``pg_stat_user_tables``: index and sequential
-  scans of ``wom_tables``) while the tables play, less what the same time costs with nobody guessing (the
-  sweeps), per guess;
+- ``table_reads_per_guess``: tables read on a move's way (its read-modify-write, and a copy for the computers to
+  think ahead on when the hub has none), per move, as the hubs count them (their log line as they stop);
+  ``fan_out_reads_per_move``: tables read to send a change on to the sessions (once per server, however
+  many sessions watch); ``game_asked_reads``: tables a game asked for that its hub did not have at hand;
 - ``pss_per_session_mib``: the servers' process trees' PSS (server, hub, warm parent, games) per session.
 
 ``--no-hub`` runs the servers as before the hub (each game its own store: 3 connections a session), for a
@@ -52,6 +53,8 @@ from wom_tui.domain.table import SeatHolder  # noqa: E402
 CODE = "RGBY"
 WRONG = ("RRRR", "GGGG", "BBBB", "YYYY", "KKKK", "RRGG", "BBYY", "WWWW", "KKWW")
 CONNECT_AT_ONCE = 8
+HUB_LINE = re.compile(r"hub: (\d+) requests, (\d+) moves; table reads: (\d+) on the moves' way \((\d+) to think "
+                      r"ahead\), (\d+) to send changes on, (\d+) asked by games")
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -90,13 +93,6 @@ class Sampler:
             await self._task
 
 
-def table_reads(pg: throwaway_pg.ThrowawayPostgres, schema: str) -> int:
-    pg.sql("SELECT pg_stat_clear_snapshot()")
-    rows = pg.sql("SELECT coalesce(seq_scan, 0) + coalesce(idx_scan, 0) FROM pg_stat_user_tables "
-                  f"WHERE schemaname = '{schema}' AND relname = 'wom_tables'")
-    return int(rows[0][0]) if rows else 0
-
-
 async def play_table(players: list[tuple[str, Terminal]], guesses: int) -> list[float]:
     """Each player in turn makes a wrong guess, timed until every other player's screen shows its count."""
     latencies = []
@@ -118,7 +114,6 @@ async def play_table(players: list[tuple[str, Terminal]], guesses: int) -> list[
 
 async def run(pg: throwaway_pg.ThrowawayPostgres, args: argparse.Namespace) -> dict[str, float]:
     url = pg.new_database("scale")
-    schema = re.search(r"search_path%3D(\w+)", url).group(1)  # type: ignore[union-attr]
     names = [[f"P{server}x{number:02d}" for number in range(args.sessions)] for server in range(args.servers)]
     keys = {name: new_key() for row in names for name in row}
     store = open_store(url)
@@ -180,27 +175,20 @@ async def run(pg: throwaway_pg.ThrowawayPostgres, args: argparse.Namespace) -> d
                 await terminal.wait_for_text("Your guess", timeout=120)
 
             await asyncio.gather(*(take_up(name) for seated in tables for name in seated))
-            # (An idle backend reports its counts to pg_stat at most every 10 s: each count waits for that.)
-            await asyncio.sleep(args.settle)
-            quiet_from, quiet_reads = time.perf_counter(), table_reads(pg, schema)
-            await asyncio.sleep(args.settle)
-            quiet_rate = (table_reads(pg, schema) - quiet_reads) / (time.perf_counter() - quiet_from)
-            reads_from, reads_before = time.perf_counter(), table_reads(pg, schema)
             results = await asyncio.gather(*(play_table([(n, terminals[n]) for n in seated], args.guesses)
                                              for seated in tables))
-            await asyncio.sleep(max(0.5, args.settle))  # the last fan-out's reads, reported
-            elapsed = time.perf_counter() - reads_from
-            reads = table_reads(pg, schema) - reads_before
             latencies = [ms for table in results for ms in table]
             figures["guesses"] = len(latencies)
             figures["guess_to_others_p50_ms"] = statistics.median(latencies)
             figures["guess_to_others_p95_ms"] = percentile(latencies, 0.95)
             figures["guess_to_others_max_ms"] = max(latencies)
-            figures["table_reads_raw"] = reads
-            figures["table_reads_per_guess"] = max(0.0, reads - quiet_rate * elapsed) / len(latencies)
             memory = [tree_memory(server.process.pid) for server in servers]
             figures["processes"] = sum(m[0] for m in memory)
             figures["pss_per_session_mib"] = sum(m[2] for m in memory) / max(1, len(terminals)) / (1 << 20)
+        except BaseException:
+            for number, server in enumerate(servers):
+                print(f"--- server {number}'s log (last lines)", *server.log[-40:], sep="\n", file=sys.stderr)
+            raise
         finally:
             await sampler.stop()
             figures["db_connections_max"] = sampler.most
@@ -209,6 +197,14 @@ async def run(pg: throwaway_pg.ThrowawayPostgres, args: argparse.Namespace) -> d
             for server in servers:
                 await server.stop()
             store.close()
+    hubs = [[int(n) for n in match.groups()] for server in servers for line in server.log
+            if (match := HUB_LINE.search(line))]
+    if hubs:
+        moves = sum(hub[1] for hub in hubs)
+        figures["moves"] = moves
+        figures["table_reads_per_guess"] = sum(hub[2] for hub in hubs) / max(1, moves)
+        figures["fan_out_reads_per_move"] = sum(hub[4] for hub in hubs) / max(1, moves)
+        figures["game_asked_reads"] = sum(hub[5] for hub in hubs)
     return figures
 
 
@@ -223,12 +219,10 @@ def main() -> None:
     parser.add_argument("--db-pool", type=int, default=0, help="each server's --db-pool (default: the server's)")
     parser.add_argument("--no-hub", action="store_true", help="each game its own store, as before the hub")
     parser.add_argument("--tiny", action="store_true", help="a smoke run: 2 servers × 3 sessions, one table of 2")
-    parser.add_argument("--settle", type=float, default=11.0,
-                        help="seconds to wait for the database's counts (its backends report every 10 s)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.tiny:
-        args.servers, args.sessions, args.tables, args.seats, args.guesses, args.settle = 2, 3, 1, 2, 1, 0.0
+        args.servers, args.sessions, args.tables, args.seats, args.guesses = 2, 3, 1, 2, 1
     if args.sessions < args.tables:
         parser.error("--sessions must be at least --tables (each table takes one player of each server it spans)")
     throwaway_pg.FAST_SETTINGS["max_connections"] = str(args.max_connections)

@@ -98,8 +98,21 @@ class Hub:
         self._written: dict[str, int] = {}
         """Each table's version as the hub last pushed it (a change reported for it again is not read again)."""
         self.calls = 0
+        self.moves = 0
+        """Moves played (each reads its table once, in its read-modify-write)."""
         self.table_reads = 0
         """Tables read to push them to the games (benches)."""
+        self.asked_reads = 0
+        """Tables a game asked for that the hub did not keep, read from the store."""
+        self.ahead_reads = 0
+        """Tables read for the computers to think ahead (the hub had no copy)."""
+        peek = self.live._peek  # type: ignore[attr-defined]
+
+        def counted_peek(table_id: str) -> Table | None:
+            self.ahead_reads += 1
+            return peek(table_id)  # type: ignore[no-any-return]
+
+        self.live._peek = counted_peek  # type: ignore[attr-defined]
         self.cut_off = 0
         self._connections: dict[asyncio.Task[Any], asyncio.StreamWriter] = {}
         self._per_process: dict[int, int] = {}
@@ -111,8 +124,15 @@ class Hub:
         self._tasks.append(asyncio.ensure_future(self._watch()))
         self._tasks.append(asyncio.ensure_future(self._sweep()))
 
+    def summary(self) -> str:
+        """What the hub did, for its log line as it stops (bench/scale.py reads it)."""
+        return (f"hub: {self.calls} requests, {self.moves} moves; table reads: {self.moves + self.ahead_reads} on "
+                f"the moves' way ({self.ahead_reads} to think ahead), {self.table_reads} to send changes on, "
+                f"{self.asked_reads} asked by games; {self.cut_off} connection(s) cut off")
+
     async def close(self) -> None:
         """Stop listening and close the store."""
+        log.info("%s", self.summary())
         self._stop.set()
         if self._server is not None:
             self._server.close()
@@ -291,6 +311,10 @@ class Hub:
         if name == "live.match_wave":
             store = self.store
             args = [lambda name: rating_of(store, name), *args]
+        if name == "live.play":
+            self.moves += 1
+        elif name == "live.table":
+            self.asked_reads += 1
         try:
             result = await self._run(function, *args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - every failure goes back to the game as data
