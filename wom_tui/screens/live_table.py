@@ -189,12 +189,13 @@ class LiveTableScreen(LiveScreen):
         if self.table_id not in change.tables:
             return False
         if self._want_tick or not self._seat_resumed or self.view is None or self.paused() \
-                or not self.wom.store.live.quick_reads or not self.is_attached:
+                or not self.wom.store.live.at_hand(self.table_id) or not self.is_attached:
             return True
-        # Another seat's move, in a data folder: the table is read and shown at once, here. It is one
-        # small file read without the store's lock (nothing here waits on another process; a database
-        # is read in a thread, as before); read in a thread, it cost two more wake-ups on the way
-        # from a guess to the other players' panels, which on a loaded machine each wait for a core.
+        # Another seat's move, in a data folder or pushed by the server's hub: the table is read and shown at
+        # once, here. It is one small file read without the store's lock, or the copy at hand (nothing here
+        # waits on another process; a database is read in a thread, as before); read in a thread, it cost
+        # two more wake-ups on the way from a guess to the other players' panels, which on a loaded machine
+        # each wait for a core.
         try:
             data = self.load()
         except StoreError:

@@ -88,6 +88,8 @@ class Hub:
         self.live.known = {}  # type: ignore[attr-defined]  # (TableRules: the hub keeps the tables it wrote)
         self.live.online = None  # type: ignore[attr-defined]
         self._executor = ThreadPoolExecutor(max_workers=max(1, pool), thread_name_prefix="hub-store")
+        self._feed_reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hub-feed")
+        """Where the tables a change names are read: never queued behind the games' requests."""
         self._subscribers: set[_Subscriber] = set()
         self._feed_ready = asyncio.Event()
         self._stop = asyncio.Event()
@@ -143,6 +145,7 @@ class Hub:
         if self._connections:
             await asyncio.wait(list(self._connections), timeout=2)
         self._executor.shutdown(wait=False, cancel_futures=True)
+        self._feed_reader.shutdown(wait=False, cancel_futures=True)
         self.store.close()
 
     async def _run(self, function: Any, *args: Any, **kwargs: Any) -> Any:
@@ -187,7 +190,7 @@ class Hub:
                     self._written.pop(table_id, None)
                     continue
                 try:
-                    found = await self._run(self.live.table, table_id)
+                    found = await asyncio.get_running_loop().run_in_executor(self._feed_reader, self.live.table, table_id)
                 except StoreError:
                     self.live.known.pop(table_id, None)  # type: ignore[attr-defined]
                     self._listing = None

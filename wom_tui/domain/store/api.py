@@ -390,6 +390,11 @@ class Live(Matchmaking, Protocol):
     def act(self, table_id: str, action: Callable[[Table, float], T]) -> T:
         """``update_table`` with the clock, presence and what is due done first."""
 
+    def at_hand(self, table_id: str) -> bool:
+        """True when reading this table now is cheap enough to do on an event loop (a local file; a table the
+        server's hub pushed): a screen may then read it where it hears of the change.
+        """
+
     def play(self, table_id: str, move: TableMove) -> Table:
         """Play ``move`` (a value: :mod:`wom_tui.domain.moves`) with what is due done first, in one
         read-modify-write; the table as written. ``Refused`` (nothing written) if the rules refuse it.

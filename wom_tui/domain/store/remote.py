@@ -192,6 +192,10 @@ class HubLive:
             self._keep(found)
         return found
 
+    def at_hand(self, table_id: str) -> bool:
+        """True when the hub has pushed this table as it stands: reading it costs no question (on any loop)."""
+        return self.subscribed and table_id in self.pushed
+
     def play(self, table_id: str, move: TableMove) -> Table:
         """Play ``move`` at the hub (one read-modify-write there); the table as written."""
         table = cast("Table", self._store.call("live.play", (table_id, move)))

@@ -150,6 +150,10 @@ class TableRules:
 
         return self.update_table(table_id, change)
 
+    def at_hand(self, table_id: str) -> bool:
+        """True when reading this table now is cheap enough for an event loop (a store's local file)."""
+        return bool(getattr(self, "quick_reads", False))
+
     def play(self, table_id: str, move: TableMove) -> Table:
         """Play ``move`` (a value, :mod:`..moves`) at the table with the clock, presence and what is due done
         first, in one read-modify-write; the table as written. :class:`.table.Refused` (nothing written) if the
