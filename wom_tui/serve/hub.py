@@ -87,7 +87,9 @@ class Hub:
         self.live = store.live
         self.live.known = {}  # type: ignore[attr-defined]  # (TableRules: the hub keeps the tables it wrote)
         self.live.online = None  # type: ignore[attr-defined]
-        self._executor = ThreadPoolExecutor(max_workers=max(1, pool), thread_name_prefix="hub-store")
+        # The games' requests take at most pool - 1 of the pool's connections at once, the change feed's reads the
+        # last one: a read that sends a change on never waits for a connection behind the games' requests.
+        self._executor = ThreadPoolExecutor(max_workers=max(1, pool - 1), thread_name_prefix="hub-store")
         self._feed_reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hub-feed")
         """Where the tables a change names are read: never queued behind the games' requests."""
         self._subscribers: set[_Subscriber] = set()
