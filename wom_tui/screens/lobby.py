@@ -272,13 +272,15 @@ class LobbyScreen(LiveScreen):
             reason = f"{creator} invites you to a table: a accepts, d declines."
             self.say(reason)
             nudge_player(self.wom, reason)
-        elif back:
-            self.say(f"{' and '.join(back)} {'is' if len(back) == 1 else 'are'} back.")
         elif state.mine and (previous is None or previous.mine != state.mine):
+            # (Before "X is back": a seat of one's own is news for this player; a change that brings both, as
+            # the server's hub may send them together, must not hide it.)
             first = next(i for i in ids if i in state.mine)
             tables.highlighted = tables.get_option_index(first)
             self.say(self._seat_message(first))
             self._seat_said = True
+        elif back:
+            self.say(f"{' and '.join(back)} {'is' if len(back) == 1 else 'are'} back.")
         elif not state.mine and self._seat_said:
             self.say("")
         if previous is None or bool(previous.mine) != bool(state.mine):
