@@ -21,7 +21,7 @@ guesses, the tables playing at once. One JSON object (``--json``):
 - ``pss_per_session_mib``: the servers' process trees' PSS (server, hub, warm parent, games) per session.
 
 ``--no-hub`` runs the servers as before the hub (each game its own store: 3 connections a session), for a
-comparison at a size the database can take. ``--tiny`` is a smoke run (2 servers, 3 sessions each, one table).
+comparison at a size the database can take. ``--tiny`` is a smoke run (2 servers, 2 sessions each, one table).
 """
 
 from __future__ import annotations
@@ -224,11 +224,11 @@ def main() -> None:
     parser.add_argument("--max-connections", type=int, default=60, help="the database's max_connections")
     parser.add_argument("--db-pool", type=int, default=0, help="each server's --db-pool (default: the server's)")
     parser.add_argument("--no-hub", action="store_true", help="each game its own store, as before the hub")
-    parser.add_argument("--tiny", action="store_true", help="a smoke run: 2 servers × 3 sessions, one table of 2")
+    parser.add_argument("--tiny", action="store_true", help="a smoke run: 2 servers × 2 sessions, one table of 2")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.tiny:
-        args.servers, args.sessions, args.tables, args.seats, args.guesses = 2, 3, 1, 2, 1
+        args.servers, args.sessions, args.tables, args.seats, args.guesses = 2, 2, 1, 2, 1
     if args.seats > args.servers and args.tables:
         parser.error("--seats must be at most --servers (each seat of a table on another server)")
     if args.sessions < args.tables:
