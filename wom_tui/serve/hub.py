@@ -39,6 +39,7 @@ from ..domain.store.wire import (
 )
 from ..domain.table import Table
 from ..settings import Settings
+from .logsafe import log_formatter
 
 log = logging.getLogger("wom_tui.hub")
 
@@ -412,7 +413,7 @@ def main(argv: list[str] | None = None) -> int:
     options = parser.parse_args(argv)
     settings = Settings.from_json(json.loads(sys.stdin.readline()))
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(log_formatter(settings.log_format))  # one log with the server's, in its format
     logging.basicConfig(level=logging.INFO, handlers=[handler])
     return asyncio.run(_serve(settings, options.socket))
 

@@ -32,7 +32,7 @@ import asyncssh
 
 from ..settings import Settings
 from .events import Events, Who
-from .logsafe import JsonFormatter, RateLimitedLog, SafeFormatter, clean
+from .logsafe import RateLimitedLog, clean, log_formatter
 from .health import HealthServer
 from .metrics import Metrics
 from .moderation import ModerationWatch, moderation_fields
@@ -637,13 +637,6 @@ def quiet_asyncssh(record: logging.LogRecord) -> bool:
     if not record.name.startswith("asyncssh") or record.levelno >= logging.WARNING:
         return True
     return "request denied" in str(record.msg)
-
-
-def log_formatter(log_format: str) -> logging.Formatter:
-    """The server log's formatter: ``text`` (as it always was) or ``json`` (one object a line)."""
-    if log_format == "json":
-        return JsonFormatter()
-    return SafeFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 
 def run_server(settings: Settings) -> int:
