@@ -32,6 +32,7 @@ TINY: dict[str, list[str]] = {
     "lobby_rows.py": ["--tiny", "--json"],
     "pglive.py": ["--tiny"],
     "screen_memory.py": ["--opens", "1", "--warm-up", "1", "--screens", "help"],
+    "scale.py": ["--tiny", "--json"],
     "serve_abuse.py": ["--tiny"],
     "solver.py": ["--pegs", "4", "--colours", "6", "--strategy", "expert", "--games", "2", "--json"],
     "ssh_load.py": ["1", "--json"],

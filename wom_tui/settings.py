@@ -162,6 +162,12 @@ class Settings:
     users revoke``) or expired session's open tabs end within this."""
     motd: str | None = None
     """The message of the day, one line on every session's main menu (``--motd``; data, never markup)."""
+    db_pool: int = 4
+    """``--db-pool N``: connections the server's hub keeps to a PostgreSQL store, for all of its sessions
+    (docs/arcade.md, *How many connections*)."""
+    hub: bool = True
+    """Serve the store to the games through the server's hub (``--no-hub``: each game opens its own, as
+    before the hub; for comparisons only)."""
     operator_keys: tuple[Path, ...] = ()
     """``--operator-key FILE`` (OpenSSH authorized_keys format, may be repeated): a session signed in with one
     of these keys gets the Operator screen (docs/serve.md, *The Operator screen*)."""
@@ -173,6 +179,8 @@ class Settings:
     """The session's id in the store's presence (the server chose it: a kick names it)."""
     transport: str = "local"
     """How the session reaches the arcade: ``local``, ``ssh`` or ``web``."""
+    hub_socket: str | None = None
+    """The server's hub (its Unix socket): the game's store is reached through it (None: opened here)."""
 
     @property
     def host_key_path(self) -> Path:
@@ -212,11 +220,16 @@ class Settings:
         return cls(**values)
 
 
-def open_store(settings: Settings) -> Store:
-    """The one place a store is chosen: the database of ``settings.store``, else the data folder.
+def open_store(settings: Settings, *, pool: int | None = None) -> Store:
+    """The one place a store is chosen: the server's hub for a game it serves (``settings.hub_socket``), the
+    database of ``settings.store``, else the data folder (``pool``: the database connections kept at most).
 
     ``StoreError`` (naming the folder or the database, without its password) if it cannot be used.
     """
+    if settings.hub_socket is not None:
+        from .domain.store.remote import connect
+
+        return connect(settings.hub_socket)
     from .domain.store import is_database_url
     from .domain.store import open_store as open_location
 
@@ -225,4 +238,4 @@ def open_store(settings: Settings) -> Store:
 
         raise StoreError(settings.store, "not a PostgreSQL address (postgresql://user@host/db); "
                                          "a data folder is given with --data-dir")
-    return open_location(settings.store or settings.data_dir)
+    return open_location(settings.store or settings.data_dir, pool=pool)

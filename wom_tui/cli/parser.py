@@ -75,6 +75,17 @@ def _common(default: object = None, *, play: bool = True) -> argparse.ArgumentPa
     return options
 
 
+def _positive_int(text: str) -> int:
+    """A whole number of at least 1 (argparse's type)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("it must be at least 1")
+    return value
+
+
 def _add_serve_command(sub: Any) -> None:
     serve = sub.add_parser("serve", parents=[_common(argparse.SUPPRESS)], help="host the game for SSH clients")
     serve.add_argument("--host", default=_DEFAULT.host, help=f"address to listen on (default {_DEFAULT.host})")
@@ -87,6 +98,10 @@ def _add_serve_command(sub: Any) -> None:
     serve.add_argument("--max-per-network", type=int, default=_DEFAULT.max_per_network, metavar="N",
                        help="concurrent sessions from one network, an IPv4 /24 or an IPv6 /64 "
                             f"(default {_DEFAULT.max_per_network}; 0: no limit)")
+    serve.add_argument("--db-pool", type=_positive_int, default=_DEFAULT.db_pool, metavar="N",
+                       help="database connections the server's hub keeps for all of its sessions "
+                            f"(default {_DEFAULT.db_pool}; docs/arcade.md)")
+    serve.add_argument("--no-hub", action="store_true", help=argparse.SUPPRESS)
     serve.add_argument("--idle-timeout", type=float, default=_DEFAULT.idle_timeout, metavar="SECONDS",
                        help=f"close idle sessions after this (default {_DEFAULT.idle_timeout:g})")
     serve.add_argument("--host-key", metavar="PATH", help="host key file (default: ssh_host_ed25519_key in the data folder)")
@@ -248,7 +263,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         settings,
         data_dir=settings.data_dir.absolute(),
         host=args.host, port=args.port, max_sessions=args.max_sessions, max_per_ip=args.max_per_ip,
-        max_per_network=args.max_per_network,
+        max_per_network=args.max_per_network, db_pool=args.db_pool, hub=not args.no_hub,
         no_guests=args.no_guests, idle_timeout=args.idle_timeout, motd=args.motd or None,
         host_key=Path(args.host_key).expanduser() if args.host_key else None,
         authorized_keys=Path(args.authorized_keys).expanduser() if args.authorized_keys else None,

@@ -1,7 +1,7 @@
 """A live table: take a seat, set your code, break yours while everybody else breaks theirs, results.
 
 Everything a person may do is a :class:`.table.Table` method run through the live state
-(``live.update_table`` / ``live.act``) in a thread; a refusal's reason is shown and nothing changes.
+(``live.play``, the move a value: :mod:`wom_tui.domain.moves`) in a thread; a refusal's reason is shown and nothing changes.
 The seats panel shows everyone's progress (attempts used, broken or not), never a guess or a code;
 your own board shows only your guesses. A spectator (anyone without a seat) sees the panel, the
 table's announcements and the results. The screen re-reads the table after every change of this table
@@ -27,10 +27,11 @@ from textual.notifications import Notification
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..domain.moves import Accept, Close, Guess, Leave, Resume, SeatComputer, SetCode, Sit, Stand, Start, TableMove, UnseatComputer
 from ..domain.notes import Notes
 from ..domain.ratings import rates
 from ..domain.store import StoreError
-from ..domain.table import CLOSED, FINISHED, GUESSING, MAKING, OPEN, Refused, SeatHolder, SeatView, Table, TableView
+from ..domain.table import CLOSED, FINISHED, GUESSING, MAKING, OPEN, Refused, SeatHolder, SeatView, TableView
 from ..domain.words import counted
 from ..patches.footer import Footer
 from ..widgets.message_log import MessageLog
@@ -190,12 +191,13 @@ class LiveTableScreen(LiveScreen):
         if self.table_id not in change.tables:
             return False
         if self._want_tick or not self._seat_resumed or self.view is None or self.paused() \
-                or not self.wom.store.live.quick_reads or not self.is_attached:
+                or not self.wom.store.live.at_hand(self.table_id) or not self.is_attached:
             return True
-        # Another seat's move, in a data folder: the table is read and shown at once, here. It is one
-        # small file read without the store's lock (nothing here waits on another process; a database
-        # is read in a thread, as before); read in a thread, it cost two more wake-ups on the way
-        # from a guess to the other players' panels, which on a loaded machine each wait for a core.
+        # Another seat's move, in a data folder or pushed by the server's hub: the table is read and shown at
+        # once, here. It is one small file read without the store's lock, or the copy at hand (nothing here
+        # waits on another process; a database is read in a thread, as before); read in a thread, it cost
+        # two more wake-ups on the way from a guess to the other players' panels, which on a loaded machine
+        # each wait for a core.
         try:
             data = self.load()
         except StoreError:
@@ -227,7 +229,7 @@ class LiveTableScreen(LiveScreen):
         try:
             if me is not None and not self._seat_resumed:
                 self._seat_resumed = True
-                live.act(self.table_id, lambda t, now: t.resume(me, now))
+                live.play(self.table_id, Resume(me))
             if self._want_tick:
                 self._want_tick = False
                 table = live.tick(self.table_id)  # presence, graces, computers' moves (takes the lock)
@@ -539,22 +541,18 @@ class LiveTableScreen(LiveScreen):
 
     # -- acting ------------------------------------------------------------------------------
 
-    def _do(self, what: Callable[[Table, float], object]) -> None:
-        self.run_worker(self._act(what), group="act")
+    def _do(self, move: TableMove) -> None:
+        self.run_worker(self._act(move), group="act")
 
-    async def _act(self, what: Callable[[Table, float], object], *, then: Callable[[], None] | None = None) -> bool:
-        """Do ``what`` to the table (in a thread); True if it went through. The table as it left it is
-        shown at once, with what ``then`` does, in one frame: not read again (the change feed's report
+    async def _act(self, move: TableMove, *, then: Callable[[], None] | None = None) -> bool:
+        """Play ``move`` at the table (in a thread); True if it went through. The table as the store wrote
+        it is shown at once, with what ``then`` does, in one frame: not read again (the change feed's report
         of it then shows nothing new), so that the person who acted waits for nothing more.
         """
         me = self.me
-
-        def act(table: Table, now: float) -> TableView:
-            what(table, now)
-            return table.view_for(me if me is not None and table.seat_of(me) is not None else None)
-
         try:
-            view = await asyncio.to_thread(self.wom.store.live.act, self.table_id, act)
+            table = await asyncio.to_thread(self.wom.store.live.play, self.table_id, move)
+            view = table.view_for(me if me is not None and table.seat_of(me) is not None else None)
         except Refused as refused:
             self.say(refused.reason, error=True)
             return False
@@ -588,20 +586,20 @@ class LiveTableScreen(LiveScreen):
             index = view.free_seats[0]
         if index is None or not self._free_or_say(view, index, "sit there"):
             return
-        self._do(lambda t, now: t.sit(me, index))
+        self._do(Sit(me, index))
 
     def action_stand(self) -> None:
         """Give the seat back before the start."""
         me = self.me
         if me is not None:
-            self._do(lambda t, now: t.stand(me))
+            self._do(Stand(me))
 
     def action_computer(self, name: str) -> None:
         """The creator puts a computer in the highlighted seat."""
         me, index, view = self.me, self._highlighted_seat(), self.view
         if me is None or index is None or view is None or not self._free_or_say(view, index, f"seat {name}"):
             return
-        self._do(lambda t, now: t.seat_computer(me, index, name))
+        self._do(SeatComputer(me, index, name))
 
     def _free_or_say(self, view: TableView, index: int, what: str) -> bool:
         """True if the highlighted seat ``index`` is free; else say whose it is and how to pick another."""
@@ -616,13 +614,13 @@ class LiveTableScreen(LiveScreen):
         """The creator frees the highlighted seat of its computer."""
         me, index = self.me, self._highlighted_seat()
         if me is not None and index is not None:
-            self._do(lambda t, now: t.unseat_computer(me, index))
+            self._do(UnseatComputer(me, index))
 
     def action_start(self) -> None:
         """The creator starts the game."""
         me = self.me
         if me is not None:
-            self._do(lambda t, now: t.start(me, now))
+            self._do(Start(me))
 
     def action_close_table(self) -> None:
         """The creator closes the table (asks first)."""
@@ -631,7 +629,7 @@ class LiveTableScreen(LiveScreen):
             return
 
         def then() -> None:
-            self._do(lambda t, now: t.close(me))
+            self._do(Close(me))
 
         from .confirm import ConfirmScreen
 
@@ -668,7 +666,7 @@ class LiveTableScreen(LiveScreen):
         async def again() -> None:
             try:
                 rematch_id = await asyncio.to_thread(live.rematch, self.table_id, me, seed=seed)
-                await asyncio.to_thread(live.act, rematch_id, lambda t, now: t.accept(me, now))
+                await asyncio.to_thread(live.play, rematch_id, Accept(me))
             except Refused as refused:
                 self.say(refused.reason, error=True)
                 return
@@ -689,11 +687,11 @@ class LiveTableScreen(LiveScreen):
             return
         typed = event.text
         wants = (event.peg_input.id or "").removesuffix("-input")
-        move: Callable[[Table, float], object]
+        move: TableMove
         if wants == "code":
-            move = lambda t, now: t.set_code(me, typed, now)  # noqa: E731
+            move = SetCode(me, typed)
         elif wants == "guess":
-            move = lambda t, now: t.guess(me, typed, now)  # noqa: E731
+            move = Guess(me, typed)
         else:
             return
         if self._move_on_its_way:
@@ -735,7 +733,7 @@ class LiveTableScreen(LiveScreen):
             return
 
         async def leave() -> None:
-            await self._act(lambda t, now: t.leave(me, now))
+            await self._act(Leave(me))
             if self.is_current:
                 self.dismiss()
 

@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 
 from ..domain.choices import pick
 from ..domain.codes import WOM_RULESET, Ruleset
+from ..domain.moves import Accept, Decline, Leave
 from ..domain.presence import Presence, online_names
 from ..domain.store.api import LiveChange
 from ..domain.table import CLOSED, FINISHED, GUESS_CLOCKS, OPEN, Refused, SeatHolder, SeatView, Table, TableView
@@ -275,13 +276,15 @@ class LobbyScreen(LiveScreen):
             reason = f"{creator} invites you to a table: a accepts, d declines."
             self.say(reason)
             nudge_player(self.wom, reason)
-        elif back:
-            self.say(f"{' and '.join(back)} {'is' if len(back) == 1 else 'are'} back.")
         elif state.mine and (previous is None or previous.mine != state.mine):
+            # (Before "X is back": a seat of one's own is news for this player; a change that brings both, as
+            # the server's hub may send them together, must not hide it.)
             first = next(i for i in ids if i in state.mine)
             tables.highlighted = tables.get_option_index(first)
             self.say(self._seat_message(first))
             self._seat_said = True
+        elif back:
+            self.say(f"{' and '.join(back)} {'is' if len(back) == 1 else 'are'} back.")
         elif not state.mine and self._seat_said:
             self.say("")
         if previous is None or bool(previous.mine) != bool(state.mine):
@@ -421,9 +424,9 @@ class LobbyScreen(LiveScreen):
 
             try:
                 if accept:
-                    await asyncio.to_thread(live.act, table_id, lambda t, now: t.accept(me, now))
+                    await asyncio.to_thread(live.play, table_id, Accept(me))
                 else:
-                    await asyncio.to_thread(live.act, table_id, lambda t, now: t.decline(me))
+                    await asyncio.to_thread(live.play, table_id, Decline(me))
             except (Refused, LookupError, StoreError) as error:
                 self.say(getattr(error, "reason", str(error)), error=True)
                 return
@@ -495,7 +498,7 @@ class LobbyScreen(LiveScreen):
             from ..domain.store import StoreError
 
             try:
-                await asyncio.to_thread(self.wom.store.live.act, table_id, lambda t, now: t.leave(me, now))
+                await asyncio.to_thread(self.wom.store.live.play, table_id, Leave(me))
             except Refused as refused:
                 self.say(refused.reason, error=True)
                 return

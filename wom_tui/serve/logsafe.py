@@ -112,3 +112,12 @@ class JsonFormatter(logging.Formatter):
         if record.exc_info:
             entry["traceback"] = self.formatException(record.exc_info)
         return json.dumps(entry, ensure_ascii=True, default=str)
+
+
+def log_formatter(log_format: str) -> logging.Formatter:
+    """The server log's formatter (the server's and its hub's): ``text`` (as it always was) or ``json`` (one
+    object a line).
+    """
+    if log_format == "json":
+        return JsonFormatter()
+    return SafeFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s")

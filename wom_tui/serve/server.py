@@ -21,6 +21,7 @@ import random
 import secrets
 import signal
 import stat
+from dataclasses import replace
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -30,11 +31,12 @@ import asyncssh
 
 from ..settings import Settings
 from .events import Events, Who, extra
-from .logsafe import JsonFormatter, RateLimitedLog, SafeFormatter, clean
+from .logsafe import RateLimitedLog, clean, log_formatter
 from .health import HealthServer
 from .metrics import Metrics
 from .moderation import ModerationWatch, moderation_fields
 from .session import SHUTTING_DOWN, GameSession, describe_seconds
+from .hub import HubProcess
 from .warmparent import WARM_COMMAND, WarmChild, WarmParent
 from .webguard import descriptor_limit as _descriptor_limit
 from .webguard import raise_descriptor_limit
@@ -314,6 +316,12 @@ class GameServer:
     """Hosts wom-tui for SSH clients: ``await start()``, then ``port``; ``await close()`` ends every game."""
 
     def __init__(self, settings: Settings, *, warm_command: Sequence[str] | None = WARM_COMMAND) -> None:
+        self.hub: HubProcess | None = None
+        """The hub that owns the store for every session (docs/arcade.md, *The hub*); None: a server for tests
+        that opens no game, or ``--no-hub``."""
+        if settings.hub and warm_command is not None:
+            self.hub = HubProcess(settings)
+            settings = replace(settings, hub_socket=self.hub.path)  # the games', and the server's own, store
         self.settings = settings
         self._rng = random.Random(settings.seed)
         self._acceptor: asyncssh.SSHAcceptor | None = None
@@ -392,10 +400,18 @@ class GameServer:
         self.operator_keys = read_operator_keys(self.settings.operator_keys)
         raise_descriptor_limit()  # every connection and game pipe is a descriptor: the most the system allows
         # First, so that it could not hold the host key even if it were forked rather than exec'd.
+        if self.hub is not None:
+            try:
+                await self.hub.start()
+            except OSError as exc:
+                await self.hub.close()
+                raise ServeError(f"cannot start the hub: {exc}") from exc
         try:
             if self.warm is not None:
                 await self.warm.start()
         except OSError as exc:
+            if self.hub is not None:
+                await self.hub.close()
             raise ServeError(f"cannot start the game processes' parent: {exc}") from exc
         try:
             await self.moderation.start()
@@ -421,6 +437,8 @@ class GameServer:
             await self.moderation.close()
             if self.warm is not None:
                 await self.warm.close()  # a server that cannot start leaves no process behind
+            if self.hub is not None:
+                await self.hub.close()
             raise
 
     async def _listen(self) -> None:
@@ -487,6 +505,8 @@ class GameServer:
         """Seat a session, or say why not: ``"full"`` (``max_sessions``), ``"address"`` (``max_per_ip``) or
         ``"network"`` (``max_per_network``: its IPv4 /24 or IPv6 /64, see :func:`network_of`).
         """
+        if self.hub is not None and not self.hub.up:
+            return "hub"
         if len(self._seated) >= self.settings.max_sessions:
             return "full"
         per_ip = self.settings.max_per_ip
@@ -557,6 +577,8 @@ class GameServer:
             await self.web.close()
         if self.warm is not None:
             await self.warm.close()
+        if self.hub is not None:
+            await self.hub.close()
 
 
 async def serve_until_stopped(settings: Settings) -> int:
@@ -615,13 +637,6 @@ def quiet_asyncssh(record: logging.LogRecord) -> bool:
     if not record.name.startswith("asyncssh") or record.levelno >= logging.WARNING:
         return True
     return "request denied" in str(record.msg)
-
-
-def log_formatter(log_format: str) -> logging.Formatter:
-    """The server log's formatter: ``text`` (as it always was) or ``json`` (one object a line)."""
-    if log_format == "json":
-        return JsonFormatter()
-    return SafeFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 
 def run_server(settings: Settings) -> int:

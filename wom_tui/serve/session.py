@@ -30,6 +30,7 @@ log = logging.getLogger("wom_tui.serve")
 NO_TERMINAL = "World of Mastermind needs a terminal: use ssh -t (for example: ssh -t -p {port} {host}).\r\n"
 ARCADE_FULL = "Sorry, all {seats} seats of World of Mastermind are taken right now. Please try again in a little while.\r\n"
 TOO_MANY_FROM_ADDRESS = "Sorry, at most {games} of World of Mastermind at once from one address.\r\n"
+HUB_DOWN = "Sorry, World of Mastermind's store is restarting right now. Please try again in a minute.\r\n"
 TOO_MANY_FROM_NETWORK = "Sorry, at most {games} of World of Mastermind at once from one network.\r\n"
 NO_GUESTS = (
     "This World of Mastermind server only lets in players with an SSH key "
@@ -334,6 +335,9 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
             events.refused(self.who, "address", "%s: refused, %d sessions from %s already", self.label, count,
                            clean(self.host))
             self._say_and_close(TOO_MANY_FROM_ADDRESS.format(games=counted(count, "game")))
+        elif refusal == "hub":
+            events.refused(self.who, "hub", "%s: refused, the hub is restarting", self.label)
+            self._say_and_close(HUB_DOWN)
         elif refusal == "network":
             count = self._server.settings.max_per_network
             events.refused(self.who, "network", "%s: refused, %d sessions from the network of %s already", self.label,

@@ -44,7 +44,7 @@ from ..settings import OUT_OF_MEMORY, OUT_OF_MEMORY_STATUS
 from .events import Events, Who
 from .logsafe import clean
 from .session import (
-    ARCADE_FULL, MAX_COLUMNS, MAX_ROWS, START_FAILED, TERMINAL_RESET, TOO_MANY_FROM_ADDRESS, TOO_MANY_FROM_NETWORK,
+    ARCADE_FULL, HUB_DOWN, MAX_COLUMNS, MAX_ROWS, START_FAILED, TERMINAL_RESET, TOO_MANY_FROM_ADDRESS, TOO_MANY_FROM_NETWORK,
     SeatedGame, child_environment, describe_seconds,
 )
 from .throttle import Coalescer, InputThrottle
@@ -919,6 +919,9 @@ class WebDoor:
                 text = ARCADE_FULL.format(seats=self.settings.max_sessions)
                 events.refused(session.who, "full", "%s: refused, all %d seats taken", label, self.settings.max_sessions,
                                detail=text.strip())
+            elif refusal == "hub":
+                text = HUB_DOWN
+                events.refused(session.who, "hub", "%s: refused, the hub is restarting", label, detail=text.strip())
             elif refusal == "network":
                 count = self.settings.max_per_network
                 text = TOO_MANY_FROM_NETWORK.format(games=counted(count, "game"))

@@ -51,12 +51,14 @@ def shown_location(location: str | os.PathLike[str]) -> str:
         + (f"#{parts.fragment}" if parts.fragment else "")
 
 
-def open_store(location: str | os.PathLike[str]) -> Store:
-    """The store at ``location``: a PostgreSQL URL, or else a data folder. ``StoreError`` if unusable."""
+def open_store(location: str | os.PathLike[str], *, pool: int | None = None) -> Store:
+    """The store at ``location``: a PostgreSQL URL (keeping at most ``pool`` connections, if given), or else a
+    data folder. ``StoreError`` if unusable.
+    """
     if is_database_url(location):
         from .postgres.store import PostgresStore
 
-        return PostgresStore(str(location))
+        return PostgresStore(str(location)) if pool is None else PostgresStore(str(location), pool_max=pool)
     from .folder.store import FolderStore
 
     return FolderStore(location)

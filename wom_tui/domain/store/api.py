@@ -29,6 +29,7 @@ from ..users import User, UserRegistry
 if TYPE_CHECKING:
     from ..codes import Ruleset
     from ..matchmaking import MatchQueue, RatingOf, Ticket
+    from ..moves import TableMove
     from ..presence import Presence, Whereabouts
     from ..table import SeatHolder, Table
 
@@ -391,6 +392,16 @@ class Live(Matchmaking, Protocol):
 
     def act(self, table_id: str, action: Callable[[Table, float], T]) -> T:
         """``update_table`` with the clock, presence and what is due done first."""
+
+    def at_hand(self, table_id: str) -> bool:
+        """True when reading this table now is cheap enough to do on an event loop (a local file; a table the
+        server's hub pushed): a screen may then read it where it hears of the change.
+        """
+
+    def play(self, table_id: str, move: TableMove) -> Table:
+        """Play ``move`` (a value: :mod:`wom_tui.domain.moves`) with what is due done first, in one
+        read-modify-write; the table as written. ``Refused`` (nothing written) if the rules refuse it.
+        """
 
     def tick(self, table_id: str) -> Table:
         """Bring one table up to date."""

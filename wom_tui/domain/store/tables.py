@@ -14,6 +14,7 @@ from datetime import datetime, timezone
 from typing import TypeVar
 
 from ..codes import WOM_RULESET, Ruleset
+from ..moves import TableMove, apply_move
 from ..matchmaking import FILL_AFTER, STRAGGLER_HOLD, WAVE_INTERVAL, Group, MatchQueue, RatingOf, Ticket, match_table, run_wave, wave_due
 from ..presence import Presence
 from ..table import CLOSED, COMPUTER_PACE, FINISHED, MAX_SEED, SEAT_GRACE, SeatHolder, Table, check_may_open
@@ -149,11 +150,58 @@ class TableRules:
 
         return self.update_table(table_id, change)
 
+    def at_hand(self, table_id: str) -> bool:
+        """True when reading this table now is cheap enough for an event loop (a store's local file)."""
+        return bool(getattr(self, "quick_reads", False))
+
+    def play(self, table_id: str, move: TableMove) -> Table:
+        """Play ``move`` (a value, :mod:`..moves`) at the table with the clock, presence and what is due done
+        first, in one read-modify-write; the table as written. :class:`.table.Refused` (nothing written) if the
+        rules refuse it, ``LookupError`` if the table is gone.
+        """
+        now = self.clock()
+        live = self._online()
+        moves = self._think_ahead(table_id, live, now)
+
+        def change(table: Table) -> Table:
+            table.mark_presence(live, now)
+            table.tick(now, moves)
+            apply_move(table, move, now)
+            return table
+
+        table = self.update_table(table_id, change)
+        self._remember(table)
+        return table
+
+    known: dict[str, Table] | None = None
+    """The tables as this process last wrote or read them, when it keeps them (the server's hub does,
+    docs/arcade.md): the computers think ahead on that copy instead of reading the table once more.
+    None (a game in its own process): every move reads its copy."""
+    online: set[str] | None = None
+    """The sessions online as last read, when kept (the hub drops it on every presence change)."""
+
+    def _remember(self, table: Table) -> None:
+        if self.known is not None:
+            self.known[table.table_id] = table
+
+    def _online(self) -> set[str]:
+        """The sessions online now (from what is kept, if anything is)."""
+        if self.online is not None:
+            return self.online
+        found = {p.session for p in self.sessions()}
+        return found
+
     def _think_ahead(self, table_id: str, live: set[str], now: float) -> dict[tuple[int, int], str]:
         """The computers' moves due by ``now``, worked out on a copy outside the lock (a strong
         computer on a large ruleset may think for a second: nobody should wait on the lock for it).
         """
-        copy = self._peek(table_id)
+        known = self.known.get(table_id) if self.known is not None else None
+        if known is not None:
+            if not any(seat.computer is not None for seat in known._seats):
+                return {}  # no computer at the table: nothing to think of
+            copy: Table | None = known.copy()
+        else:
+            copy = self._peek(table_id)
         if copy is None:
             return {}
         copy.mark_presence(live, now)

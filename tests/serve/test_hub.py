@@ -1,0 +1,239 @@
+"""The hub (docs/arcade.md, *The hub*): one process per server owns the store for every session.
+
+In one process: a table played through the hub with moves as values, the others' screens given the table as
+written (no read of their own); a game sending garbage, an unknown method or a flood is cut off alone while
+another plays on. Over real SSH: the hub killed mid-game (the player reads it in words, a newcomer is turned
+away with a line, the server starts the hub again and the game goes on, the acknowledged code kept); and the
+local game opens its store in its own process, no server anywhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+from pathlib import Path
+
+import pytest
+
+from wom_tui.domain.moves import Guess, SetCode, Sit, Start
+from wom_tui.domain.store import open_store
+from wom_tui.domain.store.remote import HubStore, read_message
+from wom_tui.domain.store.wire import HEADER, Call, Change, Hello, Subscribe, frame
+from wom_tui.domain.table import FINISHED, GUESSING, Refused, SeatHolder
+from wom_tui.serve.hub import CALL_BURST, CONNECTIONS_PER_GAME, Hub
+from wom_tui.serve.session import HUB_DOWN
+from wom_tui.settings import Settings
+from wom_tui.settings import open_store as open_settings_store
+
+from .conftest import until
+from .fleet import sit_down_together, to_lobby
+from .sshterm import ServerFactory, Terminal, connect, new_key, open_terminal
+
+ANN = SeatHolder("Ann", "ann-session", True)
+BEN = SeatHolder("Ben", "ben-session", True)
+
+
+@pytest.fixture
+async def hub(tmp_path: Path):
+    store = open_store(tmp_path / "data")
+    store.register("Ann")
+    store.register("Ben")
+    hub = Hub(store, pool=2)
+    await hub.start(str(tmp_path / "hub.sock"))
+    yield hub, str(tmp_path / "hub.sock")
+    await hub.close()
+
+
+def _raw(path: str) -> socket.socket:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(10)
+    sock.connect(path)
+    assert isinstance(read_message(sock), Hello)
+    return sock
+
+
+def _closed(sock: socket.socket) -> bool:
+    """True once the hub has closed ``sock`` (whatever it sent before is read and dropped)."""
+    try:
+        while True:
+            data = sock.recv(65536)
+            if not data:
+                return True
+    except ConnectionResetError:
+        return True
+
+
+async def test_a_table_played_through_the_hub_reaches_the_other_player_as_the_table_written(hub) -> None:
+    hub_, path = hub
+    ann, ben = await asyncio.to_thread(HubStore, path), await asyncio.to_thread(HubStore, path)
+    table = await asyncio.to_thread(ann.live.create_table, ANN, seats=2, seed=5)
+    # Ben's screen listens (the feed) and shows the table: from here each change brings the table with it.
+    stop, ready = asyncio.Event(), asyncio.Event()
+    changes = ben.live.feed().changes(stop, ready)
+    step = asyncio.ensure_future(anext(changes))
+    await ready.wait()
+    assert (await asyncio.to_thread(ben.live.table, table.table_id)).version == table.version
+    await asyncio.to_thread(ben.live.play, table.table_id, Sit(BEN, 1))
+    await asyncio.to_thread(ann.live.play, table.table_id, Start(ANN))
+    await asyncio.to_thread(ann.live.play, table.table_id, SetCode(ANN, "RGBY"))
+    await asyncio.to_thread(ben.live.play, table.table_id, SetCode(BEN, "WWKK"))
+    written = await asyncio.to_thread(ann.live.play, table.table_id, Guess(ANN, "RRGG"))
+    assert written.phase == GUESSING
+    while True:
+        await step
+        seen = ben.live.pushed.get(table.table_id)
+        if seen is not None and seen.version == written.version:
+            break
+        step = asyncio.ensure_future(anext(changes))
+    calls = ben.calls
+    shown = await asyncio.to_thread(ben.live.table, table.table_id)
+    assert shown.version == written.version and ben.calls == calls  # Ben's screen asked the hub nothing
+    # A refusal crosses as itself, with the rules' reason, and nothing is written.
+    with pytest.raises(Refused, match="already"):
+        await asyncio.to_thread(ben.live.play, table.table_id, Sit(BEN, 0))
+    # Ben breaks Ann's code: the game ends and is recorded once, as in one process.
+    await asyncio.to_thread(ben.live.play, table.table_id, Guess(BEN, "RGBY"))
+    for code in ("KKKK", "WWKK"):
+        last = await asyncio.to_thread(ann.live.play, table.table_id, Guess(ANN, code))
+    assert last.phase == FINISHED
+    await until(lambda: len(hub_.store.games()) == 1)
+    stop.set()
+    step.cancel()
+    await changes.aclose()
+
+
+async def test_garbage_from_one_game_cuts_off_that_game_alone(hub) -> None:
+    hub_, path = hub
+    other = await asyncio.to_thread(HubStore, path)
+    for garbage in (HEADER.pack(5) + b"\xc1\xc1\xc1\xc1\xc1",  # not MessagePack
+                    frame(Call(1, "close")),  # not a method a game may call
+                    frame(Call(1, "live.update_table", ["x", None])),  # a function cannot be sent
+                    frame(Call(1, "register", [{"$": "Table", "v": {}}])),  # a name must be text
+                    HEADER.pack(1 << 30)):  # a gigabyte announced
+        sock = await asyncio.to_thread(_raw, path)
+        sock.sendall(garbage)
+        assert await asyncio.to_thread(_closed, sock)
+        sock.close()
+        assert [user.name for user in await asyncio.to_thread(other.users)] == ["Ann", "Ben"]
+    assert hub_.cut_off == 5
+    assert not hub_.store.live.tables().tables  # nothing was written
+
+
+async def test_a_game_flooding_the_hub_is_cut_off_and_another_game_plays_on(hub) -> None:
+    hub_, path = hub
+    other = await asyncio.to_thread(HubStore, path)
+    flood = await asyncio.to_thread(_raw, path)
+    batch = frame(Call(1, "live.sessions")) * 200
+    sent = 0
+
+    def send_flood() -> None:
+        nonlocal sent
+        try:
+            while sent < 20 * CALL_BURST:
+                flood.sendall(batch)
+                sent += 200
+        except OSError:
+            pass
+
+    sender = asyncio.ensure_future(asyncio.to_thread(send_flood))
+    table = await asyncio.to_thread(other.live.create_table, ANN, seats=2)
+    assert await asyncio.to_thread(_closed, flood)
+    await sender
+    assert hub_.cut_off == 1
+    assert (await asyncio.to_thread(other.live.play, table.table_id, Sit(BEN, 1))).names == ("Ann", "Ben")
+
+
+async def test_one_game_holding_too_many_connections_has_the_extra_one_cut_off(hub) -> None:
+    hub_, path = hub
+    held = [await asyncio.to_thread(_raw, path) for _ in range(CONNECTIONS_PER_GAME)]
+    extra = await asyncio.to_thread(_raw, path)  # (the hub's Hello comes first, then the cut)
+    assert await asyncio.to_thread(_closed, extra)
+    assert hub_.cut_off == 1
+    held[0].sendall(frame(Call(1, "live.sessions")))
+    assert (await asyncio.to_thread(read_message, held[0])).value == []
+    for sock in held:
+        sock.close()
+
+
+async def test_a_subscription_that_sends_anything_is_cut_off(hub) -> None:
+    hub_, path = hub
+    sock = await asyncio.to_thread(_raw, path)
+    sock.sendall(frame(Subscribe(1)))
+    await asyncio.to_thread(read_message, sock)  # Ready
+    sock.sendall(b"x")
+    assert await asyncio.to_thread(_closed, sock)
+    assert hub_.cut_off == 1
+
+
+async def test_a_slow_subscriber_gets_every_change_merged_never_dropped(hub) -> None:
+    hub_, path = hub
+    sock = await asyncio.to_thread(_raw, path)
+    sock.sendall(frame(Subscribe(1)))
+    await asyncio.to_thread(read_message, sock)  # Ready
+    writer = await asyncio.to_thread(HubStore, path)
+    ids = set()
+    for _ in range(30):  # while the subscriber reads nothing
+        table = await asyncio.to_thread(writer.live.create_table, SeatHolder(f"Guest {len(ids) + 1}", f"s{len(ids)}", False))
+        ids.add(table.table_id)
+    seen: set[str] = set()
+    while not ids <= seen:
+        message = await asyncio.to_thread(read_message, sock)
+        assert isinstance(message, Change)
+        seen |= set(message.tables)
+    sock.close()
+
+
+async def test_the_hub_killed_mid_game_the_player_reads_it_a_newcomer_is_turned_away_and_play_goes_on(
+    start_server: ServerFactory,
+) -> None:
+    server = await start_server(max_per_ip=8)
+    assert server.hub is not None and server.hub.up
+    store = open_store(server.settings.data_dir)
+    keys = {name: new_key() for name in ("Ann", "Ben")}
+    for name, key in keys.items():
+        store.register(name, key=key.get_fingerprint())
+    terms: dict[str, Terminal] = {}
+    for name, key in keys.items():
+        terms[name] = await open_terminal(await connect(server, name.lower(), key))
+        await to_lobby(terms[name])
+    ann, ben = terms["Ann"], terms["Ben"]
+    await sit_down_together(ann, "Ann", ben, "Ben")
+    await ann.wait_for_text("Your code")
+    # The hub dies; the server holds its restart until the test lets it go.
+    gate = asyncio.Event()
+    start_again = server.hub.start_again
+
+    async def held() -> None:
+        await gate.wait()
+        await start_again()
+
+    server.hub.start_again = held  # type: ignore[method-assign]
+    assert server.hub.process is not None
+    os.kill(server.hub.process.pid, signal.SIGKILL)
+    await until(lambda: not server.hub.up)
+    ann.type("RGBY\r")
+    await ann.wait_until(lambda t: "restarting" in t.text)  # "…the arcade's hub is not answering (it may be restarting)…"
+    newcomer = await open_terminal(await connect(server, "guest", None))
+    await newcomer.wait_until(lambda t: HUB_DOWN.strip()[:40] in t.text)
+    await newcomer.wait_closed()
+    gate.set()
+    await until(lambda: server.hub.up)
+    # The same code again (typed afresh), now acknowledged: it is kept.
+    ann.type("\x7f" * 4)
+    await ann.settle(0.3)
+    ann.type("RGBY\r")
+    table_id = store.live.tables().tables[0].table_id
+    await until(lambda: store.live.table(table_id).view_for(0).seats[0].code_set)
+    ben.type("WWKK\r")
+    await ann.wait_for_text("Your guess")
+
+
+def test_the_local_game_opens_its_own_store_no_server_no_hub(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data", seed=1)
+    assert settings.hub_socket is None
+    store = open_settings_store(settings)
+    assert not isinstance(store, HubStore)
+    store.register("Solo")
+    assert [user.name for user in store.users()] == ["Solo"]

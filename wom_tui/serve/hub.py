@@ -1,0 +1,504 @@
+"""The hub: one process per server that owns the store for every session (docs/arcade.md, *The hub*).
+
+``wom-tui serve`` starts it (:class:`HubProcess`) before any game and restarts it if it dies. It opens the
+store once, with a connection pool of ``--db-pool`` connections, listens for changes once (one ``LISTEN``, or
+one folder watcher) and answers the server's games over a Unix socket in a private folder, in the typed
+protocol of :mod:`wom_tui.domain.store.wire`: store calls by name with their values, table moves as values
+(applied with the table's rules in one read-modify-write, :meth:`.tables.TableRules.play`), and every change
+pushed to each subscribed game with the tables written, merged while a game is slow to read (never dropped).
+It sweeps the live state itself (no game does).
+
+A connection that sends what is not the protocol, or more than :data:`CALL_RATE` calls a second (a burst of
+:data:`CALL_BURST`), or one process's beyond :data:`CONNECTIONS_PER_GAME`, is cut off alone, with a line in the log; each connection's calls run one at a time,
+so no game takes more than one of the pool's connections.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import shutil
+import signal
+import socket
+import struct
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from ..domain.store import Store, StoreError
+from ..domain.store.api import Listing, LiveChange, rating_of
+from ..domain.store.wire import (
+    CALL_LIMIT, HEADER, PROTOCOL, Call, Change, Hello, Ready, Reply, Subscribe, WireError, change_message, decode,
+    failure_of, frame, methods, to_wire,
+)
+from ..domain.table import Table
+from ..settings import Settings
+from .logsafe import log_formatter
+
+log = logging.getLogger("wom_tui.hub")
+
+CALL_RATE = 200.0
+"""Calls a second one connection may make on average (a person's game makes a few)."""
+CALL_BURST = 400.0
+"""Calls one connection may make at once before :data:`CALL_RATE` holds it."""
+CONNECTIONS_PER_GAME = 16
+"""Connections one process may hold to the hub at once (a game uses one, a few while its screens overlap)."""
+SWEEP_INTERVAL = 2.0
+"""Seconds between two sweeps of the live state by the hub (while any game listens)."""
+HUB_SOCKET = "hub.sock"
+
+
+class _Subscriber:
+    """One game's subscription: the changes not sent yet, merged into one while the game reads slowly."""
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self.writer = writer
+        self.wake = asyncio.Event()
+        self.tables: dict[str, Table | None] = {}
+        self.presence = self.scores = self.moderation = self.queue = False
+
+    def add(self, change: LiveChange, tables_now: dict[str, Table]) -> None:
+        for table_id in change.tables:
+            self.tables[table_id] = tables_now.get(table_id)
+        self.presence |= change.presence
+        self.scores |= change.scores
+        self.moderation |= change.moderation
+        self.queue |= change.queue
+        self.wake.set()
+
+    def take(self) -> Change:
+        now = [table for table in self.tables.values() if table is not None]
+        change = LiveChange(frozenset(self.tables), self.presence, self.scores, moderation=self.moderation, queue=self.queue)
+        self.tables = {}
+        self.presence = self.scores = self.moderation = self.queue = False
+        return change_message(change, now)
+
+
+class Hub:
+    """The store of every session of one server, served on a Unix socket (see the module)."""
+
+    def __init__(self, store: Store, *, pool: int) -> None:
+        self.store = store
+        self.live = store.live
+        self.live.known = {}  # type: ignore[attr-defined]  # (TableRules: the hub keeps the tables it wrote)
+        self.live.online = None  # type: ignore[attr-defined]
+        # The games' requests take at most pool - 1 of the pool's connections at once, the change feed's reads the
+        # last one: a read that sends a change on never waits for a connection behind the games' requests.
+        self._executor = ThreadPoolExecutor(max_workers=max(1, pool - 1), thread_name_prefix="hub-store")
+        self._feed_reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hub-feed")
+        """Where the tables a change names are read: never queued behind the games' requests."""
+        self._subscribers: set[_Subscriber] = set()
+        self._feed_ready = asyncio.Event()
+        self._stop = asyncio.Event()
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._server: asyncio.AbstractServer | None = None
+        self._listing: dict[str, Table] | None = None
+        """Every table as the hub last read or wrote it, kept fresh from the change feed (None: read it anew)."""
+        self._written: dict[str, int] = {}
+        """Each table's version as the hub last pushed it (a change reported for it again is not read again)."""
+        self.calls = 0
+        self.moves = 0
+        """Moves played (each reads its table once, in its read-modify-write)."""
+        self.table_reads = 0
+        """Tables read to push them to the games (benches)."""
+        self.asked_reads = 0
+        """Tables a game asked for that the hub did not keep, read from the store."""
+        self.ahead_reads = 0
+        """Tables read for the computers to think ahead (the hub had no copy)."""
+        peek = self.live._peek  # type: ignore[attr-defined]
+
+        def counted_peek(table_id: str) -> Table | None:
+            self.ahead_reads += 1
+            return peek(table_id)  # type: ignore[no-any-return]
+
+        self.live._peek = counted_peek  # type: ignore[attr-defined]
+        self.cut_off = 0
+        self._connections: dict[asyncio.Task[Any], asyncio.StreamWriter] = {}
+        self._per_process: dict[int, int] = {}
+
+    async def start(self, path: str) -> None:
+        """Listen on ``path`` and start the change feed and the sweeps."""
+        self._server = await asyncio.start_unix_server(self._connection, path, limit=CALL_LIMIT + HEADER.size)
+        os.chmod(path, 0o600)
+        self._tasks.append(asyncio.ensure_future(self._watch()))
+        self._tasks.append(asyncio.ensure_future(self._sweep()))
+
+    def summary(self) -> str:
+        """What the hub did, for its log line as it stops (bench/scale.py reads it)."""
+        return (f"hub: {self.calls} requests, {self.moves} moves; table reads: {self.moves + self.ahead_reads} on "
+                f"the moves' way ({self.ahead_reads} to think ahead), {self.table_reads} to send changes on, "
+                f"{self.asked_reads} asked by games; {self.cut_off} connection(s) cut off")
+
+    async def close(self) -> None:
+        """Stop listening and close the store."""
+        log.info("%s", self.summary())
+        self._stop.set()
+        if self._server is not None:
+            self._server.close()
+        for task in self._tasks:
+            task.cancel()
+        for writer in self._connections.values():
+            writer.close()
+        if self._connections:
+            await asyncio.wait(list(self._connections), timeout=2)
+        self._executor.shutdown(wait=False, cancel_futures=True)
+        self._feed_reader.shutdown(wait=False, cancel_futures=True)
+        self.store.close()
+
+    async def _run(self, function: Any, *args: Any, **kwargs: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, lambda: function(*args, **kwargs))
+
+    # ---- the change feed and its fan-out
+
+    async def _watch(self) -> None:
+        """One feed for the server; each change to every subscriber, the changed tables read once."""
+        while not self._stop.is_set():
+            try:
+                async for change in self.live.feed().changes(self._stop, self._feed_ready):
+                    await self._fan_out(change)
+            except StoreError as error:
+                log.warning("the change feed failed (%s); listening again", error)
+                self._everything_changed()
+                await asyncio.sleep(1.0)
+
+    def _everything_changed(self) -> None:
+        self._feed_ready.clear()
+        self._listing = None
+        self.live.online = None  # type: ignore[attr-defined]
+        self.live.known.clear()  # type: ignore[attr-defined]
+        self._written.clear()
+        self._push(LiveChange(frozenset(), True, True, moderation=True, queue=True), {})
+
+    async def _fan_out(self, change: LiveChange) -> None:
+        if change.presence:
+            self.live.online = None  # type: ignore[attr-defined]
+        if change.presence and change.scores and change.moderation and not change.tables:
+            # The feed listened again after losing the database: anything may have changed meanwhile.
+            self._listing = None
+            self.live.known.clear()  # type: ignore[attr-defined]
+            self._written.clear()
+        tables_now: dict[str, Table] = {}
+        if change.tables:
+            fresh = set()
+            for table_id in change.tables:
+                if not self._subscribers and self._listing is None:
+                    self.live.known.pop(table_id, None)  # type: ignore[attr-defined]
+                    self._written.pop(table_id, None)
+                    continue
+                try:
+                    found = await asyncio.get_running_loop().run_in_executor(self._feed_reader, self.live.table, table_id)
+                except StoreError:
+                    self.live.known.pop(table_id, None)  # type: ignore[attr-defined]
+                    self._listing = None
+                    fresh.add(table_id)  # the games read it and show the problem
+                    continue
+                self.table_reads += 1
+                if found is None:
+                    self.live.known.pop(table_id, None)  # type: ignore[attr-defined]
+                    self._written.pop(table_id, None)
+                    if self._listing is not None:
+                        self._listing.pop(table_id, None)
+                    fresh.add(table_id)
+                    continue
+                if self._listing is not None:
+                    self._listing[table_id] = found
+                if self._written.get(table_id) == found.version:
+                    continue  # the hub pushed this very version when it wrote it
+                self.live.known[table_id] = found  # type: ignore[attr-defined]
+                self._written[table_id] = found.version
+                tables_now[table_id] = found
+                fresh.add(table_id)
+            change = LiveChange(frozenset(fresh), change.presence, change.scores, moderation=change.moderation,
+                                queue=change.queue)
+        if change.tables or change.presence or change.scores or change.moderation or change.queue:
+            self._push(change, tables_now)
+
+    def _push(self, change: LiveChange, tables_now: dict[str, Table]) -> None:
+        for subscriber in self._subscribers:
+            subscriber.add(change, tables_now)
+
+    def wrote(self, table: Table) -> None:
+        """A table the hub has just written: to every subscriber at once, without waiting for the feed."""
+        if self._written.get(table.table_id, -1) >= table.version:
+            return
+        self._written[table.table_id] = table.version
+        if self._listing is not None:
+            self._listing[table.table_id] = table
+        self._push(LiveChange(frozenset({table.table_id}), False, False), {table.table_id: table})
+
+    async def _send_changes(self, subscriber: _Subscriber) -> None:
+        writer = subscriber.writer
+        while not writer.is_closing():
+            await subscriber.wake.wait()
+            subscriber.wake.clear()
+            writer.write(frame(subscriber.take()))
+            await writer.drain()  # a game slow to read: its changes merge meanwhile, none is dropped
+
+    async def _sweep(self) -> None:
+        """Housekeeping for every session of the server: stale presences, graces, computers' moves."""
+        while not self._stop.is_set():
+            await asyncio.sleep(SWEEP_INTERVAL - time.time() % SWEEP_INTERVAL)
+            if not self._subscribers:
+                continue
+            try:
+                if await self._run(self.live.claim_sweep, SWEEP_INTERVAL):
+                    await self._run(self.live.sweep)
+            except (StoreError, OSError, ValueError, LookupError) as error:
+                log.debug("sweep: %s", error)
+
+    # ---- one connection
+
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        pid = _peer(writer)
+        who = f"the game of process {pid}" if pid else "a game"
+        task = asyncio.current_task()
+        assert task is not None
+        self._connections[task] = writer
+        self._per_process[pid] = self._per_process.get(pid, 0) + 1
+        tokens, last = CALL_BURST, time.monotonic()
+        try:
+            writer.write(frame(Hello(PROTOCOL, self.store.location, False)))
+            await writer.drain()
+            if pid and self._per_process[pid] > CONNECTIONS_PER_GAME:
+                raise WireError(f"more than {CONNECTIONS_PER_GAME} connections at once")
+            while True:
+                try:
+                    (size,) = HEADER.unpack(await reader.readexactly(HEADER.size))
+                except (asyncio.IncompleteReadError, ConnectionError):
+                    return
+                if size > CALL_LIMIT:
+                    raise WireError(f"a message of {size} bytes")
+                message = decode(await reader.readexactly(size))
+                now = time.monotonic()
+                tokens = min(CALL_BURST, tokens + (now - last) * CALL_RATE) - 1
+                last = now
+                if tokens < 0:
+                    raise WireError(f"more than {CALL_RATE:.0f} calls a second")
+                if isinstance(message, Subscribe):
+                    await self._subscribed(message, reader, writer)
+                    return
+                if not isinstance(message, Call):
+                    raise WireError(f"a {type(message).__name__} is not a game's to send")
+                writer.write(frame(await self._answer(message)))
+                await writer.drain()
+        except WireError as error:
+            self.cut_off += 1
+            log.warning("cut off %s: %s", who, error)
+        except (asyncio.IncompleteReadError, ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            self._connections.pop(task, None)
+            self._per_process[pid] -= 1
+            if not self._per_process[pid]:
+                del self._per_process[pid]
+            writer.close()
+
+    async def _answer(self, call: Call) -> Reply | Any:
+        method = methods().get(call.method)
+        if method is None:
+            raise WireError(f"no method {call.method!r}")
+        args, kwargs = method.arguments(call.args, call.kwargs)
+        self.calls += 1
+        name = call.method
+        if name == "live.claim_sweep":
+            return Reply(call.id, False)
+        kept = self._kept(name, args)
+        if kept is not None:
+            return Reply(call.id, to_wire(kept[0]))
+        target = self.live if method.live else self.store
+        function = getattr(target, method.name)
+        if name == "live.match_wave":
+            store = self.store
+            args = [lambda name: rating_of(store, name), *args]
+        if name == "live.play":
+            self.moves += 1
+        elif name == "live.table":
+            self.asked_reads += 1
+        try:
+            result = await self._run(function, *args, **kwargs)
+        except Exception as exc:
+            if not isinstance(exc, (StoreError, ValueError, LookupError)):
+                log.exception("%s failed", name)
+            return failure_of(call.id, exc, self.store.location)
+        if name in ("live.play", "live.tick") and isinstance(result, Table):
+            self.wrote(result)
+        elif name in ("live.create_table", "live.invite") and isinstance(result, Table):
+            self.wrote(result)
+        elif name in ("live.tables", "live.sweep") and isinstance(result, Listing) and not result.problems \
+                and self._feed_ready.is_set():
+            self._listing = {table.table_id: table for table in result.tables}
+        try:
+            return Reply(call.id, to_wire(result))
+        except WireError as exc:  # the hub's own fault, not the game's
+            log.exception("%s: cannot send its answer", name)
+            return failure_of(call.id, exc, self.store.location)
+
+    def _kept(self, name: str, args: list[Any]) -> tuple[Any] | None:
+        """What the hub can answer from the tables it keeps fresh (the feed is live), without a read."""
+        if not self._feed_ready.is_set():
+            return None
+        if name == "live.table":
+            found = self.live.known.get(args[0])  # type: ignore[attr-defined]
+            if found is None and self._listing is not None:
+                found = self._listing.get(args[0])
+            return (found,) if found is not None else None  # (one not kept: read, it may be brand new)
+        if name in ("live.tables", "live.sweep") and self._listing is not None:
+            # (A game's sweep: the hub sweeps on its own beat for every session, so a game only reads.)
+            return (Listing(tuple(self._listing[key] for key in sorted(self._listing)), ()),)
+        return None
+
+    async def _subscribed(self, message: Subscribe, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await self._feed_ready.wait()
+        subscriber = _Subscriber(writer)
+        self._subscribers.add(subscriber)
+        writer.write(frame(Ready(message.id)))
+        sender = asyncio.ensure_future(self._send_changes(subscriber))
+        try:
+            if await reader.read(1):
+                raise WireError("a subscription carries nothing from the game")
+        finally:
+            self._subscribers.discard(subscriber)
+            sender.cancel()
+
+
+def _peer(writer: asyncio.StreamWriter) -> int:
+    """The connecting process's id, as the kernel gives it (``SO_PEERCRED``; 0 if it cannot say)."""
+    sock = writer.get_extra_info("socket")
+    try:
+        pid, _uid, _gid = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
+    except (OSError, AttributeError):
+        return 0
+    return int(pid)
+
+
+# ---------------------------------------------------------------- the process
+
+
+async def _serve(settings: Settings, path: str) -> int:
+    from ..settings import open_store
+
+    try:
+        store = open_store(settings, pool=settings.db_pool)
+    except StoreError as error:
+        print(f"error {error}", flush=True)
+        return 1
+    hub = Hub(store, pool=settings.db_pool)
+    await hub.start(path)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    print("ready", flush=True)
+    parent = os.getppid()
+    while not stop.is_set():
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(stop.wait(), 1.0)
+        if os.getppid() != parent:
+            break  # the server is gone: so is its hub
+    await hub.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m wom_tui.serve.hub SOCKET``, the settings as JSON on stdin (the server starts it)."""
+    parser = argparse.ArgumentParser(prog="wom_tui.serve.hub")
+    parser.add_argument("socket")
+    options = parser.parse_args(argv)
+    settings = Settings.from_json(json.loads(sys.stdin.readline()))
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(log_formatter(settings.log_format))  # one log with the server's, in its format
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
+    return asyncio.run(_serve(settings, options.socket))
+
+
+class HubProcess:
+    """The server's side of its hub: start it, watch it, start it again if it dies (docs/serve.md)."""
+
+    RESTART_DELAYS = (0.0, 0.5, 1.0, 2.0, 5.0)
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.folder = tempfile.mkdtemp(prefix="wom-hub-")
+        self.path = os.path.join(self.folder, HUB_SOCKET)
+        self.process: asyncio.subprocess.Process | None = None
+        self.up = False
+        """True while the hub answers (the server seats no new player while it does not)."""
+        self.restarts = 0
+        self._closing = False
+        self._watcher: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Start the hub and wait until it listens; ``OSError`` with its reason if it cannot."""
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "wom_tui.serve.hub", self.path, stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, start_new_session=True,
+        )
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(json.dumps(self.settings.as_json()).encode() + b"\n")
+        await process.stdin.drain()
+        process.stdin.close()
+        line = (await process.stdout.readline()).decode(errors="replace").strip()
+        if line != "ready":
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            await process.wait()
+            raise OSError(line.removeprefix("error ") or f"the hub stopped (status {process.returncode})")
+        self.process = process
+        self.up = True
+        if self._watcher is None or self._watcher.done():
+            self._watcher = asyncio.ensure_future(self._watch())
+
+    async def _watch(self) -> None:
+        while not self._closing:
+            process = self.process
+            assert process is not None
+            status = await process.wait()
+            if self._closing:
+                return
+            self.up = False
+            log.error("the hub stopped (status %s): no new player is seated until it is back", status)
+            for delay in (*self.RESTART_DELAYS, *([self.RESTART_DELAYS[-1]] * 1000)):
+                await asyncio.sleep(delay)
+                if self._closing:
+                    return
+                try:
+                    await self.start_again()
+                    break
+                except OSError as error:
+                    log.error("the hub cannot start again: %s", error)
+
+    async def start_again(self) -> None:
+        """Start a new hub at the same socket (its games find it at their next call)."""
+        await self.start()
+        self.restarts += 1
+        log.info("the hub is back (restart %d)", self.restarts)
+
+    async def close(self) -> None:
+        """Stop the hub and remove its folder."""
+        self._closing = True
+        if self._watcher is not None:
+            self._watcher.cancel()
+        process = self.process
+        if process is not None and process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.terminate()
+            try:
+                await asyncio.wait_for(process.wait(), 5)
+            except asyncio.TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
+                await process.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
