@@ -115,7 +115,7 @@ class Hub:
 
         def counted_peek(table_id: str) -> Table | None:
             self.ahead_reads += 1
-            return peek(table_id)  # type: ignore[no-any-return]
+            return peek(table_id)
 
         self.live._peek = counted_peek  # type: ignore[attr-defined]
         self.cut_off = 0

@@ -114,7 +114,7 @@ class Change(msgspec.Struct, tag=True, frozen=True):
 
 Message = Union[Hello, Call, Subscribe, Ready, Reply, Failure, Change]
 _ENCODER = msgspec.msgpack.Encoder()
-_DECODER: msgspec.msgpack.Decoder[Message] = msgspec.msgpack.Decoder(Message)  # type: ignore[arg-type]
+_DECODER: msgspec.msgpack.Decoder[Message] = msgspec.msgpack.Decoder(Message)
 
 
 def frame(message: Message) -> bytes:
