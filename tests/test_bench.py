@@ -58,6 +58,8 @@ KEYS: dict[str, set[str]] = {
     "ban_reach.py": {"kick_reach_p95_s", "ban_to_every_session_p95_ms"},
     "documents.py": {"users_decode_ms", "games_decode_ms", "games_ms", "tables_ms", "solo_ms"},
     "lobby_rows.py": {"cpu_ms_per_change", "small_cpu_ms_per_change"},
+    "scale.py": {"sessions", "db_connections_max", "guess_to_others_p95_ms", "table_reads_per_guess",
+                 "pss_per_session_mib"},
     "solver.py": {"average", "worst", "won_share"},
     "ssh_load.py": {"sessions", "menu_median_s", "key_p95_ms", "pss_per_session_mib"},
     "together.py": {"one_process_guess_to_panel_p95_ms", "idle_cpu_percent", "lobby_update_max_ms"},

@@ -162,7 +162,9 @@ async def test_a_whole_game_two_people_and_hal9000(make_app, store: Store):
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await two_people_and_hal(pilot)
         assert [p.name for p in screen.game.players] == ["Alan", "Steve", "HAL9000"]
-        assert "Alan's turn to set the code for Steve to break." in shown(screen.query_one("#making-prompt", Static))
+        # The prompt is written as the first turn is shown, a moment after the screen starts.
+        await until(pilot, lambda: "Alan's turn to set the code for Steve to break."
+                    in shown(screen.query_one("#making-prompt", Static)))
 
         await enter_code(pilot, screen, "Alan", "RGBY")
         # One keyboard, two people: the screen hides everything until Steve says he is there.
