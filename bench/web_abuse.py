@@ -369,11 +369,13 @@ async def main() -> None:
         7: lambda: resize_storm(args.resize_seconds),
         8: lambda: guessing_from_a_network(args.guesses),
     }
-    for number, attack in attacks.items():
-        if args.only and number not in args.only:
-            continue
-        if args.tiny and number == 4:
-            continue  # waits for the seat grace on a server without the fix
+    chosen = [attack for number, attack in attacks.items() if not args.only or number in args.only]
+    if args.tiny:
+        # The tiny run proves each attack still runs and prints; its figures mean nothing, so the attacks
+        # (each on a server of its own) run at once. The fourth waits for the seat grace of an unfixed server.
+        await asyncio.gather(*(attack() for attack in chosen if attack is not open_and_close))
+        return
+    for attack in chosen:
         await attack()
 
 
