@@ -5,32 +5,35 @@ PY     := $(VENV)/bin/python
 ARGS   ?=
 
 # The fast tests: the rules on their own (game transcripts, milliseconds each), on two workers and without
-# the screenshot plugin (it imports Textual, which the rules never do). `make test` runs them in
-# `make check`, then everything else on four workers (on two cores: many tests wait on processes, servers
-# and timers, and the other workers use that time; an idle worker takes tests queued for a busy one).
+# the screenshot plugin (it imports Textual, which the rules never do): `make check` runs them after the
+# linters. `make test` runs the linters, then every test but the `slow` ones in one run on four workers (on
+# two cores: many tests wait on processes, servers and timers, and the other workers use that time; an idle
+# worker takes tests queued for a busy one).
 FAST   := tests/domain
 
-.PHONY: play check test test-all test-floor serve bench clean postgresql-server
+.PHONY: play lint check test test-all test-floor serve bench clean postgresql-server
 
 # The tests start many Python processes (servers, sessions, workers): let them keep compiled bytecode
 # (`__pycache__/`, ignored by git) even where the environment turns that off.
-check test: export PYTHONDONTWRITEBYTECODE :=
+lint check test test-all: export PYTHONDONTWRITEBYTECODE :=
 
 play: $(VENV)/.installed
 	$(VENV)/bin/wom-tui $(ARGS)
 
-check: $(VENV)/.installed-test
+lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check wom_tui tests bench docs
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
+
+check: lint
 	$(PY) -m pytest -q -n 2 -p no:textual-snapshot $(FAST)
 
-test: check postgresql-server
-	$(PY) -m pytest -n 4 --dist worksteal --ignore=$(FAST) -m "not slow" $(PYTEST_ARGS)
+test: lint postgresql-server
+	$(PY) -m pytest -n 4 --dist worksteal -m "not slow" $(PYTEST_ARGS)
 
 # Everything `make test` runs, and the long proofs it leaves out (marked `slow`: the solver's whole tables).
-test-all: check postgresql-server
-	$(PY) -m pytest -n 4 --dist worksteal --ignore=$(FAST) $(PYTEST_ARGS)
+test-all: lint postgresql-server
+	$(PY) -m pytest -n 4 --dist worksteal $(PYTEST_ARGS)
 
 # The lowest versions pyproject.toml allows for what it names (uv's lowest-direct resolution; what they
 # pull in comes at its newest), in a venv of their own, and the whole suite on them: a floor that no

@@ -96,8 +96,13 @@ def benches() -> list[str]:
 def run(bench: str, *args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     """``bench`` run with ``args`` by this Python from the repository's root; its output kept."""
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": os.environ.get("PYTHONDONTWRITEBYTECODE", "")}
-    return subprocess.run([sys.executable, str(BENCH / bench), *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=TIMEOUT)
+    try:
+        return subprocess.run([sys.executable, str(BENCH / bench), *args], cwd=cwd, env=env, capture_output=True,
+                              text=True, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired as hung:  # say what it printed before it hung
+        said = [part.decode(errors="replace") if isinstance(part, bytes) else part or ""
+                for part in (hung.stdout, hung.stderr)]
+        raise AssertionError(f"{bench} {' '.join(args)} hung for {TIMEOUT} s:\n{said[0]}\n{said[1][-6000:]}") from None
 
 
 def test_every_bench_has_a_tiny_run() -> None:
