@@ -103,10 +103,12 @@ async def test_typing_faster_than_a_person_is_cut_down_and_a_big_paste_is_cut_at
     await terminal.wait_for_text(MENU_TEXT)
     dropped = session.input_dropped
     terminal.type(b"\x1b[200~" + b"y" * 1024 * 1024 + b"\x1b[201~")  # a 1 MiB bracketed paste: cut at max_paste
-    terminal.type("?")
-    await terminal.wait_for_text(HELP_TEXT)  # the game goes on, and the key after the paste arrives
+    # The game goes on: a key after the paste arrives. The paste paid for itself from the same bucket of
+    # keystrokes as typing, so a key right after it may find the bucket dry and be dropped, as a person's
+    # would: pressed again, it gets through.
+    await press_until_shown(terminal, "?", HELP_TEXT)
     assert session._throttle.pastes_cut == 1
-    assert session.input_dropped == dropped + 1
+    assert session.input_dropped >= dropped + 1  # the cut paste (and any "?" the dry bucket dropped)
     conn.close()
     await session_ended(server, session)
 
