@@ -36,21 +36,10 @@ import asyncssh
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from serve_abuse import cpu_seconds, rss_mib
 from tests.serve.sshterm import MENU_TEXT, new_key, open_terminal
 
 MENU_BYTES = b"Quick match"
-
-
-def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def children(pid: int) -> list[int]:
