@@ -36,7 +36,12 @@ async def _wait(where: str, name: str, interval: float, fill_after: float):
                 arrived.clear()
                 live.match_wave(unrated, seed=hash(name) & 0xFFFF, interval=interval)
                 ticket = live.match_queue().ticket(me.session)
-                if ticket is not None and ticket.table_id is not None:
+                if ticket is None:
+                    # Dropped by another process's wave as gone (this one's heartbeat came late, on a busy
+                    # machine): queue again, as the quick match screen does (screens/quick_match.py).
+                    live.enqueue(me, fill_after=fill_after)
+                    continue
+                if ticket.table_id is not None:
                     table = live.table(ticket.table_id)
                     if table is not None:  # (the folder writes the queue, then the tables: it may be on its way)
                         live.leave_queue(me.session)
