@@ -4,22 +4,14 @@ saying there are no rated games, and a game that will never be rated is told apa
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
 
 from wom_tui import cli
-from wom_tui.domain.codes import WOM_RULESET, Feedback
 from wom_tui.domain.ratings import PROVISIONAL_NOTE, Rating, rates
-from wom_tui.domain.records import GameRecord, PlayerRecord
 from wom_tui.domain.store.folder.store import FolderStore
 
+from tests.ui.test_rating_board import duel
 
-def duel(winner: str, loser: str, n: int, days_ago: int = 0) -> GameRecord:
-    def line(name: str, broke: bool) -> PlayerRecord:
-        user = name not in ("HAL9000", "VIKI")
-        guesses = (("RGBY", Feedback(4, 0)),) if broke else (("RRRR", Feedback(0, 0)),) * 5
-        return PlayerRecord(name, user, broke, len(guesses), guesses, (5 if broke else 0) if user else 0, 0)
-    at = (datetime.now(timezone.utc) - timedelta(days=days_ago, seconds=100 - n)).replace(microsecond=0)
-    return GameRecord("wom", WOM_RULESET.with_guesses(5), (line(winner, True), line(loser, False)), at.isoformat())
+
 
 
 def test_a_provisional_rating_is_its_number_marked():
@@ -39,7 +31,7 @@ def test_the_cli_prints_provisional_numbers_and_active_lists_them(tmp_path, caps
     store = FolderStore(tmp_path)
     store.register("Cara")
     for n in range(2):
-        store.record_game(duel("Cara", "VIKI", n))
+        store.record_game(duel("Cara", "VIKI", days_ago=0, n=n))
     assert cli.main(["--data-dir", str(tmp_path), "ratings"]) == 0
     out = capsys.readouterr().out
     rows = {line.split()[1]: line.split()[2] for line in out.splitlines()[1:] if line[:3].strip().isdigit()}
@@ -54,7 +46,7 @@ def test_the_cli_prints_provisional_numbers_and_active_lists_them(tmp_path, caps
 def test_active_with_no_recent_game_says_so(tmp_path, capsys):
     store = FolderStore(tmp_path)
     store.register("Old")
-    store.record_game(duel("Old", "HAL9000", 1, days_ago=40))
+    store.record_game(duel("Old", "HAL9000", days_ago=40, n=1))
     assert cli.main(["--data-dir", str(tmp_path), "ratings", "--active"]) == 0
     assert capsys.readouterr().out == "No rated game in the last 30 days.\n"
     empty = tmp_path / "empty"
