@@ -80,5 +80,6 @@ async def test_the_table_forms_clock_shows_each_choice_on_one_line(app, size):
         clock.focus()
         await pilot.press("enter")
         overlay = clock.query_one("SelectOverlay")
-        await wait_for(pilot, lambda: clock.expanded and overlay.region.height > 0)
+        # Laid out on the screen a moment before its lines are measured: read it once they are.
+        await wait_for(pilot, lambda: clock.expanded and overlay.region.height > 0 and overlay.virtual_size.height > 0)
         assert overlay.virtual_size.height == overlay.option_count, "a clock's entry wraps in the list"
