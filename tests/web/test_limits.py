@@ -169,7 +169,7 @@ async def test_an_endless_paste_is_cut_and_does_not_keep_the_game_awake(start_se
         while tab.close_code is None and sent < 400:  # at most 12.5 MiB, a chunk every 50 ms (~20 s)
             await tab.type(chunk)
             sent += 1
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.05)  # pacing the client that pastes, not waiting for a result
         # The paste was cut at max_paste, and what was dropped did not count as a key press: the idle
         # timeout ended the game while the client still "typed".
         assert await tab.wait_closed() > 0
