@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -96,13 +97,17 @@ def benches() -> list[str]:
 def run(bench: str, *args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     """``bench`` run with ``args`` by this Python from the repository's root; its output kept."""
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": os.environ.get("PYTHONDONTWRITEBYTECODE", "")}
-    try:
-        return subprocess.run([sys.executable, str(BENCH / bench), *args], cwd=cwd, env=env, capture_output=True,
-                              text=True, timeout=TIMEOUT)
-    except subprocess.TimeoutExpired as hung:  # say what it printed before it hung
-        said = [part.decode(errors="replace") if isinstance(part, bytes) else part or ""
-                for part in (hung.stdout, hung.stderr)]
-        raise AssertionError(f"{bench} {' '.join(args)} hung for {TIMEOUT} s:\n{said[0]}\n{said[1][-6000:]}") from None
+    # In a session of its own, so that a bench that hangs is stopped with the servers it started (killing
+    # the bench alone left them running).
+    with subprocess.Popen([sys.executable, str(BENCH / bench), *args], cwd=cwd, env=env, text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True) as process:
+        try:
+            out, err = process.communicate(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            out, err = process.communicate()
+            raise AssertionError(f"{bench} {' '.join(args)} hung for {TIMEOUT} s:\n{out}\n{err[-6000:]}") from None
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
 
 def test_every_bench_has_a_tiny_run() -> None:
