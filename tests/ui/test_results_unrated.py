@@ -7,10 +7,9 @@ import pytest
 from textual.widgets import Static
 
 from wom_tui.domain.store.folder.store import FolderStore as Store
-from wom_tui.screens.live_table import LiveTableScreen
 
 from .conftest import build_app, wait_for
-from .test_together import _focused, _open_lobby, _seats
+from .test_together import _focused, _new_table_with, _open_lobby
 
 
 def results(app) -> str:
@@ -23,13 +22,7 @@ async def test_a_guest_against_viki_is_not_rated_and_says_so(data_dir, size) -> 
     app = build_app(data_dir)
     async with app.run_test(size=size) as pilot:
         await _open_lobby(pilot)
-        await pilot.press("n")
-        await pilot.pause()
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, LiveTableScreen) and app.screen.view is not None)
-        table_id = app.screen.table_id
-        await pilot.press("v")
-        await wait_for(pilot, lambda: "VIKI" in _seats(app)[1], message="VIKI seated")
+        table_id = await _new_table_with(pilot, "v", "VIKI")
         await pilot.press("g")
         await wait_for(pilot, lambda: _focused(app) == "code-input", message="asked for a code")
         await pilot.press(*"RGBY", "enter")

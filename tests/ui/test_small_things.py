@@ -103,11 +103,10 @@ async def test_a_live_solo_history_says_what_a_lifeline_told(app, size) -> None:
 @pytest.mark.parametrize("size", SIZES)
 async def test_live_table_results_split_points_into_breaking_and_making(data_dir, size) -> None:
     from wom_tui.domain.store.folder.store import FolderStore
-    from wom_tui.screens.live_table import LiveTableScreen
 
     from .conftest import build_app
     from .test_results_unrated import results
-    from .test_together import _focused, _open_lobby, _seats
+    from .test_together import _focused, _new_table_with, _open_lobby
 
     store = FolderStore(data_dir)
     store.register("Alan")
@@ -116,13 +115,7 @@ async def test_live_table_results_split_points_into_breaking_and_making(data_dir
         await _open_lobby(pilot)
         app.screen.query_one("#lobby-as").value = "Alan"
         await wait_for(pilot, lambda: app.together.presence is not None and app.together.presence.name == "Alan")
-        await pilot.press("n")
-        await pilot.pause()
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, LiveTableScreen) and app.screen.view is not None)
-        table_id = app.screen.table_id
-        await pilot.press("v")
-        await wait_for(pilot, lambda: "VIKI" in _seats(app)[1])
+        table_id = await _new_table_with(pilot, "v", "VIKI")
         await pilot.press("g")
         await wait_for(pilot, lambda: _focused(app) == "code-input")
         await pilot.press(*"RGBY", "enter")

@@ -41,15 +41,22 @@ async def _open_lobby(pilot) -> None:
 
 async def _table_with_hal(pilot) -> None:
     """From the main menu: a new two-seat table, HAL9000 in the free seat (not started)."""
-    app = pilot.app
     await _open_lobby(pilot)
+    await _new_table_with(pilot, "h", "HAL9000")
+
+
+async def _new_table_with(pilot, key: str, computer: str) -> str:
+    """From the lobby: a new two-seat table, ``computer`` seated by its ``key`` in the free seat (not
+    started); the table's id."""
+    app = pilot.app
     await pilot.press("n")
     await pilot.pause()
     await pilot.press("enter")  # "Open table" is focused first
     await wait_for(pilot, lambda: isinstance(app.screen, LiveTableScreen) and app.screen.view is not None,
                    message="at the new table")
-    await pilot.press("h")  # the free seat is highlighted first
-    await wait_for(pilot, lambda: "HAL9000" in _seats(app)[1], message="HAL9000 seated")
+    await pilot.press(key)  # the free seat is highlighted first
+    await wait_for(pilot, lambda: computer in _seats(app)[1], message=f"{computer} seated")
+    return app.screen.table_id
 
 
 async def test_lobby_shows_a_table_another_instance_opens(data_dir: Path) -> None:
