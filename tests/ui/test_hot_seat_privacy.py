@@ -13,6 +13,15 @@ from .screen_text import screen_text
 from .test_wom import enter_code, seat, until, wait_turn
 
 
+async def alan_to_guess(pilot):
+    """Alan and Steve at one keyboard, both codes set: Alan's turn to guess; the game's screen."""
+    screen = await seat(pilot, "Alan", "Steve")
+    await enter_code(pilot, screen, "Alan", "RGBY")
+    await enter_code(pilot, screen, "Steve", "KKWW")
+    assert await wait_turn(pilot, screen, "Alan") == "guess"
+    return screen
+
+
 def log_text(screen) -> str:
     """The messages the log has on show (each whole, however the panel wraps them)."""
     return "\n".join(text for text, _kind in screen.query_one(MessageLog)._shown)
@@ -33,10 +42,7 @@ async def test_each_person_reads_their_feedback_then_the_curtain_and_only_their_
     store.register("Steve")
     app = make_app()
     async with app.run_test(size=size) as pilot:
-        screen = await seat(pilot, "Alan", "Steve")
-        await enter_code(pilot, screen, "Alan", "RGBY")
-        await enter_code(pilot, screen, "Steve", "KKWW")
-        assert await wait_turn(pilot, screen, "Alan") == "guess"
+        screen = await alan_to_guess(pilot)
         await pilot.press(*"rrrr", "enter")
         # Alan's key pegs stay on show, with his guess in the messages, until he says he is done.
         await until(pilot, lambda: screen.awaiting == ("seen", "Alan"), message="Alan reads his feedback")
@@ -70,10 +76,7 @@ async def test_f4_notes_are_each_person_s_own_and_never_behind_the_curtain(make_
     store.register("Steve")
     app = make_app()
     async with app.run_test(size=size) as pilot:
-        screen = await seat(pilot, "Alan", "Steve")
-        await enter_code(pilot, screen, "Alan", "RGBY")
-        await enter_code(pilot, screen, "Steve", "KKWW")
-        assert await wait_turn(pilot, screen, "Alan") == "guess"
+        screen = await alan_to_guess(pilot)
         await pilot.press("f4")
         await until(pilot, lambda: screen.query("#wom-notes") and screen.query_one(NotesGrid).has_focus)
         grid = screen.query_one(NotesGrid)
