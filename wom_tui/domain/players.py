@@ -8,10 +8,13 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .codes import Feedback, Ruleset
-from .strategies import Strategy, make_strategy
 from .users import computer_name
+
+if TYPE_CHECKING:  # the strategies load numpy: imported when a computer first plays (the hub often has none)
+    from .strategies import Strategy
 
 History = Sequence[tuple[str, Feedback]]
 
@@ -109,11 +112,15 @@ class ComputerPlayer(Player):
 
 def hal9000() -> ComputerPlayer:
     """HAL9000, the strong computer player (fewest guesses)."""
+    from .strategies import make_strategy
+
     return ComputerPlayer("HAL9000", make_strategy("expert"))
 
 
 def viki() -> ComputerPlayer:
     """VIKI, who plays like a sound human (a random code consistent with all feedback)."""
+    from .strategies import make_strategy
+
     return ComputerPlayer("VIKI", make_strategy("consistent"))
 
 
