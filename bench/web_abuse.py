@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import resource
 import secrets
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
@@ -59,6 +61,21 @@ def children(pid: int) -> list[int]:
 
 CODE: str | None = None
 """``--code``: the folder whose ``wom_tui`` the servers run (another checkout, to measure it before a fix)."""
+
+
+SHARED: Server | None = None
+"""``--tiny``: the one default server the attacks that need no options of their own take turns on (a tiny
+run's figures mean nothing; at full size each attack has a server of its own)."""
+
+
+@contextlib.asynccontextmanager
+async def default_server() -> AsyncIterator[Server]:
+    """A server with the default options: the shared one in a tiny run, else one of this attack's own."""
+    if SHARED is not None:
+        yield SHARED
+        return
+    async with Server() as server:
+        yield server
 
 
 class Server:
@@ -149,7 +166,7 @@ async def timed(what: str, coroutine) -> str:  # type: ignore[no-untyped-def]
 
 
 async def slow_headers(count: int, every: float, hold: float) -> None:
-    async with Server() as server:
+    async with default_server() as server:
         held: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
         for _ in range(count):
             try:
@@ -217,7 +234,7 @@ async def endless_paste(seconds: float, idle: float) -> None:
 
 
 async def malformed_http(seconds: float) -> None:
-    async with Server() as server:
+    async with default_server() as server:
         before = len(server.log)
         sent, deadline = 0, time.monotonic() + seconds
         while time.monotonic() < deadline:
@@ -235,7 +252,7 @@ async def malformed_http(seconds: float) -> None:
 
 
 async def open_and_close() -> None:
-    async with Server() as server, aiohttp.ClientSession() as http:
+    async with default_server() as server, aiohttp.ClientSession() as http:
         sockets = [await http.ws_connect(f"ws://127.0.0.1:{server.web_port}/ws/{secrets.token_urlsafe(24)}"
                                          "?width=80&height=24", headers=server.origin()) for _ in range(4)]
         await asyncio.sleep(1.0)  # the games start
@@ -256,7 +273,7 @@ async def open_and_close() -> None:
 
 
 async def deep_json() -> None:
-    async with Server() as server, aiohttp.ClientSession() as http:
+    async with default_server() as server, aiohttp.ClientSession() as http:
         before = len(server.log)
         socket_, _ = await server.tab(http)
         lines_before = server.log.count(b"\n")
@@ -271,7 +288,7 @@ async def deep_json() -> None:
 
 
 async def rebinding() -> None:
-    async with Server() as server, aiohttp.ClientSession() as http:
+    async with default_server() as server, aiohttp.ClientSession() as http:
         async with http.get(f"http://127.0.0.1:{server.web_port}/",
                             headers={"Host": f"rebind.example:{server.web_port}"}) as response:
             page = response.status
@@ -310,7 +327,7 @@ async def resize_storm(seconds: float) -> None:
 
 
 async def guessing_from_a_network(count: int) -> None:
-    async with Server() as server:
+    async with default_server() as server:
         checked = refused = 0
         for n in range(count):
             address = f"127.0.1.{1 + n % 250}"  # one /24 of the loopback range
@@ -361,8 +378,19 @@ async def main() -> None:
     chosen = [attack for number, attack in attacks.items() if not args.only or number in args.only]
     if args.tiny:
         # The tiny run proves each attack still runs and prints; its figures mean nothing, so the attacks
-        # (each on a server of its own) run at once. The fourth waits for the seat grace of an unfixed server.
-        await asyncio.gather(*(attack() for attack in chosen if attack is not open_and_close))
+        # with options of their own run at once, beside the others taking turns on one shared server. The
+        # fourth waits for the seat grace of an unfixed server.
+        global SHARED
+        own = {2, 7}
+        async with Server() as shared:
+            SHARED = shared
+
+            async def in_turn() -> None:
+                for number, attack in attacks.items():
+                    if number not in own and number != 4 and (not args.only or number in args.only):
+                        await attack()
+
+            await asyncio.gather(in_turn(), *(attacks[n]() for n in own if not args.only or n in args.only))
         return
     for attack in chosen:
         await attack()
