@@ -10,6 +10,8 @@ from textual.widgets import OptionList, Static
 from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.screens.live_table import LiveTableScreen
 from wom_tui.screens.lobby import LobbyScreen
+from wom_tui.screens.menu import MenuScreen
+from wom_tui.screens.seat_waiting import SeatWaitingScreen
 
 from .burst import send_burst
 from .conftest import build_app, wait_for
@@ -217,6 +219,11 @@ async def test_a_dropped_player_comes_back_a_spectator_watches_and_esc_leaves(da
         await wait_for(a, lambda: "(away)" in _seats(alan_app)[1], timeout=30, message="Bea shown away")
         bea_again = build_app(data_dir)
         async with bea_again.run_test(size=(80, 24)) as b2:
+            # On arrival (this data folder remembers Bea as the one who played last), the seat is offered
+            # over the menu; she turns to the menu first, and the lobby offers it again.
+            await wait_for(b2, lambda: isinstance(bea_again.screen, SeatWaitingScreen), message="the seat offered on arrival")
+            await b2.press("escape")
+            await wait_for(b2, lambda: isinstance(bea_again.screen, MenuScreen))
             await _as(b2, "Bea")
             await wait_for(b2, lambda: "still have a seat" in _text(bea_again, "#lobby-message"),
                            message="the lobby offers Bea her seat back")
