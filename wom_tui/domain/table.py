@@ -1151,8 +1151,37 @@ def check_may_open(tables: Iterable[Table], creator: SeatHolder, origin: str | N
                           f"(at most {per_address}): join one, or wait until one starts or closes.")
 
 
+def holds_seat(view: TableView | None) -> bool:
+    """True while the viewer holds a seat at a table not over yet (open, codes being made, guessing): what a
+    served session's connection waits for when it drops (docs/serve.md, *In a browser*).
+    """
+    return (view is not None and view.you is not None and not view.seats[view.you].gone
+            and view.phase in (OPEN, MAKING, GUESSING))
+
+
+def move_awaited(view: TableView | None) -> tuple[object, ...] | None:
+    """What the table waits for from the viewer, as a value that changes with each of their moves: their code
+    (codes being made, theirs not set) or their next guess (guessing, not done); None when it waits for nobody
+    here (a spectator, a seat that is done or gone, an open table, a finished one).
+
+    A served session whose value stays the same for the idle timeout made no move while one was awaited: it is
+    idle whatever keys it pressed (docs/serve.md, *Idle sessions*).
+    """
+    if view is None or not holds_seat(view) or view.own is None:
+        return None
+    assert view.you is not None
+    seat = view.seats[view.you]
+    if view.phase == MAKING and view.own.code_for is not None:
+        return (view.table_id, MAKING, view.own.code_for)
+    if view.phase == GUESSING and not seat.done and not view.own.done:
+        return (view.table_id, GUESSING, seat.attempts_used)
+    return None
+
+
 __all__ = [
     "check_may_open",
+    "holds_seat",
+    "move_awaited",
     "unstarted_by",
     "waiting_seat",
     "elsewhere_notice",
