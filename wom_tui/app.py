@@ -99,6 +99,8 @@ class WomApp(KeyQueue[int]):
         self._at_table = False
         self._awaited: tuple[object, float] | None = None
         """The move the table waits for from this player, and since when (the idle check at a table)."""
+        self._table_watch: Any = None
+        """The timer of :meth:`_watch_table`, running while a table's screen is open (served only)."""
         for theme in THEMES:
             self.register_theme(theme)
 
@@ -138,9 +140,6 @@ class WomApp(KeyQueue[int]):
             self.screen_change_signal.subscribe(self, self._badge)
             self._badge(self.screen)
         self.screen_change_signal.subscribe(self, self._screen_shown)
-        if self.options.served:
-            idle = self.options.idle_timeout
-            self.set_interval(min(TABLE_WATCH, idle / 4) if idle > 0 else TABLE_WATCH, self._watch_table)
         if self.check_store():
             self._restore_theme()
             from .screens.solo_resume import offer_resume
@@ -159,13 +158,16 @@ class WomApp(KeyQueue[int]):
         from .domain.table import holds_seat, move_awaited
         from .screens.live_table import LiveTableScreen
 
-        view = next((screen.view for screen in reversed(self.screen_stack) if isinstance(screen, LiveTableScreen)),
-                    None)
+        table = next((screen for screen in reversed(self.screen_stack) if isinstance(screen, LiveTableScreen)), None)
+        view = table.view if table is not None else None
         seated = holds_seat(view)
         if seated != self._at_table:
             self._at_table = seated
             if self.report_seat is not None:
                 self.report_seat(seated)
+        if table is None and self._table_watch is not None:
+            self._table_watch.stop()  # no table's screen: nothing to watch until one opens (_screen_shown)
+            self._table_watch = None
         awaited = move_awaited(view)
         now = time.monotonic()
         if awaited is None:
@@ -234,6 +236,13 @@ class WomApp(KeyQueue[int]):
         return ""
 
     def _screen_shown(self, screen: Screen[Any]) -> None:
+        if self.options.served and self._table_watch is None:
+            from .screens.live_table import LiveTableScreen
+
+            if isinstance(screen, LiveTableScreen):
+                idle = self.options.idle_timeout
+                self._table_watch = self.set_interval(min(TABLE_WATCH, idle / 4) if idle > 0 else TABLE_WATCH,
+                                                      self._watch_table)
         together = getattr(self, "together", None)
         if together is not None:
             together.show_screen(self._screen_name())
