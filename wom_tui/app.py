@@ -24,7 +24,7 @@ from textual.screen import Screen
 from .domain.identity import Identity
 from .modes import BY_NAME, MODES
 from .patches.key_queue import KeyQueue
-from .settings import OUT_OF_MEMORY, OUT_OF_MEMORY_STATUS, Settings
+from .settings import IDLE_STATUS, OUT_OF_MEMORY, OUT_OF_MEMORY_STATUS, Settings
 from .paths import stylesheets
 from .widgets.themes import THEMES
 
@@ -41,6 +41,8 @@ VIEWS: dict[str, tuple[str, str]] = {
     "daily": ("wom_tui.screens.daily", "DailyScreen"),
 }
 """Screens that are not game modes, opened by name (module and class), imported when first needed."""
+TABLE_WATCH = 2.0
+"""Seconds between two looks, in a served game, at the seat its player holds at a table (``_watch_table``)."""
 
 T = TypeVar("T")
 
@@ -91,6 +93,14 @@ class WomApp(KeyQueue[int]):
         """The line the player clicked away (until another comes)."""
         self.report_operator: Callable[..., None] = _log_operator
         """Tells the server an operator's act (a served game: the log pipe; locally: the log)."""
+        self.report_seat: Callable[[bool], None] | None = None
+        """Tells the server whether this session holds a seat at a table (a served game: the log pipe): only
+        then does its connection's drop wait for it (docs/serve.md, *In a browser*)."""
+        self._at_table = False
+        self._awaited: tuple[object, float] | None = None
+        """The move the table waits for from this player, and since when (the idle check at a table)."""
+        self._table_watch: Any = None
+        """The timer of :meth:`_watch_table`, running while a table's screen is open (served only)."""
         for theme in THEMES:
             self.register_theme(theme)
 
@@ -138,6 +148,34 @@ class WomApp(KeyQueue[int]):
             self.call_after_refresh(offer_resume, self)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.call_after_refresh(self._import_screens_soon)
+
+    def _watch_table(self) -> None:
+        """A served game, every few seconds: tell the server when this player sits down at a table or stops
+        holding a seat there, and end the game as idle (:data:`~wom_tui.settings.IDLE_STATUS`) when the table
+        has waited the idle timeout for a move of theirs (their code, their guess) that never came: keys that
+        change nothing at a table do not keep a session open (issue 34; docs/serve.md, *Idle sessions*).
+        """
+        from .domain.table import holds_seat, move_awaited
+        from .screens.live_table import LiveTableScreen
+
+        table = next((screen for screen in reversed(self.screen_stack) if isinstance(screen, LiveTableScreen)), None)
+        view = table.view if table is not None else None
+        seated = holds_seat(view)
+        if seated != self._at_table:
+            self._at_table = seated
+            if self.report_seat is not None:
+                self.report_seat(seated)
+        if table is None and self._table_watch is not None:
+            self._table_watch.stop()  # no table's screen: nothing to watch until one opens (_screen_shown)
+            self._table_watch = None
+        awaited = move_awaited(view)
+        now = time.monotonic()
+        if awaited is None:
+            self._awaited = None
+        elif self._awaited is None or self._awaited[0] != awaited:
+            self._awaited = (awaited, now)
+        elif 0 < self.options.idle_timeout <= now - self._awaited[1]:
+            self.exit(return_code=IDLE_STATUS)
 
     def _hung_up(self, together: Any) -> None:
         """SIGHUP: the player's connection is gone. Part the session (one unlink), then end the game."""
@@ -198,6 +236,13 @@ class WomApp(KeyQueue[int]):
         return ""
 
     def _screen_shown(self, screen: Screen[Any]) -> None:
+        if self.options.served and self._table_watch is None:
+            from .screens.live_table import LiveTableScreen
+
+            if isinstance(screen, LiveTableScreen):
+                idle = self.options.idle_timeout
+                self._table_watch = self.set_interval(min(TABLE_WATCH, idle / 4) if idle > 0 else TABLE_WATCH,
+                                                      self._watch_table)
         together = getattr(self, "together", None)
         if together is not None:
             together.show_screen(self._screen_name())

@@ -211,6 +211,8 @@ def run_app(settings: Settings, rng: random.Random, identity: Identity | None = 
         if _reporting:
             # An operator's act on the Operator screen: the server logs and counts it (docs/serve.md).
             app.report_operator = lambda action, **fields: report("operator", action=action, **fields)
+            # A seat at a table taken or given up: the server keeps only such a session for a dropped connection.
+            app.report_seat = lambda seated: report("seat", at_table=seated)
         if counting:
             _report_screens(app, app_module)
         css_cache = app_module._load_parsed_css() if not settings.served else None

@@ -29,6 +29,9 @@ OUT_OF_MEMORY_STATUS = 75
 OUT_OF_MEMORY = ("Sorry, your game used more memory than this server allows and had to stop "
                  "(a paste too long, perhaps). Please connect again.")
 """What its player reads then."""
+IDLE_STATUS = 76
+"""The exit status of a served game whose player held a seat at a table and made no move there for the idle
+timeout (keys that changed nothing): the server says its idle goodbye for it (docs/serve.md, *Idle sessions*)."""
 
 
 def resolve_data_dir(arg: str | os.PathLike[str] | None) -> Path:

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wom_tui.domain.matchmaking import (
+    pair_key,
     CLOSENESS,
     MATCHED_KEEP,
     STRAGGLER_HOLD,
@@ -285,17 +286,104 @@ def test_a_quick_match_table_has_a_guess_clock_so_a_stalling_loser_cannot_keep_i
     assert [r.broke for r in table.results().players] == [False, True]
 
 
-def test_two_names_from_one_network_are_never_paired_but_each_is_with_others():
+def test_two_names_from_one_network_are_paired_only_when_nobody_else_waits_and_then_unrated():
+    from wom_tui.domain.matchmaking import UNRATED_LINE
+
     # Alan and Bob: two keys of one person at one address. Carol comes from elsewhere.
     alan = Ticket(person("Alan"), 0.0, network="198.51.100.0/24")
     bob = Ticket(person("Bob"), 0.0, network="198.51.100.0/24")
-    assert pair(queue(alan, bob), {}, 5.0) == []  # together, never
-    groups = pair(queue(alan, bob, Ticket(person("Carol"), 0.0, network="203.0.113.0/24")), {}, 5.0)
+    carol = Ticket(person("Carol"), 0.0, network="203.0.113.0/24")
+    # Somebody else waits: not together (Alan plays Carol; Bob waits for the next one).
+    groups = pair(queue(alan, bob, carol), {}, 5.0)
     assert [[t.holder.name for t in g.tickets] for g in groups] == [["Alan", "Carol"]]
-    # Alone after the fill time: the computers, never each other.
-    filled = pair(queue(alan, bob), {}, 40.0)
-    assert [g.computers != () for g in filled] == [True, True]
+    assert groups[0].rated
+    # Nobody else: they play each other, but the game is unrated, and the table says so.
+    (group,) = pair(queue(alan, bob), {}, 5.0)
+    assert [t.holder.name for t in group.tickets] == ["Alan", "Bob"] and not group.rated
+    table = match_table("tn", group, seed=7, now=100.0)
+    assert not table.rated and UNRATED_LINE in table.view_for(None).log
+    assert not table.view_for(None).rated  # the results then show no rating change to wait for
     assert Ticket.from_json(alan.as_json()) == alan
+
+
+def test_a_repeat_pairing_waits_while_others_wait_and_is_allowed_when_nobody_else_does():
+    from wom_tui.domain.matchmaking import REPEAT_PAIRING
+
+    first, tables = run_wave(queue(ticket("Alan"), ticket("Bob")), {}, 10.0, new_table=make, hold=0)
+    assert [sorted(t.names) for t in tables] == [["Alan", "Bob"]]
+    assert first.paired == (("alan bob", 10.0),)
+    # Back in the queue a minute later, with Carol waiting too: Alan and Bob are not paired again.
+    again = MatchQueue((ticket("Alan", 70.0), ticket("Bob", 70.0), ticket("Carol", 70.0)), first.last_wave, first.paired)
+    groups = pair(again, {}, 71.0)
+    assert [[t.holder.name for t in g.tickets] for g in groups] == [["Alan", "Carol"]]
+    # Alone together: they are (the ratings count the repeat for little: test_ratings).
+    alone = MatchQueue((ticket("Alan", 70.0), ticket("Bob", 70.0)), first.last_wave, first.paired)
+    assert [[t.holder.name for t in g.tickets] for g in pair(alone, {}, 71.0)] == [["Alan", "Bob"]]
+    # Guests are not kept apart (they are never rated); a pairing older than the window is forgotten.
+    guests = MatchQueue((ticket("Guest 1", 70.0), ticket("Guest 2", 70.0), ticket("Carol", 70.0, attempts=8)))
+    assert len(pair(guests, {}, 71.0)) == 1
+    later = 10.0 + REPEAT_PAIRING
+    crowd = MatchQueue((ticket("Alan", later), ticket("Bob", later), ticket("Carol", later)), first.last_wave,
+                       first.paired)
+    new, tables = run_wave(crowd, {"s-Carol": 2000.0}, later, new_table=make, hold=0)
+    assert [sorted(t.names) for t in tables] == [["Alan", "Bob"]]
+    assert new.paired == (("alan bob", later),)  # the old one forgotten, the new one kept
+    assert MatchQueue.from_json(new.as_json()) == new
+
+
+networks = st.sampled_from([None, "198.51.100.0/24", "203.0.113.0/24"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(names, st.floats(0, 60), st.sampled_from([8, 10]), networks, st.booleans()), max_size=10),
+       st.sets(st.tuples(names, names)), st.floats(0, 120))
+def test_one_network_and_repeat_pairs_sit_together_only_without_a_crowd(entries, recent, now):
+    q = MatchQueue()
+    for name, since, attempts, network, registered in entries:
+        q = q.with_ticket(Ticket(person(name, registered), since, attempts=attempts, fill_after=0.0, network=network))
+    paired = tuple((key, 0.0) for a, b in recent if (key := pair_key(person(a), person(b))) is not None)
+    q = MatchQueue(q.tickets, 0.0, paired)
+    crowd = {}
+    for t in q.waiting:
+        crowd[t.attempts] = crowd.get(t.attempts, 0) + 1
+    recent_keys = {key for key, _ in paired}
+    new, tables = run_wave(q, {}, now, new_table=make, hold=0)  # (no group held: every group is a table)
+    by_session = {t.session: t for t in q.tickets}
+    for table in tables:
+        seated = [by_session[s.holder.session] for s in table._seats if s.holder is not None]
+        shared = any(a.network is not None and a.network == b.network for a, b in itertools.combinations(seated, 2))
+        repeat = any(pair_key(a.holder, b.holder) in recent_keys for a, b in itertools.combinations(seated, 2))
+        if shared or repeat:
+            assert crowd[table.attempts] <= 2  # only when nobody else waited
+        assert table.rated == (not shared)  # one network's players: unrated; anyone else: rated
+    for table in tables:
+        people = [s.holder for s in table._seats if s.holder is not None]
+        for a, b in itertools.combinations(people, 2):
+            if (key := pair_key(a, b)) is not None:
+                assert (key, now) in new.paired  # remembered for the next waves
+
+
+def test_an_unrated_quick_match_is_recorded_unrated_and_moves_no_rating():
+    from wom_tui.domain.ratings import rate_games
+    from wom_tui.domain.records import GameRecord
+    from wom_tui.domain.stats import GameSummary
+
+    alan, bob = person("Alan"), person("Bob")
+    (group,) = pair(queue(Ticket(alan, 0.0, network="198.51.100.0/24"), Ticket(bob, 0.0, network="198.51.100.0/24")),
+                    {}, 5.0)
+    table = match_table("tu", group, seed=7, now=100.0)
+    table.set_code(alan, "RGBY", 101.0)
+    table.set_code(bob, "WWKK", 102.0)
+    table.guess(alan, "WWKK", 103.0)
+    table.leave(bob, 104.0)  # Bob leaves without a guess
+    again = type(table).from_json(table.to_json())
+    assert not again.rated and again.to_json() == table.to_json()
+    record = again.record({"alan", "bob"})
+    assert not record.rated and GameRecord.from_json(record.as_json()) == record
+    summary = GameSummary.of("g1", record)
+    assert not summary.rated
+    assert rate_games([summary]).rating("Alan") is None  # no rated game at all
+    assert rate_games([summary._replace(rated=True)]).rating("Alan") is not None
 
 
 def test_a_ticket_names_the_players_network_but_never_loopback():

@@ -4,11 +4,13 @@ the client's terminal is tmux) reach each client's terminal as raw bytes."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.domain.table import MAKING
 
+from .conftest import session_ended, until
 from .sshterm import MENU_TEXT, ServerFactory, connect, new_key, open_terminal
 
 
@@ -58,3 +60,24 @@ async def test_opted_in_the_desktop_notification_reaches_the_client_wrapped_for_
     assert b"\x1bPtmux;\x1b\x1b]777;notify;World of Mastermind;Quick match found" in wrapped
     assert b"\x1bPtmux;" not in plain
     assert b"\x07" not in without_osc(plain)  # the bell was turned off
+
+
+async def test_arrow_keys_at_a_table_do_not_keep_the_session_open(start_server: ServerFactory) -> None:
+    # A server of its own: a 3 s idle timeout (room to reach a table by keys) and the computers at once.
+    server = await start_server(idle_timeout=3.0, fill_after=0.0)
+    terminal = await open_terminal(await connect(server))
+    await terminal.wait_for_text(MENU_TEXT)
+    terminal.type("q")
+    await terminal.wait_for_text("Your code")
+    (session,) = server.sessions
+    await until(lambda: session.at_table)  # the game told the server it holds a seat at a table
+    # The table waits for this player's code; they press arrow keys, well inside the idle timeout, for up
+    # to 20 s: a key that makes no move at the table does not keep the session open.
+    for _ in range(80):
+        if terminal.closed.is_set():
+            break
+        terminal.type("\x1b[A")
+        await asyncio.sleep(0.25)  # a person's pace, not a wait for a result
+    await terminal.wait_closed()
+    assert "Your table waited 3 seconds for your move, so this session was closed." in terminal.text
+    await session_ended(server, session)

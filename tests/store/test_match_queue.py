@@ -119,6 +119,53 @@ def test_a_dropped_player_leaves_the_queue(where, live_at):
     assert [t.holder.name for t in live.match_queue().tickets] == ["Alan"]
 
 
+def test_a_repeat_pairing_is_remembered_by_the_store_and_one_networks_game_is_recorded_unrated(where, live_at):
+    from wom_tui.domain.moves import Guess, Leave, SetCode
+
+    clock = Clock()
+    live = live_at(where, clock)
+    online(live, "Alan", "Bea", "Cy")
+    net = "198.51.100.0/24"
+    live.enqueue(holder("Alan"), network=net)
+    live.enqueue(holder("Bea"), network=net)
+    clock.now += WAVE_INTERVAL
+    live.match_wave(unrated, seed=1)
+    clock.now += STRAGGLER_HOLD
+    [table] = live.match_wave(unrated, seed=1)  # nobody else waited: together, unrated
+    assert sorted(table.names) == ["Alan", "Bea"] and not table.rated
+    # Another process reads what the wave remembered: Alan and Bea, with Cy waiting too, are kept apart.
+    other = live_at(where, clock)
+    assert [key for key, _ in other.match_queue().paired] == ["alan bea"]
+    for name in ("Alan", "Bea", "Cy"):
+        other.enqueue(holder(name))
+    clock.now += WAVE_INTERVAL
+    other.match_wave(unrated, seed=2)
+    clock.now += STRAGGLER_HOLD
+    made = other.match_wave(unrated, seed=2)
+    assert [sorted(t.names) for t in made] == [["Alan", "Cy"]] and made[0].rated
+    # The unrated table's game: recorded unrated on this backend too, and no rating moves.
+    alan, bea = holder("Alan"), holder("Bea")
+    live.play(table.table_id, SetCode(alan, "RGBY"))
+    live.play(table.table_id, SetCode(bea, "WWKK"))
+    live.play(table.table_id, Guess(alan, "WWKK"))
+    live.play(table.table_id, Leave(bea))
+    store = open_store(where)
+    try:
+        [game] = [g for g in store.games() if g.table_id == table.table_id]
+        assert not game.rated
+        assert store.rating_book().rating("Alan") is None
+        summaries, _ = store.game_summaries()
+        assert [s.rated for s in summaries] == [False]
+    finally:
+        store.close()
+    again = open_store(where)  # read from the folder's index (or the database's summary column) this time
+    try:
+        assert [s.rated for s in again.game_summaries()[0]] == [False]
+        assert again.rebuild_ratings().rating("Alan") is None
+    finally:
+        again.close()
+
+
 def test_a_wave_run_by_two_processes_at_once_seats_everyone_once(where, live_at):
     clock = Clock()
     one, two = live_at(where, clock), live_at(where, clock)

@@ -12,9 +12,10 @@ import pytest
 
 from serve.conftest import until
 from serve.sshterm import MENU_TEXT, ServerFactory, connect, open_terminal
-from wom_tui.serve.web import CLOSE_BAD_MESSAGE
+from wom_tui.serve.web import CLOSE_BAD_MESSAGE, CLOSE_GAME_OVER
 
 from .conftest import open_socket_tab
+from .test_reports import lose_a_solo_game
 
 SLOW_START = b"GET / HTTP/1.1\r\nHost: x\r\n"
 """A request whose headers never end (one more line every 30 s is how an attacker keeps it open)."""
@@ -136,7 +137,7 @@ async def test_only_the_configured_host_names_are_answered(start_server: ServerF
     assert server.web.sessions == []
 
 
-async def test_tabs_closed_before_playing_free_their_seats_at_once(start_server: ServerFactory) -> None:
+async def test_tabs_without_a_seat_at_a_table_free_their_seats_at_once(start_server: ServerFactory) -> None:
     server = await start_server(web="127.0.0.1:0", max_per_ip=4, seat_grace=120.0)
     assert server.web is not None
     async with aiohttp.ClientSession() as http:
@@ -146,14 +147,40 @@ async def test_tabs_closed_before_playing_free_their_seats_at_once(start_server:
             await tab.socket.close()
         # Nothing to resume (no key pressed): no game waits out the seat grace, and the address is not kept out.
         await until(lambda: server.sessions == [])
+        # A tab that played a solo game and is back at the menu has no seat at a table either: its game ends
+        # with its socket (the solo game was the store's to keep).
         again = await open_socket_tab(http, server)
         await again.wait_for_text(MENU_TEXT)
-        await again.type("?")
-        await until(lambda: server.web is not None and all(s._pressed for s in server.web.sessions))
+        await lose_a_solo_game(again)
+        await again.type("\x1b")
+        await again.wait_for_text("p Play")
+        await again.type("\x1b")
+        await again.wait_for_text(MENU_TEXT)
         (session,) = server.web.sessions
+        assert not session.at_table
         await again.socket.close()
-        await until(lambda: not session.connected)
-        assert session.running  # a tab that played keeps its game for the seat grace
+        await until(lambda: server.sessions == [])  # no seat held: the address's four are free again
+        assert not session.running
+
+
+async def test_arrow_keys_at_a_table_do_not_keep_a_tab_open(start_server: ServerFactory) -> None:
+    # A server of its own: a 3 s idle timeout and the computers at once (as the SSH door's test).
+    server = await start_server(web="127.0.0.1:0", idle_timeout=3.0, fill_after=0.0)
+    assert server.web is not None
+    async with aiohttp.ClientSession() as http:
+        tab = await open_socket_tab(http, server)
+        await tab.wait_for_text(MENU_TEXT)
+        await tab.type("q")
+        await tab.wait_for_text("Your code")
+        (session,) = server.web.sessions
+        await until(lambda: session.at_table)
+        for _ in range(80):  # up to 20 s of arrow keys, 4 a second, while the table waits for this code
+            if tab.close_code is not None:
+                break
+            await tab.type("\x1b[A")
+            await asyncio.sleep(0.25)  # a person's pace, not a wait for a result
+        assert await tab.wait_closed() == CLOSE_GAME_OVER
+        assert "Your table waited 3 seconds for your move" in " ".join(tab.text.split())
 
 
 async def test_an_endless_paste_is_cut_and_does_not_keep_the_game_awake(start_server: ServerFactory) -> None:

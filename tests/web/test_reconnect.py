@@ -1,4 +1,5 @@
-"""A blink is not the end: a dropped websocket comes back to the same game, exactly where it was."""
+"""A blink is not the end for a seat at a table: a dropped websocket comes back to the same game, exactly where
+it was. Anything else (the menu, a solo game) has nothing to wait for: its game ends with the socket."""
 
 from __future__ import annotations
 
@@ -8,52 +9,61 @@ from serve.conftest import until
 from serve.sshterm import MENU_TEXT, ServerFactory
 
 from .conftest import open_tab
-from .test_page import GAME_TEXT, page_url
+from .test_page import page_url
 
 
-async def test_a_dropped_websocket_reconnects_to_the_same_game(start_server: ServerFactory, browser: Browser) -> None:
-    server = await start_server(web="127.0.0.1:0", seat_grace=60.0)
-    assert server.web is not None
+async def _seated_tab(server, browser: Browser):
+    """A guest's tab quick matched with a computer (at once: ``fill_after`` 0), its code set, breaking HAL's."""
     tab = await open_tab(browser, page_url(server))
     await tab.wait_for_text(MENU_TEXT)
-    await tab.type("o")
-    await tab.wait_for_text("Solo game")
-    await tab.type("p")
-    await tab.wait_for_text(GAME_TEXT)
-    await tab.type("1212")
+    await tab.type("q")
+    await tab.wait_for_text("Your code")
+    await tab.type("RGBY")
     await tab.press("Enter")
-    await tab.wait_until(lambda t: "1   2   1   2" in t.text or "1  2  1  2" in t.text)
+    await tab.wait_for_text("Break the code")
+    assert server.web is not None
     (session,) = server.web.sessions
+    await until(lambda: session.at_table)  # the game told the server it holds a seat at a table
+    return tab, session
+
+
+async def test_a_dropped_websocket_at_a_table_reconnects_to_the_same_game(
+    start_server: ServerFactory, browser: Browser
+) -> None:
+    server = await start_server(web="127.0.0.1:0", seat_grace=60.0, fill_after=0.0)
+    assert server.web is not None
+    tab, session = await _seated_tab(server, browser)
+    await tab.type("RRGG")
+    await tab.press("Enter")
+    await tab.wait_for_text("Guest 1 (guest)  1/10")
     pid = session.pid
 
     await tab.page.evaluate("window.womSocket.close()")  # the connection blinks
     await until(lambda: not session.connected or len(tab.sockets) > 1)
-    await tab.wait_until(lambda t: len(t.sockets) == 2 and GAME_TEXT in t.text)  # page.js reconnected
+    await tab.wait_until(lambda t: len(t.sockets) == 2 and "Break the code" in t.text)  # page.js reconnected
     await until(lambda: session.connected)
-    await tab.wait_until(lambda t: "1   2   1   2" in t.text or "1  2  1  2" in t.text)  # the same board
+    await tab.wait_for_text("Guest 1 (guest)  1/10")  # the same table, the same guesses
     assert server.web.sessions == [session] and session.pid == pid and session.running
     assert len(server.sessions) == 1
 
     # A reload of the same tab, too, finds the same game.
     await tab.page.reload()
-    await tab.wait_until(lambda t: len(t.sockets) == 3 and GAME_TEXT in t.text and ("1   2   1   2" in t.text or "1  2  1  2" in t.text))
+    await tab.wait_until(lambda t: len(t.sockets) == 3 and "Guest 1 (guest)  1/10" in t.text)
     assert server.web.sessions == [session] and session.pid == pid
     # And the keyboard works at once after the reload, with no click (the page focused the terminal).
-    await tab.type("3434")
+    await tab.type("BBYY")
     await tab.press("Enter")
-    await tab.wait_until(lambda t: "3   4   3   4" in t.text or "3  4  3  4" in t.text)
+    await tab.wait_for_text("Guest 1 (guest)  2/10")
 
 
-async def test_a_tab_that_does_not_come_back_loses_its_game_after_the_seat_grace(
+async def test_a_tab_at_a_table_that_does_not_come_back_loses_its_game_after_the_seat_grace(
     start_server: ServerFactory, browser: Browser
 ) -> None:
-    server = await start_server(web="127.0.0.1:0", seat_grace=0.5)
+    server = await start_server(web="127.0.0.1:0", seat_grace=0.5, fill_after=0.0)
     assert server.web is not None
-    tab = await open_tab(browser, page_url(server))
-    await tab.wait_for_text(MENU_TEXT)
-    await tab.type("?")  # played: the game is worth waiting for (a tab that never played ends at once)
-    (session,) = server.web.sessions
-    await until(lambda: session._pressed)
+    tab, session = await _seated_tab(server, browser)
     await tab.page.close()
+    await until(lambda: not session.connected)
+    assert session.running  # waiting the seat grace for the tab
     await until(lambda: not session.running)
     assert server.sessions == [] and server.web.sessions == []

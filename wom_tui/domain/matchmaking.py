@@ -17,6 +17,11 @@ comes meanwhile, close enough in rating and on the same attempts, joins it at on
 soon as they can). The group's table is made when the hold is over or as soon as it is full. A table
 of four, or one a computer fills, is made at once. (docs/arcade.md, *Quick match across servers*.)
 
+Fair pairing (docs/arcade.md, *Fair ratings*): two players of one network (an IPv4 /24, an IPv6 /64) and two
+registered names quick match paired less than :data:`~.waits.REPEAT_PAIRING` ago (:attr:`MatchQueue.paired`)
+are paired only when nobody else with the same attempts waits; a table of one network's players is then
+unrated (:attr:`Group.rated`), and a repeat counts for little in the ratings (``ratings.REPEAT_WINDOW``).
+
 Everything here is pure: ratings come in as numbers (a guest's or an unrated player's is
 :data:`RATING_MIDDLE`), the time as ``now``, table ids and seeds from the caller. One wave never
 seats a ticket twice, and a ticket once seated is never paired again (:meth:`Ticket.waiting`).
@@ -32,8 +37,8 @@ from typing import Any
 from .browser import network_key
 from .ratings import DISPLAY_BASE
 from .table import COMPUTER_PACE, SeatHolder, Table, TableDataError
-from .users import COMPUTER_NAMES
-from .waits import FILL_AFTER, SEAT_GRACE
+from .users import COMPUTER_NAMES, name_key
+from .waits import FILL_AFTER, REPEAT_PAIRING, SEAT_GRACE
 from .wom import MAX_ATTEMPTS, MIN_ATTEMPTS
 
 WAVE_INTERVAL = 10.0
@@ -54,6 +59,8 @@ MATCHED_KEEP = 60.0
 """Seconds a seated ticket stays in the queue for its player's screen to read it."""
 STRAGGLER_HOLD = 3.0
 """Seconds a wave's group of two or three waits for one more player before its table is made."""
+UNRATED_LINE = "This game is not rated: two of its players connect from one network."
+"""The first line of an unrated quick-match table's log (docs/arcade.md, *Fair ratings*)."""
 
 
 def pairing_network(address: str | None) -> str | None:
@@ -95,7 +102,8 @@ class Ticket:
     """When the held group's table is made if nobody else joins (None: not in a held group)."""
     network: str | None = None
     """The network the player connects from (an IPv4 /24, an IPv6 /64; None: not known, a local game): two
-    players of one network are never paired (one person with two names would feed one the other's games)."""
+    players of one network are paired only when nobody else waits, and their game is then unrated (one person
+    with two names would feed one the other's games)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.holder, SeatHolder):
@@ -162,12 +170,29 @@ class Ticket:
             raise TableDataError(str(exc)) from None
 
 
+def pair_key(a: SeatHolder, b: SeatHolder) -> str | None:
+    """Two registered names as :attr:`MatchQueue.paired` keeps them (name keys, sorted); None unless both are
+    registered and not the same name.
+    """
+    if not (a.registered and b.registered):
+        return None
+    first, second = sorted((name_key(a.name), name_key(b.name)))
+    return None if first == second else f"{first} {second}"
+
+
 @dataclass(frozen=True)
 class MatchQueue:
-    """Every ticket (waiting or just seated) and when the last wave ran."""
+    """Every ticket (waiting or just seated), when the last wave ran, and whom quick match paired lately."""
 
     tickets: tuple[Ticket, ...] = ()
     last_wave: float = 0.0
+    paired: tuple[tuple[str, float], ...] = ()
+    """Registered names quick match seated together (:func:`pair_key`) and when, the last
+    :data:`~.waits.REPEAT_PAIRING` seconds' (a wave forgets older ones)."""
+
+    def paired_since(self, now: float, window: float = REPEAT_PAIRING) -> frozenset[str]:
+        """The pairs seated together less than ``window`` seconds before ``now``."""
+        return frozenset(key for key, at in self.paired if now - at < window)
 
     def ticket(self, session: str) -> Ticket | None:
         """The ticket of ``session``, if any."""
@@ -198,16 +223,34 @@ class MatchQueue:
         return replace(self, tickets=tuple(t for t in self.tickets if t.session not in sessions))
 
     def as_json(self) -> dict[str, Any]:
-        """The queue as plain JSON data."""
-        return {"tickets": [t.as_json() for t in self.tickets], "last_wave": self.last_wave}
+        """The queue as plain JSON data (``paired`` only when there are any)."""
+        data: dict[str, Any] = {"tickets": [t.as_json() for t in self.tickets], "last_wave": self.last_wave}
+        if self.paired:
+            data["paired"] = paired_as_json(self.paired)
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> MatchQueue:
         """Rebuild from :meth:`as_json` data; :class:`.table.TableDataError` if it is not one."""
-        if not isinstance(data, dict) or set(data) != {"tickets", "last_wave"} \
+        if not isinstance(data, dict) or set(data) - {"paired"} != {"tickets", "last_wave"} \
                 or not isinstance(data["tickets"], list) or type(data["last_wave"]) not in (int, float):
-            raise TableDataError("a match queue holds exactly a list of tickets and last_wave")
-        return cls(tuple(Ticket.from_json(t) for t in data["tickets"]), float(data["last_wave"]))
+            raise TableDataError("a match queue holds exactly a list of tickets and last_wave (and paired)")
+        return cls(tuple(Ticket.from_json(t) for t in data["tickets"]), float(data["last_wave"]),
+                   paired_from_json(data.get("paired", [])))
+
+
+def paired_as_json(paired: tuple[tuple[str, float], ...]) -> list[list[Any]]:
+    """:attr:`MatchQueue.paired` as JSON data: ``[[pair key, when], …]``."""
+    return [[key, at] for key, at in paired]
+
+
+def paired_from_json(data: Any) -> tuple[tuple[str, float], ...]:
+    """:func:`paired_as_json`'s data back; :class:`.table.TableDataError` if it is not that."""
+    if not isinstance(data, list) or not all(
+            isinstance(item, list) and len(item) == 2 and isinstance(item[0], str) and type(item[1]) in (int, float)
+            for item in data):
+        raise TableDataError("a match queue's 'paired' is a list of [names, when]")
+    return tuple((key, float(at)) for key, at in data)
 
 
 def wave_due(queue: MatchQueue, now: float, interval: float = WAVE_INTERVAL) -> bool:
@@ -245,6 +288,46 @@ class Group:
     computers: tuple[str, ...]
     attempts: int
 
+    @property
+    def rated(self) -> bool:
+        """False when two of its players connect from one network: their game is recorded unrated."""
+        networks = [t.network for t in self.tickets if t.network is not None]
+        return len(networks) == len(set(networks))
+
+
+def crowds(queue: MatchQueue) -> dict[int, int]:
+    """How many wait (held groups too) for each number of attempts: more than two is a crowd, in which one
+    network's players and a repeat pair are not seated together.
+    """
+    counts: dict[int, int] = {}
+    for ticket in queue.waiting:
+        counts[ticket.attempts] = counts.get(ticket.attempts, 0) + 1
+    return counts
+
+
+@dataclass(frozen=True)
+class Fairness:
+    """What a wave needs to pair fairly: who waits (per attempts) and the pairs seated lately."""
+
+    crowd: Mapping[int, int]
+    recent: frozenset[str]
+
+    @classmethod
+    def of(cls, queue: MatchQueue, now: float, window: float = REPEAT_PAIRING) -> Fairness:
+        """The fairness of a wave on ``queue`` at ``now``."""
+        return cls(crowds(queue), queue.paired_since(now, window))
+
+    def apart(self, a: Ticket, b: Ticket) -> bool:
+        """True when ``a`` and ``b`` must not sit together now: one network's players, or two names paired
+        within the window, while somebody else with their attempts waits too.
+        """
+        if self.crowd.get(a.attempts, 0) <= 2:
+            return False
+        if a.network is not None and a.network == b.network:
+            return True
+        key = pair_key(a.holder, b.holder)
+        return key is not None and key in self.recent
+
 
 def nearest_computer(rating: float, computer_ratings: Mapping[str, float]) -> str:
     """The computer player whose rating is nearest ``rating`` (ties: the first of COMPUTER_NAMES)."""
@@ -253,7 +336,7 @@ def nearest_computer(rating: float, computer_ratings: Mapping[str, float]) -> st
 
 
 def pair(queue: MatchQueue, ratings: Mapping[str, float], now: float,
-         computer_ratings: Mapping[str, float] | None = None) -> list[Group]:
+         computer_ratings: Mapping[str, float] | None = None, fairness: Fairness | None = None) -> list[Group]:
     """One wave's pairing of the free tickets (not those in a held group): the groups it makes.
     ``ratings`` by session (missing: :data:`RATING_MIDDLE`).
 
@@ -261,15 +344,17 @@ def pair(queue: MatchQueue, ratings: Mapping[str, float], now: float,
     in the group is within the wider of the two players' :func:`tolerance` and has the same attempts.
     A group of at least two is seated. A player left alone takes a close player from a full table
     (three and two rather than four and one); failing that, once their fill time has come, the computer
-    nearest their rating. Everyone else keeps waiting. No ticket is in two groups.
+    nearest their rating. Everyone else keeps waiting. No ticket is in two groups. ``fairness`` (by default
+    the queue's own, :meth:`Fairness.of`) keeps one network's players and a repeat pair apart in a crowd.
     """
     computer_ratings = computer_ratings or {}
+    fair = fairness if fairness is not None else Fairness.of(queue, now)
 
     def rating(ticket: Ticket) -> float:
         return ratings.get(ticket.session, RATING_MIDDLE)
 
     def close(a: Ticket, b: Ticket) -> bool:
-        return _close(a, b, ratings, now)
+        return _close(a, b, ratings, now, fair)
 
     left = [t for t in queue.waiting if t.free]
     groups: list[Group] = []
@@ -298,9 +383,11 @@ def pair(queue: MatchQueue, ratings: Mapping[str, float], now: float,
     return groups
 
 
-def _close(a: Ticket, b: Ticket, ratings: Mapping[str, float], now: float) -> bool:
-    """Same attempts, not of one network, and ratings within the wider of the two players' :func:`tolerance`."""
-    if a.network is not None and a.network == b.network:
+def _close(a: Ticket, b: Ticket, ratings: Mapping[str, float], now: float, fair: Fairness) -> bool:
+    """Same attempts, not kept apart (:meth:`Fairness.apart`), and ratings within the wider of the two players'
+    :func:`tolerance`.
+    """
+    if fair.apart(a, b):
         return False
     wider = max(tolerance(now - a.since), tolerance(now - b.since))
     return a.attempts == b.attempts and abs(ratings.get(a.session, RATING_MIDDLE)
@@ -319,6 +406,9 @@ def match_table(table_id: str, group: Group, *, seed: int, now: float, grace: fl
     creator = group.tickets[0].holder
     table = Table(table_id, creator, seats=len(group.tickets) + len(group.computers), attempts=group.attempts,
                   seed=seed, now=now, grace=grace, pace=pace, guess_clock=guess_clock)
+    if not group.rated:
+        table.rated = False
+        table.log.append(UNRATED_LINE)
     for index, ticket in enumerate(group.tickets[1:], start=1):
         table.sit(ticket.holder, index)
     for index, name in enumerate(group.computers, start=len(group.tickets)):
@@ -330,12 +420,14 @@ def match_table(table_id: str, group: Group, *, seed: int, now: float, grace: fl
 def run_wave(queue: MatchQueue, ratings: Mapping[str, float], now: float, *,
              new_table: Callable[[Group], Table], live: set[str] | frozenset[str] | None = None,
              computer_ratings: Mapping[str, float] | None = None,
-             hold: float = STRAGGLER_HOLD) -> tuple[MatchQueue, list[Table]]:
+             hold: float = STRAGGLER_HOLD, repeat_window: float = REPEAT_PAIRING) -> tuple[MatchQueue, list[Table]]:
     """A whole wave on ``queue``: drop tickets whose session is not in ``live`` (when given) and
     seated tickets kept long enough; let free players join held groups they are close to; make the
     tables of held groups that are full or whose hold is over; pair the free players left, holding a
     group of two or three people for ``hold`` seconds (0: never) and making the others' tables now.
-    Returns the new queue (seated tickets naming their table, ``last_wave`` = now) and the tables.
+    Returns the new queue (seated tickets naming their table, ``last_wave`` = now, the names it seated together
+    added to ``paired`` and those older than ``repeat_window`` forgotten) and the tables. One network's players
+    and names paired within ``repeat_window`` sit together only when nobody else waits (:class:`Fairness`).
     """
     kept = []
     for ticket in queue.tickets:
@@ -344,7 +436,8 @@ def run_wave(queue: MatchQueue, ratings: Mapping[str, float], now: float, *,
         if not ticket.waiting and ticket.matched_at is not None and now - ticket.matched_at > MATCHED_KEEP:
             continue
         kept.append(ticket)
-    queue = MatchQueue(tuple(kept), queue.last_wave)
+    queue = MatchQueue(tuple(kept), queue.last_wave, tuple(p for p in queue.paired if now - p[1] < repeat_window))
+    fair = Fairness.of(queue, now, repeat_window)
     changed: dict[str, Ticket] = {}
     groups = {key: list(members) for key, members in queue.held.items()}
     for key, members in list(groups.items()):
@@ -356,17 +449,23 @@ def run_wave(queue: MatchQueue, ratings: Mapping[str, float], now: float, *,
     # made soonest), before any new pairing.
     for ticket in [t for t in queue.waiting if t.free]:
         for key, members in sorted(groups.items(), key=lambda item: (item[1][0].held_until or 0.0, item[0])):
-            if len(members) < MAX_SEATS and all(_close(ticket, m, ratings, now) for m in members):
+            if len(members) < MAX_SEATS and all(_close(ticket, m, ratings, now, fair) for m in members):
                 joined = replace(ticket, group=key, held_until=members[0].held_until)
                 members.append(joined)
                 changed[ticket.session] = joined
                 break
     tables = []
     seated: dict[str, Ticket] = {}
+    paired = list(queue.paired)
 
     def seat(group: Group) -> None:
         table = new_table(group)
         tables.append(table)
+        for index, first in enumerate(group.tickets):
+            for second in group.tickets[index + 1:]:
+                key = pair_key(first.holder, second.holder)
+                if key is not None:
+                    paired.append((key, now))
         for ticket in group.tickets:
             seated[ticket.session] = replace(ticket, table_id=table.table_id, matched_at=now, group=None,
                                              held_until=None)
@@ -375,8 +474,8 @@ def run_wave(queue: MatchQueue, ratings: Mapping[str, float], now: float, *,
         held_until = members[0].held_until
         if len(members) == MAX_SEATS or (held_until is not None and held_until <= now):
             seat(Group(tuple(members), (), members[0].attempts))
-    free = MatchQueue(tuple(changed.get(t.session, t) for t in queue.tickets), queue.last_wave)
-    for group in pair(free, ratings, now, computer_ratings):
+    free = MatchQueue(tuple(changed.get(t.session, t) for t in queue.tickets), queue.last_wave, queue.paired)
+    for group in pair(free, ratings, now, computer_ratings, fair):
         if group.computers or len(group.tickets) >= MAX_SEATS or hold <= 0:
             seat(group)
         else:
@@ -384,11 +483,15 @@ def run_wave(queue: MatchQueue, ratings: Mapping[str, float], now: float, *,
             for ticket in group.tickets:
                 changed[ticket.session] = replace(ticket, group=key, held_until=now + hold)
     tickets = tuple(seated.get(t.session) or changed.get(t.session, t) for t in queue.tickets)
-    return MatchQueue(tickets, now), tables
+    latest: dict[str, float] = {}
+    for key, at in paired:
+        latest[key] = max(at, latest.get(key, at))
+    return MatchQueue(tickets, now, tuple(sorted(latest.items()))), tables
 
 
 __all__ = [
-    "CLOSENESS", "FILL_AFTER", "Group", "MATCHED_KEEP", "MAX_SEATS", "MatchQueue", "RATING_MIDDLE", "RatingOf",
+    "CLOSENESS", "FILL_AFTER", "Fairness", "Group", "MATCHED_KEEP", "REPEAT_PAIRING", "UNRATED_LINE", "crowds",
+    "pair_key", "paired_as_json", "paired_from_json", "MAX_SEATS", "MatchQueue", "RATING_MIDDLE", "RatingOf",
     "pairing_network",
     "STRAGGLER_HOLD", "Ticket",
     "WAVE_AT", "WAVE_INTERVAL", "WIDENING", "match_table", "nearest_computer", "pair", "run_wave", "tolerance",

@@ -42,6 +42,7 @@ from openskill.models import PlackettLuce
 
 from .stats import GameSummary
 from .users import computer_name, name_key
+from .waits import REPEAT_PAIRING
 
 _MODEL = PlackettLuce()
 MU: float = _MODEL.mu
@@ -70,7 +71,7 @@ RATED_KIND = "wom"
 THROWN_WEIGHT = 0.1
 """How much of a full rating update a game that looks thrown gives (a rule of the ratings, the same on every
 server sharing a store: the ratings are a pure function of the games)."""
-REPEAT_WINDOW = timedelta(hours=1)
+REPEAT_WINDOW = timedelta(seconds=REPEAT_PAIRING)
 """Two registered names who played each other less than this before: their next game looks thrown."""
 _INT = {int}
 
@@ -172,7 +173,7 @@ def rated_game(summary: GameSummary) -> RatedGame | None:
     """The game as rated, or None if it is not rated (another kind, fewer than two rated players, a
     hot-seat game with fewer than two registered users: :func:`rates`).
     """
-    if summary.kind != RATED_KIND:
+    if summary.kind != RATED_KIND or not summary.rated:
         return None
     if not rates([(line.name, line.is_user) for line in summary.players], hot_seat=bool(summary.hot_seat)):
         return None

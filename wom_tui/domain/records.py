@@ -103,6 +103,7 @@ class _GameShape(msgspec.Struct, forbid_unknown_fields=True):
     ruleset: Any  # Ruleset.from_json
     hot_seat: bool | None = None
     table_id: str | None = None
+    rated: bool = True
 
 
 _GAME_MESSAGES = {
@@ -140,6 +141,9 @@ class GameRecord:
     """True: a hot-seat game; False: a live table; None: not known (an older record, another kind)."""
     table_id: str | None = None
     """The live table the game was played at (only when ``hot_seat`` is False)."""
+    rated: bool = True
+    """False: a game the ratings leave out whoever played it (a quick match of one network's players,
+    docs/arcade.md, *Fair ratings*); written only when False."""
 
     def __post_init__(self) -> None:
         if self.hot_seat is not None and type(self.hot_seat) is not bool:
@@ -161,6 +165,7 @@ class GameRecord:
             "finished_at": self.finished_at,
             **({} if self.hot_seat is None else {"hot_seat": self.hot_seat}),
             **({} if self.table_id is None else {"table_id": self.table_id}),
+            **({} if self.rated else {"rated": False}),
         }
 
     @classmethod
@@ -168,4 +173,4 @@ class GameRecord:
         """Rebuild from :meth:`as_json` data; ``ValueError`` if it is not one (types are not coerced)."""
         game = shaped(data, _GameShape, _GAME_MESSAGES, what="a game")
         return cls(game.kind, Ruleset.from_json(game.ruleset), tuple(map(PlayerRecord._from_shape, game.players)),
-                   game.finished_at, game.hot_seat, game.table_id)
+                   game.finished_at, game.hot_seat, game.table_id, game.rated)

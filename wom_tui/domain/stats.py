@@ -54,6 +54,8 @@ class GameSummary(NamedTuple):
     players: tuple[PlayerLine, ...]
     hot_seat: bool | None = None
     """Where a World of Mastermind game was played (see :class:`~.records.GameRecord`): None if not known."""
+    rated: bool = True
+    """False: the record says the ratings leave it out (:attr:`~.records.GameRecord.rated`)."""
 
     @classmethod
     def of(cls, game_id: str, record: GameRecord) -> GameSummary:
@@ -65,6 +67,7 @@ class GameSummary(NamedTuple):
             record.finished_at,
             tuple(PlayerLine(p.name, p.is_user, p.broke, p.attempts, p.points) for p in record.players),
             record.hot_seat,
+            record.rated,
         )
 
     @property

@@ -216,6 +216,8 @@ class TableView:
     """The results table once finished (the same for every viewer, codes revealed), else None."""
     game_id: str | None = None
     """The id the finished game is recorded under (for its rating changes)."""
+    rated: bool = True
+    """False: the game is recorded unrated (a quick match of one network's players)."""
 
     @property
     def attempts(self) -> int:
@@ -313,6 +315,7 @@ class _TableShape(msgspec.Struct, forbid_unknown_fields=True):
     auto_start: bool | msgspec.UnsetType = msgspec.UNSET
     rematch_id: str | msgspec.UnsetType = msgspec.UNSET
     origin: str | None = None
+    unrated: bool | msgspec.UnsetType = msgspec.UNSET
 
 
 _TABLE_MESSAGES = {
@@ -390,6 +393,8 @@ class Table:
         """Once the game is over: the id of the table "again" opened (the same seats)."""
         self.origin = origin
         """The network address its creator connected from (None when opened on this machine)."""
+        self.rated = True
+        """False: its game is recorded as unrated (a quick match of players from one network; its rematch too)."""
         self._seats = [_Seat() for _ in range(seats)]
         self._seats[0].holder = creator
         self._boards: list[DecodingBoard] = []
@@ -585,6 +590,7 @@ class Table:
         table = Table(table_id, person, seats=len(order), attempts=self.attempts, ruleset=self.ruleset,
                       seed=seed, now=now, grace=self.grace, pace=self.pace, guess_clock=self.guess_clock)
         table.auto_start = True
+        table.rated = self.rated
         for number, seat in enumerate(order[1:], start=1):
             if seat.computer is not None:
                 table.seat_computer(person, number, seat.computer)
@@ -897,7 +903,7 @@ class Table:
             self._registered(seat) and (registered is None or name_key(seat.name or "") in registered)
             for seat in self._seats
         ]
-        return game_record(self.ruleset, self.results(), self._boards, users, table_id=self.table_id)
+        return game_record(self.ruleset, self.results(), self._boards, users, table_id=self.table_id, rated=self.rated)
 
     # -- views -----------------------------------------------------------------------------------
 
@@ -931,7 +937,7 @@ class Table:
             self.table_id, self.version, self.phase, self.ruleset, self.creator.name, tuple(seats), you, own,
             tuple(self.log), self.results() if self.phase == FINISHED else None, self.closed_reason, self.next_due(),
             self.guess_clock, tuple(self.invited), self.rematch_id,
-            self.final_rows() if self.phase == FINISHED else None, self.game_id,
+            self.final_rows() if self.phase == FINISHED else None, self.game_id, self.rated,
         )
 
     # -- JSON ------------------------------------------------------------------------------------
@@ -957,6 +963,8 @@ class Table:
             extras["auto_start"] = True
         if self.rematch_id is not None:
             extras["rematch_id"] = self.rematch_id
+        if not self.rated:
+            extras["unrated"] = True
         return extras
 
     def _to_json(self) -> dict[str, Any]:
@@ -1024,6 +1032,9 @@ class Table:
         table.recorded = shape.recorded
         table.invited = [] if shape.invited is msgspec.UNSET else [check_name(name) for name in shape.invited]
         table.auto_start = shape.auto_start is True
+        if shape.unrated is False:
+            raise TableDataError("'unrated' is written only when true")
+        table.rated = shape.unrated is not True
         if shape.rematch_id is not msgspec.UNSET:
             table.rematch_id = check_table_id(shape.rematch_id)
         table._seats = [cls._seat_from_shape(number, seat, ruleset, table.guess_clock is not None)
@@ -1151,8 +1162,37 @@ def check_may_open(tables: Iterable[Table], creator: SeatHolder, origin: str | N
                           f"(at most {per_address}): join one, or wait until one starts or closes.")
 
 
+def holds_seat(view: TableView | None) -> bool:
+    """True while the viewer holds a seat at a table not over yet (open, codes being made, guessing): what a
+    served session's connection waits for when it drops (docs/serve.md, *In a browser*).
+    """
+    return (view is not None and view.you is not None and not view.seats[view.you].gone
+            and view.phase in (OPEN, MAKING, GUESSING))
+
+
+def move_awaited(view: TableView | None) -> tuple[object, ...] | None:
+    """What the table waits for from the viewer, as a value that changes with each of their moves: their code
+    (codes being made, theirs not set) or their next guess (guessing, not done); None when it waits for nobody
+    here (a spectator, a seat that is done or gone, an open table, a finished one).
+
+    A served session whose value stays the same for the idle timeout made no move while one was awaited: it is
+    idle whatever keys it pressed (docs/serve.md, *Idle sessions*).
+    """
+    if view is None or not holds_seat(view) or view.own is None:
+        return None
+    assert view.you is not None
+    seat = view.seats[view.you]
+    if view.phase == MAKING and view.own.code_for is not None:
+        return (view.table_id, MAKING, view.own.code_for)
+    if view.phase == GUESSING and not seat.done and not view.own.done:
+        return (view.table_id, GUESSING, seat.attempts_used)
+    return None
+
+
 __all__ = [
     "check_may_open",
+    "holds_seat",
+    "move_awaited",
     "unstarted_by",
     "waiting_seat",
     "elsewhere_notice",

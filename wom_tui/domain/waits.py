@@ -8,3 +8,8 @@ SEAT_GRACE = 120.0
 
 FILL_AFTER = 30.0
 """Seconds a quick-match player waits before the computers fill their table (``--fill-after``)."""
+
+REPEAT_PAIRING = 3600.0
+"""Seconds after quick match paired two registered names during which it pairs them again only when nobody
+else waits (docs/arcade.md, *Fair ratings*); their ratings then count such a repeat for little, over the same
+window (``ratings.REPEAT_WINDOW``)."""

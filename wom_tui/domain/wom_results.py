@@ -93,7 +93,7 @@ def game_results(
 
 def game_record(
     ruleset: Ruleset, results: GameResults, boards: Sequence[DecodingBoard], users: Sequence[bool], *,
-    table_id: str | None,
+    table_id: str | None, rated: bool = True,
 ) -> GameRecord:
     """The finished game as a record for the store; a player not among ``users`` is kept without points.
 
@@ -105,7 +105,7 @@ def game_record(
             row.breaking if is_user else 0, row.making if is_user else 0,
         )
         for row, board, is_user in zip(results.players, boards, users, strict=True)
-    ), hot_seat=table_id is None, table_id=table_id)
+    ), hot_seat=table_id is None, table_id=table_id, rated=rated)
 
 
 __all__ = ["GameResults", "PlayerResult", "board_outcome", "game_record", "game_results"]

@@ -423,8 +423,9 @@ class LiveTableScreen(LiveScreen):
         if view.final is None:
             return
         changes: dict[str, str] = {}
-        # A game that will never be rated (a guest against one computer) says so, not "…" for ever.
-        rated = rates([(row.name, view.seats[row.seat].kind == "person" and view.seats[row.seat].registered)
+        # A game that will never be rated (a guest against one computer, an unrated quick match) says so, not
+        # "…" for ever.
+        rated = view.rated and rates([(row.name, view.seats[row.seat].kind == "person" and view.seats[row.seat].registered)
                        for row in view.final])
         book = self.wom.with_store(self.wom.store.rating_book, on_error=lambda _error: None) \
             if view.game_id is not None and rated else None

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 import asyncssh
 
 from .. import launch
+from ..settings import IDLE_STATUS
 from ..domain.presence import new_session_id
 from ..domain.words import counted
 from .events import MAX_REPORTS, Events, Who
@@ -37,6 +38,11 @@ NO_GUESTS = (
     "(make one with ssh-keygen -t ed25519, then connect again).\r\n"
 )
 IDLE_CLOSED = "\r\nWorld of Mastermind closed this session after {idle} without a key press. See you soon!\r\n"
+IDLE_AT_TABLE = (
+    "\r\nYour table waited {idle} for your move, so this session was closed.\r\n"
+    "Keys that make no move at a table do not keep it open. See you soon!\r\n"
+)
+"""What a player reads whose game ended as idle at a table (its exit status ``IDLE_STATUS``)."""
 SHUTTING_DOWN = "\r\nThe World of Mastermind server is shutting down. Thanks for playing!\r\n"
 START_FAILED = "Sorry, the game could not start. Please try again later.\r\n"
 
@@ -67,6 +73,8 @@ _LOG_LINE = 2000
 _KILL_GRACE = 3.0
 REPORT_MARK = launch.REPORT_MARK.encode()
 """How a game's report line begins on its log pipe (``launch.report``); the rest is one JSON object."""
+SEAT_REPORT = b'{"event":"seat","at_table":'
+"""A game's report that its player took (``true``) or gave up (``false``) a seat at a table."""
 _NO_EVENTS = Events()
 
 
@@ -162,6 +170,11 @@ class SeatedGame:
     _events: Events
     _reports: int
     _log_budget: int
+    _ending: str | None
+    _farewell: str | None
+    at_table = False
+    """The game says its player holds a seat at a table not over yet (``SEAT_REPORT``): only such a session
+    waits for a dropped connection (a browser tab: the seat grace)."""
 
     @property
     def _idle_timeout(self) -> float | None:
@@ -191,6 +204,10 @@ class SeatedGame:
         if line.startswith(REPORT_MARK):
             # What the game reports for the metrics (launch.report): counted, never logged.
             self._reports += 1
+            report = line[len(REPORT_MARK):]
+            if report.startswith(SEAT_REPORT):
+                self.at_table = report[len(SEAT_REPORT):].startswith(b"true")
+                return
             if self._reports <= MAX_REPORTS:
                 self._events.game_report(
                     self.who, line[len(REPORT_MARK):].decode("utf-8", "replace"), self._loop.time() - self._started_at)
@@ -215,6 +232,14 @@ class SeatedGame:
                 os.killpg(self._proc.pid, signum)
             except (ProcessLookupError, PermissionError):
                 pass
+
+    def _idle_goodbye(self, status: int) -> None:
+        """The game ended as idle at its table (``IDLE_STATUS``): the session ends as idle, saying why."""
+        if status == IDLE_STATUS and not self._farewell:
+            timeout = self._idle_timeout or 0.0
+            log.info("%s: no move at its table for %s, closed as idle", self.label, describe_seconds(timeout))
+            self._ending = self._ending or "idle"
+            self._farewell = IDLE_AT_TABLE.format(idle=describe_seconds(timeout))
 
     def _arm_idle(self) -> None:
         timeout = self._idle_timeout
@@ -531,6 +556,7 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
             if not self._ending:
                 self._drain(master)
             os.close(master)
+        self._idle_goodbye(status)
         self._server.leave_seat(self)
         if self._farewell:
             self._send(TERMINAL_RESET + self._farewell.encode())

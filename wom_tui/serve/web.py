@@ -13,8 +13,8 @@ shipped, and why:
   (the font is served from textual-serve's own ``static/fonts``) and moves the script to ``page.js``, so
   the Content-Security-Policy allows no inline script and no outside request at all;
 - its page ends at the first websocket close ("Session ended"); ``page.js`` reloads instead, and the tab's
-  token (``/ws/<token>``, kept in the tab's ``sessionStorage``) finds the same game, which waited for it
-  for the seat grace (:class:`WebSession`).
+  token (``/ws/<token>``, kept in the tab's ``sessionStorage``) finds the same game if it holds a seat at a
+  table (it waited for the seat grace); any other game ended when its socket closed (:class:`WebSession`).
 """
 
 from __future__ import annotations
@@ -254,8 +254,8 @@ class WebSession(SeatedGame):
     """One browser tab's game: forked by the warm parent, on pipes framed by Textual's web driver.
 
     It holds a seat from its start to its game's end. Its websocket may drop and come back (a blink, a
-    reload): in between the game waits, for at most the seat grace, with its output dropped (the next
-    socket gets a full repaint).
+    reload): in between a game whose player holds a seat at a table waits, for at most the seat grace, with its
+    output dropped (the next socket gets a full repaint); any other game ends at once.
     """
 
     def __init__(self, door: WebDoor, tab: str, label: str, host: str, name: str | None, size: tuple[int, int]) -> None:
@@ -304,10 +304,6 @@ class WebSession(SeatedGame):
         self.closed = asyncio.Event()
         """Set once the session has ended and its socket (if any) is closed."""
         self.attached = asyncio.Event()
-        self._drew = False
-        """The game drew a frame on a tab's terminal."""
-        self._pressed = False
-        """The tab sent a key to the game."""
 
     # -- what the server sees (as of an SSH session) ------------------------------------------------
 
@@ -397,6 +393,7 @@ class WebSession(SeatedGame):
             self._stdin = None
         self._server.leave_seat(cast("GameSession", self))
         self._door.forget(self)
+        self._idle_goodbye(status)
         if status == OUT_OF_MEMORY_STATUS and not self._farewell:
             self._farewell = OUT_OF_MEMORY + "\r\n"
             self._ending = self._ending or "game out of memory"
@@ -429,17 +426,19 @@ class WebSession(SeatedGame):
         self.attached.set()
 
     def detach(self, socket: web.WebSocketResponse) -> None:
-        """The tab's socket closed: keep the game for the seat grace, unless it comes back."""
+        """The tab's socket closed: a game with a seat at a table waits the seat grace for it; any other ends."""
         if self._socket is not socket:
             return
         self._socket = None
         self.attached.clear()
         if self._ending or self.task is None or self.task.done():
             return
-        if not (self._drew and self._pressed):
-            # Nothing to come back to (no frame seen, no key pressed): the game and its seat go at once.
-            log.info("%s: browser gone before playing; ending the game", self.label)
-            self.end("browser left before playing")
+        if not self.at_table:
+            # Only a seat at a table is worth waiting for (issue 34): a tab at the menu, in a solo game (kept in
+            # the store after every move, offered again) or one that never drew a frame ends at once, and
+            # its seat on the server with it (its address is not kept out).
+            log.info("%s: browser gone, no seat at a table; ending the game", self.label)
+            self.end("browser left")
             return
         self._detached_at = self._loop.time()
         grace = self._server.settings.seat_grace
@@ -485,7 +484,6 @@ class WebSession(SeatedGame):
     async def _keys(self, data: bytes) -> None:
         if self._stdin is None or self._ending:
             return
-        self._pressed = True
         dropped, cut = self._throttle.dropped, self._throttle.pastes_cut
         data = self._throttle.feed(data)
         if self._throttle.dropped != dropped:
@@ -549,7 +547,6 @@ class WebSession(SeatedGame):
             return  # nobody watches: dropped (the next socket gets a full repaint)
         try:
             await socket.send_bytes(data)
-            self._drew = True
         except (ConnectionError, RuntimeError):
             self.detach(socket)
 

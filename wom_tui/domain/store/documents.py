@@ -490,7 +490,8 @@ def decode_index(data: dict[str, Any]) -> dict[str, tuple[int, int, GameSummary]
     live tables (a game in neither was recorded before records said; required, so an index written
     before they were kept is rebuilt from the game files once).
     """
-    _expect_keys(data, {"schema", "rulesets", "games", "hot_seat", "tables"})
+    _expect_keys(data, {"schema", "rulesets", "games", "hot_seat", "tables"}, frozenset({"unrated"}))
+    unrated = frozenset(shaped(data.get("unrated", []), list[str], what="'unrated'"))
     raw_rulesets, games = data["rulesets"], data["games"]
     if not isinstance(raw_rulesets, list) or not isinstance(games, list):
         raise ValueError("'rulesets' and 'games' must be lists")
@@ -520,7 +521,7 @@ def decode_index(data: dict[str, Any]) -> dict[str, tuple[int, int, GameSummary]
                 raise ValueError(f"bad player in the index row for {game_id!r}")
             players.append(make_line(line))
         result[game_id] = (size, int(mtime), make_summary((game_id, kind, rulesets[number], finished, tuple(players),
-                                                           seated(game_id))))
+                                                           seated(game_id), game_id not in unrated)))
     return result
 
 
@@ -557,7 +558,7 @@ class SummaryReader:
                     or type(made) is not int or type(kept) is not int or used < 0 or made < 0 or kept < 0):
                 raise ValueError("not a summary")
             lines.append(PlayerLine(name, user, broken, used, made + kept))
-        return GameSummary(game_id, kind, ruleset, finished, tuple(lines), hot_seat)
+        return GameSummary(game_id, kind, ruleset, finished, tuple(lines), hot_seat, data.get("rated") is not False)
 
 
 def encode_index(entries: dict[str, tuple[int, int, GameSummary]]) -> bytes:
@@ -566,6 +567,7 @@ def encode_index(entries: dict[str, tuple[int, int, GameSummary]]) -> bytes:
     rows = []
     hot_seat: list[str] = []
     tables: list[str] = []
+    unrated: list[str] = []
     for game_id, (size, mtime, summary) in entries.items():
         number = numbers.setdefault(summary.ruleset, len(numbers))
         row: list[Any] = [game_id, size, str(mtime), summary.kind, number, summary.finished_at]
@@ -574,8 +576,10 @@ def encode_index(entries: dict[str, tuple[int, int, GameSummary]]) -> bytes:
         rows.append(row)
         if summary.hot_seat is not None:
             (hot_seat if summary.hot_seat else tables).append(game_id)
+        if not summary.rated:
+            unrated.append(game_id)
     return encode_document({"rulesets": [ruleset.as_json() for ruleset in numbers], "games": rows,
-                            "hot_seat": hot_seat, "tables": tables})
+                            "hot_seat": hot_seat, "tables": tables, **({"unrated": unrated} if unrated else {})})
 
 
 def decode_secret(data: dict[str, Any]) -> bytes:

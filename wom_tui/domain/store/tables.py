@@ -280,7 +280,7 @@ class TableRules:
     def enqueue(self, holder: SeatHolder, *, attempts: int = 10, fill_after: float = FILL_AFTER,
                 network: str | None = None) -> Ticket:
         """Wait for a quick match (again): the session's ticket, replacing any it or this person had;
-        ``network``: the player's (never paired with another of the same).
+        ``network``: the player's (paired with another of the same only when nobody else waits, unrated).
         """
         ticket = Ticket(holder, self.clock(), attempts, fill_after, network=network)
 

@@ -42,7 +42,7 @@ from typing import Any, Protocol, TypeVar
 import psycopg
 from psycopg.types.json import Jsonb
 
-from ...matchmaking import MatchQueue, Ticket
+from ...matchmaking import MatchQueue, Ticket, paired_as_json, paired_from_json
 from ...presence import PRESENCE_STALE, Presence, Whereabouts, guest_label, new_session_id
 from ...records import GameRecord
 from ...table import FINISHED, OPEN, SeatHolder, Table, TableDataError, check_table_id
@@ -405,8 +405,9 @@ class PostgresLive(TableRules):
     def match_queue(self) -> MatchQueue:
         """The queue as kept now (a row that is not a ticket is skipped; the next change removes it)."""
         rows = self.store._read("SELECT session, ticket FROM wom_match_queue")
-        last = self.store._read("SELECT last_wave FROM wom_match_wave")
-        return MatchQueue(tuple(_tickets(row[1] for row in rows)), float(last[0][0]) if last else 0.0)
+        last = self.store._read("SELECT last_wave, paired FROM wom_match_wave")
+        return MatchQueue(tuple(_tickets(row[1] for row in rows)), float(last[0][0]) if last else 0.0,
+                          _paired(last[0][1]) if last else ())
 
     def _swap_queue(self, change: Callable[[MatchQueue], tuple[MatchQueue, list[Table], T]]) -> T:
         """One transaction: lock the wave's row (every change of the queue takes it first), read the
@@ -416,10 +417,11 @@ class PostgresLive(TableRules):
             # The row is made by migration 6; made again if someone emptied the table, for without it
             # FOR UPDATE would lock nothing and two waves could seat one player twice.
             conn.execute("INSERT INTO wom_match_wave DEFAULT VALUES ON CONFLICT DO NOTHING")
-            row = conn.execute("SELECT last_wave FROM wom_match_wave FOR UPDATE").fetchone()
+            row = conn.execute("SELECT last_wave, paired FROM wom_match_wave FOR UPDATE").fetchone()
             raw = {session: ticket for session, ticket in
                    conn.execute("SELECT session, ticket FROM wom_match_queue").fetchall()}
-            queue = MatchQueue(tuple(_tickets(raw.values())), float(row[0]) if row else 0.0)
+            queue = MatchQueue(tuple(_tickets(raw.values())), float(row[0]) if row else 0.0,
+                               _paired(row[1]) if row else ())
             new, tables, result = change(queue)
             kept = {t.session: t for t in new.tickets}
             gone = [session for session in raw if session not in kept]
@@ -430,8 +432,9 @@ class PostgresLive(TableRules):
                 if raw.get(session) != data:
                     conn.execute("INSERT INTO wom_match_queue (session, ticket) VALUES (%s, %s) ON CONFLICT "
                                  "(session) DO UPDATE SET ticket = EXCLUDED.ticket", (session, Jsonb(data)))
-            if new.last_wave != queue.last_wave:
-                conn.execute("UPDATE wom_match_wave SET last_wave = %s", (new.last_wave,))
+            if new.last_wave != queue.last_wave or new.paired != queue.paired:
+                conn.execute("UPDATE wom_match_wave SET last_wave = %s, paired = %s",
+                             (new.last_wave, Jsonb(paired_as_json(new.paired))))
             for table in tables:
                 self._write(conn, table)
             return result
@@ -455,6 +458,14 @@ def _tickets(rows: Iterable[Any]) -> Iterable[Ticket]:
             yield Ticket.from_json(data)
         except TableDataError:
             continue
+
+
+def _paired(data: Any) -> tuple[tuple[str, float], ...]:
+    """The wave row's pairs seated lately (none if it is not a list of them: the next wave writes it again)."""
+    try:
+        return paired_from_json(data)
+    except TableDataError:
+        return ()
 
 
 def _deleting_ended(table_id: str) -> Callable[[psycopg.Connection[Any], int], object]:

@@ -305,6 +305,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         f"""ALTER TABLE wom_games ADD COLUMN summary jsonb GENERATED ALWAYS AS (
                CASE WHEN jsonb_typeof(record) = 'object' THEN {_summary_sql()} END) STORED""",
     )),
+    Migration(15, "quick match remembers whom it paired lately (issue 34: a repeat pairing waits in a crowd)", (
+        "ALTER TABLE wom_match_wave ADD COLUMN paired jsonb NOT NULL DEFAULT '[]'",
+    )),
     # Later versions append here, never edit an applied one.
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
