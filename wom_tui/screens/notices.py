@@ -43,6 +43,10 @@ class Notices:
             if table is None:
                 continue
             notice = elsewhere_notice(table, me)
+            if notice is not None and getattr(self.app, "quick_wait", None) is not None \
+                    and table.seat_of(me) is not None:
+                self.said.add((table_id, notice))  # the quick match found: its wait says so (quick_match.py)
+                continue
             if notice is not None:
                 found.append((table_id, notice))
         return found
