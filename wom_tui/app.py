@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import importlib
 import logging
+import os
 import random
 import signal
 import sys
@@ -170,8 +171,10 @@ class WomApp(KeyQueue[int]):
 
             offer_seat(self)  # back mid-game: the seat waiting at a table is offered over the menu
             from .screens.notices import start_notices
+            from .settings import NO_NOTICES_ENV
 
-            self.notices = start_notices(self)  # invitations and "your move" reach any screen
+            if not os.environ.get(NO_NOTICES_ENV):  # (set only by bench/notices.py, to measure the watcher)
+                self.notices = start_notices(self)  # invitations and "your move" reach any screen
             if self.options.served:
                 # The connection dropped (the server sends SIGHUP): leave the lobby at once, so that the
                 # others see this player's seat away now rather than when the heartbeat goes stale.

@@ -62,7 +62,13 @@ class Notices:
             me = together_of(self.app).me()
             if me is None:
                 continue
-            notices = await asyncio.to_thread(self._read, change.tables, me)
+            live = self.app.store.live
+            if all(live.at_hand(table_id) for table_id in change.tables):
+                # The hub pushed these tables (or a data folder's file is a small read): read them here, not
+                # after a thread hop per change (bench/notices.py: docs/perf/scale.md).
+                notices = self._read(change.tables, me)
+            else:
+                notices = await asyncio.to_thread(self._read, change.tables, me)
             if self._here():
                 continue
             for table_id, notice in notices:
