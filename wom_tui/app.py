@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import importlib
 import logging
+import os
 import random
 import signal
 import sys
@@ -134,10 +135,13 @@ class WomApp(KeyQueue[int]):
 
         return MenuScreen()
 
+    quick_wait: Any = None
+    """The quick-match wait kept off its screen (screens/quick_match.py's WaitingElsewhere), if any."""
+
     def on_mount(self) -> None:
+        self.screen_change_signal.subscribe(self, self._badge)
         if self.identity.served:
             self.sub_title = self.identity.label
-            self.screen_change_signal.subscribe(self, self._badge)
             self._badge(self.screen)
         self.screen_change_signal.subscribe(self, self._screen_shown)
         if self.check_store():
@@ -205,8 +209,10 @@ class WomApp(KeyQueue[int]):
 
             offer_seat(self)  # back mid-game: the seat waiting at a table is offered over the menu
             from .screens.notices import start_notices
+            from .settings import NO_NOTICES_ENV
 
-            self.notices = start_notices(self)  # invitations and "your move" reach any screen
+            if not os.environ.get(NO_NOTICES_ENV):  # (set only by bench/notices.py, to measure the watcher)
+                self.notices = start_notices(self)  # invitations and "your move" reach any screen
             if self.options.served:
                 # The connection dropped (the server sends SIGHUP): leave the lobby at once, so that the
                 # others see this player's seat away now rather than when the heartbeat goes stale.
@@ -394,19 +400,49 @@ class WomApp(KeyQueue[int]):
 
         for screen in self.screen_stack:
             for badge in screen.query(WhoAmI):
-                badge.show(self.identity.label)
+                badge.show(self._badge_label() or self.identity.label)
+
+    def _badge_label(self) -> str | None:
+        """The badge's words: who a served session is, and "in the queue" while a quick match is awaited
+        off its screen (locally only that); None: no badge.
+        """
+        queued = self.quick_wait is not None
+        if self.identity.served:
+            return f"{self.identity.label} · in the queue" if queued else self.identity.label
+        return "In the quick-match queue" if queued else None
 
     def _badge(self, screen: Screen[Any]) -> None:
-        """Put the who-am-I badge on a served session's screen (once)."""
+        """Put the who-am-I badge on a screen (once): every served session's, and any while queued."""
         from .widgets.whoami import WhoAmI
 
-        if screen.query(WhoAmI):
+        label = self._badge_label()
+        found = screen.query(WhoAmI)
+        if found:
+            if label is None:
+                found.remove()
+            else:
+                found.first().show(label)
+            return
+        if label is None:
             return
         if not screen.styles.layers:
             screen.styles.layers = "default whoami"  # Textual types the tuple form as a 1-tuple
         badge = WhoAmI(id="whoami")
-        badge.show(self.identity.label)
+        badge.show(label)
         screen.mount(badge)
+
+    def show_queued(self, queued: bool) -> None:
+        """The quick-match wait off its screen began or ended: the badge says so (or no longer)."""
+        for screen in self.screen_stack:
+            self._badge(screen)
+
+    def action_leave_queue(self) -> None:
+        """Stop waiting for a quick match (kept off its screen)."""
+        if self.quick_wait is None:
+            self.notify("You are not in the quick-match queue.", severity="warning")
+            return
+        self.quick_wait.leave()
+        self.notify("You left the quick-match queue.", title="Quick match")
 
     # -- errors ----------------------------------------------------------------------------
 
@@ -744,6 +780,8 @@ class WomApp(KeyQueue[int]):
         yield SystemCommand("Lobby", "Play together: who is online, tables, watching", self.action_lobby)
         yield SystemCommand("Quick match", "Play World of Mastermind now: paired with players (or the computers)",
                             self.action_quick_match)
+        if self.quick_wait is not None:
+            yield SystemCommand("Leave the queue", "Stop waiting for a quick match", self.action_leave_queue)
         yield SystemCommand("Bell", "Turn the bell for your moves off or on (this session)", self.action_toggle_bell)
         yield SystemCommand("Help", "Rules, feedback and keys", self.action_help)
         if self.is_operator:

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 DATA_DIR_ENV = "WOM_DATA_DIR"
 STORE_ENV = "WOM_STORE"
+NO_NOTICES_ENV = "WOM_BENCH_NO_NOTICES"
+"""Set (to anything) in the environment, a session starts no notices watcher (screens/notices.py): only for
+bench/notices.py to measure what the watcher costs; players lose the notices on other screens with it."""
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 """The server's host key in the data folder, unless ``--host-key`` says otherwise."""
 

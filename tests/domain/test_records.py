@@ -18,6 +18,17 @@ def test_a_record_survives_json_and_knows_its_points():
     assert again.points() == {"Alan": 9}
 
 
+def test_a_wom_record_keeps_each_players_secret_and_an_older_record_reads_without():
+    failed = PlayerRecord("HAL9000", False, False, 5, (("BRWG", Feedback(2, 1)),) * 5, secret="BRGW")
+    game = GameRecord("wom", WOM_RULESET.with_guesses(5), (ALAN, failed))
+    assert game.as_json()["players"][1]["secret"] == "BRGW"
+    assert GameRecord.from_json(game.as_json()) == game
+    older = game.as_json()
+    del older["players"][1]["secret"]
+    assert "secret" not in game.as_json()["players"][0]  # none kept: none written
+    assert GameRecord.from_json(older).players[1].secret is None
+
+
 @pytest.mark.parametrize(
     "change",
     [
@@ -29,6 +40,8 @@ def test_a_record_survives_json_and_knows_its_points():
         {"guesses": [["BGYY", 1]]},
         {"name": None},
         {"surprise": True},
+        {"secret": 4},
+        {"secret": ""},
     ],
 )
 def test_anything_else_is_refused(change):

@@ -121,3 +121,20 @@ def test_a_live_tables_replay_shows_every_board_also_of_a_seat_that_left_before_
     replay.go_to(replay.rounds)
     assert replay.rows(1) == () and not replay.broke_by(1)
     assert [row.guess for row in replay.rows(0)] == ["KKWW"] and replay.broke_by(0)
+    # Bea's code, never broken, shows at the end; Alan's broken one is his last guess (issue 35 item 17).
+    assert replay.secret_shown(1) == (True, "RGBY") and replay.secret_shown(0) == (False, None)
+    assert replay.secret_shown(1, step=0) == (False, None)
+
+
+def test_an_unbroken_code_shows_once_its_board_is_over_and_an_older_record_says_it_was_not_kept():
+    from wom_tui.domain.codes import WOM_RULESET
+
+    hal = PlayerRecord("HAL9000", False, False, 3, (("RRGG", Feedback(0, 0)),) * 3, secret="BYWK")
+    alan = PlayerRecord("Alan", True, False, 1, (("RGBY", Feedback(0, 1)),), secret="KKWW")
+    replay = Replay(GameRecord("wom", WOM_RULESET, (alan, hal)), counter=lambda ruleset, history, clues: (1, True))
+    assert [replay.secret_shown(b, step=1) for b in (0, 1)] == [(True, "KKWW"), (False, None)]
+    assert replay.secret_shown(1, step=3) == (True, "BYWK")
+    older = Replay(GameRecord("wom", WOM_RULESET, (PlayerRecord("Alan", True, False, 1, alan.guesses),)))
+    assert older.secret_shown(0, step=1) == (True, None)
+    solo = Replay(GameRecord("solo", WOM_RULESET, (alan,)))
+    assert solo.secret_shown(0, step=1) == (False, None)

@@ -152,6 +152,8 @@ def test_seed_004_transcript_replayed(tmp_path):
         ("Alan", True, True, 2), ("HAL9000", False, False, 5)
     ]
     assert record.players[1].guesses[-1] == ("RYWG", (2, 1))
+    # Each board's code is kept, HAL9000's never broken too: the replay shows it (issue 35 item 17).
+    assert [p.secret for p in record.players] == ["BKRW", "BYWR"]
 
     saved = Store(tmp_path).user("Alan")
     assert (saved.score, saved.games) == (9, 1)

@@ -81,3 +81,40 @@ async def test_arrow_keys_at_a_table_do_not_keep_the_session_open(start_server: 
     await terminal.wait_closed()
     assert "Your table waited 3 seconds for your move, so this session was closed." in terminal.text
     await session_ended(server, session)
+
+
+async def test_over_ssh_a_wait_kept_from_the_menu_hears_its_match_on_the_replays_and_a_dropped_one_leaves(
+    start_server: ServerFactory,
+) -> None:
+    # A server of its own: the computers fill after 3 s (the default is a minute) — Cy's match is found
+    # while she looks at her replays (issue 35 item 8); Dee's wait, kept from the menu, ends with her connection.
+    server = await start_server(max_per_ip=8, fill_after=3.0)
+    store = Store(server.settings.data_dir)
+    keys = {name: new_key() for name in ("Cy", "Dee")}
+    for name, key in keys.items():
+        store.register(name, key=key.get_fingerprint())
+    conns = {name: await connect(server, name.lower(), key) for name, key in keys.items()}
+    terms = {name: await open_terminal(conn) for name, conn in conns.items()}
+    for terminal in terms.values():
+        await terminal.wait_for_text(MENU_TEXT)
+    dee = terms["Dee"]
+    dee.type("q")
+    await dee.wait_for_text("m: wait from the menu")
+    dee.type("m")
+    await dee.wait_for_text("Dee · in the queue")
+    conns["Dee"].close()
+    await until(lambda: [t.holder.name for t in store.live.match_queue().tickets] == [])
+    cy = terms["Cy"]
+    cy.type("q")
+    await cy.wait_for_text("m: wait from the menu")
+    cy.type("m")
+    await cy.wait_for_text("Cy · in the queue")
+    mark = len(cy.raw)
+    cy.type("v")
+    await cy.wait_for_text("Replays")
+    await cy.wait_for_text("Your quick match is ready")
+    assert b"\x07" in without_osc(bytes(cy.raw[mark:]))  # the bell
+    cy.type("\r")
+    await cy.wait_for_text("Set the code")
+    tables = store.live.tables().tables
+    assert len(tables) == 1 and "Cy" in tables[0].names and tables[0].phase == MAKING

@@ -61,7 +61,8 @@ def make_arcade(folder: Path, users: int, games: int, rng: Random) -> None:
         seated = rng.sample(names, 1 if kind != "wom" else rng.randint(1, 3))
         players = [PlayerRecord(name, True, rng.random() < 0.5, 2,
                                 (("RGBY", Feedback(1, 2)), ("KWRG", Feedback(rng.randint(0, 4), 0))),
-                                rng.randrange(6), rng.randrange(6)) for name in seated]
+                                rng.randrange(6), rng.randrange(6),
+                                secret="KWRG" if kind == "wom" and n % 2 else None) for name in seated]
         if kind != "solo":
             players.append(PlayerRecord("HAL9000", False, False, 1, (("RRRR", Feedback(0, 0)),), 0, 0))
         ruleset = RULESET5 if kind == "wom" else Ruleset(4, WOM, True, 10)

@@ -112,6 +112,22 @@ def test_record_game_refuses_an_invalid_record(store_factory):
     assert store.games() == []
 
 
+def test_a_wom_game_keeps_every_players_secret_and_a_bad_one_is_refused(store_factory):
+    # The code HAL9000 never broke comes back for the replay (issue 35 item 17).
+    store = store_factory()
+    store.register("Alan")
+    alan = PlayerRecord("Alan", True, True, 1, (("RGBY", Feedback(4, 0)),), 1, 0, secret="RGBY")
+    hal = PlayerRecord("HAL9000", False, False, 5, (("RRRR", Feedback(0, 0)),) * 5, secret="KWKW")
+    game = GameRecord("wom", WOM_RULESET.with_guesses(5), (alan, hal))
+    game_id = store.record_game(game)
+    assert [p.secret for p in store_factory().game(game_id).players] == ["RGBY", "KWKW"]
+    before = store_factory.state()
+    bad = GameRecord("wom", WOM_RULESET, (PlayerRecord("Alan", True, False, 0, secret="RGBX"),))
+    with pytest.raises(ValueError, match="the secret 'RGBX' is not a code of this ruleset"):
+        store.record_game(bad)
+    assert store_factory.state() == before
+
+
 def test_solo_games_are_kept_without_touching_the_scoreboard(store_factory):
     store = store_factory()
     store.register("Alan")

@@ -166,3 +166,75 @@ async def test_a_pair_is_shown_who_they_play_and_a_straggler_joins_them(data_dir
         await wait_for(a, lambda: f"Found: you play {bea}, {cy}." in flat(apps[0]), message="Alan sees Cy")
         assert [len(m) for m in store.live.match_queue().held.values()] == [3]
         assert store.live.tables().tables == ()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_m_keeps_the_wait_while_replays_are_open_and_the_match_ready_reaches_that_screen(data_dir: Path,
+                                                                                              size) -> None:
+    # Issue 35 item 8: "your match is ready" reaches a player on any screen.
+    from wom_tui.screens.quick_match import MatchReadyScreen
+    from wom_tui.screens.replay import ReplaysScreen
+
+    store = Store(data_dir)
+    alan_app, bea_app = build_app(data_dir, fill_after=600), build_app(data_dir, fill_after=600)
+    async with alan_app.run_test(size=size) as a, bea_app.run_test(size=size) as b:
+        await a.press("q")
+        await wait_for(a, lambda: isinstance(alan_app.screen, QuickMatchScreen) and alan_app.screen.ticket is not None,
+                       message="Alan waits")
+        assert "m: wait from the menu" in flat(alan_app)
+        await a.press("m")
+        await wait_for(a, lambda: isinstance(alan_app.screen, MenuScreen), message="Alan back at the menu")
+        await wait_for(a, lambda: "In the quick-match queue" in screen_text(alan_app), message="the badge says so")
+        await a.press("v")
+        await wait_for(a, lambda: isinstance(alan_app.screen, ReplaysScreen), message="Alan looks at replays")
+        assert "In the quick-match queue" in screen_text(alan_app)
+        assert [t.holder.name for t in store.live.match_queue().waiting] == [alan_app.together.me().name]
+        await b.press("q")
+        await wait_for(a, lambda: isinstance(alan_app.screen, MatchReadyScreen), message="told on the replays")
+        bea = bea_app.together.me().name
+        await wait_for(a, lambda: f"Your quick match is ready: you play {bea}."
+                       in " ".join(flat(alan_app).replace("█", " ").split()), message="drawn")
+        assert alan_app.nudges == 1  # the bell, once
+        assert "Enter to sit" in "".join(str(n.message) for n in alan_app._notifications)
+        assert "In the quick-match queue" not in screen_text(alan_app)
+        await a.press("enter")
+        await wait_for(a, lambda: at_table(alan_app), message="Enter sits Alan")
+        await wait_for(b, lambda: at_table(bea_app), message="Bea seated")
+        assert alan_app.screen.table_id == bea_app.screen.table_id
+        await wait_for(a, lambda: store.live.match_queue().tickets == (), message="the queue emptied")
+
+
+async def test_a_wait_kept_off_its_screen_goes_back_to_it_esc_there_leaves_and_quitting_leaves(data_dir: Path) -> None:
+    store = Store(data_dir)
+    app = build_app(data_dir, fill_after=600)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuickMatchScreen) and app.screen.ticket is not None,
+                       message="waiting")
+        since = app.screen.ticket.since
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen), message="menu")
+        await pilot.press("q")  # back to the same wait, the time waited kept
+        await wait_for(pilot, lambda: isinstance(app.screen, QuickMatchScreen) and app.screen.loads > 0,
+                       message="the queue again")
+        assert store.live.match_queue().ticket(app.together.session).since == since
+        await wait_for(pilot, lambda: "In the quick-match queue" not in screen_text(app), message="no badge here")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: store.live.match_queue().tickets == (), message="Esc left the queue")
+        for leave_by in ("palette", "quitting"):
+            await pilot.press("q")
+            await wait_for(pilot, lambda: isinstance(app.screen, QuickMatchScreen) and app.screen.ticket is not None,
+                           message="waiting again")
+            await pilot.press("m")
+            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen) and app.quick_wait is not None,
+                           message="menu")
+            await wait_for(pilot, lambda: len(store.live.match_queue().waiting) == 1, message="queued")
+            if leave_by == "palette":
+                await pilot.press("ctrl+p", *"leave the queue")
+                await wait_for(pilot, lambda: "Stop waiting for a quick match" in screen_text(app), message="offered")
+                await pilot.press("enter")
+                await wait_for(pilot, lambda: store.live.match_queue().tickets == (), message="the palette left it")
+                await wait_for(pilot, lambda: "In the quick-match queue" not in screen_text(app), message="no badge")
+        await pilot.press("x")  # quit the app, queued
+        await wait_for(pilot, lambda: not app.is_running, message="x quits")
+    assert store.live.match_queue().tickets == ()

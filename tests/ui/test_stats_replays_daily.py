@@ -37,9 +37,12 @@ def text_of(app, selector: str) -> str:
     return str(app.screen.query_one(selector, Static).render())
 
 
-def breaker(name: str, secret: str, guesses: list[str], *, is_user: bool = True, points: int = 0) -> PlayerRecord:
+def breaker(name: str, secret: str, guesses: list[str], *, is_user: bool = True, points: int = 0,
+            kept: bool = False) -> PlayerRecord:
+    """``kept``: the record keeps the code (a World of Mastermind record since issue 35 item 17)."""
     played = tuple((g, feedback(secret, g)) for g in guesses)
-    return PlayerRecord(name, is_user, guesses[-1] == secret, len(guesses), played, points, 0)
+    return PlayerRecord(name, is_user, guesses[-1] == secret, len(guesses), played, points, 0,
+                        secret=secret if kept else None)
 
 
 def seed_games(store) -> list[str]:
@@ -636,9 +639,9 @@ def seed_replays(store) -> None:
     seed_games(store)
     store.register("Bartholomew")
     store.record_game(GameRecord("wom", R5, (
-        breaker("Bartholomew", "RGYB", ["RGBY", "RGYB"], points=9),
-        breaker("Ada", "KKWW", ["RRGG", "WWKK", "KKWW"], points=8),
-        breaker("HAL9000", "BYWR", ["RRGG", "BBYY", "WWKK", "BYWK", "BYWW"], is_user=False),
+        breaker("Bartholomew", "RGYB", ["RGBY", "RGYB"], points=9, kept=True),
+        breaker("Ada", "KKWW", ["RRGG", "WWKK", "KKWW"], points=8, kept=True),
+        breaker("HAL9000", "BYWR", ["RRGG", "BBYY", "WWKK", "BYWK", "BYWW"], is_user=False, kept=True),
     ), "2026-11-23T10:00:00+00:00"))
 
 
@@ -675,11 +678,27 @@ def test_replay(snap_compare, data_dir, size=SIZE):
     async def run_before(pilot) -> None:
         await open_first_replay(pilot)
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, ReplayScreen))
-        await pilot.press("right", "right")
-        await wait_for(pilot, lambda: "Round 2" in text_of(pilot.app, "#replay-step"))
+        # The last round: HAL9000's code, never broken, shows under his board (issue 35 item 17).
+        await pilot.press("right", "right", "end")
+        await wait_for(pilot, lambda: "Round 5" in text_of(pilot.app, "#replay-step"))
         await pilot.pause()
 
     assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", [SIZE, NARROW], ids=["80x24", "60x20"])
+async def test_a_wom_replay_kept_before_codes_were_says_the_unbroken_code_was_not_kept(store, app, size):
+    seed_games(store)  # Alan's WoM game: HAL9000 never broke his code, and the record does not keep it
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplaysScreen) and app.screen.summaries is not None)
+        await pilot.press("end", "enter")  # the oldest game: the WoM one
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.press("end")
+        await wait_for(pilot, lambda: "Round 5" in text_of(app, "#replay-step"))
+        assert "The code: not kept" in text_of(app, "#replay-board-1")
+        assert "The code" not in text_of(app, "#replay-board-0")  # Alan broke his: his last guess is it
+        await wait_for(pilot, lambda: "The code: not kept" in "\n".join(screen_lines(app)))  # drawn, whole
 
 
 def test_daily_game(snap_compare, data_dir, monkeypatch, size=SIZE):

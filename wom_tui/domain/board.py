@@ -126,6 +126,12 @@ class DecodingBoard:
             raise GameStateError("The code is revealed only when the board is finished.")
         return self.__secret
 
+    def code_for_record(self) -> str | None:
+        """The code for the record of a game that is over, finished board or not (its breaker left, or its
+        clock ran out): a replay shows it; None if it was never set.
+        """
+        return self.__secret
+
     def as_json(self) -> dict[str, Any]:
         """The board as plain JSON data (the code included: it is the game's, not a screen's)."""
         return {"secret": self.__secret, "history": [a.as_json() for a in self.__history]}

@@ -27,7 +27,9 @@ class PlayerRecord:
     ``guesses`` holds (guess, feedback) pairs in order; for solo games a lifeline
     appears as the guess ``"LIFELINE"`` with feedback (0, 0), and ``clues`` says what each
     lifeline revealed (the index of its first row, the clue). ``is_user`` is False
-    for computer players and guests, who get no points.
+    for computer players and guests, who get no points. ``secret`` is the code the player had to break
+    (a World of Mastermind game's, made by the player before them), broken or not; None where it was not
+    kept (other kinds, and records kept before it was).
     """
 
     name: str
@@ -38,6 +40,7 @@ class PlayerRecord:
     breaking: int = 0
     making: int = 0
     clues: tuple[tuple[int, Clue], ...] = ()
+    secret: str | None = None
 
     def clue_at(self, row: int) -> Clue | None:
         """What the lifeline whose first row is ``row`` (0-based) revealed, if known."""
@@ -53,7 +56,7 @@ class PlayerRecord:
         return self.breaking + self.making
 
     def as_json(self) -> dict[str, Any]:
-        """The record as plain JSON data (``clues`` only when a lifeline was used)."""
+        """The record as plain JSON data (``clues`` only when a lifeline was used, ``secret`` when kept)."""
         data: dict[str, Any] = {
             "name": self.name,
             "is_user": self.is_user,
@@ -65,6 +68,8 @@ class PlayerRecord:
         }
         if self.clues:
             data["clues"] = [[index, *clue.as_json()] for index, clue in self.clues]
+        if self.secret is not None:
+            data["secret"] = self.secret
         return data
 
     @classmethod
@@ -79,7 +84,7 @@ class PlayerRecord:
         return cls(
             player.name, player.is_user, player.broke, player.attempts,
             tuple(Attempt(g, Feedback(b, w)) for g, b, w in player.guesses), player.breaking, player.making,
-            tuple((row, Clue(symbol, position)) for row, symbol, position in player.clues),
+            tuple((row, Clue(symbol, position)) for row, symbol, position in player.clues), player.secret,
         )
 
 
@@ -94,6 +99,8 @@ class _PlayerShape(msgspec.Struct, forbid_unknown_fields=True):
     name: str
     clues: list[tuple[Count, Annotated[str, msgspec.Meta(min_length=1, max_length=1)], Count | None]] = []
     """Only when a lifeline was used (and kept since replays say what it revealed)."""
+    secret: Annotated[str, msgspec.Meta(min_length=1)] | None = None
+    """The code the player had to break (World of Mastermind records since replays show it)."""
 
 
 class _GameShape(msgspec.Struct, forbid_unknown_fields=True):

@@ -131,6 +131,22 @@ class Replay:
         player = self.boards[board]
         return player.broke and len(player.guesses) <= step
 
+    def over(self, board: int, step: int | None = None) -> bool:
+        """True once board ``board``'s last guess is shown by round ``step`` (a board without a guess: at the
+        last round): where a World of Mastermind replay shows the code it held.
+        """
+        step = self.step if step is None else step
+        guesses = len(self.boards[board].guesses)
+        return step >= guesses and (guesses > 0 or step >= self.rounds)
+
+    def secret_shown(self, board: int, step: int | None = None) -> tuple[bool, str | None]:
+        """Whether board ``board``'s code is shown by round ``step``, and the code (None: the record did not
+        keep it, as records kept before codes were). A World of Mastermind board that was not broken shows
+        it once :meth:`over` (a broken one's last guess is its code); other kinds never.
+        """
+        shown = self.record.kind == "wom" and self.over(board, step) and not self.broke_by(board, step)
+        return shown, self.boards[board].secret if shown else None
+
     def count_after(self, board: int, guesses: int) -> tuple[int, bool] | None:
         """Codes that still fitted board ``board``'s answers after its first ``guesses`` guesses.
 

@@ -43,6 +43,10 @@ class Notices:
             if table is None:
                 continue
             notice = elsewhere_notice(table, me)
+            if notice is not None and getattr(self.app, "quick_wait", None) is not None \
+                    and table.seat_of(me) is not None:
+                self.said.add((table_id, notice))  # the quick match found: its wait says so (quick_match.py)
+                continue
             if notice is not None:
                 found.append((table_id, notice))
         return found
@@ -58,7 +62,13 @@ class Notices:
             me = together_of(self.app).me()
             if me is None:
                 continue
-            notices = await asyncio.to_thread(self._read, change.tables, me)
+            live = self.app.store.live
+            if all(live.at_hand(table_id) for table_id in change.tables):
+                # The hub pushed these tables (or a data folder's file is a small read): read them here, not
+                # after a thread hop per change (bench/notices.py: docs/perf/scale.md).
+                notices = self._read(change.tables, me)
+            else:
+                notices = await asyncio.to_thread(self._read, change.tables, me)
             if self._here():
                 continue
             for table_id, notice in notices:

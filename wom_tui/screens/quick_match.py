@@ -5,12 +5,18 @@ is the store's (``store.live``: every process and server on the store shares it)
 open it runs the waves that are due (whichever process gets there first runs each one), and the change
 feed wakes it when the queue or the tables change: seated, it rings (:func:`.together.nudge_player`) and
 becomes the table.
+
+``m`` keeps waiting off the screen (:class:`WaitingElsewhere`): the player goes on using the menu, a solo
+game, replays …, a badge says they are queued, and when the match is ready a dialog on whatever screen they
+are on says so with the bell (Enter sits them). Esc on this screen, or the palette's *Leave the queue*,
+stops waiting; quitting the app leaves the queue.
 """
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -20,15 +26,17 @@ from textual.widgets import Static
 
 from ..domain.codes import WOM_RULESET
 from ..domain.matchmaking import STRAGGLER_HOLD, WAVE_INTERVAL, Ticket, pairing_network
+from ..domain.store import StoreError
 from ..domain.store.api import LiveChange
-from ..domain.table import MAKING, Table
+from ..domain.table import MAKING, Table, elsewhere_notice
 from ..domain.users import remembered_player
 from ..domain.words import counted
 from ..patches.footer import Footer
 from ..widgets.choice import Choice
 from ..widgets.player_select import PlayerChoice
+from .confirm import ConfirmScreen
 from .stats import registered_names
-from .together import LiveScreen, nudge_player
+from .together import LiveScreen, nudge_player, together_of
 
 TICK = 1.0
 """Seconds between two looks at the clock while waiting (the countdown, a due wave)."""
@@ -56,6 +64,7 @@ class QuickMatchScreen(LiveScreen):
 
     BINDINGS = [
         Binding("c", "computers", "Computers now"),
+        Binding("m", "elsewhere", "Wait from the menu"),
     ]
 
     wave_interval = WAVE_INTERVAL
@@ -70,6 +79,8 @@ class QuickMatchScreen(LiveScreen):
         self.ticket: Ticket | None = None
         self.seated_at: str | None = None
         self._queued = False
+        self._elsewhere = False
+        """``m`` was pressed: the wait goes on off this screen (:class:`WaitingElsewhere`)."""
 
     PLAY_AS_FORM = "play-as"
     """Where a local session's last choice of player is remembered (shared with the lobby's Play as)."""
@@ -99,7 +110,8 @@ class QuickMatchScreen(LiveScreen):
             yield Static(Text(""), id="quick-you")
             yield Static(Text("Joining the queue…"), id="quick-status")
             yield Static(Text(""), id="quick-fill")
-            yield Static(Text("c: play the computers now · Esc: stop waiting"), id="quick-hint")
+            yield Static(Text("c: play the computers now · m: wait from the menu · Esc: stop waiting"),
+                         id="quick-hint")
         yield Footer()
 
     _ask = False
@@ -108,6 +120,11 @@ class QuickMatchScreen(LiveScreen):
 
     def on_mount(self) -> None:
         # (LiveScreen.on_mount runs too, as Textual calls every class's handler.)
+        waiting = waiting_elsewhere(self.app)
+        if waiting is not None:
+            # Back from the menu to the wait it kept: the same ticket (the time waited goes on).
+            self._queued, self.ticket, self.attempts = True, waiting.ticket, waiting.attempts
+            waiting.hand_back()
         self.set_interval(TICK, self._tick)
         if self._ask:
             self.query_one("#quick-as", PlayerChoice).focus()
@@ -144,10 +161,15 @@ class QuickMatchScreen(LiveScreen):
     """Set first thing as the screen goes; the first read checks it after joining (see :meth:`load`)."""
 
     def on_unmount(self) -> None:
-        """Leaving the screen unseated stops waiting (LiveScreen's own unmount runs too)."""
+        """Leaving the screen unseated stops waiting, unless ``m`` kept the wait (LiveScreen's own unmount
+        runs too).
+        """
         self._leaving = True
         if self.seated_at is None and self._queued:
-            _leave_later(self.wom.store.live, self.together.session)
+            if self._elsewhere and self.ticket is not None:
+                WaitingElsewhere(self.app, self.attempts, self.ticket)
+            else:
+                _leave_later(self.wom.store.live, self.together.session)
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -172,9 +194,7 @@ class QuickMatchScreen(LiveScreen):
             if self._leaving:
                 live.leave_queue(me.session)
                 return Waiting(None, 0, None)
-        live.match_wave(self.wom.rating_of, self.wom.rng.getrandbits(48), interval=self.wave_interval,
-                        grace=self.wom.options.seat_grace, hold=self.straggler_hold,
-                        pace=_pace(self.wom.options.computer_pace), guess_clock=self.wom.options.quick_match_clock)
+        _wave(self.wom)
         queue = live.match_queue()
         ticket = queue.ticket(me.session)
         table = live.table(ticket.table_id) if ticket is not None and ticket.table_id is not None else None
@@ -254,6 +274,18 @@ class QuickMatchScreen(LiveScreen):
 
     # -- acting ------------------------------------------------------------------------------
 
+    def action_elsewhere(self) -> None:
+        """Keep waiting off this screen: back to the menu, queued (not once seated or before joining)."""
+        if self.seated_at is not None:
+            return
+        if not self._queued or self.ticket is None:
+            self.notify("Joining the queue: a moment.", severity="warning")
+            return
+        self._elsewhere = True
+        self.app.notify("Still in the quick-match queue: you are told when your match is ready. "
+                    "q shows the queue; Esc there leaves it.", title="Quick match", markup=False)
+        self.dismiss()
+
     def action_computers(self) -> None:
         """Ask for a computer player now rather than wait."""
         if self.seated_at is not None or not self._queued or (self.ticket is not None and self.ticket.group is not None):
@@ -268,6 +300,135 @@ class QuickMatchScreen(LiveScreen):
             self.poke()
 
         self.run_worker(fill(), group="fill", exclusive=True)
+
+
+def _wave(wom: object) -> None:
+    """Run a quick-match wave if one is due (any process waiting may run it), with the app's settings."""
+    app: Any = wom
+    app.store.live.match_wave(app.rating_of, app.rng.getrandbits(48), interval=QuickMatchScreen.wave_interval,
+                              grace=app.options.seat_grace, hold=QuickMatchScreen.straggler_hold,
+                              pace=_pace(app.options.computer_pace), guess_clock=app.options.quick_match_clock)
+
+
+class MatchReadyScreen(ConfirmScreen):
+    """"Your quick match is ready": Enter (focused first) sits the player at the table, Esc stays."""
+
+    AUTO_FOCUS = "#confirm-ok"
+
+    def __init__(self, table: Table, others: str) -> None:
+        super().__init__(
+            f"Your quick match is ready: you play {others}.",
+            "Your seat at the table is kept for you; the lobby (l) has it too.",
+            confirm_label="Sit",
+            cancel_label="Later",
+            hint="Enter or y: sit at the table · Esc or n: later",
+        )
+        self.table_id = table.table_id
+
+
+class WaitingElsewhere:
+    """A quick-match wait carried on off its screen (``m``): one per app session, as ``app.quick_wait``.
+
+    Every :data:`TICK` seconds, unless the quick-match screen is open (it waits itself), it runs a due wave
+    and reads this session's ticket: seated, it says so on whatever screen is shown (the bell, a desktop
+    notification if opted in, and :class:`MatchReadyScreen`) and ends. Its end on the app's exit (quit, a
+    dropped connection) takes the ticket out of the queue. The badge says the player is queued meanwhile.
+    """
+
+    def __init__(self, app: Any, attempts: int, ticket: Ticket) -> None:
+        self.app, self.attempts, self.ticket = app, attempts, ticket
+        self.table_id: str | None = None
+        self._leave_at_end = True
+        previous = getattr(app, "quick_wait", None)
+        if previous is not None:
+            previous.hand_back()
+        app.quick_wait = self
+        self.worker = app.run_worker(self._keep(), name="quick-match-wait", group="quick-match-wait",
+                                     exit_on_error=False)
+        app.show_queued(True)
+
+    def _gone(self) -> None:
+        if getattr(self.app, "quick_wait", None) is self:
+            self.app.quick_wait = None
+            self.app.show_queued(False)
+
+    def hand_back(self) -> None:
+        """The quick-match screen takes the wait over (the ticket stays in the queue)."""
+        self._leave_at_end = False
+        self._gone()
+        self.worker.cancel()
+
+    def leave(self) -> None:
+        """Stop waiting: out of the queue now."""
+        self._leave_at_end = False
+        self._gone()
+        self.worker.cancel()
+        _leave_later(self.app.store.live, together_of(self.app).session)
+
+    def _here(self) -> bool:
+        return any(isinstance(screen, QuickMatchScreen) for screen in self.app.screen_stack)
+
+    def _look(self) -> Table | None:
+        """A wave if due, then this session's ticket (waited for again if a wave dropped it); its table once seated."""
+        together = together_of(self.app)
+        live = self.app.store.live
+        _wave(self.app)
+        ticket = live.match_queue().ticket(together.session)
+        me = together.me()
+        if ticket is None and me is not None:
+            ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.ticket.fill_after,
+                                  network=self.ticket.network)
+        if ticket is None:
+            return None
+        self.ticket = ticket
+        return live.table(ticket.table_id) if ticket.table_id is not None else None
+
+    async def _keep(self) -> None:
+        try:
+            while True:
+                await asyncio.sleep(TICK)
+                if self._here():
+                    continue
+                try:
+                    table = await asyncio.to_thread(self._look)
+                except (StoreError, OSError, ValueError):
+                    continue  # the screens show the store's errors; look again at the next tick
+                if table is not None and not self._here():
+                    self._ready(table)
+                    return
+        finally:
+            if self._leave_at_end:
+                self._gone()
+                try:
+                    self.app.store.live.leave_queue(together_of(self.app).session)
+                except Exception:  # noqa: BLE001  (a wave drops a gone session's ticket anyway)
+                    pass
+
+    def _ready(self, table: Table) -> None:
+        from .live_table import LiveTableScreen
+
+        self.table_id = table.table_id
+        self._leave_at_end = False
+        self._gone()
+        app, together = self.app, together_of(self.app)
+        _leave_later(app.store.live, together.session)  # the seated ticket is no longer needed
+        me = together.me()
+        others = ", ".join(name for name in table.names if name is not None and (me is None or name != me.name))
+        notices = getattr(app, "notices", None)
+        if notices is not None and me is not None and (said := elsewhere_notice(table, me)) is not None:
+            notices.said.add((table.table_id, said))  # one bell: the table's own notice is this one
+        nudge_player(app, f"Your quick match is ready: you play {others}. Enter to sit.")
+
+        def answered(sit: bool | None) -> None:
+            if sit:
+                app.push_screen(LiveTableScreen(table.table_id))
+
+        app.push_screen(MatchReadyScreen(table, others), answered)
+
+
+def waiting_elsewhere(app: Any) -> WaitingElsewhere | None:
+    """The session's quick-match wait kept off its screen, if any."""
+    return getattr(app, "quick_wait", None)
 
 
 def _leave_later(live: object, session: str) -> None:
@@ -288,4 +449,4 @@ def _pace(computer_pace: float) -> tuple[float, float]:
     return (0.0, 0.0) if computer_pace <= 0 else (2.0, 5.0)
 
 
-__all__ = ["QuickMatchScreen", "Waiting", "clock_text"]
+__all__ = ["MatchReadyScreen", "QuickMatchScreen", "Waiting", "WaitingElsewhere", "clock_text", "waiting_elsewhere"]

@@ -406,8 +406,9 @@ class ReplayScreen(WomScreen):
                 spaced = 3 + code.cell_len + 1 + 2 * ruleset.length - 1
                 text.append_text(feedback_row(row.feedback, ruleset.length, gap=" " if spaced <= room else ""))
             text.append("\n")
+        shown, secret = replay.secret_shown(index)
         if not rows:
-            text.append("no guess yet: → steps\n", style=Style(dim=True, italic=True))
+            text.append("No guess.\n" if shown else "no guess yet: → steps\n", style=Style(dim=True, italic=True))
         if replay.broke_by(index):
             text.append("Broke the code!", style=Style(bold=True))
         elif rows and len(rows) == len(replay.boards[index].guesses):
@@ -415,6 +416,13 @@ class ReplayScreen(WomScreen):
         elif rows:
             count = replay.count_after(index, len(rows)) if counts_ready else None
             text.append(remaining_text(count) if count else "counting…", style=Style(italic=True))
+        if shown:
+            # The code nobody broke (issue 35 item 17); a record kept before codes were says so.
+            text.append("\nThe code: " if rows else "The code: ", style=Style(bold=True))
+            if secret is None:
+                text.append("not kept", style=Style(dim=True, italic=True))
+            else:
+                text.append_text(code_pegs(secret, ruleset.palette, gap="") if wide else small_code(secret, ruleset.palette))
         return text
 
     def _show(self) -> None:

@@ -440,6 +440,8 @@ def check_game_json(data: Any) -> GameRecord:
                 raise ValueError(f"player #{number}: a guess must be [code, black, white]")
             if code != _LIFELINE and (len(code) != length or any(ch not in symbols for ch in code)):
                 raise ValueError(f"player #{number}: {code!r} is not a code of this ruleset")
+        if player.secret is not None and (len(player.secret) != length or any(ch not in symbols for ch in player.secret)):
+            raise ValueError(f"player #{number}: the secret {player.secret!r} is not a code of this ruleset")
         if any(clue.symbol not in symbols or (clue.position or 0) >= length for _, clue in player.clues):
             raise ValueError(f"player #{number}: a clue must be [lifeline row, symbol, position]")
     return record
