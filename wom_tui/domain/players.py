@@ -109,7 +109,8 @@ class ComputerPlayer(Player):
 
 def hal9000(within_five: bool = False) -> ComputerPlayer:
     """HAL9000, the strong computer player (fewest guesses on average; ``within_five``: never more than 5 on
-    4 × 6, one guess more in all over the 1,296 codes)."""
+    4 × 6, one guess more in all over the 1,296 codes).
+    """
     return ComputerPlayer("HAL9000", make_strategy("expert", within_five=within_five))
 
 
