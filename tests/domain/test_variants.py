@@ -253,3 +253,20 @@ def test_a_game_drawn_from_a_seed_is_the_same_game_again(variant, seed):
     assert one.as_json() == two.as_json()
     assert len(one.secrets) == (0 if variant is Variant.DEVIOUS else variant.boards)
     assert (one.lie_at is not None) == (variant is Variant.LIAR) and (one.lie_at or 0) < LIE_WITHIN
+
+
+def test_a_variants_daily_code_is_a_puzzle_whose_attempts_are_kept_and_checked_as_the_others():
+    from wom_tui.domain.daily import KNOWN_PUZZLES, PUZZLES, DailyAttempt, check_can_start, finished
+
+    assert list(PUZZLES) == ["classic", "digits"]  # the daily screen's, unchanged
+    assert [(k, p.title, p.ruleset.guesses) for k, p in KNOWN_PUZZLES.items() if k not in PUZZLES] == [
+        ("quad", "Quad, 4 × Classic", 9), ("devious", "Devious, 4 × Classic", 10),
+        ("strict", "Strict, 4 × Classic", 10), ("liar", "Liar, 4 × Classic", 12),
+    ]
+    attempt = DailyAttempt("2026-11-29", "liar", "Ada", "2026-11-29T08:00:00")
+    check_can_start([], "2026-11-29", "liar", "Ada")
+    done = attempt.finish("2026-11-29T08:05:00", 12, True, None)
+    assert DailyAttempt.from_json(done.as_json()) == done
+    (kept,) = finished([attempt], "2026-11-29", "liar", "Ada", finished_at="2026-11-29T08:05:00", guesses=12,
+                       broke=True, game_id=None)
+    assert kept == done
