@@ -16,7 +16,7 @@ from wom_tui.domain.codes import WOM, Feedback, InvalidCode, Ruleset, feedback
 from wom_tui.domain.game import Awaiting, GameStateError, Move, Refusal, Status
 from wom_tui.domain.strategies import fitting, is_consistent
 from wom_tui.domain.strategies.variants import inconsistency, liar_mask
-from wom_tui.domain.variant_game import VariantGame, daily_variant_game
+from wom_tui.domain.variant_game import VariantGame, check_variant_json, daily_variant_game
 from wom_tui.domain.variants import LIE_WITHIN, Variant, possible_answers
 
 CLASSIC = Ruleset(4, WOM, True, 10)
@@ -165,6 +165,15 @@ def test_a_stored_game_whose_answer_was_changed_is_refused():
         VariantGame.from_json({**game.as_json(), "variant": "sneaky"})
     with pytest.raises(ValueError, match="not a variant game: missing field 'seed'"):
         VariantGame.from_json({k: v for k, v in game.as_json().items() if k != "seed"})
+
+
+def test_only_a_game_in_progress_is_kept_to_resume():
+    game = VariantGame(Variant.STRICT, CLASSIC, ("RGBY",))
+    game.guess("RRGG")
+    assert check_variant_json(game.as_json()) == game.as_json()
+    game.guess("RGBY")
+    with pytest.raises(ValueError, match="not a variant game in progress: it is over"):
+        check_variant_json(game.as_json())
 
 
 def test_devious_and_liar_refuse_a_ruleset_too_big_to_count():

@@ -364,6 +364,16 @@ class VariantGame:
         return f"VariantGame({self.variant.value}, {self.ruleset.key}, guesses_used={self.guesses_used})"
 
 
+def check_variant_json(data: Any) -> dict[str, Any]:
+    """``data`` if it is a variant game still being played as :meth:`VariantGame.as_json` gives it (what a
+    store would keep per identity to resume it); ``ValueError`` with the reason if not.
+    """
+    game = VariantGame.from_json(data)
+    if game.status != Status.GUESSING:
+        raise ValueError("not a variant game in progress: it is over or abandoned")
+    return dict(data)
+
+
 def daily_variant_game(secret: bytes, day: date, variant: Variant, base: Ruleset, player: str = GUEST,
                        is_user: bool = False) -> VariantGame:
     """The daily code of ``variant`` on ``day``: the same codes, lie and ties for everyone that day (drawn
@@ -375,4 +385,4 @@ def daily_variant_game(secret: bytes, day: date, variant: Variant, base: Ruleset
     return VariantGame.new(variant, base, random.Random(digest), player=player, is_user=is_user)
 
 
-__all__ = ["GUEST", "VariantGame", "VariantRow", "VariantTurn", "daily_variant_game"]
+__all__ = ["GUEST", "VariantGame", "VariantRow", "VariantTurn", "check_variant_json", "daily_variant_game"]

@@ -14,7 +14,9 @@ the answers so far) when each must be found within ``d`` more guesses. A guess `
   on 4 × 6 instead of 1,296; after ``AABC`` one in 24).
 - **Memory.** Results are kept per (set of codes, guesses left), exact or as a lower bound.
 
-Run ``python -m wom_tui.domain.strategies.book`` to search and write the books (see there).
+On 4 × 6 with ``depth=5`` it finds 5,626 (the 5-guess book), with ``depth=6`` the unconstrained optimum
+5,625 (15 s on one core), and with ``depth=7`` the same 5,625 (35 s). Run
+``python -m wom_tui.domain.strategies.book`` to search and write the books (see there).
 """
 
 from __future__ import annotations
