@@ -46,16 +46,17 @@ def test_devious_answers_every_first_guess_with_an_answer_some_code_gives():
 
 
 @pytest.mark.parametrize(
-    ("firsts", "seeds"),
-    slow_but([(tuple(FIRST_GUESS_CLASSES), (0, 1, 2)), (tuple(EVERY_CODE), (0,))],
-             fast=[(tuple(FIRST_GUESS_CLASSES), (0, 1, 2))]),
-    ids=["first-guess-classes", "every-first-guess"],
+    ("strategy", "firsts", "seeds"),
+    slow_but([("consistent", tuple(FIRST_GUESS_CLASSES), (0, 1, 2)), ("consistent", tuple(EVERY_CODE), (0,)),
+              ("expert", tuple(FIRST_GUESS_CLASSES), (0, 1))],
+             fast=[("consistent", tuple(FIRST_GUESS_CLASSES), (0, 1, 2))]),
+    ids=["viki-first-guess-classes", "viki-every-first-guess", "hal-first-guess-classes"],
 )
-def test_every_answer_sequence_devious_gives_fits_some_code(firsts, seeds):
-    # Whatever is guessed first, and then VIKI's line (any code that still fits): Devious always
-    # answers consistently, and is cornered only when one code is left.
+def test_every_answer_sequence_devious_gives_fits_some_code(strategy, firsts, seeds):
+    # Whatever is guessed first, and then the solver's line (VIKI: any code that still fits; HAL9000: the
+    # best split, off its book): Devious always answers consistently, and is cornered only when one code is left.
     for first, seed in itertools.product(firsts, seeds):
-        history = against_devious("consistent", seed, first)
+        history = against_devious(strategy, seed, first)
         assert fitting(CLASSIC, history[:-1]).count()[0] == 1 or history[-1][0] == first
 
 
