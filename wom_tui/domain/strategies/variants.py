@@ -28,7 +28,16 @@ from .counting import count_consistent, find_inconsistency, fitting
 from .expert import ExpertStrategy, opening
 from .planning import entropy
 from .simple import ConsistentStrategy
-from .space import Shape, enumerate_codes, feedback_keys, partition_counts, to_array, to_string
+from .space import (
+    Shape,
+    colour_counts,
+    enumerate_codes,
+    feedback_keys,
+    keys_against,
+    partition_counts,
+    to_array,
+    to_string,
+)
 
 EVAL_SAMPLE = 1_500
 """Codes per board a guess is scored against (all of them when there are fewer)."""
@@ -52,7 +61,7 @@ def devious_tally(ruleset: Ruleset, history: History, guess: str) -> dict[Feedba
     symbols = ruleset.palette.symbols
     fit = fitting(ruleset, history)
     codes = fit.all_codes if fit.exact else fit.sample(20_000, np.random.default_rng(0))
-    keys = feedback_keys(to_array([guess], symbols), codes, shape.colours)[0]
+    keys = keys_against(to_array([guess], symbols)[0], codes, colour_counts(codes, shape.colours))
     tally = np.bincount(keys, minlength=shape.outcomes)
     return {_unpack(int(k), ruleset.length): int(tally[k]) for k in np.flatnonzero(tally)}
 
