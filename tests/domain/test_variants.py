@@ -198,6 +198,8 @@ def test_the_coach_knows_each_variants_rules():
     liar.guess("RRGG")  # the lie
     liar.guess("RRGG")  # the truth: it contradicts the first answer, and one lie allows it
     assert liar.coach_line(2).startswith("Coach: RRGG could not have been the code (allowing one lie).")
+    liar.coach, liar.coach_notes[2] = True, liar.coach_line(2)
+    assert reloaded(liar).transcript()[-1] == liar.coach_notes[2]  # a resumed game shows it again
     assert inconsistency(Variant.LIAR, liar.ruleset, [(a.guess, a.feedback) for a in liar.history()]) is None
     assert inconsistency(Variant.CLASSIC, liar.ruleset, [(a.guess, a.feedback) for a in liar.history()]) is not None
     quad = VariantGame(Variant.QUAD, Variant.QUAD.ruleset(CLASSIC), ("RRGG", "BBYY", "RGBY", "WWKK"))

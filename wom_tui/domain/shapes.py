@@ -70,6 +70,8 @@ class VariantGameShape(msgspec.Struct, forbid_unknown_fields=True):
     abandoned: bool
     player: str
     is_user: bool
+    coach: bool
+    coach_notes: dict[str, Annotated[str, msgspec.Meta(max_length=500)]]
 
 
 __all__ = ["Count", "Number", "VariantGameShape", "shaped"]

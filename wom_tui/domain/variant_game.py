@@ -83,6 +83,10 @@ class VariantGame:
         self.abandoned = False
         self.player = player
         self.is_user = is_user
+        self.coach = False
+        """True when the player chose the coach: kept with the game, so a resumed game has it too."""
+        self.coach_notes: dict[int, str] = {}
+        """What the coach said after each guess (counted from 1), kept so a resumed game shows it again."""
 
     @classmethod
     def new(cls, variant: Variant, base: Ruleset, rng: random.Random, player: str = GUEST,
@@ -228,6 +232,8 @@ class VariantGame:
         lines = [self.told]
         for number in range(1, len(self.rows) + 1):
             lines.extend(self._lines(number))
+            if number in self.coach_notes:
+                lines.append(self.coach_notes[number])
         if self.over:
             lines.append(self.result_message())
             lines.extend(self.reveal_lines())
@@ -332,6 +338,8 @@ class VariantGame:
             "abandoned": self.abandoned,
             "player": self.player,
             "is_user": self.is_user,
+            "coach": self.coach,
+            "coach_notes": {str(number): line for number, line in sorted(self.coach_notes.items())},
         }
 
     @classmethod
@@ -358,6 +366,10 @@ class VariantGame:
             if turn.answers != told:  # every answer, Devious's and the lie included, follows from the seed
                 raise ValueError(f"not a variant game: the answer to guess #{number} does not match")
         game.abandoned = shape.abandoned
+        game.coach = shape.coach
+        if not all(key.isdigit() and 1 <= int(key) <= len(game.rows) for key in shape.coach_notes):
+            raise ValueError("not a variant game: a coach's note on a guess not played")
+        game.coach_notes = {int(key): line for key, line in shape.coach_notes.items()}
         return game
 
     def __repr__(self) -> str:
