@@ -14,6 +14,11 @@ The table also plays a plain Knuth minimax reference on 4 × 6 (``--strategy knu
 ``expert-consistent`` is HAL9000 as it plays in the flip mode (only codes that fit every answer).
 ``total`` is the guesses summed over all games; the ``goal`` column is the row's target (docs/play.md, The computer players).
 
+The variants (docs/play.md, *Variants*): ``--variant quad|devious|strict|liar --strategy expert|consistent
+[--games N] --json`` plays N solo games of the variant on 4 × 6 (each drawn from its own seed: codes, Devious's
+ties, Liar's lie) with HAL9000 or VIKI; ``won_share`` counts the games won within the variant's guesses.
+The table ends with every variant, 100 games each.
+
 Comparing two versions of a player: ``--lengths FILE`` writes each game's guesses (by game
 number) for ``bench/paired.py``, which gives the mean difference over the same secrets and its standard
 error. ``--play-seed P`` keeps the secrets of ``--seed`` but seeds each game's own rng from ``P``:
@@ -48,6 +53,7 @@ TABLE = [
     # (pegs, colours, repeats, strategy, games or "all")
     (4, 6, True, "knuth", "all"),
     (4, 6, True, "expert", "all"),
+    (4, 6, True, "expert-within-five", "all"),
     (4, 6, True, "expert-consistent", "all"),
     (4, 6, True, "consistent", "all"),
     (4, 6, True, "random", 30),
@@ -60,8 +66,16 @@ TABLE = [
 ]
 
 
+VARIANT_TABLE = [(variant, strategy) for variant in ("quad", "devious", "strict", "liar")
+                 for strategy in ("expert", "consistent")]
+"""The variants' rows of the table, 100 games each on 4 × 6."""
+
+VARIANT_GOALS = {("devious", "expert"): "worst ≤5"}
+
+
 GOALS = {
-    (4, 6, True, "expert"): "total 5626, worst 5",
+    (4, 6, True, "expert"): "total 5625, worst 6",
+    (4, 6, True, "expert-within-five"): "total 5626, worst 5",
     (4, 6, True, "expert-consistent"): "total 5660",
     (5, 8, True, "expert"): "total ≤179570, worst ≤7, ≤50 ms",
     (8, 10, True, "expert"): "avg ≤7.60, 100%, ≤2 s, ≤500 MB",
@@ -102,6 +116,8 @@ def _player(rules: Ruleset, strategy: str):
         return Knuth(rules)
     if strategy == "expert-consistent":
         return make_strategy("expert", consistent_only=True)
+    if strategy == "expert-within-five":
+        return make_strategy("expert", within_five=True)
     return make_strategy(strategy)
 
 
@@ -194,6 +210,38 @@ def run(
     }
 
 
+def run_variant(variant_name: str, strategy: str, games: int, seed: int) -> dict:
+    """Play ``games`` solo games of a variant on 4 × 6 with HAL9000 (``expert``) or VIKI (``consistent``)."""
+    from wom_tui.domain.variant_game import VariantGame
+    from wom_tui.domain.variants import Variant
+
+    variant = Variant(variant_name)
+    base = Ruleset(4, PALETTES[6], True, WON_WITHIN)
+    lengths, moves, cpu, wins = [], [], [], 0
+    for index in range(games):
+        game = VariantGame.new(variant, base, random.Random(f"{seed}:{index}"))
+        rng = random.Random(f"{seed}:{index}:play")
+        while game.awaiting:
+            start, start_cpu = time.perf_counter(), time.process_time()
+            guess = game.computer_guess(strategy, rng)
+            moves.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
+            game.guess(guess)
+        wins += game.won
+        lengths.append(game.guesses_used if game.won else game.ruleset.guesses + 1)
+    return {
+        "games": games,
+        "total": sum(lengths),
+        "average": round(statistics.mean(lengths), 4),
+        "worst": max(lengths),
+        "won_share": round(wins / games, 4),
+        "median_ms": round(statistics.median(moves) * 1000, 2),
+        "max_ms": round(max(moves) * 1000, 1),
+        "max_cpu_ms": round(max(cpu) * 1000, 1),
+        "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }
+
+
 def table(seed: int, jobs: int = 1) -> None:
     """Run every row of :data:`TABLE`, each in its own process, and print the table."""
     head = f"{'ruleset':<14}{'strategy':<19}{'games':>6}{'total':>8}{'average':>9}{'worst':>6}{'won≤10':>8}"
@@ -216,6 +264,16 @@ def table(seed: int, jobs: int = 1) -> None:
             f"{out['max_game_s']:>11.2f}  {goal}",
             flush=True,
         )
+    for variant, strategy in VARIANT_TABLE:
+        args = [sys.executable, __file__, "--variant", variant, "--strategy", strategy, "--games", "100",
+                "--seed", str(seed), "--json"]
+        out = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
+        print(
+            f"{variant + ' 4×6':<14}{strategy:<19}{out['games']:>6}{out['total']:>8}{out['average']:>9.4f}"
+            f"{out['worst']:>6}{out['won_share'] * 100:>7.1f}%{out['median_ms']:>10.2f}{out['max_ms']:>8.1f}"
+            f"{out['max_cpu_ms']:>8.1f}{out['peak_mb']:>8.1f}{'':>11}  {VARIANT_GOALS.get((variant, strategy), '')}",
+            flush=True,
+        )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -225,7 +283,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--colours", type=int, choices=sorted(PALETTES), default=6)
     parser.add_argument("--no-repeats", action="store_true")
     parser.add_argument(
-        "--strategy", choices=["random", "consistent", "expert", "expert-consistent", "knuth"], default="expert"
+        "--strategy", choices=["random", "consistent", "expert", "expert-within-five", "expert-consistent", "knuth"], default="expert"
     )
     count = parser.add_mutually_exclusive_group()
     count.add_argument("--games", type=int, default=100)
@@ -236,7 +294,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--play-seed", type=int, help="seed the games' own rngs from this (same secrets)")
     parser.add_argument("--lengths", metavar="FILE", help="write each game's guesses as JSON (for bench/paired.py)")
     parser.add_argument("--game-time", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--variant", choices=["quad", "devious", "strict", "liar"],
+                        help="play solo games of this variant on 4 × 6 (with --json; --strategy expert or consistent)")
     args = parser.parse_args(argv)
+    if args.variant and args.json:
+        if args.strategy not in ("expert", "consistent"):
+            parser.error("a variant is played by expert (HAL9000) or consistent (VIKI)")
+        print(json.dumps(run_variant(args.variant, args.strategy, args.games, args.seed)))
+        return
     if not args.json:
         table(args.seed, args.jobs)
         return

@@ -166,6 +166,9 @@ def test_tiny_run(bench: str, tmp_path: Path) -> None:
         paired = run("paired.py", str(tmp_path / "a.json"), str(tmp_path / "a.json"))
         assert paired.returncode == 0, paired.stderr
         assert "difference +0.0000" in paired.stdout
+        variant = run(bench, "--variant", "liar", "--strategy", "expert", "--games", "1", "--json")
+        assert variant.returncode == 0, variant.stderr
+        assert KEYS[bench] <= set(json_objects(variant.stdout)[0])
 
 
 def test_readme_screenshot_is_drawn(tmp_path: Path) -> None:

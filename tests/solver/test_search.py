@@ -84,3 +84,22 @@ def test_without_the_table_and_symmetry_the_search_finds_the_same_optimum(monkey
     total = wide.solve()
     monkeypatch.setattr(search_module, "TABLE_UP_TO", 10_000)
     assert total == brute_force(Search(Shape(length, colours, True), depth=depth), False)
+
+
+def test_the_shallow_tree_costs_the_same_and_needs_the_last_guess_no_more_often():
+    search = Search(Shape(3, 4, True), depth=6)
+    total = search.solve()
+
+    def lengths(tree):
+        out = []
+        for secret in range(search.n):
+            path: tuple = ()
+            while int(search.table[tree[path], secret]) != search.win:
+                path = (*path, (tree[path], int(search.table[tree[path], secret])))
+            out.append(len(path) + 1)
+        return out
+
+    plain, shallow = lengths(search.tree()), lengths(search.tree(shallow=True))
+    assert sum(plain) == sum(shallow) == total
+    assert max(shallow) == max(plain) == 4
+    assert shallow.count(4) < plain.count(4)  # 21 codes on the 4th guess instead of 22

@@ -39,6 +39,9 @@ from .board import LIFELINE
 from .codes import DIGITS8, WOM, Feedback, Ruleset
 from .game import Refusal
 from .users import name_key
+from .variants import VARIANTS, Variant
+
+VARIANT_NAMES = frozenset(v.value for v in VARIANTS)
 
 SECRET_BYTES = 32
 """Length of the data folder's daily secret."""
@@ -53,15 +56,28 @@ class DailyPuzzle:
 
     @property
     def title(self) -> str:
-        """The puzzle's name, its rules' one name: ``"4 × Classic"``, ``"5 × Digits 1–8"``."""
-        return self.ruleset.title
+        """The puzzle's name, its rules' one name: ``"4 × Classic"``, ``"5 × Digits 1–8"``; a variant's puzzle
+        names the variant first: ``"Quad, 4 × Classic"``.
+        """
+        variant = Variant.CLASSIC if self.key not in VARIANT_NAMES else Variant(self.key)
+        return self.ruleset.title if variant is Variant.CLASSIC else f"{variant.label}, {self.ruleset.title}"
 
 
 CLASSIC = DailyPuzzle("classic", Ruleset(4, WOM, True, 10))
 DIGITS = DailyPuzzle("digits", Ruleset(5, DIGITS8, True, 10))
 
 PUZZLES: dict[str, DailyPuzzle] = {p.key: p for p in (CLASSIC, DIGITS)}
-"""Every daily puzzle, the classic one first."""
+"""Every daily puzzle the daily screen offers, the classic one first."""
+
+VARIANT_PUZZLES: dict[str, DailyPuzzle] = {
+    v.value: DailyPuzzle(v.value, v.ruleset(CLASSIC.ruleset)) for v in VARIANTS if v is not Variant.CLASSIC
+}
+"""The variants' daily codes on 4 × Classic, keyed by the variant's name (docs/play.md, *Variants*); the day's
+game is ``variant_game.daily_variant_game``. Attempts at them are kept and checked as the others' are; the
+daily screen does not offer them yet."""
+
+KNOWN_PUZZLES: dict[str, DailyPuzzle] = {**PUZZLES, **VARIANT_PUZZLES}
+"""Every daily puzzle an attempt may name."""
 
 
 class DailyRefused(Refusal):
@@ -224,7 +240,7 @@ class DailyAttempt:
         for key in ("day", "puzzle", "player", "started_at"):
             if not isinstance(data[key], str):
                 raise ValueError(f"an attempt's {key} must be text")
-        if data["puzzle"] not in PUZZLES:
+        if data["puzzle"] not in KNOWN_PUZZLES:
             raise ValueError(f"unknown daily puzzle {data['puzzle']!r}")
         date.fromisoformat(data["day"])
         datetime.fromisoformat(data["started_at"])
@@ -237,7 +253,7 @@ class DailyAttempt:
                 raise ValueError("an attempt's finished_at must be text or null")
             datetime.fromisoformat(finished)
             guesses = data["guesses"]
-            if type(guesses) is not int or not 1 <= guesses <= PUZZLES[data["puzzle"]].ruleset.guesses:
+            if type(guesses) is not int or not 1 <= guesses <= KNOWN_PUZZLES[data["puzzle"]].ruleset.guesses:
                 raise ValueError("a finished attempt needs its number of guesses")
             if type(data["broke"]) is not bool:
                 raise ValueError("a finished attempt needs broke: true or false")
@@ -267,7 +283,7 @@ def check_can_start(
     attempts: Iterable[DailyAttempt], day: str, puzzle: str, player: str | None, key: str | None = None
 ) -> None:
     """Raise :class:`DailyRefused` unless ``player`` (signed in with ``key`` over SSH) may start ``puzzle`` on ``day``."""
-    if puzzle not in PUZZLES:
+    if puzzle not in KNOWN_PUZZLES:
         raise DailyRefused(f"There is no daily puzzle {puzzle!r}.")
     if player is None:
         raise DailyRefused(GUEST_REFUSAL)
@@ -276,15 +292,15 @@ def check_can_start(
         for other in attempts:
             if other.day == day and other.puzzle == puzzle and other.key == key and not other.is_for(day, puzzle, player):
                 raise DailyRefused(
-                    f"This key already played today's {PUZZLES[puzzle].title} code as {other.player}: "
+                    f"This key already played today's {KNOWN_PUZZLES[puzzle].title} code as {other.player}: "
                     "one attempt per person a day."
                 )
     existing = find_attempt(attempts, day, puzzle, player)
     if existing is not None:
         if existing.finished:
-            raise DailyRefused(f"{existing.player} has already played today's {PUZZLES[puzzle].title} code.")
+            raise DailyRefused(f"{existing.player} has already played today's {KNOWN_PUZZLES[puzzle].title} code.")
         raise DailyRefused(
-            f"{existing.player} has already started today's {PUZZLES[puzzle].title} code: one attempt a day."
+            f"{existing.player} has already started today's {KNOWN_PUZZLES[puzzle].title} code: one attempt a day."
         )
 
 
@@ -344,7 +360,7 @@ class LeaderRow:
 
 def leaderboard(attempts: Iterable[DailyAttempt], day: str, puzzle: str) -> list[LeaderRow]:
     """The day's leaderboard for ``puzzle``: fewest guesses then earliest finish, then the rest."""
-    allowed = PUZZLES[puzzle].ruleset.guesses
+    allowed = KNOWN_PUZZLES[puzzle].ruleset.guesses
     todays = [a for a in attempts if a.day == day and a.puzzle == puzzle]
     broke = sorted((a for a in todays if a.finished and a.broke), key=lambda a: (a.guesses, a.finished_at, a.player))
     failed = sorted((a for a in todays if a.finished and not a.broke), key=lambda a: (a.finished_at, a.player))
@@ -514,7 +530,9 @@ __all__ = [
     "CLASSIC",
     "DIGITS",
     "GUEST_REFUSAL",
+    "KNOWN_PUZZLES",
     "PUZZLES",
+    "VARIANT_PUZZLES",
     "SECRET_BYTES",
     "SOLO_TITLE",
     "DailyAttempt",

@@ -110,11 +110,13 @@ class ComputerPlayer(Player):
         return self.__strategy.next_guess(ruleset, history, rng)
 
 
-def hal9000() -> ComputerPlayer:
-    """HAL9000, the strong computer player (fewest guesses)."""
+def hal9000(within_five: bool = False) -> ComputerPlayer:
+    """HAL9000, the strong computer player (fewest guesses on average; ``within_five``: never more than 5 on
+    4 × 6, one guess more in all over the 1,296 codes).
+    """
     from .strategies import make_strategy
 
-    return ComputerPlayer("HAL9000", make_strategy("expert"))
+    return ComputerPlayer("HAL9000", make_strategy("expert", within_five=within_five))
 
 
 def viki() -> ComputerPlayer:
@@ -124,11 +126,11 @@ def viki() -> ComputerPlayer:
     return ComputerPlayer("VIKI", make_strategy("consistent"))
 
 
-def computer_player(name: str) -> ComputerPlayer:
+def computer_player(name: str, *, within_five: bool = False) -> ComputerPlayer:
     """The computer player called ``name`` in any case ("hal9000", "Viki"); ValueError otherwise."""
     canonical = computer_name(name.strip())
     if canonical == "HAL9000":
-        return hal9000()
+        return hal9000(within_five)
     if canonical == "VIKI":
         return viki()
     raise ValueError(f"{name!r} is not a computer player")

@@ -7,9 +7,11 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Mapping
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
+
+from .variants import Variant
 
 Count = Annotated[int, msgspec.Meta(ge=0)]
 """A whole number of at least 0."""
@@ -55,4 +57,21 @@ def shaped(data: Any, shape: type[T], messages: Mapping[str, str] = {}, what: st
     raise ValueError(reason)
 
 
-__all__ = ["Count", "Number", "shaped"]
+class VariantGameShape(msgspec.Struct, forbid_unknown_fields=True):
+    """A variant's solo game as the store keeps it (``VariantGame.as_json``, docs/play.md, *Variants*)."""
+
+    kind: Literal["variant"]
+    variant: Variant
+    ruleset: Any  # Ruleset.from_json
+    secrets: list[str]
+    seed: Count
+    lie_at: Count | None
+    rows: list[tuple[str, list[tuple[Count, Count] | None]]]
+    abandoned: bool
+    player: str
+    is_user: bool
+    coach: bool
+    coach_notes: dict[str, Annotated[str, msgspec.Meta(max_length=500)]]
+
+
+__all__ = ["Count", "Number", "VariantGameShape", "shaped"]

@@ -53,10 +53,14 @@ from .players import HumanPlayer, Player, computer_player
 from .records import GameRecord
 from .shapes import Count, Number, shaped
 from .users import COMPUTER_NAMES, NameRejected, check_name, computer_name, name_key
+from .variants import Variant, strict_refusal
 from .wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
 from .wom_results import GameResults, board_outcome, game_record, game_results
 from .waits import SEAT_GRACE
 from .words import counted
+
+TABLE_VARIANTS = (Variant.CLASSIC, Variant.STRICT)
+"""The variants a live table plays (Quad, Devious and Liar are solo and daily games so far)."""
 
 OPEN, MAKING, GUESSING, FINISHED, CLOSED = "open", "making", "guessing", "finished", "closed"
 PHASES = (OPEN, MAKING, GUESSING, FINISHED, CLOSED)
@@ -316,6 +320,7 @@ class _TableShape(msgspec.Struct, forbid_unknown_fields=True):
     rematch_id: str | msgspec.UnsetType = msgspec.UNSET
     origin: str | None = None
     unrated: bool | msgspec.UnsetType = msgspec.UNSET
+    variant: Variant | msgspec.UnsetType = msgspec.UNSET
 
 
 _TABLE_MESSAGES = {
@@ -353,8 +358,12 @@ class Table:
         pace: tuple[float, float] = COMPUTER_PACE,
         guess_clock: float | None = None,
         origin: str | None = None,
+        variant: Variant = Variant.CLASSIC,
     ) -> None:
         check_table_id(table_id)
+        if variant not in TABLE_VARIANTS:
+            raise Refused(f"{variant.label} is not played at a table yet; "
+                          + " and ".join(v.label for v in TABLE_VARIANTS) + " are.")
         if origin is not None and (not isinstance(origin, str) or not 0 < len(origin) <= MAX_ORIGIN):
             raise ValueError(f"a table's origin is an address of 1 to {MAX_ORIGIN} characters")
         if not isinstance(creator, SeatHolder):
@@ -395,6 +404,9 @@ class Table:
         """The network address its creator connected from (None when opened on this machine)."""
         self.rated = True
         """False: its game is recorded as unrated (a quick match of players from one network; its rematch too)."""
+        self.variant = variant
+        """The variant played (docs/play.md, *Variants*): Strict refuses a guess that does not fit the board's
+        answers, a person's and a computer's alike."""
         self._seats = [_Seat() for _ in range(seats)]
         self._seats[0].holder = creator
         self._boards: list[DecodingBoard] = []
@@ -588,7 +600,8 @@ class Table:
             raise Refused("A rematch is already offered: press a to accept it.")
         order = self._seats[index:] + self._seats[:index]  # the proposer first, the others in turn
         table = Table(table_id, person, seats=len(order), attempts=self.attempts, ruleset=self.ruleset,
-                      seed=seed, now=now, grace=self.grace, pace=self.pace, guess_clock=self.guess_clock)
+                      seed=seed, now=now, grace=self.grace, pace=self.pace, guess_clock=self.guess_clock,
+                      variant=self.variant)
         table.auto_start = True
         table.rated = self.rated
         for number, seat in enumerate(order[1:], start=1):
@@ -720,6 +733,10 @@ class Table:
             code = self.ruleset.parse(typed)
         except InvalidCode as exc:
             raise Refused(exc.reason) from None
+        if self.variant is Variant.STRICT:
+            reason = strict_refusal(code, [(a.guess, a.feedback) for a in self._boards[index].history])
+            if reason is not None:
+                raise Refused(reason)
         seat = self._seats[index]
         seat.deadline = None
         feedback = self._play(index, code)
@@ -854,13 +871,22 @@ class Table:
             code = known.get((index, board.attempts_used))
             if code is None:
                 rng = self._rng("guess", index, board.attempts_used)
-                code = seat.player().make_guess(self.ruleset, board.history, rng)
+                code = self._computer_guess(seat, board, rng)
             moves[(index, board.attempts_used)] = code
             seat.next_move_at = None
             self._play(index, code)
             if not board.finished and self.phase == GUESSING:
                 seat.next_move_at = at + self._pace(index, board.attempts_used)
         return moves
+
+    def _computer_guess(self, seat: _Seat, board: DecodingBoard, rng: random.Random) -> str:
+        """A computer's next guess on ``board``, by the table's variant (Strict: only a guess that fits)."""
+        if self.variant is Variant.CLASSIC:
+            return seat.player().make_guess(self.ruleset, board.history, rng)
+        from .strategies.variants import variant_guess
+
+        strategy = "expert" if seat.computer == "HAL9000" else "consistent"
+        return variant_guess(strategy, self.variant, self.ruleset, [tuple(board.history)], rng)
 
     # -- results -------------------------------------------------------------------------------
 
@@ -965,6 +991,8 @@ class Table:
             extras["rematch_id"] = self.rematch_id
         if not self.rated:
             extras["unrated"] = True
+        if self.variant is not Variant.CLASSIC:
+            extras["variant"] = self.variant.as_json()
         return extras
 
     def _to_json(self) -> dict[str, Any]:
@@ -1023,6 +1051,7 @@ class Table:
             shape.id, shape.creator.holder(), seats=len(shape.seats), attempts=ruleset.guesses, ruleset=ruleset,
             seed=shape.seed, now=shape.created_at, grace=shape.grace, pace=shape.pace,
             guess_clock=shape.guess_clock, origin=shape.origin,
+            variant=Variant.CLASSIC if shape.variant is msgspec.UNSET else shape.variant,
         )
         table.phase = shape.phase
         table.version = shape.version
