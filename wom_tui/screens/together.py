@@ -266,9 +266,13 @@ class LiveScreen(WomScreen):
         self.run_worker(self._refresh_loop(), group="live-refresh")
         self.poke()
 
+    _housekeeper: Any = None
+    """Joined as the screen mounts: a screen shut before it mounted (the app closing) has none to leave."""
+
     def on_unmount(self) -> None:
         self._stop.set()
-        self._housekeeper.leave(self.wom.store.live)
+        if self._housekeeper is not None:
+            self._housekeeper.leave(self.wom.store.live)
 
     def poke(self) -> None:
         """Re-read and show the live state soon."""
