@@ -46,6 +46,7 @@ TINY: dict[str, list[str]] = {
     "together.py": ["--tables", "1", "--players", "2", "--guesses", "2", "--lobbies", "2", "--idle", "2",
                     "--idle-seconds", "0.3", "--guess-in", "one-process", "--json"],
     "two_servers.py": ["--guesses", "1", "--json"],
+    "upstream/focus_cursor.py": [],
     "upstream/footer_leak.py": ["--opens", "2"],
     "upstream/select_click.py": ["--fixed"],
     "upstream/textual_races.py": ["--case", "keys-behind-quit"],
