@@ -6,11 +6,10 @@ import asyncio
 import random
 import re
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
-from memory_tmp import tmp_path, tmp_path_factory  # noqa: F401  (data folders in memory)
+from memory_tmp import tmp_path, tmp_path_factory  # data folders in memory (memory_tmp.py)
 from wom_tui.domain.identity import Identity
 from wom_tui.domain.store import open_store
 from wom_tui.line import MAX_LINE, LineSession
@@ -58,9 +57,12 @@ class Player:
             raise AssertionError(f"no line matching {pattern!r} in:\n" + "\n".join(self.lines)) from None
 
 
+__all__ = ["tmp_path", "tmp_path_factory"]
+
+
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(data_dir=tmp_path, seed=7, computer_pace=0.0, fill_after=0.0, quick_match_clock=120.0)
+def settings(tmp_path_factory) -> Settings:
+    return Settings(data_dir=tmp_path_factory.mktemp("line"), seed=7, computer_pace=0.0, fill_after=0.0, quick_match_clock=120.0)
 
 
 @pytest.fixture

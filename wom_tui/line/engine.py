@@ -431,7 +431,7 @@ class LineSession:
         code = daily_code(secret, day_of(now), puzzle)
         self.solo = SoloGame(puzzle.ruleset, code, self.rng, LifelinePolicy.NONE, player=name, is_user=True)
         self.daily = (day, key)
-        self._event(f"{daily_title(day)}: {rules_words(puzzle.ruleset)}, one attempt a day. Type your first guess.")
+        self._event(f"{daily_title(day)}: {rules_words(puzzle.ruleset)}. Type your first guess.")
 
     async def _solo_guess(self, text: str) -> None:
         game = self.solo
@@ -548,7 +548,7 @@ class LineSession:
         game = self.flip
         assert game is not None
         while game.thinking and not game.over:
-            work = await self._blocking(game.think)
+            work = await asyncio.to_thread(game.think, None, self.rng)
             if self.flip is not game:
                 return
             played = game.apply(work)
