@@ -35,7 +35,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..domain.codes import PALETTES, WOM_RULESET, InvalidCode
+from ..domain.codes import PALETTES, WOM_RULESET, InvalidCode, Ruleset
 from ..domain.computer_breaks import ComputerBreaksGame, InvalidAnswer, Played, answer_words
 from ..domain.daily import PUZZLES, DailyAttempt, DailyRefused, check_can_start, daily_code, daily_title, day_of
 from ..domain.game import Move, Refusal
@@ -63,14 +63,14 @@ LINE_FORM = "line"
 """Where an identity's choice of line mode is remembered (``store.choices(key, "line")``)."""
 
 HELP = (
-    "Commands: help, board, last, who, clock, lobby, join N, watch N, quick, computers, leave, solo [rules], "
-    "flip, daily [digits], lifeline symbol|position, notes, share, stats [name], scores, ratings, hall, "
-    "register NAME, quit.",
-    "In a game, type a guess as letters or digits (R G B Y or 1234); when the computer breaks your code, "
-    "type your secret, then each answer as two numbers: right place, then right colour (2 1).",
-    "solo takes rules in any order: a length 4 to 8, a palette (classic, rainbow, digits8, digits10), "
-    "norepeats, a number of guesses (12g), lifelines none, one or each. Example: solo 5 classic 12g.",
+    "Games: solo [rules], daily [digits], quick (quick match), flip (the computer breaks your code).",
+    "Tables: lobby (the list), join N (take a seat), watch N (spectate), who (seats and progress), clock, leave.",
+    "In a game: type a guess as letters or digits (RGBY, 1234); board, last (the last line again), notes, share.",
+    "Solo: lifeline symbol (costs 1 guess), lifeline position (costs 2). Rules: solo 5 classic norepeats 12g each.",
+    "Quick match: computers fills the table now. When the computer breaks your code, answer 2 1 (place, colour).",
+    "Boards: scores, ratings, hall (hall of fame), stats [name]. You: register NAME, play as NAME (locally), quit.",
 )
+"""What ``help`` says: each line at most :data:`.words.MAX_LINE` characters."""
 
 TICK = 1.0
 """Seconds between two looks at the queue or a table's clock while waiting."""
@@ -439,7 +439,7 @@ class LineSession:
         try:
             result = game.submit(text)
         except InvalidCode as error:
-            self.say(f"{error.reason} Type {game.ruleset.length} symbols of {game.ruleset.palette.listing()}.")
+            self.say(error.reason + code_hint(error.reason, game.ruleset))
             return
         if isinstance(result, LifelineResult):
             self._lifeline_said(result)
@@ -729,11 +729,9 @@ class LineSession:
         try:
             table = await self._blocking(self.store.live.play, self.table_id, move)
         except Refusal as refusal:
-            hint = ""
-            if isinstance(move, (Guess, SetCode)) and self.view is not None:
-                ruleset = self.view.ruleset
-                hint = f" Type {ruleset.length} symbols of {ruleset.palette.listing()}."
-            self.say(self._reason(refusal) + hint)
+            reason = self._reason(refusal)
+            hint = code_hint(reason, self.view.ruleset) if isinstance(move, (Guess, SetCode)) and self.view else ""
+            self.say(reason + hint)
             return
         self._show(table)
 
@@ -897,6 +895,13 @@ def partial_finish(store: Store, day: str, key: str, game: SoloGame, game_id: st
         store.finish_daily(day, key, game.player, finished_at=record.finished_at, guesses=game.guesses_used,
                            broke=game.won, game_id=game_id)
     return finish
+
+
+def code_hint(reason: str, ruleset: Ruleset) -> str:
+    """What a right code looks like, after ``reason`` (nothing when the reason already lists the symbols)."""
+    if ruleset.palette.listing() in reason:
+        return ""
+    return f" Type {ruleset.length} symbols of {ruleset.palette.listing()}."
 
 
 def parse_solo(text: str) -> SoloSetup:

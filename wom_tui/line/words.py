@@ -74,7 +74,8 @@ def rules_words(ruleset: Ruleset) -> str:
 
 
 def share_words(title: str, results: Sequence[Feedback | None], ruleset: Ruleset, broke: bool) -> str:
-    """The share line in words, spoiler-free (counts only, never a symbol or a position):
+    """The share line in words, spoiler-free: counts only, never a symbol or a position.
+
     ``"Mastermind solo · 4 × Classic · 4/10. Right place and right colour per guess: 1 1, 2 0, lifeline, 4 0."``
     """
     score = f"{len(results)}/{ruleset.guesses}" if broke else f"X/{ruleset.guesses}"
