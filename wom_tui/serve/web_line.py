@@ -38,7 +38,7 @@ from ..domain.presence import new_session_id
 from ..line import MAX_INPUT, LineSession
 from .events import Events, Who
 from .logsafe import clean
-from .session import IDLE_CLOSED, SeatedGame, describe_seconds
+from .session import SeatedGame, describe_seconds
 from .throttle import InputThrottle
 from .webguard import RefusalLog, json_too_deep
 
@@ -278,23 +278,17 @@ class LineTab(SeatedGame):
     def _typed(self, line: str) -> None:
         if self._ending:
             return
-        data = line.encode("utf-8", "replace")
+        # Counted as the keys a person would type for it (its characters and Enter), at a terminal tab's rate;
+        # its text is not parsed as keys (a typed escape sequence is the engine's to clean, as data).
+        keys = min(len(line), MAX_INPUT + 1) + 1
         dropped = self._throttle.dropped
-        passed = self._throttle.feed(data + b"\r")
-        if self._throttle.dropped != dropped or len(passed) < len(data) + 1:
+        passed = self._throttle.feed(b"k" * keys)
+        if self._throttle.dropped != dropped or len(passed) < keys:
             self._events.throttled(self.who, self._throttle.dropped - dropped, first=not dropped)
             self._say("That came faster than anyone types: the line was dropped. Type it again.")
             return
         self._last_input = self._loop.time()
         self._lines.put_nowait(line[: MAX_INPUT + 1])  # longer: the engine says it was too long
-
-    def _check_idle(self) -> None:
-        timeout = self._idle_timeout or 0.0
-        if self._loop.time() >= self._last_input + timeout - 0.05:
-            log.info("%s: idle for %s, closing", self.label, describe_seconds(timeout))
-            self.end("idle", IDLE_CLOSED.format(idle=describe_seconds(timeout)))
-        else:
-            self._arm_idle()
 
 
 async def open_line_tab(door: LineDoor, socket: web.WebSocketResponse, tab: str, host: str, name: str | None,
