@@ -44,7 +44,7 @@ async def test_bad_input_gets_one_line_saying_what_was_wrong_and_what_is_right(m
     assert await player.send("dance") == ["I do not know 'dance'. Type help for the commands; solo, quick or daily starts a game."]
     assert await player.send("join 3") == ["Type lobby first to see the tables, then join N with its number."]
     long = await player.send("x" * 500)
-    assert long == ["That line was 500 characters long; a line is at most 200. Nothing was done: type a shorter one."]
+    assert long == ["That line is longer than 200 characters: nothing was done; type a shorter one."]
 
 
 async def test_what_a_person_types_is_never_echoed_as_an_escape_code(make_player) -> None:

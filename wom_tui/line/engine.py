@@ -141,8 +141,7 @@ class LineSession:
             if self.ended.is_set():
                 return
             if len(line) > MAX_INPUT:
-                self.say(f"That line was {len(line)} characters long; a line is at most {MAX_INPUT}. "
-                         "Nothing was done: type a shorter one.")
+                self.say(f"That line is longer than {MAX_INPUT} characters: nothing was done; type a shorter one.")
                 return
             text = clean(line).strip()
             if not text:
@@ -670,7 +669,7 @@ class LineSession:
             return
         for number, table in enumerate(tables, 1):
             names = [name or "free" for name in table.names]
-            self.say(f"Table {number} ({table.table_id}): {table.phase}, {', '.join(names)}.")
+            self.say(f"Table {number}: {table.phase}, {', '.join(names)}.")
         self.say("join N takes a free seat, watch N watches.")
 
     def _lobby_table(self, rest: str) -> str | None:
