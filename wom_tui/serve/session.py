@@ -581,7 +581,15 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
         try:
             line = await self._ask_line(store)
         except asyncio.CancelledError:
-            self._finish_line()  # the session ended while asking
+            # The session ended while asking (the client left, the server stops): no game started.
+            if self._idle_handle is not None:
+                self._idle_handle.cancel()
+            self._server.leave_seat(self)
+            if self._farewell:
+                self._send_text(self._farewell)
+            if self._open and self._chan is not None:
+                with contextlib.suppress(BrokenPipeError, ConnectionError, OSError):
+                    self._chan.exit(0)
             return
         if self._idle_handle is not None:
             self._idle_handle.cancel()
