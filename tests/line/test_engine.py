@@ -144,3 +144,18 @@ async def test_two_line_players_at_one_table_hear_each_other(make_player, store)
     assert result.startswith("Results: Alan broke B B Y Y in 1 guess, ")
     for player in (alan, grace):
         await player.session.close()
+
+
+async def test_notes_are_a_grid_read_slot_by_slot_and_never_read_by_the_game(make_player) -> None:
+    player = make_player()
+    await player.session.start()
+    assert await player.send("notes") == [
+        "Notes are for a code you are breaking: in a solo game, the daily code or at a table."]
+    await player.send("solo 4 classic")
+    assert await player.send("notes 2 r out") == ["Noted: R out in slot 2."]
+    assert await player.send("notes 2 G sure") == ["Noted: G sure in slot 2."]
+    assert await player.send("notes 5 R out") == [
+        "Type notes SLOT SYMBOL out, sure or clear: a slot 1 to 4, a symbol of R G B Y W K (notes 2 R out)."]
+    assert await player.send("notes") == [
+        "Slot 1: nothing noted.", "Slot 2: R out, G sure.", "Slot 3: nothing noted.", "Slot 4: nothing noted."]
+    assert player.session.solo.guesses_used == 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from dataclasses import replace
 
 import asyncssh
 import pytest
@@ -19,6 +20,7 @@ from wom_tui.domain.table import SeatHolder
 from wom_tui.serve.server import GameServer
 from wom_tui.settings import Settings
 
+from .conftest import NO_GAME
 from .sshterm import MENU_TEXT, WAIT, connect, new_key, open_terminal
 
 shared = pytest.mark.asyncio(loop_scope="module")
@@ -249,3 +251,27 @@ async def test_bad_input_and_a_paste_over_ssh_get_one_line_each_and_change_nothi
     client.type("quit\n")
     await asyncio.wait_for(client.closed.wait(), WAIT)
     conn.close()
+
+
+async def test_idle_and_shutdown_say_goodbye_in_words(start_server) -> None:
+    # A server of its own: a short idle timeout. It forks no game (a line session needs none), so it starts
+    # no warm parent and no hub, and its line sessions open the data folder themselves.
+    server = await start_server(idle_timeout=0.5, warm_command=NO_GAME)
+    conn = await connect(server, "visitor")
+    client = await open_line(conn)
+    await client.wait_for(r"You are a guest\.")
+    await asyncio.wait_for(client.closed.wait(), WAIT)
+    assert client.lines[-3:] == ["World of Mastermind, line mode. You are a guest. Type help for the commands.",
+                                 "World of Mastermind closed this session after 0 seconds without a key press. See you soon!",
+                                 ""]
+    assert b"\x1b" not in client.raw
+    conn.close()
+    server.settings = replace(server.settings, idle_timeout=0)
+    conn = await connect(server, "visitor")
+    client = await open_line(conn)
+    await client.wait_for(r"You are a guest\.")
+    await server.close()
+    await asyncio.wait_for(client.closed.wait(), WAIT)
+    assert client.lines[-3:] == ["World of Mastermind, line mode. You are a guest. Type help for the commands.",
+                                 "The World of Mastermind server is shutting down. Thanks for playing!", ""]
+    assert b"\x1b" not in client.raw

@@ -40,6 +40,7 @@ from ..domain.computer_breaks import ComputerBreaksGame, InvalidAnswer, Played, 
 from ..domain.daily import PUZZLES, DailyAttempt, DailyRefused, check_can_start, daily_code, daily_title, day_of
 from ..domain.game import Move, Refusal
 from ..domain.matchmaking import STRAGGLER_HOLD, WAVE_INTERVAL, pairing_network
+from ..domain.notes import Note, Notes
 from ..domain.moves import Guess, Leave, Resume, SetCode, Sit, TableMove
 from ..domain.presence import HEARTBEAT_INTERVAL, Presence, Whereabouts, new_session_id
 from ..domain.solo import LifelinePolicy, LifelineResult, SoloGame, SoloSetup
@@ -122,6 +123,8 @@ class LineSession:
         self._tasks: list[asyncio.Task[None]] = []
         self._ratings: tuple[float, Any] | None = None
         self._lobby: list[str] = []
+        self._table_notes: dict[str, Notes] = {}
+        """This player's notes per table: private, kept in the session only (as the screens keep them)."""
 
     # -- the front end's side -------------------------------------------------------------------
 
@@ -824,17 +827,47 @@ class LineSession:
                  f"{average}, best streak {stats.best_streak}.")
 
     async def cmd_notes(self, rest: str) -> None:
-        """Your notes for the game under way (``notes`` reads them, ``notes TEXT`` writes them)."""
-        if not self._in_game():
-            self.say("Notes are for a game under way.")
+        """Your notes on the code you break (docs/play.md, *Notes*): ``notes`` reads them, slot by slot;
+        ``notes 2 R out`` (or ``sure``, ``clear``) notes a symbol in a slot. The game never reads them.
+        """
+        notes, ruleset = self._notes_here()
+        if notes is None or ruleset is None:
+            self.say("Notes are for a code you are breaking: in a solo game, the daily code or at a table.")
             return
-        if rest:
-            self._notes = rest[:200]
-            self.say("Noted.")
-        else:
-            self.say(f"Your notes: {self._notes}" if self._notes else "No notes yet: notes TEXT keeps some.")
+        if not rest:
+            for slot in range(notes.length):
+                noted = [f"{symbol} {note.value}" for symbol in notes.symbols
+                         if (note := notes.note(slot, symbol)) is not None]
+                self.say(f"Slot {slot + 1}: {', '.join(noted) if noted else 'nothing noted'}.")
+            return
+        words = rest.split()
+        wanted = {"out": Note.OUT, "sure": Note.SURE, "clear": None}
+        symbol = words[1].upper() if len(words) == 3 else ""
+        symbol = next((s for s in ruleset.palette.symbols if s.upper() == symbol), "")
+        if len(words) != 3 or not words[0].isdigit() or not 1 <= int(words[0]) <= notes.length or not symbol \
+                or words[2].lower() not in wanted:
+            self.say(f"Type notes SLOT SYMBOL out, sure or clear: a slot 1 to {notes.length}, a symbol of "
+                     f"{spoken_code(ruleset.palette.symbols)} (notes 2 {ruleset.palette.symbols[0]} out).")
+            return
+        slot, note = int(words[0]) - 1, wanted[words[2].lower()]
+        marks = dict(notes.marks)
+        marks.pop((slot, symbol), None)
+        if note is not None:
+            marks[(slot, symbol)] = note
+        kept = Notes(notes.length, notes.symbols, marks)
+        if self.solo is not None:
+            self.solo.notes = kept
+        elif self.table_id is not None:
+            self._table_notes[self.table_id] = kept
+        self.say(f"Noted: {symbol} {note.value if note else 'cleared'} in slot {slot + 1}.")
 
-    _notes = ""
+    def _notes_here(self) -> tuple[Notes | None, Ruleset | None]:
+        if self.solo is not None:
+            return self.solo.notes, self.solo.ruleset
+        if self.table_id is not None and self.view is not None and self.view.own is not None:
+            ruleset = self.view.ruleset
+            return self._table_notes.setdefault(self.table_id, Notes.empty(ruleset)), ruleset
+        return None, None
 
     async def cmd_register(self, rest: str) -> None:
         """Register a name for this SSH key (over SSH), or play as a registered name (on one machine)."""
@@ -843,9 +876,11 @@ class LineSession:
             self.say("Type register NAME, with the name you want (letters, digits, spaces).")
             return
         if self.identity.served and not self.identity.may_register:
-            self.say("This key already plays as " + (self.identity.name or "a guest")
-                     + "." if self.identity.fingerprint else "Registering needs an SSH key: "
-                     "connect with one (ssh-keygen -t ed25519) to keep a name.")
+            if self.identity.name is not None:
+                self.say(f"You already play as {self.identity.name}.")
+            else:
+                self.say("Registering needs an SSH key: connect with one (make it with ssh-keygen -t ed25519) "
+                         "to keep a name.")
             return
         if (busy := self._busy()) is not None:
             self.say(f"You are in {busy}: finish it first.")
@@ -998,7 +1033,7 @@ _COMMANDS: dict[str, Callable[[LineSession, str], Any]] = {
     "join": LineSession.cmd_join, "watch": LineSession.cmd_watch, "who": LineSession.cmd_who,
     "clock": LineSession.cmd_clock, "scores": LineSession.cmd_scores, "ratings": LineSession.cmd_ratings,
     "hall": LineSession.cmd_hall, "stats": LineSession.cmd_stats, "notes": LineSession.cmd_notes,
-    "register": LineSession.cmd_register, "play": LineSession.cmd_play,
+    "register": LineSession.cmd_register, "play": LineSession.cmd_play, "computer": LineSession.cmd_flip,
 }
 """Every command, by its first word (case ignored)."""
 

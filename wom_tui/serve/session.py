@@ -565,7 +565,9 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
             self._idle_handle.cancel()
         self._server.leave_seat(self)
         if self._farewell:
-            self._send_text(self._farewell)
+            # One line of words, below what the player was typing if anything.
+            typing = self._line is not None and self._line.editor.echo and self._line.editor.pending
+            self._send_text(("\r\n" if typing else "") + self._farewell.strip() + "\r\n")
         if self._open and self._chan is not None:
             try:
                 self._chan.exit(0)
