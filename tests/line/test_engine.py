@@ -115,21 +115,17 @@ async def test_registering_locally_then_daily_is_one_attempt_a_day(make_player, 
     assert lines == ["Ada has already started today's 4 × Classic code: one attempt a day."]
 
 
-async def test_two_line_players_at_one_table_hear_each_other(make_player, store) -> None:
+async def test_two_line_players_open_join_start_and_finish_a_table(make_player, store) -> None:
     alan, grace = make_player(seed=1), make_player(seed=2)
     await alan.session.start()
     await grace.session.start()
     await alan.send("register Alan")
     await grace.send("register Grace")
-    table = store.live.create_table(alan.session._holder(), seats=2, seed=5, pace=(0.0, 0.0))
-    await alan.send("lobby")
-    await alan.send("join 1")
-    await grace.send("lobby")
+    assert (await alan.send("open 2"))[0].startswith("Your table is open with 2 seats")
+    assert await grace.send("lobby") == ["Table 1: open, Alan, free.", "join N takes a free seat, watch N watches."]
     await grace.send("join 1")
     await alan.wait_for(r"^Grace sat in seat 2\.$")
-    from wom_tui.domain.moves import Start
-
-    store.live.play(table.table_id, Start(alan.session._holder()))
+    await alan.send("start")
     await alan.wait_for(r"^Set your code for Grace")
     await grace.wait_for(r"^Set your code for Alan")
     await alan.send("RRGG")
@@ -138,10 +134,28 @@ async def test_two_line_players_at_one_table_hear_each_other(make_player, store)
     await grace.send("RRGG")
     await alan.wait_for(r"^Grace made guess 1, 9 guesses left\.$")
     await alan.send("BBYY")
-    await grace.wait_for(r"^Results: ")
     result = await alan.wait_for(r"^Results: ")
-    assert result == (await grace.wait_for(r"^Results: "))
+    assert result == await grace.wait_for(r"^Results: ")
     assert result.startswith("Results: Alan broke B B Y Y in 1 guess, ")
+    for player in (alan, grace):
+        await player.session.close()
+
+
+async def test_an_invitation_is_said_once_and_accepted_by_a_line(make_player, store) -> None:
+    alan, grace = make_player(seed=1), make_player(seed=2)
+    await alan.session.start()
+    await grace.session.start()
+    await alan.send("register Alan")
+    await grace.send("register Grace")
+    await grace.send("solo")  # busy elsewhere: the invitation reaches her anyway
+    assert (await alan.send("invite grace")) [0] == "You invited Grace: the game starts once they accept."
+    await grace.wait_for(r"^Alan invites you to a table: type accept or decline\.$")
+    assert await grace.send("accept") == ["You are in a solo game: finish it or type leave first, then accept."]
+    await grace.send("leave")
+    await grace.send("accept")
+    await grace.wait_for(r"^Set your code for Alan")
+    await alan.wait_for(r"^Set your code for Grace")
+    assert sum("invites you" in line for line in grace.lines) == 1
     for player in (alan, grace):
         await player.session.close()
 

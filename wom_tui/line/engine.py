@@ -41,7 +41,7 @@ from ..domain.daily import PUZZLES, DailyAttempt, DailyRefused, check_can_start,
 from ..domain.game import Move, Refusal
 from ..domain.matchmaking import STRAGGLER_HOLD, WAVE_INTERVAL, pairing_network
 from ..domain.notes import Note, Notes
-from ..domain.moves import Guess, Leave, Resume, SetCode, Sit, TableMove
+from ..domain.moves import Accept, Decline, Guess, Leave, Resume, SeatComputer, SetCode, Sit, Start, TableMove
 from ..domain.presence import HEARTBEAT_INTERVAL, Presence, Whereabouts, new_session_id
 from ..domain.solo import LifelinePolicy, LifelineResult, SoloGame, SoloSetup
 from ..domain.store.api import LiveChange, StoreError
@@ -65,8 +65,8 @@ LINE_FORM = "line"
 
 HELP = (
     "Games: solo [rules], daily [digits], quick (quick match), flip (the computer breaks your code).",
-    "Tables: lobby (the list), join N (take a seat), watch N (spectate), who (seats and progress), clock, leave.",
-    "In a game: type a guess as letters or digits (RGBY, 1234); board, last (the last line again), notes, share.",
+    "Tables: lobby, join N, watch N (spectate), open [seats], computer N, start, invite NAME, accept, decline, leave.",
+    "In a game: type a guess (RGBY, 1234); board, last (the last line again), who, clock, notes, share.",
     "Solo: lifeline symbol (costs 1 guess), lifeline position (costs 2). Rules: solo 5 classic norepeats 12g each.",
     "Quick match: computers fills the table now. When the computer breaks your code, answer 2 1 (place, colour).",
     "Boards: scores, ratings, hall (hall of fame), stats [name]. You: register NAME, play as NAME (locally), quit.",
@@ -123,6 +123,7 @@ class LineSession:
         self._tasks: list[asyncio.Task[None]] = []
         self._ratings: tuple[float, Any] | None = None
         self._lobby: list[str] = []
+        self._invites_said: set[str] = set()
         self._table_notes: dict[str, Notes] = {}
         """This player's notes per table: private, kept in the session only (as the screens keep them)."""
 
@@ -290,6 +291,9 @@ class LineSession:
                     await self._queue_step()
             elif self.table_id is not None and self.table_id in change.tables:
                 await self._refresh_table()
+            others = change.tables - {self.table_id} if self.table_id else change.tables
+            if others:
+                await self._notice(frozenset(others))
         except (StoreError, OSError, ValueError):
             return
 
@@ -726,6 +730,129 @@ class LineSession:
         self.table_id, self.watching = table_id, True
         self._show(table)
 
+    async def cmd_open(self, rest: str) -> None:
+        """Open a table of World of Mastermind (``open [seats]``, 2 to 4; the others join it from the lobby)."""
+        if (busy := self._busy()) is not None:
+            self.say(f"You are in {busy}: finish it or type leave first.")
+            return
+        seats = int(rest) if rest.isdigit() else 2 if not rest else 0
+        if not 2 <= seats <= 4:
+            self.say("A table has 2 to 4 seats: open 3, for example.")
+            return
+        settings = self.settings
+        try:
+            table = await self._blocking(lambda: self.store.live.create_table(
+                self._holder(), seats=seats, seed=self.rng.getrandbits(48), grace=settings.seat_grace,
+                pace=_pace(settings.computer_pace), origin=settings.client_address,
+                per_address=settings.max_open_tables_per_address))
+        except Refusal as refusal:
+            self.say(refusal.reason)
+            return
+        self._forget_place()
+        self.table_id = table.table_id
+        self.say(f"Your table is open with {seats} seats: the others join it from the lobby; start begins the game "
+                 "(computer N seats HAL9000 in seat N).")
+        self._show(table)
+
+    async def cmd_start(self, rest: str) -> None:
+        """The table's creator starts the game."""
+        if self.table_id is None or self.watching:
+            self.say("start begins a table you opened: open makes one.")
+            return
+        await self._play(Start(self._holder()))
+
+    async def cmd_invite(self, rest: str) -> None:
+        """A new two-seat table with the registered ``NAME`` invited (it starts once they accept)."""
+        if (busy := self._busy()) is not None:
+            self.say(f"You are in {busy}: finish it or type leave first.")
+            return
+        if not rest:
+            self.say("Type invite NAME, with a registered player's name.")
+            return
+        user = await self._blocking(self.store.user, rest)
+        if user is None:
+            self.say(f"Nobody is registered as {rest[:30]!r}: scores lists the players.")
+            return
+        try:
+            table = await self._blocking(lambda: self.store.live.invite(
+                self._holder(), user.name, seed=self.rng.getrandbits(48), grace=self.settings.seat_grace,
+                pace=_pace(self.settings.computer_pace)))
+        except Refusal as refusal:
+            self.say(refusal.reason)
+            return
+        self._forget_place()
+        self.table_id = table.table_id
+        self.say(f"You invited {user.name}: the game starts once they accept.")
+        self._show(table)
+
+    async def cmd_accept(self, rest: str) -> None:
+        """Accept the last invitation."""
+        await self._answer_invitation(True)
+
+    async def cmd_decline(self, rest: str) -> None:
+        """Decline the last invitation."""
+        await self._answer_invitation(False)
+
+    async def _answer_invitation(self, accept: bool) -> None:
+        table_id = self._invited_to
+        if table_id is None:
+            self.say("Nobody has invited you.")
+            return
+        if accept and (busy := self._busy()) is not None:
+            self.say(f"You are in {busy}: finish it or type leave first, then accept.")
+            return
+        self._invited_to = None
+        try:
+            table = await self._blocking(self.store.live.play, table_id,
+                                         Accept(self._holder()) if accept else Decline(self._holder()))
+        except Refusal as refusal:
+            self.say(refusal.reason)
+            return
+        if not accept:
+            self.say("You declined the invitation.")
+            return
+        self._forget_place()
+        self.table_id = table_id
+        self._show(table)
+
+    _invited_to: str | None = None
+    """The table of the last invitation said (accept or decline answers it)."""
+
+    async def _notice(self, table_ids: frozenset[str]) -> None:
+        """Invitations to tables this session is not at, each said once."""
+        me = self._me()
+        if me is None:
+            return
+        live = self.store.live
+
+        def read() -> list[Table]:
+            found = []
+            for table_id in sorted(table_ids):
+                table = live.table(table_id)
+                if table is not None and table.is_invited(me):
+                    found.append(table)
+            return found
+
+        for table in await self._blocking(read):
+            if table.table_id not in self._invites_said:
+                self._invites_said.add(table.table_id)
+                self._invited_to = table.table_id
+                self._event(f"{table.creator.name} invites you to a table: type accept or decline.")
+
+    async def cmd_computer(self, rest: str) -> None:
+        """At a table you opened: ``computer N`` seats HAL9000 in the free seat N; without N, the computer breaks
+        your code (as flip).
+        """
+        if not rest:
+            await self.cmd_flip(rest)
+            return
+        words = rest.split()
+        if self.table_id is None or self.watching or not words[0].isdigit():
+            self.say("computer N seats HAL9000 in seat N of a table you opened; computer alone: it breaks your code.")
+            return
+        name = "VIKI" if len(words) > 1 and words[1].lower() == "viki" else "HAL9000"
+        await self._play(SeatComputer(self._holder(), int(words[0]) - 1, name))
+
     async def _play(self, move: TableMove) -> None:
         assert self.table_id is not None
         try:
@@ -1033,7 +1160,9 @@ _COMMANDS: dict[str, Callable[[LineSession, str], Any]] = {
     "join": LineSession.cmd_join, "watch": LineSession.cmd_watch, "who": LineSession.cmd_who,
     "clock": LineSession.cmd_clock, "scores": LineSession.cmd_scores, "ratings": LineSession.cmd_ratings,
     "hall": LineSession.cmd_hall, "stats": LineSession.cmd_stats, "notes": LineSession.cmd_notes,
-    "register": LineSession.cmd_register, "play": LineSession.cmd_play, "computer": LineSession.cmd_flip,
+    "register": LineSession.cmd_register, "play": LineSession.cmd_play, "computer": LineSession.cmd_computer,
+    "open": LineSession.cmd_open, "start": LineSession.cmd_start, "invite": LineSession.cmd_invite,
+    "accept": LineSession.cmd_accept, "decline": LineSession.cmd_decline,
 }
 """Every command, by its first word (case ignored)."""
 
