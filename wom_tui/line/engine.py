@@ -37,7 +37,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..domain.codes import PALETTES, WOM_RULESET, InvalidCode, Ruleset
 from ..domain.computer_breaks import ComputerBreaksGame, InvalidAnswer, Played, answer_words
-from ..domain.daily import PUZZLES, DailyAttempt, DailyRefused, check_can_start, daily_code, daily_title, day_of
+from ..domain.daily import (
+    PUZZLES, SOLO_TITLE, DailyAttempt, DailyRefused, check_can_start, daily_code, daily_title, day_of,
+)
 from ..domain.game import Move, Refusal
 from ..domain.matchmaking import STRAGGLER_HOLD, WAVE_INTERVAL, pairing_network
 from ..domain.notes import Note, Notes
@@ -256,14 +258,19 @@ class LineSession:
     # -- background: heartbeat, the sweep, the queue, the change feed ---------------------------
 
     async def _beat(self) -> None:
+        """Every second: the heartbeat (every :data:`HEARTBEAT_INTERVAL`), the sweep where this process does
+        it (locally), a due quick-match wave, and a table's clock and computers brought up to date.
+        """
         live = self.store.live
+        beat = time.monotonic()
         while not self._stop.is_set():
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._stop.wait(), TICK)
             if self._stop.is_set():
                 return
             try:
-                if self.presence is not None and int(time.monotonic()) % int(HEARTBEAT_INTERVAL) == 0:
+                if self.presence is not None and time.monotonic() - beat >= HEARTBEAT_INTERVAL:
+                    beat = time.monotonic()
                     await self._blocking(live.heartbeat, self.presence)
                 if self.queued or (self.table_id is not None and self.view is not None
                                    and self.view.phase in (MAKING, GUESSING)):
@@ -469,21 +476,16 @@ class LineSession:
 
     async def _solo_over(self, game: SoloGame) -> None:
         record = game.record()
-        from ..domain.daily import daily_share, solo_share
-
         rows = [None if row.is_lifeline else row.feedback for row in game.history]
-        if self.daily is not None:
-            day, key = self.daily
-            self.last_share = share_words(daily_title(day), [r for r in rows], PUZZLES[key].ruleset, game.won)
-            _ = daily_share
-        else:
-            self.last_share = share_words("Mastermind solo", rows, game.ruleset, game.won)
-            _ = solo_share
+        title = daily_title(self.daily[0]) if self.daily is not None else SOLO_TITLE
+        self.last_share = share_words(title, rows, game.ruleset, game.won)
         try:
             game_id = await self._blocking(self.store.record_game, record)
             if self.daily is not None:
                 day, key = self.daily
-                await self._blocking(partial_finish(self.store, day, key, game, game_id))
+                await self._blocking(lambda: self.store.finish_daily(
+                    day, key, game.player, finished_at=record.finished_at, guesses=game.guesses_used, broke=game.won,
+                    game_id=game_id))
         except (StoreError, ValueError, DailyRefused) as error:
             self.say(f"Your game could not be saved: {self._reason(error)}")
             return
@@ -1047,15 +1049,6 @@ class LineSession:
     def _event(self, line: str) -> None:
         self.last_line = clean(line)
         self.say(line)
-
-
-def partial_finish(store: Store, day: str, key: str, game: SoloGame, game_id: str) -> Callable[[], None]:
-    """Close the daily attempt the finished ``game`` was (for a thread)."""
-    def finish() -> None:
-        record = game.record()
-        store.finish_daily(day, key, game.player, finished_at=record.finished_at, guesses=game.guesses_used,
-                           broke=game.won, game_id=game_id)
-    return finish
 
 
 def code_hint(reason: str, ruleset: Ruleset) -> str:
