@@ -20,7 +20,7 @@ def test_wom_tui_line_reads_lines_and_writes_plain_lines(tmp_path_factory, monke
     assert lines[1].startswith("Solo game: 4 pegs of 0 1 2 3 4 5 6 7 8 9")
     assert lines[2].startswith("Guess 1: 1 2 3 4 — ")
     assert lines[3] == "Only 0, 1, 2, 3, 4, 5, 6, 7, 8 and 9 are allowed."  # a guess typed with an escape in it
-    assert lines[4].startswith("That line was ") and lines[4].endswith("Nothing was done: type a shorter one.")
+    assert lines[4] == "That line is longer than 200 characters: nothing was done; type a shorter one."
     assert lines[5] == "You are in a solo game: finish it first."
     assert lines[-1] == "Goodbye, thanks for playing World of Mastermind!"  # the input ended: quit
     assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", out.getvalue())

@@ -37,10 +37,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..domain.codes import PALETTES, WOM_RULESET, InvalidCode, Ruleset
 from ..domain.computer_breaks import ComputerBreaksGame, InvalidAnswer, Played, answer_words
-from ..domain.daily import PUZZLES, DailyAttempt, DailyRefused, check_can_start, daily_code, daily_title, day_of
+from ..domain.daily import (
+    PUZZLES, SOLO_TITLE, DailyAttempt, DailyRefused, check_can_start, daily_code, daily_title, day_of,
+)
 from ..domain.game import Move, Refusal
 from ..domain.matchmaking import STRAGGLER_HOLD, WAVE_INTERVAL, pairing_network
-from ..domain.moves import Guess, Leave, Resume, SetCode, Sit, TableMove
+from ..domain.notes import Note, Notes
+from ..domain.moves import Accept, Decline, Guess, Leave, Resume, SeatComputer, SetCode, Sit, Start, TableMove
 from ..domain.presence import HEARTBEAT_INTERVAL, Presence, Whereabouts, new_session_id
 from ..domain.solo import LifelinePolicy, LifelineResult, SoloGame, SoloSetup
 from ..domain.store.api import LiveChange, StoreError
@@ -64,8 +67,8 @@ LINE_FORM = "line"
 
 HELP = (
     "Games: solo [rules], daily [digits], quick (quick match), flip (the computer breaks your code).",
-    "Tables: lobby (the list), join N (take a seat), watch N (spectate), who (seats and progress), clock, leave.",
-    "In a game: type a guess as letters or digits (RGBY, 1234); board, last (the last line again), notes, share.",
+    "Tables: lobby, join N, watch N (spectate), open [seats], computer N, start, invite NAME, accept, decline, leave.",
+    "In a game: type a guess (RGBY, 1234); board, last (the last line again), who, clock, notes, share.",
     "Solo: lifeline symbol (costs 1 guess), lifeline position (costs 2). Rules: solo 5 classic norepeats 12g each.",
     "Quick match: computers fills the table now. When the computer breaks your code, answer 2 1 (place, colour).",
     "Boards: scores, ratings, hall (hall of fame), stats [name]. You: register NAME, play as NAME (locally), quit.",
@@ -122,6 +125,9 @@ class LineSession:
         self._tasks: list[asyncio.Task[None]] = []
         self._ratings: tuple[float, Any] | None = None
         self._lobby: list[str] = []
+        self._invites_said: set[str] = set()
+        self._table_notes: dict[str, Notes] = {}
+        """This player's notes per table: private, kept in the session only (as the screens keep them)."""
 
     # -- the front end's side -------------------------------------------------------------------
 
@@ -141,8 +147,7 @@ class LineSession:
             if self.ended.is_set():
                 return
             if len(line) > MAX_INPUT:
-                self.say(f"That line was {len(line)} characters long; a line is at most {MAX_INPUT}. "
-                         "Nothing was done: type a shorter one.")
+                self.say(f"That line is longer than {MAX_INPUT} characters: nothing was done; type a shorter one.")
                 return
             text = clean(line).strip()
             if not text:
@@ -253,14 +258,19 @@ class LineSession:
     # -- background: heartbeat, the sweep, the queue, the change feed ---------------------------
 
     async def _beat(self) -> None:
+        """Every second: the heartbeat (every :data:`HEARTBEAT_INTERVAL`), the sweep where this process does
+        it (locally), a due quick-match wave, and a table's clock and computers brought up to date.
+        """
         live = self.store.live
+        beat = time.monotonic()
         while not self._stop.is_set():
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._stop.wait(), TICK)
             if self._stop.is_set():
                 return
             try:
-                if self.presence is not None and int(time.monotonic()) % int(HEARTBEAT_INTERVAL) == 0:
+                if self.presence is not None and time.monotonic() - beat >= HEARTBEAT_INTERVAL:
+                    beat = time.monotonic()
                     await self._blocking(live.heartbeat, self.presence)
                 if self.queued or (self.table_id is not None and self.view is not None
                                    and self.view.phase in (MAKING, GUESSING)):
@@ -288,6 +298,9 @@ class LineSession:
                     await self._queue_step()
             elif self.table_id is not None and self.table_id in change.tables:
                 await self._refresh_table()
+            others = change.tables - {self.table_id} if self.table_id else change.tables
+            if others:
+                await self._notice(frozenset(others))
         except (StoreError, OSError, ValueError):
             return
 
@@ -463,21 +476,16 @@ class LineSession:
 
     async def _solo_over(self, game: SoloGame) -> None:
         record = game.record()
-        from ..domain.daily import daily_share, solo_share
-
         rows = [None if row.is_lifeline else row.feedback for row in game.history]
-        if self.daily is not None:
-            day, key = self.daily
-            self.last_share = share_words(daily_title(day), [r for r in rows], PUZZLES[key].ruleset, game.won)
-            _ = daily_share
-        else:
-            self.last_share = share_words("Mastermind solo", rows, game.ruleset, game.won)
-            _ = solo_share
+        title = daily_title(self.daily[0]) if self.daily is not None else SOLO_TITLE
+        self.last_share = share_words(title, rows, game.ruleset, game.won)
         try:
             game_id = await self._blocking(self.store.record_game, record)
             if self.daily is not None:
                 day, key = self.daily
-                await self._blocking(partial_finish(self.store, day, key, game, game_id))
+                await self._blocking(lambda: self.store.finish_daily(
+                    day, key, game.player, finished_at=record.finished_at, guesses=game.guesses_used, broke=game.won,
+                    game_id=game_id))
         except (StoreError, ValueError, DailyRefused) as error:
             self.say(f"Your game could not be saved: {self._reason(error)}")
             return
@@ -670,7 +678,7 @@ class LineSession:
             return
         for number, table in enumerate(tables, 1):
             names = [name or "free" for name in table.names]
-            self.say(f"Table {number} ({table.table_id}): {table.phase}, {', '.join(names)}.")
+            self.say(f"Table {number}: {table.phase}, {', '.join(names)}.")
         self.say("join N takes a free seat, watch N watches.")
 
     def _lobby_table(self, rest: str) -> str | None:
@@ -723,6 +731,129 @@ class LineSession:
         self._forget_place()
         self.table_id, self.watching = table_id, True
         self._show(table)
+
+    async def cmd_open(self, rest: str) -> None:
+        """Open a table of World of Mastermind (``open [seats]``, 2 to 4; the others join it from the lobby)."""
+        if (busy := self._busy()) is not None:
+            self.say(f"You are in {busy}: finish it or type leave first.")
+            return
+        seats = int(rest) if rest.isdigit() else 2 if not rest else 0
+        if not 2 <= seats <= 4:
+            self.say("A table has 2 to 4 seats: open 3, for example.")
+            return
+        settings = self.settings
+        try:
+            table = await self._blocking(lambda: self.store.live.create_table(
+                self._holder(), seats=seats, seed=self.rng.getrandbits(48), grace=settings.seat_grace,
+                pace=_pace(settings.computer_pace), origin=settings.client_address,
+                per_address=settings.max_open_tables_per_address))
+        except Refusal as refusal:
+            self.say(refusal.reason)
+            return
+        self._forget_place()
+        self.table_id = table.table_id
+        self.say(f"Your table is open with {seats} seats: the others join it from the lobby; start begins the game "
+                 "(computer N seats HAL9000 in seat N).")
+        self._show(table)
+
+    async def cmd_start(self, rest: str) -> None:
+        """The table's creator starts the game."""
+        if self.table_id is None or self.watching:
+            self.say("start begins a table you opened: open makes one.")
+            return
+        await self._play(Start(self._holder()))
+
+    async def cmd_invite(self, rest: str) -> None:
+        """A new two-seat table with the registered ``NAME`` invited (it starts once they accept)."""
+        if (busy := self._busy()) is not None:
+            self.say(f"You are in {busy}: finish it or type leave first.")
+            return
+        if not rest:
+            self.say("Type invite NAME, with a registered player's name.")
+            return
+        user = await self._blocking(self.store.user, rest)
+        if user is None:
+            self.say(f"Nobody is registered as {rest[:30]!r}: scores lists the players.")
+            return
+        try:
+            table = await self._blocking(lambda: self.store.live.invite(
+                self._holder(), user.name, seed=self.rng.getrandbits(48), grace=self.settings.seat_grace,
+                pace=_pace(self.settings.computer_pace)))
+        except Refusal as refusal:
+            self.say(refusal.reason)
+            return
+        self._forget_place()
+        self.table_id = table.table_id
+        self.say(f"You invited {user.name}: the game starts once they accept.")
+        self._show(table)
+
+    async def cmd_accept(self, rest: str) -> None:
+        """Accept the last invitation."""
+        await self._answer_invitation(True)
+
+    async def cmd_decline(self, rest: str) -> None:
+        """Decline the last invitation."""
+        await self._answer_invitation(False)
+
+    async def _answer_invitation(self, accept: bool) -> None:
+        table_id = self._invited_to
+        if table_id is None:
+            self.say("Nobody has invited you.")
+            return
+        if accept and (busy := self._busy()) is not None:
+            self.say(f"You are in {busy}: finish it or type leave first, then accept.")
+            return
+        self._invited_to = None
+        try:
+            table = await self._blocking(self.store.live.play, table_id,
+                                         Accept(self._holder()) if accept else Decline(self._holder()))
+        except Refusal as refusal:
+            self.say(refusal.reason)
+            return
+        if not accept:
+            self.say("You declined the invitation.")
+            return
+        self._forget_place()
+        self.table_id = table_id
+        self._show(table)
+
+    _invited_to: str | None = None
+    """The table of the last invitation said (accept or decline answers it)."""
+
+    async def _notice(self, table_ids: frozenset[str]) -> None:
+        """Invitations to tables this session is not at, each said once."""
+        me = self._me()
+        if me is None:
+            return
+        live = self.store.live
+
+        def read() -> list[Table]:
+            found = []
+            for table_id in sorted(table_ids):
+                table = live.table(table_id)
+                if table is not None and table.is_invited(me):
+                    found.append(table)
+            return found
+
+        for table in await self._blocking(read):
+            if table.table_id not in self._invites_said:
+                self._invites_said.add(table.table_id)
+                self._invited_to = table.table_id
+                self._event(f"{table.creator.name} invites you to a table: type accept or decline.")
+
+    async def cmd_computer(self, rest: str) -> None:
+        """At a table you opened: ``computer N`` seats HAL9000 in the free seat N; without N, the computer breaks
+        your code (as flip).
+        """
+        if not rest:
+            await self.cmd_flip(rest)
+            return
+        words = rest.split()
+        if self.table_id is None or self.watching or not words[0].isdigit():
+            self.say("computer N seats HAL9000 in seat N of a table you opened; computer alone: it breaks your code.")
+            return
+        name = "VIKI" if len(words) > 1 and words[1].lower() == "viki" else "HAL9000"
+        await self._play(SeatComputer(self._holder(), int(words[0]) - 1, name))
 
     async def _play(self, move: TableMove) -> None:
         assert self.table_id is not None
@@ -825,17 +956,47 @@ class LineSession:
                  f"{average}, best streak {stats.best_streak}.")
 
     async def cmd_notes(self, rest: str) -> None:
-        """Your notes for the game under way (``notes`` reads them, ``notes TEXT`` writes them)."""
-        if not self._in_game():
-            self.say("Notes are for a game under way.")
+        """Your notes on the code you break (docs/play.md, *Notes*): ``notes`` reads them, slot by slot;
+        ``notes 2 R out`` (or ``sure``, ``clear``) notes a symbol in a slot. The game never reads them.
+        """
+        notes, ruleset = self._notes_here()
+        if notes is None or ruleset is None:
+            self.say("Notes are for a code you are breaking: in a solo game, the daily code or at a table.")
             return
-        if rest:
-            self._notes = rest[:200]
-            self.say("Noted.")
-        else:
-            self.say(f"Your notes: {self._notes}" if self._notes else "No notes yet: notes TEXT keeps some.")
+        if not rest:
+            for slot in range(notes.length):
+                noted = [f"{symbol} {note.value}" for symbol in notes.symbols
+                         if (note := notes.note(slot, symbol)) is not None]
+                self.say(f"Slot {slot + 1}: {', '.join(noted) if noted else 'nothing noted'}.")
+            return
+        words = rest.split()
+        wanted = {"out": Note.OUT, "sure": Note.SURE, "clear": None}
+        symbol = words[1].upper() if len(words) == 3 else ""
+        symbol = next((s for s in ruleset.palette.symbols if s.upper() == symbol), "")
+        if len(words) != 3 or not words[0].isdigit() or not 1 <= int(words[0]) <= notes.length or not symbol \
+                or words[2].lower() not in wanted:
+            self.say(f"Type notes SLOT SYMBOL out, sure or clear: a slot 1 to {notes.length}, a symbol of "
+                     f"{spoken_code(ruleset.palette.symbols)} (notes 2 {ruleset.palette.symbols[0]} out).")
+            return
+        slot, note = int(words[0]) - 1, wanted[words[2].lower()]
+        marks = dict(notes.marks)
+        marks.pop((slot, symbol), None)
+        if note is not None:
+            marks[(slot, symbol)] = note
+        kept = Notes(notes.length, notes.symbols, marks)
+        if self.solo is not None:
+            self.solo.notes = kept
+        elif self.table_id is not None:
+            self._table_notes[self.table_id] = kept
+        self.say(f"Noted: {symbol} {note.value if note else 'cleared'} in slot {slot + 1}.")
 
-    _notes = ""
+    def _notes_here(self) -> tuple[Notes | None, Ruleset | None]:
+        if self.solo is not None:
+            return self.solo.notes, self.solo.ruleset
+        if self.table_id is not None and self.view is not None and self.view.own is not None:
+            ruleset = self.view.ruleset
+            return self._table_notes.setdefault(self.table_id, Notes.empty(ruleset)), ruleset
+        return None, None
 
     async def cmd_register(self, rest: str) -> None:
         """Register a name for this SSH key (over SSH), or play as a registered name (on one machine)."""
@@ -844,9 +1005,11 @@ class LineSession:
             self.say("Type register NAME, with the name you want (letters, digits, spaces).")
             return
         if self.identity.served and not self.identity.may_register:
-            self.say("This key already plays as " + (self.identity.name or "a guest")
-                     + "." if self.identity.fingerprint else "Registering needs an SSH key: "
-                     "connect with one (ssh-keygen -t ed25519) to keep a name.")
+            if self.identity.name is not None:
+                self.say(f"You already play as {self.identity.name}.")
+            else:
+                self.say("Registering needs an SSH key: connect with one (make it with ssh-keygen -t ed25519) "
+                         "to keep a name.")
             return
         if (busy := self._busy()) is not None:
             self.say(f"You are in {busy}: finish it first.")
@@ -886,15 +1049,6 @@ class LineSession:
     def _event(self, line: str) -> None:
         self.last_line = clean(line)
         self.say(line)
-
-
-def partial_finish(store: Store, day: str, key: str, game: SoloGame, game_id: str) -> Callable[[], None]:
-    """Close the daily attempt the finished ``game`` was (for a thread)."""
-    def finish() -> None:
-        record = game.record()
-        store.finish_daily(day, key, game.player, finished_at=record.finished_at, guesses=game.guesses_used,
-                           broke=game.won, game_id=game_id)
-    return finish
 
 
 def code_hint(reason: str, ruleset: Ruleset) -> str:
@@ -999,7 +1153,9 @@ _COMMANDS: dict[str, Callable[[LineSession, str], Any]] = {
     "join": LineSession.cmd_join, "watch": LineSession.cmd_watch, "who": LineSession.cmd_who,
     "clock": LineSession.cmd_clock, "scores": LineSession.cmd_scores, "ratings": LineSession.cmd_ratings,
     "hall": LineSession.cmd_hall, "stats": LineSession.cmd_stats, "notes": LineSession.cmd_notes,
-    "register": LineSession.cmd_register, "play": LineSession.cmd_play,
+    "register": LineSession.cmd_register, "play": LineSession.cmd_play, "computer": LineSession.cmd_computer,
+    "open": LineSession.cmd_open, "start": LineSession.cmd_start, "invite": LineSession.cmd_invite,
+    "accept": LineSession.cmd_accept, "decline": LineSession.cmd_decline,
 }
 """Every command, by its first word (case ignored)."""
 
