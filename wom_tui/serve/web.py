@@ -706,9 +706,13 @@ class WebDoor:
         return list(self._lines.values())
 
     def _line_store(self) -> Any:
-        """The store the line tabs play on: the door's own (opened at start for the sign-in), opened here if a
-        test gave the door a sign-in of its own.
+        """The store the line tabs play on: the server's, which its SSH line sessions share (through its hub,
+        docs/serve.md, *Line mode*); a server without one (a test's), the door's own. ``StoreError`` if it
+        cannot be reached now.
         """
+        shared = getattr(self.server, "line_store", None)
+        if shared is not None:
+            return shared()
         if self._store is None:
             from ..settings import open_store
 
@@ -948,8 +952,8 @@ class WebDoor:
             session = None
         if session is None:
             try:
-                store = await asyncio.to_thread(self._line_store)
-            except StoreError as error:
+                store = self._line_store()
+            except (StoreError, OSError) as error:
                 log.warning("web: line mode cannot open the store: %s", error)
                 await socket.send_json(["line", "Sorry, the arcade's store cannot be reached right now. Try again later."])
                 await socket.close(code=CLOSE_REFUSED, message=b"store")

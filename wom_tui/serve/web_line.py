@@ -6,10 +6,12 @@ no terminal, readable without its stylesheet. ``line.js`` focuses the field, sen
 appends each line the game says; without JavaScript the page says it needs it.
 
 Each tab runs one :class:`~wom_tui.line.LineSession` (the engine every line front end drives) in the server's
-own process: no game process to fork, which is what makes line mode cheap. Its identity is the browser's
+own process, on the store its SSH line sessions share (``GameServer.line_store``): no game process to fork,
+which is what makes line mode cheap. Its identity is the browser's
 signed-in session cookie (:mod:`.web_auth`) or a guest, exactly as for the terminal page; it holds a seat
 under the same caps (``--max-sessions``, ``--max-per-ip``, ``--max-per-network``, bans, ``--no-guests``),
-its input goes through the same throttle as a terminal tab's keys, a websocket message is at most
+its input goes through the same throttle as a terminal tab's keys (and, as over SSH, at most ``QUEUED`` lines
+wait for an answer), a tab that leaves :data:`UNSENT_LIMIT` lines unread is ended, a websocket message is at most
 :data:`MAX_LINE_MESSAGE` bytes, JSON nested deeper than ``max_json_depth`` closes the socket, and it ends
 after the same idle timeout.
 
@@ -39,6 +41,7 @@ from ..line import MAX_INPUT, LineSession
 from .events import Events, Who
 from .logsafe import clean
 from .session import SeatedGame, describe_seconds
+from .lines import NOT_READING, QUEUED
 from .throttle import InputThrottle
 from .webguard import RefusalLog, json_too_deep
 
@@ -69,6 +72,8 @@ MAX_LINE_MESSAGE = 4 * 1024
 """The largest websocket message the line page may send (a line is at most ``MAX_INPUT`` characters)."""
 KEPT_WHILE_AWAY = 200
 """Lines kept for a tab whose socket dropped, sent when it comes back (the oldest go first)."""
+UNSENT_LIMIT = 1000
+"""Lines on their way to a tab that does not read them (its socket's buffer full); more end the session."""
 
 LINE_PAGE = """<!DOCTYPE html>
 <html lang="en">
@@ -143,6 +148,9 @@ class LineTab(SeatedGame):
         self.task: asyncio.Task[None] | None = None
         self.closed = asyncio.Event()
         self._lines: asyncio.Queue[str | None] = asyncio.Queue()
+        self._unsent = 0
+        """Lines given to the socket and not yet taken by it."""
+        self._told_queue = False
 
     # -- what the server sees (as of any seated session) ---------------------------------------------
 
@@ -225,6 +233,11 @@ class LineTab(SeatedGame):
         if socket is None or socket.closed:
             self._away.append(line)
             return
+        if self._unsent >= UNSENT_LIMIT:
+            log.info("%s: %d lines unread; ending the session", self.label, self._unsent)
+            self.end(NOT_READING)
+            return
+        self._unsent += 1
         asyncio.ensure_future(self._send(socket, line))
 
     async def _send(self, socket: web.WebSocketResponse, line: str) -> None:
@@ -232,6 +245,8 @@ class LineTab(SeatedGame):
             await socket.send_json(["line", line])
         except (ConnectionError, RuntimeError):
             self._away.append(line)
+        finally:
+            self._unsent -= 1
 
     async def attach(self, socket: web.WebSocketResponse) -> None:
         """Give the session this tab's socket (the first, or one after a blink or a reload)."""
@@ -288,6 +303,12 @@ class LineTab(SeatedGame):
             self._say("That came faster than anyone types: the line was dropped. Type it again.")
             return
         self._last_input = self._loop.time()
+        if self._lines.qsize() >= QUEUED:
+            if not self._told_queue:
+                self._told_queue = True
+                self._say(f"More than {QUEUED} lines are waiting for an answer: that one was dropped.")
+            return
+        self._told_queue = False
         self._lines.put_nowait(line[: MAX_INPUT + 1])  # longer: the engine says it was too long
 
 
