@@ -16,6 +16,7 @@ from wom_tui.screens.messages import EMPTY, MessagesScreen
 
 from .conftest import build_app, wait_for
 from .screen_text import screen_text
+from .test_focus_cursor import placed
 from .test_solo import open_setup, start_game
 
 NOON = time.mktime((2026, 11, 29, 12, 4, 0, 0, 0, -1))
@@ -52,7 +53,7 @@ async def test_a_notice_lands_in_the_messages_and_f8_reads_it_anywhere(app) -> N
         ]
         messages = app.screen.query_one(OptionList)
         assert app.focused is messages and messages.highlighted == 2, "the newest is highlighted"
-        assert app.cursor_position.y == messages.content_region.y + 2, "the terminal cursor on it"
+        assert (await placed(pilot)).y == messages.content_region.y + 2, "the terminal cursor on it"
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is game)
 
