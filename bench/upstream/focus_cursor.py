@@ -52,8 +52,10 @@ def child() -> None:
             # Where each widget's content begins (1-based row, column), for the parent to compare.
             places = {widget.id: (widget.content_region.y + 1, widget.content_region.x + 1)
                       for widget in self.query("Input, Button, OptionList")}
-            with open(os.environ["FOCUS_CURSOR_PLACES"], "w") as out:
+            target = os.environ["FOCUS_CURSOR_PLACES"]
+            with open(target + ".tmp", "w") as out:
                 json.dump(places, out)
+            os.replace(target + ".tmp", target)  # whole, or not there yet
 
     Bare().run()
 
@@ -96,7 +98,11 @@ def main() -> None:
 
     print(f"Textual {textual.__version__}, 80x24 pty")
     try:
-        settle(limit=30)
+        deadline = time.monotonic() + 60
+        while not os.path.getsize(places_file):  # the app laid out (however slow the machine is)
+            assert time.monotonic() < deadline, "the bare app did not start"
+            settle(quiet=0.1, limit=0.5)
+        settle()
         with open(places_file) as found:
             places = json.load(found)
         row, column = places["field"]

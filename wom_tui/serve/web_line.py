@@ -193,11 +193,20 @@ class LineTab(SeatedGame):
         status = 0
         try:
             await session.start()
-            while not session.ended.is_set():
-                line = await self._lines.get()
-                if line is None:
-                    break
-                await session.feed(line)
+            ended = asyncio.ensure_future(session.ended.wait())  # the player quit, or the engine ended itself
+            try:
+                while not session.ended.is_set():
+                    typed = asyncio.ensure_future(self._lines.get())
+                    await asyncio.wait({typed, ended}, return_when=asyncio.FIRST_COMPLETED)
+                    if not typed.done():
+                        typed.cancel()
+                        break
+                    line = typed.result()
+                    if line is None:
+                        break
+                    await session.feed(line)
+            finally:
+                ended.cancel()
         except Exception as error:  # noqa: BLE001 - one tab's failure ends that tab, logged, not the server
             self._events.error(self.who, "%s: line session failed: %r", self.label, error)
             self._ending = self._ending or "game misbehaved"
