@@ -137,6 +137,9 @@ async def test_the_line_socket_keeps_the_web_doors_limits(start_server: ServerFa
         async with http.get(line_url(server)) as response:
             page = await response.text()
         assert 'role="log"' in page and "Content-Security-Policy" in response.headers
+        async with http.get(line_url(server).removesuffix("line")) as response:
+            assert '<a class="wom-line-link" href="/line">' in await response.text(), \
+                "the terminal's page leads a screen reader to line mode first"
         try:
             await http.ws_connect(base + "A" * 32, headers={"Origin": "http://evil.example"})
         except aiohttp.WSServerHandshakeError as refused:

@@ -211,6 +211,9 @@ def render_page() -> str:
         (r"<html>", '<html lang="en">\n  <head>\n    <meta charset="utf-8" />\n    <title>' + TITLE + "</title>"),
         (r"<html lang=\"en\">\n  <head>\n    <meta charset=\"utf-8\" />\n    <title>[^<]*</title>\s*<head>",
          '<html lang="en">\n  <head>\n    <meta charset="utf-8" />\n    <title>' + TITLE + "</title>\n    " + VIEWPORT),
+        # For a screen reader, first on the page (hidden until focused): the way to line mode (web_line.py).
+        (r"(<body[^>]*>)", r'\1\n    <a class="wom-line-link" href="/line">Line mode: the game in words, for a screen '
+                           r'reader or a braille display</a>'),
         # A way to the sign-in form where the page has room for it: the dialog at the end of a game.
         (r'(<button type="button">Restart</button>)', r'\1\n        <a class="wom-signin" href="/signin">sign in</a>'),
     )
