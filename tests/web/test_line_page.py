@@ -195,3 +195,33 @@ async def test_a_signed_in_browser_plays_line_mode_as_its_name(start_server: Ser
             pass
         assert socket.close_code == 4002, "quit ends the session: the page says the game has ended"
     await until(lambda: not server.web.line_sessions and not server.sessions)
+
+
+async def test_a_blink_of_the_line_socket_finds_the_same_game(start_server: ServerFactory) -> None:
+    """The socket drops mid-game (a blink, a reload): the tab's token finds its session, and its game, again."""
+    server = await start_server(web="127.0.0.1:0", warm_command=NO_GAME)
+    assert server.web is not None
+    url = f"ws://127.0.0.1:{server.web.port}/line/ws/" + "E" * 32
+    own = {"Origin": f"http://127.0.0.1:{server.web.port}"}
+
+    async def next_line(socket: aiohttp.ClientWebSocketResponse, pattern: str) -> str:
+        while True:
+            line = json.loads((await socket.receive()).data)[1]
+            if re.search(pattern, line):
+                return line
+
+    async with aiohttp.ClientSession() as http:
+        socket = await http.ws_connect(url, headers=own)
+        await next_line(socket, "line mode")
+        await socket.send_json(["line", "solo classic"])
+        await next_line(socket, "Solo game")
+        await socket.send_json(["line", "RRGG"])
+        await next_line(socket, "^Guess 1: R R G G")
+        await socket.close()
+        (tab,) = server.web.line_sessions
+        await until(lambda: not tab.connected)
+        again = await http.ws_connect(url, headers=own)
+        await again.send_json(["line", "board"])
+        assert (await next_line(again, "^Guess 1")).startswith("Guess 1: R R G G"), "the same game, where it was"
+        assert server.web.line_sessions == [tab]
+        await again.close()
