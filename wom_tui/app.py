@@ -20,13 +20,16 @@ from textual import events
 from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.driver import Driver
+from textual.notifications import Notify
 from textual.screen import Screen
 
 from .domain.identity import Identity
 from .modes import BY_NAME, MODES
+from .patches.cursor import FocusCursor
 from .patches.key_queue import KeyQueue
 from .settings import IDLE_STATUS, OUT_OF_MEMORY, OUT_OF_MEMORY_STATUS, Settings
 from .paths import stylesheets
+from .widgets.messages import MessageHistory
 from .widgets.themes import THEMES
 
 if TYPE_CHECKING:
@@ -61,7 +64,7 @@ RATINGS_FRESH = 30.0
 """Seconds quick match keeps the rating book it read (a rating changes only when a game is recorded)."""
 
 
-class WomApp(KeyQueue[int]):
+class WomApp(FocusCursor[int], KeyQueue[int]):
     """World of Mastermind: the main menu and every screen pushed from it.
 
     Screens reach the domain through ``app.store``, ``app.rng`` (the one seeded source of
@@ -74,6 +77,7 @@ class WomApp(KeyQueue[int]):
     BINDINGS = [
         Binding("f1", "help", "Help", key_display="F1"),
         Binding("question_mark", "help", "Help", show=False),
+        Binding("f8", "messages", "Messages", key_display="F8", show=False),
     ]
 
     _restoring_theme: str | None = None
@@ -102,6 +106,11 @@ class WomApp(KeyQueue[int]):
         """The move the table waits for from this player, and since when (the idle check at a table)."""
         self._table_watch: Any = None
         """The timer of :meth:`_watch_table`, running while a table's screen is open (served only)."""
+        self.message_history = MessageHistory()
+        """Every notice this session showed, to read again (F8, the Messages screen)."""
+        self.cursor_shown = True
+        """The player's choice: the terminal cursor shown on the focused widget (``Terminal cursor`` in the
+        palette; remembered per identity)."""
         for theme in THEMES:
             self.register_theme(theme)
 
@@ -140,6 +149,7 @@ class WomApp(KeyQueue[int]):
 
     def on_mount(self) -> None:
         self.screen_change_signal.subscribe(self, self._badge)
+        self.app_resume_signal.subscribe(self, lambda _app: self.cursor_reset())
         if self.identity.served:
             self.sub_title = self.identity.label
             self._badge(self.screen)
@@ -222,6 +232,7 @@ class WomApp(KeyQueue[int]):
                     # The operator's broadcast changed (serve/moderation.py): read it again.
                     loop.add_signal_handler(signal.SIGUSR1, self.read_broadcast)
             self.read_broadcast()
+            self._read_cursor_choice()
         finally:
             # Whatever happened above: this thread also turns the garbage collector back on.
             threading.Thread(target=_import_screens_and_freeze, name="wom-import-screens", daemon=True).start()
@@ -292,6 +303,8 @@ class WomApp(KeyQueue[int]):
         if broadcast == self.broadcast:
             return
         self.broadcast = broadcast
+        if broadcast is not None:
+            self.keep_message(broadcast.text, title="Operator", kind="broadcast")
         for screen in self.screen_stack:
             self._show_broadcast_on(screen)
 
@@ -321,6 +334,64 @@ class WomApp(KeyQueue[int]):
         line = BroadcastLine()
         line.show(shown.text)
         screen.mount(line)
+
+    # -- the messages history and the terminal cursor (docs/play.md, *Playing without seeing the screen*) --
+
+    def on_notify(self, event: Notify) -> None:
+        """Every toast (a screen's, the app's, a nudge, an invitation) is also kept in the messages history."""
+        notification = event.notification
+        text = notification.message
+        if notification.markup:
+            from textual.content import Content
+            from textual.markup import MarkupError
+
+            with contextlib.suppress(MarkupError):
+                text = Content.from_markup(text).plain
+        self.keep_message(text, title=notification.title, kind=notification.severity)
+
+    def keep_message(self, text: str, *, title: str = "", kind: str = "information") -> None:
+        """Keep one notice in the history (plain text), and show it on the Messages screen if it is open."""
+        from .screens.messages import MessagesScreen
+
+        said = self.message_history.add(text, title=title, kind=kind)
+        if self.screen_stack and isinstance(self.screen_stack[-1], MessagesScreen):
+            self.screen_stack[-1].added(said)
+
+    def action_messages(self) -> None:
+        """F8: the messages history, over any screen."""
+        from .screens.messages import open_messages
+
+        open_messages(self, self.message_history)
+
+    def cursor_hidden(self) -> bool:
+        """The terminal cursor is not shown when the player chose so, or the theme says
+        ``terminal-cursor: hidden`` among its variables (it is still placed on the focus).
+        """
+        return not self.cursor_shown or self.current_theme.variables.get("terminal-cursor") == "hidden"
+
+    def action_toggle_cursor(self) -> None:
+        """Show or hide the terminal cursor on the focused widget; remembered per identity."""
+        self.cursor_shown = not self.cursor_shown
+        self.refresh_cursor()
+        self.remember("display", {"cursor": "shown" if self.cursor_shown else "hidden"})
+        self.notify("The terminal cursor follows the focus." if self.cursor_shown
+                    else "The terminal cursor is hidden (it still follows the focus, for a screen reader).",
+                    title="Terminal cursor", markup=False)
+
+    def _read_cursor_choice(self) -> None:
+        """Read this identity's cursor choice (in a thread: a comfort, not worth the first screen's time)."""
+        if self.identity.preference_key is None:
+            return
+
+        def read() -> None:
+            if self.remembered("display").get("cursor") == "hidden":
+                self.call_from_thread(self._hide_cursor)
+
+        threading.Thread(target=read, name="wom-cursor-choice", daemon=True).start()
+
+    def _hide_cursor(self) -> None:
+        self.cursor_shown = False
+        self.refresh_cursor()
 
     # -- the theme, remembered per identity ------------------------------------------------
 
@@ -783,6 +854,9 @@ class WomApp(KeyQueue[int]):
         if self.quick_wait is not None:
             yield SystemCommand("Leave the queue", "Stop waiting for a quick match", self.action_leave_queue)
         yield SystemCommand("Bell", "Turn the bell for your moves off or on (this session)", self.action_toggle_bell)
+        yield SystemCommand("Messages", "Every notice of this session, to read again (F8)", self.action_messages)
+        yield SystemCommand("Terminal cursor", "Show or hide the terminal cursor on the focus (for braille "
+                            "displays and screen readers; remembered)", self.action_toggle_cursor)
         yield SystemCommand("Help", "Rules, feedback and keys", self.action_help)
         if self.is_operator:
             yield SystemCommand("Operator", "Who is online; kick, ban, retire; a line to everyone", self.action_operator)

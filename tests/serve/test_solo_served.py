@@ -45,3 +45,27 @@ async def test_a_signed_in_burst_plays_as_them_and_the_game_is_offered_over_the_
     await until(lambda: "Guess #1: 1234" in again.text)
     assert again.chan is not None
     again.chan.get_extra_info("connection").close()
+
+
+async def test_over_ssh_the_terminal_cursor_is_shown_on_the_focus(shared_server: GameServer) -> None:
+    """A braille display follows the hardware cursor (issue 36): over SSH it is shown, on the menu's
+    highlighted line, then on the solo game's code entry as the game opens."""
+    conn = await connect(shared_server)
+    terminal = await open_terminal(conn)
+    await terminal.wait_for_text(MENU_TEXT)
+
+    def at_cursor(t) -> str:
+        cursor = t.screen.cursor
+        return t.lines[cursor.y][cursor.x:]
+
+    await terminal.wait_until(lambda t: not t.screen.cursor.hidden and "Register" in at_cursor(t))
+    assert at_cursor(terminal).lstrip().startswith("r   Register"), "at the start of the first line"
+    terminal.type("op")
+    await terminal.wait_for_text("Guess #1 of")
+    # On the code's first slot (an empty slot shows " · "), in the entry below the board; a symbol typed, on the next.
+    await terminal.wait_until(lambda t: at_cursor(t).startswith(" ·   ·   ·   ·"))
+    first = terminal.screen.cursor.x
+    terminal.type("1")
+    await terminal.wait_until(lambda t: at_cursor(t).startswith(" ·   ·   ·") and t.screen.cursor.x == first + 4)
+    assert not terminal.screen.cursor.hidden
+    conn.close()

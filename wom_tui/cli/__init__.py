@@ -29,6 +29,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .users import run_users_command
 
         return run_users_command(args, settings)
+    if args.line:
+        from ..line.terminal import run_local
+
+        return run_local(settings)
     from .. import launch
     from ..domain.identity import Identity
 

@@ -29,7 +29,7 @@ def _seconds(text: str) -> float:
 
 _PLACE = ("data_dir", "store")
 """The options saying where the arcade is kept: for playing, serving and ``wom-tui users``."""
-_PLAY = ("seed", "debug", "seat_grace")
+_PLAY = ("seed", "debug", "seat_grace", "line")
 """The options about playing: for playing and serving only."""
 _SCOPE = {"users": _PLACE, "store": ("store",)}
 """The options written before a command that the command takes (the others are a usage error)."""
@@ -215,6 +215,9 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser for ``wom-tui`` and its ``serve``, ``users``, ``store`` and ``ratings`` commands."""
     parser = argparse.ArgumentParser(prog="wom-tui", description="World of Mastermind in the terminal.", parents=[_common()])
     parser.add_argument("--version", action="version", version=f"wom-tui {__version__}")
+    parser.add_argument("--line", action="store_true",
+                        help="line mode: plain lines of words on standard input and output, for screen readers and "
+                             "braille displays (no full screen, no colours)")
     sub = parser.add_subparsers(dest="command")
     _add_serve_command(sub)
     _add_users_command(sub)

@@ -8,7 +8,7 @@ Two kinds:
   in, once, before the app runs (``run_app``, the serve warm parent, the tests' conftest); on a Textual
   they were not measured on each is skipped with a logged warning. Importing the app installs nothing.
 - Subclasses the app uses in Textual's place (:mod:`.footer`, :mod:`.screens`, :mod:`.key_queue`,
-  :mod:`.palette`, :mod:`.select`, :mod:`.driver`) and helpers (:mod:`.state_classes`,
+  :mod:`.palette`, :mod:`.select`, :mod:`.driver`, :mod:`.cursor`) and helpers (:mod:`.state_classes`,
   :mod:`.parsed_css`): they touch nothing global; the driver falls back to Textual's own, and the shared
   stylesheet cache stays off, on a Textual they were not measured on.
 """

@@ -68,7 +68,7 @@ KEYS = """\
 
 | Where | Keys |
 |---|---|
-| Everywhere | **F1** / **?** help · **Esc** back · **ctrl+p** command palette · **ctrl+q** quit (in a game it asks first) |
+| Everywhere | **F1** / **?** help · **F8** messages (every notice of this session, to read again) · **Esc** back · **ctrl+p** command palette · **ctrl+q** quit (in a game it asks first) |
 | Main menu | {menu_keys} · arrows + **Enter** · mouse |
 | Entering a code | type symbols (any case) · **←/→** pick a slot · **↑/↓** change it · **Backspace**/**Delete** clear · click a palette peg · **Enter** submit · a symbol too many shows as +K and the code is refused as too long |
 | Secret code | shown as • — **ctrl+r** peeks |
@@ -83,6 +83,8 @@ KEYS = """\
 | Replays | **v** on the main menu · **Enter** replay a game · **←/→** step a guess · **Home/End** jump · **c** share |
 
 Themes: ctrl+p → *Theme* (remembered for next time); **wom-colourblind** uses colour-blind-safe peg colours.
+The terminal's cursor sits on the focused field, list line or button, for a braille display or a screen reader;
+ctrl+p → *Terminal cursor* hides it (remembered).
 """.replace("{menu_keys}", " · ".join(
     f"**{key}** {footer.lower() if action.startswith('mode(') else action}"
     for key, action, _, footer in MENU if key != "?"
@@ -143,7 +145,10 @@ class HelpScreen(WomScreen):
     the time help took to open).
     """
 
-    BINDINGS = [Binding(key, f"scroll_help('{action}')", show=False) for key, action in _SCROLL_KEYS]
+    BINDINGS = [
+        *(Binding(key, f"scroll_help('{action}')", show=False) for key, action in _SCROLL_KEYS),
+        Binding("f8", "app.messages", "Messages", key_display="F8"),  # the footer has room for it here
+    ]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box", classes="panel"):

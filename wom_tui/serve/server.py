@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
-from ..settings import Settings
+from ..settings import Settings, open_store
 from .events import Events, Who, extra
 from .logsafe import RateLimitedLog, clean, log_formatter
 from .health import HealthServer
@@ -42,6 +42,7 @@ from .webguard import descriptor_limit as _descriptor_limit
 from .webguard import raise_descriptor_limit
 
 if TYPE_CHECKING:
+    from ..domain.store.api import Store
     from .web import WebDoor
 
 log = logging.getLogger("wom_tui.serve")
@@ -501,6 +502,16 @@ class GameServer:
         """The sessions currently holding a seat."""
         return list(self._seated)
 
+    _line_store: Store | None = None
+
+    def line_store(self) -> Store:
+        """The store every line-mode session of this server shares (docs/serve.md, *Line mode*): the hub's, as
+        every game reaches it, opened once; ``StoreError`` if it cannot be reached now.
+        """
+        if self._line_store is None:
+            self._line_store = open_store(self.settings)
+        return self._line_store
+
     def take_seat(self, session: GameSession) -> str | None:
         """Seat a session, or say why not: ``"full"`` (``max_sessions``), ``"address"`` (``max_per_ip``) or
         ``"network"`` (``max_per_network``: its IPv4 /24 or IPv6 /64, see :func:`network_of`).
@@ -577,6 +588,9 @@ class GameServer:
             await self.web.close()
         if self.warm is not None:
             await self.warm.close()
+        if self._line_store is not None:
+            self._line_store.close()
+            self._line_store = None
         if self.hub is not None:
             await self.hub.close()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import contextlib
 import fcntl
 import logging
 import os
@@ -18,11 +19,14 @@ from .. import launch
 from ..settings import IDLE_STATUS
 from ..domain.presence import new_session_id
 from ..domain.words import counted
+from ..domain.store.api import StoreError
 from .events import MAX_REPORTS, Events, Who
+from .lines import OFFER, LineFront, chose_line, identify, remember_line
 from .logsafe import clean
 from .throttle import Coalescer, InputThrottle
 
 if TYPE_CHECKING:
+    from ..domain.store.api import Store
     from ..settings import Settings
     from .warmparent import WarmChild
 
@@ -67,6 +71,8 @@ _CLIENT_VARS = ("COLORTERM", "NO_COLOR")
 MAX_COLUMNS = 1000
 MAX_ROWS = 500
 _INPUT_BACKLOG = 64 * 1024
+_HELD = 4096
+"""Bytes typed before the game started that are kept for it (the rest is dropped)."""
 _LOG_BUDGET = 256 * 1024
 """Bytes of a game's own log copied into the server's log, at most (a traceback is a few KiB)."""
 _LOG_LINE = 2000
@@ -310,6 +316,13 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
         self.task: asyncio.Task[None] | None = None
         self.closed = asyncio.Event()
         """Set once the SSH channel has closed."""
+        self.line_mode = False
+        """The client asked for line mode (``ssh host line``), or chose it at the question (docs/serve.md, *Line mode*)."""
+        self._line: LineFront | None = None
+        self._asking: asyncio.Future[bool] | None = None
+        """While a plain ``ssh host`` is asked whether to play in line mode: the answer to come."""
+        self._held = bytearray()
+        """What the client typed before its game started (while its choice of line mode was looked up)."""
 
     # -- SSH requests ---------------------------------------------------------------------------
 
@@ -329,7 +342,10 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
         return True
 
     def exec_requested(self, command: str) -> bool:
-        """Refuse commands: the server gives nothing but the game."""
+        """Accept ``line`` (line mode, docs/serve.md); refuse every other command: the server gives nothing but the game."""
+        if command.strip().lower() == "line":
+            self.line_mode = True
+            return True
         self._events.refused(self.who, "exec", "%s: exec refused", self.label)
         return False
 
@@ -341,7 +357,7 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
     def session_started(self) -> None:
         """Start the game, or tell the client why not and close."""
         events = self._events
-        if self._term is None:
+        if self._term is None and not self.line_mode:
             events.refused(self.who, "no_terminal", "%s: refused, no terminal requested", self.label)
             assert self._chan is not None
             host, port = self._chan.get_extra_info("sockname", ("HOST", "PORT"))[:2]
@@ -368,6 +384,12 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
             events.refused(self.who, "network", "%s: refused, %d sessions from the network of %s already", self.label,
                            count, clean(self.host))
             self._say_and_close(TOO_MANY_FROM_NETWORK.format(games=counted(count, "game")))
+        elif self.line_mode:
+            self._start_line(remember=True)
+        elif self.fingerprint is not None and (store := self._line_store()) is not None:
+            self._last_input = self._loop.time()
+            self.task = asyncio.ensure_future(self._offer_line(store))
+            self._arm_idle()
         else:
             self._start_game()
 
@@ -387,6 +409,15 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         """Pass keystrokes to the game (no faster than a person types) and note the time for the idle check."""
+        if self._asking is not None and not self._ending:
+            self._answer(data)
+            return
+        if self._line is not None and not self._ending:
+            self._line_received(data)
+            return
+        if self._master is None and self.task is not None and not self._ending and len(self._held) < _HELD:
+            self._held += data[: _HELD - len(self._held)]  # the game is starting: its keys wait for it
+            return
         if self._master is None or self._ending:
             return
         dropped, cut = self._throttle.dropped, self._throttle.pastes_cut
@@ -481,10 +512,151 @@ class GameSession(SeatedGame, asyncssh.SSHServerSession):
             if self._open and self._chan is not None:
                 self._chan.close()
             return
+        if self._proc is None and self._master is None:
+            self.task.cancel()  # line mode, or the question before the game: no process to stop
+            return
         self._stop_reading()
         if self._idle_handle is not None:
             self._idle_handle.cancel()
         self._hang_up()
+
+    # -- line mode (serve/lines.py) ---------------------------------------------------------------
+
+    def _line_store(self) -> Store | None:
+        """The server's store for line sessions (None: a server that has none, as some tests' servers)."""
+        get = getattr(self._server, "line_store", None)
+        if get is None:
+            return None
+        try:
+            return get()
+        except (StoreError, OSError):
+            return None
+
+    def _start_line(self, *, remember: bool) -> None:
+        """Run line mode for this channel on the server's loop: no game process, no terminal codes."""
+        store = self._line_store()
+        if store is None:
+            self._events.error(self.who, "%s: line mode has no store", self.label)
+            self._server.leave_seat(self)
+            self._say_and_close(START_FAILED)
+            return
+        assert self._chan is not None
+        seed = self._server.next_seed()
+        settings = self.game_settings = self._server.game_settings(seed).for_session(
+            seed, None if self.host == "?" else self.host, session_id=self.presence_id, operator=self.operator,
+            transport="ssh")
+        self._line = LineFront(store, settings, self.fingerprint, echo=self._term is not None, send=self._send_text,
+                               buffered=self.buffered_output, on_end=lambda reason: self.end(reason), remember=remember)
+        if not self._started_at:
+            self._started_at = self._last_input = self._loop.time()
+            self._events.session_started(self.who)
+            self._arm_idle()
+        log.info("%s: line mode started, seed %d, %s", self.label, seed,
+                 f"key {self.fingerprint}" if self.fingerprint else "guest")
+        self.task = asyncio.ensure_future(self._run_line(self._line))
+        held, self._held = bytes(self._held), bytearray()
+        if held:
+            self._line_received(held)
+
+    async def _run_line(self, front: LineFront) -> None:
+        try:
+            await front.run()
+        except asyncio.CancelledError:
+            if front.session is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(front.session.close())
+        except Exception:  # the player gets the apology, the server's log the traceback
+            log.exception("%s: line mode failed", self.label)
+            self._farewell = self._farewell or START_FAILED
+        finally:
+            if front.name:
+                self.who.name = front.name
+            self._finish_line()
+
+    def _line_received(self, data: bytes) -> None:
+        assert self._line is not None
+        dropped = self._throttle.dropped
+        data = self._throttle.feed(data)
+        if self._throttle.dropped != dropped:
+            self._events.throttled(self.who, self._throttle.dropped - dropped, first=not dropped)
+        if data:
+            self._last_input = self._loop.time()
+        text = self._utf8.decode(data)
+        if text:
+            self._line.received(text)
+
+    def _finish_line(self) -> None:
+        if self._idle_handle is not None:
+            self._idle_handle.cancel()
+        self._server.leave_seat(self)
+        if self._farewell:
+            # One line of words, below what the player was typing if anything.
+            typing = self._line is not None and self._line.editor.echo and self._line.editor.pending
+            self._send_text(("\r\n" if typing else "") + self._farewell.strip() + "\r\n")
+        if self._open and self._chan is not None:
+            try:
+                self._chan.exit(0)
+            except (BrokenPipeError, ConnectionError, OSError):
+                self._open = False
+        self._events.session_ended(self.who, self._ending or "quit", self._loop.time() - self._started_at, 0)
+
+    def _send_text(self, text: str) -> None:
+        self._send(text.encode())
+
+    async def _offer_line(self, store: Store) -> None:
+        """A plain ``ssh host`` of an identity that chose line mode: ask first (:data:`.lines.OFFER`)."""
+        try:
+            line = await self._ask_line(store)
+        except asyncio.CancelledError:
+            # The session ended while asking (the client left, the server stops): no game started.
+            if self._idle_handle is not None:
+                self._idle_handle.cancel()
+            self._server.leave_seat(self)
+            if self._farewell:
+                self._send_text(self._farewell)
+            if self._open and self._chan is not None:
+                with contextlib.suppress(BrokenPipeError, ConnectionError, OSError):
+                    self._chan.exit(0)
+            return
+        if self._idle_handle is not None:
+            self._idle_handle.cancel()
+        self.task = None
+        if line:
+            self._start_line(remember=False)
+        else:
+            held, self._held = bytes(self._held), bytearray()
+            self._start_game()
+            if held:
+                self.data_received(held, None)
+
+    async def _ask_line(self, store: Store) -> bool:
+        """Whether to play in line mode: the identity's choice looked up, and if it was line mode, asked."""
+        try:
+            line = await asyncio.wait_for(chose_line(store, self.fingerprint), 5)
+        except asyncio.TimeoutError:
+            line = False
+        if line and not self._ending:
+            self._asking = self._loop.create_future()
+            self._send_text(OFFER + "\r\n")
+            self._held.clear()  # what was typed before the question is no answer to it
+            try:
+                line = await self._asking
+            finally:
+                self._asking = None
+            if not line:
+                identity = await identify(store, self.fingerprint)
+                await remember_line(store, identity, False)
+        return line
+
+    def _answer(self, data: bytes) -> None:
+        """The key answering :data:`.lines.OFFER`: Enter (or y, l) for line mode, f (or n, t) for the full screen."""
+        assert self._asking is not None
+        self._last_input = self._loop.time()
+        for char in data.decode("utf-8", "replace").lower():
+            if char in "\r\nyl" and not self._asking.done():
+                self._asking.set_result(True)
+            elif char in "fnt" and not self._asking.done():
+                self._asking.set_result(False)
 
     def _say_and_close(self, text: str) -> None:
         assert self._chan is not None

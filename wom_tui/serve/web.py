@@ -51,6 +51,7 @@ from .throttle import Coalescer, InputThrottle
 from .webaddress import split_address
 from .webguard import AiohttpLog, ConnectionGuard, HostCheck, RefusalLog, json_too_deep
 from .web_auth import COOKIE, COOKIE_MAX_AGE, BrowserSignIn
+from .web_line import MAX_LINE_MESSAGE, LineTab, line_page, open_line_tab
 
 if TYPE_CHECKING:
     from ..settings import Settings
@@ -210,6 +211,9 @@ def render_page() -> str:
         (r"<html>", '<html lang="en">\n  <head>\n    <meta charset="utf-8" />\n    <title>' + TITLE + "</title>"),
         (r"<html lang=\"en\">\n  <head>\n    <meta charset=\"utf-8\" />\n    <title>[^<]*</title>\s*<head>",
          '<html lang="en">\n  <head>\n    <meta charset="utf-8" />\n    <title>' + TITLE + "</title>\n    " + VIEWPORT),
+        # For a screen reader, first on the page (hidden until focused): the way to line mode (web_line.py).
+        (r"(<body[^>]*>)", r'\1\n    <a class="wom-line-link" href="/line">Line mode: the game in words, for a screen '
+                           r'reader or a braille display</a>'),
         # A way to the sign-in form where the page has room for it: the dialog at the end of a game.
         (r'(<button type="button">Restart</button>)', r'\1\n        <a class="wom-signin" href="/signin">sign in</a>'),
     )
@@ -586,6 +590,8 @@ class WebDoor:
         """The browser sign-in (tests may put a fake one here before ``start``)."""
         self._store: Any = None
         self._sessions: dict[str, WebSession] = {}
+        self._lines: dict[str, LineTab] = {}
+        """The line page's tabs (``/line``), by their tokens."""
         self._runner: web.AppRunner | None = None
         self._site: web.TCPSite | None = None
         self._trusted = _networks(self.settings.trusted_proxy)
@@ -614,6 +620,8 @@ class WebDoor:
         app.router.add_get("/signin", self._handle_signin_form)
         app.router.add_post("/signin", self._handle_signin)
         app.router.add_get("/ws/{tab}", self._handle_websocket)
+        app.router.add_get("/line", self._handle_line_page)
+        app.router.add_get("/line/ws/{tab}", self._handle_line_websocket)
         app.router.add_static("/static/wom/", Path(str(files(__package__) / "web_static")), show_index=False)
         app.router.add_static("/static/", _textual_serve_folder() / "static", show_index=False)
         settings = self.settings
@@ -687,6 +695,30 @@ class WebDoor:
         if self._sessions.get(session.tab) is session:
             del self._sessions[session.tab]
 
+    def forget_line(self, session: LineTab) -> None:
+        """A line tab ended: its token no longer finds it."""
+        if self._lines.get(session.tab) is session:
+            del self._lines[session.tab]
+
+    @property
+    def line_sessions(self) -> list[LineTab]:
+        """The line page's tabs (holding a seat)."""
+        return list(self._lines.values())
+
+    def _line_store(self) -> Any:
+        """The store the line tabs play on: the server's, which its SSH line sessions share (through its hub,
+        docs/serve.md, *Line mode*); a server without one (a test's), the door's own. ``StoreError`` if it
+        cannot be reached now.
+        """
+        shared = getattr(self.server, "line_store", None)
+        if shared is not None:
+            return shared()
+        if self._store is None:
+            from ..settings import open_store
+
+            self._store = open_store(self.settings)
+        return self._store
+
     async def _recheck_signins(self) -> None:
         while True:
             await asyncio.sleep(self.settings.signin_recheck)  # a period, not a condition: nothing announces a revoke
@@ -696,7 +728,8 @@ class WebDoor:
         """End every signed-in tab whose cookie no longer signs in as its name (revoked on any server sharing
         the store, or expired); how many ended. The store is asked off the loop, once per cookie.
         """
-        signed = [session for session in self._sessions.values()
+        tabs: list[WebSession | LineTab] = [*self._sessions.values(), *self._lines.values()]
+        signed = [session for session in tabs
                   if session.name is not None and session.token is not None and session.running]
         if not signed or self.sign_in is None:
             return 0
@@ -894,45 +927,103 @@ class WebDoor:
             session.detach(socket)
         return socket
 
+    async def _handle_line_page(self, request: web.Request) -> web.Response:
+        return web.Response(text=line_page(await self.who(request)), content_type="text/html",
+                            headers={"Cache-Control": "no-store"})
+
+    async def _handle_line_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        """The line page's socket (:mod:`.web_line`): the same Origin check, token and identity as a terminal tab's."""
+        if not self.origin_allowed(request):
+            who = Who(None, clean(self.client_address(request)), transport="web")
+            self.server.events.refused(who, "origin", "web: line websocket from %s refused: Origin %s", who.address,
+                                       clean(request.headers.get("Origin", ""), 200))
+            raise web.HTTPForbidden(text="Not from this server's page.\n")
+        tab = request.match_info["tab"]
+        if not TAB_TOKEN.match(tab):
+            raise web.HTTPNotFound()
+        name = await self.who(request)
+        host = self.client_address(request)
+        socket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_LINE_MESSAGE)
+        await socket.prepare(request)
+        session = self._lines.get(tab)
+        if session is not None and session.name != name:
+            session.end("signed in")  # this tab signed in (or out) since: a new session for who is here now
+            await session.closed.wait()
+            session = None
+        if session is None:
+            try:
+                store = self._line_store()
+            except (StoreError, OSError) as error:
+                log.warning("web: line mode cannot open the store: %s", error)
+                await socket.send_json(["line", "Sorry, the arcade's store cannot be reached right now. Try again later."])
+                await socket.close(code=CLOSE_REFUSED, message=b"store")
+                return socket
+            session = await open_line_tab(self, socket, tab, host, name, store)
+            if session is None:
+                return socket
+            self._lines[tab] = session
+        if name is not None:
+            session.token = request.cookies.get(COOKIE)
+        await session.attach(socket)
+        try:
+            await session.receive(socket, self.refusals)
+        finally:
+            session.detach(socket)
+        return socket
+
     async def _new_session(
         self, socket: web.WebSocketResponse, tab: str, host: str, name: str | None, size: tuple[int, int]
     ) -> WebSession | None:
-        label = f"web session #{next(self._numbers)}"
+        label = f"web session #{self.next_number()}"
         session = WebSession(self, tab, label, host, name, (min(max(size[0], 1), MAX_COLUMNS), min(max(size[1], 1), MAX_ROWS)))
-        events = self.server.events
-        events.tab_signed_in(session.who)
-        if name is None and (self.settings.no_guests or self.settings.authorized_keys is not None):
-            events.refused(session.who, "no_guests", "%s: refused, not signed in and no guests", label,
-                           detail=NO_GUESTS_HERE.strip())
-            await say_goodbye(socket, NO_GUESTS_HERE, CLOSE_REFUSED, "no guests")
-            return None
-        banned = self.server.refusal(cast("GameSession", session))  # a banned address or name, or a retired name
-        if banned is not None:
-            await say_goodbye(socket, f"{banned}\r\n", CLOSE_REFUSED, "banned")
-            return None
-        refusal = self.server.take_seat(cast("GameSession", session))
-        if refusal is not None:
-            if refusal == "full":
-                text = ARCADE_FULL.format(seats=self.settings.max_sessions)
-                events.refused(session.who, "full", "%s: refused, all %d seats taken", label, self.settings.max_sessions,
-                               detail=text.strip())
-            elif refusal == "hub":
-                text = HUB_DOWN
-                events.refused(session.who, "hub", "%s: refused, the hub is restarting", label, detail=text.strip())
-            elif refusal == "network":
-                count = self.settings.max_per_network
-                text = TOO_MANY_FROM_NETWORK.format(games=counted(count, "game"))
-                events.refused(session.who, "network", "%s: refused, %d sessions from the network of %s already", label,
-                               count, session.who.address, detail=text.strip())
-            else:
-                text = TOO_MANY_FROM_ADDRESS.format(games=counted(self.settings.max_per_ip, "game"))
-                events.refused(session.who, "address", "%s: refused, %d sessions from %s already", label,
-                               self.settings.max_per_ip, session.who.address, detail=text.strip())
-            await say_goodbye(socket, text, CLOSE_REFUSED, refusal, TRY_AGAIN_LATER if refusal == "full" else FREE_A_SEAT)
+        refused = self.seat(cast("GameSession", session), session.who, label)
+        if refused is not None:
+            text, reason, next_step = refused
+            await say_goodbye(socket, text, CLOSE_REFUSED, reason, next_step)
             return None
         self._sessions[tab] = session
         session.start()
         return session
+
+    def next_number(self) -> int:
+        """The next tab's number (its label, ``web session #N`` or ``web line #N``)."""
+        return next(self._numbers)
+
+    def seat(self, session: GameSession, who: Who, label: str) -> tuple[str, str, str] | None:
+        """Seat a new tab (a terminal's or a line page's) under the server's rules, or say why not: the
+        text to show, the reason, what to do next. A guest under ``--no-guests``, a ban, a full arcade,
+        too many from the address or network.
+        """
+        events = self.server.events
+        events.tab_signed_in(who)
+        name = getattr(session, "name", None)
+        if name is None and (self.settings.no_guests or self.settings.authorized_keys is not None):
+            events.refused(who, "no_guests", "%s: refused, not signed in and no guests", label,
+                           detail=NO_GUESTS_HERE.strip())
+            return NO_GUESTS_HERE, "no guests", ""
+        banned = self.server.refusal(session)  # a banned address or name, or a retired name
+        if banned is not None:
+            return f"{banned}\r\n", "banned", ""
+        refusal = self.server.take_seat(session)
+        if refusal is None:
+            return None
+        if refusal == "full":
+            text = ARCADE_FULL.format(seats=self.settings.max_sessions)
+            events.refused(who, "full", "%s: refused, all %d seats taken", label, self.settings.max_sessions,
+                           detail=text.strip())
+        elif refusal == "hub":
+            text = HUB_DOWN
+            events.refused(who, "hub", "%s: refused, the hub is restarting", label, detail=text.strip())
+        elif refusal == "network":
+            count = self.settings.max_per_network
+            text = TOO_MANY_FROM_NETWORK.format(games=counted(count, "game"))
+            events.refused(who, "network", "%s: refused, %d sessions from the network of %s already", label,
+                           count, who.address, detail=text.strip())
+        else:
+            text = TOO_MANY_FROM_ADDRESS.format(games=counted(self.settings.max_per_ip, "game"))
+            events.refused(who, "address", "%s: refused, %d sessions from %s already", label,
+                           self.settings.max_per_ip, who.address, detail=text.strip())
+        return text, refusal, TRY_AGAIN_LATER if refusal == "full" else FREE_A_SEAT
 
 
 class _GuardedSite(web.TCPSite):

@@ -43,7 +43,11 @@ class ServedWebDriver(WebDriver):
     def on_meta(self, packet_type: str, payload: dict[str, object]) -> None:
         """Handle the server's meta packets (Textual's own, and ``repaint``)."""
         if packet_type == "repaint":
-            # Called on the driver's input thread: the app repaints on its own.
+            # Called on the driver's input thread: the app repaints on its own. The fresh terminal has the
+            # cursor hidden (web.TERMINAL_MODES): the app says again whether it shows it (patches/cursor.py).
+            reset = getattr(self._app, "cursor_reset", None)
+            if reset is not None:
+                self._app.call_from_thread(reset)
             self._app.call_from_thread(self._app.refresh, repaint=True, layout=True)
         else:
             super().on_meta(packet_type, payload)

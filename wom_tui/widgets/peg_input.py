@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.color import Color, ColorParseError
 from textual.containers import Horizontal
+from textual.geometry import Offset
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -337,6 +338,15 @@ class PegInput(Widget, can_focus=True):
             return Style(color=Color.parse(colour).rich_color) if colour else Style()
         except ColorParseError:
             return Style()
+
+    def screen_cursor(self) -> Offset | None:
+        """Where the terminal cursor goes while this input has the focus: the current slot (a braille
+        display follows it; :mod:`wom_tui.patches.cursor`).
+        """
+        if not self._slot_widgets:
+            return None
+        region = self._slot_widgets[min(self.cursor, len(self._slot_widgets) - 1)].region
+        return region.offset if region.area else None
 
     def watch_has_focus(self, has_focus: bool) -> None:
         super().watch_has_focus(has_focus)

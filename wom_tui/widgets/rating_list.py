@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from rich.segment import Segment
 from textual.binding import Binding
 from textual.events import Click
-from textual.geometry import Size
+from textual.geometry import Offset, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -96,6 +96,14 @@ class RatingList(ScrollView, can_focus=True):
     def highlighted(self) -> Rating | None:
         """The player under the cursor, or None on an empty list."""
         return self.ratings[self.cursor] if self.ratings else None
+
+    def screen_cursor(self) -> Offset | None:
+        """Where the terminal cursor goes while the list has the focus: the start of the highlighted row
+        (:mod:`wom_tui.patches.cursor`).
+        """
+        content = self.content_region
+        place = Offset(content.x, content.y + 1 + self.cursor - self.scroll_offset.y)
+        return place if self.ratings and content.contains_point(place) else None
 
     def _name_width(self) -> int:
         return max(4, self.scrollable_content_region.width - PLACE - RATING - GAMES - LAST)

@@ -1,0 +1,12 @@
+"""Line mode (docs/play.md, *Line mode*): World of Mastermind one line at a time, in words, for screen readers
+and braille displays, over any front end (a terminal's standard input and output, an SSH channel, a web page).
+
+:class:`~.engine.LineSession` is the engine a front end drives; :mod:`.words` the wording every line goes
+through. This floor sits beside the app: it imports the domain, the store's role protocols and the settings,
+never Textual, Rich or a screen.
+"""
+
+from .engine import LineSession, Write
+from .words import MAX_INPUT, MAX_LINE
+
+__all__ = ["MAX_INPUT", "MAX_LINE", "LineSession", "Write"]
