@@ -4,13 +4,17 @@ driven by Playwright, and a tab whose terminal is read back through pyte from th
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 import re
 import secrets
+import signal
 import shutil
 import subprocess
 import tempfile
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -56,6 +60,8 @@ def chromium_endpoint() -> Iterator[str]:
         [chromium_path(), *BROWSER_FLAGS, "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
          f"--user-data-dir={profile}", "about:blank"],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,  # Debian's chromium-headless-shell is a shell script running the browser as
+        # its child: ended as a group, or the browser outlives the test session (it did, one per run)
     )
     try:
         assert process.stderr is not None
@@ -70,13 +76,29 @@ def chromium_endpoint() -> Iterator[str]:
         threading.Thread(target=process.stderr.read, daemon=True).start()
         yield match.group(1)
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        _end_group(process)
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def _end_group(process: subprocess.Popen[str]) -> None:
+    """Stop ``process`` and everything in its session: SIGTERM, then SIGKILL after 10 s."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, sig)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(process.pid, 0)
+            except ProcessLookupError:
+                process.wait()
+                return
+            process.poll()  # reap the script (the group lives on while the browser does)
+            with contextlib.suppress(ChildProcessError):
+                # and the browser, ours to reap when a test server made this process a subreaper
+                while os.waitpid(-process.pid, os.WNOHANG)[0]:
+                    pass
+            time.sleep(0.05)  # a pause between looks at processes ending, not a wait for a result
+    process.wait()
 
 
 @pytest.fixture
