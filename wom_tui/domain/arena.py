@@ -32,9 +32,11 @@ from .scoring import breakdown
 from .table import GUESS_CLOCKS, SeatHolder, Table, TableDataError
 from .wom import MAX_ATTEMPTS, MIN_ATTEMPTS
 
-WIN, DRAW, LOSS = "win", "draw", "loss"
 Outcome = Literal["win", "draw", "loss"]
-POINTS = {WIN: 2, DRAW: 1, LOSS: 0}
+WIN: Outcome = "win"
+DRAW: Outcome = "draw"
+LOSS: Outcome = "loss"
+POINTS: dict[str, int] = {WIN: 2, DRAW: 1, LOSS: 0}
 """Arena points of a game's outcome, off fire."""
 FIRE_AFTER = 2
 """Wins in a row after which every win counts double."""
@@ -77,10 +79,12 @@ class ArenaRules:
         return f"{self.attempts} attempts, {self.guess_clock:g} s a guess"
 
     def as_json(self) -> dict[str, Any]:
+        """The value as plain JSON data."""
         return {"attempts": self.attempts, "guess_clock": self.guess_clock}
 
     @classmethod
     def from_json(cls, data: Any) -> ArenaRules:
+        """Rebuild from :meth:`as_json` data; :class:`.table.TableDataError` if it is not one."""
         if not isinstance(data, dict) or set(data) != {"attempts", "guess_clock"} \
                 or type(data["guess_clock"]) not in (int, float):
             raise TableDataError("an arena's rules are exactly attempts and guess_clock")
@@ -129,18 +133,22 @@ class Entrant:
 
     @property
     def key(self) -> str:
+        """Who this is across sessions (:func:`entrant_key`)."""
         return entrant_key(self.holder)
 
     @property
     def waiting(self) -> bool:
+        """Waiting for a game now."""
         return self.waiting_since is not None
 
     def as_json(self) -> dict[str, Any]:
+        """The value as plain JSON data."""
         return {"holder": self.holder.as_json(), "joined_at": self.joined_at, "waiting_since": self.waiting_since,
                 "table_id": self.table_id, "paused": self.paused, "berserk": self.berserk}
 
     @classmethod
     def from_json(cls, data: Any) -> Entrant:
+        """Rebuild from :meth:`as_json` data; :class:`.table.TableDataError` if it is not one."""
         keys = {"holder", "joined_at", "waiting_since", "table_id", "paused", "berserk"}
         if not isinstance(data, dict) or set(data) != keys or type(data["joined_at"]) not in (int, float) \
                 or (data["waiting_since"] is not None and type(data["waiting_since"]) not in (int, float)) \
@@ -169,6 +177,7 @@ class ArenaGame:
 
     @property
     def over(self) -> bool:
+        """The game has ended (its points are known)."""
         return self.points is not None
 
     def outcome(self, side: int) -> Outcome | None:
@@ -184,9 +193,11 @@ class ArenaGame:
             and self.guesses[side] >= BERSERK_MIN_GUESSES
 
     def side_of(self, key: str) -> int | None:
+        """The side (0 or 1) of the entrant ``key`` in this game, None if they are not in it."""
         return self.players.index(key) if key in self.players else None
 
     def as_json(self) -> dict[str, Any]:
+        """The value as plain JSON data."""
         return {"table_id": self.table_id, "players": list(self.players), "names": list(self.names),
                 "started_at": self.started_at, "berserk": list(self.berserk), "finished_at": self.finished_at,
                 "points": None if self.points is None else list(self.points),
@@ -194,6 +205,7 @@ class ArenaGame:
 
     @classmethod
     def from_json(cls, data: Any) -> ArenaGame:
+        """Rebuild from :meth:`as_json` data; :class:`.table.TableDataError` if it is not one."""
         keys = {"table_id", "players", "names", "started_at", "berserk", "finished_at", "points", "guesses"}
         if not isinstance(data, dict) or set(data) != keys:
             raise TableDataError("an arena game needs exactly " + ", ".join(sorted(keys)))
@@ -284,6 +296,7 @@ class Arena:
 
     @property
     def ends_at(self) -> float:
+        """When the arena ends."""
         return self.starts_at + 60.0 * self.minutes
 
     def phase(self, now: float) -> str:
@@ -300,6 +313,7 @@ class Arena:
         return f"Code Arena starts in {clock}" if phase == UPCOMING else f"Code Arena: {clock} left"
 
     def entrant(self, who: SeatHolder | str) -> Entrant | None:
+        """The entrant who is ``who`` (a person, or an entrant key), if they joined."""
         key = who if isinstance(who, str) else entrant_key(who)
         return next((e for e in self.entrants if e.key == key), None)
 
@@ -368,6 +382,7 @@ class Arena:
         return replace(arena, last_pairing=now), tables
 
     def game(self, table_id: str) -> ArenaGame | None:
+        """The arena game played at ``table_id``, if any."""
         return next((g for g in self.games if g.table_id == table_id), None)
 
     def finish_game(self, table_id: str, boards: Sequence[tuple[bool, int]], guesses: Sequence[int],
@@ -404,9 +419,11 @@ class Arena:
 
     @property
     def under_way(self) -> tuple[ArenaGame, ...]:
+        """The games being played."""
         return tuple(g for g in self.games if not g.over)
 
     def as_json(self) -> dict[str, Any]:
+        """The value as plain JSON data."""
         return {"arena_id": self.arena_id, "starts_at": self.starts_at, "minutes": self.minutes,
                 "rules": self.rules.as_json(), "entrants": [e.as_json() for e in self.entrants],
                 "games": [g.as_json() for g in self.games], "last_pairing": self.last_pairing}

@@ -83,13 +83,16 @@ class RushScore:
     best_run: int
 
     def beats(self, other: RushScore | None) -> bool:
+        """True if this score is better than ``other`` (None: no score yet)."""
         return other is None or (self.broken, -self.guesses) > (other.broken, -other.guesses)
 
     def as_json(self) -> dict[str, Any]:
+        """The value as plain JSON data."""
         return {"broken": self.broken, "guesses": self.guesses, "best_run": self.best_run}
 
     @classmethod
     def from_json(cls, data: Any) -> RushScore:
+        """Rebuild from :meth:`as_json` data; ValueError if it is not one."""
         if not isinstance(data, dict) or set(data) != {"broken", "guesses", "best_run"} \
                 or not all(type(v) is int and v >= 0 for v in data.values()):
             raise ValueError("a Rush score is exactly broken, guesses and best_run, whole numbers")
@@ -132,16 +135,19 @@ class RushGame:
         return None if self.started_at is None else self.started_at + self.seconds + self.bonus
 
     def time_left(self, now: float) -> float:
+        """Seconds left on the clock at ``now`` (all of it before the first guess, 0 once over)."""
         deadline = self.deadline()
         if self.ended_at is not None:
             return 0.0
         return self.seconds if deadline is None else max(0.0, deadline - now)
 
     def status(self, now: float) -> Status:
+        """Guessing, or finished once time is up."""
         return Status.FINISHED if self.ended_at is not None or self.time_left(now) <= 0 else Status.GUESSING
 
     @property
     def broken(self) -> int:
+        """Codes broken so far."""
         return sum(1 for _, broke, _ in self.codes if broke)
 
     def score(self) -> RushScore:
@@ -206,6 +212,7 @@ class RushGame:
     # -- JSON
 
     def as_json(self) -> dict[str, Any]:
+        """The value as plain JSON data."""
         return {"seed": self.seed, "seconds": self.seconds, "started_at": self.started_at, "ended_at": self.ended_at,
                 "codes": [[code, broke, guesses] for code, broke, guesses in self.codes],
                 "guesses": [a.guess for a in self._board.history]}
