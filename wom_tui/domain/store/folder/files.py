@@ -35,6 +35,8 @@ DAILY_SECRET_FILE = "daily_secret.json"
 DAILY_FILE = "daily.json"
 DAILY_DIR = "daily"
 RATINGS_FILE = "ratings.json"
+RUSH_FILE = "rush.json"
+ARENAS_FILE = "arenas.json"
 TMP_SUFFIX = ".wom-tmp"
 PENDING_SUFFIX = ".pending.json"
 

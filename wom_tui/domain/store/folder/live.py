@@ -9,6 +9,8 @@ lock, read strictly)::
     presence.changed            empty: touched when a session joins, parts or is collected (for the feed)
     queue.json                  {"schema": 1, "queue": {...}}   the quick-match queue (:mod:`...matchmaking`),
                                 read and written whole under the lock (a wave holds it while it seats)
+    arenas.json                 {"schema": 1, "arenas": [...]}   every Code Arena, oldest first (:mod:`...arena`),
+                                read and written whole under the lock (a pairing holds it while it seats)
 
 Promises:
 
@@ -45,16 +47,19 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from ...arena import Arena
 from ...matchmaking import MatchQueue
 from ...presence import PRESENCE_STALE, Presence, Whereabouts, guest_label, new_session_id
 from ...table import FINISHED, OPEN, SeatHolder, Table, TableDataError, check_table_id
 from ...users import NameRejected, check_name, name_key
 from ..api import ChangeFeed, Listing, Records, StoreError, Users
+from ..arenas import ArenaKeeping
 from ..documents import encode_document, new_game_id, parse_document
 from ..feed import ProcessFeed
 from ..tables import KEEP_ENDED, TableRules
 from .feed import FolderFeed
 from .files import (
+    ARENAS_FILE,
     DAMAGED_DIR,
     PRESENCE_DIR,
     PRESENCE_MARK,
@@ -129,13 +134,23 @@ def decode_queue(data: dict[str, Any]) -> MatchQueue:
 QUEUE_FILE = "queue.json"
 
 
+def decode_arenas(data: dict[str, Any]) -> list[Arena]:
+    """The arenas file's content → the arenas; ``ValueError`` with the reason if it is not one."""
+    if set(data) != {"schema", "arenas"} or not isinstance(data["arenas"], list):
+        raise ValueError("the arenas file holds exactly 'schema' and a list of 'arenas'")
+    try:
+        return [Arena.from_json(item) for item in data["arenas"]]
+    except TableDataError as exc:
+        raise ValueError(exc.reason) from None
+
+
 def encode_table(table: Table) -> bytes:
     """A table file's bytes."""
     return encode_document({"table": table.to_json()})
 
 
 
-class FolderLive(TableRules):
+class FolderLive(TableRules, ArenaKeeping):
     """Tables, live games and presence in one data folder, sharing its store's lock."""
 
     quick_reads = True
@@ -608,6 +623,33 @@ class FolderLive(TableRules):
             self._sync_tables_folder()
         return result
 
+    # ---- Code Arena (store/arenas.py)
+
+    def arenas(self) -> list[Arena]:
+        """Every arena kept, oldest first; :class:`.api.StoreError` naming a damaged file (results are kept
+        there: a damaged one is not silently replaced).
+        """
+        return read_document(self.store.data_dir / ARENAS_FILE, decode_arenas) or []
+
+    def _swap_arena(self, change: Callable[[Arena | None], tuple[Arena | None, list[Table], T]]) -> T:
+        """Under the lock: the arenas read, the newest changed, written, then the new tables written."""
+        path = self.store.data_dir / ARENAS_FILE
+        with self.store._locked():
+            arenas = self.arenas()
+            current = arenas[-1] if arenas else None
+            new, tables, result = change(current)
+            if new is not None and new != current:
+                if current is not None and new.arena_id == current.arena_id:
+                    arenas[-1] = new
+                else:
+                    arenas.append(new)
+                self._write(path, encode_document({"arenas": [a.as_json() for a in arenas]}))
+            for table in tables:
+                self._write_table(table)
+        if tables:
+            self._sync_tables_folder()
+        return result
+
     def feed(self, *, polling: bool = False) -> ChangeFeed:
         """The change feed of this folder (see :class:`FolderFeed`), one watcher per process and
         folder shared by every subscriber (:class:`~wom_tui.domain.store.feed.SharedFeed`).
@@ -625,4 +667,4 @@ def _ended(path: Path) -> float:
         return time.time()
 
 
-__all__ = ["QUEUE_FILE", "FolderLive", "LockedFolder", "decode_queue", "decode_table", "encode_table"]
+__all__ = ["ARENAS_FILE", "QUEUE_FILE", "decode_arenas", "FolderLive", "LockedFolder", "decode_queue", "decode_table", "encode_table"]

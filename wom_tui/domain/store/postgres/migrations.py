@@ -305,6 +305,21 @@ MIGRATIONS: tuple[Migration, ...] = (
         f"""ALTER TABLE wom_games ADD COLUMN summary jsonb GENERATED ALWAYS AS (
                CASE WHEN jsonb_typeof(record) = 'object' THEN {_summary_sql()} END) STORED""",
     )),
+    Migration(15, "Code Arena (every arena, one document each) and each identity's best Rush", (
+        # An arena and its games, kept whole (domain/arena.py); the newest is changed in one transaction that
+        # locks its row (store/arenas.py). On the live feed as the queue is ("<schema> q").
+        """CREATE TABLE wom_arenas (
+               arena_id text COLLATE "C" PRIMARY KEY,
+               starts_at double precision NOT NULL,
+               arena jsonb NOT NULL
+           )""",
+        """CREATE TRIGGER wom_arenas_notify AFTER INSERT OR UPDATE OR DELETE ON wom_arenas
+           FOR EACH STATEMENT EXECUTE FUNCTION wom_notify_queue()""",
+        """CREATE TABLE wom_rush_bests (
+               identity text COLLATE "C" PRIMARY KEY,
+               score jsonb NOT NULL
+           )""",
+    )),
     # Later versions append here, never edit an applied one.
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
