@@ -43,12 +43,15 @@ class ArenaKeeping:
         raise NotImplementedError
 
     def table(self, table_id: str) -> Table | None:  # pragma: no cover - supplied by the store
+        """The table as kept now (None if gone)."""
         raise NotImplementedError
 
     def tick(self, table_id: str) -> Table:  # pragma: no cover - supplied by TableRules
+        """Bring one table up to date."""
         raise NotImplementedError
 
     def sessions(self) -> list[Presence]:  # pragma: no cover - supplied by the store
+        """Sessions online now."""
         raise NotImplementedError
 
     def arena(self) -> Arena | None:
