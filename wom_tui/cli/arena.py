@@ -13,7 +13,6 @@ import argparse
 import json
 import sys
 import time
-from datetime import datetime, timezone
 from typing import Any, TextIO
 
 from ..settings import Settings
@@ -56,11 +55,6 @@ def add_arena_command(sub: Any, common: argparse.ArgumentParser) -> None:
                        help="start this many minutes from now (default: now)")
 
 
-def new_arena_id(now: float) -> str:
-    """An arena's id: when it was made (sorts by time)."""
-    return "arena-" + datetime.fromtimestamp(now, timezone.utc).strftime("%Y%m%dT%H%M%S")
-
-
 def standings_rows(arena: Any) -> list[dict[str, Any]]:
     """The standings as plain data."""
     from ..domain.arena import standings
@@ -91,7 +85,7 @@ def format_standings(arena: Any, now: float) -> str:
 def run_arena_command(args: argparse.Namespace, settings: Settings,
                       out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Start an arena or print the newest one; the exit status."""
-    from ..domain.arena import ArenaRefused, parse_rules
+    from ..domain.arena import ArenaRefused, new_arena_id, parse_rules
     from ..domain.store import StoreError
 
     out = out or sys.stdout

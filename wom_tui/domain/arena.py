@@ -23,6 +23,7 @@ disagree with. Everything here is pure: the time comes in as ``now``, table ids 
 from __future__ import annotations
 
 import re
+from datetime import datetime, timezone
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -498,6 +499,18 @@ def pairings(arena: Arena, now: float) -> list[tuple[Entrant, Entrant]]:
     return pairs
 
 
+def new_arena_id(now: float) -> str:
+    """An arena's id: when it was made, to the second (sorts by time)."""
+    return "arena-" + datetime.fromtimestamp(now, timezone.utc).strftime("%Y%m%dT%H%M%S")
+
+
+def scheduled_due(latest: Arena | None, now: float, every_hours: float) -> bool:
+    """``serve --arena-every HOURS``: a new arena is due now (none yet, or the newest is over and started at least
+    ``every_hours`` ago).
+    """
+    return latest is None or (latest.phase(now) == OVER and now >= latest.starts_at + 3600.0 * every_hours)
+
+
 def arena_table(table_id: str, a: Entrant, b: Entrant, rules: ArenaRules, *, seed: int, now: float,
                 grace: float, pace: tuple[float, float] = (2.0, 5.0)) -> Table:
     """The started two-seat table of a pairing: ``a`` opens it, ``b`` sits, the codes are being made; a berserk
@@ -522,6 +535,6 @@ def table_outcome(table: Table) -> tuple[list[tuple[bool, int]], list[int]]:
 __all__ = [
     "Arena", "ArenaGame", "ArenaRefused", "ArenaRules", "BERSERK_MIN_GUESSES", "DRAW", "Entrant", "LOSS", "OVER",
     "PAIRING_INTERVAL", "RUNNING", "Standing", "UPCOMING", "WIN", "arena_table", "counted_games", "entrant_key",
-    "game_points", "on_fire", "pairings", "parse_rules", "podium", "score_sheet", "standings",
+    "game_points", "on_fire", "new_arena_id", "pairings", "parse_rules", "podium", "scheduled_due", "score_sheet", "standings",
     "table_outcome",
 ]
