@@ -642,6 +642,12 @@ class WomApp(KeyQueue[int]):
 
         self.push_screen(QuickMatchScreen())
 
+    def action_arena(self) -> None:
+        """Code Arena: the event on now (or the last one), its standings; join, pause, berserk."""
+        from .screens.arena import ArenaScreen
+
+        self.push_screen(ArenaScreen())
+
     def action_lobby(self) -> None:
         """Open the lobby: who is online, tables to sit at, play or watch (the data folder's)."""
         from .screens.lobby import LobbyScreen
@@ -699,6 +705,8 @@ class WomApp(KeyQueue[int]):
         yield SystemCommand("Lobby", "Play together: who is online, tables, watching", self.action_lobby)
         yield SystemCommand("Quick match", "Play World of Mastermind now: paired with players (or the computers)",
                             self.action_quick_match)
+        yield SystemCommand("Code Arena", "The arena event: join, berserk, live standings, the podium",
+                            self.action_arena)
         yield SystemCommand("Bell", "Turn the bell for your moves off or on (this session)", self.action_toggle_bell)
         yield SystemCommand("Help", "Rules, feedback and keys", self.action_help)
         if self.is_operator:
