@@ -648,6 +648,12 @@ class WomApp(KeyQueue[int]):
 
         self.push_screen(ArenaScreen())
 
+    def action_rush(self) -> None:
+        """Rush: three minutes, code after code; a personal best."""
+        from .screens.rush import RushScreen
+
+        self.push_screen(RushScreen())
+
     def action_lobby(self) -> None:
         """Open the lobby: who is online, tables to sit at, play or watch (the data folder's)."""
         from .screens.lobby import LobbyScreen
@@ -707,6 +713,7 @@ class WomApp(KeyQueue[int]):
                             self.action_quick_match)
         yield SystemCommand("Code Arena", "The arena event: join, berserk, live standings, the podium",
                             self.action_arena)
+        yield SystemCommand("Rush", "Three minutes, code after code: beat your best", self.action_rush)
         yield SystemCommand("Bell", "Turn the bell for your moves off or on (this session)", self.action_toggle_bell)
         yield SystemCommand("Help", "Rules, feedback and keys", self.action_help)
         if self.is_operator:
