@@ -43,6 +43,7 @@ async def test_a_scheduled_arena_starts_and_its_players_are_paired_by_the_hub(tm
     settings = Settings(data_dir=tmp_path / "data", seed=3, arena_every=1.0, arena_minutes=10,
                         arena_rules="attempts=6,clock=60")
     hub = Hub(store, pool=2, settings=settings)
+    hub.arena_interval = 0.2  # (the rules' 2 s between pairings, shortened)
     path = str(tmp_path / "hub.sock")
     await hub.start(path)
     try:

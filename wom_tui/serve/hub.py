@@ -84,6 +84,9 @@ class _Subscriber:
 class Hub:
     """The store of every session of one server, served on a Unix socket (see the module)."""
 
+    arena_interval: float | None = None
+    """Seconds between two steps of Code Arena's pairing loop (None: the rules' PAIRING_INTERVAL; tests shorten it)."""
+
     def __init__(self, store: Store, *, pool: int, settings: Settings | None = None) -> None:
         self.store = store
         self.settings = settings
@@ -271,8 +274,9 @@ class Hub:
 
         settings = self.settings or Settings(data_dir=Path(), seed=0)
         draw = random.Random(settings.seed)
+        interval = self.arena_interval or PAIRING_INTERVAL
         while not self._stop.is_set():
-            await asyncio.sleep(PAIRING_INTERVAL)
+            await asyncio.sleep(interval)
             try:
                 if settings.arena_every is not None:
                     latest = await self._run(self.live.arena)
@@ -281,7 +285,8 @@ class Hub:
                         with contextlib.suppress(ArenaRefused):  # another server started it first
                             await self._run(self.live.start_arena, new_arena_id(now), settings.arena_minutes,
                                             parse_rules(settings.arena_rules))
-                tables = await self._run(self.live.arena_wave, draw.getrandbits(48), grace=settings.seat_grace)
+                tables = await self._run(self.live.arena_wave, draw.getrandbits(48), interval=interval,
+                                         grace=settings.seat_grace)
                 for table in tables:
                     self.wrote(table)
             except (StoreError, OSError, ValueError, LookupError) as error:
