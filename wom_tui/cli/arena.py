@@ -76,7 +76,7 @@ def format_standings(arena: Any, now: float) -> str:
         width = max(4, *(len(row["name"]) for row in rows))
         lines.append(f"{'#':>3}  {'Name':<{width}}  {'Score':>5}  {'Games':>5}  Sheet")
         for row in rows:
-            fire = " 🔥" if row["on_fire"] and arena.phase(now) != OVER else ""
+            fire = " ×2" if row["on_fire"] and arena.phase(now) != OVER else ""  # on fire: a win counts double
             sheet = " ".join(str(points) for points in row["sheet"])
             lines.append(f"{row['rank']:>3}  {row['name']:<{width}}  {row['score']:>5}  {row['games']:>5}  {sheet}{fire}")
     return "\n".join(lines) + "\n"

@@ -39,7 +39,7 @@ class ArenaState:
 
 
 def standings_text(rows: list[Standing], me: str | None, *, live: bool) -> Text:
-    """The standings as lines: rank, name, score, the sheet (🔥 on fire while the arena runs); ``me`` (an entrant
+    """The standings as lines: rank, name, score, the sheet (×2: on fire, while the arena runs); ``me`` (an entrant
     key) in bold, shown below the first :data:`SHOWN` when further down. Names are data, never markup.
     """
     text = Text(end="")
@@ -60,7 +60,7 @@ def standings_text(rows: list[Standing], me: str | None, *, live: bool) -> Text:
         text.append(f" {row.score:>4}", style=style or "")
         text.append(f"  {sheet}", style="dim")
         if live and row.fire:
-            text.append(" 🔥")
+            text.append(" ×2", style="bold")  # on fire: the next win counts double
         if row.playing:
             text.append(" playing", style="dim italic")
         elif row.paused:
