@@ -78,8 +78,9 @@ def make_arcade(folder: Path, users: int, games: int, rng: Random) -> None:
     arena, tables = arena.pair(1_001.0, lambda a, b: arena_table(f"t-{a.holder.session}", a, b, arena.rules,
                                                                seed=1, now=1_001.0, grace=30.0))
     arena = arena.finish_game(tables[0].table_id, [(True, 2), (False, 6)], [2, 6], 1_100.0)
-    arenas = [arena, Arena("arena-2", 90_000.0, 10)]
-    (folder / "arenas.json").write_bytes(files.encode_document({"arenas": [a.as_json() for a in arenas]}))
+    (folder / "arenas").mkdir()
+    (folder / "arenas" / "arena-1.json").write_bytes(files.encode_document({"arena": arena.as_json()}))
+    (folder / "arena.json").write_bytes(files.encode_document({"arena": Arena("arena-2", 90_000.0, 10).as_json()}))
     (folder / "rush.json").write_bytes(files.encode_rush({"local": RushScore(7, 40, 5), names[1]: RushScore(3, 30, 2)}))
 
 

@@ -111,10 +111,10 @@ async def test_the_podium_once_it_is_over(data_dir: Path) -> None:
 @pytest.mark.parametrize("size", [(80, 24), (60, 20)])
 async def test_the_menu_shows_the_arena_with_its_countdown_and_c_opens_it(data_dir: Path, size) -> None:
     store = Store(data_dir)
-    store.live.start_arena("arena-1", 30, ArenaRules(), starts_in=125.0)
+    store.live.start_arena("arena-1", 30, ArenaRules(), starts_in=3000.0)
     app = build_app(data_dir)
     async with app.run_test(size=size) as pilot:
-        await wait_for(pilot, lambda: "c   Code Arena starts in 2:0" in screen_text(app), message="the countdown")
-        assert "x   Quit" in screen_text(app)  # every entry still in view
+        await wait_for(pilot, lambda: "c   Code Arena starts in 49:" in screen_text(app), message="the countdown")
+        await wait_for(pilot, lambda: "x   Quit" in screen_text(app), message="every entry still in view (refitted)")
         await pilot.press("c")
         await wait_for(pilot, lambda: isinstance(app.screen, ArenaScreen), message="the arena")

@@ -49,6 +49,7 @@ MIN_MINUTES, MAX_MINUTES = 5, 180
 """How long an arena may last."""
 PODIUM = 3
 UPCOMING, RUNNING, OVER = "upcoming", "running", "over"
+_ARENA_ID = re.compile(r"[A-Za-z0-9_\-]{1,64}")
 _RULES_WORD = re.compile(r"^\s*(attempts|clock)\s*=\s*(\d+)\s*$")
 
 
@@ -292,6 +293,8 @@ class Arena:
     last_pairing: float = 0.0
 
     def __post_init__(self) -> None:
+        if not isinstance(self.arena_id, str) or _ARENA_ID.fullmatch(self.arena_id) is None:
+            raise ArenaRefused("An arena's id is 1 to 64 letters, digits, '_' or '-'.")
         if type(self.minutes) is not int or not MIN_MINUTES <= self.minutes <= MAX_MINUTES:
             raise ArenaRefused(f"An arena lasts {MIN_MINUTES} to {MAX_MINUTES} minutes.")
 

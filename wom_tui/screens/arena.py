@@ -85,6 +85,9 @@ class ArenaScreen(LiveScreen):
         self.state: ArenaState | None = None
         self.opened: set[str] = set()
         """The arena tables this screen has taken the player to (each once)."""
+        self._acting = asyncio.Lock()
+        """Join, pause and berserk go to the store one at a time, in the order pressed (a burst j b joins, then
+        chooses berserk)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="arena-box", classes="panel"):
@@ -206,13 +209,14 @@ class ArenaScreen(LiveScreen):
         live = self.wom.store.live
 
         async def act() -> None:
-            try:
-                await asyncio.to_thread(getattr(live, what), me, *args)
-            except ArenaRefused as refused:
-                self.notify(refused.reason, severity="warning", markup=False)
+            async with self._acting:
+                try:
+                    await asyncio.to_thread(getattr(live, what), me, *args)
+                except ArenaRefused as refused:
+                    self.notify(refused.reason, severity="warning", markup=False)
             self.poke()
 
-        self.run_worker(act(), group="arena-act", exclusive=True)
+        self.run_worker(act(), group="arena-act")
 
     def action_join(self) -> None:
         """Join the arena, or come back from a pause."""

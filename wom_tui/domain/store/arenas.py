@@ -54,6 +54,16 @@ class ArenaKeeping:
         """Sessions online now."""
         raise NotImplementedError
 
+    def _still_there(self, table_id: str) -> bool:
+        """Under the arena's lock: the table is kept and not closed (a pairing writes its tables under the same
+        lock, after the arena: read outside it, a new table may not be there yet).
+        """
+        try:
+            table = self.table(table_id)
+        except StoreError:
+            return False
+        return table is not None and table.phase != CLOSED
+
     def arena(self) -> Arena | None:
         """The newest arena (upcoming, running or over), or None."""
         found = self.arenas()
@@ -125,6 +135,8 @@ class ArenaKeeping:
             if arena is None or arena.arena_id != current.arena_id:
                 return arena, [], []
             for table_id, outcome in ended.items():
+                if outcome is None and self._still_there(table_id):
+                    continue  # read before the pairing that opened it had written it: it is there now
                 arena = arena.drop_game(table_id, now) if outcome is None \
                     else arena.finish_game(table_id, outcome[0], outcome[1], now)
             for entrant in arena.entrants:

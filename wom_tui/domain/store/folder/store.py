@@ -23,7 +23,7 @@ Layout of the folder (every JSON file is pretty-printed and carries its ``"schem
     preferences.json                {"schema": 1, "themes": {identity: theme},
                                      "choices": {identity: {form: {name: value}}}}  per-identity settings
     rush.json                       {"schema": 1, "bests": {identity: {...}}}  each identity's best Rush
-    arenas.json                     every Code Arena (the live state's: folder/live.py)
+    arena.json, arenas/<id>.json    the newest Code Arena, and those over (the live state's: folder/live.py)
     solo/<hash>.json                {"schema": 1, "identity": ..., "game": {...}}  a solo game in progress,
                                     one per identity (sha256 of it), kept after every move
     solo/damaged/                   such a file that could not be read, moved aside byte for byte
@@ -127,7 +127,8 @@ from ..documents import (
     parse_index,
 )
 from .files import (
-    ARENAS_FILE,
+    ARENA_FILE,
+    ARENAS_DIR,
     BROWSER_FILE,
     DAILY_DIR,
     DAILY_FILE,
@@ -166,7 +167,7 @@ LOCK_TIMEOUT = 10.0
 
 _DAY_FILE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\.json")
 _GAME_FILE = re.compile(r"(?P<id>[0-9]{8}T[0-9]{12}Z-[0-9a-f]{12})(?P<pending>\.pending)?\.json")
-FOLDER_FILES = (USERS_FILE, HALL_FILE, PREFS_FILE, DAILY_FILE, DAILY_SECRET_FILE, MODERATION_FILE, RUSH_FILE, ARENAS_FILE)
+FOLDER_FILES = (USERS_FILE, HALL_FILE, PREFS_FILE, DAILY_FILE, DAILY_SECRET_FILE, MODERATION_FILE, RUSH_FILE, ARENA_FILE)
 """The files of a folder that hold part of an arcade (beside the games)."""
 
 
@@ -1222,8 +1223,14 @@ class FolderStore:
             if arcade.rush_bests:
                 atomic_write(self._rush_path, encode_rush(arcade.rush_bests))
             if arcade.arenas:
-                atomic_write(self.data_dir / ARENAS_FILE,
-                             encode_document({"arenas": [arena.as_json() for arena in arcade.arenas]}))
+                from .live import encode_arena
+
+                *past, newest = arcade.arenas
+                if past:
+                    (self.data_dir / ARENAS_DIR).mkdir(exist_ok=True)
+                for arena in past:
+                    atomic_write(self.data_dir / ARENAS_DIR / f"{arena.arena_id}.json", encode_arena(arena))
+                atomic_write(self.data_dir / ARENA_FILE, encode_arena(newest))
             atomic_write(self.users_path, encode_users(UserRegistry(arcade.users)))
         except OSError as exc:
             raise StoreError.from_os(self.data_dir, "cannot write the copy", exc) from None

@@ -441,6 +441,16 @@ class PostgresLive(TableRules, ArenaKeeping):
 
     # ---- Code Arena (store/arenas.py)
 
+    def arena(self) -> Arena | None:
+        """The newest arena (one row read: the pairing loop reads it every 2 s), or None."""
+        rows = self.store._read("SELECT arena_id, arena FROM wom_arenas ORDER BY starts_at DESC, arena_id DESC LIMIT 1")
+        if not rows:
+            return None
+        try:
+            return Arena.from_json(rows[0][1])
+        except TableDataError as exc:
+            raise self.store._bad_row("wom_arenas", rows[0][0], exc.reason) from None
+
     def arenas(self) -> list[Arena]:
         """Every arena kept, oldest first (``StoreError`` naming a damaged row: its results are not dropped)."""
         found = []
