@@ -1,6 +1,6 @@
 """Code Arena in a live store, written once for both backends (the rules: :mod:`wom_tui.domain.arena`).
 
-Every arena is one document (its entrants and games), kept whole: the data folder's ``arenas.json`` under the
+Every arena is one document (its entrants and games), kept whole: the data folder's ``arena.json`` (those over in ``arenas/``) under the
 store's lock, PostgreSQL's ``wom_arenas`` rows in one transaction. A backend supplies :meth:`ArenaKeeping.arenas`
 and :meth:`ArenaKeeping._swap_arena` (its compare-and-swap of the newest arena, writing the tables a pairing opens
 in the same lock or transaction); the rest is here.
