@@ -81,6 +81,11 @@ async def test_pause_and_no_arena(data_dir: Path) -> None:
         await pilot.press("p")
         await wait_for(pilot, lambda: "paused: j to play again" in screen_text(app), message="paused")
         assert store.live.arena().entrants[0].paused
+        await pilot.press("j")
+        await wait_for(pilot, lambda: "waiting for an opponent" in screen_text(app), message="back in")
+        # Leaving the arena screen pauses the player: nobody is paired who is not there to see it.
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: store.live.arena().entrants[0].paused, message="paused on the way out")
 
 
 async def test_the_podium_once_it_is_over(data_dir: Path) -> None:

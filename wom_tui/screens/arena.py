@@ -103,6 +103,27 @@ class ArenaScreen(LiveScreen):
         # (LiveScreen.on_mount runs too, as Textual calls every class's handler.)
         self.set_interval(TICK, self._tick)
 
+    def on_unmount(self) -> None:
+        """Leaving the arena (not for a table: that screen opens on top of this one) pauses the player, so that
+        nobody is paired who is not there to see it (LiveScreen's own unmount runs too).
+        """
+        arena = self.state.arena if self.state is not None else None
+        me = self._me()
+        entrant = arena.entrant(me) if arena is not None and me is not None else None
+        if entrant is None or entrant.paused or me is None:
+            return
+        import threading
+
+        live = self.wom.store.live
+
+        def pause() -> None:
+            try:
+                live.pause_arena(me)
+            except Exception:  # noqa: BLE001  (a pairing step pauses a session that is gone anyway)
+                pass
+
+        threading.Thread(target=pause, name="wom-arena-pause", daemon=True).start()
+
     def wants(self, change: LiveChange) -> bool:
         """The arena (on the queue's feed) and tables (a game ending)."""
         return change.queue or bool(change.tables)
