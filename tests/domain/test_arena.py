@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from wom_tui.domain.arena import (
     DRAW, LOSS, OVER, RUNNING, UPCOMING, WIN, Arena, ArenaRefused, ArenaRules, arena_table, counted_games,
-    game_points, parse_rules, podium, score_sheet, standings, table_outcome,
+    game_points, parse_rules, podium, results_line, results_of, score_sheet, standings, table_outcome,
 )
 from wom_tui.domain.table import FINISHED, SeatHolder, Table, TableDataError
 
@@ -224,3 +224,16 @@ def test_properties_of_any_arena(steps: list[tuple[str, int]]) -> None:
     for r in rows:
         assert r.score == sum(r.sheet) and 2 * r.wins + r.draws <= r.score <= 5 * r.wins + r.draws
     assert Arena.from_json(json.loads(json.dumps(a.as_json()))) == a
+
+
+def test_my_results_over_the_arenas_played() -> None:
+    a = arena().join(ALAN, 100.0).join(BEA, 100.0).join(CAL, 100.0)
+    a, tables = paired(a, 101.0)
+    a = play_out(a, tables[0].table_id, 1, 130.0)  # the second of the pair wins
+    winner = tables[0].names[1]
+    assert results_of([a], winner, a.ends_at - 1) == []  # not over yet
+    ((_, row, players),) = results_of([a], winner.upper(), a.ends_at)
+    assert (row.rank, row.score, players) == (1, 2, 2)  # Cal, who never played, is not counted
+    assert results_line(results_of([a, a], winner, a.ends_at)) == (
+        "Code Arena: 2 played · best 1st · 2 on the podium · last 1st of 2, 2 points")
+    assert results_line([]) is None

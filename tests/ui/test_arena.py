@@ -123,3 +123,30 @@ async def test_the_menu_shows_the_arena_with_its_countdown_and_c_opens_it(data_d
         await wait_for(pilot, lambda: "x   Quit" in screen_text(app), message="every entry still in view (refitted)")
         await pilot.press("c")
         await wait_for(pilot, lambda: isinstance(app.screen, ArenaScreen), message="the arena")
+
+
+async def test_my_stats_show_the_arenas_a_player_finished(data_dir: Path) -> None:
+    from wom_tui.domain.table import SeatHolder
+
+    store = Store(data_dir)
+    for name in ("Alan", "Bea"):
+        store.register(name)
+    clock = [1_000_000.0]
+    store.live.clock = lambda: clock[0]
+    store.live.start_arena("arena-1", 5, ArenaRules())
+    for name in ("Alan", "Bea"):
+        store.live.join(name, True, f"s-{name}")
+        store.live.join_arena(SeatHolder(name, f"s-{name}", True))
+    clock[0] += 3
+    (table,) = store.live.arena_wave(1)
+    alan = table.names.index("Alan")
+    boards = [(True, 2), (False, 8)] if alan == 0 else [(False, 8), (True, 2)]
+    store.live._swap_arena(lambda current: (current.finish_game(table.table_id, boards, [b[1] for b in boards],
+                                                                clock[0] + 60), [], None))
+    clock[0] += 400
+    app = build_app(data_dir)
+    app.store.live.clock = lambda: clock[0]
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.call_later(app.action_stats, "Alan")
+        await wait_for(pilot, lambda: "Code Arena: 1 played · best 1st" in screen_text(app), message="the arena line")
+        assert "last 1st of 2, 2 points" in screen_text(app)

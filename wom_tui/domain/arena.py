@@ -480,6 +480,40 @@ def podium(arena: Arena) -> list[Standing]:
     return [row for row in standings(arena) if row.games][:PODIUM]
 
 
+def results_of(arenas: Iterable[Arena], name: str, now: float) -> list[tuple[Arena, Standing, int]]:
+    """The registered ``name``'s line in each arena over by ``now`` in which they played a counted game, oldest
+    first, with how many played there (My stats).
+    """
+    from .users import name_key
+
+    key = f"user:{name_key(name)}"
+    found = []
+    for arena in arenas:
+        if arena.phase(now) != OVER:
+            continue
+        rows = [row for row in standings(arena) if row.games]
+        mine = next((row for row in rows if row.key == key), None)
+        if mine is not None:
+            found.append((arena, replace(mine, rank=rows.index(mine) + 1), len(rows)))
+    return found
+
+
+def results_line(results: Sequence[tuple[Arena, Standing, int]]) -> str | None:
+    """``Code Arena: 3 played · best 1st · 2 podiums · last 4th of 12, 9 points`` (None: none played)."""
+    if not results:
+        return None
+    best = min(row.rank for _, row, _ in results)
+    podiums = sum(1 for _, row, _ in results if row.rank <= PODIUM)
+    _, last, players = results[-1]
+    return (f"Code Arena: {len(results)} played · best {_ordinal(best)} · {podiums} on the podium · "
+            f"last {_ordinal(last.rank)} of {players}, {last.score} points")
+
+
+def _ordinal(number: int) -> str:
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
 def pairings(arena: Arena, now: float) -> list[tuple[Entrant, Entrant]]:
     """Who plays whom now: those waiting (not paused) by arena rank, each with the nearest below who was not
     their last opponent. When only two people are in the arena (not paused), they play each other: a duel.
@@ -538,6 +572,6 @@ def table_outcome(table: Table) -> tuple[list[tuple[bool, int]], list[int]]:
 __all__ = [
     "Arena", "ArenaGame", "ArenaRefused", "ArenaRules", "BERSERK_MIN_GUESSES", "DRAW", "Entrant", "LOSS", "OVER",
     "PAIRING_INTERVAL", "RUNNING", "Standing", "UPCOMING", "WIN", "arena_table", "counted_games", "entrant_key",
-    "game_points", "on_fire", "new_arena_id", "pairings", "parse_rules", "podium", "scheduled_due", "score_sheet", "standings",
+    "game_points", "on_fire", "new_arena_id", "pairings", "parse_rules", "podium", "results_line", "results_of", "scheduled_due", "score_sheet", "standings",
     "table_outcome",
 ]
