@@ -150,3 +150,31 @@ async def test_my_stats_show_the_arenas_a_player_finished(data_dir: Path) -> Non
         app.call_later(app.action_stats, "Alan")
         await wait_for(pilot, lambda: "Code Arena: 1 played · best 1st" in screen_text(app), message="the arena line")
         assert "last 1st of 2, 2 points" in screen_text(app)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_the_fullest_served_menu_still_fits_with_the_arena_entry(data_dir: Path, size) -> None:
+    # An operator signed in over SSH (the most entries a menu has), an arena on: every entry, Quit last, in view.
+    import random
+
+    from wom_tui.app import WomApp
+    from wom_tui.domain.identity import Identity
+    from wom_tui.domain.store import open_store
+    from wom_tui.screens.menu import MenuScreen
+    from textual.widgets import OptionList
+
+    from .conftest import make_options
+
+    key = "SHA256:" + "A" * 43
+    store = open_store(data_dir)
+    store.register("Alan", key=key)
+    store.live.start_arena("arena-1", 30, ArenaRules())
+    options = make_options(data_dir, served=True, operator=True, session_id="s1", client_address="192.0.2.1",
+                           transport="ssh")
+    app = WomApp(store, random.Random(1), options, Identity.key(key).signed_in_as("Alan"))
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen) and "Code Arena:" in screen_text(app),
+                       message="the arena's entry")
+        menu = app.screen.query_one("#menu-options", OptionList)
+        await wait_for(pilot, lambda: menu.region.height == menu.option_count and "x   Quit" in screen_text(app),
+                       message="every entry in view")

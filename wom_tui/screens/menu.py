@@ -172,9 +172,11 @@ class MenuScreen(OpenedOnce[None]):
     _arena_line: str | None = None
 
     def _arena_label(self) -> str | None:
-        """``Code Arena: 12:30 left`` while an arena is upcoming or running, else None."""
+        """``Code Arena: 12:30 left`` while an arena is upcoming or running, else None. Not with the operator's
+        message of the day: that menu is as long as 80×24 and 60×20 allow (``c`` opens the arena all the same).
+        """
         arena = self._arena
-        if arena is None:
+        if arena is None or getattr(getattr(self.app, "options", None), "motd", None):
             return None
         now = self.host.store.live.clock()
         return None if arena.phase(now) == "over" else arena.countdown(now)
