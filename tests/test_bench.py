@@ -27,6 +27,7 @@ TINY: dict[str, list[str]] = {
     "ban_reach.py": ["--rounds", "1", "--json"],
     "documents.py": ["--tiny", "--json"],
     "arcade_match.py": ["--players", "4", "--within", "0.5", "--json"],
+    "arena.py": ["--players", "4", "--minutes", "5", "--join-within", "10", "--step", "1", "--json"],
     "arcade.py": ["--games", "200", "--players", "30", "--crowd", "4", "--within", "0.5", "--json"],
     "fuzz.py": ["--events", "20", "--seed", "7"],
     "line_load.py": ["1", "--json"],
@@ -59,6 +60,7 @@ TINY: dict[str, list[str]] = {
 KEYS: dict[str, set[str]] = {
     "arcade.py": {"quick_match_p95_s", "left_alone", "rating_rebuild_100k_s", "rating_board_paint_ms"},
     "arcade_match.py": {"quick_match_p95_s", "left_alone", "tables"},
+    "arena.py": {"arena_wait_median_s", "arena_wait_p95_s", "left_alone", "repeat_pairings", "standings_match"},
     "ban_reach.py": {"kick_reach_p95_s", "ban_to_every_session_p95_ms"},
     "documents.py": {"users_decode_ms", "games_decode_ms", "games_ms", "tables_ms", "solo_ms"},
     "line_load.py": {"sessions", "tui_pss_per_session_mib", "line_pss_per_session_mib", "tui_cpu_per_session_s",

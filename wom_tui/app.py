@@ -794,6 +794,18 @@ class WomApp(FocusCursor[int], KeyQueue[int]):
 
         self.push_screen(QuickMatchScreen())
 
+    def action_arena(self) -> None:
+        """Code Arena: the event on now (or the last one), its standings; join, pause, berserk."""
+        from .screens.arena import ArenaScreen
+
+        self.push_screen(ArenaScreen())
+
+    def action_rush(self) -> None:
+        """Rush: three minutes, code after code; a personal best."""
+        from .screens.rush import RushScreen
+
+        self.push_screen(RushScreen())
+
     def action_lobby(self) -> None:
         """Open the lobby: who is online, tables to sit at, play or watch (the data folder's)."""
         from .screens.lobby import LobbyScreen
@@ -853,6 +865,9 @@ class WomApp(FocusCursor[int], KeyQueue[int]):
                             self.action_quick_match)
         if self.quick_wait is not None:
             yield SystemCommand("Leave the queue", "Stop waiting for a quick match", self.action_leave_queue)
+        yield SystemCommand("Code Arena", "The arena event: join, berserk, live standings, the podium",
+                            self.action_arena)
+        yield SystemCommand("Rush", "Three minutes, code after code: beat your best", self.action_rush)
         yield SystemCommand("Bell", "Turn the bell for your moves off or on (this session)", self.action_toggle_bell)
         yield SystemCommand("Messages", "Every notice of this session, to read again (F8)", self.action_messages)
         yield SystemCommand("Terminal cursor", "Show or hide the terminal cursor on the focus (for braille "

@@ -159,6 +159,13 @@ class Settings:
     """Seconds over which a client's resizes are coalesced: the last one in the window is the one the game sees."""
     quick_match_clock: float = 120.0
     """Seconds each player of a quick-match (rated) table has for each guess; a stalled seat loses its code."""
+    arena_every: float | None = None
+    """``serve --arena-every HOURS``: the hub starts a Code Arena every this many hours (None: only the operator's
+    ``wom-tui arena start``; docs/arcade.md, *Code Arena*)."""
+    arena_minutes: int = 30
+    """How long an arena the schedule starts lasts (minutes)."""
+    arena_rules: str = "attempts=8,clock=30"
+    """The rules of a scheduled arena's games, as ``wom-tui arena start --rules`` reads them."""
     signin_network_attempts: int = 60
     """Sign-in codes one network (IPv4 /24, IPv6 /64) may try per ``ADDRESS_WINDOW``."""
     signin_attempts_total: int = 600

@@ -20,6 +20,9 @@ from wom_tui.domain.store import documents as files
 from wom_tui.domain.daily import DailyAttempt
 from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.domain.users import User, UserRegistry
+from wom_tui.domain.arena import Arena, ArenaRules, arena_table
+from wom_tui.domain.rush import RushScore
+from wom_tui.domain.table import SeatHolder
 
 from .helpers import RULESET5, snapshot
 
@@ -69,6 +72,17 @@ def make_arcade(folder: Path, users: int, games: int, rng: Random) -> None:
         record = GameRecord(kind, ruleset, tuple(players), f"2026-11-{1 + n % 28:02d}T10:00:{n % 60:02d}+00:00")
         game_id = f"20261120T{n:012d}Z-{rng.getrandbits(48):012x}"
         (folder / "games" / f"{game_id}.json").write_bytes(files.encode_game(game_id, record))
+    # Two Code Arenas (one with games) and Rush bests.
+    arena = Arena("arena-1", 1_000.0, 30, ArenaRules(6, 60.0))
+    for name in names[:4]:
+        arena = arena.join(SeatHolder(name, f"s{len(arena.entrants)}", True), 1_000.0)
+    arena, tables = arena.pair(1_001.0, lambda a, b: arena_table(f"t-{a.holder.session}", a, b, arena.rules,
+                                                               seed=1, now=1_001.0, grace=30.0))
+    arena = arena.finish_game(tables[0].table_id, [(True, 2), (False, 6)], [2, 6], 1_100.0)
+    (folder / "arenas").mkdir()
+    (folder / "arenas" / "arena-1.json").write_bytes(files.encode_document({"arena": arena.as_json()}))
+    (folder / "arena.json").write_bytes(files.encode_document({"arena": Arena("arena-2", 90_000.0, 10).as_json()}))
+    (folder / "rush.json").write_bytes(files.encode_rush({"local": RushScore(7, 40, 5), names[1]: RushScore(3, 30, 2)}))
 
 
 def totals(out: str) -> dict[str, tuple[str, str]]:
@@ -94,6 +108,7 @@ def test_a_big_arcade_goes_into_postgresql_and_back_exactly(postgres_server, tmp
     assert counts["daily attempts"] == ("40", "40")
     assert counts["daily secrets"] == ("1", "1")
     assert counts["browser sessions"] == ("20", "20")
+    assert (counts["arenas"], counts["arena games"], counts["Rush bests"]) == (("2", "2"), ("2", "2"), ("2", "2"))
     points = f"{sum(u.score for u in Store(source).users()):,}"
     assert counts["points"] == (points, points)
     assert out.rstrip().endswith("everything matches.")

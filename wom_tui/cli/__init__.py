@@ -25,6 +25,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .ratings import run_ratings_command
 
         return run_ratings_command(args, settings)
+    if args.command == "arena":
+        from .arena import run_arena_command
+
+        return run_arena_command(args, settings)
     if args.command == "users":
         from .users import run_users_command
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from .. import __version__
 from ..settings import Settings, new_seed, resolve_data_dir, resolve_store
+from .arena import add_arena_command
 from .ratings import add_ratings_command
 from .store import add_store_command
 
@@ -31,7 +32,7 @@ _PLACE = ("data_dir", "store")
 """The options saying where the arcade is kept: for playing, serving and ``wom-tui users``."""
 _PLAY = ("seed", "debug", "seat_grace", "line")
 """The options about playing: for playing and serving only."""
-_SCOPE = {"users": _PLACE, "store": ("store",)}
+_SCOPE = {"users": _PLACE, "store": ("store",), "arena": _PLACE}
 """The options written before a command that the command takes (the others are a usage error)."""
 
 
@@ -122,6 +123,35 @@ def _add_serve_command(sub: Any) -> None:
                        help="a reverse proxy (address or network) whose X-Forwarded-For/-Proto are believed (repeatable)")
     serve.add_argument("--motd", metavar="TEXT|@FILE", type=_motd,
                        help="a line every player reads on the main menu (@FILE: read it from FILE)")
+    serve.add_argument("--arena-every", type=_hours, metavar="HOURS",
+                       help="start a Code Arena every HOURS hours (docs/arcade.md, *Code Arena*; default: only "
+                            "`wom-tui arena start`)")
+    serve.add_argument("--arena-minutes", type=_positive_int, default=_DEFAULT.arena_minutes, metavar="N",
+                       help=f"how long a scheduled arena lasts (default {_DEFAULT.arena_minutes})")
+    serve.add_argument("--arena-rules", type=_arena_rules, default=_DEFAULT.arena_rules, metavar="RULES",
+                       help=f"a scheduled arena's rules (default {_DEFAULT.arena_rules})")
+
+
+def _hours(text: str) -> float:
+    """``--arena-every``: a number of hours, from a quarter of an hour to a week."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of hours") from None
+    if not 0.25 <= value <= 168:
+        raise argparse.ArgumentTypeError("an arena every 0.25 to 168 hours")
+    return value
+
+
+def _arena_rules(text: str) -> str:
+    """``--arena-rules``: rules ``wom-tui arena start --rules`` takes."""
+    from ..domain.arena import ArenaRefused, parse_rules
+
+    try:
+        parse_rules(text)
+    except ArenaRefused as exc:
+        raise argparse.ArgumentTypeError(exc.reason) from None
+    return text
 
 
 def _address(text: str) -> str:
@@ -223,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_users_command(sub)
     add_store_command(sub)
     add_ratings_command(sub, _common(argparse.SUPPRESS))
+    add_arena_command(sub, _common(argparse.SUPPRESS, play=False))
     return parser
 
 
@@ -273,4 +304,5 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         operator_keys=tuple(Path(path).expanduser().absolute() for path in args.operator_key),
         metrics=args.metrics, log_format=args.log_format,
         web=args.web, web_origin=tuple(args.web_origin), trusted_proxy=tuple(args.trusted_proxy),
+        arena_every=args.arena_every, arena_minutes=args.arena_minutes, arena_rules=args.arena_rules,
     )

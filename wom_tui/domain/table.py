@@ -178,6 +178,8 @@ class SeatView:
     """The person's time for a guess ran out: the code they were breaking counts as not broken."""
     away_until: float | None = None
     """The person is away: when their seat's grace runs out (None: not away)."""
+    berserk: bool = False
+    """The person plays on half the clock (a Code Arena game, docs/play.md)."""
 
 
 @dataclass(frozen=True)
@@ -321,6 +323,7 @@ class _TableShape(msgspec.Struct, forbid_unknown_fields=True):
     origin: str | None = None
     unrated: bool | msgspec.UnsetType = msgspec.UNSET
     variant: Variant | msgspec.UnsetType = msgspec.UNSET
+    berserk: Annotated[list[int], msgspec.Meta(min_length=1)] | msgspec.UnsetType = msgspec.UNSET
 
 
 _TABLE_MESSAGES = {
@@ -407,6 +410,8 @@ class Table:
         self.variant = variant
         """The variant played (docs/play.md, *Variants*): Strict refuses a guess that does not fit the board's
         answers, a person's and a computer's alike."""
+        self.berserk: frozenset[int] = frozenset()
+        """The seats (indexes) that play on half the clock: a Code Arena's berserk players (:mod:`.arena`)."""
         self._seats = [_Seat() for _ in range(seats)]
         self._seats[0].holder = creator
         self._boards: list[DecodingBoard] = []
@@ -695,7 +700,7 @@ class Table:
             if seat.computer is not None:
                 seat.next_move_at = now + self._pace(index, 0)
             elif self.guess_clock is not None and not seat.gone:
-                seat.deadline = now + self.guess_clock
+                seat.deadline = now + self._clock_of(index)
         # One log for everybody, spectators too: it says what happens, never "yours" (each player's own
         # message line says which code they break).
         self._announce("Every code is set: the players break them now.")
@@ -741,8 +746,13 @@ class Table:
         seat.deadline = None
         feedback = self._play(index, code)
         if self.guess_clock is not None and self.phase == GUESSING and not self._boards[index].finished:
-            seat.deadline = now + self.guess_clock
+            seat.deadline = now + self._clock_of(index)
         return feedback
+
+    def _clock_of(self, index: int) -> float:
+        """The seconds seat ``index`` has for each guess: the clock, halved for a berserk seat."""
+        assert self.guess_clock is not None
+        return self.guess_clock / 2 if index in self.berserk else self.guess_clock
 
     def _play(self, index: int, code: str) -> Feedback:
         board = self._boards[index]
@@ -952,6 +962,7 @@ class Table:
                 board.attempts_used if board else 0, bool(board and board.solved), self.seat_done(index),
                 s.deadline, s.timed_out,
                 s.away_since + self.grace if s.away_since is not None and not s.gone else None,
+                index in self.berserk,
             ))
         own = None
         if you is not None and self._boards:
@@ -993,6 +1004,8 @@ class Table:
             extras["unrated"] = True
         if self.variant is not Variant.CLASSIC:
             extras["variant"] = self.variant.as_json()
+        if self.berserk:
+            extras["berserk"] = sorted(self.berserk)
         return extras
 
     def _to_json(self) -> dict[str, Any]:
@@ -1066,6 +1079,10 @@ class Table:
         table.rated = shape.unrated is not True
         if shape.rematch_id is not msgspec.UNSET:
             table.rematch_id = check_table_id(shape.rematch_id)
+        if shape.berserk is not msgspec.UNSET:
+            if table.guess_clock is None or not set(shape.berserk) <= set(range(len(shape.seats))):
+                raise TableDataError("'berserk' names seats of a table with a clock")
+            table.berserk = frozenset(shape.berserk)
         table._seats = [cls._seat_from_shape(number, seat, ruleset, table.guess_clock is not None)
                         for number, seat in enumerate(shape.seats, 1)]
         table._check_loaded()

@@ -99,6 +99,7 @@ class LobbyScreen(LiveScreen):
         Binding("d", "decline_invite", "Decline", show=False),
         Binding("enter", "open_table", "Go to table", show=True),
         Binding("x", "leave_seat", "Leave seat"),
+        Binding("c", "app.arena", "Code Arena", show=False),
     ]
     AUTO_FOCUS = "#lobby-tables"
 

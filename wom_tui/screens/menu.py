@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import cast
+import asyncio
+from typing import TYPE_CHECKING, cast
 
 from rich.style import Style
 from rich.text import Text
@@ -18,6 +19,12 @@ from ..widgets.pegs import STANDARD, current_scheme
 from ..patches.screens import OpenedOnce
 from ..patches.state_classes import set_state_classes
 from .host import WomHost
+
+if TYPE_CHECKING:
+    from ..domain.arena import Arena
+
+ARENA_LOOK = 15.0
+"""Seconds between two reads of the arena by the menu (its countdown is redrawn every second from the last read)."""
 
 TITLE_WORD = "MASTERMIND"
 _TITLE_COLOURS = ("Red", "Orange", "Yellow", "Green", "Cyan", "Blue", "Violet", "Pink", "Red", "Orange")
@@ -94,6 +101,7 @@ class MenuScreen(OpenedOnce[None]):
         Binding("k", "app.link_key", "Link key", show=False),
         Binding("b", "app.browser_code", "Sign in a browser", show=False),
         Binding("a", "app.operator", "Operator", show=False),
+        Binding("c", "app.arena", "Code Arena", show=False),
     ]
 
     @property
@@ -154,10 +162,59 @@ class MenuScreen(OpenedOnce[None]):
             entries.insert(len(entries) - 2, ("b", "browser_code", "Sign in a browser", ""))
         if getattr(self.app, "is_operator", False):
             entries.insert(len(entries) - 2, ("a", "operator", "Operator: who is online", ""))
+        if self._arena_line is not None:
+            entries.insert(len(entries) - 2, ("c", "arena", self._arena_line, ""))
         return entries
 
+    # -- Code Arena: an entry with its countdown while one is upcoming or running (docs/play.md, *Code Arena*)
+
+    _arena: Arena | None = None
+    _arena_line: str | None = None
+
+    def _arena_label(self) -> str | None:
+        """``Code Arena: 12:30 left`` while an arena is upcoming or running, else None. Not with the operator's
+        message of the day: that menu is as long as 80×24 and 60×20 allow (``c`` opens the arena all the same).
+        """
+        arena = self._arena
+        if arena is None or getattr(getattr(self.app, "options", None), "motd", None):
+            return None
+        now = self.host.store.live.clock()
+        return None if arena.phase(now) == "over" else arena.countdown(now)
+
+    async def _read_arena(self) -> None:
+        live = self.host.store.live
+        try:
+            self._arena = await asyncio.to_thread(live.arena)
+        except Exception:  # noqa: BLE001  (the menu shows no arena rather than fail; the arena screen says why)
+            self._arena = None
+        self._show_arena()
+
+    def _look_at_arena(self) -> None:
+        self.run_worker(self._read_arena(), group="menu-arena", exclusive=True, exit_on_error=False)
+
+    def _show_arena(self) -> None:
+        """Redraw the arena's entry (its countdown); add or take it away when an arena begins or ends."""
+        label = self._arena_label()
+        if not self.is_mounted or label == self._arena_line:
+            return
+        options = self.query_one("#menu-options", OptionList)
+        if (label is None) != (self._arena_line is None):
+            self._arena_line = label
+            highlighted = options.highlighted
+            options.set_options(self._options())
+            options.highlighted = highlighted
+            self._fit()
+            breakpoints = self.VERTICAL_BREAKPOINTS or []
+            shown = set(self._get_breakpoint_classes(self.app.size.height, breakpoints))
+            set_state_classes(self, {name: name in shown for name in ("-packed", "-snug", "-short", "-tall")})
+            return
+        self._arena_line = label
+        options.replace_option_prompt("arena", self._option_prompt("c", label or ""))
+
     def on_screen_resume(self) -> None:
-        """Back at the menu: the greeting follows a registration or a link made meanwhile."""
+        """Back at the menu: the greeting follows a registration or a link made meanwhile; the arena is read again."""
+        if self.is_mounted and getattr(self.app, "store", None) is not None:
+            self._look_at_arena()
         if self._served_key_or_guest():
             self.query_one("#menu-whoami", Static).update(self._greeting())
             options = self.query_one("#menu-options", OptionList)
@@ -170,16 +227,21 @@ class MenuScreen(OpenedOnce[None]):
             set_state_classes(self, {name: name in shown for name in ("-packed", "-snug", "-short", "-tall")})
 
     def _options(self) -> list[Option]:
-        options = []
-        for key, action, label, _ in self._entries():
-            prompt = Text(end="")
-            prompt.append(f" {key} ", style=Style(bold=True))
-            prompt.append(f"  {label}")
-            options.append(Option(prompt, id=action))
-        return options
+        return [Option(self._option_prompt(key, label), id=action) for key, action, label, _ in self._entries()]
+
+    @staticmethod
+    def _option_prompt(key: str, label: str) -> Text:
+        prompt = Text(end="")
+        prompt.append(f" {key} ", style=Style(bold=True))
+        prompt.append(f"  {label}")
+        return prompt
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._repaint_title)
+        if getattr(self.app, "store", None) is not None:
+            self._look_at_arena()
+            self.set_interval(ARENA_LOOK, self._look_at_arena)
+            self.set_interval(1.0, self._show_arena)
 
     def _repaint_title(self, _theme: object) -> None:
         self.query_one("#menu-title", Static).update(title_pegs())

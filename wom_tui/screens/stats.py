@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Sparkline, Static
 
+from ..domain.arena import Arena, results_line, results_of
 from ..domain.moderation import retired_name_keys
 from ..domain.ratings import DISPLAY_BASE, RatingBook
 from ..domain.stats import BREAKING_KINDS, GameSummary, PlayerStats, RulesetStats, StatsCache
@@ -152,6 +153,9 @@ class StatsScreen(SummariesScreen):
     FORM = "stats"
     """Where this identity's last ruleset here is remembered (docs/play.md, *Remembered choices*)."""
 
+    _arenas: list[Arena] = []
+    """Every Code Arena kept, read with the summaries (a player's line of results, when they played one)."""
+
     def _remember_rules(self, key: str) -> None:
         if key != self._wanted_rules:
             self._wanted_rules = key
@@ -182,6 +186,10 @@ class StatsScreen(SummariesScreen):
     def _read_more(self) -> None:
         """The ratings (from the store's cache; rated from the records if it is out of date), off the event loop."""
         self.ratings = self.wom.with_store(self.wom.store.rating_book, from_thread=True, on_error=lambda _: None)
+        try:
+            self._arenas = self.wom.store.live.arenas()
+        except Exception:  # noqa: BLE001  (My stats shows without the arena line rather than fail)
+            self._arenas = []
 
     async def on_mount(self) -> None:
         self.query_one("#stats-player", PlayerChoice).display = self.can_switch
@@ -241,6 +249,10 @@ class StatsScreen(SummariesScreen):
         if not stats.games:
             text.append("\n")
             text.append(f"{stats.player} has no recorded games yet.", style=Style(italic=True))
+        arena_line = results_line(results_of(self._arenas, stats.player, self.wom.store.live.clock()))
+        if arena_line is not None:
+            text.append("\n")
+            text.append(arena_line, style=Style(dim=True))
         numbers.update(text)
         rules: Choice[str] = self.query_one("#stats-rules", Choice)
         with self.prevent(Choice.Changed):

@@ -6,7 +6,8 @@ one folder watcher) and answers the server's games over a Unix socket in a priva
 protocol of :mod:`wom_tui.domain.store.wire`: store calls by name with their values, table moves as values
 (applied with the table's rules in one read-modify-write, :meth:`.tables.TableRules.play`), and every change
 pushed to each subscribed game with the tables written, merged while a game is slow to read (never dropped).
-It sweeps the live state itself (no game does).
+It sweeps the live state itself (no game does), and runs Code Arena's pairing loop (:meth:`Hub._arenas`: the
+arena's games scored as they end, its waiting players paired, a scheduled arena started; docs/arcade.md).
 
 A connection that sends what is not the protocol, or more than :data:`CALL_RATE` calls a second (a burst of
 :data:`CALL_BURST`), or one process's beyond :data:`CONNECTIONS_PER_GAME`, is cut off alone, with a line in the log; each connection's calls run one at a time,
@@ -83,8 +84,13 @@ class _Subscriber:
 class Hub:
     """The store of every session of one server, served on a Unix socket (see the module)."""
 
-    def __init__(self, store: Store, *, pool: int) -> None:
+    arena_interval: float | None = None
+    """Seconds between two steps of Code Arena's pairing loop (None: the rules' PAIRING_INTERVAL; tests shorten it)."""
+
+    def __init__(self, store: Store, *, pool: int, settings: Settings | None = None) -> None:
         self.store = store
+        self.settings = settings
+        """The server's settings (the arena's schedule, the graces, the seed); None: the defaults, no schedule."""
         self.live = store.live
         self.live.known = {}  # type: ignore[attr-defined]  # (TableRules: the hub keeps the tables it wrote)
         self.live.online = None  # type: ignore[attr-defined]
@@ -128,6 +134,7 @@ class Hub:
         os.chmod(path, 0o600)
         self._tasks.append(asyncio.ensure_future(self._watch()))
         self._tasks.append(asyncio.ensure_future(self._sweep()))
+        self._tasks.append(asyncio.ensure_future(self._arenas()))
 
     def summary(self) -> str:
         """What the hub did, for its log line as it stops (bench/scale.py reads it)."""
@@ -252,6 +259,38 @@ class Hub:
                     await self._run(self.live.sweep)
             except (StoreError, OSError, ValueError, LookupError) as error:
                 log.debug("sweep: %s", error)
+
+    async def _arenas(self) -> None:
+        """Code Arena's pairing loop (:meth:`..domain.store.arenas.ArenaKeeping.arena_wave`), every
+        :data:`~wom_tui.domain.arena.PAIRING_INTERVAL` seconds: a scheduled arena started when one is due
+        (``--arena-every``), the games that ended scored, who waits paired. Servers sharing a store each run it:
+        the store's lock or transaction makes each pairing once.
+        """
+        import random
+
+        from pathlib import Path
+
+        from ..domain.arena import PAIRING_INTERVAL, ArenaRefused, new_arena_id, parse_rules, scheduled_due
+
+        settings = self.settings or Settings(data_dir=Path(), seed=0)
+        draw = random.Random(settings.seed)
+        interval = self.arena_interval or PAIRING_INTERVAL
+        while not self._stop.is_set():
+            await asyncio.sleep(interval)
+            try:
+                if settings.arena_every is not None:
+                    latest = await self._run(self.live.arena)
+                    now = self.live.clock()
+                    if scheduled_due(latest, now, settings.arena_every):
+                        with contextlib.suppress(ArenaRefused):  # another server started it first
+                            await self._run(self.live.start_arena, new_arena_id(now), settings.arena_minutes,
+                                            parse_rules(settings.arena_rules))
+                tables = await self._run(self.live.arena_wave, draw.getrandbits(48), interval=interval,
+                                         grace=settings.seat_grace)
+                for table in tables:
+                    self.wrote(table)
+            except (StoreError, OSError, ValueError, LookupError) as error:
+                log.warning("arena: %s", error)
 
     # ---- one connection
 
@@ -389,7 +428,7 @@ async def _serve(settings: Settings, path: str) -> int:
     except StoreError as error:
         print(f"error {error}", flush=True)
         return 1
-    hub = Hub(store, pool=settings.db_pool)
+    hub = Hub(store, pool=settings.db_pool, settings=settings)
     await hub.start(path)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -23,10 +23,12 @@ from ..halloffame import HallEntry, HallOfFame
 from ..moderation import Ban, Broadcast, Kick, Retirement
 from ..ratings import RatingBook
 from ..records import GameRecord
+from ..rush import RushScore
 from ..stats import GameSummary
 from ..users import User, UserRegistry
 
 if TYPE_CHECKING:
+    from ..arena import Arena, ArenaRules
     from ..codes import Ruleset
     from ..matchmaking import MatchQueue, RatingOf, Ticket
     from ..moves import TableMove
@@ -75,7 +77,7 @@ class LiveChange:
     moderation: bool = False
     """A ban was added or lifted, or a name retired (servers judge their sessions again)."""
     queue: bool = False
-    """The quick-match queue changed (someone came, went or was seated)."""
+    """The quick-match queue or an arena changed (someone came, went or was seated)."""
 
 
 class ChangeFeed(Protocol):
@@ -333,7 +335,35 @@ class Matchmaking(Protocol):
         """Run a wave if one is due (one process claims it); the tables started (with ``guess_clock``)."""
 
 
-class Live(Matchmaking, Protocol):
+class Arenas(Protocol):
+    """Code Arena (:mod:`wom_tui.domain.arena`, docs/play.md): every arena kept as one document, the newest
+    changed under the store's lock or in one transaction (:mod:`.arenas` writes the moves once for both backends).
+    """
+
+    def arenas(self) -> list[Arena]:
+        """Every arena kept, oldest first."""
+
+    def arena(self) -> Arena | None:
+        """The newest arena (upcoming, running or over), or None."""
+
+    def start_arena(self, arena_id: str, minutes: int, rules: ArenaRules, *, starts_in: float = ...) -> Arena:
+        """Keep a new arena; ``ArenaRefused`` if one is upcoming or running."""
+
+    def join_arena(self, holder: SeatHolder) -> Arena:
+        """Join the newest arena (or come back); ``ArenaRefused`` if there is none or it is over."""
+
+    def pause_arena(self, holder: SeatHolder) -> Arena:
+        """Stop being paired in the newest arena (the score stays)."""
+
+    def arena_berserk(self, holder: SeatHolder, on: bool) -> Arena:
+        """Play the next arena game berserk (half the clock), or not."""
+
+    def arena_wave(self, seed: int, *, interval: float = ..., grace: float = ...,
+                   pace: tuple[float, float] = ...) -> list[Table]:
+        """The pairing loop's step: games under way brought up to date, who waits paired; the tables opened."""
+
+
+class Live(Matchmaking, Arenas, Protocol):
     """Tables, live games, presence, the quick-match queue and the change feed (``store.live``). Both
     backends share :class:`~.tables.TableRules`.
     """
@@ -416,6 +446,19 @@ class Live(Matchmaking, Protocol):
         """The change feed."""
 
 
+class RushBests(Protocol):
+    """Each identity's best Rush (:mod:`wom_tui.domain.rush`): no leaderboard, a personal best."""
+
+    def rush_best(self, identity: str) -> RushScore | None:
+        """``identity``'s best Rush, or None."""
+
+    def submit_rush(self, identity: str, score: RushScore) -> bool:
+        """Keep ``score`` as ``identity``'s best if it beats the one kept (atomically); True if it did."""
+
+    def rush_bests(self) -> dict[str, RushScore]:
+        """Every identity's best (for copying)."""
+
+
 class Admin(Protocol):
     """What ``wom-tui store copy`` needs to read a whole arcade out of a store and into another."""
 
@@ -444,8 +487,8 @@ class Admin(Protocol):
         """Fill this empty store with exactly ``arcade``; ``StoreError`` if it holds anything already."""
 
 
-class Store(Users, Keys, BrowserSessions, Moderation, Records, Ratings, Hall, Preferences, Daily, SoloProgress, Admin,
-            Protocol):
+class Store(Users, Keys, BrowserSessions, Moderation, Records, Ratings, Hall, Preferences, Daily, SoloProgress, RushBests,
+            Admin, Protocol):
     """Everything a store keeps; every failure to read or write is a :class:`StoreError`."""
 
     def check(self) -> None:
@@ -477,13 +520,16 @@ class Arcade:
     retired: tuple[Retirement, ...] = ()
     choices: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     """identity → form → the choices remembered there."""
+    arenas: tuple[Arena, ...] = ()
+    rush_bests: dict[str, RushScore] = field(default_factory=dict)
 
     @classmethod
     def read(cls, store: Store) -> Arcade:
         """Everything in ``store`` (``StoreError`` if anything in it is unreadable); nothing is written."""
         return cls(tuple(store.users()), store.hall_of_fame(), tuple(store.games_with_ids()), store.themes(),
                    tuple(store.daily_attempts()), store.daily_secret_kept(), tuple(store.all_browser_sessions()),
-                   tuple(store.bans()), tuple(store.retired()), store.all_choices())
+                   tuple(store.bans()), tuple(store.retired()), store.all_choices(), tuple(store.live.arenas()),
+                   store.rush_bests())
 
     def totals(self) -> dict[str, int]:
         """Counts and sums a person can compare between the two sides of a copy."""
@@ -502,11 +548,14 @@ class Arcade:
             "bans": len(self.bans),
             "retired names": len(self.retired),
             "remembered choices": sum(len(forms) for forms in self.choices.values()),
+            "arenas": len(self.arenas),
+            "arena games": sum(len(arena.games) for arena in self.arenas),
+            "Rush bests": len(self.rush_bests),
         }
 
 
 __all__ = [
-    "Admin", "Arcade", "BrowserSessions", "ChangeFeed", "Daily", "Hall", "Keys", "Listing", "Live", "LiveChange",
-    "Matchmaking", "Moderation", "Preferences", "Ratings", "Records", "SoloProgress", "Store", "StoreError",
+    "Admin", "Arcade", "Arenas", "BrowserSessions", "ChangeFeed", "Daily", "Hall", "Keys", "Listing", "Live", "LiveChange",
+    "Matchmaking", "Moderation", "Preferences", "Ratings", "Records", "RushBests", "SoloProgress", "Store", "StoreError",
     "Users", "rating_of",
 ]

@@ -24,6 +24,7 @@ from ..halloffame import HallOfFame
 from ..moderation import Ban, Broadcast, Kick, Retirement
 from ..users import PendingLink
 from ..records import GAME_KINDS, GameRecord
+from ..rush import RushScore
 from ..ratings import collector_paused
 from ..shapes import shaped
 from ..stats import GameSummary, PlayerLine
@@ -402,6 +403,20 @@ def encode_prefs(themes: dict[str, str], choices: dict[str, dict[str, Choices]] 
         document["choices"] = {identity: dict(sorted(forms.items())) for identity, forms in sorted(choices.items())
                                if forms}
     return encode_document(document)
+
+
+def decode_rush(data: dict[str, Any]) -> dict[str, RushScore]:
+    """rush.json's content → each identity's best Rush."""
+    _expect_keys(data, {"schema", "bests"})
+    bests = data["bests"]
+    if not isinstance(bests, dict):
+        raise ValueError("'bests' must be an object")
+    return {check_identity(identity): RushScore.from_json(score) for identity, score in bests.items()}
+
+
+def encode_rush(bests: dict[str, RushScore]) -> bytes:
+    """rush.json's bytes."""
+    return encode_document({"bests": {identity: score.as_json() for identity, score in sorted(bests.items())}})
 
 
 def decode_solo(data: dict[str, Any]) -> tuple[str, dict[str, Any]]:

@@ -24,6 +24,7 @@ from typing import Any, Union
 
 import msgspec
 
+from ..arena import Arena, ArenaRefused, ArenaRules
 from ..browser import BrowserSignInRefused
 from ..codes import Ruleset
 from ..daily import DailyRefused
@@ -186,13 +187,15 @@ _HINTS: dict[Any, dict[str, Any]] = {}
 
 
 def _namespace() -> dict[str, Any]:
-    from .. import browser, daily, halloffame, matchmaking, moderation, presence, ratings, records, stats, users
+    from .. import browser, daily, halloffame, matchmaking, moderation, presence, ratings, records, rush, stats, users
 
     space: dict[str, Any] = {}
-    for module in (browser, daily, halloffame, matchmaking, moderation, presence, ratings, records, stats, users, api):
+    for module in (browser, daily, halloffame, matchmaking, moderation, presence, ratings, records, rush, stats, users,
+                   api):
         space.update(vars(module))
     space.update(Ruleset=Ruleset, MatchQueue=MatchQueue, RatingOf=RatingOf, Ticket=Ticket, TableMove=TableMove,
-                 Presence=Presence, Whereabouts=Whereabouts, SeatHolder=SeatHolder, Table=Table)
+                 Presence=Presence, Whereabouts=Whereabouts, SeatHolder=SeatHolder, Table=Table, Arena=Arena,
+                 ArenaRules=ArenaRules)
     return space
 
 
@@ -307,11 +310,12 @@ def _from_wire(hint: Any, data: Any) -> Any:
 
 
 _STORE_ROLES = (api.Users, api.Keys, api.BrowserSessions, api.Moderation, api.Records, api.Ratings, api.Hall,
-                api.Preferences, api.Daily, api.SoloProgress)
+                api.Preferences, api.Daily, api.SoloProgress, api.RushBests)
 _ADMIN = ("is_empty", "totals", "themes", "all_choices", "daily_secret_kept", "all_browser_sessions")
 _LIVE = ("join", "join_guest", "heartbeat", "report_screen", "part", "sessions", "create_table", "invite", "rematch",
          "table", "tables", "play", "tick", "sweep", "claim_sweep", "match_queue", "enqueue", "leave_queue", "fill_now",
-         "match_wave")
+         "match_wave", "arenas", "arena", "join_arena", "pause_arena", "arena_berserk")
+# (Not start_arena nor arena_wave: the operator starts an arena, the hub pairs its players; a game does neither.)
 _NOT_SENT = {"rating_of"}
 """Parameters a game cannot send (functions): the hub supplies its own (a rating read from the store)."""
 
@@ -381,8 +385,8 @@ def methods() -> dict[str, Method]:
 
 FAILURES: dict[str, type[Exception]] = {
     cls.__name__: cls for cls in (StoreError, Refusal, Refused, NameRejected, KeyRejected, DailyRefused,
-                                  ModerationRefused, BrowserSignInRefused, TableDataError, ValueError, LookupError,
-                                  KeyError)
+                                  ModerationRefused, BrowserSignInRefused, TableDataError, ArenaRefused, ValueError,
+                                  LookupError, KeyError)
 }
 """The exceptions a call may end in, re-raised as themselves in the game (anything else is logged by the hub
 and reaches the game as a :class:`.api.StoreError`)."""

@@ -39,8 +39,8 @@ def _classify(root: Path, paths: Iterable[tuple[str, str]]) -> LiveChange | None
             tables.add(name[: -len(".json")])
         elif parts == (PRESENCE_MARK,) or (len(parts) >= 2 and parts[0] == PRESENCE_DIR and kind != "modified"):
             presence = True  # (a heartbeat only touches a record: never a change)
-        elif parts == ("queue.json",):
-            queue = True
+        elif parts in (("queue.json",), ("arena.json",)):
+            queue = True  # the quick-match queue, or the arena
         elif parts == ("users.json",) or (parts[0] == "games" and not name.endswith(PENDING_SUFFIX)):
             scores = True
         elif parts == (MODERATION_FILE,):

@@ -9,6 +9,10 @@ lock, read strictly)::
     presence.changed            empty: touched when a session joins, parts or is collected (for the feed)
     queue.json                  {"schema": 1, "queue": {...}}   the quick-match queue (:mod:`...matchmaking`),
                                 read and written whole under the lock (a wave holds it while it seats)
+    arena.json                  {"schema": 1, "arena": {...}}   the newest Code Arena (:mod:`...arena`), read and
+                                written whole under the lock (a pairing holds it while it seats)
+    arenas/<id>.json            the same, one per arena over (moved there as the next one starts): read only
+                                for results, never by the pairing loop
 
 Promises:
 
@@ -45,16 +49,20 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from ...arena import Arena
 from ...matchmaking import MatchQueue
 from ...presence import PRESENCE_STALE, Presence, Whereabouts, guest_label, new_session_id
 from ...table import FINISHED, OPEN, SeatHolder, Table, TableDataError, check_table_id
 from ...users import NameRejected, check_name, name_key
 from ..api import ChangeFeed, Listing, Records, StoreError, Users
+from ..arenas import ArenaKeeping
 from ..documents import encode_document, new_game_id, parse_document
 from ..feed import ProcessFeed
 from ..tables import KEEP_ENDED, TableRules
 from .feed import FolderFeed
 from .files import (
+    ARENA_FILE,
+    ARENAS_DIR,
     DAMAGED_DIR,
     PRESENCE_DIR,
     PRESENCE_MARK,
@@ -129,13 +137,28 @@ def decode_queue(data: dict[str, Any]) -> MatchQueue:
 QUEUE_FILE = "queue.json"
 
 
+def decode_arena(data: dict[str, Any]) -> Arena:
+    """An arena file's content → the arena; ``ValueError`` with the reason if it is not one."""
+    if set(data) != {"schema", "arena"}:
+        raise ValueError("an arena file holds exactly 'schema' and 'arena'")
+    try:
+        return Arena.from_json(data["arena"])
+    except TableDataError as exc:
+        raise ValueError(exc.reason) from None
+
+
+def encode_arena(arena: Arena) -> bytes:
+    """An arena file's bytes."""
+    return encode_document({"arena": arena.as_json()})
+
+
 def encode_table(table: Table) -> bytes:
     """A table file's bytes."""
     return encode_document({"table": table.to_json()})
 
 
 
-class FolderLive(TableRules):
+class FolderLive(TableRules, ArenaKeeping):
     """Tables, live games and presence in one data folder, sharing its store's lock."""
 
     quick_reads = True
@@ -608,6 +631,50 @@ class FolderLive(TableRules):
             self._sync_tables_folder()
         return result
 
+    # ---- Code Arena (store/arenas.py)
+
+    def arena(self) -> Arena | None:
+        """The newest arena (arena.json; the ones over are not read); :class:`.api.StoreError` naming a damaged
+        file (its results are not silently replaced).
+        """
+        return read_document(self.store.data_dir / ARENA_FILE, decode_arena)
+
+    def arenas(self) -> list[Arena]:
+        """Every arena kept, oldest first (those over in arenas/, then the newest)."""
+        folder = self.store.data_dir / ARENAS_DIR
+        try:
+            names = sorted(name for name in os.listdir(folder) if name.endswith(".json"))
+        except FileNotFoundError:
+            names = []
+        except OSError as exc:
+            raise StoreError.from_os(folder, "cannot list the folder", exc) from None
+        past = [arena for name in names if (arena := read_document(folder / name, decode_arena)) is not None]
+        current = self.arena()
+        return sorted(past, key=lambda a: (a.starts_at, a.arena_id)) + ([current] if current is not None else [])
+
+    def _swap_arena(self, change: Callable[[Arena | None], tuple[Arena | None, list[Table], T]]) -> T:
+        """Under the lock: the newest arena read, changed, written (a new one moves the one before to arenas/
+        first), then the new tables written.
+        """
+        path = self.store.data_dir / ARENA_FILE
+        with self.store._locked():
+            current = self.arena()
+            new, tables, result = change(current)
+            if new is not None and new != current:
+                if current is not None and new.arena_id != current.arena_id:
+                    folder = self.store.data_dir / ARENAS_DIR
+                    try:
+                        folder.mkdir(exist_ok=True)
+                    except OSError as exc:
+                        raise StoreError.from_os(folder, "cannot create the folder", exc) from None
+                    self._write(folder / f"{current.arena_id}.json", encode_arena(current))
+                self._write(path, encode_arena(new))
+            for table in tables:
+                self._write_table(table)
+        if tables:
+            self._sync_tables_folder()
+        return result
+
     def feed(self, *, polling: bool = False) -> ChangeFeed:
         """The change feed of this folder (see :class:`FolderFeed`), one watcher per process and
         folder shared by every subscriber (:class:`~wom_tui.domain.store.feed.SharedFeed`).
@@ -625,4 +692,4 @@ def _ended(path: Path) -> float:
         return time.time()
 
 
-__all__ = ["QUEUE_FILE", "FolderLive", "LockedFolder", "decode_queue", "decode_table", "encode_table"]
+__all__ = ["QUEUE_FILE", "decode_arena", "encode_arena", "FolderLive", "LockedFolder", "decode_queue", "decode_table", "encode_table"]

@@ -22,6 +22,8 @@ Layout of the folder (every JSON file is pretty-printed and carries its ``"schem
                                     into daily/ under the lock by the first daily read or write
     preferences.json                {"schema": 1, "themes": {identity: theme},
                                      "choices": {identity: {form: {name: value}}}}  per-identity settings
+    rush.json                       {"schema": 1, "bests": {identity: {...}}}  each identity's best Rush
+    arena.json, arenas/<id>.json    the newest Code Arena, and those over (the live state's: folder/live.py)
     solo/<hash>.json                {"schema": 1, "identity": ..., "game": {...}}  a solo game in progress,
                                     one per identity (sha256 of it), kept after every move
     solo/damaged/                   such a file that could not be read, moved aside byte for byte
@@ -80,6 +82,7 @@ from ...keys import KeyRejected, check_fingerprint
 from ...moderation import Ban, Broadcast, Kick, ModerationRefused, Retirement, check_reason, retired_name_keys
 from ...ratings import RatingBook, rate_games, rated_game
 from ...records import GameRecord
+from ...rush import RushScore
 from ...stats import GameSummary
 from ...users import PendingLink, User, UserRegistry, check_name, name_key
 from ..api import Arcade, StoreError
@@ -100,6 +103,7 @@ from ..documents import (
     decode_moderation,
     decode_prefs,
     decode_prefs_document,
+    decode_rush,
     check_choices,
     check_form_name,
     Choices,
@@ -115,6 +119,7 @@ from ..documents import (
     encode_links,
     encode_moderation,
     encode_prefs,
+    encode_rush,
     encode_secret,
     encode_solo,
     encode_users,
@@ -122,6 +127,8 @@ from ..documents import (
     parse_index,
 )
 from .files import (
+    ARENA_FILE,
+    ARENAS_DIR,
     BROWSER_FILE,
     DAILY_DIR,
     DAILY_FILE,
@@ -135,6 +142,7 @@ from .files import (
     PENDING_SUFFIX,
     PREFS_FILE,
     RATINGS_FILE,
+    RUSH_FILE,
     SOLO_DIR,
     TMP_SUFFIX,
     USERS_FILE,
@@ -159,7 +167,7 @@ LOCK_TIMEOUT = 10.0
 
 _DAY_FILE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\.json")
 _GAME_FILE = re.compile(r"(?P<id>[0-9]{8}T[0-9]{12}Z-[0-9a-f]{12})(?P<pending>\.pending)?\.json")
-FOLDER_FILES = (USERS_FILE, HALL_FILE, PREFS_FILE, DAILY_FILE, DAILY_SECRET_FILE, MODERATION_FILE)
+FOLDER_FILES = (USERS_FILE, HALL_FILE, PREFS_FILE, DAILY_FILE, DAILY_SECRET_FILE, MODERATION_FILE, RUSH_FILE, ARENA_FILE)
 """The files of a folder that hold part of an arcade (beside the games)."""
 
 
@@ -807,6 +815,33 @@ class FolderStore:
             choices.setdefault(identity, {})[form] = values
             self._write(self.prefs_path, encode_prefs(themes, choices))
 
+    # ---- Rush's personal bests (domain/rush.py)
+
+    @property
+    def _rush_path(self) -> Path:
+        """rush.json: each identity's best Rush."""
+        return self.data_dir / RUSH_FILE
+
+    def rush_bests(self) -> dict[str, RushScore]:
+        """Every identity's best Rush (``StoreError`` naming a damaged rush.json)."""
+        return read_document(self._rush_path, decode_rush) or {}
+
+    def rush_best(self, identity: str) -> RushScore | None:
+        """``identity``'s best Rush, or None."""
+        check_identity(identity)
+        return self.rush_bests().get(identity)
+
+    def submit_rush(self, identity: str, score: RushScore) -> bool:
+        """Keep ``score`` if it beats ``identity``'s best (under the lock); True if it did."""
+        check_identity(identity)
+        with self._locked():
+            bests = self.rush_bests()
+            if not score.beats(bests.get(identity)):
+                return False
+            bests[identity] = score
+            self._write(self._rush_path, encode_rush(bests))
+        return True
+
     # ---- a solo game in progress, per identity (it survives a crash)
 
     def _solo_path(self, identity: str) -> Path:
@@ -1185,6 +1220,17 @@ class FolderStore:
                 atomic_write(self.browser_path, encode_browser([], arcade.browser_sessions))
             if arcade.bans or arcade.retired:
                 atomic_write(self.moderation_path, encode_moderation(ModerationDocument(arcade.bans, arcade.retired)))
+            if arcade.rush_bests:
+                atomic_write(self._rush_path, encode_rush(arcade.rush_bests))
+            if arcade.arenas:
+                from .live import encode_arena
+
+                *past, newest = arcade.arenas
+                if past:
+                    (self.data_dir / ARENAS_DIR).mkdir(exist_ok=True)
+                for arena in past:
+                    atomic_write(self.data_dir / ARENAS_DIR / f"{arena.arena_id}.json", encode_arena(arena))
+                atomic_write(self.data_dir / ARENA_FILE, encode_arena(newest))
             atomic_write(self.users_path, encode_users(UserRegistry(arcade.users)))
         except OSError as exc:
             raise StoreError.from_os(self.data_dir, "cannot write the copy", exc) from None

@@ -42,12 +42,14 @@ from typing import Any, Protocol, TypeVar
 import psycopg
 from psycopg.types.json import Jsonb
 
+from ...arena import Arena
 from ...matchmaking import MatchQueue, Ticket, paired_as_json, paired_from_json
 from ...presence import PRESENCE_STALE, Presence, Whereabouts, guest_label, new_session_id
 from ...records import GameRecord
 from ...table import FINISHED, OPEN, SeatHolder, Table, TableDataError, check_table_id
 from ...users import name_key
 from ..api import ChangeFeed, LiveChange, Listing, StoreError
+from ..arenas import ArenaKeeping
 from ..documents import new_game_id
 from ..feed import ProcessFeed
 from ..tables import KEEP_ENDED, TableRules
@@ -182,7 +184,7 @@ class PostgresFeed:
             await conn.close()
 
 
-class PostgresLive(TableRules):
+class PostgresLive(TableRules, ArenaKeeping):
     """Tables, live games and presence in the store's database (see the module's promises)."""
 
     quick_reads = False
@@ -435,6 +437,52 @@ class PostgresLive(TableRules):
             if new.last_wave != queue.last_wave or new.paired != queue.paired:
                 conn.execute("UPDATE wom_match_wave SET last_wave = %s, paired = %s",
                              (new.last_wave, Jsonb(paired_as_json(new.paired))))
+            for table in tables:
+                self._write(conn, table)
+            return result
+        return self.store._transaction(swap)
+
+    # ---- Code Arena (store/arenas.py)
+
+    def arena(self) -> Arena | None:
+        """The newest arena (one row read: the pairing loop reads it every 2 s), or None."""
+        rows = self.store._read("SELECT arena_id, arena FROM wom_arenas ORDER BY starts_at DESC, arena_id DESC LIMIT 1")
+        if not rows:
+            return None
+        try:
+            return Arena.from_json(rows[0][1])
+        except TableDataError as exc:
+            raise self.store._bad_row("wom_arenas", rows[0][0], exc.reason) from None
+
+    def arenas(self) -> list[Arena]:
+        """Every arena kept, oldest first (``StoreError`` naming a damaged row: its results are not dropped)."""
+        found = []
+        for arena_id, data in self.store._read("SELECT arena_id, arena FROM wom_arenas ORDER BY starts_at, arena_id"):
+            try:
+                found.append(Arena.from_json(data))
+            except TableDataError as exc:
+                raise self.store._bad_row("wom_arenas", arena_id, exc.reason) from None
+        return found
+
+    def _swap_arena(self, change: Callable[[Arena | None], tuple[Arena | None, list[Table], T]]) -> T:
+        """One transaction: the newest arena's row locked and read, ``change`` run, the arena and the new tables
+        written (a new arena inserted: two operators starting one at once are decided by the lock on the newest).
+        """
+        def swap(conn: psycopg.Connection[Any], _: int) -> T:
+            conn.execute("LOCK TABLE wom_arenas IN SHARE ROW EXCLUSIVE MODE")
+            row = conn.execute("SELECT arena_id, arena FROM wom_arenas ORDER BY starts_at DESC, arena_id DESC "
+                               "LIMIT 1").fetchone()
+            current = None
+            if row is not None:
+                try:
+                    current = Arena.from_json(row[1])
+                except TableDataError as exc:
+                    raise self.store._bad_row("wom_arenas", row[0], exc.reason) from None
+            new, tables, result = change(current)
+            if new is not None and new != current:
+                conn.execute("INSERT INTO wom_arenas (arena_id, starts_at, arena) VALUES (%s, %s, %s) "
+                             "ON CONFLICT (arena_id) DO UPDATE SET starts_at = EXCLUDED.starts_at, arena = EXCLUDED.arena",
+                             (new.arena_id, new.starts_at, Jsonb(new.as_json())))
             for table in tables:
                 self._write(conn, table)
             return result

@@ -308,6 +308,21 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(15, "quick match remembers whom it paired lately (issue 34: a repeat pairing waits in a crowd)", (
         "ALTER TABLE wom_match_wave ADD COLUMN paired jsonb NOT NULL DEFAULT '[]'",
     )),
+    Migration(16, "Code Arena (every arena, one document each) and each identity's best Rush", (
+        # An arena and its games, kept whole (domain/arena.py); the newest is changed in one transaction that
+        # locks its row (store/arenas.py). On the live feed as the queue is ("<schema> q").
+        """CREATE TABLE wom_arenas (
+               arena_id text COLLATE "C" PRIMARY KEY,
+               starts_at double precision NOT NULL,
+               arena jsonb NOT NULL
+           )""",
+        """CREATE TRIGGER wom_arenas_notify AFTER INSERT OR UPDATE OR DELETE ON wom_arenas
+           FOR EACH STATEMENT EXECUTE FUNCTION wom_notify_queue()""",
+        """CREATE TABLE wom_rush_bests (
+               identity text COLLATE "C" PRIMARY KEY,
+               score jsonb NOT NULL
+           )""",
+    )),
     # Later versions append here, never edit an applied one.
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

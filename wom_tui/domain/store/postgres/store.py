@@ -51,6 +51,7 @@ from ...keys import KeyRejected, check_fingerprint, hash_link_code
 from ...moderation import KICK_KEPT, Ban, Broadcast, Kick, ModerationRefused, Retirement, check_reason, retired_name_keys
 from ...ratings import RatingBook, collector_paused, rate_games, rated_game
 from ...records import GameRecord
+from ...rush import RushScore
 from ...solo import check_solo_json
 from ...stats import GameSummary
 from ...users import (
@@ -830,6 +831,42 @@ class PostgresStore:
             "INSERT INTO wom_preferences (identity, theme) VALUES (%s, %s) "
             "ON CONFLICT (identity) DO UPDATE SET theme = EXCLUDED.theme", (identity, theme)))
 
+    def rush_bests(self) -> dict[str, RushScore]:
+        """Every identity's best Rush (``StoreError`` naming a damaged row)."""
+        bests = {}
+        for identity, score in self._read("SELECT identity, score FROM wom_rush_bests ORDER BY identity"):
+            try:
+                bests[identity] = RushScore.from_json(score)
+            except ValueError as exc:
+                raise self._bad_row("wom_rush_bests", identity, str(exc)) from None
+        return bests
+
+    def rush_best(self, identity: str) -> RushScore | None:
+        """``identity``'s best Rush, or None."""
+        check_identity(identity)
+        rows = self._read("SELECT score FROM wom_rush_bests WHERE identity = %s", (identity,))
+        if not rows:
+            return None
+        try:
+            return RushScore.from_json(rows[0][0])
+        except ValueError as exc:
+            raise self._bad_row("wom_rush_bests", identity, str(exc)) from None
+
+    def submit_rush(self, identity: str, score: RushScore) -> bool:
+        """Keep ``score`` if it beats ``identity``'s best; True if it did."""
+        check_identity(identity)
+
+        def submit(conn: psycopg.Connection[Any], _: int) -> bool:
+            # One statement: a new best is written, a kept one replaced only by a better one (more codes, then
+            # fewer guesses: RushScore.beats), two submits at once decided by the row's lock.
+            row = conn.execute(
+                "INSERT INTO wom_rush_bests (identity, score) VALUES (%s, %s) ON CONFLICT (identity) DO UPDATE "
+                "SET score = EXCLUDED.score WHERE ((EXCLUDED.score->>'broken')::int, -(EXCLUDED.score->>'guesses')::int)"
+                " > ((wom_rush_bests.score->>'broken')::int, -(wom_rush_bests.score->>'guesses')::int) RETURNING 1",
+                (identity, Jsonb(score.as_json()))).fetchone()
+            return row is not None
+        return self._transaction(submit)
+
     def choices(self, identity: str, form: str) -> dict[str, Any]:
         """What ``identity`` chose last on ``form`` (``{}`` if none; a damaged row reads as none)."""
         check_identity(identity)
@@ -985,10 +1022,14 @@ class PostgresStore:
             "(SELECT count(*) FROM wom_games WHERE kind = 'wom'), (SELECT count(*) FROM wom_preferences), "
             "(SELECT count(*) FROM wom_daily_attempts), "
             "(SELECT count(*) FROM wom_daily_secret), (SELECT count(*) FROM wom_browser_sessions), "
-            "(SELECT count(*) FROM wom_bans), (SELECT count(*) FROM wom_retired), (SELECT count(*) FROM wom_choices)")[0]
+            "(SELECT count(*) FROM wom_bans), (SELECT count(*) FROM wom_retired), (SELECT count(*) FROM wom_choices), "
+            "(SELECT count(*) FROM wom_arenas), "
+            "(SELECT coalesce(sum(jsonb_array_length(arena->'games')), 0) FROM wom_arenas), "
+            "(SELECT count(*) FROM wom_rush_bests)")[0]
         labels = ("users", "points", "games played", "SSH keys", "hall of fame records", "game records",
                   "World of Mastermind records", "theme choices", "daily attempts", "daily secrets",
-                  "browser sessions", "bans", "retired names", "remembered choices")
+                  "browser sessions", "bans", "retired names", "remembered choices", "arenas", "arena games",
+                  "Rush bests")
         return dict(zip(labels, (int(value) for value in row)))
 
     def themes(self) -> dict[str, str]:
@@ -1086,12 +1127,18 @@ class PostgresStore:
                 conn.execute("INSERT INTO wom_daily_secret (secret) VALUES (%s)", (arcade.daily_secret.hex(),))
             for daily in arcade.daily:
                 self._insert_attempt(conn, daily)
+            for arena in arcade.arenas:
+                conn.execute("INSERT INTO wom_arenas (arena_id, starts_at, arena) VALUES (%s, %s, %s)",
+                             (arena.arena_id, arena.starts_at, Jsonb(arena.as_json())))
+            for identity, score in arcade.rush_bests.items():
+                conn.execute("INSERT INTO wom_rush_bests (identity, score) VALUES (%s, %s)",
+                             (identity, Jsonb(score.as_json())))
 
         self._transaction(fill)
 
 
 ARCADE_TABLES = ("wom_users", "wom_games", "wom_hall_of_fame", "wom_preferences", "wom_daily_attempts",
-                 "wom_daily_secret", "wom_bans", "wom_retired", "wom_choices")
+                 "wom_daily_secret", "wom_bans", "wom_retired", "wom_choices", "wom_arenas", "wom_rush_bests")
 """The tables a copied arcade fills (keys and links hang off wom_users)."""
 _COUNT_ARCADE = "SELECT " + " + ".join(f"(SELECT count(*) FROM {table})" for table in ARCADE_TABLES)
 
