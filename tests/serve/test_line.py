@@ -176,6 +176,7 @@ async def test_a_line_player_and_a_full_screen_player_finish_a_table_and_read_th
     await ann.wait_for_text("Your guess")
     ann.type("WWWW\r")
     await leo.wait_for(r"^Ann made guess 1, 9 guesses left\.$")
+    await ann.wait_for_text("9 attempts left")  # as a person types the next guess once the first is shown
     ann.type("BBYY\r")
     results = await leo.wait_for(r"^Results: ")
     await ann.wait_for_text("finished")
