@@ -61,6 +61,9 @@ CALL_BURST = 400.0
 """Calls one connection may make at once before :data:`CALL_RATE` holds it."""
 CONNECTIONS_PER_GAME = 16
 """Connections one process may hold to the hub at once (a game uses one, a few while its screens overlap)."""
+HEARTBEAT_WINDOW = 0.25
+"""Seconds the hub gathers its sessions' heartbeats before writing them all at once (the sessions beat on one
+clock, :data:`.presence.HEARTBEAT_INTERVAL`, so one window catches most of a beat's)."""
 SWEEP_INTERVAL = 2.0
 """Seconds between two sweeps of the live state by the hub (while any game listens)."""
 HUB_SOCKET = "hub.sock"
@@ -126,6 +129,10 @@ class Hub:
         """Each session id claimed, and the process whose it is."""
         self.refused = 0
         """Calls refused for naming a person not the caller's."""
+        self._beats: dict[str, Presence] = {}
+        self._beats_written: asyncio.Future[None] | None = None
+        """The write of the heartbeats gathered in this window (each caller waits for it)."""
+        self.heartbeats = self.heartbeat_writes = 0
         self.live = store.live
         self.live.known = {}  # type: ignore[attr-defined]  # (TableRules: the hub keeps the tables it wrote)
         self.live.online = None  # type: ignore[attr-defined]
@@ -152,6 +159,8 @@ class Hub:
         """Tables a game asked for that the hub did not keep, read from the store."""
         self.ahead_reads = 0
         """Tables read for the computers to think ahead (the hub had no copy)."""
+        self.reads_spared = 0
+        """Changed tables the feed named at a version the hub had already (mostly its own writes): not read."""
         peek = self.live._peek  # type: ignore[attr-defined]
 
         def counted_peek(table_id: str) -> Table | None:
@@ -175,7 +184,8 @@ class Hub:
         return (f"hub: {self.calls} requests, {self.moves} moves; table reads: {self.moves + self.ahead_reads} on "
                 f"the moves' way ({self.ahead_reads} to think ahead), {self.table_reads} to send changes on, "
                 f"{self.asked_reads} asked by games; {self.cut_off} connection(s) cut off, {self.refused} call(s) "
-                f"naming another's seat refused")
+                f"naming another's seat refused; {self.reads_spared} change(s) at hand not read; {self.heartbeats} heartbeats "
+                f"in {self.heartbeat_writes} writes")
 
     async def close(self) -> None:
         """Stop listening and close the store."""
@@ -229,7 +239,11 @@ class Hub:
         tables_now: dict[str, Table] = {}
         if change.tables:
             fresh = set()
+            versions = dict(change.versions)
             for table_id in change.tables:
+                if self._written.get(table_id, -1) >= versions.get(table_id, 1 << 62):
+                    self.reads_spared += 1  # the hub wrote this version itself, or has read it: nothing to read
+                    continue
                 if not self._subscribers and self._listing is None:
                     self.live.known.pop(table_id, None)  # type: ignore[attr-defined]
                     self._written.pop(table_id, None)
@@ -368,6 +382,12 @@ class Hub:
         if name == "live.match_wave":
             store = self.store
             args = [lambda name: rating_of(store, name), *args]
+        if name == "live.heartbeat" and isinstance(args[0] if args else None, Presence) and not kwargs:
+            try:
+                await self._heartbeat(args[0])
+            except Exception as exc:  # noqa: BLE001 - logged by the batch; the game reads a failure
+                return failure_of(call.id, exc, self.store.location)
+            return Reply(call.id, None)
         if name == "live.play":
             self.moves += 1
         elif name == "live.table":
@@ -394,6 +414,37 @@ class Hub:
         except WireError as exc:  # the hub's own fault, not the game's
             log.exception("%s: cannot send its answer", name)
             return failure_of(call.id, exc, self.store.location)
+
+    async def _heartbeat(self, presence: Presence) -> None:
+        """Keep ``presence`` online in the window's one write for every session of the server (returns once
+        it is written).
+        """
+        self.heartbeats += 1
+        self._beats[presence.session] = presence
+        if self._beats_written is None:
+            self._beats_written = asyncio.get_running_loop().create_future()
+            asyncio.get_running_loop().call_later(HEARTBEAT_WINDOW, lambda: asyncio.ensure_future(self._write_beats()))
+        await asyncio.shield(self._beats_written)
+
+    async def _write_beats(self) -> None:
+        beats, written = list(self._beats.values()), self._beats_written
+        self._beats, self._beats_written = {}, None
+        assert written is not None
+        heartbeats = getattr(self.live, "heartbeats", None)
+        try:
+            self.heartbeat_writes += 1
+            if heartbeats is not None:
+                await self._run(heartbeats, beats)
+            else:
+                for presence in beats:
+                    await self._run(self.live.heartbeat, presence)
+        except Exception as exc:
+            if not isinstance(exc, (StoreError, ValueError, LookupError)):
+                log.exception("heartbeats failed")
+            written.set_exception(exc)
+            written.exception()  # (retrieved: a window nobody waits for any more is not an "unretrieved" error)
+        else:
+            written.set_result(None)
 
     # ---- who a game is
 
