@@ -16,7 +16,9 @@ guesses, the tables playing at once. One JSON object (``--json``):
 - ``sessions``: the sessions that reached the lobby (of ``sessions_tried``);
 - ``db_connections_max``: the most client connections the database had at once (sampled every 0.2 s);
 - ``guess_to_others_p95_ms`` (and p50, max): from a guess's Enter to the other players' screens (on other
-  servers) showing its count, as tests/serve/test_two_servers.py watches it;
+  servers) showing its count, as tests/serve/test_two_servers.py watches it; ``guess_same_server_p95_ms`` (and
+  p50): the same at ``--same-server-tables`` tables whose players all play on one server, in the same run, and
+  ``p95_other_server_to_same_server`` the ratio of the two p95s;
 - ``table_reads_per_guess``: tables read on a move's way (its read-modify-write, and a copy for the computers to
   think ahead on when the hub has none), per move, as the hubs count them (their log line as they stop);
   ``fan_out_reads_per_move``: tables read to send a change on to the sessions (once per server, however
@@ -170,7 +172,9 @@ async def client(connect_at_once: int) -> None:
 
     async def take_up(name: str) -> None:
         terminal = terminals[name]
-        await terminal.wait_for_text("still have a seat", timeout=120)
+        # The line "You still have a seat" may be replaced at once by "X is back" (arrivals go on): the row's
+        # mark says it too, and the lobby highlights that row as the seat comes.
+        await terminal.wait_until(lambda t: "still have a seat" in t.text or "← your seat" in t.text, timeout=120)
         terminal.type("\r")
         await terminal.wait_for_text("Your code", timeout=120)
         terminal.type(CODE + "\r")
@@ -182,7 +186,7 @@ async def client(connect_at_once: int) -> None:
     results = await asyncio.gather(*(play_table([(n, terminals[n]) for n in seated], job["guesses"])
                                      for seated in job["tables"]))
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    _say(latencies=[ms for table in results for ms in table], cpu_s=usage.ru_utime + usage.ru_stime)
+    _say(latencies=results, cpu_s=usage.ru_utime + usage.ru_stime)
     await _heard()  # done
     for conn in conns:
         conn.close()
@@ -255,6 +259,10 @@ async def run(pg: throwaway_pg.ThrowawayPostgres, args: argparse.Namespace) -> d
             fleet.ServeProcess.start(Path(tmp) / f"host{n}", key_file, *options, "--seed", str(n + 1))
             for n in range(args.servers)))
         seats = [[names[(t + k) % args.servers][t] for k in range(args.seats)] for t in range(args.tables)]
+        # The same run's one-server figure: tables whose players are all on one server.
+        local = [[names[t % args.servers][args.tables + (t // args.servers) * args.seats + k] for k in range(args.seats)]
+                 for t in range(args.same_server_tables)]
+        seats += local
         playing = {name for seated in seats for name in seated}
         port_of = {name: server.port for server, row in zip(servers, names) for name in row}
         # Each table's players in one client process (its latencies timed on one clock); the others spread.
@@ -287,7 +295,7 @@ async def run(pg: throwaway_pg.ThrowawayPostgres, args: argparse.Namespace) -> d
             # The tables, opened in the store with their seats taken; each player takes theirs up from the lobby.
             for t, seated in enumerate(seats):
                 holders = [SeatHolder(name, f"earlier-{name.lower()}", True) for name in seated]
-                table = store.live.create_table(holders[0], seats=args.seats, seed=t + 1)
+                table = store.live.create_table(holders[0], seats=args.seats, seed=t + 1, grace=600.0)  # (players slow to arrive keep their seats)
                 for index, holder in enumerate(holders[1:], 1):
                     store.live.play(table.table_id, Sit(holder, index))
                 store.live.play(table.table_id, Start(holders[0]))
@@ -305,7 +313,13 @@ async def run(pg: throwaway_pg.ThrowawayPostgres, args: argparse.Namespace) -> d
             for client in clients:
                 client.tell("play")
             played = [await client.hear(timeout=3600) for client in clients]
-            latencies = [ms for said in played for ms in said["latencies"]]
+            by_table = {tuple(seated): said["latencies"][n] for client_job, said in zip(jobs, played)
+                        for n, seated in enumerate(client_job["tables"])}
+            same = [ms for seated in local for ms in by_table[tuple(seated)]]
+            latencies = [ms for seated in seats if seated not in local for ms in by_table[tuple(seated)]]
+            if same:
+                figures["guess_same_server_p50_ms"] = statistics.median(same)
+                figures["guess_same_server_p95_ms"] = percentile(same, 0.95)
             figures["bench_cpu_s"] = max(said["cpu_s"] for said in played)
             if latencies:
                 after = await asyncio.to_thread(writes, pg)
@@ -313,6 +327,8 @@ async def run(pg: throwaway_pg.ThrowawayPostgres, args: argparse.Namespace) -> d
                 figures["guess_to_others_p50_ms"] = statistics.median(latencies)
                 figures["guess_to_others_p95_ms"] = percentile(latencies, 0.95)
                 figures["guess_to_others_max_ms"] = max(latencies)
+                if same:
+                    figures["p95_other_server_to_same_server"] = percentile(latencies, 0.95) / percentile(same, 0.95)
                 figures["db_write_xacts_per_guess"] = (after[0] - before[0]) / len(latencies)
                 figures["db_wal_kib_per_guess"] = (after[1] - before[1]) / len(latencies) / 1024
         except BaseException:
@@ -350,6 +366,8 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=8, help="0: sessions only (arrival, connections, memory)")
     parser.add_argument("--seats", type=int, default=3, choices=(2, 3, 4))
     parser.add_argument("--guesses", type=int, default=3, choices=range(1, len(WRONG) + 1), metavar=f"1..{len(WRONG)}")
+    parser.add_argument("--same-server-tables", type=int, default=2,
+                        help="tables more whose players are all on one server (the same run's one-server latency)")
     parser.add_argument("--clients", type=int, default=4, help="the bench's processes running the players' SSH clients")
     parser.add_argument("--idle", type=float, default=15.0,
                         help="seconds everyone waits in the lobby while the database's commits are counted (0: none)")
@@ -365,10 +383,11 @@ def main() -> None:
         return
     if args.tiny:
         args.servers, args.sessions, args.tables, args.seats, args.guesses, args.clients, args.idle = 2, 2, 1, 2, 1, 2, 1.0
+        args.same_server_tables = 0
     if args.seats > args.servers and args.tables:
         parser.error("--seats must be at most --servers (each seat of a table on another server)")
-    if args.sessions < args.tables:
-        parser.error("--sessions must be at least --tables (each table takes one player of each server it spans)")
+    if args.sessions < args.tables + -(-args.same_server_tables // args.servers) * args.seats:
+        parser.error("--sessions must be at least --tables, plus --seats for each --same-server-tables on a server")
     throwaway_pg.FAST_SETTINGS["max_connections"] = str(args.max_connections)
     pg = throwaway_pg.ThrowawayPostgres()
     try:
