@@ -293,8 +293,11 @@ async def run(pg: throwaway_pg.ThrowawayPostgres, args: argparse.Namespace) -> d
                 figures["db_write_xacts_per_s_lobby"] = (after[0] - before[0]) / args.idle
                 figures["db_wal_kib_per_s_lobby"] = (after[1] - before[1]) / args.idle / 1024
             # The tables, opened in the store with their seats taken; each player takes theirs up from the lobby.
+            # Each seat held by the player's session as it is online now (a seat held by an earlier session would
+            # count its grace down on every lobby's screen, once a second, until taken up: 200 redraws a second).
+            online = {presence.name: presence.session for presence in store.live.sessions()}
             for t, seated in enumerate(seats):
-                holders = [SeatHolder(name, f"earlier-{name.lower()}", True) for name in seated]
+                holders = [SeatHolder(name, online.get(name, f"earlier-{name.lower()}"), True) for name in seated]
                 table = store.live.create_table(holders[0], seats=args.seats, seed=t + 1, grace=600.0)  # (players slow to arrive keep their seats)
                 for index, holder in enumerate(holders[1:], 1):
                     store.live.play(table.table_id, Sit(holder, index))
