@@ -173,8 +173,10 @@ async def client(connect_at_once: int) -> None:
     async def take_up(name: str) -> None:
         terminal = terminals[name]
         # The line "You still have a seat" may be replaced at once by "X is back" (arrivals go on): the row's
-        # mark says it too, and the lobby highlights that row as the seat comes.
-        await terminal.wait_until(lambda t: "still have a seat" in t.text or "← your seat" in t.text, timeout=120)
+        # mark says it too, and the lobby highlights that row as the seat comes; with 200 online at 80×24 the
+        # names fill the screen and hide both, and only the footer's "x Leave seat" says it.
+        await terminal.wait_until(lambda t: any(sign in t.text for sign in ("still have a seat", "← your seat",
+                                                                            "Leave seat")), timeout=120)
         terminal.type("\r")
         await terminal.wait_for_text("Your code", timeout=120)
         terminal.type(CODE + "\r")
