@@ -9,6 +9,13 @@ pushed to each subscribed game with the tables written, merged while a game is s
 It sweeps the live state itself (no game does), and runs Code Arena's pairing loop (:meth:`Hub._arenas`: the
 arena's games scored as they end, its waiting players paired, a scheduled arena started; docs/arcade.md).
 
+A game is who its server verified, never what it says: the server tells the hub each game's process and the
+identity it signed in as (the SSH key it proved, or the name a browser tab's cookie stands for, or a guest),
+on the hub's standard input, which no game holds (:meth:`HubProcess.vouch`). A call that names a person (a
+move's seat holder, a table's creator, a presence, a session) is refused unless that person is the calling
+game's: a registered name must be the one its key or tab signs in as, a guest's session the one it joined as
+(:meth:`Hub._check`).
+
 A connection that sends what is not the protocol, or more than :data:`CALL_RATE` calls a second (a burst of
 :data:`CALL_BURST`), or one process's beyond :data:`CONNECTIONS_PER_GAME`, is cut off alone, with a line in the log; each connection's calls run one at a time,
 so no game takes more than one of the pool's connections.
@@ -28,8 +35,10 @@ import socket
 import struct
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 from ..domain.store import Store, StoreError
@@ -38,7 +47,10 @@ from ..domain.store.wire import (
     CALL_LIMIT, HEADER, PROTOCOL, Call, Change, Hello, Ready, Reply, Subscribe, WireError, change_message, decode,
     failure_of, frame, methods, to_wire,
 )
-from ..domain.table import Table
+from ..domain.moves import MOVES
+from ..domain.presence import Presence
+from ..domain.table import Refused, SeatHolder, Table
+from ..domain.users import name_key
 from ..settings import Settings
 from .logsafe import log_formatter
 
@@ -50,9 +62,30 @@ CALL_BURST = 400.0
 """Calls one connection may make at once before :data:`CALL_RATE` holds it."""
 CONNECTIONS_PER_GAME = 16
 """Connections one process may hold to the hub at once (a game uses one, a few while its screens overlap)."""
+HEARTBEAT_WINDOW = 0.25
+"""Seconds the hub gathers its sessions' heartbeats before writing them all at once (the sessions beat on one
+clock, :data:`.presence.HEARTBEAT_INTERVAL`, so one window catches most of a beat's)."""
 SWEEP_INTERVAL = 2.0
 """Seconds between two sweeps of the live state by the hub (while any game listens)."""
 HUB_SOCKET = "hub.sock"
+VOUCH_WAIT = 10.0
+"""Seconds a call naming a person waits for the server to say who the calling game is (it learns the game's
+process id as the game starts, and the game may call first)."""
+SESSION_ARGUMENTS = frozenset({"live.part", "live.leave_queue", "live.fill_now", "live.join_guest"})
+"""Calls whose ``session`` argument is the caller's own session."""
+USER_CHANGES = frozenset({"register", "bind_key", "unbind_key", "redeem_link_code", "retire"})
+"""Calls after which the names the hub knows for each key are read again."""
+
+
+@dataclass(frozen=True)
+class Vouched:
+    """Who the server verified a game process to be: the holder of ``key`` (its registered name read from the
+    store), a browser tab signed in as ``name``, a guest (neither), or the server itself (``server``: trusted).
+    """
+
+    key: str | None = None
+    name: str | None = None
+    server: bool = False
 
 
 class _Subscriber:
@@ -87,10 +120,25 @@ class Hub:
     arena_interval: float | None = None
     """Seconds between two steps of Code Arena's pairing loop (None: the rules' PAIRING_INTERVAL; tests shorten it)."""
 
-    def __init__(self, store: Store, *, pool: int, settings: Settings | None = None) -> None:
+    def __init__(self, store: Store, *, pool: int, settings: Settings | None = None, vouching: bool = False) -> None:
         self.store = store
         self.settings = settings
         """The server's settings (the arena's schedule, the graces, the seed); None: the defaults, no schedule."""
+        self.vouching = vouching
+        """True: a call naming a person is refused unless the server vouched for the calling process
+        (:meth:`vouch`); False (a hub of the tests' own): any process is trusted."""
+        self._vouched: dict[int, Vouched] = {}
+        self._vouch_waits: dict[int, asyncio.Event] = {}
+        self._key_names: dict[int, str | None] = {}
+        """The registered name each vouched key signs in as, read once (again if a call names another)."""
+        self._owners: dict[str, int] = {}
+        """Each session id claimed, and the process whose it is."""
+        self.refused = 0
+        """Calls refused for naming a person not the caller's."""
+        self._beats: dict[str, Presence] = {}
+        self._beats_written: asyncio.Future[None] | None = None
+        """The write of the heartbeats gathered in this window (each caller waits for it)."""
+        self.heartbeats = self.heartbeat_writes = 0
         self.live = store.live
         self.live.known = {}  # type: ignore[attr-defined]  # (TableRules: the hub keeps the tables it wrote)
         self.live.online = None  # type: ignore[attr-defined]
@@ -117,6 +165,8 @@ class Hub:
         """Tables a game asked for that the hub did not keep, read from the store."""
         self.ahead_reads = 0
         """Tables read for the computers to think ahead (the hub had no copy)."""
+        self.reads_spared = 0
+        """Changed tables the feed named at a version the hub had already (mostly its own writes): not read."""
         peek = self.live._peek  # type: ignore[attr-defined]
 
         def counted_peek(table_id: str) -> Table | None:
@@ -140,7 +190,9 @@ class Hub:
         """What the hub did, for its log line as it stops (bench/scale.py reads it)."""
         return (f"hub: {self.calls} requests, {self.moves} moves; table reads: {self.moves + self.ahead_reads} on "
                 f"the moves' way ({self.ahead_reads} to think ahead), {self.table_reads} to send changes on, "
-                f"{self.asked_reads} asked by games; {self.cut_off} connection(s) cut off")
+                f"{self.asked_reads} asked by games; {self.cut_off} connection(s) cut off, {self.refused} call(s) "
+                f"naming another's seat refused; {self.reads_spared} change(s) at hand not read; {self.heartbeats} heartbeats "
+                f"in {self.heartbeat_writes} writes")
 
     async def close(self) -> None:
         """Stop listening and close the store."""
@@ -194,7 +246,11 @@ class Hub:
         tables_now: dict[str, Table] = {}
         if change.tables:
             fresh = set()
+            versions = dict(change.versions)
             for table_id in change.tables:
+                if self._written.get(table_id, -1) >= versions.get(table_id, 1 << 62):
+                    self.reads_spared += 1  # the hub wrote this version itself, or has read it: nothing to read
+                    continue
                 if not self._subscribers and self._listing is None:
                     self.live.known.pop(table_id, None)  # type: ignore[attr-defined]
                     self._written.pop(table_id, None)
@@ -325,7 +381,7 @@ class Hub:
                     return
                 if not isinstance(message, Call):
                     raise WireError(f"a {type(message).__name__} is not a game's to send")
-                writer.write(frame(await self._answer(message)))
+                writer.write(frame(await self._answer(message, pid)))
                 await writer.drain()
         except WireError as error:
             self.cut_off += 1
@@ -339,7 +395,7 @@ class Hub:
                 del self._per_process[pid]
             writer.close()
 
-    async def _answer(self, call: Call) -> Reply | Any:
+    async def _answer(self, call: Call, pid: int = 0) -> Reply | Any:
         method = methods().get(call.method)
         if method is None:
             raise WireError(f"no method {call.method!r}")
@@ -348,6 +404,15 @@ class Hub:
         name = call.method
         if name == "live.claim_sweep":
             return Reply(call.id, False)
+        if self.vouching:
+            try:
+                await self._check(pid, name, dict(zip(method.params, args)) | kwargs)
+            except Refused as exc:
+                self.refused += 1
+                log.warning("refused %s from the game of process %d: %s", name, pid, exc.reason)
+                return failure_of(call.id, exc, self.store.location)
+            except StoreError as exc:
+                return failure_of(call.id, exc, self.store.location)
         kept = self._kept(name, args)
         if kept is not None:
             return Reply(call.id, to_wire(kept[0]))
@@ -356,6 +421,12 @@ class Hub:
         if name == "live.match_wave":
             store = self.store
             args = [lambda name: rating_of(store, name), *args]
+        if name == "live.heartbeat" and isinstance(args[0] if args else None, Presence) and not kwargs:
+            try:
+                await self._heartbeat(args[0])
+            except Exception as exc:  # noqa: BLE001 - logged by the batch; the game reads a failure
+                return failure_of(call.id, exc, self.store.location)
+            return Reply(call.id, None)
         if name == "live.play":
             self.moves += 1
         elif name == "live.table":
@@ -366,6 +437,10 @@ class Hub:
             if not isinstance(exc, (StoreError, ValueError, LookupError)):
                 log.exception("%s failed", name)
             return failure_of(call.id, exc, self.store.location)
+        if name in USER_CHANGES:
+            self._key_names.clear()
+        elif name in ("live.join", "live.join_guest") and isinstance(result, Presence) and pid:
+            self._owners.setdefault(result.session, pid)
         if name in ("live.play", "live.tick") and isinstance(result, Table):
             self.wrote(result)
         elif name in ("live.create_table", "live.invite") and isinstance(result, Table):
@@ -378,6 +453,107 @@ class Hub:
         except WireError as exc:  # the hub's own fault, not the game's
             log.exception("%s: cannot send its answer", name)
             return failure_of(call.id, exc, self.store.location)
+
+    async def _heartbeat(self, presence: Presence) -> None:
+        """Keep ``presence`` online in the window's one write for every session of the server (returns once
+        it is written).
+        """
+        self.heartbeats += 1
+        self._beats[presence.session] = presence
+        if self._beats_written is None:
+            self._beats_written = asyncio.get_running_loop().create_future()
+            asyncio.get_running_loop().call_later(HEARTBEAT_WINDOW, lambda: asyncio.ensure_future(self._write_beats()))
+        await asyncio.shield(self._beats_written)
+
+    async def _write_beats(self) -> None:
+        beats, written = list(self._beats.values()), self._beats_written
+        self._beats, self._beats_written = {}, None
+        assert written is not None
+        heartbeats = getattr(self.live, "heartbeats", None)
+        try:
+            self.heartbeat_writes += 1
+            if heartbeats is not None:
+                await self._run(heartbeats, beats)
+            else:
+                for presence in beats:
+                    await self._run(self.live.heartbeat, presence)
+        except Exception as exc:
+            if not isinstance(exc, (StoreError, ValueError, LookupError)):
+                log.exception("heartbeats failed")
+            written.set_exception(exc)
+            written.exception()  # (retrieved: a window nobody waits for any more is not an "unretrieved" error)
+        else:
+            written.set_result(None)
+
+    # ---- who a game is
+
+    def vouch(self, pid: int, vouched: Vouched) -> None:
+        """The server says the game of process ``pid`` is ``vouched`` (its verified identity)."""
+        self._vouched[pid] = vouched
+        self._key_names.pop(pid, None)
+        event = self._vouch_waits.pop(pid, None)
+        if event is not None:
+            event.set()
+
+    def forget(self, pid: int) -> None:
+        """The game of process ``pid`` ended: its identity and its sessions go with it."""
+        self._vouched.pop(pid, None)
+        self._key_names.pop(pid, None)
+        for session in [session for session, owner in self._owners.items() if owner == pid]:
+            del self._owners[session]
+
+    async def _who(self, pid: int) -> Vouched:
+        """Who the server says process ``pid`` is (waiting a moment for a game that called before its server
+        said); :class:`.table.Refused` if nobody vouched for it.
+        """
+        found = self._vouched.get(pid)
+        if found is None and pid:
+            event = self._vouch_waits.setdefault(pid, asyncio.Event())
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(event.wait(), VOUCH_WAIT)
+            found = self._vouched.get(pid)
+        if found is None:
+            raise Refused("This game is not one the server started: the arcade does not know who plays it.")
+        return found
+
+    async def _signed_in_as(self, pid: int, vouched: Vouched, fresh: bool) -> str | None:
+        if vouched.name is not None or vouched.key is None:
+            return vouched.name
+        if fresh or pid not in self._key_names:
+            user = await self._run(self.store.user_for_key, vouched.key)
+            self._key_names[pid] = user.name if user is not None else None
+        return self._key_names[pid]
+
+    async def _check(self, pid: int, method: str, arguments: dict[str, Any]) -> None:
+        """Refuse (:class:`.table.Refused`) a call that names a person other than the calling game's own:
+        a registered name its key or tab does not sign in as, or a session another game joined as.
+        """
+        people: list[tuple[str | None, bool, str | None]] = []
+        for value in arguments.values():
+            if isinstance(value, MOVES):
+                value = getattr(value, "holder", None)
+            if isinstance(value, (SeatHolder, Presence)):
+                people.append((value.name, value.registered, value.session))
+        if method == "live.join":
+            people.append((arguments.get("name"), bool(arguments.get("registered")), arguments.get("session")))
+        elif method in SESSION_ARGUMENTS and isinstance(arguments.get("session"), str):
+            people.append((None, False, arguments["session"]))
+        if not people:
+            return
+        vouched = await self._who(pid)
+        if vouched.server:
+            return
+        for name, registered, session in people:
+            if registered and name is not None:
+                own = await self._signed_in_as(pid, vouched, fresh=False)
+                if own is None or name_key(own) != name_key(name):
+                    own = await self._signed_in_as(pid, vouched, fresh=True)  # signed in since?
+                if own is None or name_key(own) != name_key(name):
+                    raise Refused(f"That seat is {name}'s: this session plays as {own or 'a guest'}.")
+            elif session is not None:
+                owner = self._owners.setdefault(session, pid)
+                if owner != pid:
+                    raise Refused("That seat is another session's.")
 
     def _kept(self, name: str, args: list[Any]) -> tuple[Any] | None:
         """What the hub can answer from the tables it keeps fresh (the feed is live), without a read."""
@@ -428,12 +604,29 @@ async def _serve(settings: Settings, path: str) -> int:
     except StoreError as error:
         print(f"error {error}", flush=True)
         return 1
-    hub = Hub(store, pool=settings.db_pool, settings=settings)
+    hub = Hub(store, pool=settings.db_pool, settings=settings, vouching=True)
     await hub.start(path)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
+
+    def hear_the_server() -> None:
+        """The server's word on each game (one JSON line each), until it closes our standard input."""
+        for line in sys.stdin:
+            try:
+                said = json.loads(line)
+                pid = int(said["pid"])
+                vouched = None if said.get("gone") else Vouched(said.get("key"), said.get("name"),
+                                                                bool(said.get("server")))
+            except (ValueError, KeyError, TypeError):
+                log.warning("the server said what the hub does not understand: %r", line[:200])
+                continue
+            loop.call_soon_threadsafe(hub.forget if vouched is None else hub.vouch, *((pid,) if vouched is None else
+                                                                                     (pid, vouched)))
+        loop.call_soon_threadsafe(stop.set)  # the server is gone: so is its hub
+
+    threading.Thread(target=hear_the_server, name="hub-server", daemon=True).start()
     print("ready", flush=True)
     parent = os.getppid()
     while not stop.is_set():
@@ -472,6 +665,8 @@ class HubProcess:
         self.restarts = 0
         self._closing = False
         self._watcher: asyncio.Task[None] | None = None
+        self._games: dict[int, dict[str, Any]] = {}
+        """What the server told the hub of each running game (told again to a restarted hub)."""
 
     async def start(self) -> None:
         """Start the hub and wait until it listens; ``OSError`` with its reason if it cannot."""
@@ -483,8 +678,10 @@ class HubProcess:
         )
         assert process.stdin is not None and process.stdout is not None
         process.stdin.write(json.dumps(self.settings.as_json()).encode() + b"\n")
-        await process.stdin.drain()
-        process.stdin.close()
+        # The server's own calls are trusted; then every running game, as verified (a restarted hub knows nobody).
+        for said in ({"pid": os.getpid(), "server": True}, *self._games.values()):
+            process.stdin.write(json.dumps(said).encode() + b"\n")
+        await process.stdin.drain()  # (the pipe stays open: the server says who each new game is on it)
         line = (await process.stdout.readline()).decode(errors="replace").strip()
         if line != "ready":
             with contextlib.suppress(ProcessLookupError):
@@ -495,6 +692,26 @@ class HubProcess:
         self.up = True
         if self._watcher is None or self._watcher.done():
             self._watcher = asyncio.ensure_future(self._watch())
+
+    def vouch(self, pid: int, *, key: str | None = None, name: str | None = None) -> None:
+        """Tell the hub that the game of process ``pid`` is the holder of the verified SSH ``key``, or the browser
+        tab signed in as ``name``, or a guest (neither): the persons its calls may name (see the module).
+        """
+        said = {"pid": pid, "key": key, "name": name}
+        self._games[pid] = said
+        self._say(said)
+
+    def forget(self, pid: int) -> None:
+        """The game of process ``pid`` ended (its process id may be another game's next)."""
+        if self._games.pop(pid, None) is not None:
+            self._say({"pid": pid, "gone": True})
+
+    def _say(self, said: dict[str, Any]) -> None:
+        process = self.process
+        if process is None or process.stdin is None or process.returncode is not None:
+            return  # told to the next hub as it starts
+        with contextlib.suppress(OSError, RuntimeError):
+            process.stdin.write(json.dumps(said).encode() + b"\n")
 
     async def _watch(self) -> None:
         while not self._closing:

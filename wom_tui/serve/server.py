@@ -341,6 +341,8 @@ class GameServer:
         )
         self.unauthenticated_closed = RateLimitedLog(log, "%d connection(s) closed without signing in", level=logging.INFO)
         self.warm = WarmParent(warm_command, settings.warm_answer_timeout) if warm_command is not None else None
+        if self.warm is not None:
+            self.warm.hub = self.hub  # told who each game is (the hub checks the seats its moves name)
         self.moderation = ModerationWatch(settings, lambda: list(self._seated), events=lambda: self.events)
         """Bans and retired names: who is turned away at sign-in, and whose open session is ended."""
         """The warm parent that forks each session's game (None: a server for tests that open no game,

@@ -153,6 +153,8 @@ class WarmParent:
         """The warm process's pid (changes when it is restarted)."""
         self.on_restart: Callable[[], None] | None = None
         """Called each time the warm process ended and a new one is to be started (the server counts it)."""
+        self.hub: Any = None
+        """The server's hub (:class:`.hub.HubProcess`), told who each game forked here is and when it ends."""
 
     @property
     def up(self) -> bool:
@@ -325,7 +327,7 @@ class WarmParent:
         self, slave: int, settings: Settings, fingerprint: str | None, env: dict[str, str], log_fd: int | None
     ) -> WarmChild:
         request = {"op": "spawn", "settings": settings.as_json(), "fingerprint": fingerprint, "env": env}
-        return await self._ask(request, [slave] if log_fd is None else [slave, log_fd])
+        return self._vouch(await self._ask(request, [slave] if log_fd is None else [slave, log_fd]), key=fingerprint)
 
     async def spawn_web(
         self, stdin: int, stdout: int, log_fd: int, settings: Settings, name: str | None, env: dict[str, str]
@@ -335,7 +337,15 @@ class WarmParent:
         cookie signs in as (None: a guest). The caller still closes its copies of the three fds.
         """
         request = {"op": "spawn", "transport": "web", "settings": settings.as_json(), "name": name, "env": env}
-        return await self._ask(request, [stdin, stdout, log_fd])
+        return self._vouch(await self._ask(request, [stdin, stdout, log_fd]), name=name)
+
+    def _vouch(self, child: WarmChild, *, key: str | None = None, name: str | None = None) -> WarmChild:
+        """Tell the hub who the new game is, as the server verified it (and that it is gone once it ends)."""
+        hub = self.hub
+        if hub is not None:
+            hub.vouch(child.pid, key=key, name=name)
+            child._done.add_done_callback(lambda _: hub.forget(child.pid))
+        return child
 
     async def _ask(self, request: Mapping[str, object], fds: list[int]) -> WarmChild:
         """Send a spawn ``request`` with ``fds`` to the warm parent and wait for its child; the watchdog

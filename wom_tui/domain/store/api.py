@@ -78,6 +78,9 @@ class LiveChange:
     """A ban was added or lifted, or a name retired (servers judge their sessions again)."""
     queue: bool = False
     """The quick-match queue or an arena changed (someone came, went or was seated)."""
+    versions: tuple[tuple[str, int], ...] = ()
+    """Of the changed tables, the version written where the feed says it (PostgreSQL's NOTIFY does): a reader
+    that already has that version need not read the table again."""
 
 
 class ChangeFeed(Protocol):

@@ -20,9 +20,17 @@ class _Subscriber:
     def __init__(self) -> None:
         self.wake = asyncio.Event()
         self.tables: set[str] = set()
+        self.versions: dict[str, int] = {}
+        """The newest version named of each changed table (none named: a table that must be read)."""
         self.presence = self.scores = self.moderation = self.queue = self.pending = False
 
     def add(self, change: LiveChange) -> None:
+        named = dict(change.versions)
+        for table_id in change.tables:
+            if table_id not in named:
+                self.versions[table_id] = -1
+            elif table_id not in self.tables or self.versions.get(table_id, -1) >= 0:
+                self.versions[table_id] = max(named[table_id], self.versions.get(table_id, -1))
         self.tables |= change.tables
         self.presence = self.presence or change.presence
         self.scores = self.scores or change.scores
@@ -35,7 +43,9 @@ class _Subscriber:
         if not self.pending:
             return None
         change = LiveChange(frozenset(self.tables), self.presence, self.scores, moderation=self.moderation,
-                            queue=self.queue)
+                            queue=self.queue, versions=tuple(sorted(
+                                (table_id, version) for table_id, version in self.versions.items() if version >= 0)))
+        self.versions = {}
         self.tables, self.presence, self.scores, self.moderation, self.queue, self.pending = set(), False, False, False, False, False
         return change
 

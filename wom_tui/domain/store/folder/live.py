@@ -44,7 +44,7 @@ import re
 import time
 import uuid
 from dataclasses import replace
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -349,6 +349,11 @@ class FolderLive(TableRules, ArenaKeeping):
             self.join(presence.name, presence.registered, presence.session, presence.where)
         except OSError as exc:
             raise StoreError.from_os(path, "cannot touch the file", exc) from None
+
+    def heartbeats(self, presences: Sequence[Presence]) -> None:
+        """:meth:`heartbeat` for each of ``presences`` (a hub's batch; the folder has no cheaper way)."""
+        for presence in presences:
+            self.heartbeat(presence)
 
     def part(self, session: str) -> None:
         """A session ending cleanly: its record goes at once (its seats follow the dropping-out rule)."""

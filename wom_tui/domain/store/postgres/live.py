@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
 import psycopg
@@ -99,17 +99,24 @@ _OPENING_LOCK = 0x574F4D54  # "WOMT": the advisory lock tables being opened take
 
 
 def _classify(schema: str, payloads: Iterable[str]) -> LiveChange | None:
-    """NOTIFY payloads ("<schema> t <id>", "<schema> p", "<schema> s", "<schema> m", "<schema> q") → one
-    change, or None if none is ours.
+    """NOTIFY payloads ("<schema> t <id> <version>", "<schema> t <id>", "<schema> p", "<schema> s",
+    "<schema> m", "<schema> q") → one change, or None if none is ours.
     """
     tables: set[str] = set()
+    versions: dict[str, int] = {}
+    unversioned: set[str] = set()
     presence = scores = moderation = queue = False
     for payload in payloads:
         where, _, rest = payload.partition(" ")
         if where != schema:
             continue
         if rest.startswith("t "):
-            tables.add(rest[2:])
+            table_id, _, version = rest[2:].partition(" ")
+            tables.add(table_id)
+            if not version.isdigit():
+                unversioned.add(table_id)  # removed (or not a table): whoever shows it reads it
+            elif versions.get(table_id, -1) < int(version):
+                versions[table_id] = int(version)  # (the last written, of several in one transaction or window)
         elif rest == "p":
             presence = True
         elif rest == "s":
@@ -120,7 +127,8 @@ def _classify(schema: str, payloads: Iterable[str]) -> LiveChange | None:
             queue = True
     if not (tables or presence or scores or moderation or queue):
         return None
-    return LiveChange(frozenset(tables), presence, scores, moderation=moderation, queue=queue)
+    return LiveChange(frozenset(tables), presence, scores, moderation=moderation, queue=queue,
+                      versions=tuple(sorted((key, value) for key, value in versions.items() if key not in unversioned)))
 
 
 class PostgresFeed:
@@ -257,6 +265,17 @@ class PostgresLive(TableRules, ArenaKeeping):
             "UPDATE wom_presence SET seen = now() WHERE session = %s", (presence.session,)).rowcount)
         if not touched:
             self.join(presence.name, presence.registered, presence.session, presence.where)
+
+    def heartbeats(self, presences: Sequence[Presence]) -> None:
+        """:meth:`heartbeat` for many sessions in one write (a hub's for all of its server's sessions)."""
+        if not presences:
+            return
+        sessions = [presence.session for presence in presences]
+        touched = self.store._transaction(lambda conn, _: {row[0] for row in conn.execute(
+            "UPDATE wom_presence SET seen = now() WHERE session = ANY(%s) RETURNING session", (sessions,)).fetchall()})
+        for presence in presences:
+            if presence.session not in touched:
+                self.join(presence.name, presence.registered, presence.session, presence.where)
 
     def report_screen(self, presence: Presence) -> None:
         """Keep ``presence.where`` (``seen = now()`` too); the notify trigger does not fire for these columns."""

@@ -323,6 +323,28 @@ MIGRATIONS: tuple[Migration, ...] = (
                score jsonb NOT NULL
            )""",
     )),
+    Migration(17, "a table's NOTIFY says the version written: a hub that has it (it wrote it) reads nothing", (
+        # "<schema> t <id> <version>" for a table written, "<schema> t <id>" for one removed (or a row that
+        # is not a table: the reader finds out).
+        """CREATE OR REPLACE FUNCTION wom_notify_live() RETURNS trigger LANGUAGE plpgsql AS $$
+           BEGIN
+               IF TG_TABLE_NAME = 'wom_tables' THEN
+                   IF TG_OP = 'DELETE' THEN
+                       PERFORM pg_notify('wom_live', TG_TABLE_SCHEMA || ' t ' || OLD.id);
+                   ELSIF jsonb_typeof(NEW.state -> 'version') = 'number' THEN
+                       PERFORM pg_notify('wom_live', TG_TABLE_SCHEMA || ' t ' || NEW.id || ' '
+                                                     || (NEW.state ->> 'version'));
+                   ELSE
+                       PERFORM pg_notify('wom_live', TG_TABLE_SCHEMA || ' t ' || NEW.id);
+                   END IF;
+               ELSIF TG_TABLE_NAME = 'wom_presence' THEN
+                   PERFORM pg_notify('wom_live', TG_TABLE_SCHEMA || ' p');
+               ELSE
+                   PERFORM pg_notify('wom_live', TG_TABLE_SCHEMA || ' s');
+               END IF;
+               RETURN NULL;
+           END $$""",
+    )),
     # Later versions append here, never edit an applied one.
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
