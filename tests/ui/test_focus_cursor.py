@@ -24,15 +24,22 @@ from .conftest import wait_for
 from .test_solo import open_setup, start_game
 
 
-async def placed(pilot) -> Offset:
+async def placed(pilot, expected: Offset | None = None) -> Offset:
     """Where the cursor is once the next frame is written (a test app draws only a screen's first frame
-    unless told: tests/conftest.py; none while keys typed together are still landing)."""
+    unless told: tests/conftest.py; none while keys typed together are still landing); with ``expected``,
+    once it is there (or after the wait's guard, where it is then: the assertion then says where)."""
     app = pilot.app
     await wait_for(pilot, lambda: not app._batch_count)
     app._test_frame_drawn = None
     app.screen.refresh()
     await pilot.pause()
     await pilot.pause()
+    if expected is not None:
+        deadline = time.monotonic() + 10
+        while app.cursor_position != expected and time.monotonic() < deadline:
+            app._test_frame_drawn = None
+            app.screen.refresh()
+            await pilot.pause()
     return app.cursor_position
 
 
@@ -40,20 +47,20 @@ async def test_the_cursor_follows_the_focus(app) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen) and app.focused is not None)
         menu = app.screen.query_one("#menu-options", OptionList)
-        first = await placed(pilot)
+        first = await placed(pilot, menu.content_region.offset)
         assert first == menu.content_region.offset, "on the menu's first line, where its words begin"
         await pilot.press("down", "down")
-        assert await placed(pilot) == first + (0, 2), "two lines down with the highlight"
+        assert await placed(pilot, first + (0, 2)) == first + (0, 2), "two lines down with the highlight"
         await pilot.press("end")
-        assert await placed(pilot) == first + (0, menu.option_count - 1)
+        assert await placed(pilot, first + (0, menu.option_count - 1)) == first + (0, menu.option_count - 1)
 
         await pilot.press("home", "r")  # Register: a text field, the cursor at its caret
         await wait_for(pilot, lambda: isinstance(app.screen, RegisterScreen) and isinstance(app.focused, Input))
         field = app.focused
         await pilot.press(*"Alan")
-        assert await placed(pilot) == field.content_region.offset + (4, 0), "after the four letters typed"
+        assert await placed(pilot, field.content_region.offset + (4, 0)) == field.content_region.offset + (4, 0), "after the four letters typed"
         await pilot.press("left", "left")
-        assert await placed(pilot) == field.content_region.offset + (2, 0)
+        assert await placed(pilot, field.content_region.offset + (2, 0)) == field.content_region.offset + (2, 0)
 
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen))
@@ -62,11 +69,11 @@ async def test_the_cursor_follows_the_focus(app) -> None:
         entry = screen.query_one(PegInput)
         await wait_for(pilot, lambda: app.focused is entry)
         slots = entry._slot_widgets
-        assert await placed(pilot) == slots[0].region.offset, "on the code's first slot"
+        assert await placed(pilot, slots[0].region.offset) == slots[0].region.offset, "on the code's first slot"
         await pilot.press("r", "g")
-        assert await placed(pilot) == slots[2].region.offset, "on the slot the next symbol goes to"
+        assert await placed(pilot, slots[2].region.offset) == slots[2].region.offset, "on the slot the next symbol goes to"
         await pilot.press("home")
-        assert await placed(pilot) == slots[0].region.offset
+        assert await placed(pilot, slots[0].region.offset) == slots[0].region.offset
 
 
 async def test_the_cursor_can_be_hidden_and_that_is_remembered(make_app, store) -> None:
@@ -80,7 +87,7 @@ async def test_the_cursor_can_be_hidden_and_that_is_remembered(make_app, store) 
         await pilot.press("enter")
         await wait_for(pilot, app.cursor_hidden)
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen) and app.focused is app.screen.query_one("#menu-options"))
-        assert await placed(pilot) == app.screen.query_one("#menu-options").content_region.offset, \
+        assert await placed(pilot, app.screen.query_one("#menu-options").content_region.offset) == app.screen.query_one("#menu-options").content_region.offset, \
             "hidden, it is still placed on the focus (a screen reader reads the place)"
         assert store.choices("local", "display") == {"cursor": "hidden"}
     again = make_app()

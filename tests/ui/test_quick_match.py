@@ -187,7 +187,7 @@ async def test_m_keeps_the_wait_while_replays_are_open_and_the_match_ready_reach
         await wait_for(a, lambda: "In the quick-match queue" in screen_text(alan_app), message="the badge says so")
         await a.press("v")
         await wait_for(a, lambda: isinstance(alan_app.screen, ReplaysScreen), message="Alan looks at replays")
-        assert "In the quick-match queue" in screen_text(alan_app)
+        await wait_for(a, lambda: "In the quick-match queue" in screen_text(alan_app), message="the badge there too")
         assert [t.holder.name for t in store.live.match_queue().waiting] == [alan_app.together.me().name]
         await b.press("q")
         await wait_for(a, lambda: isinstance(alan_app.screen, MatchReadyScreen), message="told on the replays")

@@ -358,8 +358,13 @@ class WaitingElsewhere:
         self._gone()
         self.worker.cancel()
 
+    _left = False
+    """Set by :meth:`leave` before the ticket is taken out: a look under way (in a thread) that found no
+    ticket then does not join the queue again, or leaves it again if it already had."""
+
     def leave(self) -> None:
         """Stop waiting: out of the queue now."""
+        self._left = True
         self._leave_at_end = False
         self._gone()
         self.worker.cancel()
@@ -375,9 +380,12 @@ class WaitingElsewhere:
         _wave(self.app)
         ticket = live.match_queue().ticket(together.session)
         me = together.me()
-        if ticket is None and me is not None:
+        if ticket is None and me is not None and not self._left:
             ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.ticket.fill_after,
                                   network=self.ticket.network)
+            if self._left:  # left while this look joined again (the palette, a quit): out again
+                live.leave_queue(together.session)
+                return None
         if ticket is None:
             return None
         self.ticket = ticket
