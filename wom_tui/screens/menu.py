@@ -190,7 +190,10 @@ class MenuScreen(OpenedOnce[None]):
         self._show_arena()
 
     def _look_at_arena(self) -> None:
-        self.run_worker(self._read_arena(), group="menu-arena", exclusive=True, exit_on_error=False)
+        # The method, not a coroutine made now: a read cancelled before it starts (exclusive, or the menu
+        # closed before it mounted) would leave that coroutine never awaited (a RuntimeWarning).
+        self.run_worker(self._read_arena, group="menu-arena",  # type: ignore[arg-type]  # (mypy solves Textual's ResultType to Never here)
+                        exclusive=True, exit_on_error=False)
 
     def _show_arena(self) -> None:
         """Redraw the arena's entry (its countdown); add or take it away when an arena begins or ends."""

@@ -182,6 +182,29 @@ class SeatedGame:
     """The game says its player holds a seat at a table not over yet (``SEAT_REPORT``): only such a session
     waits for a dropped connection (a browser tab: the seat grace)."""
 
+    def _as_browser_tab(self, tab: str, label: str, host: str, name: str | None, events: Events,
+                        max_paste: int, paste_bytes_per_key: int) -> None:
+        """Set what a browser tab (the terminal page's or the line page's: serve/web.py, serve/web_line.py)
+        starts with: its tab id and log label, the client's address (for the per-address cap), the name its
+        cookie signed in as (None: a guest), its presence id (chosen here, so that an operator's kick reaches
+        the tab), who it is for its log lines and metrics (docs/serve.md, *Logs*), its input throttle, and no
+        game, clock or goodbye yet.
+        """
+        self.tab, self.label, self.host, self.name = tab, label, host, name
+        self.token: str | None = None
+        """The cookie that signed it in (checked again every ``signin_recheck``: revoked, the tab ends)."""
+        self.fingerprint: str | None = None
+        self.presence_id = new_session_id()
+        self.who = Who(label.split("#", 1)[-1], clean(host), None, name=name, transport="web", cookie=name is not None)
+        self._events = events
+        self._reports = 0
+        self._loop = asyncio.get_running_loop()
+        self._throttle = InputThrottle(max_paste=max_paste, paste_bytes_per_key=paste_bytes_per_key)
+        self._started_at = self._last_input = 0.0
+        self._idle_handle = self._kill_handle = None
+        self._grace_handle: asyncio.TimerHandle | None = None
+        self._ending = self._farewell = None
+
     @property
     def _idle_timeout(self) -> float | None:
         raise NotImplementedError

@@ -37,7 +37,6 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from aiohttp import WSMsgType, web
 
 from ..domain.game import Refusal
-from ..domain.presence import new_session_id
 from ..domain.words import counted
 from ..domain.store.api import StoreError
 from ..settings import OUT_OF_MEMORY, OUT_OF_MEMORY_STATUS
@@ -265,26 +264,9 @@ class WebSession(SeatedGame):
     def __init__(self, door: WebDoor, tab: str, label: str, host: str, name: str | None, size: tuple[int, int]) -> None:
         self._door = door
         self._server = door.server
-        self.tab = tab
-        self.label = label
-        self.host = host
-        """The client's address (for the per-address cap)."""
-        self.name = name
-        """The registered name the tab's cookie signed in as (None: a guest); the game is told this."""
-        self.token: str | None = None
-        """The cookie that signed it in (checked again every ``signin_recheck``: revoked, the tab ends)."""
-        self.fingerprint: str | None = None
-        self.presence_id = new_session_id()
-        """The game's id in the store's presence (chosen here, so that an operator's kick reaches this tab)."""
-        self.who = Who(label.removeprefix("web session #"), clean(host), None, name=name, transport="web",
-                       cookie=name is not None)
-        """Who this tab is, for its log lines and metrics (as an SSH session's: docs/serve.md, *Logs*)."""
-        self._events: Events = door.server.events
-        self._reports = 0
-        self._size = size
-        self._loop = asyncio.get_running_loop()
         settings = door.server.settings
-        self._throttle = InputThrottle(max_paste=settings.max_paste, paste_bytes_per_key=settings.paste_bytes_per_key)
+        self._as_browser_tab(tab, label, host, name, door.server.events, settings.max_paste, settings.paste_bytes_per_key)
+        self._size = size
         self._other_messages = InputThrottle(rate=20.0, burst=60)
         """Resizes, focus changes and pings: each makes the game (or the server) work, so they are
         throttled too, on their own budget (a window dragged wide sends a few dozen resizes)."""
@@ -295,14 +277,7 @@ class WebSession(SeatedGame):
         self._proc: WarmChild | None = None
         self.pid: int | None = None
         self.game_settings: Settings | None = None
-        self._started_at = 0.0
-        self._last_input = 0.0
         self._detached_at: float | None = None
-        self._idle_handle: asyncio.TimerHandle | None = None
-        self._grace_handle: asyncio.TimerHandle | None = None
-        self._kill_handle: asyncio.TimerHandle | None = None
-        self._ending: str | None = None
-        self._farewell: str | None = None
         self._log_budget = _LOG_BUDGET
         self.task: asyncio.Task[None] | None = None
         self.closed = asyncio.Event()

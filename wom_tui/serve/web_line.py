@@ -36,13 +36,10 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from aiohttp import WSMsgType, web
 
 from ..domain.identity import Identity
-from ..domain.presence import new_session_id
 from ..line import MAX_INPUT, LineSession
-from .events import Events, Who
-from .logsafe import clean
+from .events import Who
 from .session import SeatedGame, describe_seconds
 from .lines import NOT_READING, QUEUED
-from .throttle import InputThrottle
 from .webguard import RefusalLog, json_too_deep
 
 if TYPE_CHECKING:
@@ -117,33 +114,12 @@ class LineTab(SeatedGame):
     def __init__(self, door: LineDoor, tab: str, label: str, host: str, name: str | None) -> None:
         self._door = door
         self._server = door.server
-        self.tab = tab
-        self.label = label
-        self.host = host
-        """The client's address (for the per-address cap)."""
-        self.name = name
-        """The registered name the tab's cookie signed in as (None: a guest)."""
-        self.token: str | None = None
-        self.fingerprint: str | None = None
-        self.presence_id = new_session_id()
-        """The session's id in the store's presence (an operator's kick names it)."""
-        self.who = Who(label.removeprefix("web line #"), clean(host), None, name=name, transport="web",
-                       cookie=name is not None)
-        self._events: Events = door.server.events
-        self._reports = 0
+        settings = door.server.settings
+        self._as_browser_tab(tab, label, host, name, door.server.events, settings.max_paste, settings.paste_bytes_per_key)
         self._log_budget = 0
         self._proc = None
-        self._loop = asyncio.get_running_loop()
-        settings = door.server.settings
-        self._throttle = InputThrottle(max_paste=settings.max_paste, paste_bytes_per_key=settings.paste_bytes_per_key)
         self._socket: web.WebSocketResponse | None = None
         self._away: deque[str] = deque(maxlen=KEPT_WHILE_AWAY)
-        self._started_at = self._last_input = 0.0
-        self._idle_handle: asyncio.TimerHandle | None = None
-        self._kill_handle: asyncio.TimerHandle | None = None
-        self._grace_handle: asyncio.TimerHandle | None = None
-        self._ending: str | None = None
-        self._farewell: str | None = None
         self.session: LineSession | None = None
         self.task: asyncio.Task[None] | None = None
         self.closed = asyncio.Event()
