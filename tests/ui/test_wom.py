@@ -444,9 +444,9 @@ async def test_arrow_keys_and_mouse_enter_a_guess(make_app, store: Store):
         await wait_turn(pilot, screen, "Alan")
         for size in ((120, 40), (80, 24)):  # the table follows the terminal
             await pilot.resize_terminal(*size)
-            await pilot.pause()
-            box = screen.query_one("#guess-input", PegInput).region
-            assert box.right <= size[0] and box.bottom <= size[1] - 1
+            # laid out again at the new size (a moment after the resize): the entry fits, above the footer
+            await until(pilot, lambda: (box := screen.query_one("#guess-input", PegInput).region).right <= size[0]
+                        and box.bottom <= size[1] - 1 and box.area > 0)
             assert screen.query_one("#guess-history").row_count == 1
         # The mouse: click palette pegs W, Y, Y, K.
         for symbol in "WYYK":

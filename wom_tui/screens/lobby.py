@@ -242,17 +242,22 @@ class LobbyScreen(LiveScreen):
     _countdown: Any = None
     _counting = False
 
+    _shown_me: str | None = None
+    """The name the online line last said you play as (it can change after the state that listed you was read)."""
+
     def show(self, state: LobbyState) -> None:
         previous = self.state
-        if previous is not None and _same(previous, state) and not state.problems and not self._counting:
+        me = self.together.me()
+        if previous is not None and _same(previous, state) and not state.problems and not self._counting \
+                and (me.name if me is not None else None) == self._shown_me:
             self.state = state
             return  # nothing a person would see changed (a heartbeat): no redraw
         self.state = state
+        self._shown_me = me.name if me is not None else None
         self._keep_countdown(state)
         back = _back(previous, state) if previous is not None else []
         people = online_names(state.online)  # a player on SSH and in a browser at once is listed once
         names = ", ".join(people) or "nobody"
-        me = self.together.me()
         online = Text(f"Online ({len(people)}): {names}", end="")
         if me is not None:
             online.append(f"   You: {me.name}", style="bold")
