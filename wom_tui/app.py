@@ -167,7 +167,7 @@ class WomApp(FocusCursor[int], KeyQueue[int]):
         """A served game, every few seconds: tell the server when this player sits down at a table or stops
         holding a seat there, and end the game as idle (:data:`~wom_tui.settings.IDLE_STATUS`) when the table
         has waited the idle timeout for a move of theirs (their code, their guess) that never came: keys that
-        change nothing at a table do not keep a session open (issue 34; docs/serve.md, *Idle sessions*).
+        change nothing at a table do not keep a session open (docs/serve.md, *Idle sessions*).
         """
         from .domain.table import holds_seat, move_awaited
         from .screens.live_table import LiveTableScreen

@@ -1,5 +1,5 @@
 """The terminal's own cursor on the focused widget, so that a braille display or a screen reader, which
-follow the hardware cursor, follow the focus (issue 36; docs/play.md, *Playing without seeing the screen*).
+follow the hardware cursor, follow the focus (docs/play.md, *Playing without seeing the screen*).
 
 Textual 8 hides the terminal cursor as it starts (``LinuxDriver.start_application_mode`` and the web
 driver write ``ESC [?25l``) and never shows it again. It does move it after every frame, to

@@ -417,7 +417,7 @@ class ReplayScreen(WomScreen):
             count = replay.count_after(index, len(rows)) if counts_ready else None
             text.append(remaining_text(count) if count else "counting…", style=Style(italic=True))
         if shown:
-            # The code nobody broke (issue 35 item 17); a record kept before codes were says so.
+            # The code nobody broke (docs/play.md, *My stats and replays*); a record kept before codes were says so.
             text.append("\nThe code: " if rows else "The code: ", style=Style(bold=True))
             if secret is None:
                 text.append("not kept", style=Style(dim=True, italic=True))

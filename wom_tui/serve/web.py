@@ -413,7 +413,7 @@ class WebSession(SeatedGame):
         if self._ending or self.task is None or self.task.done():
             return
         if not self.at_table:
-            # Only a seat at a table is worth waiting for (issue 34): a tab at the menu, in a solo game (kept in
+            # Only a seat at a table is worth waiting for (docs/serve.md, *In a browser*): a tab at the menu, in a solo game (kept in
             # the store after every move, offered again) or one that never drew a frame ends at once, and
             # its seat on the server with it (its address is not kept out).
             log.info("%s: browser gone, no seat at a table; ending the game", self.label)

@@ -1,4 +1,4 @@
-"""Line mode in a browser: ``/line`` on ``--web`` (docs/serve.md, *Line mode in a browser*; issue 36).
+"""Line mode in a browser: ``/line`` on ``--web`` (docs/serve.md, *Line mode in a browser*).
 
 A plain HTML page — a heading, an ARIA live region (``role="log"``, focusable so that its lines scroll by
 keyboard) where each line of the game appears as a paragraph, and a form with one labelled text field — for screen readers and braille displays: no canvas,
