@@ -34,7 +34,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from ..domain.game import Refusal
 from ..domain.words import counted
@@ -48,7 +48,7 @@ from .session import (
 )
 from .throttle import Coalescer, InputThrottle
 from .webaddress import split_address
-from .webguard import AiohttpLog, ConnectionGuard, HostCheck, RefusalLog, json_too_deep
+from .webguard import AiohttpLog, ConnectionGuard, HostCheck, RefusalLog, page_messages
 from .web_auth import COOKIE, COOKIE_MAX_AGE, BrowserSignIn
 from .web_line import MAX_LINE_MESSAGE, LineTab, line_page, open_line_tab
 
@@ -430,19 +430,8 @@ class WebSession(SeatedGame):
         A message that is not JSON, or nests deeper than ``max_json_depth`` (judged before decoding), closes
         the socket with :data:`CLOSE_BAD_MESSAGE` and one log line.
         """
-        max_depth = self._server.settings.max_json_depth
-        async for message in socket:
-            if message.type != WSMsgType.TEXT:
-                continue
-            try:
-                if json_too_deep(message.data, max_depth):
-                    raise ValueError("nested too deep")
-                envelope = json.loads(message.data)
-            except (ValueError, RecursionError) as exc:
-                if refusals is not None:
-                    refusals.note("websocket message (not the page's JSON)", self.host, str(exc))
-                await socket.close(code=CLOSE_BAD_MESSAGE, message=b"malformed message")
-                return
+        async for envelope in page_messages(socket, self._server.settings.max_json_depth, refusals, self.host,
+                                            "websocket message", CLOSE_BAD_MESSAGE):
             if not isinstance(envelope, list) or not envelope or not isinstance(envelope[0], str):
                 continue
             kind = envelope[0]

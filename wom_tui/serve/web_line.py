@@ -27,20 +27,19 @@ from __future__ import annotations
 
 import asyncio
 import html
-import json
 import logging
 from collections import deque
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from ..domain.identity import Identity
 from ..line import MAX_INPUT, LineSession
 from .events import Who
 from .session import SeatedGame, describe_seconds
 from .lines import NOT_READING, QUEUED
-from .webguard import RefusalLog, json_too_deep
+from .webguard import RefusalLog, page_messages
 
 if TYPE_CHECKING:
     from .session import GameSession
@@ -257,19 +256,8 @@ class LineTab(SeatedGame):
 
     async def receive(self, socket: web.WebSocketResponse, refusals: RefusalLog | None = None) -> None:
         """Each message ``["line", text]`` is a line typed: throttled as a terminal tab's keys, then fed."""
-        max_depth = self._server.settings.max_json_depth
-        async for message in socket:
-            if message.type != WSMsgType.TEXT:
-                continue
-            try:
-                if json_too_deep(message.data, max_depth):
-                    raise ValueError("nested too deep")
-                envelope = json.loads(message.data)
-            except (ValueError, RecursionError) as exc:
-                if refusals is not None:
-                    refusals.note("line websocket message (not the page's JSON)", self.host, str(exc))
-                await socket.close(code=1007, message=b"malformed message")
-                return
+        async for envelope in page_messages(socket, self._server.settings.max_json_depth, refusals, self.host,
+                                            "line websocket message", 1007):
             if not (isinstance(envelope, list) and len(envelope) == 2 and envelope[0] == "line"
                     and isinstance(envelope[1], str)):
                 continue

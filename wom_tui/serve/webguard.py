@@ -16,16 +16,18 @@ has no option for is here:
 from __future__ import annotations
 
 import asyncio
+import json
 import ipaddress
 import logging
 import re
 import resource
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
+from aiohttp import WSMsgType, web
 from aiohttp.http_exceptions import HttpProcessingError
 
 from .events import extra
@@ -306,3 +308,24 @@ def json_too_deep(text: str, max_depth: int) -> bool:
         elif char in "]}":
             depth -= 1
     return False
+
+
+async def page_messages(socket: web.WebSocketResponse, max_depth: int, refusals: RefusalLog | None, host: str,
+                        what: str, close_code: int) -> AsyncIterator[Any]:
+    """The JSON messages a page sends on ``socket``, decoded (text frames only). A message that is not JSON, or
+    nests deeper than ``max_depth`` (judged before decoding), closes the socket with ``close_code`` and one
+    log line (``what``, once a minute per address), and ends the messages.
+    """
+    async for message in socket:
+        if message.type != WSMsgType.TEXT:
+            continue
+        try:
+            if json_too_deep(message.data, max_depth):
+                raise ValueError("nested too deep")
+            envelope = json.loads(message.data)
+        except (ValueError, RecursionError) as exc:
+            if refusals is not None:
+                refusals.note(f"{what} (not the page's JSON)", host, str(exc))
+            await socket.close(code=close_code, message=b"malformed message")
+            return
+        yield envelope
