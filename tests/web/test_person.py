@@ -144,6 +144,7 @@ async def test_signing_in_from_the_tab_you_play_in_lands_in_the_signed_in_game_a
 
     # In the same tab: the sign-in page, the code typed (its field has the focus), Enter.
     await tab.page.goto(page_url(server) + "signin")
+    await tab.page.wait_for_selector("input[name=code]:focus")  # as a person sees the caret there (autofocus)
     await tab.page.keyboard.type(store.issue_browser_code("Ada"))
     await shot(tab.page, "signin-desktop")
     async with tab.page.expect_navigation(url=page_url(server)):
