@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -55,6 +56,9 @@ from ..settings import Settings
 from .logsafe import log_formatter
 
 log = logging.getLogger("wom_tui.hub")
+
+OWN_WRITE_WAIT = 2.0
+"""Seconds a change the feed reports waits for the hub's own write to that table to return (then it is read)."""
 
 CALL_RATE = 200.0
 """Calls a second one connection may make on average (a person's game makes a few)."""
@@ -156,6 +160,9 @@ class Hub:
         """Every table as the hub last read or wrote it, kept fresh from the change feed (None: read it anew)."""
         self._written: dict[str, int] = {}
         """Each table's version as the hub last pushed it (a change reported for it again is not read again)."""
+        self._writing: collections.Counter[str] = collections.Counter()
+        """Table writes under way, by table ("" for a new table): the feed may report one before it returns."""
+        self._write_ended: asyncio.Future[None] | None = None
         self.calls = 0
         self.moves = 0
         """Moves played (each reads its table once, in its read-modify-write)."""
@@ -248,6 +255,7 @@ class Hub:
             fresh = set()
             versions = dict(change.versions)
             for table_id in change.tables:
+                await self._own_write_returned(table_id)
                 if self._written.get(table_id, -1) >= versions.get(table_id, 1 << 62):
                     self.reads_spared += 1  # the hub wrote this version itself, or has read it: nothing to read
                     continue
@@ -286,6 +294,31 @@ class Hub:
     def _push(self, change: LiveChange, tables_now: dict[str, Table]) -> None:
         for subscriber in self._subscribers:
             subscriber.add(change, tables_now)
+
+    async def _own_write_returned(self, table_id: str) -> None:
+        """Wait (a little) for a write of this hub's own to a table the feed names to come back.
+
+        PostgreSQL may deliver a commit's notice to the feed before the thread that committed it has handed the
+        table back to the hub: read then, it would be read for nothing (its version is the one the write returns).
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + OWN_WRITE_WAIT
+        while self._writing[table_id] or (self._writing[""] and table_id not in self._written):
+            left = deadline - loop.time()
+            if left <= 0:
+                return
+            if self._write_ended is None:
+                self._write_ended = loop.create_future()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._write_ended), left)
+
+    def _table_write(self, name: str, args: list[Any]) -> str | None:
+        """The table a call writes ("" for a new one), or None for a call that writes no table."""
+        if name in ("live.play", "live.tick") and args and isinstance(args[0], str):
+            return args[0]
+        if name in ("live.create_table", "live.invite"):
+            return ""
+        return None
 
     def wrote(self, table: Table) -> None:
         """A table the hub has just written: to every subscriber at once, without waiting for the feed."""
@@ -431,20 +464,30 @@ class Hub:
             self.moves += 1
         elif name == "live.table":
             self.asked_reads += 1
+        writing = self._table_write(name, args)
+        if writing is not None:
+            self._writing[writing] += 1
         try:
-            result = await self._run(function, *args, **kwargs)
-        except Exception as exc:
-            if not isinstance(exc, (StoreError, ValueError, LookupError)):
-                log.exception("%s failed", name)
-            return failure_of(call.id, exc, self.store.location)
+            try:
+                result = await self._run(function, *args, **kwargs)
+            except Exception as exc:
+                if not isinstance(exc, (StoreError, ValueError, LookupError)):
+                    log.exception("%s failed", name)
+                return failure_of(call.id, exc, self.store.location)
+            if writing is not None and isinstance(result, Table):
+                self.wrote(result)
+        finally:
+            if writing is not None:
+                self._writing[writing] -= 1
+                if not self._writing[writing]:
+                    del self._writing[writing]
+                if self._write_ended is not None:
+                    self._write_ended.set_result(None)
+                    self._write_ended = None
         if name in USER_CHANGES:
             self._key_names.clear()
         elif name in ("live.join", "live.join_guest") and isinstance(result, Presence) and pid:
             self._owners.setdefault(result.session, pid)
-        if name in ("live.play", "live.tick") and isinstance(result, Table):
-            self.wrote(result)
-        elif name in ("live.create_table", "live.invite") and isinstance(result, Table):
-            self.wrote(result)
         elif name in ("live.tables", "live.sweep") and isinstance(result, Listing) and not result.problems \
                 and self._feed_ready.is_set():
             self._listing = {table.table_id: table for table in result.tables}
