@@ -1,11 +1,11 @@
 """A live table's variant (domain/table.py): Strict refuses a guess that does not fit, the variant is kept in
-the table's JSON and carried to a rematch, and a variant not played at a table yet is refused."""
+the table's JSON and carried to a rematch; Quad, Devious and Liar at a table in test_table_boards.py."""
 
 from __future__ import annotations
 
 import json
 
-from wom_tui.domain.codes import Feedback
+from wom_tui.domain.codes import DIGITS8, Feedback, Ruleset
 from wom_tui.domain.strategies import is_consistent
 from wom_tui.domain.table import FINISHED, Table
 from wom_tui.domain.variants import Variant
@@ -42,8 +42,12 @@ def test_a_computer_at_a_strict_table_plays_only_guesses_that_fit():
         assert all(is_consistent(g, history[:i]) for i, (g, _) in enumerate(history))
 
 
-def test_a_variant_not_played_at_a_table_yet_is_refused():
-    assert refused(lambda: table(variant=Variant.QUAD)) == "Quad is not played at a table yet; Classic and Strict are."
+def test_devious_and_liar_refuse_a_ruleset_too_big_to_count_and_quad_and_liar_set_their_own_guesses():
+    big = Ruleset(8, DIGITS8, True, 10)
+    assert refused(lambda: table(variant=Variant.DEVIOUS, ruleset=big)).startswith("Devious needs a ruleset of at most")
+    assert table(variant=Variant.QUAD, attempts=5).attempts == 9
+    assert table(variant=Variant.LIAR, attempts=10).attempts == 12
+    assert table(variant=Variant.DEVIOUS, attempts=7).attempts == 7
 
 
 def test_a_rematch_plays_the_same_variant():

@@ -53,14 +53,27 @@ from .players import HumanPlayer, Player, computer_player
 from .records import GameRecord
 from .shapes import Count, Number, shaped
 from .users import COMPUTER_NAMES, NameRejected, check_name, computer_name, name_key
-from .variants import Variant, strict_refusal
+from .table_boards import VariantBoard
+from .variants import LIAR_GUESSES, LIE_WITHIN, QUAD_BOARDS, QUAD_GUESSES, Variant, strict_refusal
 from .wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
 from .wom_results import GameResults, board_outcome, game_record, game_results
 from .waits import SEAT_GRACE
 from .words import counted
 
-TABLE_VARIANTS = (Variant.CLASSIC, Variant.STRICT)
-"""The variants a live table plays (Quad, Devious and Liar are solo and daily games so far)."""
+TABLE_VARIANTS = tuple(Variant)
+"""The variants a live table plays: every one (docs/play.md, *Variants*, *At a table*)."""
+
+_TABLE_RULES = {
+    Variant.CLASSIC: Variant.CLASSIC.rules,
+    Variant.STRICT: "every guess must fit every answer on your board so far; one that does not is refused, "
+                    "with the reason.",
+    Variant.QUAD: (f"each board has {QUAD_BOARDS} codes, the one the player before you set and three the table "
+                   f"draws; every guess goes to all of them. Break all {QUAD_BOARDS} in {QUAD_GUESSES} guesses."),
+    Variant.DEVIOUS: ("nobody sets a code: the table answers each guess with the answer leaving the most codes, "
+                      "never one no code could give. Corner it; nobody earns points for making."),
+    Variant.LIAR: (f"on each board one of the first {LIE_WITHIN} answers is a lie (never about a guess that "
+                   f"breaks the code); the end reveals which. {LIAR_GUESSES} guesses."),
+}
 
 OPEN, MAKING, GUESSING, FINISHED, CLOSED = "open", "making", "guessing", "finished", "closed"
 PHASES = (OPEN, MAKING, GUESSING, FINISHED, CLOSED)
@@ -193,6 +206,8 @@ class OwnView:
     code_for: str | None
     """During code making, the name of the seat whose code this person must still set; else None."""
     done: bool
+    rows: tuple[tuple[str, tuple[Feedback | None, ...]], ...] = ()
+    """At a Quad table: each guess and the answer of each of the four codes (None: broken before)."""
 
 
 @dataclass(frozen=True)
@@ -224,6 +239,10 @@ class TableView:
     """The id the finished game is recorded under (for its rating changes)."""
     rated: bool = True
     """False: the game is recorded unrated (a quick match of one network's players)."""
+    variant: Variant = Variant.CLASSIC
+    """The variant played (docs/play.md, *Variants*)."""
+    reveal: tuple[str, ...] = ()
+    """Once over: what Devious's and Liar's boards reveal (the code that fitted, the lie), one line a board."""
 
     @property
     def attempts(self) -> int:
@@ -373,8 +392,12 @@ class Table:
             raise TypeError("the creator must be a SeatHolder")
         if type(seats) is not int or not MIN_PLAYERS <= seats <= MAX_PLAYERS:
             raise Refused(f"A table has {MIN_PLAYERS} to {MAX_PLAYERS} seats.")
-        if type(attempts) is not int or not MIN_ATTEMPTS <= attempts <= MAX_ATTEMPTS:
+        fixed = variant in (Variant.QUAD, Variant.LIAR)  # their guesses are the variant's, whatever was chosen
+        if type(attempts) is not int or not fixed and not MIN_ATTEMPTS <= attempts <= MAX_ATTEMPTS:
             raise Refused(f"Attempts allowed must be between {MIN_ATTEMPTS} and {MAX_ATTEMPTS}.")
+        refusal = variant.refusal(ruleset)
+        if refusal is not None:
+            raise Refused(refusal)
         if type(seed) is not int or abs(seed) > MAX_SEED:
             raise Refused(f"A table's seed is a whole number of at most {MAX_DIGITS} digits "
                           "(the most a data file keeps).")
@@ -383,7 +406,7 @@ class Table:
         if not 0 <= pace[0] <= pace[1] or grace < 0:
             raise ValueError("the pace and the grace must be at least 0, the pace's bounds in order")
         self.table_id = table_id
-        self.ruleset = ruleset.with_guesses(attempts)
+        self.ruleset = ruleset.with_guesses(variant.guesses(attempts))  # Quad: 9, Liar: 12
         self.creator = creator
         self.seed = seed
         self.pace = (float(pace[0]), float(pace[1]))
@@ -414,7 +437,7 @@ class Table:
         """The seats (indexes) that play on half the clock: a Code Arena's berserk players (:mod:`.arena`)."""
         self._seats = [_Seat() for _ in range(seats)]
         self._seats[0].holder = creator
-        self._boards: list[DecodingBoard] = []
+        self._boards: list[DecodingBoard | VariantBoard] = []
 
     def __repr__(self) -> str:
         return f"Table({self.table_id!r}, {self.phase}, seats={list(self.names)!r}, version={self.version})"
@@ -674,15 +697,35 @@ class Table:
         if free:
             raise Refused(f"Every seat must be filled first (seat {free[0]} is free).")
         self.phase = MAKING
-        self._boards = [DecodingBoard(self.ruleset) for _ in self._seats]
-        for index, seat in enumerate(self._seats):
-            if seat.computer is not None:
-                self._set_code(index, self.ruleset.random_code(self._rng("code", index)))
-        self._announce("The game has started: each player sets the code the next one breaks.")
+        self._boards = [self._new_board(index) for index in range(len(self._seats))]
+        if self.variant is not Variant.CLASSIC:
+            self._announce(f"{self.variant.label} at a table: {self.table_rules(self.variant)}")
+        if self.variant is Variant.DEVIOUS:
+            self._announce("The game has started: Devious answers every guess.")
+        else:
+            for index, seat in enumerate(self._seats):
+                if seat.computer is not None:
+                    self._set_code(index, self.ruleset.random_code(self._rng("code", index)))
+            self._announce("The game has started: each player sets the code the next one breaks.")
         self._changed()
         self._maybe_begin_guessing(now)
 
     # -- code making and guessing --------------------------------------------------------------
+
+    @staticmethod
+    def table_rules(variant: Variant) -> str:
+        """The variant's rules at a table, in a player's words (docs/play.md, *Variants*)."""
+        return _TABLE_RULES[variant]
+
+    @property
+    def makes_codes(self) -> bool:
+        """False at a Devious table: nobody sets a code, the table answers."""
+        return self.variant is not Variant.DEVIOUS
+
+    def _new_board(self, index: int) -> DecodingBoard | VariantBoard:
+        if self.variant in (Variant.CLASSIC, Variant.STRICT):
+            return DecodingBoard(self.ruleset)
+        return VariantBoard(self.ruleset, self.variant, self.seed, index)
 
     def _breaker(self, index: int) -> int:
         return (index + 1) % len(self._seats)
@@ -693,7 +736,7 @@ class Table:
         seat.code = code
 
     def _maybe_begin_guessing(self, now: float) -> None:
-        if self.phase != MAKING or any(s.code is None for s in self._seats):
+        if self.phase != MAKING or self.makes_codes and any(s.code is None for s in self._seats):
             return
         self.phase = GUESSING
         for index, seat in enumerate(self._seats):
@@ -703,7 +746,8 @@ class Table:
                 seat.deadline = now + self._clock_of(index)
         # One log for everybody, spectators too: it says what happens, never "yours" (each player's own
         # message line says which code they break).
-        self._announce("Every code is set: the players break them now.")
+        self._announce("Every code is set: the players break them now." if self.makes_codes
+                       else "Devious is ready: the players corner it now.")
         self._changed()
         self._maybe_finish()
 
@@ -758,7 +802,8 @@ class Table:
         board = self._boards[index]
         result = board.guess(code)
         self._seats[index].guesses.append(code)
-        outcome = board_outcome(self._seats[index].name or "", board)
+        what = "all four codes" if self.variant is Variant.QUAD else "the code"
+        outcome = board_outcome(self._seats[index].name or "", board, what)
         if outcome is not None:
             self._announce(outcome)
         self._changed()
@@ -772,6 +817,8 @@ class Table:
         for seat in self._seats:
             seat.next_move_at = None
             seat.deadline = None
+        for line in self.reveal_lines():
+            self._announce(line)
         for line in self.results().messages:
             self._announce(line)
         self._changed()
@@ -889,14 +936,17 @@ class Table:
                 seat.next_move_at = at + self._pace(index, board.attempts_used)
         return moves
 
-    def _computer_guess(self, seat: _Seat, board: DecodingBoard, rng: random.Random) -> str:
-        """A computer's next guess on ``board``, by the table's variant (Strict: only a guess that fits)."""
+    def _computer_guess(self, seat: _Seat, board: DecodingBoard | VariantBoard, rng: random.Random) -> str:
+        """A computer's next guess on ``board``, by the table's variant (Strict: only a guess that fits; Quad:
+        for the codes still open; Liar: allowing the one lie; Devious: HAL9000's 5-guess book).
+        """
         if self.variant is Variant.CLASSIC:
             return seat.player().make_guess(self.ruleset, board.history, rng)
         from .strategies.variants import variant_guess
 
         strategy = "expert" if seat.computer == "HAL9000" else "consistent"
-        return variant_guess(strategy, self.variant, self.ruleset, [tuple(board.history)], rng)
+        histories = board.computer_histories() if isinstance(board, VariantBoard) else [tuple(board.history)]
+        return variant_guess(strategy, self.variant, self.ruleset, histories, rng)
 
     # -- results -------------------------------------------------------------------------------
 
@@ -909,7 +959,17 @@ class Table:
         if self.phase != FINISHED:
             raise Refused("The game is not finished.")
         players = [seat.player() for seat in self._seats]
-        return game_results(self.attempts, players, self._boards, [self._registered(seat) for seat in self._seats])
+        return game_results(self.attempts, players, self._boards, [self._registered(seat) for seat in self._seats],
+                            makers=self.makes_codes)
+
+    def reveal_lines(self) -> tuple[str, ...]:
+        """What the end of a Devious or Liar table reveals of each board (a fitted code, the lie), in seat order;
+        () for the other variants or before the end.
+        """
+        if self.phase not in (FINISHED,) or not self._boards:
+            return ()
+        return tuple(line for index, board in enumerate(self._boards) if isinstance(board, VariantBoard)
+                     for line in board.reveal_lines(self._seats[index].name or ""))
 
     @staticmethod
     def _registered(seat: _Seat) -> bool:
@@ -922,12 +982,21 @@ class Table:
         """
         results = self.results()
         return tuple(
-            FinalRow(index, seat.name or "", self._seats[index - 1].code or "", row.broke, row.attempts_used,
+            FinalRow(index, seat.name or "", self._code_shown(index), row.broke, row.attempts_used,
                      row.total if row.points is not None else None,
                      row.points.breaking if row.points is not None else None,
                      row.points.making if row.points is not None else None)
             for index, (seat, row) in enumerate(zip(self._seats, results.players, strict=True))
         )
+
+    def _code_shown(self, index: int) -> str:
+        """The code(s) seat ``index`` had to break, as the results show them (Quad: four; Devious: the one that
+        fitted).
+        """
+        board = self._boards[index] if self._boards else None
+        if isinstance(board, VariantBoard):
+            return " ".join(board._codes_now())
+        return self._seats[index - 1].code or ""
 
     def record(self, registered: Collection[str] | None = None) -> GameRecord:
         """The finished game as a record for the store.
@@ -967,14 +1036,16 @@ class Table:
         own = None
         if you is not None and self._boards:
             board = self._boards[you]
-            maker = self._seats[you - 1].name or ""
+            maker = (self._seats[you - 1].name or "") if self.makes_codes else "Devious"
             owes = self._seats[self._breaker(you)].name if self.phase == MAKING and self._seats[you].code is None else None
-            own = OwnView(board.history, board.attempts_left, maker, owes, self.seat_done(you))
+            rows = tuple(board.rows) if isinstance(board, VariantBoard) and board.boards > 1 else ()
+            own = OwnView(board.history, board.attempts_left, maker, owes, self.seat_done(you), rows)
         return TableView(
             self.table_id, self.version, self.phase, self.ruleset, self.creator.name, tuple(seats), you, own,
             tuple(self.log), self.results() if self.phase == FINISHED else None, self.closed_reason, self.next_due(),
             self.guess_clock, tuple(self.invited), self.rematch_id,
             self.final_rows() if self.phase == FINISHED else None, self.game_id, self.rated,
+            self.variant, self.reveal_lines(),
         )
 
     # -- JSON ------------------------------------------------------------------------------------
@@ -1129,9 +1200,13 @@ class Table:
         if started:
             if any(s.free for s in seats):
                 raise TableDataError("a started game has a free seat")
-            if self.phase in (GUESSING, FINISHED) and any(s.code is None for s in seats):
+            if self.makes_codes and self.phase in (GUESSING, FINISHED) and any(s.code is None for s in seats):
                 raise TableDataError("a code is missing in a game that is being played")
-            self._boards = [DecodingBoard(self.ruleset) for _ in seats]
+            if not self.makes_codes and any(s.code is not None for s in seats):
+                raise TableDataError("nobody sets a code at a Devious table")
+            if not self.makes_codes and self.phase == MAKING:
+                raise TableDataError("a Devious table makes no codes")
+            self._boards = [self._new_board(index) for index in range(len(seats))]
             for index, seat in enumerate(seats):
                 if seat.code is not None:
                     self._boards[self._breaker(index)].set_secret(seat.code)

@@ -10,14 +10,38 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
-from .board import DecodingBoard
+from .board import Attempt
 from .codes import Ruleset
 from .game import GameKind
 from .players import Player
 from .records import GameRecord, PlayerRecord
 from .scoring import Breakdown, breakdown
 from .words import counted
+
+
+class Board(Protocol):
+    """What the results read of a board: a classic :class:`.board.DecodingBoard` or a variant table's."""
+
+    @property
+    def attempts_used(self) -> int:
+        """Guesses played."""
+
+    @property
+    def solved(self) -> bool:
+        """Broken."""
+
+    @property
+    def history(self) -> tuple[Attempt, ...]:
+        """The rows kept in the record."""
+
+    @property
+    def out_of_attempts(self) -> bool:
+        """Every attempt used, not broken."""
+
+    def code_for_record(self) -> str | None:
+        """The code kept in the record."""
 
 
 @dataclass(frozen=True)
@@ -62,22 +86,26 @@ class GameResults:
         return ("The game is now finished.",) + tuple(r.message for r in self.players if r.message)
 
 
-def board_outcome(name: str, board: DecodingBoard) -> str | None:
-    """The line announcing that ``name`` broke their code or failed to, once their board is done; else None."""
+def board_outcome(name: str, board: Board, what: str = "the code") -> str | None:
+    """The line announcing that ``name`` broke their code (``what``: "all four codes" in Quad) or failed to,
+    once their board is done; else None.
+    """
     if board.solved:
-        return f"{name} broke the code in {counted(board.attempts_used, 'attempt')}!"
+        return f"{name} broke {what} in {counted(board.attempts_used, 'attempt')}!"
     if board.out_of_attempts:
-        return f"{name} failed to break the code."
+        return f"{name} failed to break {what}."
     return None
 
 
 def game_results(
-    attempts: int, players: Sequence[Player], boards: Sequence[DecodingBoard], earns: Sequence[bool]
+    attempts: int, players: Sequence[Player], boards: Sequence[Board], earns: Sequence[bool], *,
+    makers: bool = True,
 ) -> GameResults:
     """Each player's outcome and, for those who ``earns``, their points, in seating order.
 
     A player's making points come from how the next player fared on the code they made; a board whose
-    breaker left counts as not broken, so its maker earns as if it failed.
+    breaker left counts as not broken, so its maker earns as if it failed. ``makers`` False: nobody made a
+    code (Devious at a table), so nobody earns making points.
     """
     rows = []
     for index, (player, board) in enumerate(zip(players, boards, strict=True)):
@@ -87,12 +115,14 @@ def game_results(
             points = breakdown(
                 player.name, attempts, board.attempts_used, board.solved, breaker.attempts_used, breaker.solved
             )
+            if not makers:
+                points = Breakdown(points.name, points.breaking, 0)
         rows.append(PlayerResult(player, board.solved, board.attempts_used, points))
     return GameResults(tuple(rows))
 
 
 def game_record(
-    ruleset: Ruleset, results: GameResults, boards: Sequence[DecodingBoard], users: Sequence[bool], *,
+    ruleset: Ruleset, results: GameResults, boards: Sequence[Board], users: Sequence[bool], *,
     table_id: str | None, rated: bool = True,
 ) -> GameRecord:
     """The finished game as a record for the store; a player not among ``users`` is kept without points,
@@ -109,4 +139,4 @@ def game_record(
     ), hot_seat=table_id is None, table_id=table_id, rated=rated)
 
 
-__all__ = ["GameResults", "PlayerResult", "board_outcome", "game_record", "game_results"]
+__all__ = ["Board", "GameResults", "PlayerResult", "board_outcome", "game_record", "game_results"]
