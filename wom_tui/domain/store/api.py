@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from ..moves import TableMove
     from ..presence import Presence, Whereabouts
     from ..table import SeatHolder, Table
+    from ..variants import Variant
 
 T = TypeVar("T")
 
@@ -400,9 +401,9 @@ class Live(Matchmaking, Arenas, Protocol):
     def create_table(
         self, creator: SeatHolder, *, seats: int = ..., attempts: int = ..., ruleset: Ruleset = ...,
         seed: int = ..., grace: float = ..., pace: tuple[float, float] = ..., guess_clock: float | None = ...,
-        origin: str | None = ..., per_address: int = ...,
+        origin: str | None = ..., per_address: int = ..., variant: Variant = ...,
     ) -> Table:
-        """Open a new table with ``creator`` in seat 1 (the rules' defaults are the implementations');
+        """Open a new table with ``creator`` in seat 1, playing ``variant`` (the rules' defaults are the implementations');
         :class:`.table.Refused` if the creator already holds a table that has not started, or the address
         ``origin`` already has ``per_address`` (0: no limit) such tables.
         """

@@ -19,6 +19,7 @@ from ..matchmaking import FILL_AFTER, STRAGGLER_HOLD, WAVE_INTERVAL, Group, Matc
 from ..presence import Presence
 from ..table import CLOSED, COMPUTER_PACE, FINISHED, MAX_SEED, SEAT_GRACE, SeatHolder, Table, check_may_open
 from ..users import COMPUTER_NAMES
+from ..variants import Variant
 from .api import Listing, StoreError
 
 KEEP_ENDED = 600.0
@@ -46,6 +47,7 @@ class TableRules:
         self, creator: SeatHolder, *, seats: int = 2, attempts: int = 10, ruleset: Ruleset = WOM_RULESET,
         seed: int = 0, grace: float = SEAT_GRACE, pace: tuple[float, float] = COMPUTER_PACE,
         guess_clock: float | None = None, origin: str | None = None, per_address: int = 0,
+        variant: Variant = Variant.CLASSIC,
     ) -> Table:
         """Open a new table with ``creator`` in seat 1, opened from the address ``origin`` (None: on this
         machine); :class:`.table.Refused` for rules it cannot have, or when the creator already holds a
@@ -53,7 +55,8 @@ class TableRules:
         decided atomically with the insert: two opens at once cannot both pass).
         """
         table = Table(new_table_id(), creator, seats=seats, attempts=attempts, ruleset=ruleset, seed=seed,
-                      now=self.clock(), grace=grace, pace=pace, guess_clock=guess_clock, origin=origin)
+                      now=self.clock(), grace=grace, pace=pace, guess_clock=guess_clock, origin=origin,
+                      variant=variant)
         self._insert(table, lambda unstarted: check_may_open(unstarted, creator, origin, per_address))
         return table
 

@@ -35,6 +35,7 @@ from ..moderation import ModerationRefused
 from ..moves import MOVES, TableMove
 from ..presence import Presence, Whereabouts
 from ..table import Refused, SeatHolder, Table, TableDataError
+from ..variants import Variant
 from ..users import NameRejected, UserRegistry
 from . import api
 from .api import LiveChange, StoreError
@@ -195,7 +196,7 @@ def _namespace() -> dict[str, Any]:
         space.update(vars(module))
     space.update(Ruleset=Ruleset, MatchQueue=MatchQueue, RatingOf=RatingOf, Ticket=Ticket, TableMove=TableMove,
                  Presence=Presence, Whereabouts=Whereabouts, SeatHolder=SeatHolder, Table=Table, Arena=Arena,
-                 ArenaRules=ArenaRules)
+                 ArenaRules=ArenaRules, Variant=Variant)
     return space
 
 
