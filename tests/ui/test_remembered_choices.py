@@ -137,7 +137,8 @@ async def test_the_new_table_form_opens_with_the_last_rules(data_dir, size):
         await pilot.pause()
         assert await pilot.click("#new-create")
         await wait_for(pilot, lambda: not isinstance(app.screen, NewTableScreen))
-    assert Store(data_dir).choices("local", "table") == {"seats": 3, "attempts": 10, "length": 6, "repeats": False}
+    assert Store(data_dir).choices("local", "table") == {"seats": 3, "attempts": 10, "length": 6, "repeats": False,
+                                                        "variant": "classic"}
     again = build_app(data_dir)
     async with again.run_test(size=size) as pilot:
         again.push_screen(NewTableScreen())

@@ -963,8 +963,8 @@ class Table:
                             makers=self.makes_codes)
 
     def reveal_lines(self) -> tuple[str, ...]:
-        """What the end of a Devious or Liar table reveals of each board (a fitted code, the lie), in seat order;
-        () for the other variants or before the end.
+        """What the end of a Quad, Devious or Liar table reveals of each board (the four codes, a fitted code, the
+        lie), in seat order; () for the other variants or before the end.
         """
         if self.phase not in (FINISHED,) or not self._boards:
             return ()

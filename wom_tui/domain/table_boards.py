@@ -189,7 +189,7 @@ class VariantBoard:
         return codes[0] if codes else None
 
     def reveal_lines(self, name: str) -> tuple[str, ...]:
-        """What the end says of the board ``name`` broke (Devious's fitted code, Liar's lie); () otherwise."""
+        """What the end says of the board ``name`` broke: Quad's four codes, Devious's fitted code, Liar's lie."""
         if self.variant is Variant.DEVIOUS:
             if self.solved:
                 return (f"{name} cornered Devious with {self.rows[-1][0]}.",)
@@ -197,7 +197,7 @@ class VariantBoard:
             return (f"Devious held no code against {name}; {codes[0]} fitted every answer.",) if codes else ()
         if self.variant is Variant.LIAR:
             return (self.lie_line(name),)
-        return ()
+        return (f"{name}'s four codes were {', '.join(self.codes)}.",) if self.codes else ()
 
     def lie_line(self, name: str) -> str:
         """Which answer lied on ``name``'s board (or that the lie never came)."""

@@ -18,6 +18,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from rich.cells import cell_len
+from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -32,11 +33,13 @@ from ..domain.notes import Notes
 from ..domain.ratings import rates
 from ..domain.store import StoreError
 from ..domain.table import CLOSED, FINISHED, GUESSING, MAKING, OPEN, Refused, SeatHolder, SeatView, TableView
+from ..domain.variants import LIE_WITHIN, Variant
 from ..domain.words import counted
 from ..patches.footer import Footer
 from ..widgets.message_log import MessageLog
 from ..widgets.notes_grid import NotesGrid
 from ..widgets.peg_input import PegInput
+from ..widgets.quad_rows import QuadRows
 from ..widgets.seat_list import SeatList
 from ..widgets.wom_board import HistoryTable
 from ..domain.store.api import LiveChange
@@ -151,6 +154,7 @@ class LiveTableScreen(LiveScreen):
         self._seat_list = SeatList(id="table-seats")
         self._message_line = Static(Text(""), id="table-message")
         self._board = HistoryTable(id="table-board")
+        self._quad = QuadRows(id="table-quad")
         self._results = Static(Text(""), id="table-results")
         self._shown_results: tuple[object, ...] | None = None
         self._log = MessageLog(id="table-log")
@@ -163,6 +167,7 @@ class LiveTableScreen(LiveScreen):
                 yield self._message_line
                 yield self._results
                 yield self._board
+                yield self._quad
             with Vertical(id="table-right"):
                 yield self._log
         yield Footer()
@@ -171,6 +176,7 @@ class LiveTableScreen(LiveScreen):
         # (Textual calls LiveScreen.on_mount after this one, as it calls every class's handler: calling
         # it here too ran two feed watchers and two refresh loops, and every change was read twice.)
         self._board.display = False
+        self._quad.display = False
         self._results.display = False
 
     def on_unmount(self) -> None:
@@ -305,7 +311,8 @@ class LiveTableScreen(LiveScreen):
             role = "watching"
         phase = {OPEN: "waiting for players", MAKING: "setting codes", GUESSING: "playing",
                  FINISHED: "finished", CLOSED: "closed"}[view.phase]
-        title = f"{view.creator}'s table · {phase} · {rules.title}, {counted(view.attempts, 'attempt')} · {role}"
+        variant = "" if view.variant is Variant.CLASSIC else f"{view.variant.label} · "
+        title = f"{view.creator}'s table · {variant}{phase} · {rules.title}, {counted(view.attempts, 'attempt')} · {role}"
         title += self._clock_text(view)
         if title != self._shown_title:
             self._shown_title = title
@@ -377,7 +384,7 @@ class LiveTableScreen(LiveScreen):
         elif view.phase == GUESSING and own is not None and own.done:
             self.say("Your board is finished: waiting for the others.")
         elif view.phase == GUESSING and own is not None:
-            self.say(f"Break the code {own.breaking_code_of} set: {counted(own.attempts_left, 'attempt')} left.")
+            self.say(self._break_line(view))
         wants = None
         if view.you is not None and own is not None and not view.seats[view.you].gone:
             if view.phase == MAKING and own.code_for is not None:
@@ -403,7 +410,14 @@ class LiveTableScreen(LiveScreen):
                 else:
                     self.call_after_refresh(entry.focus)
         self._wants = wants
-        if own is not None and view.phase in (GUESSING, FINISHED):
+        quad = own is not None and view.phase in (GUESSING, FINISHED) and view.variant is Variant.QUAD
+        if self._quad.display != quad:
+            self._quad.display = quad
+        if quad and own is not None:
+            self._quad.show_rows(own.rows, view.ruleset)
+            if board.display:
+                board.display = False
+        elif own is not None and view.phase in (GUESSING, FINISHED):
             if not board.display:
                 board.display = True
             shown = (view.you or 0, len(own.history))
@@ -413,6 +427,21 @@ class LiveTableScreen(LiveScreen):
                 board.show_board(SimpleNamespace(history=own.history, ruleset=view.ruleset), owner=view.you or 0)  # type: ignore[arg-type]
         elif board.display:
             board.display = False
+
+    @staticmethod
+    def _break_line(view: TableView) -> str:
+        """What the player breaking their board reads, by the variant."""
+        own = view.own
+        assert own is not None
+        left = counted(own.attempts_left, 'attempt')
+        if view.variant is Variant.DEVIOUS:
+            return f"Corner Devious: it holds no code. {left} left."
+        if view.variant is Variant.QUAD:
+            return f"Break the four codes (the first is {own.breaking_code_of}'s): {left} left."
+        if view.variant is Variant.LIAR:
+            return (f"Break the code {own.breaking_code_of} set; one of the first {LIE_WITHIN} answers lies. "
+                    f"{left} left.")
+        return f"Break the code {own.breaking_code_of} set: {left} left."
 
     def _show_results(self, view: TableView) -> None:
         """The results table: every player, the code they had to break, attempts, points, rating change.
@@ -444,7 +473,8 @@ class LiveTableScreen(LiveScreen):
             # Points as the hot-seat results give them: breaking + making = total.
             points = "—" if row.points is None else (
                 f"{row.breaking}+{row.making}={row.points}" if row.breaking is not None else str(row.points))
-            cells.append((row.name, row.code, f"in {row.attempts}" if row.broke else f"no ({row.attempts})",
+            code = row.code.split()[0] + "+3" if view.variant is Variant.QUAD and row.code else row.code
+            cells.append((row.name, code, f"in {row.attempts}" if row.broke else f"no ({row.attempts})",
                           points,
                           "—" if guest or not rated else changes[row.name]))
         widths = [max(len(line[column]) for line in cells) for column in range(5)]
@@ -457,7 +487,10 @@ class LiveTableScreen(LiveScreen):
                 for column, (cell, width) in enumerate(zip(line, widths, strict=True))
             )
             grid.append(text, style="bold" if number == 0 else "")
-        self._results.update(grid)
+        if view.reveal:  # Quad's four codes, Devious's fitted code, Liar's lie: wrapped under the grid
+            self._results.update(Group(grid, Text("\n".join(view.reveal), style="dim", end="")))
+        else:
+            self._results.update(grid)
         self._results.display = True
 
     # -- the player's own notes (F4; private: kept in this session, never in the table) --------------

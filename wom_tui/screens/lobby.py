@@ -28,6 +28,7 @@ from ..domain.moves import Accept, Decline, Leave
 from ..domain.presence import Presence, online_names
 from ..domain.store.api import LiveChange
 from ..domain.table import CLOSED, FINISHED, GUESS_CLOCKS, OPEN, Refused, SeatHolder, SeatView, Table, TableView
+from ..domain.variants import VARIANTS, Variant
 from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
 from ..domain.words import counted
 from .together import LiveScreen, nudge_player
@@ -80,6 +81,8 @@ def table_line(view: TableView, mine: bool, now: float | None = None) -> Text:
     if view.phase == OPEN:
         text.append(f", {counted(free, 'free seat')}")
     text.append(f"  [{people}]  ")
+    if view.variant is not Variant.CLASSIC:
+        text.append(f"{view.variant.label}, ")
     text.append(f"{view.ruleset.title}, {counted(view.attempts, 'attempt')}", style="dim")
     if view.guess_clock is not None:
         text.append(f", {view.guess_clock:g} s a guess", style="dim")  # the clock, before anyone sits
@@ -526,13 +529,14 @@ class LobbyScreen(LiveScreen):
     def action_new_table(self) -> None:
         """Ask for the rules, then open a table with this session in seat 1."""
 
-        def chosen(rules: tuple[int, int, Ruleset, float | None] | None) -> None:
+        def chosen(rules: tuple[int, int, Ruleset, float | None, Variant] | None) -> None:
             if rules is not None:
                 self.run_worker(self._create(*rules), group="create", exclusive=True)
 
         self.app.push_screen(NewTableScreen(), chosen)
 
-    async def _create(self, seats: int, attempts: int, ruleset: Ruleset, guess_clock: float | None = None) -> None:
+    async def _create(self, seats: int, attempts: int, ruleset: Ruleset, guess_clock: float | None = None,
+                      variant: Variant = Variant.CLASSIC) -> None:
         from ..domain.store import StoreError
         from .live_table import LiveTableScreen
 
@@ -548,7 +552,7 @@ class LobbyScreen(LiveScreen):
                 seed=self.wom.rng.getrandbits(48), grace=self.wom.options.seat_grace,
                 pace=_pace(self.wom.options.computer_pace), guess_clock=guess_clock,
                 origin=self.wom.options.client_address,
-                per_address=self.wom.options.max_open_tables_per_address,
+                per_address=self.wom.options.max_open_tables_per_address, variant=variant,
             )
         except Refused as refused:
             self.say(refused.reason, error=True)
@@ -615,9 +619,9 @@ class InviteScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class NewTableScreen(ModalScreen[tuple[int, int, Ruleset, float | None] | None]):
-    """The rules of a new table: seats 2–4, attempts 5–10, code length and repeats (the WoM setup's), and
-    a clock per guess (off by default).
+class NewTableScreen(ModalScreen[tuple[int, int, Ruleset, float | None, Variant] | None]):
+    """The rules of a new table: seats 2–4, attempts 5–10, the variant (docs/play.md, *Variants*), code length
+    and repeats (the WoM setup's), and a clock per guess (off by default).
     """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -636,6 +640,7 @@ class NewTableScreen(ModalScreen[tuple[int, int, Ruleset, float | None] | None])
         attempts = pick(saved, "attempts", range(MIN_ATTEMPTS, MAX_ATTEMPTS + 1), MAX_ATTEMPTS)
         length = pick(saved, "length", range(4, 9), WOM_RULESET.length)
         repeats = pick(saved, "repeats", [True, False], WOM_RULESET.repeats)
+        variant = pick(saved, "variant", [v.value for v in VARIANTS], Variant.CLASSIC.value)
         with Vertical(id="new-table-dialog", classes="panel"):
             yield Static(Text("Open a table"), classes="panel-title")
             with Horizontal(classes="nt-row"):
@@ -646,6 +651,9 @@ class NewTableScreen(ModalScreen[tuple[int, int, Ruleset, float | None] | None])
                 yield Static(Text("Attempts"), classes="nt-label")
                 yield Select[int]([(str(n), n) for n in range(MIN_ATTEMPTS, MAX_ATTEMPTS + 1)], value=attempts,
                                   allow_blank=False, id="new-attempts")
+                # The variant shares the row (Quad plays 9 attempts and Liar 12 whatever is chosen).
+                yield Select[str]([(v.label, v.value) for v in VARIANTS], value=variant, allow_blank=False,
+                                  id="new-variant")
             with Horizontal(classes="nt-row"):
                 yield Static(Text("Code length"), classes="nt-label")
                 yield Select[int]([(str(n), n) for n in range(4, 9)], value=length,
@@ -674,10 +682,16 @@ class NewTableScreen(ModalScreen[tuple[int, int, Ruleset, float | None] | None])
         except ValueError as error:
             self.query_one("#new-problem", Static).update(Text(str(error)))
             return
+        variant = Variant.from_json(self.query_one("#new-variant", Select).value)
+        problem = variant.refusal(variant.ruleset(ruleset))
+        if problem is not None:
+            self.query_one("#new-problem", Static).update(Text(problem))
+            return
         clock = self.query_one("#new-clock", Select).value
         self.wom.remember(self.FORM, {"seats": int(seats), "attempts": int(attempts),  # type: ignore[arg-type]
-                                      "length": ruleset.length, "repeats": ruleset.repeats})
-        self.dismiss((int(seats), int(attempts), ruleset, float(clock) or None))  # type: ignore[arg-type]
+                                      "length": ruleset.length, "repeats": ruleset.repeats,
+                                      "variant": variant.value})
+        self.dismiss((int(seats), int(attempts), ruleset, float(clock) or None, variant))  # type: ignore[arg-type]
 
     def action_cancel(self) -> None:
         """Back to the lobby without a table."""
