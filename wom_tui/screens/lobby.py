@@ -647,13 +647,14 @@ class NewTableScreen(ModalScreen[tuple[int, int, Ruleset, float | None, Variant]
                 yield Static(Text("Seats"), classes="nt-label")
                 yield Select[int]([(str(n), n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)], value=seats,
                                   allow_blank=False, id="new-seats")
+                # The variant shares the row (the dialog fits 60×20 as before; Quad plays 9 attempts and Liar
+                # 12 whatever is chosen, docs/play.md, *Variants*).
+                yield Select[str]([(f"{v.label} game", v.value) for v in VARIANTS], value=variant,
+                                  allow_blank=False, id="new-variant")
             with Horizontal(classes="nt-row"):
                 yield Static(Text("Attempts"), classes="nt-label")
                 yield Select[int]([(str(n), n) for n in range(MIN_ATTEMPTS, MAX_ATTEMPTS + 1)], value=attempts,
                                   allow_blank=False, id="new-attempts")
-                # The variant shares the row (Quad plays 9 attempts and Liar 12 whatever is chosen).
-                yield Select[str]([(v.label, v.value) for v in VARIANTS], value=variant, allow_blank=False,
-                                  id="new-variant")
             with Horizontal(classes="nt-row"):
                 yield Static(Text("Code length"), classes="nt-label")
                 yield Select[int]([(str(n), n) for n in range(4, 9)], value=length,
