@@ -49,8 +49,10 @@ from ..domain.solo import LifelinePolicy, LifelineResult, SoloGame, SoloSetup
 from ..domain.store.api import LiveChange, StoreError
 from ..domain.table import CLOSED, FINISHED, GUESSING, MAKING, OPEN, SeatHolder, Table, TableView
 from ..domain.users import NameRejected
+from ..domain.variant_game import VariantGame
+from ..domain.variants import Variant
 from ..domain.words import counted
-from .words import MAX_INPUT, clean, guess_line, listing, rules_words, share_words, split, spoken_code
+from .words import MAX_INPUT, clean, colour_word, guess_line, listing, rules_words, share_words, split, spoken_code
 
 if TYPE_CHECKING:
     from ..domain.identity import Identity
@@ -67,7 +69,8 @@ LINE_FORM = "line"
 
 HELP = (
     "Games: solo [rules], daily [digits], quick (quick match), flip (the computer breaks your code).",
-    "Tables: lobby, join N, watch N (spectate), open [seats], computer N, start, invite NAME, accept, decline, leave.",
+    "Variants: solo quad, solo devious, solo strict, solo liar; open 3 quad (a table's seats and variant).",
+    "Tables: lobby, join N, watch N (spectate), open [seats] [variant], computer N, start, invite NAME, accept, leave.",
     "In a game: type a guess (RGBY, 1234); board, last (the last line again), who, clock, notes, share.",
     "Solo: lifeline symbol (costs 1 guess), lifeline position (costs 2). Rules: solo 5 classic norepeats 12g each.",
     "Quick match: computers fills the table now. When the computer breaks your code, answer 2 1 (place, colour).",
@@ -109,6 +112,8 @@ class LineSession:
         """Local play only: the registered name chosen with ``play as NAME`` (None: a guest)."""
         # where the player is: at most one of these
         self.solo: SoloGame | None = None
+        self.variant: VariantGame | None = None
+        """A solo game of a variant (``solo quad``)."""
         self.daily: tuple[str, str] | None = None
         """(day, puzzle) while the solo game is the daily code."""
         self.flip: ComputerBreaksGame | None = None
@@ -246,6 +251,8 @@ class LineSession:
         """What the player is in the middle of, or None."""
         if self.solo is not None and not self.solo.over:
             return "the daily code" if self.daily else "a solo game"
+        if self.variant is not None and not self.variant.over:
+            return f"a {self.variant.variant.label} game"
         if self.flip is not None and not self.flip.over:
             return "a game where the computer breaks your code"
         if self.queued:
@@ -320,7 +327,8 @@ class LineSession:
                  + (", or a guess." if self._in_game() else "; solo, quick or daily starts a game."))
 
     def _in_game(self) -> bool:
-        return (self.solo is not None and not self.solo.over) or (self.flip is not None and not self.flip.over) or (
+        return (self.solo is not None and not self.solo.over) or (self.variant is not None and not self.variant.over) \
+            or (self.flip is not None and not self.flip.over) or (
             self.table_id is not None and not self.watching and self.view is not None
             and self.view.phase in (MAKING, GUESSING))
 
@@ -328,6 +336,9 @@ class LineSession:
         """A guess, a code or an answer for the game under way; False if no game waits for one."""
         if self.solo is not None and not self.solo.over:
             await self._solo_guess(text)
+            return True
+        if self.variant is not None and not self.variant.over:
+            await self._variant_guess(text)
             return True
         if self.flip is not None and not self.flip.over:
             await self._flip_move(text)
@@ -363,6 +374,14 @@ class LineSession:
 
     async def cmd_board(self, rest: str) -> None:
         """The game's history, one line a guess."""
+        if self.variant is not None:
+            played = self.variant
+            for number, variant_row in enumerate(played.rows, 1):
+                self.say(answers_line(number, variant_row.guess, variant_row.answers, played.ruleset,
+                                      played.ruleset.guesses - number))
+            if not played.rows:
+                self.say(f"No guesses yet: {played.variant.label}, {rules_words(played.ruleset)}.")
+            return
         if self.solo is not None:
             game = self.solo
             rows = game.history
@@ -385,7 +404,10 @@ class LineSession:
             return
         if self.view is not None:
             view = self.view
-            if view.own is not None:
+            if view.own is not None and view.own.rows:
+                for number, (guess, answers) in enumerate(view.own.rows, 1):
+                    self.say(answers_line(number, guess, answers, view.ruleset, view.attempts - number))
+            elif view.own is not None:
                 left = view.attempts
                 for number, row in enumerate(view.own.history, 1):
                     left -= 1
@@ -399,9 +421,13 @@ class LineSession:
     # -- solo and the daily code -----------------------------------------------------------------
 
     async def cmd_solo(self, rest: str) -> None:
-        """A solo game (``solo [rules]``)."""
+        """A solo game (``solo [rules]``; ``solo quad|devious|strict|liar [rules]``: a variant, docs/play.md)."""
         if (busy := self._busy()) is not None:
             self.say(f"You are in {busy}: finish it or type leave first.")
+            return
+        variant, rest = variant_word(rest)
+        if variant is not None:
+            await self._variant_solo(variant, rest)
             return
         try:
             setup = parse_solo(rest)
@@ -464,6 +490,41 @@ class LineSession:
         self._event(line)
         if game.over:
             await self._solo_over(game)
+
+    async def _variant_solo(self, variant: Variant, rest: str) -> None:
+        words = rest.lower().split()
+        if not any(word in ("digits", "classic", *PALETTES) for word in words):
+            rest = "classic " + rest  # a variant is played on the classic 4 × 6 unless said otherwise
+        try:
+            setup = parse_solo(rest)
+            name = self._name()
+            game = VariantGame.new(variant, setup.pick_ruleset(self.rng), self.rng, name or "Guest", name is not None)
+        except Refusal as refusal:
+            self.say(f"{refusal.reason} Example: solo {variant.value} 4 classic.")
+            return
+        self._forget_place()
+        self.variant = game
+        for line in split(f"{game.told} {rules_words(game.ruleset)}. Type your first guess."):
+            self._event(line)
+
+    async def _variant_guess(self, text: str) -> None:
+        game = self.variant
+        assert game is not None
+        try:
+            turn = await self._blocking(game.guess, text)  # Devious counts codes: off the loop
+        except InvalidCode as error:
+            self.say(error.reason + code_hint(error.reason, game.ruleset))
+            return
+        except Refusal as refusal:
+            self.say(refusal.reason)
+            return
+        number = game.guesses_used
+        self._event(answers_line(number, game.rows[-1].guess, turn.answers, game.ruleset, game.guesses_left))
+        if game.over:
+            ending = [game.result_message(), *(await self._blocking(game.reveal_lines))]
+            for line in ending:
+                self._event(line)
+            self.say("Type solo " + game.variant.value + " for another game.")
 
     def _lifeline_said(self, result: LifelineResult) -> None:
         game = self.solo
@@ -654,7 +715,8 @@ class LineSession:
             self._forget_place()
             self.say(f"You left table {table_id}.")
             return
-        if self.solo is not None and not self.solo.over or self.flip is not None and not self.flip.over:
+        if self.solo is not None and not self.solo.over or self.flip is not None and not self.flip.over \
+                or self.variant is not None and not self.variant.over:
             self._forget_place()
             self.say("You dropped the game; it is not recorded.")
             return
@@ -662,6 +724,7 @@ class LineSession:
 
     def _forget_place(self) -> None:
         self.solo = None
+        self.variant = None
         self.daily = None
         self.flip = None
         self.table_id = None
@@ -733,10 +796,13 @@ class LineSession:
         self._show(table)
 
     async def cmd_open(self, rest: str) -> None:
-        """Open a table of World of Mastermind (``open [seats]``, 2 to 4; the others join it from the lobby)."""
+        """Open a table of World of Mastermind (``open [seats] [variant]``, 2 to 4 seats; the others join it from
+        the lobby).
+        """
         if (busy := self._busy()) is not None:
             self.say(f"You are in {busy}: finish it or type leave first.")
             return
+        variant, rest = variant_word(rest)
         seats = int(rest) if rest.isdigit() else 2 if not rest else 0
         if not 2 <= seats <= 4:
             self.say("A table has 2 to 4 seats: open 3, for example.")
@@ -746,14 +812,15 @@ class LineSession:
             table = await self._blocking(lambda: self.store.live.create_table(
                 self._holder(), seats=seats, seed=self.rng.getrandbits(48), grace=settings.seat_grace,
                 pace=_pace(settings.computer_pace), origin=settings.client_address,
-                per_address=settings.max_open_tables_per_address))
+                per_address=settings.max_open_tables_per_address, variant=variant or Variant.CLASSIC))
         except Refusal as refusal:
             self.say(refusal.reason)
             return
         self._forget_place()
         self.table_id = table.table_id
-        self.say(f"Your table is open with {seats} seats: the others join it from the lobby; start begins the game "
-                 "(computer N seats HAL9000 in seat N).")
+        kind = f" for {table.variant.label}" if table.variant is not Variant.CLASSIC else ""
+        self.say(f"Your table{kind} is open with {seats} seats: the others join it from the lobby; start begins the "
+                 "game (computer N seats HAL9000 in seat N).")
         self._show(table)
 
     async def cmd_start(self, rest: str) -> None:
@@ -1087,6 +1154,37 @@ def parse_solo(text: str) -> SoloSetup:
         raise Refusal(getattr(error, "reason", None) or str(error)) from None
 
 
+VARIANT_WORDS = {v.value: v for v in Variant if v is not Variant.CLASSIC}
+"""The variants a command names (``solo quad``, ``open 3 liar``); "classic" is the palette's word."""
+
+
+def variant_word(text: str) -> tuple[Variant | None, str]:
+    """The variant named among ``text``'s words (``quad``, ``devious``, ``strict``, ``liar``) and the words left."""
+    words = text.split()
+    found = [w for w in words if w.lower() in VARIANT_WORDS]
+    if not found:
+        return None, text
+    rest = [w for w in words if w.lower() not in VARIANT_WORDS]
+    return VARIANT_WORDS[found[0].lower()], " ".join(rest)
+
+
+def answers_line(number: int, guess: str, answers: Any, ruleset: Ruleset, left: int) -> str:
+    """A guess and the answer of each code in words (a Quad game, solo or at a table; one answer otherwise):
+    ``"Guess 2: R R G G — 1: 2 place 0 colour; 2: broken now; 3: done; 4: 0 place 1 colour. 7 guesses left."``.
+    """
+    if len(answers) == 1:
+        return guess_line(number, guess, answers[0], ruleset, left)
+    parts = []
+    for board, answer in enumerate(answers, 1):
+        if answer is None:
+            parts.append(f"{board}: done")
+        elif answer.black == ruleset.length:
+            parts.append(f"{board}: broken now")
+        else:
+            parts.append(f"{board}: {answer.black} place {answer.white} {colour_word(ruleset)}")
+    return f"Guess {number}: {spoken_code(guess)} — " + "; ".join(parts) + f". {counted(left, 'guess')} left."
+
+
 def seat_words(seat: Any, view: TableView) -> str:
     """One seat in words: ``"2 HAL9000 (computer), 3 guesses, broke the code"``."""
     if seat.kind == "free":
@@ -1108,10 +1206,16 @@ def table_lines(old: TableView | None, new: TableView) -> list[str]:
     lines: list[str] = []
     ruleset = new.ruleset
     if old is None:
-        lines.append(f"The table: {rules_words(ruleset)}.")
+        kind = "" if new.variant is Variant.CLASSIC else f" {new.variant.label},"
+        lines.append(f"The table:{kind} {rules_words(ruleset)}.")
         lines.append("Players: " + "; ".join(seat_words(seat, new) for seat in new.seats) + ".")
     own = new.own
-    if own is not None and old is not None:
+    if own is not None and old is not None and own.rows:  # Quad: four answers a guess
+        done = len(old.own.rows) if old.own is not None else 0
+        for number in range(done + 1, len(own.rows) + 1):
+            guess, answers = own.rows[number - 1]
+            lines.append(answers_line(number, guess, answers, ruleset, new.attempts - number))
+    elif own is not None and old is not None:
         done = len(old.own.history) if old.own is not None else 0
         for number in range(done + 1, len(own.history) + 1):
             row = own.history[number - 1]
@@ -1131,10 +1235,14 @@ def table_lines(old: TableView | None, new: TableView) -> list[str]:
                          f"{spoken_code(ruleset.palette.symbols)}.")
         elif new.phase == GUESSING and own is not None and not own.done:
             clock = f" Each guess has {new.guess_clock:g} seconds." if new.guess_clock else ""
-            lines.append(f"Break {own.breaking_code_of}'s code: type your first guess.{clock}"
+            whose = ("Devious: it holds no code, corner it" if new.variant is Variant.DEVIOUS
+                     else f"{own.breaking_code_of}'s code and three more" if new.variant is Variant.QUAD
+                     else f"{own.breaking_code_of}'s code")
+            lines.append(f"Break {whose}: type your first guess.{clock}"
                          if not own.history else f"Your turn to guess {own.breaking_code_of}'s code.{clock}")
         elif new.phase == FINISHED and new.final is not None:
-            rows = [f"{row.name} {'broke' if row.broke else 'did not break'} {spoken_code(row.code)} "
+            rows = [f"{row.name} {'broke' if row.broke else 'did not break'} "
+                    f"{', '.join(spoken_code(code) for code in row.code.split())} "
                     f"in {counted(row.attempts, 'guess')}"
                     + (f", {counted(row.points, 'point')}" if row.points is not None else "")
                     for row in new.final]
