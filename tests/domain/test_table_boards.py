@@ -14,7 +14,11 @@ from wom_tui.domain.table import FINISHED, GUESSING, SeatHolder, Table
 from wom_tui.domain.table_boards import VariantBoard
 from wom_tui.domain.variants import Variant
 
-from .test_table import ALAN, BEA, refused, running, table
+from wom_tui.domain.scoring import breakdown
+
+from .test_table import ALAN, BEA, refused, running, strings_in, table
+from .test_table_properties import PEOPLE, RULES, apply, holder
+from .test_table_properties import action as ACTION
 
 CODES = {"Alan": "RGBY", "Bea": "RRGG"}
 
@@ -183,3 +187,41 @@ def test_a_stranger_sees_no_code_and_no_guess_of_a_quad_board():
     text = json.dumps([str(view)])
     assert view.own is None and all(code not in text for code in board(t, 0).codes[1:])
     assert table(variant=Variant.QUAD).view_for(None).variant is Variant.QUAD
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(variant=st.sampled_from([Variant.QUAD, Variant.DEVIOUS, Variant.LIAR]), seats=st.integers(2, 3),
+       steps=st.lists(ACTION, max_size=30))
+def test_any_order_of_moves_at_a_variant_table_keeps_its_secrets_reads_back_and_ends(variant, seats, steps):
+    """Random seating, guesses, leaving, dropping, coming back and time (test_table_properties.py's moves) at a
+    Quad, Devious or Liar table: JSON round trips at every step, no code or other's guess shows before the end,
+    the points follow the rules (no making points at Devious), and the table ends once everybody walks away."""
+    live = {p.session + "-0" for p in PEOPLE}
+    sessions = {0: 0, 1: 0, 2: 0}
+    t = Table("t", holder(None, 0, sessions), seats=seats, attempts=5, ruleset=RULES, seed=7, grace=60.0,
+              pace=(1.0, 3.0), variant=variant)
+    now = 0.0
+    for step in [("fill", True), ("codes", "RGG"), *steps]:
+        now = apply(t, step, now, live, sessions)
+        again(t)
+        if t.phase != FINISHED and t._boards:
+            secrets = {code for b in t._boards for code in b.codes} | {s.code for s in t._seats if s.code}
+            for viewer in [None, *range(t.seat_count)]:
+                view = t.view_for(viewer)
+                own = set(t._seats[viewer].guesses) if viewer is not None else set()
+                others = {g for i, s in enumerate(t._seats) if i != viewer for g in s.guesses}
+                assert strings_in(view) & (secrets | others) <= own
+    t.mark_presence(set(), now)
+    t.tick(now + 60.0)
+    t.tick(now + 60.0 + 3.0 * 12 * 4 + 1)
+    assert t.phase == FINISHED or t.phase == "closed"
+    if t.phase == FINISHED:
+        for index, row in enumerate(t.results().players):
+            if row.points is not None:
+                breaker = t.results().players[(index + 1) % t.seat_count]
+                expected = breakdown(row.player.name, t.attempts, row.attempts_used, row.broke,
+                                     breaker.attempts_used, breaker.broke)
+                assert row.points.breaking == expected.breaking
+                assert row.points.making == (0 if variant is Variant.DEVIOUS else expected.making)
+        assert len(t.view_for(None).reveal) == seats
+        again(t)
