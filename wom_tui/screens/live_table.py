@@ -488,6 +488,7 @@ class LiveTableScreen(LiveScreen):
             )
             grid.append(text, style="bold" if number == 0 else "")
         if view.reveal:  # Quad's four codes, Devious's fitted code, Liar's lie: wrapped under the grid
+            grid.end = "\n"  # (the lines below start on a line of their own)
             self._results.update(Group(grid, Text("\n".join(view.reveal), style="dim", end="")))
         else:
             self._results.update(grid)
