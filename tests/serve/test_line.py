@@ -1,5 +1,6 @@
 """Line mode over real SSH (``ssh -t host line``): a whole quick match with HAL9000 read as the client reads
-it, a line player and a full-screen player finishing one table, the choice remembered, bad input.
+it, a Quad table in words, a line player and a full-screen player finishing one table, the choice remembered,
+bad input.
 
 One server for the module, of its own: quick match fills at once (``fill_after=0``) and the computers move
 without a person's pace, so that a game is played in seconds.
@@ -140,6 +141,38 @@ async def test_a_quick_match_with_hal9000_over_ssh_in_plain_lines(line_server: G
     assert said[-1] == "Goodbye, thanks for playing World of Mastermind!"
     (game,) = [g for g in store.games() if any(p.name == "Lena" for p in g.players)]
     assert [(p.name, p.broke) for p in game.players] == [("Lena", True), ("HAL9000", True)]
+
+
+@shared
+async def test_a_quad_table_with_hal9000_over_ssh_in_plain_lines(line_server: GameServer) -> None:
+    """A variant at a table over SSH (docs/play.md, *Variants*): four answers a guess in words, the codes at the end."""
+    key = registered(line_server, "Quinn")
+    conn = await connect(line_server, "quinn", key)
+    client = await open_line(conn)
+    await client.wait_for(r"^World of Mastermind, line mode\. You are Quinn\.")
+    client.type("open 2 quad\r")
+    await client.wait_for(r"^Your table for Quad is open with 2 seats")
+    client.type("computer 2\r")
+    await client.wait_for(r"HAL9000 sat in seat 2")
+    client.type("start\r")
+    await client.wait_for(r"^Set your code for HAL9000")
+    client.type("RGBY\r")
+    await client.wait_for(r"^Break HAL9000's code and three more")
+    store = Store(line_server.settings.data_dir)
+    (table,) = [t for t in store.live.tables().tables if "Quinn" in t.names]
+    codes = table._boards[0].codes
+    for code in dict.fromkeys(codes):
+        client.type(code + "\r")
+    first = await client.wait_for(r"^Guess 1: ")
+    results = await client.wait_for(r"^Results: ")
+    client.type("quit\r")
+    await asyncio.wait_for(client.closed.wait(), WAIT)
+    conn.close()
+    assert b"\x1b" not in bytes(client.raw)
+    assert first.startswith(f"Guess 1: {' '.join(codes[0])} — 1: broken now; 2: ") and "; 4: " in first
+    assert results.startswith(f"Results: Quinn broke {' '.join(codes[0])}, ")
+    assert all(len(line) <= 120 for line in client.lines)
+    assert store.live.table(table.table_id).variant.value == "quad"
 
 
 @shared
