@@ -28,7 +28,8 @@ async def _open_variant_table(pilot, variant: str, attempts: int = 5) -> str:
                    message="the form")
     app.screen.query_one("#new-variant").value = variant
     app.screen.query_one("#new-attempts").value = attempts
-    await pilot.pause()
+    await wait_for(pilot, lambda: _text(app, "#new-problem").startswith(variant.capitalize() + ":"),
+                   message="the variant said in one line")
     assert await pilot.click("#new-create")
     await wait_for(pilot, lambda: isinstance(app.screen, LiveTableScreen) and app.screen.view is not None,
                    message="at the new table")

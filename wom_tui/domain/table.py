@@ -162,6 +162,15 @@ class _HolderShape(msgspec.Struct, forbid_unknown_fields=True):
     def holder(self) -> SeatHolder:
         return SeatHolder(self.name, self.session, self.registered)
 
+TABLE_BRIEF = {
+    Variant.CLASSIC: "",
+    Variant.QUAD: f"Quad: {QUAD_BOARDS} codes a board, {QUAD_GUESSES} attempts.",
+    Variant.DEVIOUS: "Devious: no codes set; the table answers.",
+    Variant.STRICT: "Strict: each guess must fit the answers.",
+    Variant.LIAR: f"Liar: one early answer lies; {LIAR_GUESSES} attempts.",
+}
+"""Each variant at a table in one short line (at most 46 characters: one line of the table form at 60×20)."""
+
 
 # ---------------------------------------------------------------- views (what a viewer may see)
 

@@ -27,7 +27,7 @@ from ..domain.codes import WOM_RULESET, Ruleset
 from ..domain.moves import Accept, Decline, Leave
 from ..domain.presence import Presence, online_names
 from ..domain.store.api import LiveChange
-from ..domain.table import CLOSED, FINISHED, GUESS_CLOCKS, OPEN, Refused, SeatHolder, SeatView, Table, TableView
+from ..domain.table import CLOSED, FINISHED, GUESS_CLOCKS, OPEN, TABLE_BRIEF, Refused, SeatHolder, SeatView, Table, TableView
 from ..domain.variants import VARIANTS, Variant
 from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
 from ..domain.words import counted
@@ -668,6 +668,11 @@ class NewTableScreen(ModalScreen[tuple[int, int, Ruleset, float | None, Variant]
             with Horizontal(id="new-buttons"):
                 yield Button("Open table", id="new-create", variant="primary")
                 yield Button("Cancel", id="new-cancel")
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """A variant chosen: what it is, in one line (Quad and Liar set their own attempts)."""
+        if event.select.id == "new-variant" and isinstance(event.value, str):
+            self.query_one("#new-problem", Static).update(Text(TABLE_BRIEF[Variant.from_json(event.value)]))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
