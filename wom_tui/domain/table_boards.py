@@ -16,6 +16,7 @@ table's seed and the board's index, so a table read back from its JSON replays e
 
 from __future__ import annotations
 
+import functools
 import random
 
 from .board import Attempt
@@ -117,9 +118,7 @@ class VariantBoard:
 
     def _answer(self, board: int, guess: str) -> Feedback:
         if self.variant is Variant.DEVIOUS:
-            from .strategies.variants import devious_answer
-
-            return devious_answer(self.ruleset, self.pairs(0), guess, self._rng("devious").getrandbits(32))
+            return _devious(self.ruleset, tuple(self.pairs(0)), guess, self._rng("devious").getrandbits(32))
         truth = feedback(self.codes[board], guess)
         if self.variant is Variant.LIAR and len(self.rows) == self.lie_at and not truth.solves(self.ruleset.length):
             return lie_answer(self.ruleset, truth, self._rng("lie-answer"))
@@ -211,6 +210,16 @@ class VariantBoard:
             return f"{name} broke the code with guess #{self.lie_at + 1}, the one that was to lie."
         return (f"{name}'s board lied at guess #{self.lie_at + 1}: it said {told.black} black, {told.white} white; "
                 f"the truth was {truth.black} black, {truth.white} white.")
+
+
+@functools.lru_cache(maxsize=4096)
+def _devious(ruleset: Ruleset, history: tuple[tuple[str, Feedback], ...], guess: str, seed: int) -> Feedback:
+    """Devious's answer, kept: a table is read back (every answer replayed) by each process at each change, and
+    the same board's answers would be counted again each time (tens of ms on 5 × 8).
+    """
+    from .strategies.variants import devious_answer
+
+    return devious_answer(ruleset, list(history), guess, seed)
 
 
 __all__ = ["BOARD_VARIANTS", "VariantBoard"]
