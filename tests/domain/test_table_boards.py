@@ -102,6 +102,8 @@ def test_liar_lies_once_among_the_first_three_answers_and_the_end_says_where():
     assert line == (f"Alan's board lied at guess #{lie_at + 1}: it said {told[lie_at].black} black, "
                     f"{told[lie_at].white} white; the truth was {truth[lie_at].black} black, {truth[lie_at].white} white.")
     assert line in t2.log
+    assert t2.view_for(ALAN).own.lied_row == lie_at and t.view_for(BEA).own.lied_row is None  # Bea never guessed
+    assert running(BEA, variant=Variant.LIAR, codes=CODES).view_for(ALAN).own.lied_row is None
 
 
 def test_a_liar_guess_that_breaks_the_code_is_never_the_lie():

@@ -98,5 +98,8 @@ async def test_quad_devious_and_liar_tables_through_the_screens(data_dir: Path) 
         await wait_for(pilot, lambda: app.screen.view.phase == "finished", message="Liar over")
         await wait_for(pilot, lambda: "Alan's board lied at guess" in screen_text(app)
                        or "the one that was to lie" in screen_text(app), message="the lie revealed")
+        lied = app.screen.view.own.lied_row
+        if lied is not None:  # the row that lied is marked on Alan's board
+            assert "← the lie" in app.screen.query_one("#table-board").get_cell(str(lied + 1), "text").plain
         await no_blink(pilot)
     assert len(store.games()) == 3

@@ -217,6 +217,8 @@ class OwnView:
     done: bool
     rows: tuple[tuple[str, tuple[Feedback | None, ...]], ...] = ()
     """At a Quad table: each guess and the answer of each of the four codes (None: broken before)."""
+    lied_row: int | None = None
+    """At a Liar table once it is over: the row (0-based) of this board whose answer lied."""
 
 
 @dataclass(frozen=True)
@@ -1048,7 +1050,8 @@ class Table:
             maker = (self._seats[you - 1].name or "") if self.makes_codes else "Devious"
             owes = self._seats[self._breaker(you)].name if self.phase == MAKING and self._seats[you].code is None else None
             rows = tuple(board.rows) if isinstance(board, VariantBoard) and board.boards > 1 else ()
-            own = OwnView(board.history, board.attempts_left, maker, owes, self.seat_done(you), rows)
+            lied = board.lied_row if isinstance(board, VariantBoard) and self.phase == FINISHED else None
+            own = OwnView(board.history, board.attempts_left, maker, owes, self.seat_done(you), rows, lied)
         return TableView(
             self.table_id, self.version, self.phase, self.ruleset, self.creator.name, tuple(seats), you, own,
             tuple(self.log), self.results() if self.phase == FINISHED else None, self.closed_reason, self.next_due(),

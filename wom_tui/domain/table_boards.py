@@ -198,6 +198,14 @@ class VariantBoard:
             return (self.lie_line(name),)
         return (f"{name}'s four codes were {', '.join(self.codes)}.",) if self.codes else ()
 
+    @property
+    def lied_row(self) -> int | None:
+        """Liar: the row (0-based) whose answer was a lie, once it was told (None: no lie, or not yet)."""
+        if self.lie_at is None or self.lie_at >= len(self.rows):
+            return None
+        guess, answers = self.rows[self.lie_at]
+        return None if answers[0] == feedback(self.codes[0], guess) else self.lie_at
+
     def lie_line(self, name: str) -> str:
         """Which answer lied on ``name``'s board (or that the lie never came)."""
         assert self.lie_at is not None

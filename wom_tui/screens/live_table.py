@@ -18,7 +18,6 @@ from types import SimpleNamespace
 from typing import Any
 
 from rich.cells import cell_len
-from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -156,6 +155,7 @@ class LiveTableScreen(LiveScreen):
         self._board = HistoryTable(id="table-board")
         self._quad = QuadRows(id="table-quad")
         self._results = Static(Text(""), id="table-results")
+        self._reveal = Static(Text(""), id="table-reveal")
         self._shown_results: tuple[object, ...] | None = None
         self._log = MessageLog(id="table-log")
         self._entries: list[PegInput] = []
@@ -166,6 +166,7 @@ class LiveTableScreen(LiveScreen):
                 yield self._seat_list
                 yield self._message_line
                 yield self._results
+                yield self._reveal
                 yield self._board
                 yield self._quad
             with Vertical(id="table-right"):
@@ -178,6 +179,7 @@ class LiveTableScreen(LiveScreen):
         self._board.display = False
         self._quad.display = False
         self._results.display = False
+        self._reveal.display = False
 
     def on_unmount(self) -> None:
         # (LiveScreen.on_unmount runs too.) Left by another way than Esc (the palette, the main menu):
@@ -425,6 +427,8 @@ class LiveTableScreen(LiveScreen):
                 # Only when this player's board changed: another seat's guess leaves it (and its scroll) alone.
                 self._shown_board = shown
                 board.show_board(SimpleNamespace(history=own.history, ruleset=view.ruleset), owner=view.you or 0)  # type: ignore[arg-type]
+            if own.lied_row is not None:
+                board.mark_row(own.lied_row + 1, "← the lie")
         elif board.display:
             board.display = False
 
@@ -487,11 +491,10 @@ class LiveTableScreen(LiveScreen):
                 for column, (cell, width) in enumerate(zip(line, widths, strict=True))
             )
             grid.append(text, style="bold" if number == 0 else "")
+        self._results.update(grid)
         if view.reveal:  # Quad's four codes, Devious's fitted code, Liar's lie: wrapped under the grid
-            grid.end = "\n"  # (the lines below start on a line of their own)
-            self._results.update(Group(grid, Text("\n".join(view.reveal), style="dim", end="")))
-        else:
-            self._results.update(grid)
+            self._reveal.update(Text("\n".join(view.reveal), style="dim", end=""))
+            self._reveal.display = True
         self._results.display = True
 
     # -- the player's own notes (F4; private: kept in this session, never in the table) --------------

@@ -192,6 +192,18 @@ class HistoryTable(DataTable[Text]):
             self.scroll_end(animate=False)
 
 
+    def mark_row(self, number: int, note: str) -> None:
+        """Add ``note`` to row ``number``'s feedback (a Liar board's lie, revealed at the end)."""
+        key = str(number)
+        if key not in self.rows:
+            return
+        text = self.get_cell(key, "text")
+        if note in text.plain:
+            return
+        self._cells_drawn.clear()
+        self._lines_drawn.clear()
+        self.update_cell(key, "text", Text(f"{text.plain}  {note}", end="", style="bold"), update_width=True)
+
 
 _MARKS: dict[str, tuple[str, str]] = {
     "waiting": ("·", "setting"),
