@@ -227,3 +227,23 @@ def test_any_order_of_moves_at_a_variant_table_keeps_its_secrets_reads_back_and_
                 assert row.points.making == (0 if variant is Variant.DEVIOUS else expected.making)
         assert len(t.view_for(None).reveal) == seats
         again(t)
+
+
+def test_hal9000_corners_a_devious_table_within_five_guesses_whatever_the_tables_seed():
+    for seed in range(12):
+        t = Table("t1", ALAN, seats=2, attempts=6, seed=seed, pace=(2.0, 2.0), variant=Variant.DEVIOUS)
+        t.seat_computer(ALAN, 1, "HAL9000")
+        t.start(ALAN, 0.0)
+        t.leave(ALAN, 0.0)
+        play_out(t)
+        assert board(t, 1).solved and board(t, 1).attempts_used <= 5, seed
+
+
+def test_a_rematch_of_a_quad_table_is_a_quad_table_of_nine_guesses():
+    t = running(BEA, variant=Variant.QUAD, codes=CODES)
+    t.leave(BEA, 1.0)
+    t.leave(ALAN, 1.0)  # both walk away: the game is over
+    assert t.phase == FINISHED
+    again_table = t.rematch(ALAN, "t2", seed=9, now=2.0)
+    assert again_table.variant is Variant.QUAD and again_table.attempts == 9
+    assert Table.from_json(again_table.to_json()).variant is Variant.QUAD
