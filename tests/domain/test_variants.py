@@ -259,6 +259,8 @@ def test_any_game_of_any_variant_follows_its_rules_and_reads_back_at_every_step(
 def test_a_game_drawn_from_a_seed_is_the_same_game_again(variant, seed):
     one, two = (VariantGame.new(variant, CLASSIC, random.Random(seed)) for _ in range(2))
     for typed in ("RRGG", "BBYY", "WKWK"):
+        if one.over:  # a drawn code guessed at once (seed 6432679: a classic game's RRGG)
+            break
         if one.refusal(typed) is None:  # Strict
             assert one.guess(typed) == two.guess(typed)
     assert one.as_json() == two.as_json()
