@@ -114,15 +114,35 @@ async def test_the_podium_once_it_is_over(data_dir: Path) -> None:
 
 
 @pytest.mark.parametrize("size", [(80, 24), (60, 20)])
-async def test_the_menu_shows_the_arena_with_its_countdown_and_c_opens_it(data_dir: Path, size) -> None:
+async def test_the_menu_and_the_lobby_show_the_arena_with_its_countdown_and_c_opens_it(data_dir: Path, size) -> None:
+    from wom_tui.screens.lobby import LobbyScreen
+    from wom_tui.screens.menu import MenuScreen
+
+    clock = [1_000_000.0]
     store = Store(data_dir)
+    store.live.clock = lambda: clock[0]
     store.live.start_arena("arena-1", 30, ArenaRules(), starts_in=3000.0)
     app = build_app(data_dir)
+    app.store.live.clock = lambda: clock[0]
     async with app.run_test(size=size) as pilot:
-        await wait_for(pilot, lambda: "c   Code Arena starts in 49:" in screen_text(app), message="the countdown")
+        await wait_for(pilot, lambda: "c   Code Arena starts in 50:00" in screen_text(app), message="the countdown")
         await wait_for(pilot, lambda: "x   Quit" in screen_text(app), message="every entry still in view (refitted)")
+        clock[0] += 1
+        await wait_for(pilot, lambda: "c   Code Arena starts in 49:59" in screen_text(app), message="it ticks")
         await pilot.press("c")
         await wait_for(pilot, lambda: isinstance(app.screen, ArenaScreen), message="the arena")
+        await pilot.press("escape", "l")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen)
+                       and "Code Arena starts in 49:59 — press c to see it" in screen_text(app), message="the lobby's line")
+        line = app.screen.query_one("#lobby-arena")
+        clock[0] += 3000
+        await wait_for(pilot, lambda: "Code Arena: 29:59 left — press c to join" in screen_text(app), message="on now")
+        assert line.region.height == 1
+        clock[0] += 1800
+        await wait_for(pilot, lambda: not line.display and "Code Arena" not in screen_text(app), message="gone")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen) and "Code Arena" not in screen_text(app)
+                       and "x   Quit" in screen_text(app), message="gone from the menu too")
 
 
 async def test_my_stats_show_the_arenas_a_player_finished(data_dir: Path) -> None:

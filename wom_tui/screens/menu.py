@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 
 from ..modes import MODES
 from ..patches.footer import Footer
+from ..widgets.arena_countdown import ARENA_LOOK
 from ..widgets.pegs import STANDARD, current_scheme
 from ..patches.screens import OpenedOnce
 from ..patches.state_classes import set_state_classes
@@ -23,8 +24,6 @@ from .host import WomHost
 if TYPE_CHECKING:
     from ..domain.arena import Arena
 
-ARENA_LOOK = 15.0
-"""Seconds between two reads of the arena by the menu (its countdown is redrawn every second from the last read)."""
 
 TITLE_WORD = "MASTERMIND"
 _TITLE_COLOURS = ("Red", "Orange", "Yellow", "Green", "Cyan", "Blue", "Violet", "Pink", "Red", "Orange")
