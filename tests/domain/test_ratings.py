@@ -159,3 +159,33 @@ def test_thrown_games_with_a_second_name_hardly_move_a_rating():
     book = rate_games(rushed[:6])
     again = RatingBook.from_json(book.as_json())
     assert catch_up(again, rushed).as_json() == rate_games(rushed).as_json()
+
+
+def arena_game(game_id: str, at: str, *lines: tuple[str, bool, bool, int]) -> GameSummary:
+    """A game a Code Arena paired (the record names the arena)."""
+    return live_game(game_id, at, *lines)._replace(arena="arena-1")
+
+
+def test_an_arena_game_is_exempt_from_the_repeat_rule_but_not_from_the_others():
+    # Twelve real games within an hour: at tables each after the first counts a tenth; paired by an arena
+    # (the system chose the pairing) each counts in full, exactly as the same games days apart.
+    at_tables = [live_game(f"r{n:02d}", f"2026-01-01T00:{n * 4:02d}:00+00:00",
+                           ("Alan", True, True, 2), ("Bob", True, False, 5)) for n in range(12)]
+    in_arena = [game._replace(arena="arena-1") for game in at_tables]
+    apart = [live_game(f"r{n:02d}", f"2026-01-{n + 1:02d}T00:00:00+00:00",
+                       ("Alan", True, True, 2), ("Bob", True, False, 5)) for n in range(12)]
+    assert rate_games(at_tables).rating("Alan").value < 1200  # type: ignore[union-attr]
+    book = rate_games(in_arena)
+    assert [r.history for r in book.players.values()] == [r.history for r in rate_games(apart).players.values()]
+    # A loser who never guessed still makes an arena game count a tenth.
+    thrown = [arena_game(f"t{n:02d}", f"2026-01-01T00:{n * 4:02d}:00+00:00",
+                         ("Alan", True, True, 2), ("Bob", True, False, 0)) for n in range(12)]
+    assert rate_games(thrown).rating("Alan").value < 1100  # type: ignore[union-attr]
+    # An arena meeting is still noted: a table game right after it counts a tenth, as after any meeting.
+    after = live_game("s00", "2026-01-01T00:50:00+00:00", ("Alan", True, True, 2), ("Bob", True, False, 5))
+    assert rated_game(after).weight == 1.0  # type: ignore[union-attr]
+    full, tenth = rate_games([in_arena[0]]), rate_games([in_arena[0], after])
+    first = full.rating("Alan").value  # type: ignore[union-attr]
+    assert 0 < tenth.rating("Alan").value - first < (first - 1000) / 5  # type: ignore[union-attr]
+    # A hot-seat summary naming an arena (no such record can be made) is not an arena game.
+    assert not rated_game(in_arena[0]._replace(hot_seat=True)).arena  # type: ignore[union-attr]

@@ -164,12 +164,30 @@ async def test_my_stats_show_the_arenas_a_player_finished(data_dir: Path) -> Non
     store.live._swap_arena(lambda current: (current.finish_game(table.table_id, boards, [b[1] for b in boards],
                                                                 clock[0] + 60), [], None))
     clock[0] += 400
+    # The game as the store recorded it names its arena: My stats counts it, Replays labels it.
+    from dataclasses import replace
+
+    from wom_tui.domain.codes import WOM_RULESET
+    from wom_tui.domain.records import GameRecord
+
+    from .test_stats_replays_daily import breaker
+
+    duel = GameRecord("wom", WOM_RULESET.with_guesses(8), (breaker("Alan", "RGYB", ["RGBY", "RGYB"], points=7),
+                                                           breaker("Bea", "BYWR", ["RRGG"] * 8, points=1)),
+                      "2026-11-20T10:00:00+00:00")
+    store.record_game(replace(duel, hot_seat=False, table_id=table.table_id, arena="arena-1"))
+    store.record_game(replace(duel, finished_at="2026-11-20T11:00:00+00:00", hot_seat=True))  # no label
     app = build_app(data_dir)
     app.store.live.clock = lambda: clock[0]
     async with app.run_test(size=(80, 24)) as pilot:
         app.call_later(app.action_stats, "Alan")
-        await wait_for(pilot, lambda: "Code Arena: 1 played · best 1st" in screen_text(app), message="the arena line")
-        assert "last 1st of 2, 2 points" in screen_text(app)
+        await wait_for(pilot, lambda: "Code Arena: 1 played, 1 game · best 1st" in screen_text(app),
+                       message="the arena line")
+        assert "1 on the podium · last 1st of 2, 2" in screen_text(app)  # (the line wraps at 80 columns)
+        app.call_later(app.action_replays)
+        await wait_for(pilot, lambda: "Arena" in screen_text(app) and "WoM" in screen_text(app), message="labelled")
+        await pilot.press("end", "enter")  # the oldest: the arena's game
+        await wait_for(pilot, lambda: "WoM · Code Arena arena-1 ·" in screen_text(app), message="the replay says so")
 
 
 @pytest.mark.parametrize("size", [(80, 24), (60, 20)])

@@ -324,6 +324,7 @@ class _TableShape(msgspec.Struct, forbid_unknown_fields=True):
     unrated: bool | msgspec.UnsetType = msgspec.UNSET
     variant: Variant | msgspec.UnsetType = msgspec.UNSET
     berserk: Annotated[list[int], msgspec.Meta(min_length=1)] | msgspec.UnsetType = msgspec.UNSET
+    arena: Annotated[str, msgspec.Meta(min_length=1, max_length=64)] | msgspec.UnsetType = msgspec.UNSET
 
 
 _TABLE_MESSAGES = {
@@ -412,6 +413,8 @@ class Table:
         answers, a person's and a computer's alike."""
         self.berserk: frozenset[int] = frozenset()
         """The seats (indexes) that play on half the clock: a Code Arena's berserk players (:mod:`.arena`)."""
+        self.arena: str | None = None
+        """The Code Arena that paired this table (its id): its game's record says so (:mod:`.arena`)."""
         self._seats = [_Seat() for _ in range(seats)]
         self._seats[0].holder = creator
         self._boards: list[DecodingBoard] = []
@@ -939,7 +942,8 @@ class Table:
             self._registered(seat) and (registered is None or name_key(seat.name or "") in registered)
             for seat in self._seats
         ]
-        return game_record(self.ruleset, self.results(), self._boards, users, table_id=self.table_id, rated=self.rated)
+        return game_record(self.ruleset, self.results(), self._boards, users, table_id=self.table_id, rated=self.rated,
+                           arena=self.arena)
 
     # -- views -----------------------------------------------------------------------------------
 
@@ -1006,6 +1010,8 @@ class Table:
             extras["variant"] = self.variant.as_json()
         if self.berserk:
             extras["berserk"] = sorted(self.berserk)
+        if self.arena is not None:
+            extras["arena"] = self.arena
         return extras
 
     def _to_json(self) -> dict[str, Any]:
@@ -1083,6 +1089,8 @@ class Table:
             if table.guess_clock is None or not set(shape.berserk) <= set(range(len(shape.seats))):
                 raise TableDataError("'berserk' names seats of a table with a clock")
             table.berserk = frozenset(shape.berserk)
+        if shape.arena is not msgspec.UNSET:
+            table.arena = shape.arena
         table._seats = [cls._seat_from_shape(number, seat, ruleset, table.guess_clock is not None)
                         for number, seat in enumerate(shape.seats, 1)]
         table._check_loaded()
