@@ -1,8 +1,8 @@
 """One line saying a coming or running Code Arena's countdown, ticking each second (docs/play.md, *Code Arena*).
 
-The arena is read every :data:`ARENA_LOOK` seconds (in a thread); between reads one timer redraws this line
-only, and only when its words change (no layout: the line's size is fixed). No arena, or one over: the line
-is hidden.
+One timer, each second: it redraws this line only, and only when its words change (no layout: the line's size
+is fixed), and every :data:`ARENA_LOOK` seconds reads the arena again (in a thread). No arena, or one over: the
+line is hidden.
 """
 
 from __future__ import annotations
@@ -51,10 +51,18 @@ class ArenaCountdown(Static):
         self.words: str | None = None
         self.display = False
 
+    _seconds = 0
+
     def on_mount(self) -> None:
         self._look()
-        self.set_interval(ARENA_LOOK, self._look)
-        self.set_interval(1.0, self.tick)
+        self.set_interval(1.0, self._second)
+
+    def _second(self) -> None:
+        self._seconds += 1
+        if self._seconds % int(ARENA_LOOK) == 0:
+            self._look()
+        else:
+            self.tick()
 
     def _look(self) -> None:
         self.run_worker(self._fetch, group="arena-countdown",  # type: ignore[arg-type]  # (Textual's ResultType)
