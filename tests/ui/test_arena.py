@@ -113,8 +113,8 @@ async def test_the_podium_once_it_is_over(data_dir: Path) -> None:
         assert arena.arena_id == "arena-1"
 
 
-@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
-async def test_the_menu_and_the_lobby_show_the_arena_with_its_countdown_and_c_opens_it(data_dir: Path, size) -> None:
+async def test_the_menu_and_the_lobby_show_the_arena_with_its_countdown_and_c_opens_it(data_dir: Path) -> None:
+    # One app at 80×24, resized to 60×20 once in the lobby: the countdown ticks, turns into "left", then goes.
     from wom_tui.screens.lobby import LobbyScreen
     from wom_tui.screens.menu import MenuScreen
 
@@ -124,7 +124,7 @@ async def test_the_menu_and_the_lobby_show_the_arena_with_its_countdown_and_c_op
     store.live.start_arena("arena-1", 30, ArenaRules(), starts_in=3000.0)
     app = build_app(data_dir)
     app.store.live.clock = lambda: clock[0]
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: "c   Code Arena starts in 50:00" in screen_text(app), message="the countdown")
         await wait_for(pilot, lambda: "x   Quit" in screen_text(app), message="every entry still in view (refitted)")
         clock[0] += 1
@@ -135,6 +135,7 @@ async def test_the_menu_and_the_lobby_show_the_arena_with_its_countdown_and_c_op
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen)
                        and "Code Arena starts in 49:59 — press c to see it" in screen_text(app), message="the lobby's line")
         line = app.screen.query_one("#lobby-arena")
+        await pilot.resize_terminal(60, 20)
         clock[0] += 3000
         await wait_for(pilot, lambda: "Code Arena: 29:59 left — press c to join" in screen_text(app), message="on now")
         assert line.region.height == 1
