@@ -77,8 +77,10 @@ class MenuScreen(OpenedOnce[None]):
     def _fit(self) -> None:
         """A menu taller than 80×24 allows (served and signed in, a message of the day, an arena on) sets its own
         breakpoints from the rows it needs: first the padding and the blank lines give way (``-snug``: every
-        line of text stays), then the title and the welcome line too (``-packed``), last the box's border
-        (``-bare``), so that every entry, Quit last, stays in view. A menu that fits 80×24 keeps the class's.
+        line of text stays), then the title and the welcome line too (``-packed``), then the box's bottom border
+        (``-bare``: the top one stays, where the corner badge sits), last the served greeting (``-stripped``: the
+        badge still says who you are; a long message of the day), so that every entry, Quit last, stays in view.
+        A menu that fits 80×24 keeps the class's.
         """
         try:
             entries = len(self._entries())
@@ -93,10 +95,14 @@ class MenuScreen(OpenedOnce[None]):
             return
         snug = tall - 2 - 2 - (1 if motd else 0) - (1 if greeting else 0)
         packed = snug - 3  # the world line, the title and the welcome line
+        bare = packed - 1  # the box's bottom border
         # Per menu (its entries and lines), so an instance attribute over the class's.
         self.VERTICAL_BREAKPOINTS = [(0, "-bare"), (packed, "-packed"), (snug, "-snug"), (tall, "-tall")]
+        if greeting:
+            self.VERTICAL_BREAKPOINTS.insert(0, (0, "-stripped"))
+            self.VERTICAL_BREAKPOINTS[1] = (bare, "-bare")
 
-    _LEVELS = ("-bare", "-packed", "-snug", "-short", "-tall")
+    _LEVELS = ("-stripped", "-bare", "-packed", "-snug", "-short", "-tall")
     """Every class :meth:`_fit`'s breakpoints set."""
 
     def _refit(self) -> None:
