@@ -82,7 +82,7 @@ def test_a_person_who_never_sets_a_code_gets_one_drawn_from_the_seed_when_the_co
     assert kept.code_deadline == 10.0 + CODE_CLOCK
     table.tick(10.0 + CODE_CLOCK - 0.1)
     assert table.phase == MAKING
-    table.tick(10.0 + CODE_CLOCK + 500)  # a tick that comes late draws the same code, dated at the deadline
+    table.tick(10.0 + CODE_CLOCK + 500)  # a tick that comes late draws the same code (guessing starts then)
     assert table.phase == GUESSING and table.code_deadline is None and "code_deadline" not in table.to_json()
     assert "Bob did not set a code in time: one was drawn for Ann to break." in table.log
     assert table.view_for(BOB).code_deadline is None

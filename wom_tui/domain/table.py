@@ -895,7 +895,7 @@ class Table:
             if self.phase == GUESSING and seat.deadline is not None and seat.deadline <= now:
                 self._time_out(index)
         if self.phase == MAKING and self.code_deadline is not None and self.code_deadline <= now:
-            self._draw_missing_codes(self.code_deadline)
+            self._draw_missing_codes(now)
         while self.phase == GUESSING:
             due = [(s.next_move_at, i) for i, s in enumerate(self._seats) if s.next_move_at is not None]
             if not due or min(due)[0] > now:
