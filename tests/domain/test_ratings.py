@@ -189,3 +189,24 @@ def test_an_arena_game_is_exempt_from_the_repeat_rule_but_not_from_the_others():
     assert 0 < tenth.rating("Alan").value - first < (first - 1000) / 5  # type: ignore[union-attr]
     # A hot-seat summary naming an arena (no such record can be made) is not an arena game.
     assert not rated_game(in_arena[0]._replace(hot_seat=True)).arena  # type: ignore[union-attr]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Alan", "Bob", "Cy"]), st.sampled_from(["Alan", "Bob", "Cy"]),
+                          st.integers(0, 5), st.integers(0, 5), st.integers(1, 30)).filter(lambda g: g[0] != g[1]),
+                min_size=1, max_size=12))
+def test_an_arena_games_rating_never_depends_on_when_its_players_met_before(games):
+    # Whatever the order of meetings and minutes between them, arena games rate as the same games a day apart
+    # would (no repeat-pairing tenth), while a player who never guessed still makes one count a tenth.
+    minute, dense, apart = 0, [], []
+    for number, (first, second, used_first, used_second, gap) in enumerate(games):
+        minute += gap
+        lines = ((first, True, used_first > 0 and used_first < 5, used_first),
+                 (second, True, used_second > 0 and used_second < 5, used_second))
+        stamp = datetime(2026, 1, 1, tzinfo=timezone.utc).timestamp() + 60 * minute
+        at = datetime.fromtimestamp(stamp, timezone.utc).isoformat()
+        later = datetime.fromtimestamp(stamp + 86_400 * number, timezone.utc).isoformat()
+        dense.append(live_game(f"g{number:02d}", at, *lines)._replace(arena="arena-1"))
+        apart.append(live_game(f"g{number:02d}", later, *lines))
+    assert [r.history for r in rate_games(dense).players.values()] == \
+        [r.history for r in rate_games(apart).players.values()]
