@@ -378,6 +378,28 @@ class WomApp(FocusCursor[int], KeyQueue[int]):
                     else "The terminal cursor is hidden (it still follows the focus, for a screen reader).",
                     title="Terminal cursor", markup=False)
 
+    # -- HAL9000's book: the fewest guesses on average, or never more than five (docs/play.md, *The computer players*)
+
+    HAL_FORM = "hal"
+    """Where this identity's choice of HAL9000's book is remembered (``{"book": "within_five"}`` or ``"optimal"``)."""
+    _hal_within_five: bool | None = None
+
+    @property
+    def hal_within_five(self) -> bool:
+        """HAL9000 plays its 5-guess book in the hot-seat games this player sets up (read once, then this session's)."""
+        if self._hal_within_five is None:
+            self._hal_within_five = self.remembered(self.HAL_FORM).get("book") == "within_five"
+        return self._hal_within_five
+
+    def action_hal_book(self) -> None:
+        """Switch HAL9000's book between the optimum and the 5-guess one; remembered per identity."""
+        self._hal_within_five = not self.hal_within_five
+        self.remember(self.HAL_FORM, {"book": "within_five" if self._hal_within_five else "optimal"})
+        self.notify("HAL9000 never needs more than 5 guesses now (on 4 × 6: 5,626 over every code)."
+                    if self._hal_within_five else
+                    "HAL9000 plays the fewest guesses on average now (on 4 × 6: 5,625; one code takes 6).",
+                    title="HAL9000's play", markup=False)
+
     def _read_cursor_choice(self) -> None:
         """Read this identity's cursor choice (in a thread: a comfort, not worth the first screen's time)."""
         if self.identity.preference_key is None:
@@ -870,6 +892,8 @@ class WomApp(FocusCursor[int], KeyQueue[int]):
         yield SystemCommand("Rush", "Three minutes, code after code: beat your best", self.action_rush)
         yield SystemCommand("Bell", "Turn the bell for your moves off or on (this session)", self.action_toggle_bell)
         yield SystemCommand("Messages", "Every notice of this session, to read again (F8)", self.action_messages)
+        yield SystemCommand("HAL9000's play", "Fewest guesses on average, or never more than 5 "
+                            "(your World of Mastermind games; remembered)", self.action_hal_book)
         yield SystemCommand("Terminal cursor", "Show or hide the terminal cursor on the focus (for braille "
                             "displays and screen readers; remembered)", self.action_toggle_cursor)
         yield SystemCommand("Help", "Rules, feedback and keys", self.action_help)

@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wom_tui.domain.arena import (
-    DRAW, LOSS, OVER, RUNNING, UPCOMING, WIN, Arena, ArenaRefused, ArenaRules, arena_table, counted_games,
+    DRAW, LOSS, OVER, RUNNING, UPCOMING, WIN, Arena, ArenaRefused, ArenaRules, arena_table, arena_title, counted_games,
     game_points, parse_rules, podium, results_line, results_of, score_sheet, standings, table_outcome,
 )
+from wom_tui.domain.records import GameRecord
 from wom_tui.domain.table import FINISHED, SeatHolder, Table, TableDataError
 
 ALAN, BEA, CAL, DOT = (SeatHolder(n, f"s{i}", True) for i, n in enumerate(["Alan", "Bea", "Cal", "Dot"]))
@@ -26,7 +27,7 @@ def arena(**kwargs: object) -> Arena:
 def paired(a: Arena, now: float) -> tuple[Arena, list[Table]]:
     counter = iter(range(10_000))
     return a.pair(now, lambda x, y: arena_table(f"t{now:g}-{next(counter)}", x, y, a.rules, seed=1, now=now,
-                                                grace=30.0))
+                                                grace=30.0, arena_id=a.arena_id))
 
 
 def play_out(a: Arena, table_id: str, winner: int | None, now: float) -> Arena:
@@ -117,6 +118,17 @@ def test_berserk_halves_the_clock_and_earns_a_point_for_a_win_of_three_guesses()
         table.guess(ALAN, guess, 103.0)
     table.leave(BEA, 104.0)
     assert table.phase == FINISHED
+    # The table, kept and read back, names its arena, and so does its game's record; a table or record
+    # without one reads as before.
+    assert Table.from_json(json.loads(json.dumps(table.to_json()))).arena == "a1"
+    record = table.record()
+    assert record.arena == "a1" and record.as_json()["arena"] == "a1"
+    assert GameRecord.from_json(json.loads(json.dumps(record.as_json()))) == record
+    plain = {key: value for key, value in record.as_json().items() if key != "arena"}
+    assert GameRecord.from_json(plain).arena is None
+    assert "arena" not in Table.from_json({k: v for k, v in table.to_json().items() if k != "arena"}).to_json()
+    with pytest.raises(ValueError, match="arena"):
+        GameRecord.from_json({**plain, "hot_seat": True, "table_id": None, "arena": "a1"})
     boards, guesses = table_outcome(table)
     a = a.finish_game(table.table_id, boards, guesses, 105.0)
     (alan, bea) = standings(a)
@@ -237,3 +249,8 @@ def test_my_results_over_the_arenas_played() -> None:
     assert results_line(results_of([a, a], winner, a.ends_at)) == (
         "Code Arena: 2 played · best 1st · 2 on the podium · last 1st of 2, 2 points")
     assert results_line([]) is None
+    # With the player's recorded arena games counted (My stats), and when no arena is kept any more.
+    assert results_line(results_of([a], winner, a.ends_at), 3).startswith("Code Arena: 1 played, 3 games · best 1st")
+    assert results_line([], 1) == "Code Arena: 1 game"
+    assert arena_title("arena-20261129T070000") == "Code Arena of 2026-11-29 07:00"
+    assert arena_title("arena-1") == "Code Arena arena-1"

@@ -159,3 +159,54 @@ def test_thrown_games_with_a_second_name_hardly_move_a_rating():
     book = rate_games(rushed[:6])
     again = RatingBook.from_json(book.as_json())
     assert catch_up(again, rushed).as_json() == rate_games(rushed).as_json()
+
+
+def arena_game(game_id: str, at: str, *lines: tuple[str, bool, bool, int]) -> GameSummary:
+    """A game a Code Arena paired (the record names the arena)."""
+    return live_game(game_id, at, *lines)._replace(arena="arena-1")
+
+
+def test_an_arena_game_is_exempt_from_the_repeat_rule_but_not_from_the_others():
+    # Twelve real games within an hour: at tables each after the first counts a tenth; paired by an arena
+    # (the system chose the pairing) each counts in full, exactly as the same games days apart.
+    at_tables = [live_game(f"r{n:02d}", f"2026-01-01T00:{n * 4:02d}:00+00:00",
+                           ("Alan", True, True, 2), ("Bob", True, False, 5)) for n in range(12)]
+    in_arena = [game._replace(arena="arena-1") for game in at_tables]
+    apart = [live_game(f"r{n:02d}", f"2026-01-{n + 1:02d}T00:00:00+00:00",
+                       ("Alan", True, True, 2), ("Bob", True, False, 5)) for n in range(12)]
+    assert rate_games(at_tables).rating("Alan").value < 1200  # type: ignore[union-attr]
+    book = rate_games(in_arena)
+    assert [r.history for r in book.players.values()] == [r.history for r in rate_games(apart).players.values()]
+    # A loser who never guessed still makes an arena game count a tenth.
+    thrown = [arena_game(f"t{n:02d}", f"2026-01-01T00:{n * 4:02d}:00+00:00",
+                         ("Alan", True, True, 2), ("Bob", True, False, 0)) for n in range(12)]
+    assert rate_games(thrown).rating("Alan").value < 1100  # type: ignore[union-attr]
+    # An arena meeting is still noted: a table game right after it counts a tenth, as after any meeting.
+    after = live_game("s00", "2026-01-01T00:50:00+00:00", ("Alan", True, True, 2), ("Bob", True, False, 5))
+    assert rated_game(after).weight == 1.0  # type: ignore[union-attr]
+    full, tenth = rate_games([in_arena[0]]), rate_games([in_arena[0], after])
+    first = full.rating("Alan").value  # type: ignore[union-attr]
+    assert 0 < tenth.rating("Alan").value - first < (first - 1000) / 5  # type: ignore[union-attr]
+    # A hot-seat summary naming an arena (no such record can be made) is not an arena game.
+    assert not rated_game(in_arena[0]._replace(hot_seat=True)).arena  # type: ignore[union-attr]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Alan", "Bob", "Cy"]), st.sampled_from(["Alan", "Bob", "Cy"]),
+                          st.integers(0, 5), st.integers(0, 5), st.integers(1, 30)).filter(lambda g: g[0] != g[1]),
+                min_size=1, max_size=12))
+def test_an_arena_games_rating_never_depends_on_when_its_players_met_before(games):
+    # Whatever the order of meetings and minutes between them, arena games rate as the same games a day apart
+    # would (no repeat-pairing tenth), while a player who never guessed still makes one count a tenth.
+    minute, dense, apart = 0, [], []
+    for number, (first, second, used_first, used_second, gap) in enumerate(games):
+        minute += gap
+        lines = ((first, True, used_first > 0 and used_first < 5, used_first),
+                 (second, True, used_second > 0 and used_second < 5, used_second))
+        stamp = datetime(2026, 1, 1, tzinfo=timezone.utc).timestamp() + 60 * minute
+        at = datetime.fromtimestamp(stamp, timezone.utc).isoformat()
+        later = datetime.fromtimestamp(stamp + 86_400 * number, timezone.utc).isoformat()
+        dense.append(live_game(f"g{number:02d}", at, *lines)._replace(arena="arena-1"))
+        apart.append(live_game(f"g{number:02d}", later, *lines))
+    assert [r.history for r in rate_games(dense).players.values()] == \
+        [r.history for r in rate_games(apart).players.values()]

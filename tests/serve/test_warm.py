@@ -241,3 +241,39 @@ async def test_a_stopped_warm_parent_is_replaced_and_the_waiting_player_still_ge
     await playing.wait_for_text("Solo game")
     playing.type("p")
     await playing.wait_for_text(GAME_TEXT)
+
+
+async def test_a_closed_servers_warm_parent_serves_the_next_server_of_the_process_but_a_dead_one_is_not_kept(
+    start_server: ServerFactory,
+) -> None:
+    # (Servers of their own: the test closes one and watches which warm parent the next one gets.)
+    first = await start_server()
+    terminal = await open_terminal(await connect(first))
+    await terminal.wait_for_text(MENU_TEXT)
+    kept = first.warm.pid
+    terminal.type("x")
+    await terminal.wait_closed()
+    await first.close()
+    assert not process_gone(kept)  # handed on, not ended (tests/conftest.py keeps warm parents)
+
+    second = await start_server(data_dir=first.settings.data_dir.parent / "second")
+    assert second.warm.pid == kept
+    player = await open_terminal(await connect(second))
+    await player.wait_for_text(MENU_TEXT)  # a game of the new server, with the new server's settings
+    assert newest_session(second) is not None
+    # A warm parent that dies is replaced, and its successor is what is kept. It dies here the moment the
+    # game's menu is drawn, before the game has told it so: the game must not die of that (it did, of SIGPIPE).
+    os.kill(kept, signal.SIGKILL)
+    await until(lambda: second.warm.pid != kept)
+    await second.warm.ready()
+    replacement = second.warm.pid
+    player.type("x")
+    await player.wait_closed()
+    await second.close()
+
+    third = await start_server(data_dir=first.settings.data_dir.parent / "third")
+    assert third.warm.pid == replacement != kept
+    os.kill(replacement, signal.SIGKILL)
+    await until(lambda: process_gone(replacement) and third.warm.pid != replacement)
+    await third.close()
+    await until(lambda: process_gone(replacement))

@@ -95,3 +95,28 @@ def test_only_the_games_the_rules_rate_are_rated_and_rebuilding_gives_the_same_b
     summaries, _ = store_factory().game_summaries()  # read again (the folder: from its index)
     assert [s.hot_seat for s in summaries] == [True, True, False, None]
     assert rate_games(summaries).as_json() == rebuilt.as_json()
+
+
+def test_an_arena_game_says_so_and_two_in_an_hour_count_in_full(store_factory):
+    # The record names its arena (kept by both stores, read back in the summaries: the folder's index,
+    # PostgreSQL's generated summary column); the repeat-pairing rule spares it: the second meeting within
+    # the hour counts as a full game, as the same two games a day apart would.
+    from dataclasses import replace
+
+    store = store_factory()
+    for name in ("Alan", "Betty"):
+        store.register(name)
+    store.rating_book()
+    games = [replace(duel("Alan", "Betty", f"2026-11-01T10:0{n}:00+00:00"), hot_seat=False, table_id=f"t-{n}",
+                     arena="arena-1") for n in range(2)]
+    ids = [store.record_game(record) for record in games]
+    assert [store_factory().game(game_id).arena for game_id in ids] == ["arena-1", "arena-1"]
+    summaries, _ = store_factory().game_summaries()
+    assert [s.arena for s in summaries] == ["arena-1", "arena-1"]
+    book = store_factory().rating_book()
+    assert book.as_json() == store_factory().rebuild_ratings().as_json()
+    apart = [replace(duel("Alan", "Betty", f"2026-11-0{n + 1}T10:00:00+00:00"), hot_seat=False, table_id=f"t-{n}")
+             for n in range(2)]
+    from wom_tui.domain.stats import GameSummary
+    assert book.players["alan"].history == rate_games(
+        [GameSummary.of(f"g{n}", record) for n, record in enumerate(apart)]).players["alan"].history

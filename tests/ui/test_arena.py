@@ -113,16 +113,37 @@ async def test_the_podium_once_it_is_over(data_dir: Path) -> None:
         assert arena.arena_id == "arena-1"
 
 
-@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
-async def test_the_menu_shows_the_arena_with_its_countdown_and_c_opens_it(data_dir: Path, size) -> None:
+async def test_the_menu_and_the_lobby_show_the_arena_with_its_countdown_and_c_opens_it(data_dir: Path) -> None:
+    # One app at 80×24, resized to 60×20 once in the lobby: the countdown ticks, turns into "left", then goes.
+    from wom_tui.screens.lobby import LobbyScreen
+    from wom_tui.screens.menu import MenuScreen
+
+    clock = [1_000_000.0]
     store = Store(data_dir)
+    store.live.clock = lambda: clock[0]
     store.live.start_arena("arena-1", 30, ArenaRules(), starts_in=3000.0)
     app = build_app(data_dir)
-    async with app.run_test(size=size) as pilot:
-        await wait_for(pilot, lambda: "c   Code Arena starts in 49:" in screen_text(app), message="the countdown")
+    app.store.live.clock = lambda: clock[0]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "c   Code Arena starts in 50:00" in screen_text(app), message="the countdown")
         await wait_for(pilot, lambda: "x   Quit" in screen_text(app), message="every entry still in view (refitted)")
+        clock[0] += 1
+        await wait_for(pilot, lambda: "c   Code Arena starts in 49:59" in screen_text(app), message="it ticks")
         await pilot.press("c")
         await wait_for(pilot, lambda: isinstance(app.screen, ArenaScreen), message="the arena")
+        await pilot.press("escape", "l")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen)
+                       and "Code Arena starts in 49:59 — press c to see it" in screen_text(app), message="the lobby's line")
+        line = app.screen.query_one("#lobby-arena")
+        await pilot.resize_terminal(60, 20)
+        clock[0] += 3000
+        await wait_for(pilot, lambda: "Code Arena: 29:59 left — press c to join" in screen_text(app), message="on now")
+        assert line.region.height == 1
+        clock[0] += 1800
+        await wait_for(pilot, lambda: not line.display and "Code Arena" not in screen_text(app), message="gone")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen) and "Code Arena" not in screen_text(app)
+                       and "x   Quit" in screen_text(app), message="gone from the menu too")
 
 
 async def test_my_stats_show_the_arenas_a_player_finished(data_dir: Path) -> None:
@@ -144,12 +165,30 @@ async def test_my_stats_show_the_arenas_a_player_finished(data_dir: Path) -> Non
     store.live._swap_arena(lambda current: (current.finish_game(table.table_id, boards, [b[1] for b in boards],
                                                                 clock[0] + 60), [], None))
     clock[0] += 400
+    # The game as the store recorded it names its arena: My stats counts it, Replays labels it.
+    from dataclasses import replace
+
+    from wom_tui.domain.codes import WOM_RULESET
+    from wom_tui.domain.records import GameRecord
+
+    from .test_stats_replays_daily import breaker
+
+    duel = GameRecord("wom", WOM_RULESET.with_guesses(8), (breaker("Alan", "RGYB", ["RGBY", "RGYB"], points=7),
+                                                           breaker("Bea", "BYWR", ["RRGG"] * 8, points=1)),
+                      "2026-11-20T10:00:00+00:00")
+    store.record_game(replace(duel, hot_seat=False, table_id=table.table_id, arena="arena-1"))
+    store.record_game(replace(duel, finished_at="2026-11-20T11:00:00+00:00", hot_seat=True))  # no label
     app = build_app(data_dir)
     app.store.live.clock = lambda: clock[0]
     async with app.run_test(size=(80, 24)) as pilot:
         app.call_later(app.action_stats, "Alan")
-        await wait_for(pilot, lambda: "Code Arena: 1 played · best 1st" in screen_text(app), message="the arena line")
-        assert "last 1st of 2, 2 points" in screen_text(app)
+        await wait_for(pilot, lambda: "Code Arena: 1 played, 1 game · best 1st" in screen_text(app),
+                       message="the arena line")
+        assert "1 on the podium · last 1st of 2, 2" in screen_text(app)  # (the line wraps at 80 columns)
+        app.call_later(app.action_replays)
+        await wait_for(pilot, lambda: "Arena" in screen_text(app) and "WoM" in screen_text(app), message="labelled")
+        await pilot.press("end", "enter")  # the oldest: the arena's game
+        await wait_for(pilot, lambda: "WoM · Code Arena arena-1 ·" in screen_text(app), message="the replay says so")
 
 
 @pytest.mark.parametrize("size", [(80, 24), (60, 20)])

@@ -162,3 +162,32 @@ async def test_the_stats_open_on_the_ruleset_looked_at_last(data_dir, store):
     async with again.run_test(size=(80, 24)) as pilot:
         screen = await open_stats(pilot)
         assert screen.query_one("#stats-rules", Choice).value == chosen
+
+
+async def test_hal9000s_play_is_chosen_in_the_palette_remembered_and_played(data_dir, store):
+    # ctrl+p → HAL9000's play: the 5-guess book, remembered for this identity; the next hot-seat game's HAL9000
+    # plays it, and the next session starts with it; choosing again goes back to the optimum.
+    store.register("Alan")
+    app = build_app(data_dir)
+
+    def hal(game):
+        return next(p for p in game.players if p.name == "HAL9000").strategy
+
+    async def choose(pilot) -> None:
+        await pilot.press("ctrl+p", *"HAL9000's play")
+        await wait_for(pilot, lambda: app.screen.query("CommandList") and app.screen.query("CommandList").first()
+                       .option_count and "HAL9000's play" in str(app.screen.query("CommandList").first()
+                                                                 .get_option_at_index(0).prompt), message="found")
+        await pilot.press("enter")
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await choose(pilot)
+        await wait_for(pilot, lambda: store.choices("local", "hal") == {"book": "within_five"}, message="kept")
+        await open_wom_setup(pilot)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, WomGameScreen), message="a game with HAL9000")
+        assert hal(app.screen.game).within_five
+        assert build_app(data_dir).hal_within_five  # the next session's choice
+        await choose(pilot)
+        await wait_for(pilot, lambda: store.choices("local", "hal") == {"book": "optimal"}, message="back")
+        assert not app.hal_within_five

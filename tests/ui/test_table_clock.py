@@ -75,3 +75,38 @@ async def test_the_form_opens_without_a_clock_by_default(data_dir: Path) -> None
                        message="at the table")
         assert app.screen.view.guess_clock is None
         assert app.screen.query_one("#table-title").region.width > 0
+
+
+async def test_a_code_never_set_is_drawn_when_the_code_clock_runs_out(data_dir: Path) -> None:
+    # A player starts a table with HAL9000 and sets no code: the title counts the code clock down; when it runs out
+    # the table draws the code (the rules' tick, as the hub's would) and the game goes on, the player guessing.
+    from wom_tui.domain.waits import CODE_CLOCK
+
+    app = build_app(data_dir)
+    async with app.run_test(size=(60, 20)) as pilot:
+        import time
+
+        clock = Clock(time.time())
+        app.store.live.clock = clock
+        await pilot.press("l")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.feed_ready.is_set(),
+                       message="lobby")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, NewTableScreen), message="the form")
+        await pilot.pause()
+        await pilot.click("#new-create")
+        await wait_for(pilot, lambda: isinstance(app.screen, LiveTableScreen) and app.screen.view is not None,
+                       message="at the table")
+        await pilot.press("h")
+        await wait_for(pilot, lambda: "HAL9000" in str(app.screen.view.seats[1].name), message="HAL9000")
+        await pilot.press("g")
+        left = f"code: {int(CODE_CLOCK) // 60}:{int(CODE_CLOCK) % 60:02d} left"
+        await wait_for(pilot, lambda: app.screen.view.phase == "making" and left in _title(app), message="code clock")
+        clock.now += CODE_CLOCK + 1
+        app.screen.poke_tick()
+        await wait_for(pilot, lambda: app.screen.view.phase == "guessing", message="the code drawn, guessing")
+        assert any("did not set a code in time: one was drawn for HAL9000" in line for line in app.screen.view.log)
+        assert "code:" not in _title(app)
+        await pilot.press(*"RGBY", "enter")  # the player plays on
+        await wait_for(pilot, lambda: app.store.live.table(app.screen.table_id).view_for(None).seats[0]
+                       .attempts_used == 1, message="a guess played")

@@ -32,6 +32,7 @@ from .game import Refusal
 from .scoring import breakdown
 from .table import GUESS_CLOCKS, SeatHolder, Table, TableDataError
 from .wom import MAX_ATTEMPTS, MIN_ATTEMPTS
+from .words import counted
 
 Outcome = Literal["win", "draw", "loss"]
 WIN: Outcome = "win"
@@ -498,15 +499,29 @@ def results_of(arenas: Iterable[Arena], name: str, now: float) -> list[tuple[Are
     return found
 
 
-def results_line(results: Sequence[tuple[Arena, Standing, int]]) -> str | None:
-    """``Code Arena: 3 played · best 1st · 2 podiums · last 4th of 12, 9 points`` (None: none played)."""
+def results_line(results: Sequence[tuple[Arena, Standing, int]], games: int = 0) -> str | None:
+    """``Code Arena: 3 played, 14 games · best 1st · 2 podiums · last 4th of 12, 9 points`` (None: none played);
+    ``games``: the player's recorded arena games (``Code Arena: 14 games`` alone when the arenas are not kept).
+    """
+    played = f", {counted(games, 'game')}" if games else ""
     if not results:
-        return None
+        return f"Code Arena: {counted(games, 'game')}" if games else None
     best = min(row.rank for _, row, _ in results)
     podiums = sum(1 for _, row, _ in results if row.rank <= PODIUM)
     _, last, players = results[-1]
-    return (f"Code Arena: {len(results)} played · best {_ordinal(best)} · {podiums} on the podium · "
+    return (f"Code Arena: {len(results)} played{played} · best {_ordinal(best)} · {podiums} on the podium · "
             f"last {_ordinal(last.rank)} of {players}, {last.score} points")
+
+
+def arena_title(arena_id: str) -> str:
+    """How a record names its arena to a player: ``Code Arena of 2026-11-29 07:00`` (UTC) for an id
+    :func:`new_arena_id` made, else ``Code Arena arena-1``.
+    """
+    try:
+        started = datetime.strptime(arena_id, "arena-%Y%m%dT%H%M%S")
+    except ValueError:
+        return f"Code Arena {arena_id}"
+    return f"Code Arena of {started:%Y-%m-%d %H:%M}"
 
 
 def _ordinal(number: int) -> str:
@@ -549,14 +564,16 @@ def scheduled_due(latest: Arena | None, now: float, every_hours: float) -> bool:
 
 
 def arena_table(table_id: str, a: Entrant, b: Entrant, rules: ArenaRules, *, seed: int, now: float,
-                grace: float, pace: tuple[float, float] = (2.0, 5.0)) -> Table:
+                grace: float, pace: tuple[float, float] = (2.0, 5.0), arena_id: str | None = None) -> Table:
     """The started two-seat table of a pairing: ``a`` opens it, ``b`` sits, the codes are being made; a berserk
-    player's clock is halved (:attr:`.table.Table.berserk`).
+    player's clock is halved (:attr:`.table.Table.berserk`); the table (and so its game's record) names the
+    arena ``arena_id``.
     """
     table = Table(table_id, a.holder, seats=2, attempts=rules.attempts, seed=seed, now=now, grace=grace, pace=pace,
                   guess_clock=rules.guess_clock)
     table.sit(b.holder, 1)
     table.berserk = frozenset(i for i, e in enumerate((a, b)) if e.berserk)
+    table.arena = arena_id
     table.start(a.holder, now)
     return table
 
@@ -570,7 +587,7 @@ def table_outcome(table: Table) -> tuple[list[tuple[bool, int]], list[int]]:
 
 
 __all__ = [
-    "Arena", "ArenaGame", "ArenaRefused", "ArenaRules", "BERSERK_MIN_GUESSES", "DRAW", "Entrant", "LOSS", "OVER",
+    "Arena", "ArenaGame", "ArenaRefused", "ArenaRules", "arena_title", "BERSERK_MIN_GUESSES", "DRAW", "Entrant", "LOSS", "OVER",
     "PAIRING_INTERVAL", "RUNNING", "Standing", "UPCOMING", "WIN", "arena_table", "counted_games", "entrant_key",
     "game_points", "on_fire", "new_arena_id", "pairings", "parse_rules", "podium", "results_line", "results_of", "scheduled_due", "score_sheet", "standings",
     "table_outcome",

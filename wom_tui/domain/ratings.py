@@ -19,7 +19,7 @@ What is rated:
 * a game that looks thrown counts for little (:data:`THROWN_WEIGHT` of a full update): at a live table, a
   person who made no guess at all (left, or let the clock run out), or two registered names who already
   played each other less than :data:`REPEAT_WINDOW` before (one person with two names, feeding one of
-  them wins; docs/arcade.md, *Fair ratings*).
+  them wins; docs/arcade.md, *Fair ratings*), except in a Code Arena, whose pairing is the system's.
 
 The update is Weng and Lin's (JMLR 12, 2011, Algorithm 4) as the ``openskill`` package's
 ``PlackettLuce`` computes it, with its default parameters read from the package; a game costs a few
@@ -147,6 +147,9 @@ class RatedGame:
     """How much of a full update the game gives (:data:`THROWN_WEIGHT` for a game a player gave away)."""
     live: bool = False
     """Played at a live table (the record says so): the only games the thrown-game rules look at."""
+    arena: bool = False
+    """Paired by a Code Arena: the pairing is the system's, so the repeat-pairing rule does not lower it
+    (it still notes the meeting; the other rules hold)."""
 
     @property
     def order(self) -> tuple[str, str]:
@@ -197,7 +200,7 @@ def rated_game(summary: GameSummary) -> RatedGame | None:
     if len(players) < 2:
         return None
     return RatedGame(summary.game_id, summary.finished_at, tuple(players), THROWN_WEIGHT if thrown else 1.0,
-                     live=summary.hot_seat is False)
+                     live=summary.hot_seat is False, arena=summary.hot_seat is False and summary.arena is not None)
 
 
 def plackett_luce(before: Sequence[tuple[float, float]], points: Sequence[int]) -> list[tuple[float, float]]:
@@ -301,7 +304,8 @@ class RatingBook:
 
     def _repeat_weight(self, game: RatedGame) -> float:
         """:data:`THROWN_WEIGHT` if two of the game's registered names played each other within
-        :data:`REPEAT_WINDOW` before it, else 1; notes this game's meetings (forgetting those out of the window).
+        :data:`REPEAT_WINDOW` before it (not for a Code Arena's game: the arena chose the pairing), else 1; notes
+        this game's meetings (forgetting those out of the window).
         """
         people = sorted({name_key(name) for name, _ in game.players if computer_name(name) is None})
         if not game.live or len(people) < 2:
@@ -313,7 +317,7 @@ class RatingBook:
                 pair = f"{first} {second}"
                 last = self.met.get(pair)
                 if last is not None and finished is not None and (before := _instant(last)) is not None \
-                        and finished - before < REPEAT_WINDOW:
+                        and finished - before < REPEAT_WINDOW and not game.arena:
                     weight = THROWN_WEIGHT
                 self.met[pair] = game.finished_at
         if len(self.met) > 256 and finished is not None:

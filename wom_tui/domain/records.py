@@ -111,6 +111,7 @@ class _GameShape(msgspec.Struct, forbid_unknown_fields=True):
     hot_seat: bool | None = None
     table_id: str | None = None
     rated: bool = True
+    arena: Annotated[str, msgspec.Meta(min_length=1)] | None = None
 
 
 _GAME_MESSAGES = {
@@ -151,6 +152,9 @@ class GameRecord:
     rated: bool = True
     """False: a game the ratings leave out whoever played it (a quick match of one network's players,
     docs/arcade.md, *Fair ratings*); written only when False."""
+    arena: str | None = None
+    """The Code Arena the game was played in (its id), for a live table the arena paired; written only then
+    (older records, and every other game, have none)."""
 
     def __post_init__(self) -> None:
         if self.hot_seat is not None and type(self.hot_seat) is not bool:
@@ -158,6 +162,8 @@ class GameRecord:
         if self.table_id is not None and (not isinstance(self.table_id, str) or not self.table_id
                                           or self.hot_seat is not False):
             raise ValueError("only a live table's record names its table")
+        if self.arena is not None and (not isinstance(self.arena, str) or not self.arena or self.table_id is None):
+            raise ValueError("only a live table's record names its arena")
 
     def points(self) -> dict[str, int]:
         """Points per registered user in the game (computers and guests are left out)."""
@@ -173,6 +179,7 @@ class GameRecord:
             **({} if self.hot_seat is None else {"hot_seat": self.hot_seat}),
             **({} if self.table_id is None else {"table_id": self.table_id}),
             **({} if self.rated else {"rated": False}),
+            **({} if self.arena is None else {"arena": self.arena}),
         }
 
     @classmethod
@@ -180,4 +187,4 @@ class GameRecord:
         """Rebuild from :meth:`as_json` data; ``ValueError`` if it is not one (types are not coerced)."""
         game = shaped(data, _GameShape, _GAME_MESSAGES, what="a game")
         return cls(game.kind, Ruleset.from_json(game.ruleset), tuple(map(PlayerRecord._from_shape, game.players)),
-                   game.finished_at, game.hot_seat, game.table_id, game.rated)
+                   game.finished_at, game.hot_seat, game.table_id, game.rated, game.arena)

@@ -56,6 +56,8 @@ class GameSummary(NamedTuple):
     """Where a World of Mastermind game was played (see :class:`~.records.GameRecord`): None if not known."""
     rated: bool = True
     """False: the record says the ratings leave it out (:attr:`~.records.GameRecord.rated`)."""
+    arena: str | None = None
+    """The Code Arena that paired the game (:attr:`~.records.GameRecord.arena`), if one did."""
 
     @classmethod
     def of(cls, game_id: str, record: GameRecord) -> GameSummary:
@@ -68,6 +70,7 @@ class GameSummary(NamedTuple):
             tuple(PlayerLine(p.name, p.is_user, p.broke, p.attempts, p.points) for p in record.players),
             record.hot_seat,
             record.rated,
+            record.arena,
         )
 
     @property
@@ -135,6 +138,8 @@ class PlayerStats:
     """Every ruleset the player played, the one of their latest game first."""
     points: tuple[int, ...]
     """Total points after each World of Mastermind game, oldest first."""
+    arena_games: int = 0
+    """Of the games, those a Code Arena paired (their records name it)."""
 
     @property
     def win_percent(self) -> int:
@@ -262,6 +267,7 @@ def player_stats(games: Iterable[GameSummary], player: str) -> PlayerStats:
         average=_average([line.attempts for _, line in own if line.broke]),
         rulesets=stats,
         points=tuple(points),
+        arena_games=sum(1 for game, _ in own if game.arena is not None),
     )
 
 

@@ -57,7 +57,7 @@ from .table_boards import VariantBoard
 from .variants import LIAR_GUESSES, LIE_WITHIN, QUAD_BOARDS, QUAD_GUESSES, Variant, strict_refusal
 from .wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
 from .wom_results import GameResults, board_outcome, game_record, game_results
-from .waits import SEAT_GRACE
+from .waits import CODE_CLOCK, SEAT_GRACE
 from .words import counted
 
 TABLE_VARIANTS = tuple(Variant)
@@ -250,10 +250,13 @@ class TableView:
     """The id the finished game is recorded under (for its rating changes)."""
     rated: bool = True
     """False: the game is recorded unrated (a quick match of one network's players)."""
+    code_deadline: float | None = None
+    """While codes are being set: when the table draws a code for each person who has not set theirs."""
     variant: Variant = Variant.CLASSIC
     """The variant played (docs/play.md, *Variants*)."""
     reveal: tuple[str, ...] = ()
-    """Once over: what Devious's and Liar's boards reveal (the code that fitted, the lie), one line a board."""
+    """Once over: what Quad's, Devious's and Liar's boards reveal (the four codes, the code that fitted, the lie),
+    one line a board."""
 
     @property
     def attempts(self) -> int:
@@ -354,6 +357,8 @@ class _TableShape(msgspec.Struct, forbid_unknown_fields=True):
     unrated: bool | msgspec.UnsetType = msgspec.UNSET
     variant: Variant | msgspec.UnsetType = msgspec.UNSET
     berserk: Annotated[list[int], msgspec.Meta(min_length=1)] | msgspec.UnsetType = msgspec.UNSET
+    arena: Annotated[str, msgspec.Meta(min_length=1, max_length=64)] | msgspec.UnsetType = msgspec.UNSET
+    code_deadline: Number | msgspec.UnsetType = msgspec.UNSET
 
 
 _TABLE_MESSAGES = {
@@ -446,6 +451,11 @@ class Table:
         answers, a person's and a computer's alike."""
         self.berserk: frozenset[int] = frozenset()
         """The seats (indexes) that play on half the clock: a Code Arena's berserk players (:mod:`.arena`)."""
+        self.arena: str | None = None
+        """The Code Arena that paired this table (its id): its game's record says so (:mod:`.arena`)."""
+        self.code_deadline: float | None = None
+        """While codes are being set: when :meth:`tick` draws a code for each person who has not set theirs
+        (:data:`.waits.CODE_CLOCK` after the start; a table kept before this has none)."""
         self._seats = [_Seat() for _ in range(seats)]
         self._seats[0].holder = creator
         self._boards: list[DecodingBoard | VariantBoard] = []
@@ -504,6 +514,8 @@ class Table:
         due = []
         if self.phase in (OPEN, MAKING, GUESSING):
             due += [s.away_since + self.grace for s in self._seats if s.away_since is not None and not s.gone]
+        if self.phase == MAKING and self.code_deadline is not None:
+            due.append(self.code_deadline)
         if self.phase == GUESSING:
             due += [s.next_move_at for s in self._seats if s.next_move_at is not None]
             due += [s.deadline for s in self._seats if s.deadline is not None]
@@ -711,13 +723,14 @@ class Table:
         self._boards = [self._new_board(index) for index in range(len(self._seats))]
         if self.variant is not Variant.CLASSIC:
             self._announce(f"{self.variant.label} at a table: {self.table_rules(self.variant)}")
-        if self.variant is Variant.DEVIOUS:
+        if self.variant is Variant.DEVIOUS:  # nobody sets a code: no code clock either
             self._announce("The game has started: Devious answers every guess.")
         else:
             for index, seat in enumerate(self._seats):
                 if seat.computer is not None:
                     self._set_code(index, self.ruleset.random_code(self._rng("code", index)))
             self._announce("The game has started: each player sets the code the next one breaks.")
+            self.code_deadline = float(now) + CODE_CLOCK
         self._changed()
         self._maybe_begin_guessing(now)
 
@@ -750,6 +763,7 @@ class Table:
         if self.phase != MAKING or self.makes_codes and any(s.code is None for s in self._seats):
             return
         self.phase = GUESSING
+        self.code_deadline = None
         for index, seat in enumerate(self._seats):
             if seat.computer is not None:
                 seat.next_move_at = now + self._pace(index, 0)
@@ -871,6 +885,16 @@ class Table:
         self._maybe_begin_guessing(now)
         self._maybe_finish()
 
+    def _draw_missing_codes(self, at: float) -> None:
+        """The code clock ran out: a code from the table's seed for each person who set none (they play on)."""
+        for index, seat in enumerate(self._seats):
+            if seat.code is None:
+                self._set_code(index, self.ruleset.random_code(self._rng("code", index)))
+                self._announce(f"{seat.name} did not set a code in time: one was drawn for "
+                               f"{self._seats[self._breaker(index)].name} to break.")
+        self._changed()
+        self._maybe_begin_guessing(at)
+
     def _time_out(self, index: int) -> None:
         """The person of seat ``index`` ran out of time for a guess: they stop, their code is lost."""
         seat = self._seats[index]
@@ -929,6 +953,8 @@ class Table:
                     self._gone(index, now, f"{seat.holder.name} did not come back in time.")
             if self.phase == GUESSING and seat.deadline is not None and seat.deadline <= now:
                 self._time_out(index)
+        if self.phase == MAKING and self.code_deadline is not None and self.code_deadline <= now:
+            self._draw_missing_codes(now)
         while self.phase == GUESSING:
             due = [(s.next_move_at, i) for i, s in enumerate(self._seats) if s.next_move_at is not None]
             if not due or min(due)[0] > now:
@@ -1019,7 +1045,8 @@ class Table:
             self._registered(seat) and (registered is None or name_key(seat.name or "") in registered)
             for seat in self._seats
         ]
-        return game_record(self.ruleset, self.results(), self._boards, users, table_id=self.table_id, rated=self.rated)
+        return game_record(self.ruleset, self.results(), self._boards, users, table_id=self.table_id, rated=self.rated,
+                           arena=self.arena)
 
     # -- views -----------------------------------------------------------------------------------
 
@@ -1057,7 +1084,7 @@ class Table:
             tuple(self.log), self.results() if self.phase == FINISHED else None, self.closed_reason, self.next_due(),
             self.guess_clock, tuple(self.invited), self.rematch_id,
             self.final_rows() if self.phase == FINISHED else None, self.game_id, self.rated,
-            self.variant, self.reveal_lines(),
+            self.code_deadline if self.phase == MAKING else None, self.variant, self.reveal_lines(),
         )
 
     # -- JSON ------------------------------------------------------------------------------------
@@ -1089,6 +1116,10 @@ class Table:
             extras["variant"] = self.variant.as_json()
         if self.berserk:
             extras["berserk"] = sorted(self.berserk)
+        if self.arena is not None:
+            extras["arena"] = self.arena
+        if self.code_deadline is not None:
+            extras["code_deadline"] = self.code_deadline
         return extras
 
     def _to_json(self) -> dict[str, Any]:
@@ -1166,6 +1197,12 @@ class Table:
             if table.guess_clock is None or not set(shape.berserk) <= set(range(len(shape.seats))):
                 raise TableDataError("'berserk' names seats of a table with a clock")
             table.berserk = frozenset(shape.berserk)
+        if shape.arena is not msgspec.UNSET:
+            table.arena = shape.arena
+        if shape.code_deadline is not msgspec.UNSET:
+            if shape.phase != MAKING:
+                raise TableDataError("'code_deadline' is kept while the codes are being set, only")
+            table.code_deadline = float(shape.code_deadline)
         table._seats = [cls._seat_from_shape(number, seat, ruleset, table.guess_clock is not None)
                         for number, seat in enumerate(shape.seats, 1)]
         table._check_loaded()

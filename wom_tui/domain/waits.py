@@ -6,6 +6,12 @@ it without loading the rules).
 SEAT_GRACE = 120.0
 """Seconds a dropped person keeps their seat at a live table (``--seat-grace``)."""
 
+CODE_CLOCK = 90.0
+"""Seconds the seated people of a started live table have to set their codes: then the table draws a code from
+its seed for each who has not (docs/play.md, *Playing together*). A rule of the tables, applied by their
+``tick``, so that every process that brings a table up to date (a server's hub, a local game, another server on
+the same database) sets the same code at the same moment."""
+
 FILL_AFTER = 30.0
 """Seconds a quick-match player waits before the computers fill their table (``--fill-after``)."""
 

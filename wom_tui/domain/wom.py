@@ -46,15 +46,17 @@ class SetupError(Refusal):
     """A game that cannot be set up as asked; ``reason`` is shown to the player."""
 
 
-def player_for_name(typed: str, registry: UserRegistry, already: Iterable[Player] = ()) -> Player:
-    """The player a typed name stands for: a computer player or a registered user.
+def player_for_name(typed: str, registry: UserRegistry, already: Iterable[Player] = (), *,
+                    within_five: bool = False) -> Player:
+    """The player a typed name stands for: a computer player or a registered user (``within_five``: HAL9000
+    plays its 5-guess book, never more than 5 guesses on 4 × 6; docs/play.md, *The computer players*).
 
     Raises SetupError "Invalid user name." for an unknown name and "Alan is already in the game."
     when that player is in ``already`` (names compared ignoring case).
     """
     name = typed.strip()
     if computer_name(name) is not None:
-        player: Player = computer_player(name)
+        player: Player = computer_player(name, within_five=within_five)
     elif name in GUEST_SEATS and registry.get(name) is None:
         player = GuestPlayer(name)
     else:
@@ -67,11 +69,11 @@ def player_for_name(typed: str, registry: UserRegistry, already: Iterable[Player
     return player
 
 
-def players_from_names(names: Iterable[str], registry: UserRegistry) -> list[Player]:
+def players_from_names(names: Iterable[str], registry: UserRegistry, *, within_five: bool = False) -> list[Player]:
     """Players for typed names, in order; SetupError at the first name that cannot play."""
     players: list[Player] = []
     for typed in names:
-        players.append(player_for_name(typed, registry, players))
+        players.append(player_for_name(typed, registry, players, within_five=within_five))
     return players
 
 

@@ -123,12 +123,13 @@ def game_results(
 
 def game_record(
     ruleset: Ruleset, results: GameResults, boards: Sequence[Board], users: Sequence[bool], *,
-    table_id: str | None, rated: bool = True,
+    table_id: str | None, rated: bool = True, arena: str | None = None,
 ) -> GameRecord:
     """The finished game as a record for the store; a player not among ``users`` is kept without points,
     each with the code on their board, broken or not (a replay shows it).
 
-    ``table_id``: the live table it was played at, or None for a hot-seat game (the ratings tell them apart).
+    ``table_id``: the live table it was played at, or None for a hot-seat game (the ratings tell them apart);
+    ``arena``: the Code Arena that paired the table, if one did.
     """
     return GameRecord(GameKind.WOM, ruleset, tuple(
         PlayerRecord(
@@ -136,7 +137,7 @@ def game_record(
             row.breaking if is_user else 0, row.making if is_user else 0, secret=board.code_for_record(),
         )
         for row, board, is_user in zip(results.players, boards, users, strict=True)
-    ), hot_seat=table_id is None, table_id=table_id, rated=rated)
+    ), hot_seat=table_id is None, table_id=table_id, rated=rated, arena=arena)
 
 
 __all__ = ["Board", "GameResults", "PlayerResult", "board_outcome", "game_record", "game_results"]

@@ -82,7 +82,7 @@ KEYS = """\
 | My stats | **m** on the main menu (or on the scoreboard, for the highlighted user) · **←/→** other rules |
 | Replays | **v** on the main menu · **Enter** replay a game · **←/→** step a guess · **Home/End** jump · **c** share |
 | Code Arena | **c** on the main menu (shown with its countdown while one is on) or in the lobby · **j** join · **p** pause · **b** berserk (half the clock, +1 for a win of 3 guesses or more) |
-| Rush | ctrl+p → *Rush* · type a guess, **Enter** (the first starts the 3 minutes) · **ctrl+n** give a code up (−10 s) · **a** again |
+| Rush | **u** on the main menu (or ctrl+p → *Rush*) · type a guess, **Enter** (the first starts the 3 minutes) · **ctrl+n** give a code up (−10 s) · **a** again |
 
 Themes: ctrl+p → *Theme* (remembered for next time); **wom-colourblind** uses colour-blind-safe peg colours.
 The terminal's cursor sits on the focused field, list line or button, for a braille display or a screen reader;

@@ -64,6 +64,10 @@ class WomHost(Protocol):
     def remembered(self, form: str) -> dict[str, Any]:
         """What this identity chose last on a setup form (``{}`` for a guest, or if nothing is kept)."""
 
+    @property
+    def hal_within_five(self) -> bool:
+        """HAL9000 plays its 5-guess book in the games this player sets up (palette: *HAL9000's play*)."""
+
     def remember(self, form: str, values: dict[str, Any]) -> None:
         """Keep this identity's choices on a setup form (nothing for a guest)."""
 

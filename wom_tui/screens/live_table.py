@@ -321,7 +321,12 @@ class LiveTableScreen(LiveScreen):
             self._title_line.update(Text(title, end=""))
 
     def _clock_text(self, view: TableView) -> str:
-        """With a per-guess clock: the viewer's time left for this guess (or that it ran out)."""
+        """With a per-guess clock: the viewer's time left for this guess (or that it ran out); while the viewer's
+        code is still to set, the code clock's time left (docs/play.md, *Playing together*).
+        """
+        if view.code_deadline is not None and view.own is not None and view.own.code_for is not None:
+            left = max(0.0, view.code_deadline - self.wom.store.live.clock())
+            return f" · code: {int(left) // 60}:{int(left) % 60:02d} left"
         if view.guess_clock is None or view.you is None:
             return ""
         seat = view.seats[view.you]
@@ -337,7 +342,8 @@ class LiveTableScreen(LiveScreen):
     def _keep_clock(self, view: TableView) -> None:
         """Count the viewer's time down every second while their clock runs (no timer otherwise)."""
         running = view.guess_clock is not None and view.phase == GUESSING and view.you is not None \
-            and view.seats[view.you].deadline is not None
+            and view.seats[view.you].deadline is not None \
+            or view.code_deadline is not None and view.own is not None and view.own.code_for is not None
         if running and self._clock_timer is None:
             self._clock_timer = self.set_interval(1.0, self._count_down)
         elif not running and self._clock_timer is not None:

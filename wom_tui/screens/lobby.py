@@ -33,6 +33,7 @@ from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
 from ..domain.words import counted
 from .together import LiveScreen, nudge_player
 from ..patches.footer import Footer
+from ..widgets.arena_countdown import ArenaCountdown
 from ..widgets.row_list import RowList
 from ..patches.select import Select
 from ..widgets.choice import Tick
@@ -130,6 +131,8 @@ class LobbyScreen(LiveScreen):
         with Vertical(id="lobby-box", classes="panel"):
             yield Static(Text("Lobby: play together"), classes="panel-title")
             yield Static(Text("Online: …"), id="lobby-online")
+            live = self.wom.store.live
+            yield ArenaCountdown(live.arena, lambda: live.clock(), id="lobby-arena")
             if not self.wom.identity.served:
                 with Horizontal(id="lobby-as-row"):
                     yield Static(Text("Play as "), id="lobby-as-label")

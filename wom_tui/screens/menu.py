@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 
 from ..modes import MODES
 from ..patches.footer import Footer
+from ..widgets.arena_countdown import ARENA_LOOK
 from ..widgets.pegs import STANDARD, current_scheme
 from ..patches.screens import OpenedOnce
 from ..patches.state_classes import set_state_classes
@@ -23,8 +24,6 @@ from .host import WomHost
 if TYPE_CHECKING:
     from ..domain.arena import Arena
 
-ARENA_LOOK = 15.0
-"""Seconds between two reads of the arena by the menu (its countdown is redrawn every second from the last read)."""
 
 TITLE_WORD = "MASTERMIND"
 _TITLE_COLOURS = ("Red", "Orange", "Yellow", "Green", "Cyan", "Blue", "Violet", "Pink", "Red", "Orange")
@@ -36,6 +35,7 @@ MENU: tuple[tuple[str, str, str, str], ...] = (
     ("l", "lobby", "Lobby: play together", "Lobby"),
     ("q", "quick_match", "Quick match: play now", ""),
     ("d", "daily", "Daily code", ""),
+    ("u", "rush", "Rush: three minutes of codes", ""),
     ("m", "stats", "My stats", ""),
     ("v", "replays", "Replays", ""),
     ("?", "help", "Help: rules and keys", ""),
@@ -75,11 +75,12 @@ class MenuScreen(OpenedOnce[None]):
         super().__init__()
 
     def _fit(self) -> None:
-        """A menu taller than 80×24 allows (served and signed in, a message of the day) sets its own
+        """A menu taller than 80×24 allows (served and signed in, a message of the day, an arena on) sets its own
         breakpoints from the rows it needs: first the padding and the blank lines give way (``-snug``: every
-        line of text stays), then the title and the welcome line too
-        (``-packed``), so that every entry, Quit last, and the box's border stay in view. A menu that fits
-        80×24 keeps the class's.
+        line of text stays), then the title and the welcome line too (``-packed``), then the box's bottom border
+        (``-bare``: the top one stays, where the corner badge sits), last the served greeting (``-stripped``: the
+        badge still says who you are; a long message of the day), so that every entry, Quit last, stays in view.
+        A menu that fits 80×24 keeps the class's.
         """
         try:
             entries = len(self._entries())
@@ -93,8 +94,23 @@ class MenuScreen(OpenedOnce[None]):
             self.VERTICAL_BREAKPOINTS = type(self).VERTICAL_BREAKPOINTS
             return
         snug = tall - 2 - 2 - (1 if motd else 0) - (1 if greeting else 0)
+        packed = snug - 3  # the world line, the title and the welcome line
+        bare = packed - 1  # the box's bottom border
         # Per menu (its entries and lines), so an instance attribute over the class's.
-        self.VERTICAL_BREAKPOINTS = [(0, "-packed"), (snug, "-snug"), (tall, "-tall")]
+        self.VERTICAL_BREAKPOINTS = [(0, "-bare"), (packed, "-packed"), (snug, "-snug"), (tall, "-tall")]
+        if greeting:
+            self.VERTICAL_BREAKPOINTS.insert(0, (0, "-stripped"))
+            self.VERTICAL_BREAKPOINTS[1] = (bare, "-bare")
+
+    _LEVELS = ("-stripped", "-bare", "-packed", "-snug", "-short", "-tall")
+    """Every class :meth:`_fit`'s breakpoints set."""
+
+    def _refit(self) -> None:
+        """:meth:`_fit` again (an entry came or went) and the classes for the terminal's height set at once."""
+        self._fit()
+        breakpoints = self.VERTICAL_BREAKPOINTS or []
+        shown = set(self._get_breakpoint_classes(self.app.size.height, breakpoints))
+        set_state_classes(self, {name: name in shown for name in self._LEVELS})
 
     BINDINGS = [
         *(Binding(key, f"app.{action}", footer, show=bool(footer)) for key, action, _, footer in MENU if key != "?"),
@@ -172,11 +188,11 @@ class MenuScreen(OpenedOnce[None]):
     _arena_line: str | None = None
 
     def _arena_label(self) -> str | None:
-        """``Code Arena: 12:30 left`` while an arena is upcoming or running, else None. Not with the operator's
-        message of the day: that menu is as long as 80×24 and 60×20 allow (``c`` opens the arena all the same).
+        """``Code Arena: 12:30 left`` while an arena is upcoming or running, else None (with a message of the day
+        too: the menu's lines give way for it, :meth:`_fit`).
         """
         arena = self._arena
-        if arena is None or getattr(getattr(self.app, "options", None), "motd", None):
+        if arena is None:
             return None
         now = self.host.store.live.clock()
         return None if arena.phase(now) == "over" else arena.countdown(now)
@@ -206,10 +222,7 @@ class MenuScreen(OpenedOnce[None]):
             highlighted = options.highlighted
             options.set_options(self._options())
             options.highlighted = highlighted
-            self._fit()
-            breakpoints = self.VERTICAL_BREAKPOINTS or []
-            shown = set(self._get_breakpoint_classes(self.app.size.height, breakpoints))
-            set_state_classes(self, {name: name in shown for name in ("-packed", "-snug", "-short", "-tall")})
+            self._refit()
             return
         self._arena_line = label
         options.replace_option_prompt("arena", self._option_prompt("c", label or ""))
@@ -224,10 +237,7 @@ class MenuScreen(OpenedOnce[None]):
             highlighted = options.highlighted
             options.set_options(self._options())
             options.highlighted = highlighted
-            self._fit()  # an entry more or fewer (signed in meanwhile): the lines that give way follow
-            breakpoints = self.VERTICAL_BREAKPOINTS or []
-            shown = set(self._get_breakpoint_classes(self.app.size.height, breakpoints))
-            set_state_classes(self, {name: name in shown for name in ("-packed", "-snug", "-short", "-tall")})
+            self._refit()  # an entry more or fewer (signed in meanwhile): the lines that give way follow
 
     def _options(self) -> list[Option]:
         return [Option(self._option_prompt(key, label), id=action) for key, action, label, _ in self._entries()]

@@ -22,6 +22,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
+from ..domain.arena import arena_title
 from ..domain.codes import Palette
 from ..domain.daily import PUZZLES, daily_share, day_of, sealed_until, share_text, SOLO_TITLE
 from ..domain.game import GameKind
@@ -63,6 +64,15 @@ def when(stamp: str, *, short: bool = False) -> str:
 
 SHORT_KIND_LABELS = {**KIND_LABELS, GameKind.COMPUTER_BREAKS.value: "HAL breaks"}
 """The kinds on a narrow terminal (the filter still says "Computer breaks")."""
+ARENA_LABEL = "Arena"
+"""The kind shown for a game a Code Arena paired (a World of Mastermind game; the filter's World of Mastermind)."""
+
+
+def kind_label(summary: GameSummary, *, short: bool = False) -> str:
+    """The list's Kind cell: ``Arena`` for an arena's game, else the kind's label."""
+    if summary.arena is not None:
+        return ARENA_LABEL
+    return (SHORT_KIND_LABELS if short else KIND_LABELS).get(summary.kind, summary.kind)
 SHORT_AT = 16
 """Under this many columns for the players, the list's dates lose their year and the kinds shorten."""
 
@@ -182,8 +192,7 @@ class ReplaysScreen(SummariesScreen):
         rules = {game.ruleset.title for game in games}
 
         def left(short: bool) -> int:
-            labels = SHORT_KIND_LABELS if short else KIND_LABELS
-            kinds = {labels.get(game.kind, game.kind) for game in games}
+            kinds = {kind_label(game, short=short) for game in games}
             others = [
                 len("When (UTC)") if short else max(cell_len("Finished (UTC)"), len("2026-11-23 09:41")),
                 max([cell_len("Kind"), *map(cell_len, kinds)]),
@@ -249,7 +258,7 @@ class ReplaysScreen(SummariesScreen):
             players = players_cell(summary, self._retired)
             table.add_row(
                 Text(when(summary.finished_at, short=self._short)),
-                Text((SHORT_KIND_LABELS if self._short else KIND_LABELS).get(summary.kind, summary.kind)),
+                Text(kind_label(summary, short=self._short)),
                 Text(summary.ruleset.title),
                 players,
                 key=summary.game_id,
@@ -356,7 +365,10 @@ class ReplayScreen(WomScreen):
     def compose(self) -> ComposeResult:
         record = self.record
         with Vertical(id="replay-box", classes="panel"):
-            head = Text(f"{KIND_LABELS.get(record.kind, record.kind)} · {record.ruleset.describe()} · ", end="")
+            head = Text(f"{KIND_LABELS.get(record.kind, record.kind)} · ", end="")
+            if record.arena is not None:
+                head.append(f"{arena_title(record.arena)} · ")
+            head.append(f"{record.ruleset.describe()} · ")
             head.append(when(record.finished_at))
             yield Static(head, id="replay-head")
             yield Static("", id="replay-step")

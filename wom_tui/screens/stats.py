@@ -249,7 +249,8 @@ class StatsScreen(SummariesScreen):
         if not stats.games:
             text.append("\n")
             text.append(f"{stats.player} has no recorded games yet.", style=Style(italic=True))
-        arena_line = results_line(results_of(self._arenas, stats.player, self.wom.store.live.clock()))
+        arena_line = results_line(results_of(self._arenas, stats.player, self.wom.store.live.clock()),
+                                  stats.arena_games)
         if arena_line is not None:
             text.append("\n")
             text.append(arena_line, style=Style(dim=True))

@@ -71,12 +71,14 @@ class WomSetup:
     names: tuple[str, ...]
     attempts: int
     ruleset: Ruleset = WOM_RULESET
+    hal_within_five: bool = False
+    """HAL9000 plays its 5-guess book (the player's choice, :attr:`.host.WomHost.hal_within_five`)."""
 
     def new_game(
         self, registry: UserRegistry, rng: random.Random, on_finish: Callable[[GameRecord], object]
     ) -> WomGame:
         """A fresh game for this setup; SetupError with the domain's reason if it cannot be played."""
-        players = players_from_names(self.names, registry)
+        players = players_from_names(self.names, registry, within_five=self.hal_within_five)
         return WomGame(players, self.attempts, rng, self.ruleset, on_finish=on_finish)
 
 

@@ -301,7 +301,7 @@ class WomSetupScreen(WomScreen):
         if self._rules_problem is not None:
             self._say(self._rules_problem)
             return None
-        return WomSetup(tuple(names), self._attempts, self._ruleset)
+        return WomSetup(tuple(names), self._attempts, self._ruleset, self.wom.hal_within_five)
 
     def _keep_store_error(self, error: StoreError) -> None:
         self._store_error = error

@@ -204,12 +204,22 @@ def _become_web_game(request: dict[str, Any], stdin: int, stdout: int, log: int 
 
 
 def _say_started() -> None:
-    """In a forked game, once its menu is on screen: tell the warm parent (the next game may start)."""
+    """In a forked game, once its menu is on screen: tell the warm parent (the next game may start).
+
+    The warm parent may have died meanwhile (its games play on): the write then fails, and must not end the
+    game with SIGPIPE, whose default action a game has (it ends quietly when its terminal goes away).
+    """
+    try:
+        quiet = signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    except ValueError:  # not the main thread: never the case for Textual's callbacks, but no reason to fail
+        quiet = None
     try:
         os.write(STARTED_FD, struct.pack("=i", os.getpid()))
     except OSError:
         pass
     finally:
+        if quiet is not None:
+            signal.signal(signal.SIGPIPE, quiet)
         try:
             os.close(STARTED_FD)
         except OSError:

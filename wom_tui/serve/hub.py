@@ -57,7 +57,7 @@ from .logsafe import log_formatter
 
 log = logging.getLogger("wom_tui.hub")
 
-OWN_WRITE_WAIT = 2.0
+OWN_WRITE_WAIT = 1.0
 """Seconds a change the feed reports waits for the hub's own write to that table to return (then it is read)."""
 
 CALL_RATE = 200.0

@@ -144,9 +144,10 @@ class ArenaKeeping:
                     arena = arena.pause(entrant.key)
             if not arena.pairing_due(now, interval):
                 return arena, [], []
-            rules = arena.rules
+            rules, arena_id = arena.rules, arena.arena_id
             arena, tables = arena.pair(now, lambda a, b: arena_table(
-                new_table_id(), a, b, rules, seed=draw.randrange(MAX_SEED), now=now, grace=grace, pace=pace))
+                new_table_id(), a, b, rules, seed=draw.randrange(MAX_SEED), now=now, grace=grace, pace=pace,
+                arena_id=arena_id))
             return arena, tables, tables
         return self._swap_arena(change)
 

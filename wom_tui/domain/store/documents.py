@@ -505,10 +505,12 @@ def decode_index(data: dict[str, Any]) -> dict[str, tuple[int, int, GameSummary]
     ``mtime_ns`` is written as a string of digits: it has 19 digits, more than a data file's
     numbers may have. ``hot_seat`` and ``tables`` list the ids of the games played hot-seat and at
     live tables (a game in neither was recorded before records said; required, so an index written
-    before they were kept is rebuilt from the game files once).
+    before they were kept is rebuilt from the game files once). ``unrated`` lists the unrated games and
+    ``arenas`` maps a Code Arena's games to its id, when there are any.
     """
-    _expect_keys(data, {"schema", "rulesets", "games", "hot_seat", "tables"}, frozenset({"unrated"}))
+    _expect_keys(data, {"schema", "rulesets", "games", "hot_seat", "tables"}, frozenset({"unrated", "arenas"}))
     unrated = frozenset(shaped(data.get("unrated", []), list[str], what="'unrated'"))
+    arenas = shaped(data.get("arenas", {}), dict[str, str], what="'arenas'").get
     raw_rulesets, games = data["rulesets"], data["games"]
     if not isinstance(raw_rulesets, list) or not isinstance(games, list):
         raise ValueError("'rulesets' and 'games' must be lists")
@@ -538,7 +540,7 @@ def decode_index(data: dict[str, Any]) -> dict[str, tuple[int, int, GameSummary]
                 raise ValueError(f"bad player in the index row for {game_id!r}")
             players.append(make_line(line))
         result[game_id] = (size, int(mtime), make_summary((game_id, kind, rulesets[number], finished, tuple(players),
-                                                           seated(game_id), game_id not in unrated)))
+                                                           seated(game_id), game_id not in unrated, arenas(game_id))))
     return result
 
 
@@ -575,7 +577,11 @@ class SummaryReader:
                     or type(made) is not int or type(kept) is not int or used < 0 or made < 0 or kept < 0):
                 raise ValueError("not a summary")
             lines.append(PlayerLine(name, user, broken, used, made + kept))
-        return GameSummary(game_id, kind, ruleset, finished, tuple(lines), hot_seat, data.get("rated") is not False)
+        arena = data.get("arena")
+        if arena is not None and (type(arena) is not str or not arena):
+            raise ValueError("not a summary")
+        return GameSummary(game_id, kind, ruleset, finished, tuple(lines), hot_seat, data.get("rated") is not False,
+                           arena)
 
 
 def encode_index(entries: dict[str, tuple[int, int, GameSummary]]) -> bytes:
@@ -585,6 +591,7 @@ def encode_index(entries: dict[str, tuple[int, int, GameSummary]]) -> bytes:
     hot_seat: list[str] = []
     tables: list[str] = []
     unrated: list[str] = []
+    arenas: dict[str, str] = {}
     for game_id, (size, mtime, summary) in entries.items():
         number = numbers.setdefault(summary.ruleset, len(numbers))
         row: list[Any] = [game_id, size, str(mtime), summary.kind, number, summary.finished_at]
@@ -595,8 +602,11 @@ def encode_index(entries: dict[str, tuple[int, int, GameSummary]]) -> bytes:
             (hot_seat if summary.hot_seat else tables).append(game_id)
         if not summary.rated:
             unrated.append(game_id)
+        if summary.arena is not None:
+            arenas[game_id] = summary.arena
     return encode_document({"rulesets": [ruleset.as_json() for ruleset in numbers], "games": rows,
-                            "hot_seat": hot_seat, "tables": tables, **({"unrated": unrated} if unrated else {})})
+                            "hot_seat": hot_seat, "tables": tables, **({"unrated": unrated} if unrated else {}),
+                            **({"arenas": arenas} if arenas else {})})
 
 
 def decode_secret(data: dict[str, Any]) -> bytes:
