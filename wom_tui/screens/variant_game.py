@@ -221,7 +221,7 @@ class VariantGameScreen(WomScreen):
         elif self.choice.coach:
             info.append(" · coach on")
         self.query_one("#variant-info", Static).update(info)
-        self.query_one("#variant-boards", Static).update(boards_text(game, narrow=self._narrow))
+        self.query_one("#variant-boards", Static).update(boards_text(game, narrow=self._narrow and game.boards > 1))
         self.query_one("#variant-boards-box", VerticalScroll).scroll_end(animate=False)
         set_state_classes(self, {"-over": game.over})
         self.refresh_bindings()
