@@ -74,7 +74,7 @@ VARIANT_PUZZLES: dict[str, DailyPuzzle] = {
 }
 """The variants' daily codes on 4 × Classic, keyed by the variant's name (docs/play.md, *Variants*); the day's
 game is ``variant_game.daily_variant_game``. Attempts at them are kept and checked as the others' are; the
-daily screen does not offer them yet."""
+daily screen offers them after the classic puzzles."""
 
 KNOWN_PUZZLES: dict[str, DailyPuzzle] = {**PUZZLES, **VARIANT_PUZZLES}
 """Every daily puzzle an attempt may name."""
