@@ -111,13 +111,15 @@ async def test_strict_liar_and_devious_chosen_by_mouse(data_dir, store):
     app = build_app(data_dir)
     async with app.run_test(size=(80, 24)) as pilot:
         setup = await as_alan(pilot)
-        # Strict: a guess that does not fit is refused with the reason and spends nothing.
+        # Strict, with the coach: a guess that does not fit is refused with the reason and spends nothing.
         await pilot.click("#solo-variant-3")
+        await pilot.click("#solo-coach-1")
         await wait_for(pilot, lambda: setup.variant is Variant.STRICT)
         screen = await play(pilot, Variant.STRICT)
         secret = screen.game.secrets[0]
         first = next(code for code in ("1111", "2222", "3333") if code != secret)
         await guess(pilot, screen, first)
+        await wait_for(pilot, lambda: f"Coach: {first} could have been the code." in said(screen), message="the coach")
         await pilot.press(*first, "enter")  # the same guess again cannot fit its own answer
         await wait_for(pilot, lambda: "Strict:" in said(screen))
         assert screen.game.guesses_used == 1 and "does not fit guess #1" in screen_text(app)
@@ -192,6 +194,9 @@ async def test_a_variants_daily_code_is_one_attempt_a_day(data_dir, store):
         await wait_for(pilot, lambda: "You broke the code in 1 guess" in screen_text(app))
         strict = [a for a in store.daily_attempts_on(today) if a.puzzle == "strict"]
         assert len(strict) == 1 and strict[0].broke and strict[0].guesses == 1
+        await pilot.press("c")  # the spoiler-free grid, named by the variant's puzzle
+        await wait_for(pilot, lambda: f"Mastermind daily {today} · Strict, 4 × Classic · 1/10 · streak 1" in said(screen))
+        assert said(screen).splitlines()[-1] == "●●●●"
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, DailyScreen))
         await wait_for(pilot, lambda: "Alan broke today's Strict, 4 × Classic code in 1/10" in screen_text(app))

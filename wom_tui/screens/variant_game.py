@@ -27,7 +27,17 @@ from textual.widgets import Button, Static
 from textual.worker import get_current_worker
 
 from ..domain.codes import InvalidCode, Palette
-from ..domain.daily import DailyAttempt, DailyPuzzle, DailyRefused, is_over, over_everywhere
+from ..domain.daily import (
+    SOLO_TITLE,
+    DailyAttempt,
+    DailyPuzzle,
+    DailyRefused,
+    daily_title,
+    is_over,
+    over_everywhere,
+    streak,
+    variant_share,
+)
 from ..domain.game import Refusal
 from ..domain.records import utc_now
 from ..domain.store import StoreError
@@ -111,6 +121,7 @@ class VariantGameScreen(WomScreen):
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("ctrl+n", "new_game", "New", key_display="^n"),
+        Binding("c", "share", "Share"),
     ]
 
     leave_detail = "It is abandoned and not recorded."
@@ -130,6 +141,8 @@ class VariantGameScreen(WomScreen):
         self._resumed = game is not None and game.guesses_used > 0
         self._games = 1
         self.started = False
+        self.share_text: str | None = None
+        """The finished game's spoiler-free grid (None while a game is under way)."""
         """Daily: True once the attempt is recorded (the first guess the rules took)."""
         self._narrow = False
         if daily is not None:
@@ -162,6 +175,7 @@ class VariantGameScreen(WomScreen):
                     else:
                         yield Button("Daily code", id="variant-setup", variant="primary", compact=True)
                     yield Button("Menu", id="variant-menu", compact=True)
+                    yield Button("c Share", id="variant-share", compact=True)
         yield Footer()
 
     @property
@@ -185,6 +199,8 @@ class VariantGameScreen(WomScreen):
         """A daily code has no new game."""
         if action == "new_game":
             return self.daily is None
+        if action == "share":
+            return self.share_text is not None
         return True
 
     # -- what the screen shows -------------------------------------------------------------
@@ -348,12 +364,35 @@ class VariantGameScreen(WomScreen):
                         f"{over_everywhere(self.daily.day):%Y-%m-%d %H:%M} UTC, on the daily screen.")
         for line in said:
             self.messages.say(line, "success" if game.won else "warning")
+        self.share_text = self._share()
+        self.refresh_bindings()
         result = Text(said[0], style=Style(bold=True), end="")
         for line in said[1:]:
             result.append("\n" + line)
         self.query_one("#variant-result", Static).update(result)
         # Nothing focused: an Enter typed on the heels of the last guess must not start the next game.
         self.set_focus(None)
+
+    def _share(self) -> str:
+        game, daily = self.game, self.daily
+        rows = [row.answers for row in game.rows]
+        if daily is None:
+            return variant_share(SOLO_TITLE, f"{game.variant.label}, {game.ruleset.title}", rows, game.ruleset,
+                                 game.won)
+        # The streak is counted with this attempt finished (a store that cannot say leaves it out).
+        mine = self.wom.with_store(lambda: self.wom.store.daily_attempts_of(self.choice.player),
+                                   on_error=lambda _error: None)
+        run = None if mine is None else streak(mine, daily.puzzle.key, daily.day)
+        return variant_share(daily_title(daily.day), daily.puzzle.title, rows, game.ruleset, game.won, run)
+
+    def action_share(self) -> None:
+        """Show the finished game's spoiler-free grid in the log and copy it (OSC 52; reaches SSH clients too)."""
+        if self.share_text is None:
+            return
+        for line in self.share_text.splitlines():
+            self.messages.say(line)
+        self.app.copy_to_clipboard(self.share_text)
+        self.notify("Copied to your clipboard.", title="Share")
 
     # -- new game, leaving -----------------------------------------------------------------
 
@@ -403,6 +442,7 @@ class VariantGameScreen(WomScreen):
         old = self.query_one("#variant-input", PegInput)
         self.game = self._fresh_game()
         self._games += 1
+        self.share_text = None
         self.keep_progress()
 
         async def swap() -> None:
@@ -424,6 +464,8 @@ class VariantGameScreen(WomScreen):
             self.dismiss()
         elif event.button.id == "variant-menu":
             self.wom.action_menu()
+        elif event.button.id == "variant-share":
+            self.action_share()
 
     # -- kept to resume (solo only; :mod:`.solo_resume` offers it at the next start) --------------
 
