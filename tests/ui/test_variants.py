@@ -83,8 +83,11 @@ async def test_quad_chosen_by_keys_played_in_a_burst_kept_and_resumed(data_dir, 
     again = build_app(data_dir)
     async with again.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(again.screen, ResumeScreen), message="resume offered")
-        assert "Quad" in screen_text(again)
-        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Your Quad game" in screen_text(again))
+        await pilot.press("escape", "o")  # later: the solo setup offers it first
+        await wait_for(pilot, lambda: isinstance(again.screen, SoloSetupScreen))
+        await wait_for(pilot, lambda: "Resume your game · Quad · 4 × Digits 0–9 · guess 2 of 9" in screen_text(again))
+        await pilot.press("r")
         await wait_for(pilot, lambda: isinstance(again.screen, VariantGameScreen))
         screen = again.screen
         assert screen.game.secrets == secrets and screen.game.guesses_used == 1
@@ -101,9 +104,10 @@ async def test_quad_chosen_by_keys_played_in_a_burst_kept_and_resumed(data_dir, 
         await pilot.click("#variant-again")
         await wait_for(pilot, lambda: screen.game.guesses_used == 0 and not screen.game.over, message="play again")
         assert screen.game.variant is Variant.QUAD and "Game abandoned" not in said(screen)
-        await pilot.press("escape", "o")  # resumed over the menu: back to it, then the setup
+        await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(again.screen, SoloSetupScreen))
         assert again.screen.variant is Variant.QUAD, "the setup remembers the variant"
+        assert not again.screen.query_one("#solo-resume-row").display, "nothing left to resume"
 
 
 async def test_strict_liar_and_devious_chosen_by_mouse(data_dir, store):
@@ -200,3 +204,15 @@ async def test_a_variants_daily_code_is_one_attempt_a_day(data_dir, store):
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, DailyScreen))
         await wait_for(pilot, lambda: "Alan broke today's Strict, 4 × Classic code in 1/10" in screen_text(app))
+        # Devious's daily code, lost: nothing of its answers' secret is told before the day is over everywhere.
+        daily.query_one("#daily-puzzle", Choice).value = "devious"
+        await wait_for(pilot, lambda: "Devious, 4 × Classic code is waiting" in screen_text(app))
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, VariantGameScreen) and app.screen.game.variant is Variant.DEVIOUS)
+        screen = app.screen
+        for _ in range(10):  # the same guess again and again never corners it
+            await guess(pilot, screen, "RRGG")
+        await wait_for(pilot, lambda: "shown once the day is over everywhere" in said(screen))
+        assert screen.game.over and not screen.game.won and "fitted every answer" not in said(screen)
+        devious = [a for a in store.daily_attempts_on(today) if a.puzzle == "devious"]
+        assert len(devious) == 1 and devious[0].broke is False and devious[0].guesses == 10

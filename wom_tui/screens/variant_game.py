@@ -79,11 +79,14 @@ def _guess(code: str, palette: Palette, narrow: bool) -> Text:
     return text
 
 
-def boards_text(game: VariantGame, *, narrow: bool) -> Text:
-    """The game's rows: the guess, then each board's answer (blank once that board was broken before it)."""
+def boards_text(game: VariantGame, *, narrow: bool, reveal: bool = True) -> Text:
+    """The game's rows: the guess, then each board's answer (blank once that board was broken before it); once
+    over, and if the end may be revealed, Liar's lie is marked on its row.
+    """
     ruleset = game.ruleset
     length, boards = ruleset.length, game.boards
     guess_width = length if narrow else 3 * length
+    lied = game.lie_row() if reveal and game.over and game.variant is Variant.LIAR else None
     text = Text(end="")
     if boards > 1:
         text.append(" " * (3 + guess_width), style=Style(dim=True))
@@ -103,6 +106,8 @@ def boards_text(game: VariantGame, *, narrow: bool) -> Text:
                 text.append(BROKEN * length, style=Style(bold=True, color="green"))
             else:
                 text.append_text(feedback_row(answer, length, gap=""))
+        if number - 1 == lied:
+            text.append(" ← the lie", style=Style(bold=True, color="red"))
         text.append("\n")
     if not game.over:
         text.append(f"Guess #{game.guesses_used + 1} of {ruleset.guesses}", style=Style(bold=True))
@@ -237,7 +242,7 @@ class VariantGameScreen(WomScreen):
         elif self.choice.coach:
             info.append(" · coach on")
         self.query_one("#variant-info", Static).update(info)
-        self.query_one("#variant-boards", Static).update(boards_text(game, narrow=self._narrow and game.boards > 1))
+        self.query_one("#variant-boards", Static).update(boards_text(game, narrow=self._narrow and game.boards > 1, reveal=self._may_reveal()))
         self.query_one("#variant-boards-box", VerticalScroll).scroll_end(animate=False)
         set_state_classes(self, {"-over": game.over})
         self.refresh_bindings()
@@ -356,7 +361,7 @@ class VariantGameScreen(WomScreen):
         said = [game.result_message()]
         if self.daily is not None:
             self._finish_daily()
-        if self.daily is None or game.won or is_over(self.daily.day, self.clock()):
+        if self.daily is None or self._may_reveal():
             said.extend(game.reveal_lines())
         else:
             # Anyone may still play this code under another name: nothing of it is told before the day ends.
@@ -372,6 +377,12 @@ class VariantGameScreen(WomScreen):
         self.query_one("#variant-result", Static).update(result)
         # Nothing focused: an Enter typed on the heels of the last guess must not start the next game.
         self.set_focus(None)
+
+    def _may_reveal(self) -> bool:
+        """A solo game's end says all; a lost daily attempt nothing of the code (nor the lie) until its day is
+        over everywhere: anyone may still play it under another name (docs/play.md, *The daily code*).
+        """
+        return self.daily is None or self.game.won or is_over(self.daily.day, self.clock())
 
     def _share(self) -> str:
         game, daily = self.game, self.daily
