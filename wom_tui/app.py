@@ -708,9 +708,10 @@ class WomApp(FocusCursor[int], KeyQueue[int]):
     def _forget_games(self) -> None:
         """Quitting on purpose loses the game in progress: a solo game is not offered to resume."""
         from .screens.solo_game import SoloGameScreen
+        from .screens.variant_game import VariantGameScreen
 
         for screen in self.screen_stack:
-            if isinstance(screen, SoloGameScreen):
+            if isinstance(screen, (SoloGameScreen, VariantGameScreen)):
                 screen.forget_progress()
 
     def return_to_menu(self) -> None:

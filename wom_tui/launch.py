@@ -33,7 +33,7 @@ _REPORTS = "wom_tui.report"
 _reporting = False
 GAME_SCREENS = {
     "WomGameScreen": "wom", "SoloGameScreen": "solo", "ComputerBreaksScreen": "flip",
-    "DailyGameScreen": "daily", "LiveTableScreen": "table",
+    "DailyGameScreen": "daily", "LiveTableScreen": "table", "VariantGameScreen": "variant",
 }
 """The screens that mean a game has started, by class name, and the kind of game each plays."""
 

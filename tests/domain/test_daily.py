@@ -201,3 +201,24 @@ def test_one_attempt_per_key_and_puzzle_and_day():
     with pytest.raises(DailyRefused, match="over everywhere"):
         finished(attempts, "2026-11-23", "classic", "Main", finished_at="2026-11-24T12:00:00+00:00",
                  guesses=2, broke=True, game_id=None)
+
+
+def test_a_variants_share_names_the_variant_and_shows_each_boards_pegs_never_a_symbol():
+    import random
+
+    from wom_tui.domain.daily import VARIANT_PUZZLES, variant_share
+    from wom_tui.domain.variant_game import daily_variant_game
+    from wom_tui.domain.variants import Variant
+
+    game = daily_variant_game(b"s" * 32, date(2026, 11, 23), Variant.QUAD, CLASSIC.ruleset)
+    rng = random.Random(1)
+    while not game.over:
+        game.guess(game.computer_guess("expert", rng))
+    rows = [row.answers for row in game.rows]
+    text = variant_share("Mastermind daily 2026-11-23", VARIANT_PUZZLES["quad"].title, rows, game.ruleset, game.won)
+    head, *grid = text.splitlines()
+    assert game.won and head == f"Mastermind daily 2026-11-23 · Quad, 4 × Classic · {game.guesses_used}/9"
+    assert len(grid) == game.guesses_used and all(len(line) <= 4 * 4 + 3 for line in grid)
+    assert not set("".join(grid)) - set("●○· "), "key pegs only"
+    assert grid[-1].endswith("●●●●") and "".join(grid).count("●●●●") == 4, "each board broken once, then blank"
+    assert grid[-1].startswith(" "), "a board broken before the last guess is blank on its line"

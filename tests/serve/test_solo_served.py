@@ -69,3 +69,25 @@ async def test_over_ssh_the_terminal_cursor_is_shown_on_the_focus(shared_server:
     await terminal.wait_until(lambda t: at_cursor(t).startswith(" ·   ·   ·") and t.screen.cursor.x == first + 4)
     assert not terminal.screen.cursor.hidden
     conn.close()
+
+
+
+async def test_one_connection_plays_each_variant_in_a_row(shared_server: GameServer) -> None:
+    """Quad, Devious, Strict and Liar chosen with the keys in the solo setup and played one after the other on
+    one SSH connection (docs/play.md, *Variants*; the walk is tests/serve/variant_walk.py)."""
+    from .variant_walk import KEYS, play_each_variant
+
+    server = shared_server
+    key = new_key()
+    store = Store(server.settings.data_dir)
+    store.register("Vera", key=key.get_fingerprint())
+    store.set_choices("user:vera", "solo", {"palette": "wom"})  # 4 × Classic, as she chose last time
+    conn = await connect(server, key=key)
+    terminal = await open_terminal(conn)
+    await terminal.wait_for_text(MENU_TEXT)
+
+    async def send(*keys: str) -> None:
+        terminal.type("".join(KEYS.get(k, k) for k in keys))
+
+    await play_each_variant(terminal, send, lambda: store.solo_in_progress("user:vera"))
+    conn.close()

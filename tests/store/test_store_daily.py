@@ -158,3 +158,17 @@ def test_two_sessions_of_one_key_racing_get_one_attempt(store_factory):
     assert len(store_factory().daily_attempts_on(datetime.now(timezone.utc).date().isoformat())) == 1
 
 
+
+
+def test_each_variants_daily_code_is_an_attempt_of_its_own_and_liars_12_guesses_are_kept(store_factory):
+    """docs/play.md, *Variants*: the daily screen's variant puzzles on both stores (no new column, no migration)."""
+    store = store_factory()
+    store.start_daily(attempt("Alan", FP_A))
+    for puzzle in ("quad", "devious", "strict", "liar"):
+        store.start_daily(attempt("Alan", FP_A, puzzle=puzzle))
+    with pytest.raises(DailyRefused, match="Liar, 4 × Classic"):
+        store.start_daily(attempt("Alan", FP_A, puzzle="liar"))
+    store.finish_daily(DAY, "liar", "Alan", finished_at=AT, guesses=12, broke=False, game_id=None)
+    kept = {a.puzzle: a for a in store_factory().daily_attempts_on(DAY)}
+    assert set(kept) == {"classic", "quad", "devious", "strict", "liar"}
+    assert (kept["liar"].guesses, kept["liar"].broke) == (12, False)

@@ -95,3 +95,22 @@ def test_the_coach_notes_and_the_lifelines_clues_are_kept_and_recorded(store_fac
     game_id = store.record_game(back.record())
     (index, clue), = store_factory().game(game_id).players[0].clues
     assert index == 1 and clue == back.clues[0] and isinstance(clue, Clue) and clue.position is not None
+
+
+def test_a_variants_game_in_progress_is_kept_and_read_back_and_a_finished_one_refused(store_factory):
+    """The kept solo game may be a variant's (docs/play.md, *Variants*): its rows are played again on reading."""
+    from wom_tui.domain.variant_game import VariantGame
+    from wom_tui.domain.variants import Variant
+
+    store = store_factory()
+    game = VariantGame.new(Variant.QUAD, Ruleset(4, DIGITS10, True, 10), random.Random(3), "Alan", True)
+    game.guess(game.secrets[2])
+    store.keep_solo("user:alan", game.as_json())
+    back = VariantGame.from_json(store_factory().solo_in_progress("user:alan"))
+    assert back.secrets == game.secrets and back.broken(2) and back.guesses_used == 1
+    for code in game.secrets:
+        if not game.over:
+            game.guess(code)
+    with pytest.raises(ValueError, match="over"):
+        store.keep_solo("user:alan", game.as_json())
+    assert store_factory().solo_in_progress("user:alan")["rows"] == back.as_json()["rows"]

@@ -112,7 +112,9 @@ async def test_the_daily_screen_names_each_puzzle_by_its_rules(store, app, size)
         await pilot.press("d")
         await wait_for(pilot, lambda: isinstance(app.screen, DailyScreen) and app.screen.query("#daily-board"))
         puzzles = app.screen.query_one("#daily-puzzle", Choice)
-        assert [str(prompt) for prompt, _ in puzzles.options] == ["4 × Classic", "5 × Digits 1–8"]
+        assert [str(prompt) for prompt, _ in puzzles.options] == [
+            "4 × Classic", "5 × Digits 1–8", "Quad, 4 × Classic", "Devious, 4 × Classic", "Strict, 4 × Classic",
+            "Liar, 4 × Classic"]  # then each variant's daily code, named the same way everywhere
         assert [p.title for p in PUZZLES.values()] == [p.ruleset.title for p in PUZZLES.values()]
         assert PUZZLES["classic"].ruleset.palette is WOM
         await wait_for(pilot, lambda: "4 × Classic" in screen_text(app))

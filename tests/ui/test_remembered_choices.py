@@ -43,7 +43,7 @@ async def test_the_solo_setup_opens_with_the_last_choices(data_dir, size):
         await start_game(pilot)
     assert Store(data_dir).choices("local", "solo") == {
         "mode": "break", "length": 6, "palette": "rainbow", "repeats": False, "guesses": 10,
-        "lifelines": "each", "coach": True, "scoring": "typed"}
+        "lifelines": "each", "coach": True, "scoring": "typed", "variant": "classic"}
     again = build_app(data_dir)
     async with again.run_test(size=size) as pilot:
         setup = await open_setup(pilot)

@@ -74,7 +74,7 @@ VARIANT_PUZZLES: dict[str, DailyPuzzle] = {
 }
 """The variants' daily codes on 4 × Classic, keyed by the variant's name (docs/play.md, *Variants*); the day's
 game is ``variant_game.daily_variant_game``. Attempts at them are kept and checked as the others' are; the
-daily screen does not offer them yet."""
+daily screen offers them after the classic puzzles."""
 
 KNOWN_PUZZLES: dict[str, DailyPuzzle] = {**PUZZLES, **VARIANT_PUZZLES}
 """Every daily puzzle an attempt may name."""
@@ -516,6 +516,22 @@ def daily_share(
     return f"{head} · {streak.label()}\n{grid}" if grid else f"{head} · {streak.label()}"
 
 
+def variant_share(
+    title: str, rules: str, rows: Sequence[Sequence[Feedback | None]], ruleset: Ruleset, broke: bool,
+    streak: Streak | None = None,
+) -> str:
+    """The share text of a variant's game (docs/play.md, *Variants*): ``"<title> · Quad, 4 × Classic · 7/9"``
+    (then the streak, when given), and a line per guess with each board's key pegs side by side (a board
+    broken before that guess is left blank); never a symbol of a code.
+    """
+    score = f"{len(rows)}/{ruleset.guesses}" if broke else f"X/{ruleset.guesses}"
+    head = f"{title} · {rules} · {score}" + (f" · {streak.label()}" if streak is not None else "")
+    blank = " " * ruleset.length
+    lines = [" ".join(blank if answer is None else peg_row(answer, ruleset.length) for answer in row).rstrip()
+             for row in rows]
+    return "\n".join([head, *lines])
+
+
 SOLO_TITLE = "Mastermind solo"
 """What a solo game's share line starts with, before its rules."""
 
@@ -557,6 +573,7 @@ __all__ = [
     "over_everywhere",
     "sealed_until",
     "leaderboard",
+    "variant_share",
     "peg_row",
     "share_text",
     "solo_share",

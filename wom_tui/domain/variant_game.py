@@ -309,18 +309,27 @@ class VariantGame:
             lines.append(self.lie_line())
         return tuple(lines)
 
-    def lie_line(self) -> str:
-        """Which answer was the lie (once over): ``"The lie was the answer to guess #2: …"``."""
+    def lie_row(self) -> int | None:
+        """Once a Liar game is over: the guess (0-based) whose answer was the lie, or None when none lied (the
+        code was broken before the lie came).
+        """
         if not self.over or self.lie_at is None:
             raise GameStateError("The lie is revealed only when a Liar game is over.")
         if self.lie_at >= len(self.rows) or self.rows[self.lie_at].answers[0] == feedback(
             self.secrets[0], self.rows[self.lie_at].guess
         ):
-            return f"You broke the code before the lie came (it was to be the answer to guess #{self.lie_at + 1})."
-        row = self.rows[self.lie_at]
+            return None
+        return self.lie_at
+
+    def lie_line(self) -> str:
+        """Which answer was the lie (once over): ``"The lie was the answer to guess #2: …"``."""
+        lied = self.lie_row()
+        if lied is None:
+            return f"You broke the code before the lie came (it was to be the answer to guess #{(self.lie_at or 0) + 1})."
+        row = self.rows[lied]
         told, truth = row.answers[0], feedback(self.secrets[0], row.guess)
         assert told is not None
-        return (f"The lie was the answer to guess #{self.lie_at + 1}: it said {told.black} black, {told.white} white; "
+        return (f"The lie was the answer to guess #{lied + 1}: it said {told.black} black, {told.white} white; "
                 f"the truth was {truth.black} black, {truth.white} white.")
 
     # -- writing and reading back -------------------------------------------------------------

@@ -23,8 +23,10 @@ from textual.widgets import Button, DataTable, Static
 
 from ..domain.codes import InvalidCode
 from ..domain.daily import (
+    CLASSIC,
     GUEST_REFUSAL,
-    PUZZLES,
+    KNOWN_PUZZLES,
+    VARIANT_PUZZLES,
     DailyAttempt,
     DailyPuzzle,
     DailyRefused,
@@ -45,7 +47,9 @@ from ..domain.daily import (
 )
 from ..domain.game import GameKind
 from ..domain.records import utc_now
-from ..domain.solo import LifelinePolicy, SoloGame
+from ..domain.solo import LifelinePolicy, SoloGame, SoloSetup
+from ..domain.variant_game import daily_variant_game
+from ..domain.variants import Variant
 from ..domain.words import counted
 from ..patches.footer import Footer
 from ..widgets.peg_input import PegInput
@@ -131,7 +135,8 @@ class DailyScreen(WomScreen):
                 yield Static("", id="daily-wait")
             with Horizontal(id="daily-choose"):
                 yield PlayerChoice(registered_names(self), self.player, id="daily-player")
-                yield Choice([(Text(p.title), p.key) for p in PUZZLES.values()], value="classic", id="daily-puzzle")
+                # The classic puzzles, then each variant's daily code (docs/play.md, *Variants*).
+                yield Choice([(Text(p.title), p.key) for p in KNOWN_PUZZLES.values()], value="classic", id="daily-puzzle")
                 yield Button("Play", id="daily-play", variant="primary", compact=True)
             yield Static("", id="daily-status")
             yield Static("", id="daily-streak")
@@ -159,7 +164,7 @@ class DailyScreen(WomScreen):
     @property
     def puzzle(self) -> DailyPuzzle:
         """The puzzle chosen."""
-        return PUZZLES[str(self.query_one("#daily-puzzle", Choice).value)]
+        return KNOWN_PUZZLES[str(self.query_one("#daily-puzzle", Choice).value)]
 
     @property
     def identity(self) -> str | None:
@@ -246,8 +251,20 @@ class DailyScreen(WomScreen):
         if not secret:
             return None
         day = last_over(self.clock())
-        text = Text(f"The {day.isoformat()} code, over everywhere now, was ", style=Style(dim=True), end="")
-        text.append_text(code_pegs(daily_code(secret, day, self.puzzle), self.puzzle.ruleset.palette, gap=""))
+        puzzle = self.puzzle
+        if puzzle.key in VARIANT_PUZZLES:
+            codes = daily_variant_game(secret, day, Variant(puzzle.key), CLASSIC.ruleset).secrets
+            if not codes:
+                return Text(f"Devious held no code on {day.isoformat()}: it answers each guess as it goes.",
+                            style=Style(dim=True))
+        else:
+            codes = (daily_code(secret, day, puzzle),)
+        text = Text(f"The {day.isoformat()} {'codes' if len(codes) > 1 else 'code'}, over everywhere now, "
+                    f"{'were' if len(codes) > 1 else 'was'} ", style=Style(dim=True), end="")
+        for index, code in enumerate(codes):
+            if index:
+                text.append(" ")
+            text.append_text(code_pegs(code, puzzle.ruleset.palette, gap=""))
         return text
 
     def on_choice_changed(self, event: Choice.Changed) -> None:
@@ -277,6 +294,17 @@ class DailyScreen(WomScreen):
         if secret is None:
             return
         assert who is not None
+        if puzzle in VARIANT_PUZZLES:
+            from .solo_choice import SoloChoice
+            from .variant_game import DailyVariant, VariantGameScreen
+
+            variant = Variant(puzzle)
+            base = CLASSIC.ruleset
+            game = daily_variant_game(secret, self.day, variant, base, who, True)
+            setup = SoloSetup(base.length, base.palette, base.repeats, base.guesses, LifelinePolicy.NONE)
+            self.app.push_screen(VariantGameScreen(SoloChoice(who, True, setup, variant=variant), game,
+                                                   daily=DailyVariant(self.day, self.puzzle)))
+            return
         code = daily_code(secret, self.day, self.puzzle)
         self.app.push_screen(DailyGameScreen(who, self.puzzle, self.day, code))
 

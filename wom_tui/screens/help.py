@@ -52,6 +52,11 @@ characters, no spaces).
 **Coach** (set it *On* in the setup): after each guess it says whether the guess
 *could have been the code*, given the answers before it, and how many codes remain possible.
 
+**Variants** (the *Variant* row of the setup; each also a daily code): **Quad** four codes at once, every
+guess to all four boards, 9 guesses · **Devious** holds no code and answers to leave the most codes: corner it ·
+**Strict** every guess must fit every answer so far (refused with the reason, at no cost) · **Liar** one of
+the first three answers lies, revealed at the end, 12 guesses.
+
 ## Solo: Computer breaks your code
 
 Choose *Computer breaks your code* in the solo setup; HAL9000 guesses, always playing a code

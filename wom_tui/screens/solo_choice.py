@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..domain.solo import SoloSetup
+from ..domain.variants import Variant
 
 
 @dataclass(frozen=True)
@@ -22,3 +23,5 @@ class SoloChoice:
     """True for "Computer breaks your code"."""
     by_hand: bool = False
     """"Computer breaks your code" only: the person scores every guess instead of typing a secret."""
+    variant: Variant = Variant.CLASSIC
+    """The way to play when the person breaks the code (docs/play.md, *Variants*)."""

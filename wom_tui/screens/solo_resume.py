@@ -11,6 +11,7 @@ or decide later (Esc: it stays kept until the next solo game with a move replace
 from __future__ import annotations
 
 import contextlib
+import random
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -26,6 +27,7 @@ from .host import WomHost
 
 if TYPE_CHECKING:
     from ..domain.solo import SoloGame
+    from ..domain.variant_game import VariantGame
 
 RESUME = "resume"
 DROP = "drop"
@@ -44,21 +46,29 @@ class ResumeScreen(ModalScreen[str | None]):
     ]
 
 
-    def __init__(self, game: SoloGame) -> None:
+    def __init__(self, game: SoloGame | VariantGame) -> None:
         super().__init__(classes="confirm-screen")
         self.game = game
 
     def compose(self) -> ComposeResult:
-        game = self.game
         with Vertical(id="confirm-dialog"):
             yield Static(Text("Resume your game?"), id="confirm-question")
-            yield Static(Text(f"Your solo game ({game.ruleset.describe()}) was left at guess "
-                              f"{game.guess_number} of {game.ruleset.guesses}."), id="confirm-detail")
+            yield Static(Text(self._detail()), id="confirm-detail")
             yield Static(Text("Enter or y: resume · d: drop it · Esc: later"), id="confirm-hint")
             with Horizontal(id="confirm-buttons"):
                 yield Button("Resume", id="resume-yes", variant="primary")
                 yield Button("Drop it", id="resume-drop", variant="error")
         yield Footer()
+
+    def _detail(self) -> str:
+        from ..domain.variant_game import VariantGame
+
+        game = self.game
+        if isinstance(game, VariantGame):
+            return (f"Your {game.variant.label} game ({game.ruleset.describe()}) was left at guess "
+                    f"{game.guesses_used + 1} of {game.ruleset.guesses}.")
+        return (f"Your solo game ({game.ruleset.describe()}) was left at guess "
+                f"{game.guess_number} of {game.ruleset.guesses}.")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -67,6 +77,36 @@ class ResumeScreen(ModalScreen[str | None]):
     def action_answer(self, answer: str) -> None:
         """Resume, drop, or (empty) decide later."""
         self.dismiss(answer or None)
+
+
+def kept_game(data: dict[str, Any], rng: random.Random) -> SoloGame | VariantGame | None:
+    """The game a store kept to resume: a classic solo game or a variant's (docs/play.md, *Variants*), or
+    None when it is not one a registered player may resume (a guest's, kept by an older wom-tui).
+    """
+    if data.get("kind") == "variant":
+        from ..domain.variant_game import VariantGame
+
+        try:
+            variant = VariantGame.from_json(data)
+        except ValueError:
+            return None
+        return variant if variant.is_user and not variant.over else None
+    from ..domain.solo import SoloGame  # only with a game to offer: it brings the solvers (numpy) along
+
+    try:
+        game = SoloGame.from_json(data, rng)
+    except ValueError:
+        return None  # the store checked it: only a newer wom-tui's game could fail here
+    return game if game.keepable else None
+
+
+def where_left(game: SoloGame | VariantGame) -> str:
+    """``"4 × Classic · guess 3 of 10"``, ``"Quad · 4 × Digits 0–9 · guess 3 of 9"``: the game kept, as a player reads it."""
+    from ..domain.variant_game import VariantGame
+
+    if isinstance(game, VariantGame):
+        return f"{game.variant.label} · {game.ruleset.title} · guess {game.guesses_used + 1} of {game.ruleset.guesses}"
+    return f"{game.ruleset.title} · guess {game.guess_number} of {game.ruleset.guesses}"
 
 
 def offer_resume(app: WomHost) -> None:
@@ -81,13 +121,8 @@ def offer_resume(app: WomHost) -> None:
         return
     if data is None:
         return
-    from ..domain.solo import SoloGame  # only with a game to offer: it brings the solvers (numpy) along
-
-    try:
-        game = SoloGame.from_json(data, app.rng)
-    except ValueError:
-        return  # the store checked it: only a newer wom-tui's game could fail here
-    if not game.keepable:
+    game = kept_game(data, app.rng)
+    if game is None:
         # A guest's game kept by an older wom-tui: a guest's game is never kept, nor offered.
         with contextlib.suppress(StoreError):
             app.store.drop_solo(key)
@@ -105,13 +140,26 @@ def offer_resume(app: WomHost) -> None:
     app.push_screen(ResumeScreen(game), answered)
 
 
-def resume(app: WomHost, game: SoloGame) -> None:
-    """Open the solo game screen on ``game``, where it was left."""
-    from ..domain.solo import SoloSetup
+def resume(app: WomHost, game: SoloGame | VariantGame) -> None:
+    """Open the solo game screen (or the variant's) on ``game``, where it was left."""
+    from ..domain.codes import MAX_GUESSES, MIN_GUESSES
+    from ..domain.solo import LifelinePolicy, SoloSetup
+    from ..domain.variant_game import VariantGame
     from .solo_game import SoloGameScreen
     from .solo_choice import SoloChoice
 
     ruleset = game.ruleset
+    if isinstance(game, VariantGame):
+        from .variant_game import VariantGameScreen
+
+        # The base rules the variant was chosen on (Quad's 9 and Liar's 12 guesses are the variant's own).
+        base = SoloSetup(length=ruleset.length, palette=ruleset.palette, repeats=ruleset.repeats,
+                         guesses=min(max(ruleset.guesses, MIN_GUESSES), MAX_GUESSES), lifelines=LifelinePolicy.NONE)
+        variant_screen = VariantGameScreen(SoloChoice(game.player, game.is_user, base, coach=game.coach,
+                                                      variant=game.variant), game)
+        variant_screen.kept_for_resume = True
+        app.push_screen(variant_screen)
+        return
     setup = SoloSetup(length=ruleset.length, palette=ruleset.palette, repeats=ruleset.repeats,
                       guesses=ruleset.guesses, lifelines=game.lifeline_policy)
     screen = SoloGameScreen(SoloChoice(game.player, game.is_user, setup, coach=game.coach), game=game)
@@ -119,4 +167,4 @@ def resume(app: WomHost, game: SoloGame) -> None:
     app.push_screen(screen)
 
 
-__all__ = ["ResumeScreen", "offer_resume", "resume"]
+__all__ = ["ResumeScreen", "kept_game", "offer_resume", "resume", "where_left"]

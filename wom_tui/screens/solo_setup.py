@@ -17,6 +17,8 @@ from textual.widgets import Button, RadioSet, Static
 from ..domain.choices import pick, pick_index
 from ..domain.codes import DIGITS8, DIGITS10, MAX_GUESSES, MIN_GUESSES, PALETTES, RAINBOW, WOM, Palette
 from ..domain.solo import MAX_SOLO_LENGTH, MIN_SOLO_LENGTH, LifelinePolicy, SoloGame, SoloSetup
+from ..domain.variant_game import VariantGame
+from ..domain.variants import VARIANTS, Variant
 from ..domain.wom import SetupError
 from ..domain.words import counted
 from ..patches.footer import Footer
@@ -64,7 +66,7 @@ class SoloSetupScreen(WomScreen):
     def __init__(self) -> None:
         super().__init__()
         self._refusal: str | None = None
-        self.kept: SoloGame | None = None
+        self.kept: SoloGame | VariantGame | None = None
         """This identity's solo game in progress, kept to resume (offered as the first choice)."""
 
     FORM = "solo"
@@ -82,6 +84,7 @@ class SoloSetupScreen(WomScreen):
             "lifelines": pick_index(saved, "lifelines", [policy.value for policy in POLICIES], 1),
             "coach": pick_index(saved, "coach", [False, True], 0),
             "scoring": pick_index(saved, "scoring", ["typed", "by_hand"], 0),
+            "variant": pick_index(saved, "variant", [variant.value for variant in VARIANTS], 0),
         }
 
     def _remember(self, choice: SoloChoice) -> None:
@@ -91,6 +94,7 @@ class SoloSetupScreen(WomScreen):
             "length": setup.length, "palette": setup.palette.key, "repeats": setup.repeats,
             "guesses": setup.guesses, "lifelines": setup.lifelines.value, "coach": choice.coach,
             "scoring": "by_hand" if _pressed(self.query_one("#solo-scoring", RadioSet)) == 1 else "typed",
+            "variant": choice.variant.value,
         })
 
     def compose(self) -> ComposeResult:
@@ -128,7 +132,13 @@ class SoloSetupScreen(WomScreen):
             with Horizontal(classes="solo-row"):
                 yield Static("Guesses", classes="solo-label")
                 yield Choice([(Text(str(n)), n) for n in range(MIN_GUESSES, MAX_GUESSES + 1)], value=last["guesses"], id="solo-guesses")
-            with Horizontal(classes="solo-row -break -gap", id="solo-lifelines-row"):
+            # The way to play (docs/play.md, *Variants*): below the rules every mode shares, so that choosing
+            # one never moves the choices above it.
+            with Horizontal(classes="solo-row -break -gap", id="solo-variant-row"):
+                yield Static("Variant", classes="solo-label")
+                yield _radio_set("solo-variant", [variant.label for variant in VARIANTS], last["variant"])
+            yield Static("", id="solo-variant-rules")
+            with Horizontal(classes="solo-row -break -classic", id="solo-lifelines-row"):
                 yield Static("Lifelines", classes="solo-label")
                 yield _radio_set("solo-lifelines", [policy.label for policy in POLICIES], last["lifelines"])
             with Horizontal(classes="solo-row -break", id="solo-coach-row"):
@@ -160,7 +170,7 @@ class SoloSetupScreen(WomScreen):
 
     # -- the game kept to resume -----------------------------------------------------------
 
-    def _kept_game(self) -> SoloGame | None:
+    def _kept_game(self) -> SoloGame | VariantGame | None:
         """The registered player's game of this identity in progress, if one is kept (docs/play.md, *Resume*)."""
         key = self.wom.identity.preference_key
         if key is None:
@@ -169,17 +179,17 @@ class SoloSetupScreen(WomScreen):
         data = self.wom.with_store(lambda: store.solo_in_progress(key), on_error=lambda _error: None)
         if data is None:
             return None
-        try:
-            game = SoloGame.from_json(data, self.wom.rng)
-        except ValueError:
-            return None
-        return game if game.keepable else None
+        from .solo_resume import kept_game
+
+        return kept_game(data, self.wom.rng)
 
     def _resume_label(self) -> str:
         game = self.kept
         if game is None:
             return "Resume your game"
-        return f"r Resume your game · {game.ruleset.title} · guess {game.guess_number} of {game.ruleset.guesses}"
+        from .solo_resume import where_left
+
+        return f"r Resume your game · {where_left(game)}"
 
     def _show_kept(self) -> None:
         """Back from a game: offer the kept one again, or no more once it was finished or dropped."""
@@ -210,6 +220,11 @@ class SoloSetupScreen(WomScreen):
         """True when "Computer breaks your code" is chosen."""
         return _pressed(self.query_one("#solo-mode", RadioSet)) == 1
 
+    @property
+    def variant(self) -> Variant:
+        """The variant chosen (Classic unless another is)."""
+        return VARIANTS[_pressed(self.query_one("#solo-variant", RadioSet))]
+
     def setup(self) -> SoloSetup:
         """The chosen rules; :class:`SetupError` with the domain's reason if they do not go together."""
         palette = PALETTE_CHOICES[_pressed(self.query_one("#solo-palette", RadioSet))]
@@ -227,12 +242,20 @@ class SoloSetupScreen(WomScreen):
         return guesses
 
     def choice(self) -> SoloChoice:
-        """Everything the game screen needs; :class:`SetupError` if the rules do not go together."""
+        """Everything the game screen needs; :class:`SetupError` if the rules do not go together (or the
+        variant cannot be played on them).
+        """
         name = self.query_one("#solo-player", PlayerChoice).chosen
+        setup = self.setup()
+        variant = Variant.CLASSIC if self.computer_breaks else self.variant
+        refusal = variant.refusal(variant.ruleset(setup.ruleset_for(setup.length or setup.max_length)))
+        if refusal is not None:
+            raise SetupError(refusal)
         return SoloChoice(
             player=name or "Guest",
             is_user=name is not None,
-            setup=self.setup(),
+            setup=setup,
+            variant=variant,
             coach=_pressed(self.query_one("#solo-coach", RadioSet)) == 1,
             computer_breaks=self.computer_breaks,
             by_hand=self.computer_breaks and _pressed(self.query_one("#solo-scoring", RadioSet)) == 1,
@@ -270,11 +293,18 @@ class SoloSetupScreen(WomScreen):
             row.display = not computer_breaks
         for row in self.query(".solo-row.-computer-breaks"):
             row.display = computer_breaks
+        variant = self.variant
+        if not computer_breaks:
+            for row in self.query(".solo-row.-classic"):
+                row.display = variant is Variant.CLASSIC  # a variant has no lifelines
+        rules = self.query_one("#solo-variant-rules", Static)
+        rules.update(Text(variant.rules))
+        rules.display = not computer_breaks
         summary = self.query_one("#solo-summary", Static)
         error = self.query_one("#solo-error", Static)
         play = self.query_one("#solo-play", Button)
         try:
-            setup = self.setup()
+            setup = self.choice().setup
         except SetupError as refusal:
             self._refusal = refusal.reason
             summary.update("")
@@ -294,11 +324,16 @@ class SoloSetupScreen(WomScreen):
 
     def _summary(self, setup: SoloSetup, computer_breaks: bool) -> Text:
         length = setup.length
+        variant = Variant.CLASSIC if computer_breaks else self.variant
         text = code_pegs(setup.palette.symbols, setup.palette, gap="")
         text.append("  ")
         size = f"{length}" if length else f"{MIN_SOLO_LENGTH}–{setup.max_length}"
         repeats = "repeats" if setup.repeats else "no repeats"
-        text.append(f"{size} of {len(setup.palette)} symbols, {repeats}, {counted(setup.guesses, 'guess')}")
+        guesses = variant.guesses(setup.guesses)
+        text.append(f"{size} of {len(setup.palette)} symbols, {repeats}, {counted(guesses, 'guess')}")
+        if variant is not Variant.CLASSIC:
+            text.append(f"\n{variant.label}: not recorded, no hall of fame.", style="italic")
+            return text
         if computer_breaks or length is None:
             return text
         # Without the hall of fame (the store failed) the summary just has no record line.
@@ -341,6 +376,10 @@ class SoloSetupScreen(WomScreen):
             from .computer_breaks import ComputerBreaksScreen
 
             self.app.push_screen(ComputerBreaksScreen(choice))
+        elif choice.variant is not Variant.CLASSIC:
+            from .variant_game import VariantGameScreen
+
+            self.app.push_screen(VariantGameScreen(choice))
         else:
             from .solo_game import SoloGameScreen
 

@@ -419,12 +419,24 @@ def encode_rush(bests: dict[str, RushScore]) -> bytes:
     return encode_document({"bests": {identity: score.as_json() for identity, score in sorted(bests.items())}})
 
 
-def decode_solo(data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """A solo file's content → (identity, the game as :meth:`.solo.SoloGame.as_json` gives it)."""
+def check_kept_json(game: Any) -> dict[str, Any]:
+    """``game`` if it is a solo game in progress that may be kept to resume: a classic one
+    (:meth:`.solo.SoloGame.as_json`) or a variant's (:meth:`.variant_game.VariantGame.as_json`, its
+    ``kind`` is ``"variant"``); ``ValueError`` with the reason if not.
+    """
+    if isinstance(game, dict) and game.get("kind") == "variant":
+        from ..variant_game import check_variant_json
+
+        return check_variant_json(game)
     from ..solo import check_solo_json
 
+    return check_solo_json(game)
+
+
+def decode_solo(data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A solo file's content → (identity, the game as :meth:`.solo.SoloGame.as_json` gives it, or a variant's)."""
     _expect_keys(data, {"schema", "identity", "game"})
-    return check_identity(data["identity"]), check_solo_json(data["game"])
+    return check_identity(data["identity"]), check_kept_json(data["game"])
 
 
 def encode_solo(identity: str, game: dict[str, Any]) -> bytes:

@@ -87,6 +87,7 @@ from ...stats import GameSummary
 from ...users import PendingLink, User, UserRegistry, check_name, name_key
 from ..api import Arcade, StoreError
 from ..documents import (
+    check_kept_json,
     GAME_ID,
     MAX_INDEX_BYTES,
     check_game_id,
@@ -876,10 +877,8 @@ class FolderStore:
         """Keep ``game`` (:meth:`.solo.SoloGame.as_json` data) as ``identity``'s solo game in progress,
         replacing the one kept before (one atomic write under the lock); ``ValueError`` if it is not one.
         """
-        from ...solo import check_solo_json
-
         path = self._solo_path(identity)
-        data = encode_solo(identity, check_solo_json(game))
+        data = encode_solo(identity, check_kept_json(game))
         try:
             path.parent.mkdir(exist_ok=True)
         except OSError as exc:

@@ -52,7 +52,6 @@ from ...moderation import KICK_KEPT, Ban, Broadcast, Kick, ModerationRefused, Re
 from ...ratings import RatingBook, collector_paused, rate_games, rated_game
 from ...records import GameRecord
 from ...rush import RushScore
-from ...solo import check_solo_json
 from ...stats import GameSummary
 from ...users import (
     NameRejected,
@@ -67,6 +66,7 @@ from ...users import (
 )
 from ..api import Arcade, StoreError
 from ..documents import (
+    check_kept_json,
     GAME_ID,
     SummaryReader,
     check_game_id,
@@ -771,14 +771,14 @@ class PostgresStore:
         if not rows:
             return None
         try:
-            return check_solo_json(rows[0][0])
+            return check_kept_json(rows[0][0])
         except (ValueError, TypeError, KeyError) as exc:
             raise self._bad_row("wom_solo_games", identity, str(exc)) from None
 
     def keep_solo(self, identity: str, game: dict[str, Any]) -> None:
         """Keep ``game`` as ``identity``'s solo game in progress, replacing any; ``ValueError`` if it is not one."""
         check_identity(identity)
-        data = check_solo_json(game)
+        data = check_kept_json(game)
         self._transaction(lambda conn, _: conn.execute(
             "INSERT INTO wom_solo_games (identity, game) VALUES (%s, %s) "
             "ON CONFLICT (identity) DO UPDATE SET game = EXCLUDED.game, updated_at = now()",
