@@ -62,7 +62,7 @@ async def test_menu_shows_title_welcome_and_every_choice(app):
         assert "MASTERMIND" in shown(screen.query_one("#menu-title", Static)).replace(" ", "")
         assert shown(screen.query_one("#menu-welcome", Static)) == "Welcome to the World of Mastermind!"
         prompts = [str(option.prompt) for option in screen.query_one(OptionList).options]
-        assert [p.split()[0] for p in prompts] == ["r", "s", "p", "o", "l", "q", "d", "m", "v", "?", "x"]
+        assert [p.split()[0] for p in prompts] == ["r", "s", "p", "o", "l", "q", "d", "u", "m", "v", "?", "x"]
 
 
 async def test_menu_by_arrows_and_enter_and_by_mouse(app):
