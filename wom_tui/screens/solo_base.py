@@ -6,11 +6,14 @@ starting again with the same setup, and leaving (asking first while a game is un
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
+from textual import work
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widgets import Button, DataTable, Static
+from textual.worker import get_current_worker
 
 from ..domain.codes import Ruleset
 from ..widgets.message_log import MessageLog
@@ -18,6 +21,40 @@ from ..widgets.solo_history import GuessInput, history_columns, roomy
 from .base import WomScreen
 from .confirm import ConfirmScreen
 from .solo_choice import SoloChoice
+
+
+class Coachable(Protocol):
+    """A solo game the coach speaks about (a classic solo game, a variant's)."""
+
+    coach_notes: dict[int, str]
+
+    def coach_line(self, number: int) -> str: ...
+
+
+class Coached:
+    """The coach's line after a guess, worked out in a thread (it counts codes) and said if the game it was
+    for is still the one shown; kept with the game for a resume. For a screen with ``game``, ``messages``,
+    ``_games`` (the games started so far) and ``keep_progress``.
+    """
+
+    _games: int
+    keep_progress: Callable[[], None]
+
+    @property
+    def messages(self) -> MessageLog:
+        raise NotImplementedError  # each screen's own log
+
+    @work(thread=True, group="coach")
+    def _coach(self, game: Coachable, number: int, game_number: int) -> None:
+        line = game.coach_line(number)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._coach_says, line, game, number, game_number)  # type: ignore[attr-defined]
+
+    def _coach_says(self, line: str, game: Coachable, number: int, game_number: int) -> None:
+        if game_number == self._games and self.is_attached and game is self.game:  # type: ignore[attr-defined]
+            self.messages.say(line, "computer")
+            game.coach_notes[number] = line
+            self.keep_progress()  # the note is kept with the game, for a resume
 
 
 class SoloPlayScreen(WomScreen):

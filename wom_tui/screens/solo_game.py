@@ -13,13 +13,11 @@ from typing import Any
 
 from rich.style import Style
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Static
-from textual.worker import get_current_worker
 
 from ..domain.codes import Feedback, InvalidCode, Ruleset
 from ..domain.daily import solo_share
@@ -41,7 +39,7 @@ from ..widgets.solo_history import (
     result_cells,
     roomy,
 )
-from .solo_base import SoloPlayScreen
+from .solo_base import Coached, SoloPlayScreen
 from .solo_choice import SoloChoice
 
 LIFELINE_LABELS = {1: "Reveal a symbol", 2: "Reveal a position"}
@@ -96,7 +94,7 @@ class HallNameScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class SoloGameScreen(SoloPlayScreen):
+class SoloGameScreen(SoloPlayScreen, Coached):
     """One person against a hidden code: "Guess #3 of 10", the hint mask, the history, lifelines."""
 
     AUTO_FOCUS = ""
@@ -346,17 +344,6 @@ class SoloGameScreen(SoloPlayScreen):
         if self.game.over:
             self._finish()
 
-    @work(thread=True, group="coach")
-    def _coach(self, game: SoloGame, rows: int, game_number: int) -> None:
-        line = game.coach_line(rows)
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._coach_says, line, game, rows, game_number)
-
-    def _coach_says(self, line: str, game: SoloGame, rows: int, game_number: int) -> None:
-        if game_number == self._games and self.is_attached and game is self.game:
-            self.messages.say(line, "computer")
-            game.coach_notes[rows] = line
-            self.keep_progress()  # the note is kept with the game, for a resume
 
     # -- the end of a game -----------------------------------------------------------------
 

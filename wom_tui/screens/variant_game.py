@@ -19,12 +19,10 @@ from datetime import date, datetime, timezone
 
 from rich.style import Style
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
-from textual.worker import get_current_worker
 
 from ..domain.codes import InvalidCode, Palette
 from ..domain.daily import (
@@ -50,6 +48,7 @@ from ..widgets.peg_input import PegInput
 from ..widgets.pegs import code_pegs, current_scheme, feedback_row
 from .base import WomScreen
 from .confirm import ConfirmScreen
+from .solo_base import Coached
 from .solo_choice import SoloChoice
 
 BROKEN = "✓"
@@ -115,7 +114,7 @@ def boards_text(game: VariantGame, *, narrow: bool, reveal: bool = True) -> Text
     return text
 
 
-class VariantGameScreen(WomScreen):
+class VariantGameScreen(WomScreen, Coached):
     """One person against a variant's code(s); ``daily`` for a variant's daily code, else a solo game."""
 
     AUTO_FOCUS = ""
@@ -296,17 +295,6 @@ class VariantGameScreen(WomScreen):
         if self.game.over:
             self._finish()
 
-    @work(thread=True, group="coach")
-    def _coach(self, game: VariantGame, number: int, game_number: int) -> None:
-        line = game.coach_line(number)
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._coach_says, line, game, number, game_number)
-
-    def _coach_says(self, line: str, game: VariantGame, number: int, game_number: int) -> None:
-        if game_number == self._games and self.is_attached and game is self.game:
-            self.messages.say(line, "computer")
-            game.coach_notes[number] = line
-            self.keep_progress()
 
     # -- the daily code's attempt ----------------------------------------------------------
 
