@@ -47,9 +47,9 @@ async def test_a_hub_reads_back_only_what_others_wrote_and_writes_its_sessions_h
         await until(lambda: (seen := game.live.pushed.get(table.table_id)) is not None and seen.version == theirs.version)
         # Its own three writes were not read back, only the other server's move: PostgreSQL may deliver a
         # commit's notice before the write that caused it has returned to the hub, and the hub then waits for
-        # its own write rather than read the table for nothing. (Notices close together may come as one.)
+        # its own write rather than read the table for nothing. (Notices close together come as one: the
+        # hub's own may all be merged into the other server's, so how many were spared is not fixed.)
         assert hub.table_reads == 1
-        assert hub.reads_spared >= 1
         # Twelve sessions beating at once: one write for all of them, each answered once it is written.
         monkeypatch.setattr(hub_module, "HEARTBEAT_WINDOW", 1.0)  # (all twelve reach the hub well within it)
         beats = [Presence(f"s{number}", f"Guest {number + 1}", False, 0.0, 0.0) for number in range(12)]
