@@ -50,3 +50,34 @@ async def test_away_with_the_grace_counting_down_then_betty_is_back(data_dir: Pa
         await wait_for(pilot, lambda: "Betty is back." in str(app.screen.query_one("#lobby-message", Static).render()),
                        message="Betty is back")
         assert not any("away" in row for row in _rows(app))
+
+
+async def test_two_hundred_online_are_counted_in_two_lines_and_the_tables_keep_their_room(data_dir: Path) -> None:
+    # An arcade of four servers puts hundreds in the lobby: the list of names must not push the tables, and
+    # the line that says where your seat is, off the screen.
+    store = Store(data_dir)
+    store.register("Alan")
+    live = store.live
+    for number in range(200):
+        live.join(f"Player{number:03d}", False, f"s-{number}")
+    live.join("Alan", True, ALAN.session)
+    live.create_table(ALAN, seats=2, seed=4)
+    app = build_app(data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.state is not None
+                       and "more" in str(app.screen.query_one("#lobby-online", Static).render()), message="lobby")
+        for size in ((80, 24), (60, 20)):
+            await pilot.resize_terminal(*size)
+            lobby = app.screen
+            online = lobby.query_one("#lobby-online", Static)
+            hint = lobby.query_one("#lobby-hint", Static)
+            await wait_for(pilot, lambda: online.size.height <= 2 and hint.region.right <= size[0],
+                           message="laid out again at the new size")
+            text = str(online.render())
+            assert text.startswith("Online (202): Player000, Player001")  # (and this app's own guest)
+            assert re.search(r"… and \d+ more   You: Guest", text)
+            assert online.size.height <= 2
+            tables = lobby.query_one("#lobby-tables", OptionList)
+            assert tables.size.height >= 3 and "Alan" in _rows(app)[0]
+            assert hint.region.bottom <= size[1] - 1, "the keys' hint is on the screen, above the footer"

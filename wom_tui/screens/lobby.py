@@ -28,6 +28,7 @@ from ..domain.moves import Accept, Decline, Leave
 from ..domain.presence import Presence, online_names
 from ..domain.store.api import LiveChange
 from ..domain.table import CLOSED, FINISHED, GUESS_CLOCKS, OPEN, TABLE_BRIEF, Refused, SeatHolder, SeatView, Table, TableView
+from ..domain.users import MAX_NAME
 from ..domain.variants import VARIANTS, Variant
 from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
 from ..domain.words import counted
@@ -262,12 +263,7 @@ class LobbyScreen(LiveScreen):
         self._shown_me = me.name if me is not None else None
         self._keep_countdown(state)
         back = _back(previous, state) if previous is not None else []
-        people = online_names(state.online)  # a player on SSH and in a browser at once is listed once
-        names = ", ".join(people) or "nobody"
-        online = Text(f"Online ({len(people)}): {names}", end="")
-        if me is not None:
-            online.append(f"   You: {me.name}", style="bold")
-        self.query_one("#lobby-online", Static).update(online)
+        self._show_online(state)
         tables = self.query_one("#lobby-tables", RowList)
         highlighted = tables.highlighted_option.id if tables.highlighted_option is not None else None
         order = sorted(state.tables, key=lambda v: (v.phase == FINISHED, v.table_id))
@@ -301,6 +297,27 @@ class LobbyScreen(LiveScreen):
             self.say("")
         if previous is None or bool(previous.mine) != bool(state.mine):
             self.refresh_bindings()
+
+    def _show_online(self, state: LobbyState) -> None:
+        """Who is online (each person once: SSH and a browser at once is one), within two lines."""
+        people = online_names(state.online)
+        me = self.together.me()
+        you = f"   You: {me.name}" if me is not None else ""
+        online = Text(f"Online ({len(people)}): {_names_within(people, self._online_room() - len(you))}", end="")
+        if me is not None:
+            online.append(you, style="bold")
+        self.query_one("#lobby-online", Static).update(online)
+
+    def on_resize(self) -> None:
+        """The online line is cut to the lobby's width: cut it again at the new one."""
+        if self.state is not None:
+            self.call_after_refresh(self._show_online, self.state)
+
+    def _online_room(self) -> int:
+        """Characters the names may take in :data:`ONLINE_LINES` lines of the lobby's width (less what a line
+        wrapped before a long name leaves unused)."""
+        width = self.query_one("#lobby-online", Static).content_region.width or self.size.width or 80
+        return max(20, width * ONLINE_LINES - len("Online (9999): ") - (ONLINE_LINES - 1) * (MAX_NAME + 2))
 
     def _seat_message(self, table_id: str) -> str:
         view = self._rows[table_id][0]
@@ -564,6 +581,28 @@ class LobbyScreen(LiveScreen):
             self.say(str(error), error=True)
             return
         self.app.push_screen(LiveTableScreen(table.table_id))
+
+
+ONLINE_LINES = 2
+"""Lines the lobby's list of who is online takes at most: the tables below it keep their room with hundreds
+online (the rest are counted, "… and 187 more")."""
+
+
+def _names_within(people: list[str], room: int) -> str:
+    """``people`` joined by commas within ``room`` characters, the others counted ("… and 187 more")."""
+    if not people:
+        return "nobody"
+    shown: list[str] = []
+    used = 0
+    for number, name in enumerate(people):
+        left = len(people) - number - 1
+        more = f", … and {left} more" if left else ""
+        cost = len(name) + (2 if shown else 0)
+        if used + cost + len(more) > room and shown:
+            return ", ".join(shown) + f", … and {len(people) - len(shown)} more"
+        shown.append(name)
+        used += cost
+    return ", ".join(shown)
 
 
 def _same(before: LobbyState, after: LobbyState) -> bool:
