@@ -238,3 +238,26 @@ async def test_a_wait_kept_off_its_screen_goes_back_to_it_esc_there_leaves_and_q
         await pilot.press("x")  # quit the app, queued
         await wait_for(pilot, lambda: not app.is_running, message="x quits")
     assert store.live.match_queue().tickets == ()
+
+
+async def test_a_player_waiting_off_the_screen_who_opens_a_table_by_hand_leaves_the_queue(data_dir: Path) -> None:
+    # Waiting elsewhere (m), then opening a table in the lobby: the next wave must not seat the player a
+    # second time, at a quick-match table they would never see.
+    store = Store(data_dir)
+    app = build_app(data_dir, fill_after=600)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuickMatchScreen) and app.screen.ticket is not None,
+                       message="waiting")
+        await pilot.press("m")
+        await wait_for(pilot, lambda: "In the quick-match queue" in screen_text(app), message="waiting from the menu")
+        await pilot.press("l")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), message="the lobby")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen.query("#new-create"), message="the new table form")
+        await pilot.press("enter", "enter")  # (a second Enter opens no second table)
+        await wait_for(pilot, lambda: at_table(app), message="at the table opened")
+        await wait_for(pilot, lambda: store.live.match_queue().tickets == (), message="out of the queue")
+        assert "You left the quick-match queue" in "".join(str(n.message) for n in app._notifications)
+        assert "In the quick-match queue" not in screen_text(app)
+        assert len(store.live.tables().tables) == 1

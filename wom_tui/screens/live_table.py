@@ -42,7 +42,7 @@ from ..widgets.quad_rows import QuadRows
 from ..widgets.seat_list import SeatList
 from ..widgets.wom_board import HistoryTable
 from ..domain.store.api import LiveChange
-from .together import LiveScreen, nudge_player
+from .together import LiveScreen, nudge_player, seated_by_hand
 
 
 def seat_line(seat: SeatView, view: TableView) -> Text:
@@ -630,7 +630,7 @@ class LiveTableScreen(LiveScreen):
             index = view.free_seats[0]
         if index is None or not self._free_or_say(view, index, "sit there"):
             return
-        self._do(Sit(me, index))
+        self.run_worker(self._act(Sit(me, index), then=lambda: seated_by_hand(self.app)), group="act")
 
     def action_stand(self) -> None:
         """Give the seat back before the start."""
@@ -717,6 +717,7 @@ class LiveTableScreen(LiveScreen):
             except (LookupError, StoreError) as error:
                 self.say(str(error), error=True)
                 return
+            seated_by_hand(self.app)
             if self.is_attached:
                 self.app.switch_screen(LiveTableScreen(rematch_id))
 

@@ -32,7 +32,7 @@ from ..domain.users import MAX_NAME
 from ..domain.variants import VARIANTS, Variant
 from ..domain.wom import MAX_ATTEMPTS, MAX_PLAYERS, MIN_ATTEMPTS, MIN_PLAYERS
 from ..domain.words import counted
-from .together import LiveScreen, nudge_player
+from .together import LiveScreen, nudge_player, seated_by_hand
 from ..patches.footer import Footer
 from ..widgets.arena_countdown import ArenaCountdown
 from ..widgets.row_list import RowList
@@ -315,7 +315,8 @@ class LobbyScreen(LiveScreen):
 
     def _online_room(self) -> int:
         """Characters the names may take in :data:`ONLINE_LINES` lines of the lobby's width (less what a line
-        wrapped before a long name leaves unused)."""
+        wrapped before a long name leaves unused).
+        """
         width = self.query_one("#lobby-online", Static).content_region.width or self.size.width or 80
         return max(20, width * ONLINE_LINES - len("Online (9999): ") - (ONLINE_LINES - 1) * (MAX_NAME + 2))
 
@@ -436,6 +437,7 @@ class LobbyScreen(LiveScreen):
         except StoreError as error:
             self.say(str(error), error=True)
             return
+        seated_by_hand(self.app)
         self.app.push_screen(LiveTableScreen(table.table_id))
 
     def _answer(self, accept: bool) -> None:
@@ -460,6 +462,7 @@ class LobbyScreen(LiveScreen):
                 self.say(getattr(error, "reason", str(error)), error=True)
                 return
             if accept:
+                seated_by_hand(self.app)
                 self.app.push_screen(LiveTableScreen(table_id))
             else:
                 self.say("Declined.")
@@ -580,6 +583,7 @@ class LobbyScreen(LiveScreen):
         except StoreError as error:
             self.say(str(error), error=True)
             return
+        seated_by_hand(self.app)
         self.app.push_screen(LiveTableScreen(table.table_id))
 
 

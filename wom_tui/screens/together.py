@@ -243,6 +243,17 @@ def housekeeper_for(live: Live) -> Housekeeper:
     return found
 
 
+def seated_by_hand(app: Any) -> None:
+    """The player took a seat themselves (sat at a table, opened one, accepted an invitation or a rematch):
+    a quick-match wait carried on off its screen (``m``, :class:`.quick_match.WaitingElsewhere`, the app's
+    ``quick_wait``) ends, or the next wave would seat them a second time.
+    """
+    waiting = getattr(app, "quick_wait", None)
+    if waiting is not None and waiting.table_id is None:
+        waiting.leave()
+        app.notify("You left the quick-match queue: you have a seat at a table now.", markup=False)
+
+
 class LiveScreen(WomScreen):
     """A screen that shows live state: :meth:`load` (in a thread) then :meth:`show` after each change."""
 
