@@ -1,11 +1,11 @@
 """A variant table's game in Replays and My stats (docs/play.md, *My stats and replays*): one app run opens a Quad
-table's replay at 80×24 and again after a resize to 60×20."""
+table's replay at 80×24 and again after a resize to 60×20, then a Liar and a Devious table's."""
 
 from __future__ import annotations
 
 from textual.widgets import DataTable, Static
 
-from wom_tui.domain.codes import WOM_RULESET, feedback
+from wom_tui.domain.codes import WOM_RULESET, Feedback, feedback
 from wom_tui.domain.records import GameRecord, PlayerRecord
 from wom_tui.domain.variants import Variant
 from wom_tui.screens.replay import ReplayScreen, ReplaysScreen
@@ -65,3 +65,22 @@ async def test_a_quad_tables_replay_shows_four_answers_a_row_at_80x24_and_60x20(
         assert rows and all("…" not in line and len(line) <= 60 for line in lines)
         assert "│YYYY   ·    ·  0B0W 1B0W  │" in rows[0]  # Alan's third row whole within its border (no row number)
         assert "Out of guesses." in "\n".join(lines)
+        # A Liar table's replay marks the lie once its row is shown; a Devious one names the code that fitted.
+        liar = PlayerRecord("Alan", True, False, 2, (("BBYY", Feedback(0, 0)), ("GGBB", Feedback(1, 0))), 0, 0,
+                            secret="RRGG", lied=1)
+        bea = PlayerRecord("Bea", True, False, 0, secret="RGBY")
+        app.push_screen(ReplayScreen(GameRecord("wom", WOM_RULESET.with_guesses(12), (liar, bea),
+                                                "2026-11-20T11:00:00+00:00", hot_seat=False, table_id="t-2",
+                                                variant=Variant.LIAR)))
+        await wait_for(pilot, lambda: "WoM · Liar · " in "\n".join(screen_lines(app)), message="the Liar replay")
+        await pilot.press("right")
+        assert "the lie" not in board(app, 0)
+        await pilot.press("right")
+        assert board(app, 0).splitlines()[1].endswith("← the lie")
+        devious = PlayerRecord("Alan", True, False, 1, (("RRGG", Feedback(1, 0)),), 0, 0, secret="BYWG")
+        app.push_screen(ReplayScreen(GameRecord("wom", WOM_RULESET.with_guesses(1), (devious, bea),
+                                                "2026-11-20T12:00:00+00:00", hot_seat=False, table_id="t-3",
+                                                variant=Variant.DEVIOUS)))
+        await wait_for(pilot, lambda: "WoM · Devious · " in "\n".join(screen_lines(app)), message="Devious")
+        await pilot.press("end")
+        assert "Fitted every answer: BYWG" in board(app, 0)

@@ -452,7 +452,7 @@ class ReplayScreen(WomScreen):
                 spaced = 3 + code.cell_len + 1 + 2 * ruleset.length - 1
                 text.append_text(feedback_row(row.feedback, ruleset.length, gap=" " if spaced <= room else ""))
                 if lied == row.number - 1:  # Liar: the answer that lied (docs/play.md, *Variants*)
-                    text.append(" ← lie", style=Style(bold=True, color="red"))
+                    text.append(" ← the lie", style=Style(bold=True, color="red"))
             text.append("\n")
         shown, secret = replay.secret_shown(index)
         if not rows:
@@ -472,9 +472,9 @@ class ReplayScreen(WomScreen):
             codes = replay.boards[index].codes
             if codes:  # Quad: the four codes
                 text.append("\nThe codes: " if rows else "The codes: ", style=Style(bold=True))
-                for number, code in enumerate(codes):
+                for number, kept in enumerate(codes):
                     text.append(" " if number else "")
-                    text.append_text(small_code(code, ruleset.palette))
+                    text.append_text(small_code(kept, ruleset.palette))
                 return text
             label = replay.secret_label
             text.append(f"\n{label}" if rows else label, style=Style(bold=True))
