@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from datetime import datetime, timedelta, timezone
 from random import Random
@@ -23,6 +24,7 @@ from wom_tui.domain.users import User, UserRegistry
 from wom_tui.domain.arena import Arena, ArenaRules, arena_table
 from wom_tui.domain.rush import RushScore
 from wom_tui.domain.table import SeatHolder
+from wom_tui.domain.variants import Variant
 
 from .helpers import RULESET5, snapshot
 
@@ -70,6 +72,12 @@ def make_arcade(folder: Path, users: int, games: int, rng: Random) -> None:
             players.append(PlayerRecord("HAL9000", False, False, 1, (("RRRR", Feedback(0, 0)),), 0, 0))
         ruleset = RULESET5 if kind == "wom" else Ruleset(4, WOM, True, 10)
         record = GameRecord(kind, ruleset, tuple(players), f"2026-11-{1 + n % 28:02d}T10:00:{n % 60:02d}+00:00")
+        if n in (0, 3):  # a Quad table's game (its four codes) and a Liar table's (its lying row) cross too
+            quad = n == 0
+            record = replace(record, players=tuple(
+                replace(p, codes=("RGBY", "KWRG", "RRRR", "GGBB") if quad and p.is_user else (),
+                        lied=None if quad else 0) for p in record.players),
+                variant=Variant.QUAD if quad else Variant.LIAR, hot_seat=False, table_id=f"t-{n}")
         game_id = f"20261120T{n:012d}Z-{rng.getrandbits(48):012x}"
         (folder / "games" / f"{game_id}.json").write_bytes(files.encode_game(game_id, record))
     # Two Code Arenas (one with games) and Rush bests.

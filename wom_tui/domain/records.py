@@ -13,6 +13,7 @@ from .clues import Clue
 from .codes import Feedback, Ruleset
 from .game import GameKind
 from .shapes import Count, shaped
+from .variants import QUAD_BOARDS, Variant
 
 
 def utc_now() -> str:
@@ -41,6 +42,10 @@ class PlayerRecord:
     making: int = 0
     clues: tuple[tuple[int, Clue], ...] = ()
     secret: str | None = None
+    codes: tuple[str, ...] = ()
+    """Quad: the four codes, in board order (written only then)."""
+    lied: int | None = None
+    """Liar: the row (0-based) whose answer lied (written only when one did)."""
 
     def clue_at(self, row: int) -> Clue | None:
         """What the lifeline whose first row is ``row`` (0-based) revealed, if known."""
@@ -70,6 +75,10 @@ class PlayerRecord:
             data["clues"] = [[index, *clue.as_json()] for index, clue in self.clues]
         if self.secret is not None:
             data["secret"] = self.secret
+        if self.codes:
+            data["codes"] = list(self.codes)
+        if self.lied is not None:
+            data["lied"] = self.lied
         return data
 
     @classmethod
@@ -81,10 +90,13 @@ class PlayerRecord:
     def _from_shape(cls, player: _PlayerShape) -> PlayerRecord:
         if not all(row < len(player.guesses) and player.guesses[row][0] == LIFELINE for row, _, _ in player.clues):
             raise ValueError("not a player record: a clue must be [lifeline row, symbol, position]")
+        if player.lied is not None and player.lied >= len(player.guesses):
+            raise ValueError("not a player record: 'lied' must be the row of one of its guesses")
         return cls(
             player.name, player.is_user, player.broke, player.attempts,
             tuple(Attempt(g, Feedback(b, w)) for g, b, w in player.guesses), player.breaking, player.making,
             tuple((row, Clue(symbol, position)) for row, symbol, position in player.clues), player.secret,
+            tuple(player.codes), player.lied,
         )
 
 
@@ -101,6 +113,11 @@ class _PlayerShape(msgspec.Struct, forbid_unknown_fields=True):
     """Only when a lifeline was used (and kept since replays say what it revealed)."""
     secret: Annotated[str, msgspec.Meta(min_length=1)] | None = None
     """The code the player had to break (World of Mastermind records since replays show it)."""
+    codes: Annotated[list[Annotated[str, msgspec.Meta(min_length=1)]],
+                     msgspec.Meta(min_length=QUAD_BOARDS, max_length=QUAD_BOARDS)] = []
+    """Quad's four codes."""
+    lied: Count | None = None
+    """Liar's lying row."""
 
 
 class _GameShape(msgspec.Struct, forbid_unknown_fields=True):
@@ -112,6 +129,7 @@ class _GameShape(msgspec.Struct, forbid_unknown_fields=True):
     table_id: str | None = None
     rated: bool = True
     arena: Annotated[str, msgspec.Meta(min_length=1)] | None = None
+    variant: Variant = Variant.CLASSIC
 
 
 _GAME_MESSAGES = {
@@ -155,6 +173,9 @@ class GameRecord:
     arena: str | None = None
     """The Code Arena the game was played in (its id), for a live table the arena paired; written only then
     (older records, and every other game, have none)."""
+    variant: Variant = Variant.CLASSIC
+    """The variant played (docs/play.md, *Variants*); written only when not classic (older records read as
+    classic)."""
 
     def __post_init__(self) -> None:
         if self.hot_seat is not None and type(self.hot_seat) is not bool:
@@ -164,6 +185,12 @@ class GameRecord:
             raise ValueError("only a live table's record names its table")
         if self.arena is not None and (not isinstance(self.arena, str) or not self.arena or self.table_id is None):
             raise ValueError("only a live table's record names its arena")
+        if not isinstance(self.variant, Variant):
+            raise ValueError("variant must be one of the variants")
+        if any(p.codes for p in self.players) and self.variant is not Variant.QUAD:
+            raise ValueError("only a Quad game's record keeps four codes")
+        if any(p.lied is not None for p in self.players) and self.variant is not Variant.LIAR:
+            raise ValueError("only a Liar game's record names a lying row")
 
     def points(self) -> dict[str, int]:
         """Points per registered user in the game (computers and guests are left out)."""
@@ -180,6 +207,7 @@ class GameRecord:
             **({} if self.table_id is None else {"table_id": self.table_id}),
             **({} if self.rated else {"rated": False}),
             **({} if self.arena is None else {"arena": self.arena}),
+            **({} if self.variant is Variant.CLASSIC else {"variant": self.variant.as_json()}),
         }
 
     @classmethod
@@ -187,4 +215,5 @@ class GameRecord:
         """Rebuild from :meth:`as_json` data; ``ValueError`` if it is not one (types are not coerced)."""
         game = shaped(data, _GameShape, _GAME_MESSAGES, what="a game")
         return cls(game.kind, Ruleset.from_json(game.ruleset), tuple(map(PlayerRecord._from_shape, game.players)),
-                   game.finished_at, game.hot_seat, game.table_id, game.rated, game.arena)
+                   game.finished_at, game.hot_seat, game.table_id, game.rated, game.arena,
+                   game.variant)

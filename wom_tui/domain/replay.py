@@ -9,6 +9,10 @@ every answer so far — the same counting function the coach uses in a game
 player by then: everything the player was told counts. A row spent on a lifeline says what it
 revealed.
 
+A variant table's record (docs/play.md, *Variants*) replays as the variant's truth: Quad's four answers per
+row (from the four codes the record keeps; no coach's count), Liar's lying row marked (the coach counting
+the codes that fit with one lie), Devious's code that fitted every answer where the code would be.
+
 Every replay opens before the first guess (:data:`START`), whatever the kind of game: the player
 steps through the game as it was played, the first guess included.
 """
@@ -19,9 +23,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .clues import Clue, Clues, lifeline_text
-from .codes import Feedback, Ruleset
+from .codes import Feedback, Ruleset, feedback
 from .records import GameRecord, PlayerRecord
 from .solo import LIFELINE
+from .variants import Variant
 from .words import counted
 
 Counter = Callable[[Ruleset, Sequence[tuple[str, Feedback]], Clues], tuple[int, bool]]
@@ -35,6 +40,23 @@ def _default_counter(ruleset: Ruleset, history: Sequence[tuple[str, Feedback]], 
     from .strategies import count_consistent
 
     return count_consistent(ruleset, history, clues)
+
+
+def _liar_counter(ruleset: Ruleset, history: Sequence[tuple[str, Feedback]], clues: Clues) -> tuple[int, bool]:
+    from .strategies.variants import codes_left
+
+    return codes_left(Variant.LIAR, ruleset, list(history))
+
+
+def quad_answers(codes: Sequence[str], guesses: Sequence[str]) -> tuple[tuple[str, tuple[Feedback | None, ...]], ...]:
+    """Each guess and each code's answer, None for a code broken before that row (Quad never lies)."""
+    rows: list[tuple[str, tuple[Feedback | None, ...]]] = []
+    broken = [False] * len(codes)
+    for guess in guesses:
+        answers = tuple(None if broken[b] else feedback(code, guess) for b, code in enumerate(codes))
+        broken = [done or guess == code for done, code in zip(broken, codes)]
+        rows.append((guess, answers))
+    return tuple(rows)
 
 
 @dataclass(frozen=True)
@@ -87,7 +109,7 @@ class Replay:
         self.boards: tuple[PlayerRecord, ...] = tuple(
             p for p in record.players if p.guesses or record.kind == "wom")
         self.rounds = max((len(p.guesses) for p in self.boards), default=0)
-        self._counter = counter or _default_counter
+        self._counter = counter or (_liar_counter if record.variant is Variant.LIAR else _default_counter)
         self._counts: dict[tuple[int, int], tuple[int, bool]] = {}
         self.step = START
 
@@ -95,6 +117,11 @@ class Replay:
     def ruleset(self) -> Ruleset:
         """The rules the game was played with."""
         return self.record.ruleset
+
+    @property
+    def variant(self) -> Variant:
+        """The variant the game was played in (Classic for every record that says none)."""
+        return self.record.variant
 
     # -- moving ----------------------------------------------------------------------------
 
@@ -125,6 +152,27 @@ class Replay:
         return tuple(ReplayRow(n, guess, fb, player.clue_at(n - 1))
                      for n, (guess, fb) in enumerate(player.guesses[:step], 1))
 
+    def quad_rows(self, board: int, step: int | None = None) -> tuple[tuple[str, tuple[Feedback | None, ...]], ...]:
+        """Quad: board ``board``'s guesses up to round ``step`` with each of its four codes' answers; () for a
+        record without the four codes (any other variant).
+        """
+        step = self.step if step is None else step
+        player = self.boards[board]
+        if not player.codes:
+            return ()
+        return quad_answers(player.codes, [guess for guess, _ in player.guesses[:step]])
+
+    def lied_row(self, board: int, step: int | None = None) -> int | None:
+        """Liar: the row (0-based) of board ``board`` whose answer lied, once that row is shown by round ``step``."""
+        step = self.step if step is None else step
+        lied = self.boards[board].lied
+        return lied if lied is not None and lied < step else None
+
+    @property
+    def secret_label(self) -> str:
+        """What the code a board did not break is called: Devious held none, only a code that fitted."""
+        return "Fitted every answer: " if self.variant is Variant.DEVIOUS else "The code: "
+
     def broke_by(self, board: int, step: int | None = None) -> bool:
         """True if board ``board``'s code was broken by round ``step``."""
         step = self.step if step is None else step
@@ -152,7 +200,7 @@ class Replay:
 
         None before the first guess. Computed once per (board, guesses) and then remembered.
         """
-        if guesses <= 0:
+        if guesses <= 0 or self.boards[board].codes:  # Quad: four codes, no one count
             return None
         guesses = min(guesses, len(self.boards[board].guesses))
         key = (board, guesses)
@@ -170,7 +218,7 @@ class Replay:
         """True once every board's count at the current step is known (so :meth:`counts_now` is quick)."""
         for board, player in enumerate(self.boards):
             guesses = min(self.step, len(player.guesses))
-            if guesses > 0 and (board, guesses) not in self._counts:
+            if guesses > 0 and not player.codes and (board, guesses) not in self._counts:
                 return False
         return True
 
@@ -181,4 +229,4 @@ class Replay:
         return f"Round {self.step} of {self.rounds}"
 
 
-__all__ = ["START", "Counter", "Replay", "ReplayRow", "remaining_text"]
+__all__ = ["START", "Counter", "Replay", "ReplayRow", "quad_answers", "remaining_text"]

@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 from .codes import Ruleset
 from .records import GameRecord
+from .variants import Variant
 from .users import COMPUTER_NAMES, name_key
 
 _ORDER = attrgetter("finished_at", "game_id")
@@ -58,6 +59,8 @@ class GameSummary(NamedTuple):
     """False: the record says the ratings leave it out (:attr:`~.records.GameRecord.rated`)."""
     arena: str | None = None
     """The Code Arena that paired the game (:attr:`~.records.GameRecord.arena`), if one did."""
+    variant: Variant = Variant.CLASSIC
+    """The variant played (:attr:`~.records.GameRecord.variant`)."""
 
     @classmethod
     def of(cls, game_id: str, record: GameRecord) -> GameSummary:
@@ -71,6 +74,7 @@ class GameSummary(NamedTuple):
             record.hot_seat,
             record.rated,
             record.arena,
+            record.variant,
         )
 
     @property
@@ -140,6 +144,16 @@ class PlayerStats:
     """Total points after each World of Mastermind game, oldest first."""
     arena_games: int = 0
     """Of the games, those a Code Arena paired (their records name it)."""
+    variant_games: tuple[tuple[Variant, int], ...] = ()
+    """Of the games, how many each variant had (docs/play.md, *Variants*), in the variants' order; only those
+    played (classic games are the rest)."""
+
+    @property
+    def variants_line(self) -> str | None:
+        """``"Variants: Quad 2 · Liar 1"``, or None when every game was classic."""
+        if not self.variant_games:
+            return None
+        return "Variants: " + " · ".join(f"{variant.label} {count}" for variant, count in self.variant_games)
 
     @property
     def win_percent(self) -> int:
@@ -268,6 +282,8 @@ def player_stats(games: Iterable[GameSummary], player: str) -> PlayerStats:
         rulesets=stats,
         points=tuple(points),
         arena_games=sum(1 for game, _ in own if game.arena is not None),
+        variant_games=tuple((variant, count) for variant in Variant if variant is not Variant.CLASSIC
+                            and (count := sum(1 for game, _ in own if game.variant is variant))),
     )
 
 

@@ -1046,7 +1046,7 @@ class Table:
             for seat in self._seats
         ]
         return game_record(self.ruleset, self.results(), self._boards, users, table_id=self.table_id, rated=self.rated,
-                           arena=self.arena)
+                           arena=self.arena, variant=self.variant)
 
     # -- views -----------------------------------------------------------------------------------
 

@@ -187,6 +187,15 @@ class VariantBoard:
         codes = self._codes_now()
         return codes[0] if codes else None
 
+    @property
+    def record_history(self) -> tuple[Attempt, ...]:
+        """The guesses a record keeps: Quad's every guess with the first code's true answer (the record keeps
+        the four codes, each code's answers follow from them); the others' answers as told.
+        """
+        if self.variant is Variant.QUAD and self.codes:
+            return tuple(Attempt(g, feedback(self.codes[0], g)) for g, _ in self.rows)
+        return self.history
+
     def reveal_lines(self, name: str) -> tuple[str, ...]:
         """What the end says of the board ``name`` broke: Quad's four codes, Devious's fitted code, Liar's lie."""
         if self.variant is Variant.DEVIOUS:

@@ -18,6 +18,8 @@ from .game import GameKind
 from .players import Player
 from .records import GameRecord, PlayerRecord
 from .scoring import Breakdown, breakdown
+from .table_boards import VariantBoard
+from .variants import Variant
 from .words import counted
 
 
@@ -123,21 +125,25 @@ def game_results(
 
 def game_record(
     ruleset: Ruleset, results: GameResults, boards: Sequence[Board], users: Sequence[bool], *,
-    table_id: str | None, rated: bool = True, arena: str | None = None,
+    table_id: str | None, rated: bool = True, arena: str | None = None, variant: Variant = Variant.CLASSIC,
 ) -> GameRecord:
     """The finished game as a record for the store; a player not among ``users`` is kept without points,
     each with the code on their board, broken or not (a replay shows it).
 
     ``table_id``: the live table it was played at, or None for a hot-seat game (the ratings tell them apart);
-    ``arena``: the Code Arena that paired the table, if one did.
+    ``arena``: the Code Arena that paired the table, if one did; ``variant``: the variant played (a variant's
+    board keeps what its replay shows: Quad's four codes, Liar's lying row, Devious's fitted code).
     """
     return GameRecord(GameKind.WOM, ruleset, tuple(
         PlayerRecord(
-            row.player.name, is_user, row.broke, row.attempts_used, board.history,
+            row.player.name, is_user, row.broke, row.attempts_used,
+            board.record_history if isinstance(board, VariantBoard) else board.history,
             row.breaking if is_user else 0, row.making if is_user else 0, secret=board.code_for_record(),
+            codes=board.codes if isinstance(board, VariantBoard) and variant is Variant.QUAD else (),
+            lied=board.lied_row if isinstance(board, VariantBoard) else None,
         )
         for row, board, is_user in zip(results.players, boards, users, strict=True)
-    ), hot_seat=table_id is None, table_id=table_id, rated=rated, arena=arena)
+    ), hot_seat=table_id is None, table_id=table_id, rated=rated, arena=arena, variant=variant)
 
 
 __all__ = ["Board", "GameResults", "PlayerResult", "board_outcome", "game_record", "game_results"]

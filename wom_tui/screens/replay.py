@@ -23,7 +23,7 @@ from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
 from ..domain.arena import arena_title
-from ..domain.codes import Palette
+from ..domain.codes import Feedback, Palette, Ruleset
 from ..domain.daily import PUZZLES, daily_share, day_of, sealed_until, share_text, SOLO_TITLE
 from ..domain.game import GameKind
 from ..domain.moderation import retired_name_keys, shown_name
@@ -32,10 +32,12 @@ from ..domain.replay import Replay, remaining_text
 from ..domain.stats import GameSummary
 from ..domain.store import StoreError
 from ..domain.users import name_key
+from ..domain.variants import Variant
 from ..widgets.choice import Choice
 from ..patches.footer import Footer
 from ..widgets.pegs import code_pegs, current_scheme, feedback_row
 from ..widgets.player_select import PlayerChoice
+from ..widgets.quad_rows import answer_cell
 from .base import WomScreen
 from .stats import SummariesScreen, left_out_text, registered_names
 
@@ -69,9 +71,13 @@ ARENA_LABEL = "Arena"
 
 
 def kind_label(summary: GameSummary, *, short: bool = False) -> str:
-    """The list's Kind cell: ``Arena`` for an arena's game, else the kind's label."""
+    """The list's Kind cell: ``Arena`` for an arena's game, the variant for a variant's (``Quad``), else the
+    kind's label.
+    """
     if summary.arena is not None:
         return ARENA_LABEL
+    if summary.variant is not Variant.CLASSIC:
+        return summary.variant.label
     return (SHORT_KIND_LABELS if short else KIND_LABELS).get(summary.kind, summary.kind)
 SHORT_AT = 16
 """Under this many columns for the players, the list's dates lose their year and the kinds shorten."""
@@ -330,6 +336,28 @@ class ReplaysScreen(SummariesScreen):
         self.notify(str(error), title="This game cannot be replayed", severity="error")
 
 
+def quad_board_text(rows: list[tuple[str, tuple[Feedback | None, ...]]], ruleset: Ruleset, numbered: bool) -> Text:
+    """A Quad board in a replay: a header naming the four codes, then each guess (one cell per symbol) with each
+    code's answer in four columns (``2B1W``, ``✓`` broken now, ``·`` broken before: the cells of
+    :mod:`..widgets.quad_rows`); without row numbers where two boards share 60 columns.
+    """
+    text = Text(end="")
+    lead = 3 if numbered else 0
+    text.append(" " * (lead + ruleset.length) + " " + " ".join(f" {n}  " for n in range(1, 5)) + "\n",
+                style=Style(bold=True))
+    for number, (guess, answers) in enumerate(rows, 1):
+        if numbered:
+            text.append(f"{number:>2} ", style=Style(dim=True))
+        text.append_text(small_code(guess, ruleset.palette))
+        for answer in answers:
+            cell = answer_cell(answer, ruleset)
+            cell.right_crop(1)
+            text.append(" ")
+            text.append_text(cell)
+        text.append("\n")
+    return text
+
+
 def small_code(code: str, palette: Palette) -> Text:
     """A code as one coloured cell per symbol (for boards side by side)."""
     scheme = current_scheme()
@@ -366,6 +394,8 @@ class ReplayScreen(WomScreen):
         record = self.record
         with Vertical(id="replay-box", classes="panel"):
             head = Text(f"{KIND_LABELS.get(record.kind, record.kind)} · ", end="")
+            if record.variant is not Variant.CLASSIC:
+                head.append(f"{record.variant.label} · ")
             if record.arena is not None:
                 head.append(f"{arena_title(record.arena)} · ")
             head.append(f"{record.ruleset.describe()} · ")
@@ -406,7 +436,11 @@ class ReplayScreen(WomScreen):
         text = Text(end="")
         rows = replay.rows(index)
         wide, room = self.wide, self._board_width()
-        for row in rows:
+        quad = replay.quad_rows(index)
+        if quad:
+            text.append_text(quad_board_text(list(quad), ruleset, numbered=room >= 3 + ruleset.length + 20))
+        lied = replay.lied_row(index)
+        for row in rows if not quad else ():
             text.append(f"{row.number:>2} ", style=Style(dim=True))
             if row.is_lifeline:
                 text.append(row.lifeline_text, style=Style(italic=True, dim=True))
@@ -417,20 +451,33 @@ class ReplayScreen(WomScreen):
                 # The key pegs close up where a spaced row would wrap inside the board ("● ● ○" / "○").
                 spaced = 3 + code.cell_len + 1 + 2 * ruleset.length - 1
                 text.append_text(feedback_row(row.feedback, ruleset.length, gap=" " if spaced <= room else ""))
+                if lied == row.number - 1:  # Liar: the answer that lied (docs/play.md, *Variants*)
+                    text.append(" ← the lie", style=Style(bold=True, color="red"))
             text.append("\n")
         shown, secret = replay.secret_shown(index)
         if not rows:
             text.append("No guess.\n" if shown else "no guess yet: → steps\n", style=Style(dim=True, italic=True))
         if replay.broke_by(index):
-            text.append("Broke the code!", style=Style(bold=True))
+            text.append("Broke all four codes!" if quad else "Broke the code!", style=Style(bold=True))
         elif rows and len(rows) == len(replay.boards[index].guesses):
             text.append("Out of guesses.", style=Style(dim=True))
+        elif quad:
+            still = sum(1 for answer in quad[-1][1] if answer is not None and not answer.solves(ruleset.length))
+            text.append(f"{still} of 4 codes open", style=Style(italic=True))
         elif rows:
             count = replay.count_after(index, len(rows)) if counts_ready else None
             text.append(remaining_text(count) if count else "counting…", style=Style(italic=True))
         if shown:
             # The code nobody broke (docs/play.md, *My stats and replays*); a record kept before codes were says so.
-            text.append("\nThe code: " if rows else "The code: ", style=Style(bold=True))
+            codes = replay.boards[index].codes
+            if codes:  # Quad: the four codes
+                text.append("\nThe codes: " if rows else "The codes: ", style=Style(bold=True))
+                for number, kept in enumerate(codes):
+                    text.append(" " if number else "")
+                    text.append_text(small_code(kept, ruleset.palette))
+                return text
+            label = replay.secret_label
+            text.append(f"\n{label}" if rows else label, style=Style(bold=True))
             if secret is None:
                 text.append("not kept", style=Style(dim=True, italic=True))
             else:

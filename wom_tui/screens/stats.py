@@ -254,6 +254,9 @@ class StatsScreen(SummariesScreen):
         if arena_line is not None:
             text.append("\n")
             text.append(arena_line, style=Style(dim=True))
+        if stats.variants_line is not None:
+            text.append("\n")
+            text.append(stats.variants_line, style=Style(dim=True))
         numbers.update(text)
         rules: Choice[str] = self.query_one("#stats-rules", Choice)
         with self.prevent(Choice.Changed):

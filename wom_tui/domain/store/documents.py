@@ -27,6 +27,7 @@ from ..records import GAME_KINDS, GameRecord
 from ..rush import RushScore
 from ..ratings import collector_paused
 from ..shapes import shaped
+from ..variants import Variant
 from ..stats import GameSummary, PlayerLine
 from ..users import NameRejected, User, UserRegistry, check_name, computer_name, name_key
 
@@ -469,6 +470,8 @@ def check_game_json(data: Any) -> GameRecord:
                 raise ValueError(f"player #{number}: {code!r} is not a code of this ruleset")
         if player.secret is not None and (len(player.secret) != length or any(ch not in symbols for ch in player.secret)):
             raise ValueError(f"player #{number}: the secret {player.secret!r} is not a code of this ruleset")
+        if any(len(code) != length or any(ch not in symbols for ch in code) for code in player.codes):
+            raise ValueError(f"player #{number}: Quad's codes must be codes of this ruleset")
         if any(clue.symbol not in symbols or (clue.position or 0) >= length for _, clue in player.clues):
             raise ValueError(f"player #{number}: a clue must be [lifeline row, symbol, position]")
     return record
@@ -518,11 +521,14 @@ def decode_index(data: dict[str, Any]) -> dict[str, tuple[int, int, GameSummary]
     numbers may have. ``hot_seat`` and ``tables`` list the ids of the games played hot-seat and at
     live tables (a game in neither was recorded before records said; required, so an index written
     before they were kept is rebuilt from the game files once). ``unrated`` lists the unrated games and
-    ``arenas`` maps a Code Arena's games to its id, when there are any.
+    ``arenas`` maps a Code Arena's games to its id, and ``variants`` a variant's games to the variant, when
+    there are any.
     """
-    _expect_keys(data, {"schema", "rulesets", "games", "hot_seat", "tables"}, frozenset({"unrated", "arenas"}))
+    _expect_keys(data, {"schema", "rulesets", "games", "hot_seat", "tables"},
+                 frozenset({"unrated", "arenas", "variants"}))
     unrated = frozenset(shaped(data.get("unrated", []), list[str], what="'unrated'"))
     arenas = shaped(data.get("arenas", {}), dict[str, str], what="'arenas'").get
+    variants = shaped(data.get("variants", {}), dict[str, Variant], what="'variants'")
     raw_rulesets, games = data["rulesets"], data["games"]
     if not isinstance(raw_rulesets, list) or not isinstance(games, list):
         raise ValueError("'rulesets' and 'games' must be lists")
@@ -552,7 +558,8 @@ def decode_index(data: dict[str, Any]) -> dict[str, tuple[int, int, GameSummary]
                 raise ValueError(f"bad player in the index row for {game_id!r}")
             players.append(make_line(line))
         result[game_id] = (size, int(mtime), make_summary((game_id, kind, rulesets[number], finished, tuple(players),
-                                                           seated(game_id), game_id not in unrated, arenas(game_id))))
+                                                           seated(game_id), game_id not in unrated, arenas(game_id),
+                                                           variants.get(game_id, Variant.CLASSIC))))
     return result
 
 
@@ -592,8 +599,12 @@ class SummaryReader:
         arena = data.get("arena")
         if arena is not None and (type(arena) is not str or not arena):
             raise ValueError("not a summary")
+        try:
+            variant = Variant(data.get("variant", "classic"))
+        except ValueError:
+            raise ValueError("not a summary") from None
         return GameSummary(game_id, kind, ruleset, finished, tuple(lines), hot_seat, data.get("rated") is not False,
-                           arena)
+                           arena, variant)
 
 
 def encode_index(entries: dict[str, tuple[int, int, GameSummary]]) -> bytes:
@@ -604,6 +615,7 @@ def encode_index(entries: dict[str, tuple[int, int, GameSummary]]) -> bytes:
     tables: list[str] = []
     unrated: list[str] = []
     arenas: dict[str, str] = {}
+    variants: dict[str, str] = {}
     for game_id, (size, mtime, summary) in entries.items():
         number = numbers.setdefault(summary.ruleset, len(numbers))
         row: list[Any] = [game_id, size, str(mtime), summary.kind, number, summary.finished_at]
@@ -616,9 +628,12 @@ def encode_index(entries: dict[str, tuple[int, int, GameSummary]]) -> bytes:
             unrated.append(game_id)
         if summary.arena is not None:
             arenas[game_id] = summary.arena
+        if summary.variant is not Variant.CLASSIC:
+            variants[game_id] = summary.variant.as_json()
     return encode_document({"rulesets": [ruleset.as_json() for ruleset in numbers], "games": rows,
                             "hot_seat": hot_seat, "tables": tables, **({"unrated": unrated} if unrated else {}),
-                            **({"arenas": arenas} if arenas else {})})
+                            **({"arenas": arenas} if arenas else {}),
+                            **({"variants": variants} if variants else {})})
 
 
 def decode_secret(data: dict[str, Any]) -> bytes:

@@ -1,0 +1,86 @@
+"""A variant table's game in Replays and My stats (docs/play.md, *My stats and replays*): one app run opens a Quad
+table's replay at 80×24 and again after a resize to 60×20, then a Liar and a Devious table's."""
+
+from __future__ import annotations
+
+from textual.widgets import DataTable, Static
+
+from wom_tui.domain.codes import WOM_RULESET, Feedback, feedback
+from wom_tui.domain.records import GameRecord, PlayerRecord
+from wom_tui.domain.variants import Variant
+from wom_tui.screens.replay import ReplayScreen, ReplaysScreen
+
+from .conftest import wait_for
+from .screen_text import screen_lines
+
+CODES = ("RRGG", "BYWK", "GGBB", "WKRY")
+
+
+def quad(name: str, guesses: list[str], codes: tuple[str, ...]) -> PlayerRecord:
+    played = tuple((g, feedback(codes[0], g)) for g in guesses)
+    return PlayerRecord(name, True, False, len(guesses), played, 0, 3, secret=codes[0], codes=codes)
+
+
+def board(app, index: int) -> str:
+    return str(app.screen.query_one(f"#replay-board-{index}", Static).render())
+
+
+async def test_a_quad_tables_replay_shows_four_answers_a_row_at_80x24_and_60x20(store, app):
+    store.register("Alan")
+    store.register("Bea")
+    store.record_game(GameRecord("wom", WOM_RULESET.with_guesses(9), (
+        quad("Alan", ["RRGG", "BYWK", "YYYY"], CODES), quad("Bea", ["RGBY"], CODES[::-1]),
+    ), "2026-11-20T10:00:00+00:00", hot_seat=False, table_id="t-1", variant=Variant.QUAD))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.call_later(app.action_stats, "Alan")
+        await wait_for(pilot, lambda: "Variants: Quad 1" in "\n".join(screen_lines(app)), message="My stats' line")
+        app.call_later(app.action_replays)
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplaysScreen) and app.screen.summaries is not None)
+        table = app.screen.query_one("#replays-table", DataTable)
+        assert "Quad" in str(table.get_row_at(0))
+        table.focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        assert "WoM · Quad · " in "\n".join(screen_lines(app))
+        await pilot.press("right", "right")
+        alan = board(app, 0).splitlines()
+        assert alan[0].split() == ["1", "2", "3", "4"]  # a column per code
+
+        def told(code: str, guess: str) -> str:
+            answer = feedback(code, guess)
+            return f"{answer.black}B{answer.white}W"
+
+        assert alan[1].split() == ["1", "RRGG", "✓", *(told(code, "RRGG") for code in CODES[1:])]
+        assert alan[2].split() == ["2", "BYWK", "·", "✓", told(CODES[2], "BYWK"), told(CODES[3], "BYWK")]
+        assert "2 of 4 codes open" in board(app, 0)
+        await pilot.press("end")
+        assert "Out of guesses." in board(app, 0) and "The codes: RRGG BYWK GGBB WKRY" in board(app, 0)
+        lines = screen_lines(app)
+        assert any("3 YYYY   ·    ·  0B0W" in line and line.rstrip().endswith("│") for line in lines)
+        await pilot.resize_terminal(60, 20)
+        await wait_for(pilot, lambda: app.size.width == 60)
+        await pilot.pause()
+        lines = screen_lines(app)
+        rows = [line for line in lines if "YYYY" in line]
+        assert rows and all("…" not in line and len(line) <= 60 for line in lines)
+        assert "│YYYY   ·    ·  0B0W 1B0W  │" in rows[0]  # Alan's third row whole within its border (no row number)
+        assert "Out of guesses." in "\n".join(lines)
+        # A Liar table's replay marks the lie once its row is shown; a Devious one names the code that fitted.
+        liar = PlayerRecord("Alan", True, False, 2, (("BBYY", Feedback(0, 0)), ("GGBB", Feedback(1, 0))), 0, 0,
+                            secret="RRGG", lied=1)
+        bea = PlayerRecord("Bea", True, False, 0, secret="RGBY")
+        app.push_screen(ReplayScreen(GameRecord("wom", WOM_RULESET.with_guesses(12), (liar, bea),
+                                                "2026-11-20T11:00:00+00:00", hot_seat=False, table_id="t-2",
+                                                variant=Variant.LIAR)))
+        await wait_for(pilot, lambda: "WoM · Liar · " in "\n".join(screen_lines(app)), message="the Liar replay")
+        await pilot.press("right")
+        assert "the lie" not in board(app, 0)
+        await pilot.press("right")
+        assert board(app, 0).splitlines()[1].endswith("← the lie")
+        devious = PlayerRecord("Alan", True, False, 1, (("RRGG", Feedback(1, 0)),), 0, 0, secret="BYWG")
+        app.push_screen(ReplayScreen(GameRecord("wom", WOM_RULESET.with_guesses(1), (devious, bea),
+                                                "2026-11-20T12:00:00+00:00", hot_seat=False, table_id="t-3",
+                                                variant=Variant.DEVIOUS)))
+        await wait_for(pilot, lambda: "WoM · Devious · " in "\n".join(screen_lines(app)), message="Devious")
+        await pilot.press("end")
+        assert "Fitted every answer: BYWG" in board(app, 0)
