@@ -283,3 +283,58 @@ def test_a_variants_daily_code_is_a_puzzle_whose_attempts_are_kept_and_checked_a
     (kept,) = finished([attempt], "2026-11-29", "liar", "Ada", finished_at="2026-11-29T08:05:00", guesses=12,
                        broke=True, game_id=None)
     assert kept == done
+
+
+def test_each_variants_solo_game_has_a_record_its_replay_reads_the_truth_from():
+    """A finished solo game of each variant → its record → JSON text and back, whole; the replay shows Quad's
+    four answers a row and its codes, Liar's lie, Devious's fitted code; a daily code's replay hides the lie."""
+    from wom_tui.domain.game import GameKind
+    from wom_tui.domain.records import GameRecord
+    from wom_tui.domain.replay import Replay
+
+    def recorded(game: VariantGame, **how) -> GameRecord:
+        record = game.record(**how)
+        again = GameRecord.from_json(json.loads(json.dumps(record.as_json())))
+        assert again == record and again.variant is game.variant
+        return again
+
+    quad_codes = ("RRGG", "BYWK", "GGBB", "WKRY")
+    quad = VariantGame(Variant.QUAD, Ruleset(4, WOM, True, 3), quad_codes)
+    for guess in ("RRGG", "BYWK", "YYYY"):
+        quad.guess(guess)
+    with pytest.raises(GameStateError):
+        VariantGame(Variant.QUAD, Ruleset(4, WOM, True, 3), quad_codes).record()  # not over: no record
+    record = recorded(quad, name="Ada", is_user=True)
+    (ada,) = record.players
+    assert (record.kind, ada.name, ada.is_user, ada.broke, ada.attempts) == (GameKind.SOLO, "Ada", True, False, 3)
+    assert ada.codes == quad_codes and [g for g, _ in ada.guesses] == ["RRGG", "BYWK", "YYYY"]  # every guess
+    replay = Replay(record)
+    assert replay.quad_rows(0, 3) == tuple((row.guess, row.answers) for row in quad.rows)  # what the boards showed
+    assert replay.secret_shown(0, 3)[0] and not replay.secret_shown(0, 2)[0]  # the four codes at the end
+
+    liar = VariantGame(Variant.LIAR, Variant.LIAR.ruleset(CLASSIC), ("RRGG",), seed=5, lie_at=1)
+    for guess in ("BBYY", "GGBB", "RRGG"):
+        liar.guess(guess)
+    record = recorded(liar)
+    assert (record.players[0].name, record.players[0].is_user, record.players[0].broke) == ("Guest", False, True)
+    assert record.players[0].lied == 1 and record.players[0].guesses[1].feedback != feedback("RRGG", "GGBB")
+    assert Replay(record).lied_row(0, 2) == 1 and Replay(record).lied_row(0, 1) is None
+    daily = recorded(liar, name="Ada", is_user=True, kind=GameKind.DAILY)
+    assert daily.kind == GameKind.DAILY and daily.players[0].lied == 1
+    assert Replay(daily).lied_row(0, 3) is None  # the day's code may still be played under another name
+
+    devious = VariantGame(Variant.DEVIOUS, Ruleset(4, WOM, True, 2), (), seed=3)
+    devious.guess("RRGG")
+    devious.guess("BBYY")
+    record = recorded(devious)
+    fitted = devious.reveal()[0]
+    assert record.players[0].secret == fitted and not record.players[0].broke
+    assert all(feedback(fitted, g) == fb for g, fb in record.players[0].guesses)
+    assert Replay(record).secret_shown(0, 2) == (True, fitted) and Replay(record).secret_label.startswith("Fitted")
+
+    strict = VariantGame(Variant.STRICT, CLASSIC, ("RGBY",))
+    strict.guess("RRGG")
+    strict.guess("RGBY")
+    record = recorded(strict)
+    assert record.variant is Variant.STRICT and record.players[0].broke and record.players[0].secret == "RGBY"
+    assert record.players[0].guesses == strict.history(0)

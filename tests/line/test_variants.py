@@ -13,7 +13,7 @@ async def test_help_names_the_variants(make_player) -> None:
     assert any(line.startswith("Variants: solo quad, solo devious, solo strict, solo liar") for line in await player.send("help"))
 
 
-async def test_each_variant_solo_in_words(make_player) -> None:
+async def test_each_variant_solo_in_words(make_player, store) -> None:
     player = make_player()
     await player.session.start()
     # Quad: four codes, four answers a guess.
@@ -56,6 +56,8 @@ async def test_each_variant_solo_in_words(make_player) -> None:
         await player.send(code)
     assert any(ln.startswith("Devious held no code;") or ln.startswith("You broke Devious into a corner")
                for ln in player.lines[-3:])
+    # Every finished game is recorded with its variant (the Strict game left is not), as a classic solo game.
+    assert sorted(record.variant.value for _, record in store.games_with_ids()) == ["devious", "liar", "quad"]
     await player.session.close()
 
 

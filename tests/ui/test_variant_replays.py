@@ -84,3 +84,49 @@ async def test_a_quad_tables_replay_shows_four_answers_a_row_at_80x24_and_60x20(
         await wait_for(pilot, lambda: "WoM · Devious · " in "\n".join(screen_lines(app)), message="Devious")
         await pilot.press("end")
         assert "Fitted every answer: BYWG" in board(app, 0)
+
+
+async def test_a_solo_strict_game_played_by_keys_is_recorded_listed_and_replayed(store, app):
+    """Alan plays a Strict solo game to its end by keys; Replays lists it as Strict and replays it, My stats
+    counts it (docs/play.md, *Variants*)."""
+    from wom_tui.screens.solo_setup import SoloSetupScreen
+    from wom_tui.screens.variant_game import VariantGameScreen
+
+    from .test_solo_resume import as_alan
+
+    store.register("Alan")
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = await as_alan(pilot)
+        await pilot.click("#solo-variant-3")
+        await wait_for(pilot, lambda: setup.variant is Variant.STRICT)
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, VariantGameScreen), message="the Strict game")
+        screen = app.screen
+        secret = screen.game.secrets[0]
+        first = next(code for code in ("1111", "2222") if code != secret)
+        for number, code in enumerate((first, secret), start=1):
+            await pilot.press(*code.lower(), "enter")
+            await wait_for(pilot, lambda: screen.game.guesses_used == number, message=f"{code} played")
+        await wait_for(pilot, lambda: "You broke the code in 2 guesses" in "\n".join(screen_lines(app)))
+        ((_, record),) = store.games_with_ids()
+        assert (record.kind, record.variant, record.players[0].name) == ("solo", Variant.STRICT, "Alan")
+        assert [g for g, _ in record.players[0].guesses] == [first, secret] and record.players[0].broke
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, SoloSetupScreen))
+        app.call_later(app.action_stats, "Alan")
+        await wait_for(pilot, lambda: "Variants: Strict 1" in "\n".join(screen_lines(app)), message="My stats' line")
+        app.call_later(app.action_replays)
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplaysScreen) and app.screen.summaries is not None)
+        table = app.screen.query_one("#replays-table", DataTable)
+        assert "Strict" in str(table.get_row_at(0))
+        table.focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        assert "Solo · Strict · " in "\n".join(screen_lines(app))
+        await pilot.press("right")
+        await wait_for(pilot, lambda: "still possible" in board(app, 0), message="the coach's count after guess 1")
+        assert board(app, 0).splitlines()[0].split()[1:5] == list(first)
+        await pilot.press("end")
+        assert board(app, 0).splitlines()[1].split()[1:5] == list(secret) and "Broke the code!" in board(app, 0)
+        await pilot.press("c")  # the share grid, named by the variant as the game's own
+        await wait_for(pilot, lambda: "Strict, 4 × Digits 0–9 · 2/10" in "\n".join(screen_lines(app)), message="share")

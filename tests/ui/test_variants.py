@@ -198,6 +198,8 @@ async def test_a_variants_daily_code_is_one_attempt_a_day(data_dir, store):
         await wait_for(pilot, lambda: "You broke the code in 1 guess" in screen_text(app))
         strict = [a for a in store.daily_attempts_on(today) if a.puzzle == "strict"]
         assert len(strict) == 1 and strict[0].broke and strict[0].guesses == 1
+        recorded = dict(store.games_with_ids())[strict[0].game_id]  # the attempt names its game, as the classic's
+        assert (recorded.kind, recorded.variant, recorded.players[0].name) == ("daily", Variant.STRICT, "Alan")
         await pilot.press("c")  # the spoiler-free grid, named by the variant's puzzle
         await wait_for(pilot, lambda: f"Mastermind daily {today} · Strict, 4 × Classic · 1/10 · streak 1" in said(screen))
         assert said(screen).splitlines()[-1] == "●●●●"

@@ -163,10 +163,12 @@ class Replay:
         return quad_answers(player.codes, [guess for guess, _ in player.guesses[:step]])
 
     def lied_row(self, board: int, step: int | None = None) -> int | None:
-        """Liar: the row (0-based) of board ``board`` whose answer lied, once that row is shown by round ``step``."""
+        """Liar: the row (0-based) of board ``board`` whose answer lied, once that row is shown by round ``step``;
+        never in a daily code's replay (anyone may still play that code under another name, as the code itself).
+        """
         step = self.step if step is None else step
         lied = self.boards[board].lied
-        return lied if lied is not None and lied < step else None
+        return lied if lied is not None and lied < step and self.record.kind != "daily" else None
 
     @property
     def secret_label(self) -> str:
@@ -190,9 +192,11 @@ class Replay:
     def secret_shown(self, board: int, step: int | None = None) -> tuple[bool, str | None]:
         """Whether board ``board``'s code is shown by round ``step``, and the code (None: the record did not
         keep it, as records kept before codes were). A World of Mastermind board that was not broken shows
-        it once :meth:`over` (a broken one's last guess is its code); other kinds never.
+        it once :meth:`over` (a broken one's last guess is its code), as a variant's solo game does (Quad's four
+        codes, Devious's fitted one); other kinds never (a daily code's may still be played under another name).
         """
-        shown = self.record.kind == "wom" and self.over(board, step) and not self.broke_by(board, step)
+        keeps = self.record.kind == "wom" or self.record.kind == "solo" and self.variant is not Variant.CLASSIC
+        shown = keeps and self.over(board, step) and not self.broke_by(board, step)
         return shown, self.boards[board].secret if shown else None
 
     def count_after(self, board: int, guesses: int) -> tuple[int, bool] | None:

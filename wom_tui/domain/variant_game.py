@@ -20,7 +20,8 @@ from typing import Any
 
 from .board import Attempt
 from .codes import Feedback, Ruleset, feedback
-from .game import Awaiting, GameStateError, Move, Refusal, Status
+from .game import Awaiting, GameKind, GameStateError, Move, Refusal, Status
+from .records import GameRecord, PlayerRecord
 from .shapes import VariantGameShape, shaped
 from .variants import LIE_WITHIN, Variant, lie_answer, lie_turn, strict_refusal
 from .words import counted, plural
@@ -331,6 +332,28 @@ class VariantGame:
         assert told is not None
         return (f"The lie was the answer to guess #{lied + 1}: it said {told.black} black, {told.white} white; "
                 f"the truth was {truth.black} black, {truth.white} white.")
+
+    # -- the record ----------------------------------------------------------------------------
+
+    def record(self, name: str | None = None, is_user: bool | None = None,
+               kind: GameKind = GameKind.SOLO) -> GameRecord:
+        """The finished game's record (kind solo, or ``kind`` daily for a variant's daily code) with its
+        variant and what its replay needs: every guess (Quad's with the first code's true answer, the four
+        codes kept; the others' answers as told), Liar's lying row, Devious's fitted code as the secret.
+        """
+        if not self.over:
+            raise GameStateError("Only a finished game has a record.")
+        quad = self.boards > 1
+        if quad:
+            played = tuple(Attempt(row.guess, feedback(self.secrets[0], row.guess)) for row in self.rows)
+        else:
+            played = self.history(0)
+        player = PlayerRecord(
+            self.player if name is None else name, self.is_user if is_user is None else is_user,
+            self.won, self.guesses_used, played, secret=self.reveal()[0],
+            codes=self.secrets if quad else (), lied=self.lie_row() if self.variant is Variant.LIAR else None,
+        )
+        return GameRecord(kind, self.ruleset, (player,), variant=self.variant)
 
     # -- writing and reading back -------------------------------------------------------------
 

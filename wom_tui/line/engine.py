@@ -524,6 +524,10 @@ class LineSession:
             ending = [game.result_message(), *(await self._blocking(game.reveal_lines))]
             for line in ending:
                 self._event(line)
+            try:  # recorded as a classic solo game is (a guest's too); variants have no hall of fame
+                await self._blocking(self.store.record_game, await self._blocking(game.record))
+            except (StoreError, ValueError) as error:
+                self.say(f"Your game could not be saved: {self._reason(error)}")
             self.say("Type solo " + game.variant.value + " for another game.")
 
     def _lifeline_said(self, result: LifelineResult) -> None:

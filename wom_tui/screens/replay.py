@@ -24,11 +24,11 @@ from textual.worker import get_current_worker
 
 from ..domain.arena import arena_title
 from ..domain.codes import Feedback, Palette, Ruleset
-from ..domain.daily import PUZZLES, daily_share, day_of, sealed_until, share_text, SOLO_TITLE
+from ..domain.daily import PUZZLES, daily_share, daily_title, day_of, sealed_until, share_text, variant_share, SOLO_TITLE
 from ..domain.game import GameKind
 from ..domain.moderation import retired_name_keys, shown_name
 from ..domain.records import GameRecord
-from ..domain.replay import Replay, remaining_text
+from ..domain.replay import Replay, quad_answers, remaining_text
 from ..domain.stats import GameSummary
 from ..domain.store import StoreError
 from ..domain.users import name_key
@@ -532,6 +532,12 @@ class ReplayScreen(WomScreen):
         if not self.shareable:
             return None
         player = record.players[0]
+        if record.variant is not Variant.CLASSIC:  # each board's answers a row, as the game's own share
+            rows = ([answers for _, answers in quad_answers(player.codes, [g for g, _ in player.guesses])]
+                    if player.codes else [(fb,) for _, fb in player.guesses])
+            title = daily_title(self._daily_day()) if record.kind == "daily" else SOLO_TITLE
+            return variant_share(title, f"{record.variant.label}, {record.ruleset.title}", rows, record.ruleset,
+                                 player.broke)
         results = [None if guess == "LIFELINE" else fb for guess, fb in player.guesses]
         if record.kind == "daily":
             puzzle = next((p for p in PUZZLES.values() if p.ruleset == record.ruleset), None)

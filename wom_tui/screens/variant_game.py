@@ -6,8 +6,10 @@ reveals (the codes, Liar's lie, a code that fitted Devious's answers). One guess
 answer side by side, so Quad's four boards fit at 60×20.
 
 Solo (``daily=None``): kept to resume after every move like a classic solo game (:mod:`.solo_resume`),
-Play again, Setup, Menu at the end. Daily (:class:`DailyVariant`): the attempt is recorded at the first
-guess the rules take, with the SSH key, and finished in the store at the end; a lost attempt says nothing
+Play again, Setup, Menu at the end; its record (:meth:`~wom_tui.domain.variant_game.VariantGame.record`, a
+guest's too, as a classic solo game's) is saved at the end for Replays and My stats. Daily (:class:`DailyVariant`): the attempt is recorded at the first
+guess the rules take, with the SSH key, and finished in the store at the end with the game's record (kind
+daily) and its id, as the classic daily code's; a lost attempt says nothing
 of the code until the day is over everywhere, as the classic daily code (docs/play.md, *The daily code*).
 """
 
@@ -36,7 +38,7 @@ from ..domain.daily import (
     streak,
     variant_share,
 )
-from ..domain.game import Refusal
+from ..domain.game import GameKind, Refusal
 from ..domain.records import utc_now
 from ..domain.store import StoreError
 from ..domain.variant_game import VariantGame
@@ -326,18 +328,15 @@ class VariantGameScreen(WomScreen, Coached):
         return self.started
 
     def _finish_daily(self) -> bool:
-        """Close the daily attempt in the store; False if the store refused or failed (said on screen)."""
+        """Save the game (kind daily, its variant) and close the daily attempt with its id; False if the store
+        refused or failed (said on screen).
+        """
         daily, game = self.daily, self.game
         assert daily is not None
-        store = self.wom.store
-
-        def finish() -> bool:
-            store.finish_daily(daily.day.isoformat(), daily.puzzle.key, self.choice.player, finished_at=utc_now(),
-                               guesses=game.guesses_used, broke=game.won, game_id=None)
-            return True
-
+        record = game.record(self.choice.player, True, GameKind.DAILY)
         try:
-            return self.wom.with_store(finish) is not None
+            return self.wom.save_daily(record, daily.day.isoformat(), daily.puzzle.key, guesses=game.guesses_used,
+                                       broke=game.won)
         except DailyRefused as refusal:
             self.messages.say(refusal.reason, "error")
             return False
@@ -349,6 +348,8 @@ class VariantGameScreen(WomScreen, Coached):
         said = [game.result_message()]
         if self.daily is not None:
             self._finish_daily()
+        else:
+            self.wom.save_game(game.record())  # a guest's too, as a classic solo game (no hall of fame: docs/play.md)
         if self.daily is None or self._may_reveal():
             said.extend(game.reveal_lines())
         else:
