@@ -16,6 +16,7 @@ from textual.widgets import Button, DataTable, Static
 from textual.worker import get_current_worker
 
 from ..domain.codes import Ruleset
+from ..domain.store import StoreError
 from ..widgets.message_log import MessageLog
 from ..widgets.solo_history import GuessInput, history_columns, roomy
 from .base import WomScreen
@@ -55,6 +56,58 @@ class Coached:
             self.messages.say(line, "computer")
             game.coach_notes[number] = line
             self.keep_progress()  # the note is kept with the game, for a resume
+
+
+class KeptToResume:
+    """A solo game in progress kept in the store for its identity after each move, offered again at the next
+    start (:mod:`.solo_resume`), forgotten once over or left on purpose. Store trouble is said once and never
+    blocks play. For a screen with ``wom``, ``game`` (its ``as_json``), ``choice`` (its coach) and
+    ``in_progress``; :meth:`keeps_games` says whether this screen keeps its games at all, :meth:`keepable`
+    whether the game may be kept as it stands.
+    """
+
+    kept_for_resume = False
+    """True while this screen's game is kept in the store to resume."""
+    resume_trouble_said = False
+
+    def keeps_games(self) -> bool:
+        return True
+
+    def keepable(self) -> bool:
+        return True
+
+    def keep_progress(self) -> None:
+        """After a move: keep the game in progress, or forget it once it is not in progress any more (over,
+        or a fresh game in its place).
+        """
+        app = self.wom  # type: ignore[attr-defined]
+        key = app.identity.preference_key
+        if key is None or not self.keeps_games():
+            return
+        try:
+            if self.in_progress and self.keepable():  # type: ignore[attr-defined]
+                self.game.coach = self.choice.coach  # type: ignore[attr-defined]
+                app.store.keep_solo(key, self.game.as_json())  # type: ignore[attr-defined]
+                self.kept_for_resume = True
+            elif self.kept_for_resume:
+                app.store.drop_solo(key)
+                self.kept_for_resume = False
+        except (StoreError, ValueError) as error:
+            if not self.resume_trouble_said:
+                self.resume_trouble_said = True
+                app.notify(f"This game cannot be kept to resume after a crash: {error}", severity="warning",
+                           markup=False)
+
+    def forget_progress(self) -> None:
+        """The player left the game on purpose (Esc confirmed, quit confirmed): it is not offered again."""
+        key = self.wom.identity.preference_key  # type: ignore[attr-defined]
+        if key is None or not self.kept_for_resume:
+            return
+        try:
+            self.wom.store.drop_solo(key)  # type: ignore[attr-defined]
+        except StoreError:
+            return  # offered at the next start: the player may drop it then
+        self.kept_for_resume = False
 
 
 class SoloPlayScreen(WomScreen):

@@ -22,7 +22,6 @@ from textual.widgets import Button, DataTable, Input, Static
 from ..domain.codes import Feedback, InvalidCode, Ruleset
 from ..domain.daily import solo_share
 from ..domain.halloffame import HallEntry
-from ..domain.store import StoreError
 from ..domain.clues import lifeline_cell
 from ..domain.solo import LIFELINE_COSTS, LifelineResult, SoloGame
 from ..domain.users import MAX_GUEST_NAME, NameRejected, check_guest_name
@@ -39,7 +38,7 @@ from ..widgets.solo_history import (
     result_cells,
     roomy,
 )
-from .solo_base import Coached, SoloPlayScreen
+from .solo_base import Coached, KeptToResume, SoloPlayScreen
 from .solo_choice import SoloChoice
 
 LIFELINE_LABELS = {1: "Reveal a symbol", 2: "Reveal a position"}
@@ -94,7 +93,7 @@ class HallNameScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class SoloGameScreen(SoloPlayScreen, Coached):
+class SoloGameScreen(SoloPlayScreen, Coached, KeptToResume):
     """One person against a hidden code: "Guess #3 of 10", the hint mask, the history, lifelines."""
 
     AUTO_FOCUS = ""
@@ -120,9 +119,6 @@ class SoloGameScreen(SoloPlayScreen, Coached):
     abandon_message = "Game abandoned."
     leave_detail = "It is abandoned and not recorded."
 
-    kept_for_resume = False
-    """True while this screen's game is kept in the store to resume (:mod:`.solo_resume`)."""
-    resume_trouble_said = False
 
     def __init__(self, choice: SoloChoice, game: SoloGame | None = None) -> None:
         super().__init__(choice)
@@ -427,39 +423,8 @@ class SoloGameScreen(SoloPlayScreen, Coached):
 
     # -- kept to resume after a crash (:mod:`.solo_resume` offers it at the next start) ------------
 
-    def keep_progress(self) -> None:
-        """After a move: keep the game in progress for its identity, or forget it once it is not in
-        progress any more (over, or a fresh game in its place). Store trouble is said once, never blocks play.
-        """
-        app = self.wom
-        key = app.identity.preference_key
-        if key is None:
-            return
-        try:
-            if self.in_progress and self.game.keepable:
-                self.game.coach = self.choice.coach
-                app.store.keep_solo(key, self.game.as_json())
-                self.kept_for_resume = True
-            elif self.kept_for_resume:
-                app.store.drop_solo(key)
-                self.kept_for_resume = False
-        except (StoreError, ValueError) as error:
-            if not self.resume_trouble_said:
-                self.resume_trouble_said = True
-                app.notify(f"This game cannot be kept to resume after a crash: {error}", severity="warning",
-                           markup=False)
-
-    def forget_progress(self) -> None:
-        """The player left the game on purpose (Esc confirmed, quit confirmed): it is not offered again."""
-        app = self.wom
-        key = app.identity.preference_key
-        if key is None or not self.kept_for_resume:
-            return
-        try:
-            app.store.drop_solo(key)
-        except StoreError:
-            return  # offered at the next start: the player may drop it then
-        self.kept_for_resume = False
+    def keepable(self) -> bool:
+        return bool(self.game.keepable)
 
     def _start(self, fresh: GuessInput) -> None:
         self.publish()

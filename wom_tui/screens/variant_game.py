@@ -40,7 +40,6 @@ from ..domain.daily import (
 )
 from ..domain.game import GameKind, Refusal
 from ..domain.records import utc_now
-from ..domain.store import StoreError
 from ..domain.variant_game import VariantGame
 from ..domain.variants import Variant
 from ..patches.footer import Footer
@@ -50,7 +49,7 @@ from ..widgets.peg_input import PegInput
 from ..widgets.pegs import code_pegs, current_scheme, feedback_row
 from .base import WomScreen
 from .confirm import ConfirmScreen
-from .solo_base import Coached
+from .solo_base import Coached, KeptToResume
 from .solo_choice import SoloChoice
 
 BROKEN = "✓"
@@ -116,7 +115,7 @@ def boards_text(game: VariantGame, *, narrow: bool, reveal: bool = True) -> Text
     return text
 
 
-class VariantGameScreen(WomScreen, Coached):
+class VariantGameScreen(WomScreen, Coached, KeptToResume):
     """One person against a variant's code(s); ``daily`` for a variant's daily code, else a solo game."""
 
     AUTO_FOCUS = ""
@@ -134,9 +133,6 @@ class VariantGameScreen(WomScreen, Coached):
     clock: Callable[[], datetime] = staticmethod(_now)
     """Where the daily game reads the time (tests replace it)."""
 
-    kept_for_resume = False
-    """True while this solo game is kept in the store to resume (:mod:`.solo_resume`)."""
-    resume_trouble_said = False
 
     def __init__(self, choice: SoloChoice, game: VariantGame | None = None, *,
                  daily: DailyVariant | None = None) -> None:
@@ -469,36 +465,9 @@ class VariantGameScreen(WomScreen, Coached):
 
     # -- kept to resume (solo only; :mod:`.solo_resume` offers it at the next start) --------------
 
-    def keep_progress(self) -> None:
-        """After a move: keep a registered player's solo game in progress, or forget it once it is not."""
-        app = self.wom
-        key = app.identity.preference_key
-        if key is None or self.daily is not None or not self.game.is_user:
-            return
-        try:
-            if self.in_progress:
-                self.game.coach = self.choice.coach
-                app.store.keep_solo(key, self.game.as_json())
-                self.kept_for_resume = True
-            elif self.kept_for_resume:
-                app.store.drop_solo(key)
-                self.kept_for_resume = False
-        except (StoreError, ValueError) as error:
-            if not self.resume_trouble_said:
-                self.resume_trouble_said = True
-                app.notify(f"This game cannot be kept to resume after a crash: {error}", severity="warning",
-                           markup=False)
-
-    def forget_progress(self) -> None:
-        """The player left on purpose: the game is not offered again."""
-        key = self.wom.identity.preference_key
-        if key is None or not self.kept_for_resume:
-            return
-        try:
-            self.wom.store.drop_solo(key)
-        except StoreError:
-            return
-        self.kept_for_resume = False
+    def keeps_games(self) -> bool:
+        """A registered player's solo game is kept (a daily attempt is not: it is one attempt, played through)."""
+        return self.daily is None and bool(self.game.is_user)
 
 
 __all__ = ["DailyVariant", "VariantGameScreen", "boards_text"]
