@@ -57,9 +57,6 @@ from .logsafe import log_formatter
 
 log = logging.getLogger("wom_tui.hub")
 
-OWN_WRITE_WAIT = 1.0
-"""Seconds a change the feed reports waits for the hub's own write to that table to return (then it is read)."""
-
 CALL_RATE = 200.0
 """Calls a second one connection may make on average (a person's game makes a few)."""
 CALL_BURST = 400.0
@@ -162,7 +159,8 @@ class Hub:
         """Each table's version as the hub last pushed it (a change reported for it again is not read again)."""
         self._writing: collections.Counter[str] = collections.Counter()
         """Table writes under way, by table ("" for a new table): the feed may report one before it returns."""
-        self._write_ended: asyncio.Future[None] | None = None
+        self._deferred: dict[str, int] = {}
+        """Tables the feed named while the hub was writing them, with the version named (sent on after)."""
         self.calls = 0
         self.moves = 0
         """Moves played (each reads its table once, in its read-modify-write)."""
@@ -240,6 +238,7 @@ class Hub:
         self.live.online = None  # type: ignore[attr-defined]
         self.live.known.clear()  # type: ignore[attr-defined]
         self._written.clear()
+        self._deferred.clear()  # (everything is read again)
         self._push(LiveChange(frozenset(), True, True, moderation=True, queue=True), {})
 
     async def _fan_out(self, change: LiveChange) -> None:
@@ -255,7 +254,13 @@ class Hub:
             fresh = set()
             versions = dict(change.versions)
             for table_id in change.tables:
-                await self._own_write_returned(table_id)
+                if self._own_write_under_way(table_id):
+                    # PostgreSQL may deliver a commit's notice before the write that caused it has returned to
+                    # the hub: read now, the table would be read for nothing. It is looked at again when the
+                    # hub's write to it returns (:meth:`_own_writes_returned`), without holding up the rest.
+                    noticed = versions.get(table_id, 1 << 62)
+                    self._deferred[table_id] = max(self._deferred.get(table_id, -1), noticed)
+                    continue
                 if self._written.get(table_id, -1) >= versions.get(table_id, 1 << 62):
                     self.reads_spared += 1  # the hub wrote this version itself, or has read it: nothing to read
                     continue
@@ -295,22 +300,24 @@ class Hub:
         for subscriber in self._subscribers:
             subscriber.add(change, tables_now)
 
-    async def _own_write_returned(self, table_id: str) -> None:
-        """Wait (a little) for a write of this hub's own to a table the feed names to come back.
+    def _own_write_under_way(self, table_id: str) -> bool:
+        """True while the hub writes this table (or creates a table, and this one is new to it)."""
+        return bool(self._writing[table_id] or (self._writing[""] and table_id not in self._written))
 
-        PostgreSQL may deliver a commit's notice to the feed before the thread that committed it has handed the
-        table back to the hub: read then, it would be read for nothing (its version is the one the write returns).
+    def _own_writes_returned(self) -> None:
+        """After a write of the hub's own returned: the changes the feed named meanwhile for tables no longer
+        being written, and not superseded by what the hub wrote, are sent on (read once, as any other).
         """
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + OWN_WRITE_WAIT
-        while self._writing[table_id] or (self._writing[""] and table_id not in self._written):
-            left = deadline - loop.time()
-            if left <= 0:
-                return
-            if self._write_ended is None:
-                self._write_ended = loop.create_future()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(self._write_ended), left)
+        due = {table_id: version for table_id, version in self._deferred.items()
+               if not self._own_write_under_way(table_id)}
+        for table_id in due:
+            del self._deferred[table_id]
+        later = {table_id: version for table_id, version in due.items() if self._written.get(table_id, -1) < version}
+        if later:
+            versions = tuple((table_id, version) for table_id, version in later.items() if version < 1 << 62)
+            task = asyncio.ensure_future(self._fan_out(LiveChange(frozenset(later), False, False, versions=versions)))
+            self._tasks.append(task)
+            task.add_done_callback(self._tasks.remove)
 
     def _table_write(self, name: str, args: list[Any]) -> str | None:
         """The table a call writes ("" for a new one), or None for a call that writes no table."""
@@ -481,9 +488,8 @@ class Hub:
                 self._writing[writing] -= 1
                 if not self._writing[writing]:
                     del self._writing[writing]
-                if self._write_ended is not None:
-                    self._write_ended.set_result(None)
-                    self._write_ended = None
+                if self._deferred:
+                    self._own_writes_returned()
         if name in USER_CHANGES:
             self._key_names.clear()
         elif name in ("live.join", "live.join_guest") and isinstance(result, Presence) and pid:
