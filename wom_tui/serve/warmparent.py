@@ -214,7 +214,8 @@ class WarmParent:
             return False
         old = _spares.pop(self._command, None)
         if old is not None:
-            old.sock.close()
+            old.sock.close()  # EOF: it exits; reaped here rather than left a zombie until this process ends
+            asyncio.get_running_loop().run_in_executor(None, old.proc.wait)
         _spares[self._command] = _Spare(self._proc, self._sock, self._buffer)
         self._proc = self._sock = None
         return True
