@@ -47,9 +47,10 @@ async def test_back_mid_game_the_seat_is_offered_and_enter_goes_back(data_dir, s
     table_id = game_under_way(data_dir)
     app = alan_again(data_dir)
     async with app.run_test(size=size) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, SeatWaitingScreen), message="the seat is offered")
-        text = screen_text(app)
-        assert "You still have a seat at Alan's table." in text and "Go back" in text
+        # (The screen is current before its words are drawn: wait for them, as a person would.)
+        await wait_for(pilot, lambda: isinstance(app.screen, SeatWaitingScreen)
+                       and "You still have a seat at Alan's table." in screen_text(app), message="the seat is offered")
+        assert "Go back" in screen_text(app)
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, LiveTableScreen) and app.screen.table_id == table_id)
         await wait_for(pilot, lambda: _focused(app) == "guess-input", message="back at his seat, asked for a guess")
