@@ -1,12 +1,15 @@
 """A lobby's CPU per change with many tables: does one arrival, departure or seat change cost the same
-at 20 tables as at 2,000?
+at 20 tables as at 2,000? And what does a move at a running table cost a lobby, which shows that table's
+row unchanged (every lobby of an arcade hears every move)?
 
 A data folder holds ``--tables`` open tables (each opened by its own guest session); one app sits in the
 lobby (headless, 80×24, in this process). Another process then makes ``--changes`` changes one after
 the other, each waited for until the lobby shows it: a person sits at a table and stands up again (a
 row changes), a table is opened and closed (a row comes and goes). Printed: this process's CPU time per
-change (the lobby reading the change and redrawing), at ``--tables`` and at 20 tables for comparison.
-The periodic sweep (every few seconds, not per change) is put off while measuring.
+change (the lobby reading the change and redrawing), at ``--tables`` and at 20 tables for comparison;
+then, at 20 tables, the CPU per guess at a running table of two (``cpu_ms_per_move``), each waited for
+until the lobby has read it. The periodic sweep (every few seconds, not per change) is put off while
+measuring.
 
     .venv/bin/python bench/lobby_rows.py [--tables 2000] [--changes 40] [--json] [--tiny]
 """
@@ -36,6 +39,8 @@ from wom_tui.settings import Settings
 
 CTX = multiprocessing.get_context("fork")
 SITTER = SeatHolder("Benchy", "b" * 32, False)
+PLAYERS = (SeatHolder("Ann", "a" * 32, False), SeatHolder("Bob", "c" * 32, False))
+"""The two people at the running table whose moves the lobby hears."""
 
 
 def fill(folder: Path, tables: int) -> list[str]:
@@ -52,11 +57,29 @@ def fill(folder: Path, tables: int) -> list[str]:
     return ids
 
 
+def running_table(folder: Path) -> str:
+    """A table of two whose codes are set, guessing (its id)."""
+    live = Store(folder).live
+    first, second = PLAYERS
+    table_id = live.create_table(first, seats=2, attempts=10).table_id
+    live.act(table_id, lambda t, now: t.sit(second, 1))
+    live.act(table_id, lambda t, now: t.start(first, now))
+    for person in PLAYERS:
+        live.act(table_id, lambda t, now, p=person: t.set_code(p, "RGBY", now))
+    return table_id
+
+
+MISSES = [colour * 4 for colour in "RGBWK"] + ["RRGG", "GGRR", "BBWW", "WWBB"]
+"""Wrong guesses (the code is RGBY): nine a person, each seat's attempts but one."""
+
+
 def changer(folder: str, ids: list[str], commands: Any, done: Any) -> None:
     """The other process: on each command, one change to the live state, then report."""
     live = Store(Path(folder)).live
     opened: str | None = None
     target = ids[len(ids) // 2]
+    moves = 0
+    running = ""
     while True:
         what = commands.recv()
         if what == "stop":
@@ -70,6 +93,12 @@ def changer(folder: str, ids: list[str], commands: Any, done: Any) -> None:
         elif what == "close":
             assert opened is not None
             live.act(opened, lambda t, now: t.close(SeatHolder("Opener", "c" * 32, False)))
+        elif what == "move":
+            if moves % (2 * len(MISSES)) == 0:
+                running = running_table(Path(folder))  # (a new table when this one's attempts run out)
+            person, miss = PLAYERS[moves % 2], MISSES[moves // 2 % len(MISSES)]
+            live.act(running, lambda t, now: t.guess(person, miss, now))
+            moves += 1
         done.send(what)
 
 
@@ -84,8 +113,9 @@ def shows(screen: LobbyScreen, what: str, count: int) -> bool:
     return len(state.tables) == (count + 1 if what == "open" else count)
 
 
-async def measure(tables: int, changes: int) -> float:
-    """CPU seconds of this process per change shown by its lobby, with ``tables`` tables."""
+async def measure(tables: int, changes: int, moves: bool = False) -> float:
+    """CPU seconds of this process per change shown by its lobby, with ``tables`` tables (``moves``: per
+    move at a running table, read by the lobby)."""
     with tempfile.TemporaryDirectory(prefix="wom-lobby-rows-") as name:
         folder = Path(name)
         ids = fill(folder, tables)
@@ -110,12 +140,22 @@ async def measure(tables: int, changes: int) -> float:
                 await pilot.pause()
                 screen = app.screen
                 assert isinstance(screen, LobbyScreen)
-                steps = ["sit", "stand", "open", "close"]
+                steps = ["move"] if moves else ["sit", "stand", "open", "close"]
+                if moves:  # the first table of two opens before the clock starts (a row that comes)
+                    ours.send("move")
+                    await until(reports.poll)
+                    reports.recv()
+                    await until(lambda: len(screen.state.tables) == tables + 1)  # type: ignore[union-attr]
+                    await pilot.pause()
                 started = time.process_time()
                 for index in range(changes):
                     what = steps[index % len(steps)]
+                    heard = screen.heard
                     ours.send(what)
-                    await until(lambda w=what: shows(screen, w, tables) and reports.poll())
+                    if what == "move":  # (heard: the lobby reads a move again only if its row may change)
+                        await until(lambda n=heard: screen.heard > n and reports.poll())
+                    else:
+                        await until(lambda w=what: shows(screen, w, tables) and reports.poll())
                     reports.recv()
                     await pilot.pause()
                 return (time.process_time() - started) / changes
@@ -140,9 +180,12 @@ async def main() -> None:
     print(f"  {few:>5} tables: {small * 1000:7.1f} ms CPU per change", flush=True)
     large = await measure(args.tables, args.changes)
     print(f"  {args.tables:>5} tables: {large * 1000:7.1f} ms CPU per change", flush=True)
+    move = await measure(few, min(args.changes, 2 * len(MISSES) - 1), moves=True)
+    print(f"  {few:>5} tables and a running one: {move * 1000:7.1f} ms CPU per move there", flush=True)
     if args.json:
         print(json.dumps({"tables": args.tables, "cpu_ms_per_change": round(large * 1000, 2),
-                          "small_tables": few, "small_cpu_ms_per_change": round(small * 1000, 2)}))
+                          "small_tables": few, "small_cpu_ms_per_change": round(small * 1000, 2),
+                          "cpu_ms_per_move": round(move * 1000, 2)}))
 
 
 if __name__ == "__main__":

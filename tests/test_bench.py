@@ -66,7 +66,7 @@ KEYS: dict[str, set[str]] = {
     "line_load.py": {"sessions", "tui_pss_per_session_mib", "line_pss_per_session_mib", "tui_cpu_per_session_s",
                      "line_cpu_per_session_s", "tui_cpu_per_guess_ms", "line_cpu_per_guess_ms", "tui_guess_p95_ms",
                      "line_guess_p95_ms"},
-    "lobby_rows.py": {"cpu_ms_per_change", "small_cpu_ms_per_change"},
+    "lobby_rows.py": {"cpu_ms_per_change", "small_cpu_ms_per_change", "cpu_ms_per_move"},
     "notices.py": {"notices", "sessions", "idle_cpu_ms_per_session_s", "busy_cpu_ms_per_session_s",
                    "pss_per_session_mib"},
     "scale.py": {"sessions", "db_connections_max", "guess_to_others_p95_ms", "table_reads_per_guess",

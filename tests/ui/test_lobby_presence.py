@@ -81,3 +81,41 @@ async def test_two_hundred_online_are_counted_in_two_lines_and_the_tables_keep_t
             tables = lobby.query_one("#lobby-tables", OptionList)
             assert tables.size.height >= 3 and "Alan" in _rows(app)[0]
             assert hint.region.bottom <= size[1] - 1, "the keys' hint is on the screen, above the footer"
+
+
+async def test_moves_at_a_running_table_are_heard_but_not_redrawn_and_its_end_is_shown(data_dir: Path) -> None:
+    # Every lobby of an arcade hears every move at every table; a move changes nothing a lobby shows, so the
+    # lobby neither reads the table again nor redraws (what costs an arcade of hundreds its CPU). The end of
+    # the game changes the row: that one is read and shown.
+    store = Store(data_dir)
+    for name in ("Alan", "Betty"):
+        store.register(name)
+    live = store.live
+    live.join("Alan", True, ALAN.session)
+    live.join("Betty", True, BETTY.session)
+    table = live.create_table(ALAN, seats=2, seed=4, attempts=5)
+    live.update_table(table.table_id, lambda t: t.sit(BETTY, 1))
+    live.act(table.table_id, lambda t, now: t.start(ALAN, now))
+    for person in (ALAN, BETTY):
+        live.act(table.table_id, lambda t, now, p=person: t.set_code(p, "RGBY", now))
+    app = build_app(data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.state is not None
+                       and app.screen.feed_ready.is_set() and any("playing" in row for row in _rows(app)),
+                       message="the lobby shows the running table")
+        lobby = app.screen
+        rows = _rows(app)
+        loads = lobby.loads
+        for miss in ("RRRR", "GGGG", "BBBB", "WWWW"):
+            for person in (ALAN, BETTY):
+                heard = lobby.heard
+                live.act(table.table_id, lambda t, now, p=person, m=miss: t.guess(p, m, now))
+                await wait_for(pilot, lambda n=heard: lobby.heard > n, message="the lobby hears the move")
+        await pilot.pause()
+        assert lobby.loads == loads, "a move the lobby shows no differently is not read again"
+        assert _rows(app) == rows
+        for person in (ALAN, BETTY):  # the last attempts: the game is over
+            live.act(table.table_id, lambda t, now, p=person: t.guess(p, "KKKK", now))
+        await wait_for(pilot, lambda: any("finished" in row for row in _rows(app)), message="the end is shown")
+        assert lobby.loads > loads

@@ -187,8 +187,29 @@ class LobbyScreen(LiveScreen):
             return
         if change.presence and change.scores and not change.tables:
             self._full = True  # the feed reconnected or overflowed: anything may have changed
+        elif not change.presence and self._rows_unchanged(change.tables):
+            return  # moves at running tables: every lobby of the arcade hears them, none shows them
         self._changed |= change.tables
         super().poke()
+
+    def _rows_unchanged(self, table_ids: frozenset[str]) -> bool:
+        """True if each of these tables is at hand (pushed by the hub, or a local file) and its row, as the
+        lobby would draw it, is the one drawn: nothing to read again or redraw.
+        """
+        live = self.wom.store.live
+        if self.state is None or self._full or not table_ids or not all(live.at_hand(t) for t in table_ids):
+            return False
+        me = self.together.me()
+        if me != self._read_as:
+            return False
+        for table_id in table_ids:
+            known = self._known.get(table_id)  # (as the last read left it: a read under way reads this change too)
+            table = live.table(table_id)
+            if known is None or table is None or table.phase == CLOSED:
+                return False
+            if _row_key(*self._entry(table, me)) != _row_key(*known):
+                return False
+        return True
 
     def poke(self) -> None:
         """Re-read every table soon (a change the feed names re-reads only its tables)."""
@@ -242,9 +263,14 @@ class LobbyScreen(LiveScreen):
         if table.phase == CLOSED:
             self._known.pop(table.table_id, None)
             return
+        self._known[table.table_id] = self._entry(table, me)
+
+    @staticmethod
+    def _entry(table: Table, me: SeatHolder | None) -> tuple[TableView, bool, bool]:
+        """``table`` as the lobby keeps it: as a spectator sees it, whether ``me`` holds a seat, is invited."""
         holds = me is not None and table.phase != FINISHED and _holds(table, me)
         invited = me is not None and table.is_invited(me)
-        self._known[table.table_id] = (table.view_for(None), holds, invited)
+        return table.view_for(None), holds, invited
 
     _countdown: Any = None
     _counting = False
@@ -306,7 +332,11 @@ class LobbyScreen(LiveScreen):
         online = Text(f"Online ({len(people)}): {_names_within(people, self._online_room() - len(you))}", end="")
         if me is not None:
             online.append(you, style="bold")
-        self.query_one("#lobby-online", Static).update(online)
+        if online != self._online_drawn:  # (the same words: no layout, no repaint)
+            self._online_drawn = online
+            self.query_one("#lobby-online", Static).update(online)
+
+    _online_drawn: Text | None = None
 
     def on_resize(self) -> None:
         """The online line is cut to the lobby's width: cut it again at the new one."""
@@ -340,7 +370,10 @@ class LobbyScreen(LiveScreen):
             drawn = rows.get(view.table_id)
             counting = any(seat.away_until is not None for seat in view.seats)
             if counting or drawn is None or drawn[0] is not view and drawn[0] != view or drawn[1] != held:
-                drawn = (view, held, table_line(view, held, now))
+                line = table_line(view, held, now)
+                # A move at a running table changes its view but seldom its row: the row drawn is kept, and
+                # not drawn again (every lobby of the arcade gets every move).
+                drawn = (view, held, drawn[2] if drawn is not None and drawn[2] == line else line)
                 rows[view.table_id] = drawn
             lines.append((view.table_id, drawn[2]))
         wanted = {table_id for table_id, _ in lines}
@@ -607,6 +640,14 @@ def _names_within(people: list[str], room: int) -> str:
         shown.append(name)
         used += cost
     return ", ".join(shown)
+
+
+def _row_key(view: TableView, holds: bool, invited: bool) -> tuple[object, ...]:
+    """All of a table the lobby shows or acts on (its row's words, its phase, its seats' comings and goings,
+    the viewer's seat and invitation): two tables with the same key look the same in the lobby.
+    """
+    seats = tuple((seat.name, seat.away_until, seat.gone) for seat in view.seats)
+    return table_line(view, holds), view.phase, seats, view.creator, holds, invited
 
 
 def _same(before: LobbyState, after: LobbyState) -> bool:

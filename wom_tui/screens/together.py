@@ -265,6 +265,8 @@ class LiveScreen(WomScreen):
         """Set once the change feed reports every change (tests wait on it)."""
         self.loads = 0
         """How many times the screen re-read the live state (tests and benches)."""
+        self.heard = 0
+        """How many changes the feed brought the screen, read again or not (tests and benches)."""
 
     @property
     def together(self) -> Together:
@@ -301,6 +303,7 @@ class LiveScreen(WomScreen):
         try:
             async for change in feed.changes(self._stop, ready):
                 self.take_change(change)
+                self.heard += 1
         finally:
             waiter.cancel()
 
