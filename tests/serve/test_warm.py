@@ -76,13 +76,19 @@ shared = pytest.mark.asyncio(loop_scope="module")
 @shared
 async def test_a_game_is_offered_to_the_kernels_page_merging(shared_server: GameServer) -> None:
     """Each game inherits the warm parent's offer of its memory to KSM (the host decides whether it runs):
-    the kernel says so for the game's process; the SSH server itself is not offered."""
+    the kernel says so for the game's process; the SSH server itself is not offered. The game runs at a lower
+    priority than the server."""
     terminal = await open_terminal(await connect(shared_server))
     await terminal.wait_for_text(MENU_TEXT)
     game = newest_session(shared_server)
     assert game.pid is not None
     assert "ksm_merge_any: yes" in Path(f"/proc/{game.pid}/ksm_stat").read_text()
     assert "ksm_merge_any: no" in Path(f"/proc/{os.getpid()}/ksm_stat").read_text()
+    # And it runs behind the server (and the hub), which serve every player: GAME_NICENESS steps nicer.
+    from wom_tui.serve.forkserver import GAME_NICENESS
+
+    server_nice = os.getpriority(os.PRIO_PROCESS, 0)
+    assert os.getpriority(os.PRIO_PROCESS, game.pid) == min(19, server_nice + GAME_NICENESS)
     terminal.type("x")
     await terminal.wait_closed()
 

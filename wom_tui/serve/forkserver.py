@@ -101,6 +101,13 @@ about the same moment, the time all fifty starts take (the median player waited 
 Started a core's worth at a time, in order of arrival, the first players get their menu at once and the
 median player in half that time; the last waits as long as before.
 """
+GAME_NICENESS = 10
+"""How much lower a game's CPU priority is than its server's (nice(2)): the SSH server, the hub and the
+database serve every session, a game only its own player. Under load (hundreds of games on a few cores) a
+game at the same priority as the hub held the hub back from sending each move on to the others, and
+the server from answering SSH keepalives, by as much as the games outnumber them; at 5 the kernel still
+shares the cores fairly among the games, and a game's player waits no longer than before when the
+machine is idle. Raising a niceness needs no privilege."""
 START_WAIT = 2.0
 """Seconds a game may take to say it has started before the next one is let start anyway (a game stuck
 before its menu, or a machine so loaded that starts take this long, does not hold up the queue)."""
@@ -111,6 +118,10 @@ def _leave_the_warm_parent(request: dict[str, Any], keep: set[int], started: int
     close everything else of the warm parent (its socket to the server, its selector, its pipes), open the
     standard streams on fds 0–2 and take the session's environment from the request.
     """
+    try:
+        os.nice(GAME_NICENESS)
+    except OSError:  # (an already maximal niceness: nothing to lower)
+        pass
     if started is not None:
         os.dup2(started, STARTED_FD)
         keep.add(STARTED_FD)
