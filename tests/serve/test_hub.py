@@ -104,6 +104,42 @@ async def test_a_table_played_through_the_hub_reaches_the_other_player_as_the_ta
     await changes.aclose()
 
 
+async def test_a_connected_game_late_to_beat_stays_online_and_goes_once_its_connection_closes(tmp_path: Path,
+                                                                                              monkeypatch) -> None:
+    # Hundreds of games on a few cores: a game waiting for a core misses its heartbeats while its player is there.
+    # The hub beats for a game whose connection is open; a game that is gone stops being beaten for.
+    # (The intervals shortened: a presence is stale after 1.5 s here, the hub looks every 0.5 s.)
+    import wom_tui.domain.store.folder.live as folder_live
+    import wom_tui.serve.hub as hub_module
+
+    monkeypatch.setattr(folder_live, "PRESENCE_STALE", 1.5)
+    monkeypatch.setattr(hub_module, "HEARTBEAT_INTERVAL", 0.5)
+    store = open_store(tmp_path / "data")
+    store.register("Ann")
+    hub = Hub(store, pool=2)
+    path = str(tmp_path / "hub.sock")
+    await hub.start(path)
+    ann, ben = await asyncio.to_thread(HubStore, path), await asyncio.to_thread(HubStore, path)
+    try:
+        await asyncio.to_thread(ann.live.join, "Ann", True, ANN.session)  # and never beats again
+
+        async def online() -> set[str]:
+            return {presence.name for presence in await asyncio.to_thread(ben.live.sessions)}
+
+        assert await online() == {"Ann"}
+        await until(lambda: hub.held_beats >= 5)  # 2.5 s without a beat of Ann's game: stale but for the hub
+        assert await online() == {"Ann"}
+        await asyncio.to_thread(ann.close)  # her game ends: its connection closes
+        for _ in range(200):
+            if not await online():
+                break
+            await asyncio.sleep(0.05)  # (a presence going stale: nothing announces it)
+        assert await online() == set()
+    finally:
+        ben.close()
+        await hub.close()
+
+
 async def test_garbage_from_one_game_cuts_off_that_game_alone(hub) -> None:
     hub_, path = hub
     other = await asyncio.to_thread(HubStore, path)

@@ -49,7 +49,7 @@ from ..domain.store.wire import (
     failure_of, frame, methods, to_wire,
 )
 from ..domain.moves import MOVES
-from ..domain.presence import Presence
+from ..domain.presence import HEARTBEAT_INTERVAL, Presence
 from ..domain.table import Refused, SeatHolder, Table
 from ..domain.users import name_key
 from ..settings import Settings
@@ -140,6 +140,11 @@ class Hub:
         self._beats_written: asyncio.Future[None] | None = None
         """The write of the heartbeats gathered in this window (each caller waits for it)."""
         self.heartbeats = self.heartbeat_writes = 0
+        self.held_beats = 0
+        """Heartbeats the hub wrote for a connected game that was late to beat (see :meth:`_hold_presences`)."""
+        self._present: dict[str, tuple[object, Presence, float]] = {}
+        """Each session a connected game keeps online: the connection it joined or beat on, its presence as last
+        sent, when it last beat."""
         self.live = store.live
         self.live.known = {}  # type: ignore[attr-defined]  # (TableRules: the hub keeps the tables it wrote)
         self.live.online = None  # type: ignore[attr-defined]
@@ -190,6 +195,7 @@ class Hub:
         self._tasks.append(asyncio.ensure_future(self._watch()))
         self._tasks.append(asyncio.ensure_future(self._sweep()))
         self._tasks.append(asyncio.ensure_future(self._arenas()))
+        self._tasks.append(asyncio.ensure_future(self._hold_presences()))
 
     def summary(self) -> str:
         """What the hub did, for its log line as it stops (bench/scale.py reads it)."""
@@ -197,7 +203,7 @@ class Hub:
                 f"the moves' way ({self.ahead_reads} to think ahead), {self.table_reads} to send changes on, "
                 f"{self.asked_reads} asked by games; {self.cut_off} connection(s) cut off, {self.refused} call(s) "
                 f"naming another's seat refused; {self.reads_spared} change(s) at hand not read; {self.heartbeats} heartbeats "
-                f"in {self.heartbeat_writes} writes")
+                f"in {self.heartbeat_writes} writes ({self.held_beats} held for games late to beat)")
 
     async def close(self) -> None:
         """Stop listening and close the store."""
@@ -433,6 +439,8 @@ class Hub:
             self._per_process[pid] -= 1
             if not self._per_process[pid]:
                 del self._per_process[pid]
+            for session in [session for session, held in self._present.items() if held[0] is task]:
+                del self._present[session]  # (its game is gone: its presence goes stale as it should)
             writer.close()
 
     async def _answer(self, call: Call, pid: int = 0) -> Reply | Any:
@@ -462,6 +470,7 @@ class Hub:
             store = self.store
             args = [lambda name: rating_of(store, name), *args]
         if name == "live.heartbeat" and isinstance(args[0] if args else None, Presence) and not kwargs:
+            self._present[args[0].session] = (asyncio.current_task(), args[0], time.monotonic())
             try:
                 await self._heartbeat(args[0])
             except Exception as exc:  # noqa: BLE001 - logged by the batch; the game reads a failure
@@ -492,8 +501,12 @@ class Hub:
                     self._own_writes_returned()
         if name in USER_CHANGES:
             self._key_names.clear()
-        elif name in ("live.join", "live.join_guest") and isinstance(result, Presence) and pid:
-            self._owners.setdefault(result.session, pid)
+        elif name in ("live.join", "live.join_guest") and isinstance(result, Presence):
+            if pid:
+                self._owners.setdefault(result.session, pid)
+            self._present[result.session] = (asyncio.current_task(), result, time.monotonic())
+        elif name == "live.part" and args:
+            self._present.pop(args[0], None)
         elif name in ("live.tables", "live.sweep") and isinstance(result, Listing) and not result.problems \
                 and self._feed_ready.is_set():
             self._listing = {table.table_id: table for table in result.tables}
@@ -508,16 +521,44 @@ class Hub:
         it is written).
         """
         self.heartbeats += 1
+        await asyncio.shield(self._beat(presence))
+
+    def _beat(self, presence: Presence) -> asyncio.Future[None]:
+        """``presence`` in this window's write (the write, which starts one if none is gathering)."""
         self._beats[presence.session] = presence
         if self._beats_written is None:
             self._beats_written = asyncio.get_running_loop().create_future()
             asyncio.get_running_loop().call_later(HEARTBEAT_WINDOW, lambda: asyncio.ensure_future(self._write_beats()))
-        await asyncio.shield(self._beats_written)
+        return self._beats_written
+
+    async def _hold_presences(self) -> None:
+        """Beat for every session whose game is still connected but late to beat itself.
+
+        A game beats every :data:`HEARTBEAT_INTERVAL` seconds and is gone once it has missed a few. On a machine
+        running hundreds of games (each at a lower priority than the hub: serve/forkserver.py) a game busy
+        drawing, or waiting for a core, can miss them while its player is there: everyone's lobby then showed
+        that player away, their seat's grace counting down on every screen each second, which made the machine
+        busier still. The hub knows better: a game whose connection is open is running. A game that parts, or
+        whose connections all close (it ended, or was killed), is not beaten for any more.
+        """
+        while not self._stop.is_set():
+            await asyncio.sleep(HEARTBEAT_INTERVAL)
+            now = time.monotonic()
+            late = [presence for _connection, presence, beat in self._present.values()
+                    if now - beat >= HEARTBEAT_INTERVAL]
+            for presence in late:
+                self.held_beats += 1
+                written = self._beat(presence)
+            if late:
+                written.add_done_callback(lambda done: done.cancelled() or done.exception())  # (failures: logged there)
 
     async def _write_beats(self) -> None:
         beats, written = list(self._beats.values()), self._beats_written
         self._beats, self._beats_written = {}, None
         assert written is not None
+        if self._stop.is_set():  # (the hub closed meanwhile: its store with it)
+            written.set_result(None)
+            return
         heartbeats = getattr(self.live, "heartbeats", None)
         try:
             self.heartbeat_writes += 1
