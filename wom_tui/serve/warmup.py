@@ -40,7 +40,8 @@ def warm_up() -> None:
     from .. import app, launch, patches  # noqa: F401
     from ..patches import driver, parsed_css  # noqa: F401
     from . import webdriver  # noqa: F401  (a browser tab's driver)
-    from ..domain.store.folder import store as _folder_store  # noqa: F401  (the store a game opens)
+    from ..domain.store import remote as _remote_store  # noqa: F401  (the store a game opens: its server's hub)
+    from ..domain.store.folder import store as _folder_store  # noqa: F401  (the store of a server without a hub)
 
     # rich imports its table of character widths at the first character outside its single-width ranges
     # (the rehearsal draws none, a game soon does): import it here, once, rather than in every game. The
