@@ -138,6 +138,9 @@ class Hub:
         """Calls refused for naming a person not the caller's."""
         self._beats: dict[str, Presence] = {}
         self._beats_written: asyncio.Future[None] | None = None
+        self._beats_writing: asyncio.Future[None] | None = None
+        """The heartbeats' write under way (a session parting waits for it: a beat written after the part
+        would bring the session back online until it went stale)."""
         """The write of the heartbeats gathered in this window (each caller waits for it)."""
         self.heartbeats = self.heartbeat_writes = 0
         self.held_beats = 0
@@ -480,6 +483,11 @@ class Hub:
             self.moves += 1
         elif name == "live.table":
             self.asked_reads += 1
+        if name == "live.part" and args:
+            self._present.pop(args[0], None)  # (not beaten for again, by the hub or in the window's write)
+            self._beats.pop(args[0], None)
+            if self._beats_writing is not None:
+                await asyncio.wait([self._beats_writing])
         writing = self._table_write(name, args)
         if writing is not None:
             self._writing[writing] += 1
@@ -505,8 +513,7 @@ class Hub:
             if pid:
                 self._owners.setdefault(result.session, pid)
             self._present[result.session] = (asyncio.current_task(), result, time.monotonic())
-        elif name == "live.part" and args:
-            self._present.pop(args[0], None)
+
         elif name in ("live.tables", "live.sweep") and isinstance(result, Listing) and not result.problems \
                 and self._feed_ready.is_set():
             self._listing = {table.table_id: table for table in result.tables}
@@ -556,9 +563,10 @@ class Hub:
         beats, written = list(self._beats.values()), self._beats_written
         self._beats, self._beats_written = {}, None
         assert written is not None
-        if self._stop.is_set():  # (the hub closed meanwhile: its store with it)
+        if self._stop.is_set() or not beats:  # (the hub closed meanwhile, its store with it; or all parted)
             written.set_result(None)
             return
+        self._beats_writing = written
         heartbeats = getattr(self.live, "heartbeats", None)
         try:
             self.heartbeat_writes += 1
@@ -574,6 +582,9 @@ class Hub:
             written.exception()  # (retrieved: a window nobody waits for any more is not an "unretrieved" error)
         else:
             written.set_result(None)
+        finally:
+            if self._beats_writing is written:
+                self._beats_writing = None
 
     # ---- who a game is
 
