@@ -105,9 +105,9 @@ GAME_NICENESS = 10
 """How much lower a game's CPU priority is than its server's (nice(2)): the SSH server, the hub and the
 database serve every session, a game only its own player. Under load (hundreds of games on a few cores) a
 game at the same priority as the hub held the hub back from sending each move on to the others, and
-the server from answering SSH keepalives, by as much as the games outnumber them; at 5 the kernel still
-shares the cores fairly among the games, and a game's player waits no longer than before when the
-machine is idle. Raising a niceness needs no privilege."""
+the server from answering SSH keepalives, by as much as the games outnumber them (docs/perf/scale.md). The
+kernel still shares the cores fairly among the games, and a game's player waits no longer than before when
+the machine is idle. Raising a niceness needs no privilege."""
 START_WAIT = 2.0
 """Seconds a game may take to say it has started before the next one is let start anyway (a game stuck
 before its menu, or a machine so loaded that starts take this long, does not hold up the queue)."""

@@ -138,10 +138,10 @@ class Hub:
         """Calls refused for naming a person not the caller's."""
         self._beats: dict[str, Presence] = {}
         self._beats_written: asyncio.Future[None] | None = None
+        """The write of the heartbeats gathered in this window (each caller waits for it)."""
         self._beats_writing: asyncio.Future[None] | None = None
         """The heartbeats' write under way (a session parting waits for it: a beat written after the part
         would bring the session back online until it went stale)."""
-        """The write of the heartbeats gathered in this window (each caller waits for it)."""
         self.heartbeats = self.heartbeat_writes = 0
         self.held_beats = 0
         """Heartbeats the hub wrote for a connected game that was late to beat (see :meth:`_hold_presences`)."""
@@ -513,7 +513,6 @@ class Hub:
             if pid:
                 self._owners.setdefault(result.session, pid)
             self._present[result.session] = (asyncio.current_task(), result, time.monotonic())
-
         elif name in ("live.tables", "live.sweep") and isinstance(result, Listing) and not result.problems \
                 and self._feed_ready.is_set():
             self._listing = {table.table_id: table for table in result.tables}
