@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -173,6 +174,17 @@ def _keep_warm_parents_between_servers() -> None:
     WarmParent.keep_between_servers()
 
 
+def _games_one_step_nicer() -> None:
+    """Served games run a step nicer than their server here, not the ten a real server gives them
+    (``WOM_GAME_NICENESS``, wom_tui/serve/forkserver.py; inherited by every server and bench the tests
+    start). A real server's games wait only for one another; here they would also wait behind the other
+    workers' screen tests, which run at the servers' priority: ten steps down, a game got a twentieth of a
+    core and a browser tab its first frame after half a minute.
+    """
+    os.environ["WOM_GAME_NICENESS"] = "1"
+
+
+_games_one_step_nicer()
 _collect_cycles_less_often()
 _quicker_idle_checks()
 _parse_each_stylesheet_once()

@@ -84,11 +84,13 @@ async def test_a_game_is_offered_to_the_kernels_page_merging(shared_server: Game
     assert game.pid is not None
     assert "ksm_merge_any: yes" in Path(f"/proc/{game.pid}/ksm_stat").read_text()
     assert "ksm_merge_any: no" in Path(f"/proc/{os.getpid()}/ksm_stat").read_text()
-    # And it runs behind the server (and the hub), which serve every player: GAME_NICENESS steps nicer.
-    from wom_tui.serve.forkserver import GAME_NICENESS
+    # And it runs behind the server (and the hub), which serve every player: game_niceness() steps nicer (1 in
+    # the tests: tests/conftest.py).
+    from wom_tui.serve.forkserver import game_niceness
 
     server_nice = os.getpriority(os.PRIO_PROCESS, 0)
-    assert os.getpriority(os.PRIO_PROCESS, game.pid) == min(19, server_nice + GAME_NICENESS)
+    assert game_niceness() > 0
+    assert os.getpriority(os.PRIO_PROCESS, game.pid) == min(19, server_nice + game_niceness())
     terminal.type("x")
     await terminal.wait_closed()
 
@@ -283,3 +285,13 @@ async def test_a_closed_servers_warm_parent_serves_the_next_server_of_the_proces
     await until(lambda: process_gone(replacement) and third.warm.pid != replacement)
     await third.close()
     await until(lambda: process_gone(replacement))
+
+
+def test_games_run_ten_steps_nicer_unless_the_server_is_told_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
+    from wom_tui.serve.forkserver import NICENESS_ENV, game_niceness
+
+    monkeypatch.delenv(NICENESS_ENV, raising=False)
+    assert game_niceness() == 10
+    for value, niceness in (("0", 0), ("3", 3), ("40", 19), ("-5", 0), ("ten", 10), ("", 10)):
+        monkeypatch.setenv(NICENESS_ENV, value)
+        assert game_niceness() == niceness, value

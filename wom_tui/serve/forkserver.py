@@ -107,7 +107,20 @@ database serve every session, a game only its own player. Under load (hundreds o
 game at the same priority as the hub held the hub back from sending each move on to the others, and
 the server from answering SSH keepalives, by as much as the games outnumber them (docs/perf/scale.md). The
 kernel still shares the cores fairly among the games, and a game's player waits no longer than before when
-the machine is idle. Raising a niceness needs no privilege."""
+the machine is idle. Raising a niceness needs no privilege. ``$WOM_GAME_NICENESS`` in the server's
+environment sets another (0: games at the server's own priority; docs/arcade.md)."""
+NICENESS_ENV = "WOM_GAME_NICENESS"
+
+
+def game_niceness() -> int:
+    """The niceness games add to the server's: ``$WOM_GAME_NICENESS`` (0 to 19) if set, else :data:`GAME_NICENESS`."""
+    value = os.environ.get(NICENESS_ENV, "").strip()
+    try:
+        return max(0, min(19, int(value))) if value else GAME_NICENESS
+    except ValueError:
+        log.warning("%s=%r is not a number from 0 to 19: games run %d steps nicer", NICENESS_ENV, value, GAME_NICENESS)
+        return GAME_NICENESS
+
 START_WAIT = 2.0
 """Seconds a game may take to say it has started before the next one is let start anyway (a game stuck
 before its menu, or a machine so loaded that starts take this long, does not hold up the queue)."""
@@ -118,10 +131,12 @@ def _leave_the_warm_parent(request: dict[str, Any], keep: set[int], started: int
     close everything else of the warm parent (its socket to the server, its selector, its pipes), open the
     standard streams on fds 0–2 and take the session's environment from the request.
     """
-    try:
-        os.nice(GAME_NICENESS)
-    except OSError:  # (an already maximal niceness: nothing to lower)
-        pass
+    niceness = game_niceness()  # (the server's environment: the session's replaces it below)
+    if niceness:
+        try:
+            os.nice(niceness)
+        except OSError:  # (an already maximal niceness: nothing to lower)
+            pass
     if started is not None:
         os.dup2(started, STARTED_FD)
         keep.add(STARTED_FD)
