@@ -223,9 +223,12 @@ async def test_at_60x20_scoring_by_hand_keeps_every_part(app):
         screen = await open_computer_breaks(pilot, by_hand=True, wom=True)  # the setup's 60×20 layout is another item's
         await wait_for(pilot, lambda: screen.phase == "answer")
         await pilot.resize_terminal(60, 20)
-        await wait_for(pilot, lambda: screen.size.width == 60)
-        await pilot.pause()
+        parts = ("#computer-breaks-history", "#computer-breaks-log", "#computer-breaks-info")
+        # (Laid out again at the new size: under load, the regions read right after the resize were the old ones.)
+        await wait_for(pilot, lambda: screen.size.width == 60
+                       and all(screen.query_one(selector).region.right <= 60 for selector in parts),
+                       message="laid out again at 60×20")
         whole = screen.region
-        for selector in ("#computer-breaks-history", "#computer-breaks-log", "#computer-breaks-info"):
+        for selector in parts:
             region = screen.query_one(selector).region
             assert region.width > 0 and whole.contains_region(region), f"{selector} is cut at 60×20: {region}"
