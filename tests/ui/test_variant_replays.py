@@ -25,6 +25,11 @@ def board(app, index: int) -> str:
     return str(app.screen.query_one(f"#replay-board-{index}", Static).render())
 
 
+def step_line(app) -> str:
+    """The replay's "Round 2 of 3" line."""
+    return str(app.screen.query_one("#replay-step", Static).render())
+
+
 async def test_a_quad_tables_replay_shows_four_answers_a_row_at_80x24_and_60x20(store, app):
     store.register("Alan")
     store.register("Bea")
@@ -43,6 +48,7 @@ async def test_a_quad_tables_replay_shows_four_answers_a_row_at_80x24_and_60x20(
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
         assert "WoM · Quad · " in "\n".join(screen_lines(app))
         await pilot.press("right", "right")
+        await wait_for(pilot, lambda: "Round 2 of" in step_line(app), message="round 2")
         alan = board(app, 0).splitlines()
         assert alan[0].split() == ["1", "2", "3", "4"]  # a column per code
 
@@ -54,6 +60,7 @@ async def test_a_quad_tables_replay_shows_four_answers_a_row_at_80x24_and_60x20(
         assert alan[2].split() == ["2", "BYWK", "·", "✓", told(CODES[2], "BYWK"), told(CODES[3], "BYWK")]
         assert "2 of 4 codes open" in board(app, 0)
         await pilot.press("end")
+        await wait_for(pilot, lambda: "Out of guesses." in board(app, 0), message="the end")
         assert "Out of guesses." in board(app, 0) and "The codes: RRGG BYWK GGBB WKRY" in board(app, 0)
         lines = screen_lines(app)
         assert any("3 YYYY   ·    ·  0B0W" in line and line.rstrip().endswith("│") for line in lines)
@@ -74,9 +81,10 @@ async def test_a_quad_tables_replay_shows_four_answers_a_row_at_80x24_and_60x20(
                                                 "2026-11-20T11:00:00+00:00", hot_seat=False, table_id="t-2",
                                                 variant=Variant.LIAR)))
         await wait_for(pilot, lambda: "WoM · Liar · " in "\n".join(screen_lines(app)), message="the Liar replay")
-        await pilot.press("right")
-        assert "the lie" not in board(app, 0)
-        await pilot.press("right")
+        for round_, lie_shown in ((1, False), (2, True)):
+            await pilot.press("right")
+            await wait_for(pilot, lambda n=round_: f"Round {n} of" in step_line(app), message=f"round {round_}")
+            assert ("the lie" in board(app, 0)) is lie_shown
         assert board(app, 0).splitlines()[1].endswith("← the lie")
         devious = PlayerRecord("Alan", True, False, 1, (("RRGG", Feedback(1, 0)),), 0, 0, secret="BYWG")
         app.push_screen(ReplayScreen(GameRecord("wom", WOM_RULESET.with_guesses(1), (devious, bea),
@@ -84,7 +92,7 @@ async def test_a_quad_tables_replay_shows_four_answers_a_row_at_80x24_and_60x20(
                                                 variant=Variant.DEVIOUS)))
         await wait_for(pilot, lambda: "WoM · Devious · " in "\n".join(screen_lines(app)), message="Devious")
         await pilot.press("end")
-        assert "Fitted every answer: BYWG" in board(app, 0)
+        await wait_for(pilot, lambda: "Fitted every answer: BYWG" in board(app, 0), message="the fitted code")
 
 
 async def test_a_solo_strict_game_played_by_keys_is_recorded_listed_and_replayed(store, app):
@@ -128,6 +136,7 @@ async def test_a_solo_strict_game_played_by_keys_is_recorded_listed_and_replayed
         await wait_for(pilot, lambda: "still possible" in board(app, 0), message="the coach's count after guess 1")
         assert board(app, 0).splitlines()[0].split()[1:5] == list(first)
         await pilot.press("end")
-        assert board(app, 0).splitlines()[1].split()[1:5] == list(secret) and "Broke the code!" in board(app, 0)
+        await wait_for(pilot, lambda: "Broke the code!" in board(app, 0), message="the end")
+        assert board(app, 0).splitlines()[1].split()[1:5] == list(secret)
         await pilot.press("c")  # the share grid, named by the variant as the game's own
         await wait_for(pilot, lambda: "Strict, 4 × Digits 0–9 · 2/10" in "\n".join(screen_lines(app)), message="share")
