@@ -25,6 +25,11 @@ def quick_waves(monkeypatch):
     monkeypatch.setattr(QuickMatchScreen, "straggler_hold", 0.5)
 
 
+def waiting(app) -> bool:
+    """True once the app shows the quick-match wait with its ticket taken."""
+    return isinstance(app.screen, QuickMatchScreen) and app.screen.ticket is not None
+
+
 def at_table(app) -> bool:
     return isinstance(app.screen, LiveTableScreen) and app.screen.view is not None
 
@@ -67,7 +72,7 @@ async def test_c_asks_for_the_computers_at_once_and_a_burst_of_keys_seats_once(d
     app = build_app(data_dir, fill_after=600)
     async with app.run_test(size=(60, 20)) as pilot:
         await pilot.press("q")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuickMatchScreen) and app.screen.ticket is not None,
+        await wait_for(pilot, lambda: waiting(app),
                        message="waiting")
         send_burst(app, "c", "c", "c", "q")
         await wait_for(pilot, lambda: at_table(app), message="seated with a computer")
@@ -80,7 +85,7 @@ async def test_escape_stops_waiting_and_leaves_the_queue(data_dir: Path) -> None
     app = build_app(data_dir)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("q")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuickMatchScreen) and app.screen.ticket is not None,
+        await wait_for(pilot, lambda: waiting(app),
                        message="waiting")
         assert len(store.live.match_queue().waiting) == 1
         await pilot.press("escape")
@@ -96,7 +101,7 @@ async def test_q_by_habit_opens_quick_match_which_says_how_to_leave_and_esc_leav
     app = build_app(data_dir)
     async with app.run_test(size=size) as pilot:
         await pilot.press("q")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuickMatchScreen) and app.screen.ticket is not None,
+        await wait_for(pilot, lambda: waiting(app),
                        message="waiting")
         await wait_for(pilot, lambda: "Esc: stop waiting" in screen_text(app), message="the way out is said")
         assert "Esc" in screen_text(app).splitlines()[-1] or "Esc: stop waiting" in screen_text(app)
@@ -209,7 +214,7 @@ async def test_a_wait_kept_off_its_screen_goes_back_to_it_esc_there_leaves_and_q
     app = build_app(data_dir, fill_after=600)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("q")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuickMatchScreen) and app.screen.ticket is not None,
+        await wait_for(pilot, lambda: waiting(app),
                        message="waiting")
         since = app.screen.ticket.since
         await pilot.press("m")
@@ -223,7 +228,7 @@ async def test_a_wait_kept_off_its_screen_goes_back_to_it_esc_there_leaves_and_q
         await wait_for(pilot, lambda: store.live.match_queue().tickets == (), message="Esc left the queue")
         for leave_by in ("palette", "quitting"):
             await pilot.press("q")
-            await wait_for(pilot, lambda: isinstance(app.screen, QuickMatchScreen) and app.screen.ticket is not None,
+            await wait_for(pilot, lambda: waiting(app),
                            message="waiting again")
             await pilot.press("m")
             await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen) and app.quick_wait is not None,
@@ -247,7 +252,7 @@ async def test_a_player_waiting_off_the_screen_who_opens_a_table_by_hand_leaves_
     app = build_app(data_dir, fill_after=600)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("q")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuickMatchScreen) and app.screen.ticket is not None,
+        await wait_for(pilot, lambda: waiting(app),
                        message="waiting")
         await pilot.press("m")
         await wait_for(pilot, lambda: "In the quick-match queue" in screen_text(app), message="waiting from the menu")

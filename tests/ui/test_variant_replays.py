@@ -30,6 +30,20 @@ def step_line(app) -> str:
     return str(app.screen.query_one("#replay-step", Static).render())
 
 
+async def counted_listed_and_opened(pilot, app, label: str, head: str) -> None:
+    """Alan's My stats counts his one ``label`` game; Replays lists it by its variant and opens it (``head``)."""
+    app.call_later(app.action_stats, "Alan")
+    await wait_for(pilot, lambda: f"Variants: {label} 1" in "\n".join(screen_lines(app)), message="My stats' line")
+    app.call_later(app.action_replays)
+    await wait_for(pilot, lambda: isinstance(app.screen, ReplaysScreen) and app.screen.summaries is not None)
+    table = app.screen.query_one("#replays-table", DataTable)
+    assert label in str(table.get_row_at(0))
+    table.focus()
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+    assert head in "\n".join(screen_lines(app))
+
+
 async def test_a_quad_tables_replay_shows_four_answers_a_row_at_80x24_and_60x20(store, app):
     store.register("Alan")
     store.register("Bea")
@@ -37,16 +51,7 @@ async def test_a_quad_tables_replay_shows_four_answers_a_row_at_80x24_and_60x20(
         quad("Alan", ["RRGG", "BYWK", "YYYY"], CODES), quad("Bea", ["RGBY"], CODES[::-1]),
     ), "2026-11-20T10:00:00+00:00", hot_seat=False, table_id="t-1", variant=Variant.QUAD))
     async with app.run_test(size=(80, 24)) as pilot:
-        app.call_later(app.action_stats, "Alan")
-        await wait_for(pilot, lambda: "Variants: Quad 1" in "\n".join(screen_lines(app)), message="My stats' line")
-        app.call_later(app.action_replays)
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplaysScreen) and app.screen.summaries is not None)
-        table = app.screen.query_one("#replays-table", DataTable)
-        assert "Quad" in str(table.get_row_at(0))
-        table.focus()
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
-        assert "WoM · Quad · " in "\n".join(screen_lines(app))
+        await counted_listed_and_opened(pilot, app, "Quad", "WoM · Quad · ")
         await pilot.press("right", "right")
         await wait_for(pilot, lambda: "Round 2 of" in step_line(app), message="round 2")
         alan = board(app, 0).splitlines()
@@ -122,16 +127,7 @@ async def test_a_solo_strict_game_played_by_keys_is_recorded_listed_and_replayed
         assert [g for g, _ in record.players[0].guesses] == [first, secret] and record.players[0].broke
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, SoloSetupScreen))
-        app.call_later(app.action_stats, "Alan")
-        await wait_for(pilot, lambda: "Variants: Strict 1" in "\n".join(screen_lines(app)), message="My stats' line")
-        app.call_later(app.action_replays)
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplaysScreen) and app.screen.summaries is not None)
-        table = app.screen.query_one("#replays-table", DataTable)
-        assert "Strict" in str(table.get_row_at(0))
-        table.focus()
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
-        assert "Solo · Strict · " in "\n".join(screen_lines(app))
+        await counted_listed_and_opened(pilot, app, "Strict", "Solo · Strict · ")
         await pilot.press("right")
         await wait_for(pilot, lambda: "still possible" in board(app, 0), message="the coach's count after guess 1")
         assert board(app, 0).splitlines()[0].split()[1:5] == list(first)

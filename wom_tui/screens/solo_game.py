@@ -119,7 +119,6 @@ class SoloGameScreen(SoloPlayScreen, Coached, KeptToResume):
     abandon_message = "Game abandoned."
     leave_detail = "It is abandoned and not recorded."
 
-
     def __init__(self, choice: SoloChoice, game: SoloGame | None = None) -> None:
         super().__init__(choice)
         self.game: SoloGame = game if game is not None else self._fresh_game()
@@ -339,7 +338,6 @@ class SoloGameScreen(SoloPlayScreen, Coached, KeptToResume):
         self.publish()
         if self.game.over:
             self._finish()
-
 
     # -- the end of a game -----------------------------------------------------------------
 

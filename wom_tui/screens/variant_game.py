@@ -133,7 +133,6 @@ class VariantGameScreen(WomScreen, Coached, KeptToResume):
     clock: Callable[[], datetime] = staticmethod(_now)
     """Where the daily game reads the time (tests replace it)."""
 
-
     def __init__(self, choice: SoloChoice, game: VariantGame | None = None, *,
                  daily: DailyVariant | None = None) -> None:
         super().__init__()
@@ -292,7 +291,6 @@ class VariantGameScreen(WomScreen, Coached, KeptToResume):
         self.keep_progress()
         if self.game.over:
             self._finish()
-
 
     # -- the daily code's attempt ----------------------------------------------------------
 
