@@ -72,8 +72,7 @@ async def test_c_asks_for_the_computers_at_once_and_a_burst_of_keys_seats_once(d
     app = build_app(data_dir, fill_after=600)
     async with app.run_test(size=(60, 20)) as pilot:
         await pilot.press("q")
-        await wait_for(pilot, lambda: waiting(app),
-                       message="waiting")
+        await wait_for(pilot, lambda: waiting(app), message="waiting")
         send_burst(app, "c", "c", "c", "q")
         await wait_for(pilot, lambda: at_table(app), message="seated with a computer")
         tables = store.live.tables().tables
@@ -85,8 +84,7 @@ async def test_escape_stops_waiting_and_leaves_the_queue(data_dir: Path) -> None
     app = build_app(data_dir)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("q")
-        await wait_for(pilot, lambda: waiting(app),
-                       message="waiting")
+        await wait_for(pilot, lambda: waiting(app), message="waiting")
         assert len(store.live.match_queue().waiting) == 1
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, QuickMatchScreen), message="back")
@@ -101,8 +99,7 @@ async def test_q_by_habit_opens_quick_match_which_says_how_to_leave_and_esc_leav
     app = build_app(data_dir)
     async with app.run_test(size=size) as pilot:
         await pilot.press("q")
-        await wait_for(pilot, lambda: waiting(app),
-                       message="waiting")
+        await wait_for(pilot, lambda: waiting(app), message="waiting")
         await wait_for(pilot, lambda: "Esc: stop waiting" in screen_text(app), message="the way out is said")
         assert "Esc" in screen_text(app).splitlines()[-1] or "Esc: stop waiting" in screen_text(app)
         await pilot.press("q")  # one key too many: still waiting, once
@@ -214,8 +211,7 @@ async def test_a_wait_kept_off_its_screen_goes_back_to_it_esc_there_leaves_and_q
     app = build_app(data_dir, fill_after=600)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("q")
-        await wait_for(pilot, lambda: waiting(app),
-                       message="waiting")
+        await wait_for(pilot, lambda: waiting(app), message="waiting")
         since = app.screen.ticket.since
         await pilot.press("m")
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen), message="menu")
@@ -228,8 +224,7 @@ async def test_a_wait_kept_off_its_screen_goes_back_to_it_esc_there_leaves_and_q
         await wait_for(pilot, lambda: store.live.match_queue().tickets == (), message="Esc left the queue")
         for leave_by in ("palette", "quitting"):
             await pilot.press("q")
-            await wait_for(pilot, lambda: waiting(app),
-                           message="waiting again")
+            await wait_for(pilot, lambda: waiting(app), message="waiting again")
             await pilot.press("m")
             await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen) and app.quick_wait is not None,
                            message="menu")
@@ -252,8 +247,7 @@ async def test_a_player_waiting_off_the_screen_who_opens_a_table_by_hand_leaves_
     app = build_app(data_dir, fill_after=600)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("q")
-        await wait_for(pilot, lambda: waiting(app),
-                       message="waiting")
+        await wait_for(pilot, lambda: waiting(app), message="waiting")
         await pilot.press("m")
         await wait_for(pilot, lambda: "In the quick-match queue" in screen_text(app), message="waiting from the menu")
         await pilot.press("l")
