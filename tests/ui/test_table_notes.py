@@ -10,6 +10,7 @@ from wom_tui.domain.notes import Note
 from wom_tui.screens.live_table import LiveTableScreen
 from wom_tui.widgets.notes_grid import NotesGrid
 
+from .burst import send_burst
 from .conftest import build_app, wait_for
 from .screen_text import screen_lines
 from .test_together import _table_with_hal
@@ -26,11 +27,13 @@ async def test_notes_at_a_table_are_private_and_last_the_session(data_dir: Path,
         await pilot.press(*"RGBY", "enter")
         await wait_for(pilot, lambda: screen.query("#guess-input") and screen.query_one("#guess-input").has_focus,
                        message="guessing")
-        await pilot.press("f4")
+        # F4 and the marks in one burst (slot 1: K ruled out; slot 2: G certain): the keys after F4 are the
+        # notes', though the grid is mounted only now.
+        send_burst(app, "f4", "k", "space", "down", "g", "x", "x")
         await wait_for(pilot, lambda: screen.query("#table-notes") and screen.query_one("#table-notes").has_focus)
         grid = screen.query_one("#table-notes", NotesGrid)
-        await pilot.press("k", "space", "down", "g", "x", "x")  # slot 1: K ruled out; slot 2: G certain
-        assert grid.notes.marks == {(0, "K"): Note.OUT, (1, "G"): Note.SURE}
+        await wait_for(pilot, lambda: grid.notes.marks == {(0, "K"): Note.OUT, (1, "G"): Note.SURE},
+                       message="the marks typed with F4")
         assert screen.region.contains_region(grid.region), "the whole grid is on screen"
         assert any("✓" in line for line in screen_lines(app))
         await pilot.press("escape")

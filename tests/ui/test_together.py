@@ -423,3 +423,36 @@ async def test_a_finished_table_leaves_the_lobby_once_its_player_saw_the_results
         tables = app.screen.query_one("#lobby-tables", OptionList)
         assert tables.highlighted_option is not None and tables.highlighted_option.id == other.table_id
     assert live.table(played.table_id) is not None  # kept for others to read (docs/play.md says how long)
+
+
+async def test_a_code_typed_the_moment_the_table_asks_for_it_is_kept(data_dir: Path, monkeypatch) -> None:
+    """Back at a started table from the lobby, the screen's first view asks for a code; keys that arrive
+    with that frame (a fast typist, or SSH packing them) reach the code entry, not whatever had the focus
+    before it. They were lost when the focus came only after the next repaint, and the table waited for
+    the code until its clock drew one."""
+    from .test_leaving import run_palette_command
+
+    app = build_app(data_dir)
+    typed: list[LiveTableScreen] = []
+    show_play = LiveTableScreen._show_play
+
+    def show_and_type(screen: LiveTableScreen, view, before) -> None:
+        show_play(screen, view, before)
+        if screen._wants == "code" and not typed:
+            typed.append(screen)
+            send_burst(app, *"RGBY", "enter")  # queued before the app runs again: with the frame
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _table_with_hal(pilot)
+        table_id = app.screen.table_id
+        await pilot.press("g")
+        await wait_for(pilot, lambda: app.screen.view.phase == "making", message="code making")
+        await run_palette_command(pilot, "Lobby")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen)
+                       and "still have a seat" in _text(app, "#lobby-message"), message="the seat is offered")
+        monkeypatch.setattr(LiveTableScreen, "_show_play", show_and_type)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: bool(typed), message="back at the table, asked for a code")
+        await wait_for(pilot, lambda: Store(data_dir).live.table(table_id).to_json()["seats"][0]["code"] is not None,
+                       timeout=10, message="the code typed with the frame is set")
+        assert Store(data_dir).live.table(table_id).to_json()["seats"][0]["code"] == "RGBY"

@@ -413,10 +413,9 @@ class LiveTableScreen(LiveScreen):
             if entry.display != show:
                 entry.display = show
             if show and self._wants != wants:
-                if entry.is_mounted:
-                    entry.focus()
-                else:
-                    self.call_after_refresh(entry.focus)
+                # At once, mounted yet or not (a mount registers it now): the focus is then queued ahead of
+                # any key that arrives with the frame that shows the entry.
+                entry.focus()
         self._wants = wants
         quad = own is not None and view.phase in (GUESSING, FINISHED) and view.variant is Variant.QUAD
         if self._quad.display != quad:
@@ -516,7 +515,7 @@ class LiveTableScreen(LiveScreen):
             kept = self.together.notes.get(self.table_id) or Notes.empty(view.ruleset)
             grid = NotesGrid(kept, view.ruleset.palette, id="table-notes")
             self.query_one("#table-right").mount(grid, before=self._log)
-            self.call_after_refresh(grid.focus)
+            grid.focus()  # at once: keys sent with F4 go to the notes
             return
         if grid.has_focus:
             grid.display = False

@@ -422,7 +422,7 @@ class WomGameScreen(WomScreen):
             grid = NotesGrid(kept, self.game.ruleset.palette, id="wom-notes")
             self.query_one("#wom-side").mount(grid, before=self.message_log)
             set_state_classes(self.query_one("#wom-side"), {"-notes": True})
-            self.call_after_refresh(grid.focus)
+            grid.focus()  # at once: keys sent with F4 go to the notes
         else:
             grid.focus()
 
