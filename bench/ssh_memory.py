@@ -5,7 +5,7 @@
 A fresh server (temp data folder) and N asyncssh clients, connected at once; each opens the register screen and
 types a name, as in `bench/ssh_load.py`. Then, from /proc:
 
-- PSS of the SSH server, the warm parent and the games (each shared page counted once over all of them), and
+- PSS of the SSH server, its hub, the warm parent and the games (each shared page counted once over all of them), and
   per session: the figure `ssh_load.py` reports as ``pss_per_session_mib``;
 - per game (mean), its private memory (pages no other process maps) and PSS by kind of mapping: Python's
   object arenas and other anonymous memory, the malloc heap, libpython's static data;
@@ -60,6 +60,14 @@ def by_kind(pid: int) -> dict[str, dict[str, int]]:
     return kinds
 
 
+def command_line(pid: int) -> str:
+    """What process ``pid`` runs, its arguments joined by spaces ("" if it is gone)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
 def frames(pid: int) -> dict[int, tuple[str, int]]:
     """Present pages of ``pid``'s writable mappings: address -> (kind, page frame number; 0 unless root)."""
     pages: dict[int, tuple[str, int]] = {}
@@ -108,9 +116,13 @@ async def measure(n: int, wait: float = 1.0) -> None:
             ksm = ksm_state()
             pids = tree_pids(server.pid)
             parents = {pid: int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1]) for pid in pids}
-            warm = [pid for pid in pids if parents[pid] == server.pid]
-            games = [pid for pid in pids if pid != server.pid and pid not in warm]
-            roles = {"SSH server": [server.pid], "warm parent": warm, f"{len(games)} games": games}
+            children = [pid for pid in pids if parents[pid] == server.pid]
+            # The server's children are its warm parent and its hub (one process of its own, fixed whatever the
+            # number of sessions): told apart by what they run.
+            hub = [pid for pid in children if "wom_tui.serve.hub" in command_line(pid)]
+            warm = [pid for pid in children if pid not in hub]
+            games = [pid for pid in pids if pid != server.pid and pid not in children]
+            roles = {"SSH server": [server.pid], "hub": hub, "warm parent": warm, f"{len(games)} games": games}
             kinds = {pid: by_kind(pid) for pid in pids}
             split = None
             if warm and games:
