@@ -605,7 +605,10 @@ async def guess_to_panel_ssh(folder: Path, tables: int, players: int, guesses: i
             store.live.act(table.table_id, lambda tb, now, h=holders[0]: tb.start(h, now))
 
         async def sit_and_set(terminal: PanelTerminal) -> None:
-            await terminal.until_text("You still have a seat")
+            # The lobby says "You still have a seat" and highlights that table's row; the line may give way at once
+            # to "X is back" (the others arrive too), the row's mark and the footer's "x Leave seat" stay.
+            await terminal.until(lambda: any(terminal.shows(sign) for sign in ("still have a seat", "← your seat",
+                                                                               "Leave seat")), "the seat offered")
             terminal.type("\r")
             await terminal.until_text("Your code")
             terminal.type("RGBY\r")

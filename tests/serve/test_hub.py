@@ -271,3 +271,49 @@ def test_the_local_game_opens_its_own_store_no_server_no_hub(tmp_path: Path) -> 
     assert not isinstance(store, HubStore)
     store.register("Solo")
     assert [user.name for user in store.users()] == ["Solo"]
+
+
+async def test_a_read_that_began_before_the_hubs_own_write_never_sends_the_older_table(hub) -> None:
+    """The hub reads a table the feed named (here: changed by hand in the folder) while a move through the hub
+    writes it: the move's table goes out at once, and the read, which began before that write and returns
+    after it, must not follow it with the older table. A screen kept it until the table's next change."""
+    import threading
+
+    hub_, path = hub
+    ann, ben = await asyncio.to_thread(HubStore, path), await asyncio.to_thread(HubStore, path)
+    table = await asyncio.to_thread(ann.live.create_table, ANN, seats=2, seed=5)
+    table_id = table.table_id
+    stop, ready = asyncio.Event(), asyncio.Event()
+    seen: list[int] = []  # the version of the table Ben's screen would show after each change it hears
+
+    async def listen() -> None:
+        async for _change in ben.live.feed().changes(stop, ready):
+            pushed = ben.live.pushed.get(table_id)
+            if pushed is not None:
+                seen.append(pushed.version)
+
+    listening = asyncio.ensure_future(listen())
+    await ready.wait()
+    await asyncio.to_thread(ben.live.table, table_id)  # Ben's screen shows the table: its changes come with it
+    real_read, began, release = hub_.live.table, threading.Event(), threading.Event()
+
+    def slow_read(wanted: str):
+        found = real_read(wanted)  # the file as it is when the read begins
+        if threading.current_thread().name.startswith("hub-feed"):  # (the feed's read; not the move's own)
+            began.set()
+            release.wait(10)
+        return found
+
+    hub_.live.table = slow_read
+    await asyncio.to_thread(hub_.store.live.update_table, table_id, lambda t: t.sit(BEN, 1))  # by hand: the feed
+    assert await asyncio.to_thread(began.wait, 10), "the hub read the table the feed named"
+    started = await asyncio.to_thread(ann.live.play, table_id, Start(ANN))  # the hub's own write, meanwhile
+    await until(lambda: started.version in seen)
+    release.set()
+    hub_.live.table = real_read
+    code_set = await asyncio.to_thread(ann.live.play, table_id, SetCode(ANN, "RGBY"))  # a later change, after it
+    await until(lambda: code_set.version in seen)
+    assert seen == sorted(seen), f"the table went back to an older version on Ben's screen: {seen}"
+    assert (await asyncio.to_thread(ben.live.table, table_id)).version == code_set.version
+    stop.set()
+    listening.cancel()

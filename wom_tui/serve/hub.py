@@ -100,7 +100,9 @@ class _Subscriber:
 
     def add(self, change: LiveChange, tables_now: dict[str, Table]) -> None:
         for table_id in change.tables:
-            self.tables[table_id] = tables_now.get(table_id)
+            table, waiting = tables_now.get(table_id), self.tables.get(table_id)
+            if table is None or waiting is None or waiting.version <= table.version:  # (the newer stays)
+                self.tables[table_id] = table
         self.presence |= change.presence
         self.scores |= change.scores
         self.moderation |= change.moderation
@@ -292,10 +294,12 @@ class Hub:
                         self._listing.pop(table_id, None)
                     fresh.add(table_id)
                     continue
+                if found.version <= self._written.get(table_id, -1):
+                    # The hub pushed this very version when it wrote it, or a later one: a read that began before
+                    # the hub's own write returned after it, and must not send the older table after the newer.
+                    continue
                 if self._listing is not None:
                     self._listing[table_id] = found
-                if self._written.get(table_id) == found.version:
-                    continue  # the hub pushed this very version when it wrote it
                 self.live.known[table_id] = found  # type: ignore[attr-defined]
                 self._written[table_id] = found.version
                 tables_now[table_id] = found
