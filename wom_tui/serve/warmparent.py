@@ -125,14 +125,17 @@ class _Spare:
         self.proc, self.sock, self.buffer = proc, sock, buffer
 
 
-_spares: dict[tuple[str, ...], _Spare] = {}
-"""At most one kept warm parent per command (only when :meth:`WarmParent.keep_between_servers` was called)."""
+SPARES_KEPT = 3
+"""Kept warm parents per command, at most: as many servers as a test runs at once (a store shared by three)."""
+_spares: dict[tuple[str, ...], list[_Spare]] = {}
+"""Kept warm parents by command, oldest first (only when :meth:`WarmParent.keep_between_servers` was called)."""
 _keeping = False
 
 
 def _end_spares() -> None:
-    for spare in _spares.values():
-        spare.sock.close()  # EOF: it returns from its loop and exits
+    for kept in _spares.values():
+        for spare in kept:
+            spare.sock.close()  # EOF: it returns from its loop and exits
     _spares.clear()
 
 
@@ -179,9 +182,10 @@ class WarmParent:
         """In a process that starts server after server (the test suite: its servers run in the pytest
         worker), hand a closing server's warm parent, if it is healthy and owes no answer, to the next
         server started with the same command, instead of ending it and importing everything again (about
-        0.6 CPU-seconds a server). It forks games for the next server as it did for the last (each request
-        carries its settings); the last server's games may still be ending, and their ends, reported to the
-        next server, are ignored there. ``wom-tui serve`` starts one server and never calls this.
+        0.6 CPU-seconds a server), up to :data:`SPARES_KEPT` of them for tests that run several servers at
+        once. It forks games for the next server as it did for the last (each request carries its settings);
+        the last server's games may still be ending, and their ends, reported to the next server, are
+        ignored there. ``wom-tui serve`` starts one server and never calls this.
         """
         global _keeping
         if not _keeping:
@@ -191,12 +195,14 @@ class WarmParent:
             atexit.register(_end_spares)
 
     def _adopt_spare(self) -> bool:
-        """Take the kept warm parent for this command, if there is one still running (True if taken)."""
-        spare = _spares.pop(self._command, None)
-        if spare is None:
-            return False
-        if spare.proc.poll() is not None:
+        """Take a kept warm parent for this command, if there is one still running (True if taken)."""
+        kept = _spares.get(self._command, [])
+        while kept:
+            spare = kept.pop()
+            if spare.proc.poll() is None:
+                break
             spare.sock.close()
+        else:
             return False
         self._proc, self._sock, self._buffer = spare.proc, spare.sock, spare.buffer
         self.pid = spare.proc.pid
@@ -212,11 +218,12 @@ class WarmParent:
             return False
         if self._ready is None or not self._ready.done() or self._ready.cancelled() or self._proc.poll() is not None:
             return False
-        old = _spares.pop(self._command, None)
-        if old is not None:
+        kept = _spares.setdefault(self._command, [])
+        if len(kept) >= SPARES_KEPT:
+            old = kept.pop(0)
             old.sock.close()  # EOF: it exits; reaped here rather than left a zombie until this process ends
             asyncio.get_running_loop().run_in_executor(None, old.proc.wait)
-        _spares[self._command] = _Spare(self._proc, self._sock, self._buffer)
+        kept.append(_Spare(self._proc, self._sock, self._buffer))
         self._proc = self._sock = None
         return True
 
