@@ -125,3 +125,38 @@ async def test_moves_at_a_running_table_are_heard_but_not_redrawn_and_its_end_is
             live.act(table.table_id, lambda t, now, p=person: t.guess(p, "KKKK", now))
         await wait_for(pilot, lambda: any("finished" in row for row in _rows(app)), message="the end is shown")
         assert lobby.loads > loads
+
+
+async def test_someone_back_at_a_table_does_not_hide_the_line_that_says_where_your_seat_is(data_dir: Path) -> None:
+    """Alan holds a seat at a running table (from an earlier connection) and opens the lobby: the line says
+    where his seat is and how to go back; Betty, away at another table, comes back, and the line still says
+    so (it said "Betty is back." instead, and a player who looked then no longer read where to go)."""
+    store = Store(data_dir)
+    for name in ("Alan", "Betty", "Cleo"):
+        store.register(name)
+    live = store.live
+    cleo = SeatHolder("Cleo", "s-cleo", True)
+    live.join("Cleo", True, cleo.session)
+    mine = live.create_table(SeatHolder("Alan", "s-alan-before", True), seats=2, seed=4, grace=120.0)
+    live.update_table(mine.table_id, lambda t: t.sit(cleo, 1))
+    live.act(mine.table_id, lambda t, now: t.start(SeatHolder("Alan", "s-alan-before", True), now))
+    theirs = live.create_table(cleo, seats=2, seed=5, grace=120.0)
+    live.update_table(theirs.table_id, lambda t: t.sit(BETTY, 1))
+    live.act(theirs.table_id, lambda t, now: t.start(cleo, now))  # Betty's session is gone: she is away
+    app = build_app(data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.feed_ready.is_set(),
+                       message="lobby")
+        app.screen.query_one("#lobby-as").value = "Alan"
+
+        def message() -> str:
+            return str(app.screen.query_one("#lobby-message", Static).render())
+
+        await wait_for(pilot, lambda: "You still have a seat at Alan's table" in message(), message="the seat said")
+        await wait_for(pilot, lambda: any("Betty (away, " in row for row in _rows(app)), message="Betty away")
+        live.join("Betty", True, BETTY.session)
+        live.tick(theirs.table_id)
+        await wait_for(pilot, lambda: not any("Betty (away" in row for row in _rows(app)), message="Betty's row: back")
+        assert "You still have a seat at Alan's table" in message()
+        assert "Betty is back" not in message()

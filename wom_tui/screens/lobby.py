@@ -317,7 +317,9 @@ class LobbyScreen(LiveScreen):
             tables.highlighted = tables.get_option_index(first)
             self.say(self._seat_message(first))
             self._seat_said = True
-        elif back:
+        elif back and not (state.mine and self._seat_said):
+            # (Not over "You still have a seat": where to go back and how to leave matter more to this player
+            # than who came back, whose row says so too.)
             self.say(f"{' and '.join(back)} {'is' if len(back) == 1 else 'are'} back.")
         elif not state.mine and self._seat_said:
             self.say("")
