@@ -16,6 +16,7 @@ import collections.abc
 import dataclasses
 import datetime as _dt
 import enum
+import functools
 import inspect
 import struct
 import types
@@ -187,7 +188,11 @@ def where(error: StoreError) -> str:
 _HINTS: dict[Any, dict[str, Any]] = {}
 
 
+@functools.cache
 def _namespace() -> dict[str, Any]:
+    """Every name the store's api annotations use (built once: each build touches every object of a dozen
+    modules, which in a served game copies the warm parent's pages they are on).
+    """
     from .. import browser, daily, halloffame, matchmaking, moderation, presence, ratings, records, rush, stats, users
 
     space: dict[str, Any] = {}
