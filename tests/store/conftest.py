@@ -53,8 +53,10 @@ class StoreFactory:
             return {table: conn.execute(f"SELECT * FROM {table} ORDER BY 1").fetchall() for table in TABLES}
 
     def close(self) -> None:
+        """Close every store opened here (their connection pools' threads end: see ``workers.start_all``)."""
         for store in self._opened:
             store.close()
+        self._opened.clear()
 
 
 @pytest.fixture(params=["json", "postgresql"])

@@ -112,6 +112,7 @@ def test_two_processes_typing_one_browser_code_at_once_exactly_one_is_signed_in(
         place.register("Alan")
         code = place.issue_browser_code("Alan")
         tokens = [token_hash(), token_hash()]
+        store_factory.close()
         outcomes = race_redeem_browser(where, code, tokens)
         assert sorted(outcomes.values()) == ["Alan", "That code is wrong, used or expired."], outcomes
         [winner] = [token for token, said in outcomes.items() if said == "Alan"]

@@ -35,6 +35,7 @@ def test_a_game_recorder_killed_at_random_moments_never_applies_points_twice_or_
 
 def test_eight_processes_recording_games_for_one_user_lose_nothing(store_factory):
     store_factory().register("Alan")
+    store_factory.close()
     run_concurrently(store_factory.location, "record", 8, 50)
     store = store_factory()
     store.check()
@@ -53,6 +54,7 @@ def test_two_processes_registering_the_same_name_exactly_one_wins(store_factory)
     for round_ in range(10):
         place = store_factory.fresh()
         where = getattr(place, "url", None) or str(place.data_dir)
+        store_factory.close()
         outcomes = race_same_name(where, "Alan" if round_ % 2 else "alan")
         assert sorted(outcomes) == ["Sorry, the name is already taken.", "registered"]
         assert len(store_factory(where).users()) == 1
@@ -65,6 +67,7 @@ def test_two_processes_typing_one_link_code_at_once_exactly_one_gets_the_name(st
         where = getattr(place, "url", None) or str(place.data_dir)
         place.register("Alan", key=fp[0])
         code = place.issue_link_code(fp[0])
+        store_factory.close()
         outcomes = race_redeem(where, code, fp[1:])
         assert sorted(outcomes.values()) == ["Alan", "That code is wrong, used or expired."], outcomes
         [winner] = [key for key, said in outcomes.items() if said == "Alan"]

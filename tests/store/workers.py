@@ -24,6 +24,19 @@ CTX = multiprocessing.get_context("fork")
 TIMEOUT = 30.0
 
 
+def start_all(children) -> None:
+    """Start forked ``children``, from a process with no thread but its main one: a fork copies only the
+    forking thread, so a lock another thread held then (a store's connection pool, its scheduler) stays held
+    in the child, which hung once on a loaded machine. Close the stores opened here first
+    (``store_factory.close()``)."""
+    import threading
+
+    others = [thread.name for thread in threading.enumerate() if thread is not threading.main_thread()]
+    assert not others, f"threads alive at a fork (close the stores first): {others}"
+    for child in children:
+        child.start()
+
+
 def wait_until(condition, what: str, timeout: float = TIMEOUT) -> None:
     """Poll ``condition`` until it holds; ``AssertionError`` naming ``what`` after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
@@ -129,8 +142,7 @@ def run_concurrently(location: str, kind: str, processes: int, updates: int) -> 
     failures = CTX.Queue()
     children = [CTX.Process(target=_update, args=(str(location), kind, i, updates, go, failures))
                 for i in range(processes)]
-    for child in children:
-        child.start()
+    start_all(children)
     started = time.perf_counter()
     go.set()
     for child in children:
@@ -158,8 +170,7 @@ def race_same_name(location: str, name: str, processes: int = 2) -> list[str]:
     go = CTX.Event()
     results = CTX.Queue()
     children = [CTX.Process(target=_race, args=(str(location), name, go, results)) for _ in range(processes)]
-    for child in children:
-        child.start()
+    start_all(children)
     go.set()
     outcomes = [results.get(timeout=TIMEOUT) for _ in children]
     for child in children:
@@ -183,8 +194,7 @@ def race_redeem(location: str, code: str, fingerprints: list[str]) -> dict[str, 
     go = CTX.Event()
     results = CTX.Queue()
     children = [CTX.Process(target=_redeem, args=(str(location), code, fp, go, results)) for fp in fingerprints]
-    for child in children:
-        child.start()
+    start_all(children)
     go.set()
     outcomes = dict(results.get(timeout=TIMEOUT) for _ in children)
     for child in children:
@@ -211,8 +221,7 @@ def race_redeem_browser(location: str, code: str, token_hashes: list[str]) -> di
     results = CTX.Queue()
     children = [CTX.Process(target=_redeem_browser, args=(str(location), code, token, go, results))
                 for token in token_hashes]
-    for child in children:
-        child.start()
+    start_all(children)
     go.set()
     outcomes = dict(results.get(timeout=TIMEOUT) for _ in children)
     for child in children:
