@@ -4,6 +4,7 @@ PostgreSQL database, as servers on two machines would share it); kills (on a dat
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import random
 import signal
@@ -20,7 +21,7 @@ from wom_tui.domain.table import CLOSED, FINISHED, SEAT_GRACE, SeatHolder
 
 from .live_workers import CTX, TIMEOUT, create_table, play_forever, play_one_killed_at, play_seat, take_seat
 from .test_live import Subscriber
-from .workers import leftovers, wait_until
+from .workers import leftovers, start_all, wait_until
 
 ALAN = SeatHolder("Alan", "s-Alan", True)
 
@@ -35,7 +36,7 @@ def folder(tmp_path) -> Path:
 
 
 @pytest.fixture(params=["json", "postgresql"])
-def where(request, tmp_path):
+def where(request, tmp_path) -> str:
     """A store shared by the processes: a data folder, or a PostgreSQL schema (servers on other machines)."""
     if request.param == "json":
         location = str(tmp_path / "data")
@@ -44,21 +45,33 @@ def where(request, tmp_path):
     store = open_store(location)
     for name in ("Alan", "Bea", "Cy", "Dee"):
         store.register(name)
-    yield location
-    store.close()
+    store.close()  # (no store of the test process's open while it forks: see ``workers.start_all``)
+    return location
+
+
+class Opener:
+    """Opens a store's live state in the test process; ``close()`` closes every store it opened (before a
+    fork: their connection pools run threads, see ``workers.start_all``)."""
+
+    def __init__(self) -> None:
+        self.stores: list = []
+
+    def __call__(self, location):
+        self.stores.append(open_store(location))
+        return self.stores[-1].live
+
+    def close(self) -> None:
+        for store in self.stores:
+            store.close()
+        self.stores.clear()
 
 
 @pytest.fixture
 def live_at():
     """Opens a store's live state in the test process, closing the stores afterwards."""
-    stores = []
-
-    def opener(location):
-        stores.append(open_store(location))
-        return stores[-1].live
+    opener = Opener()
     yield opener
-    for store in stores:
-        store.close()
+    opener.close()
 
 
 def finish(processes) -> None:
@@ -69,15 +82,14 @@ def finish(processes) -> None:
 
 def test_two_processes_racing_for_the_last_seat_exactly_one_gets_it(where, live_at):
     folder = where
-    live = live_at(where)
     for n in range(8):
         opener = SeatHolder(f"Opener {n}", f"s-opener-{n}", False)  # (one unstarted table per person)
-        table = live.create_table(opener, seats=2)
+        table = live_at(where).create_table(opener, seats=2)
+        live_at.close()
         go, results = CTX.Event(), CTX.Queue()
         racers = [CTX.Process(target=take_seat, args=(str(folder), table.table_id, name, go, results))
                   for name in ("Bea", "Cy")]
-        for racer in racers:
-            racer.start()
+        start_all(racers)
         go.set()
         outcome = dict(results.get(timeout=TIMEOUT) for _ in racers)
         finish(racers)
@@ -85,7 +97,8 @@ def test_two_processes_racing_for_the_last_seat_exactly_one_gets_it(where, live_
         assert len(winners) == 1, outcome
         [loser] = set(outcome) - set(winners)
         assert outcome[loser] == f"Seat 2 was just taken by {winners[0]}."
-        assert live.table(table.table_id).names == (opener.name, winners[0])
+        assert live_at(where).table(table.table_id).names == (opener.name, winners[0])
+        live_at.close()
 
 
 def test_three_processes_and_hal9000_play_a_table_to_the_results_recorded_once(where, live_at):
@@ -93,15 +106,16 @@ def test_three_processes_and_hal9000_play_a_table_to_the_results_recorded_once(w
     live = live_at(where)
     table = live.create_table(ALAN, seats=4, attempts=8, pace=(0.05, 0.2))
     live.update_table(table.table_id, lambda t: t.seat_computer(ALAN, 3, "HAL9000"))
+    live_at.close()
     results = CTX.Queue()
     players = [
         CTX.Process(target=play_seat, args=(str(folder), table.table_id, name, seat, code, results), name=name)
         for seat, (name, code) in enumerate((("Alan", "RGBY"), ("Bea", "KKWW"), ("Cy", "YYBB")))
     ]
-    for player in players:
-        player.start()
+    start_all(players)
     seen = [results.get(timeout=TIMEOUT) for _ in players]
     finish(players)
+    live = live_at(where)
     done = live.table(table.table_id)
     assert done.phase == FINISHED and done.recorded
     # Every seat saw the same results, from the table as written once, and the same scoreboard.
@@ -188,8 +202,10 @@ async def test_a_change_written_by_another_process_reaches_a_subscriber(where, l
     folder = where
     live = live_at(where)
     async with Subscriber(live.feed()) as sub:
-        results = CTX.Queue()
-        writer = CTX.Process(target=create_table, args=(str(folder), "Bea", results))
+        # Spawned, not forked: this process listens (the feed's threads run) while the writer starts.
+        spawn = multiprocessing.get_context("spawn")
+        results = spawn.Queue()
+        writer = spawn.Process(target=create_table, args=(str(folder), "Bea", results))
         writer.start()
         table_id = await asyncio.to_thread(results.get, True, TIMEOUT)
         await asyncio.to_thread(writer.join, TIMEOUT)
@@ -201,13 +217,13 @@ def test_a_server_killed_at_any_moment_on_postgresql_leaves_no_table_stuck_and_n
     """As the folder's kill test: a process playing on the database is killed anywhere (mid-transaction
     included); a later session's sweeps finish every table, and each game's points count once."""
     url = postgres_server.new_database()
-    live = live_at(url)
-    live.store.register("Alan")
+    live_at(url).store.register("Alan")
     rng = random.Random(2027)
     for _ in range(6):
+        live_at.close()
         games = CTX.Value("i", 0)
         worker = CTX.Process(target=play_forever, args=(url, games))
-        worker.start()
+        start_all([worker])
         wait_until(lambda: games.value >= 1, "a first game")
         assert worker.is_alive(), f"the player died on its own (exit code {worker.exitcode})"
         until = time.perf_counter() + rng.uniform(0, 0.03)
@@ -215,6 +231,7 @@ def test_a_server_killed_at_any_moment_on_postgresql_leaves_no_table_stuck_and_n
             pass
         os.kill(worker.pid, signal.SIGKILL)
         worker.join(TIMEOUT)
+        live = live_at(url)
         live.store._transaction(lambda conn, _: conn.execute(
             "UPDATE wom_presence SET seen = now() - make_interval(secs => %s)", (PRESENCE_STALE + 1,)))
         clock = [time.time()]
