@@ -81,9 +81,8 @@ def _steady_cursors() -> None:
 
 REHEARSED_KEYS = ("r", "escape", "l")
 """The keys the rehearsal presses at the main menu: the register screen and back, then the lobby. Textual's
-caches for what those screens draw are then the warm parent's, shared, not filled anew in every game: a game at
-the register screen 23.4 → 23.2 MiB (``bench/ssh_memory.py 10``), a session of the full-size arcade 24.3 →
-24.0 MiB (``bench/scale.py``); about 0.1 CPU-second more, once per server start."""
+caches for what those screens draw are then the warm parent's, shared, not filled anew in every game, for
+about 0.1 CPU-second more once per server start (the figures: docs/perf/scale.md)."""
 
 
 def _rehearse() -> None:
