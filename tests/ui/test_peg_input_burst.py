@@ -5,8 +5,12 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Input
 
 from wom_tui.domain.codes import DIGITS10, RAINBOW, WOM, Ruleset
+from wom_tui.patches.key_queue import KeyQueue
 from wom_tui.widgets.peg_input import PegInput
 
 from .burst import send_burst, send_paste
@@ -203,3 +207,45 @@ async def test_a_bound_key_and_a_letter_in_one_burst_apply_in_the_order_typed(ap
         send_burst(app, "left", "a")
         await wait_for(pilot, lambda: len(field.value) == 4, message="both keys applied")
         assert field.value == "Alan"
+
+
+class _SlowScreen(Screen[None]):
+    """A screen whose entry exists only once its first read is shown (as a live table's code entry)."""
+
+    def compose(self) -> ComposeResult:
+        yield Input(id="first")
+
+    def on_mount(self) -> None:
+        self.app.hold_keys_for(self, 1.0)  # type: ignore[attr-defined]
+
+    async def read_shown(self) -> None:
+        await self.mount(Input(id="second"))
+        self.query_one("#second", Input).focus()
+        self.app.keys_ready(self)  # type: ignore[attr-defined]
+
+
+class _KeysApp(KeyQueue[None]):
+    pass
+
+
+async def test_keys_typed_into_a_screen_still_reading_wait_for_what_it_shows_first():
+    app = _KeysApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        screen = _SlowScreen()
+        await app.push_screen(screen)
+        send_burst(app, *"abc")
+        await pilot.pause()
+        assert screen.query_one("#first", Input).value == ""  # not to the widget on show while it reads
+        await screen.read_shown()
+        await wait_for(pilot, lambda: screen.query_one("#second", Input).value == "abc", message="abc, held, then typed")
+        assert screen.query_one("#first", Input).value == ""
+
+
+async def test_keys_held_for_a_first_view_that_never_comes_go_on_after_the_wait():
+    app = _KeysApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        screen = _SlowScreen()
+        await app.push_screen(screen)
+        send_burst(app, *"abc")
+        await wait_for(pilot, lambda: screen.query_one("#first", Input).value == "abc", timeout=10,
+                       message="the keys reach the entry on show once the screen's wait is up")

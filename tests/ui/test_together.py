@@ -456,3 +456,25 @@ async def test_a_code_typed_the_moment_the_table_asks_for_it_is_kept(data_dir: P
         await wait_for(pilot, lambda: Store(data_dir).live.table(table_id).to_json()["seats"][0]["code"] is not None,
                        timeout=10, message="the code typed with the frame is set")
         assert Store(data_dir).live.table(table_id).to_json()["seats"][0]["code"] == "RGBY"
+
+
+async def test_a_code_typed_with_the_enter_that_opens_the_table_is_kept(data_dir: Path) -> None:
+    """Enter in the lobby and the code after it, in one burst (SSH packs a fast typist's keys): the keys after
+    the Enter wait for the table's first view, which asks for the code, rather than reach the seat list the
+    screen shows while it reads the table (they moved its highlight, and the code was never set)."""
+    from .test_leaving import run_palette_command
+
+    app = build_app(data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _table_with_hal(pilot)
+        table_id = app.screen.table_id
+        await pilot.press("g")
+        await wait_for(pilot, lambda: app.screen.view.phase == "making", message="code making")
+        await run_palette_command(pilot, "Lobby")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen)
+                       and "still have a seat" in _text(app, "#lobby-message"), message="the seat is offered")
+        send_burst(app, "enter", *"RGBY", "enter")
+        await wait_for(pilot, lambda: Store(data_dir).live.table(table_id).to_json()["seats"][0]["code"] is not None,
+                       timeout=10, message="the code typed with the Enter is set")
+        assert Store(data_dir).live.table(table_id).to_json()["seats"][0]["code"] == "RGBY"
+        assert isinstance(app.screen, LiveTableScreen) and app.screen.view.phase in ("making", "guessing")

@@ -25,6 +25,10 @@ from .versions import MEASURED
 MEASURED_ON = MEASURED
 """The Textual releases this queue was measured on."""
 
+FIRST_VIEW_WAIT = 3.0
+"""Seconds at most that keys typed into a screen wait for what it shows first (:meth:`KeyQueue.hold_keys_for`):
+a screen whose first read is slower than that gets them as it is."""
+
 KEY_WATCHDOG = 0.25
 """Seconds between looks, while a key is on its way through its widgets, for a widget closed with the
 key's callback still queued (so that the keys behind it are not held for ever)."""
@@ -48,6 +52,41 @@ class KeyQueue(App[ReturnT]):
         self._flights = 0
         self._drawing_held = False
         """A batch of updates is open while keys typed together are delivered (one frame for them all)."""
+        self._unready: dict[Screen[Any], float] = {}
+        """Screens still reading what they show first, and until when (the loop's clock) their keys wait for it."""
+
+    def hold_keys_for(self, screen: Screen[Any], seconds: float = FIRST_VIEW_WAIT) -> None:
+        """Keys typed while ``screen`` is on show wait (in order, for ``seconds`` at most) until it calls
+        :meth:`keys_ready`: a screen that reads what it shows first, and whose widgets (an entry that takes
+        a code) depend on it. A live table opened by the lobby's Enter showed its seat list while it read
+        the table, and the code typed with that Enter moved the list's highlight instead of being set.
+        """
+        loop = asyncio.get_running_loop()
+        until = self._unready[screen] = loop.time() + seconds
+
+        def expire() -> None:
+            if self._unready.get(screen) == until:
+                self.keys_ready(screen)
+
+        loop.call_later(seconds, expire)
+
+    def keys_ready(self, screen: Screen[Any]) -> None:
+        """``screen`` shows what it read first, or went: the keys held for it go on (a no-op if none wait)."""
+        if self._unready.pop(screen, None) is not None:
+            self._check_held_keys()
+
+    def _check_held_keys(self) -> None:
+        if self._held_keys and self._in_flight is None and self.is_running:
+            self.call_later(self._release_held_keys)
+
+    def _waits_for_first_view(self, screen: Screen[Any]) -> bool:
+        until = self._unready.get(screen)
+        if until is None:
+            return False
+        if asyncio.get_running_loop().time() < until and screen.is_attached:
+            return True
+        del self._unready[screen]
+        return False
 
     async def on_event(self, event: events.Event) -> None:
         """Keys (and pastes) are handled one after another: one that arrives while the one before is
@@ -71,6 +110,7 @@ class KeyQueue(App[ReturnT]):
                 self._held_keys
                 or self._in_flight is not None
                 or (self.focused is None and self.screen is not self._settled_screen)
+                or (self._unready and self._waits_for_first_view(self.screen))
             ):
                 self._held_keys.append(event)
                 if self._in_flight is not None and self.focused is not None and not self._drawing_held:
@@ -119,6 +159,9 @@ class KeyQueue(App[ReturnT]):
             if screen.is_mounted:
                 self._settled_screen = screen  # built; one more refresh lets its first focus land
             self.call_after_refresh(self._release_held_keys)
+            return
+        if self._unready and self._waits_for_first_view(screen):
+            self._draw_held()  # released by keys_ready, or when the wait is up
             return
         await self._deliver(self._held_keys.pop(0))
 

@@ -52,6 +52,12 @@ class WomHost(Protocol):
     wrong_link_codes: int
     """Wrong one-time codes typed in this session."""
 
+    def hold_keys_for(self, screen: Screen[Any]) -> None:
+        """Keys typed while ``screen`` is on show wait for its :meth:`keys_ready` (a few seconds at most)."""
+
+    def keys_ready(self, screen: Screen[Any]) -> None:
+        """``screen`` shows what it read first, or went: the keys held for it go on."""
+
     def with_store(
         self,
         action: Callable[[], T],

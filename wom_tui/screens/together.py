@@ -278,12 +278,16 @@ class LiveScreen(WomScreen):
         self.run_worker(self._watch(), group="live-feed", exit_on_error=False)
         self.run_worker(self._refresh_loop(), group="live-refresh")
         self.poke()
+        # Keys typed with the one that opened this screen (SSH packs them) are meant for it as its first read
+        # shows it (a table asking for a code), not for the lists it shows while it reads.
+        self.wom.hold_keys_for(self)
 
     _housekeeper: Any = None
     """Joined as the screen mounts: a screen shut before it mounted (the app closing) has none to leave."""
 
     def on_unmount(self) -> None:
         self._stop.set()
+        self.wom.keys_ready(self)
         if self._housekeeper is not None:
             self._housekeeper.leave(self.wom.store.live)
 
@@ -333,6 +337,7 @@ class LiveScreen(WomScreen):
                 data = await asyncio.to_thread(self.load)
             except StoreError as error:
                 self.show_problem(error)
+                self.wom.keys_ready(self)
                 continue
             if self._stop.is_set() or not self.is_attached:
                 return  # the screen went away while reading
@@ -341,6 +346,7 @@ class LiveScreen(WomScreen):
                 self.show(data)
             except NoMatches:
                 return  # being removed
+            self.wom.keys_ready(self)
 
 
     _missed = False
