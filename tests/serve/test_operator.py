@@ -6,6 +6,7 @@ store and on PostgreSQL (two servers sharing one database)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -151,13 +152,28 @@ async def test_who_is_online_drops_the_sessions_of_a_server_that_was_killed(star
             await until(lambda: len(store.live.sessions()) == 3)
             kept = {presence.session for presence in store.live.sessions()}
             survivor_ids = {session.presence_id for session in survivor.sessions}
+            hub_socket = _hub_socket_of(doomed.process.pid)
+            assert os.path.exists(hub_socket)
             doomed.process.kill()
             await doomed.process.wait()
             await until(lambda: {p.session for p in store.live.sessions()} == survivor_ids,
                         timeout=PRESENCE_STALE + 2 * HEARTBEAT_INTERVAL)
             assert survivor_ids < kept
+            # Its hub went with it, and took the folder of its socket along (none is left in the temporary
+            # folder for each server killed).
+            await until(lambda: not os.path.exists(os.path.dirname(hub_socket)), timeout=10)
         finally:
             store.close()
     for conn, _terminal in doomed_conns:
         conn.close()
     kept_conn.close()
+
+
+def _hub_socket_of(server_pid: int) -> str:
+    """The socket of the hub the server of ``server_pid`` started (its command line names it)."""
+    children = Path(f"/proc/{server_pid}/task/{server_pid}/children").read_text().split()
+    for child in children:
+        words = Path(f"/proc/{child}/cmdline").read_bytes().decode().split("\0")
+        if "wom_tui.serve.hub" in words:
+            return words[words.index("wom_tui.serve.hub") + 1]
+    raise AssertionError(f"no hub among the server's children {children}")

@@ -725,8 +725,13 @@ async def _serve(settings: Settings, path: str) -> int:
                 continue
             loop.call_soon_threadsafe(hub.forget if vouched is None else hub.vouch, *((pid,) if vouched is None else
                                                                                      (pid, vouched)))
-        loop.call_soon_threadsafe(stop.set)  # the server is gone: so is its hub
+        loop.call_soon_threadsafe(server_gone)
 
+    def server_gone() -> None:
+        gone.append(True)
+        stop.set()
+
+    gone: list[bool] = []
     threading.Thread(target=hear_the_server, name="hub-server", daemon=True).start()
     print("ready", flush=True)
     parent = os.getppid()
@@ -734,8 +739,12 @@ async def _serve(settings: Settings, path: str) -> int:
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(stop.wait(), 1.0)
         if os.getppid() != parent:
-            break  # the server is gone: so is its hub
+            server_gone()
     await hub.close()
+    if gone:
+        # The server is gone (killed: it did not stop us): so is its hub, and the folder it made for our
+        # socket, which it can no longer remove (nobody else starts a hub there).
+        shutil.rmtree(os.path.dirname(path), ignore_errors=True)
     return 0
 
 
