@@ -123,6 +123,26 @@ def test_a_database_gone_for_good_is_reported_with_the_reason_and_nothing_applie
     assert (store.user("Alan").score, store.games()) == (0, [])  # the same store works again
 
 
+def test_a_pool_that_gives_no_connection_in_time_does_not_fail_a_reachable_database(url, opened, monkeypatch, caplog):
+    """On a machine too busy to run the pool's threads (or a pool stuck backing off), each call waited
+    POOL_WAIT seconds for a connection five times over and failed with "lost the connection" while the
+    database answered at once (twice in one run of the suite under load): the call runs on a connection
+    of its own, and it is logged."""
+    from psycopg_pool import ConnectionPool, PoolTimeout
+
+    def no_connection(self, timeout=None):
+        raise PoolTimeout("couldn't get a connection after 2.00 sec")
+
+    store = opened(url, retry_pause=0.01)
+    monkeypatch.setattr(ConnectionPool, "connection", no_connection)
+    with caplog.at_level("WARNING", logger="wom_tui.store"):
+        store.register("Alan")
+        store.record_game(wom_game("Alan"))
+    monkeypatch.undo()
+    assert store.user("Alan").score > 0 and len(store.games()) == 1
+    assert "gave no connection" in caplog.text
+
+
 # ---- rows someone may have edited
 
 

@@ -91,6 +91,8 @@ T = TypeVar("T")
 # would print those to stderr: across the game's screen, or an SSH player's. A server that sets
 # up logging still gets them; everyone else gets the StoreError.
 logging.getLogger("psycopg").addHandler(logging.NullHandler())
+log = logging.getLogger("wom_tui.store")
+log.addHandler(logging.NullHandler())
 
 CONNECT_TIMEOUT = 5
 """Seconds to wait for the database to answer a new connection."""
@@ -188,15 +190,28 @@ class PostgresStore:
                     with conn.transaction():
                         return work(conn, attempt)
             except PoolTimeout:  # (a kind of OperationalError, so first)
-                # The pool has already tried to connect for connect_timeout seconds: if the database
-                # does not answer a connection of our own either, waiting longer would only keep a
-                # player looking at a frozen screen. If it does, the pool was still backing off
-                # after an outage: a new pool, and try again.
-                why = self._why_unreachable()
-                if why is not None:
-                    raise DatabaseError(self.database, f"cannot reach the database ({why})") from None
+                # The pool gave no connection in POOL_WAIT seconds: if the database does not answer a
+                # connection of our own either, waiting longer would only keep a player looking at a
+                # frozen screen. If it does, the pool was backing off after an outage, or its threads
+                # could not connect in time on a machine too busy to run them: this transaction runs on
+                # the connection that answered (so a reachable database always serves the call), and
+                # a new pool serves the next ones.
+                try:
+                    direct = psycopg.connect(self.url, autocommit=True,
+                                             connect_timeout=max(1, round(self.connect_timeout)))
+                except psycopg.Error as exc:
+                    raise DatabaseError(self.database, f"cannot reach the database ({_reason(exc)})") from None
+                log.warning("%s: the connection pool gave no connection in %s s; one of its own serves the call",
+                            self.database, POOL_WAIT)
                 self._renew_pool()
-                reason, wait = "the connection pool was waiting to reconnect", False
+                try:
+                    with direct, direct.transaction():
+                        return work(direct, attempt)
+                except psycopg.OperationalError as exc:
+                    reason = _reason(exc)
+                except psycopg.Error as exc:
+                    raise DatabaseError(self.database, f"the database refused the request ({_reason(exc)})") \
+                        from None
             except psycopg.OperationalError as exc:
                 # A lost or refused connection, a server shutting down, a serialization failure or a
                 # deadlock: nothing of this transaction was kept unless COMMIT itself was cut,
@@ -209,15 +224,6 @@ class PostgresStore:
                 pause *= 2
         raise DatabaseError(self.database, f"lost the connection to the database after {self.attempts} tries "
                                            f"({reason})")
-
-    def _why_unreachable(self) -> str | None:
-        """The driver's own reason a new connection fails now (the pool only says it timed out); None if it works."""
-        try:
-            with psycopg.connect(self.url, connect_timeout=max(1, round(self.connect_timeout))):
-                pass
-        except psycopg.Error as exc:
-            return _reason(exc)
-        return None
 
     def _read(self, query: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
         return self._transaction(lambda conn, _: conn.execute(query, tuple(params)).fetchall())
