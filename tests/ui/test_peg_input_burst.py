@@ -216,7 +216,7 @@ class _SlowScreen(Screen[None]):
         yield Input(id="first")
 
     def on_mount(self) -> None:
-        self.app.hold_keys_for(self, 1.0)  # type: ignore[attr-defined]
+        self.app.hold_keys_for(self)  # type: ignore[attr-defined]
 
     async def read_shown(self) -> None:
         await self.mount(Input(id="second"))
@@ -228,24 +228,19 @@ class _KeysApp(KeyQueue[None]):
     pass
 
 
-async def test_keys_typed_into_a_screen_still_reading_wait_for_what_it_shows_first():
+@pytest.mark.parametrize("first_view", ["shown", "never shown"])
+async def test_keys_typed_into_a_screen_still_reading_wait_for_what_it_shows_first(first_view):
     app = _KeysApp()
     async with app.run_test(size=(60, 20)) as pilot:
         screen = _SlowScreen()
         await app.push_screen(screen)
         send_burst(app, *"abc")
-        await pilot.pause()
-        assert screen.query_one("#first", Input).value == ""  # not to the widget on show while it reads
+        first = screen.query_one("#first", Input)
+        await wait_for(pilot, lambda: len(app._held_keys) == 3, message="the three keys held")
+        assert first.value == ""  # not typed into the widget on show while the screen reads
+        if first_view == "never shown":  # they go on to the entry on show once the wait is up
+            await wait_for(pilot, lambda: first.value == "abc", timeout=10, message="abc once the wait is up")
+            return
         await screen.read_shown()
         await wait_for(pilot, lambda: screen.query_one("#second", Input).value == "abc", message="abc, held, then typed")
-        assert screen.query_one("#first", Input).value == ""
-
-
-async def test_keys_held_for_a_first_view_that_never_comes_go_on_after_the_wait():
-    app = _KeysApp()
-    async with app.run_test(size=(60, 20)) as pilot:
-        screen = _SlowScreen()
-        await app.push_screen(screen)
-        send_burst(app, *"abc")
-        await wait_for(pilot, lambda: screen.query_one("#first", Input).value == "abc", timeout=10,
-                       message="the keys reach the entry on show once the screen's wait is up")
+        assert first.value == ""

@@ -425,13 +425,30 @@ async def test_a_finished_table_leaves_the_lobby_once_its_player_saw_the_results
     assert live.table(played.table_id) is not None  # kept for others to read (docs/play.md says how long)
 
 
+async def _in_the_lobby_with_a_code_to_set(pilot, app) -> str:
+    """A table with HAL9000 started (codes being set), left for the lobby by the palette: the lobby offers the
+    seat back. The table's id."""
+    from .test_leaving import run_palette_command
+
+    await _table_with_hal(pilot)
+    table_id = app.screen.table_id
+    await pilot.press("g")
+    await wait_for(pilot, lambda: app.screen.view.phase == "making", message="code making")
+    await run_palette_command(pilot, "Lobby")
+    await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen)
+                   and "still have a seat" in _text(app, "#lobby-message"), message="the seat is offered")
+    return table_id
+
+
+def _code_set(data_dir: Path, table_id: str) -> str | None:
+    return Store(data_dir).live.table(table_id).to_json()["seats"][0]["code"]
+
+
 async def test_a_code_typed_the_moment_the_table_asks_for_it_is_kept(data_dir: Path, monkeypatch) -> None:
     """Back at a started table from the lobby, the screen's first view asks for a code; keys that arrive
     with that frame (a fast typist, or SSH packing them) reach the code entry, not whatever had the focus
     before it. They were lost when the focus came only after the next repaint, and the table waited for
     the code until its clock drew one."""
-    from .test_leaving import run_palette_command
-
     app = build_app(data_dir)
     typed: list[LiveTableScreen] = []
     show_play = LiveTableScreen._show_play
@@ -443,38 +460,24 @@ async def test_a_code_typed_the_moment_the_table_asks_for_it_is_kept(data_dir: P
             send_burst(app, *"RGBY", "enter")  # queued before the app runs again: with the frame
 
     async with app.run_test(size=(80, 24)) as pilot:
-        await _table_with_hal(pilot)
-        table_id = app.screen.table_id
-        await pilot.press("g")
-        await wait_for(pilot, lambda: app.screen.view.phase == "making", message="code making")
-        await run_palette_command(pilot, "Lobby")
-        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen)
-                       and "still have a seat" in _text(app, "#lobby-message"), message="the seat is offered")
+        table_id = await _in_the_lobby_with_a_code_to_set(pilot, app)
         monkeypatch.setattr(LiveTableScreen, "_show_play", show_and_type)
         await pilot.press("enter")
         await wait_for(pilot, lambda: bool(typed), message="back at the table, asked for a code")
-        await wait_for(pilot, lambda: Store(data_dir).live.table(table_id).to_json()["seats"][0]["code"] is not None,
-                       timeout=10, message="the code typed with the frame is set")
-        assert Store(data_dir).live.table(table_id).to_json()["seats"][0]["code"] == "RGBY"
+        await wait_for(pilot, lambda: _code_set(data_dir, table_id) is not None, timeout=10,
+                       message="the code typed with the frame is set")
+        assert _code_set(data_dir, table_id) == "RGBY"
 
 
 async def test_a_code_typed_with_the_enter_that_opens_the_table_is_kept(data_dir: Path) -> None:
     """Enter in the lobby and the code after it, in one burst (SSH packs a fast typist's keys): the keys after
     the Enter wait for the table's first view, which asks for the code, rather than reach the seat list the
     screen shows while it reads the table (they moved its highlight, and the code was never set)."""
-    from .test_leaving import run_palette_command
-
     app = build_app(data_dir)
     async with app.run_test(size=(80, 24)) as pilot:
-        await _table_with_hal(pilot)
-        table_id = app.screen.table_id
-        await pilot.press("g")
-        await wait_for(pilot, lambda: app.screen.view.phase == "making", message="code making")
-        await run_palette_command(pilot, "Lobby")
-        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen)
-                       and "still have a seat" in _text(app, "#lobby-message"), message="the seat is offered")
+        table_id = await _in_the_lobby_with_a_code_to_set(pilot, app)
         send_burst(app, "enter", *"RGBY", "enter")
-        await wait_for(pilot, lambda: Store(data_dir).live.table(table_id).to_json()["seats"][0]["code"] is not None,
-                       timeout=10, message="the code typed with the Enter is set")
-        assert Store(data_dir).live.table(table_id).to_json()["seats"][0]["code"] == "RGBY"
+        await wait_for(pilot, lambda: _code_set(data_dir, table_id) is not None, timeout=10,
+                       message="the code typed with the Enter is set")
+        assert _code_set(data_dir, table_id) == "RGBY"
         assert isinstance(app.screen, LiveTableScreen) and app.screen.view.phase in ("making", "guessing")
