@@ -122,8 +122,9 @@ def _click_only_what_is_on_screen() -> None:
 
     Textual's pilot reads the widget's place at once: right after a screen is pushed (a dialog that
     has just opened) the widget has no place yet, and the click landed at the screen's corner, on
-    whatever is there. A person clicks what they see; so does the pilot now (bounded: after 30 s it
-    clicks as Textual would, and the test sees what that does).
+    whatever is there; right after the terminal is resized, the widget still has its place at the old
+    size until the screen is laid out again. A person clicks what they see; so does the pilot now (bounded:
+    after 30 s it clicks as Textual would, and the test sees what that does).
     """
     import time
 
@@ -143,6 +144,7 @@ def _click_only_what_is_on_screen() -> None:
                 except NoMatches:
                     target = None
                 if target is not None and target.region.area and not screen._layout_required \
+                        and screen.outer_size == self.app.size \
                         and _seen_at(screen, target, kwargs.get("offset", (0, 0))):
                     break
                 await self.pause()

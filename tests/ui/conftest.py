@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -94,6 +94,21 @@ def _what_is_shown(pilot: Pilot[object]) -> str:
         shown = f"(not drawn: {error!r})"
     focused = app.focused.id if app.focused is not None else None
     return f"screen {type(app.screen).__name__}, focus on {focused!r}:\n{shown}"
+
+
+BOTH_SIZES = ((80, 24), (60, 20))
+"""The sizes every screen is tested at."""
+
+
+async def at_both_sizes(pilot: Pilot[object], check: Callable[[tuple[int, int]], Awaitable[object]]) -> None:
+    """``await check(size)`` at 80×24, then again at 60×20, the terminal resized to each in turn (as a person
+    resizes a window): one app and one way to the scene for both sizes, where a second app at 60×20 cost the
+    whole test again. It ends at 60×20."""
+    for size in BOTH_SIZES:
+        if tuple(pilot.app.size) != size:
+            await pilot.resize_terminal(*size)
+            await wait_for(pilot, lambda: tuple(pilot.app.screen.outer_size) == size, message=f"laid out at {size}")
+        await check(size)
 
 
 async def no_blink(pilot: Pilot[object]) -> None:
