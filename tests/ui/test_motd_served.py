@@ -16,7 +16,7 @@ from wom_tui.domain.store import open_store
 from wom_tui.screens.menu import MenuScreen
 from wom_tui.screens.rush import RushScreen
 
-from .conftest import make_options, wait_for
+from .conftest import at_both_sizes, make_options, wait_for
 from .screen_text import screen_lines
 
 FP = "SHA256:" + "M" * 43
@@ -34,36 +34,39 @@ def served(data_dir, *, operator: bool, name: str | None = "Alan", motd: str = M
     return WomApp(store, random.Random(1), options, identity)
 
 
-@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
 @pytest.mark.parametrize("who", ["player", "operator", "new key"])
-async def test_the_served_menu_with_a_motd_fits(data_dir, size, who) -> None:
+async def test_the_served_menu_with_a_motd_fits(data_dir, who) -> None:
     app = served(data_dir, operator=who == "operator", name=None if who == "new key" else "Alan")
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen) and app.screen.query("#menu-motd"))
         menu = app.screen
         options = menu.query_one("#menu-options", OptionList)
-        await wait_for(pilot, lambda: options.region.height == options.option_count
-                       and "Code Arena: 29:" in "\n".join(screen_lines(app)), message="the arena's countdown")
-        lines = screen_lines(app)
-        text = "\n".join(lines)
-        assert "Tournament tonight" in text
-        for index in range(options.option_count):
-            label = str(options.get_option_at_index(index).prompt).strip()
-            assert label in text, f"{label!r} in view"
-        assert "x   Quit" in text and "u   Rush" in text
-        bordered = any(line.strip().startswith("╰") for line in lines)
-        assert bordered == (size == (80, 24) or who != "operator"), "the bottom border gives way last"
-        assert not options.scrollbars_enabled[0]
-        if who != "new key":
-            assert "Alan" in text  # the greeting says who you are
-        if who == "player":  # a click on Rush opens it
-            rush = next(i for i in range(options.option_count) if options.get_option_at_index(i).id == "rush")
-            await pilot.click(options, offset=(8, rush))
-        else:
-            await pilot.press("u")
-        await wait_for(pilot, lambda: isinstance(app.screen, RushScreen), message="Rush opened")
-        await pilot.press("escape")
-        await wait_for(pilot, lambda: app.screen is menu, message="back at the menu")
+
+        async def fits(size) -> None:
+            await wait_for(pilot, lambda: options.region.height == options.option_count
+                           and "Code Arena: 29:" in "\n".join(screen_lines(app)), message=f"the arena's countdown at {size}")
+            lines = screen_lines(app)
+            text = "\n".join(lines)
+            assert "Tournament tonight" in text
+            for index in range(options.option_count):
+                label = str(options.get_option_at_index(index).prompt).strip()
+                assert label in text, f"{label!r} in view at {size}"
+            assert "x   Quit" in text and "u   Rush" in text
+            bordered = any(line.strip().startswith("╰") for line in lines)
+            assert bordered == (size == (80, 24) or who != "operator"), "the bottom border gives way last"
+            assert not options.scrollbars_enabled[0]
+            if who != "new key":
+                assert "Alan" in text  # the greeting says who you are
+            if who == "player":  # a click on Rush opens it
+                rush = next(i for i in range(options.option_count) if options.get_option_at_index(i).id == "rush")
+                await pilot.click(options, offset=(8, rush))
+            else:
+                await pilot.press("u")
+            await wait_for(pilot, lambda: isinstance(app.screen, RushScreen), message=f"Rush opened at {size}")
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is menu, message="back at the menu")
+
+        await at_both_sizes(pilot, fits)
         await pilot.press("x")  # the last entry's key still works
         await wait_for(pilot, lambda: not app.is_running or type(app.screen).__name__ != "MenuScreen")
 

@@ -19,7 +19,7 @@ from wom_tui.screens.menu import MenuScreen
 from wom_tui.screens.operator import OperatorScreen, ReasonForm
 from wom_tui.widgets.broadcast import BroadcastLine
 
-from .conftest import make_options, wait_for
+from .conftest import at_both_sizes, make_options, wait_for
 from .screen_text import screen_lines
 
 FP = "SHA256:" + "O" * 43
@@ -208,16 +208,18 @@ async def test_at_60_columns_the_screen_says_how_to_clear_the_line(data_dir) -> 
         await wait_for(pilot, lambda: any("m writes one" in line for line in screen_lines(app)))
 
 
-@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
-async def test_the_operators_menu_entry_reads_on_one_line(data_dir, size) -> None:
+async def test_the_operators_menu_entry_reads_on_one_line(data_dir) -> None:
     # It wrapped at 80×24 ("Arcade operator: who is online," then "kick, ban" under the keys).
     app = served_app(data_dir, operator=True)
-    async with app.run_test(size=size) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen)
-                       and any("Operator: who is online" in line for line in screen_lines(app)),
-                       message="the operator's entry on the menu")
-        (line,) = [line for line in screen_lines(app) if "Operator: who is online" in line]
-        assert " a " in line and line.rstrip(" │").endswith("Operator: who is online")
+    async with app.run_test(size=(80, 24)) as pilot:
+        async def one_line(size) -> None:
+            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen)
+                           and any("Operator: who is online" in line for line in screen_lines(app)),
+                           message=f"the operator's entry on the menu at {size}")
+            (line,) = [line for line in screen_lines(app) if "Operator: who is online" in line]
+            assert " a " in line and line.rstrip(" │").endswith("Operator: who is online")
+
+        await at_both_sizes(pilot, one_line)
 
 
 async def test_an_operator_cannot_ban_or_kick_what_would_lock_operators_out(data_dir, tmp_path) -> None:

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import pytest
 from textual.widgets import Static
 
 from wom_tui.domain.store.folder.store import FolderStore as Store
 
-from .conftest import build_app, wait_for
+from .conftest import at_both_sizes, build_app, wait_for
+from .screen_text import screen_lines
 from .test_together import _focused, _new_table_with, _open_lobby
 
 
@@ -16,11 +16,10 @@ def results(app) -> str:
     return str(app.screen.query_one("#table-results", Static).render())
 
 
-@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
-async def test_a_guest_against_viki_is_not_rated_and_says_so(data_dir, size) -> None:
+async def test_a_guest_against_viki_is_not_rated_and_says_so(data_dir) -> None:
     store = Store(data_dir)
     app = build_app(data_dir)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _open_lobby(pilot)
         table_id = await _new_table_with(pilot, "v", "VIKI")
         await pilot.press("g")
@@ -34,3 +33,9 @@ async def test_a_guest_against_viki_is_not_rated_and_says_so(data_dir, size) -> 
         await wait_for(pilot, lambda: "VIKI" in results(app))
         viki = next(line for line in results(app).splitlines() if line.startswith("VIKI"))
         assert viki.rstrip().endswith("—") and "…" not in results(app)
+
+        async def said(size) -> None:
+            await wait_for(pilot, lambda: any("VIKI" in line and "—" in line for line in screen_lines(app)),
+                           message=f"VIKI's unrated line, on screen at {size}")
+
+        await at_both_sizes(pilot, said)

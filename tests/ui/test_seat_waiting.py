@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
 
 from wom_tui.app import WomApp
 from wom_tui.domain.codes import WOM_RULESET
@@ -17,7 +16,7 @@ from wom_tui.screens.live_table import LiveTableScreen
 from wom_tui.screens.menu import MenuScreen
 from wom_tui.screens.seat_waiting import SeatWaitingScreen
 
-from .conftest import make_options, wait_for
+from .conftest import at_both_sizes, make_options, wait_for
 from .screen_text import screen_text
 from .test_together import _focused
 
@@ -42,15 +41,18 @@ def alan_again(data_dir) -> WomApp:
     return WomApp(open_store(data_dir), random.Random(1), options, Identity.key(FP).signed_in_as("Alan"))
 
 
-@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
-async def test_back_mid_game_the_seat_is_offered_and_enter_goes_back(data_dir, size) -> None:
+async def test_back_mid_game_the_seat_is_offered_and_enter_goes_back(data_dir) -> None:
     table_id = game_under_way(data_dir)
     app = alan_again(data_dir)
-    async with app.run_test(size=size) as pilot:
-        # (The screen is current before its words are drawn: wait for them, as a person would.)
-        await wait_for(pilot, lambda: isinstance(app.screen, SeatWaitingScreen)
-                       and "You still have a seat at Alan's table." in screen_text(app), message="the seat is offered")
-        assert "Go back" in screen_text(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        async def offered(size) -> None:
+            # (The screen is current before its words are drawn: wait for them, as a person would.)
+            await wait_for(pilot, lambda: isinstance(app.screen, SeatWaitingScreen)
+                           and "You still have a seat at Alan's table." in screen_text(app),
+                           message=f"the seat is offered at {size}")
+            assert "Go back" in screen_text(app)
+
+        await at_both_sizes(pilot, offered)
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, LiveTableScreen) and app.screen.table_id == table_id)
         await wait_for(pilot, lambda: _focused(app) == "guess-input", message="back at his seat, asked for a guess")

@@ -24,7 +24,7 @@ from wom_tui.widgets.bar_chart import BarChart
 from wom_tui.widgets.choice import Choice
 from wom_tui.widgets.player_select import PlayerChoice
 
-from .conftest import build_app, no_blink, wait_for
+from .conftest import at_both_sizes, build_app, no_blink, wait_for
 from .screen_text import screen_lines
 from .test_solo import open_setup, play_to_win, start_game
 
@@ -103,8 +103,7 @@ async def test_my_stats_count_what_the_store_recorded(store, app):
         assert [label for label, count, _ in chart.bars if count] == ["2"]
 
 
-@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
-async def test_my_stats_show_the_rating_over_time(store, app, size):
+async def test_my_stats_show_the_rating_over_time(store, app):
     store.register("Alan")
     for n in range(6):
         winner, loser = ("Alan", "VIKI") if n % 3 else ("VIKI", "Alan")
@@ -112,13 +111,17 @@ async def test_my_stats_show_the_rating_over_time(store, app, size):
             breaker(winner, "RGYB", ["RGYB"], is_user=winner == "Alan", points=5 if winner == "Alan" else 0),
             breaker(loser, "BYWR", ["RRGG"] * 5, is_user=loser == "Alan"),
         ), f"2026-11-2{n}T10:00:00+00:00"))
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=SIZE) as pilot:
         screen = await open_stats(pilot)
         rating = store.rating_book().rating("Alan")
         label = text_of(app, "#stats-rating-label")
         assert f"Rating over 6 rated games: 1000 → {rating.value}" in label and "provisional" not in label
         assert screen.query_one("#stats-rating", Sparkline).data == [1000, *rating.history]
-        assert any("Rating over 6" in line for line in screen_lines(app))  # on screen, not scrolled away
+
+        async def on_screen(size) -> None:  # not scrolled away
+            await wait_for(pilot, lambda: any("Rating over 6" in line for line in screen_lines(app)), message=f"at {size}")
+
+        await at_both_sizes(pilot, on_screen)
 
 
 async def test_stats_for_another_user_and_for_a_guest(store, app):
@@ -686,10 +689,9 @@ def test_replay(snap_compare, data_dir, size=SIZE):
     assert snap_compare(build_app(data_dir), terminal_size=size, run_before=run_before)
 
 
-@pytest.mark.parametrize("size", [SIZE, NARROW], ids=["80x24", "60x20"])
-async def test_a_wom_replay_kept_before_codes_were_says_the_unbroken_code_was_not_kept(store, app, size):
+async def test_a_wom_replay_kept_before_codes_were_says_the_unbroken_code_was_not_kept(store, app):
     seed_games(store)  # Alan's WoM game: HAL9000 never broke his code, and the record does not keep it
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=SIZE) as pilot:
         await pilot.press("v")
         await wait_for(pilot, lambda: isinstance(app.screen, ReplaysScreen) and app.screen.summaries is not None)
         await pilot.press("end", "enter")  # the oldest game: the WoM one
@@ -698,7 +700,11 @@ async def test_a_wom_replay_kept_before_codes_were_says_the_unbroken_code_was_no
         await wait_for(pilot, lambda: "Round 5" in text_of(app, "#replay-step"))
         assert "The code: not kept" in text_of(app, "#replay-board-1")
         assert "The code" not in text_of(app, "#replay-board-0")  # Alan broke his: his last guess is it
-        await wait_for(pilot, lambda: "The code: not kept" in "\n".join(screen_lines(app)))  # drawn, whole
+
+        async def drawn_whole(size) -> None:
+            await wait_for(pilot, lambda: "The code: not kept" in "\n".join(screen_lines(app)), message=f"at {size}")
+
+        await at_both_sizes(pilot, drawn_whole)
 
 
 def test_daily_game(snap_compare, data_dir, monkeypatch, size=SIZE):
@@ -782,26 +788,29 @@ async def test_the_replay_list_shows_every_players_name_whole_and_never_scrolls_
         assert table.cursor_row == 0
 
 
-@pytest.mark.parametrize("size", [(60, 20), (80, 24)], ids=["60x20", "80x24"])
-async def test_three_boards_side_by_side_keep_each_guess_and_its_key_pegs_on_one_line(data_dir, size):
+async def test_three_boards_side_by_side_keep_each_guess_and_its_key_pegs_on_one_line(data_dir):
     """At 60×20 the key pegs wrapped inside each board ("● ● ○" then "○" alone on the next line)."""
     from wom_tui.domain.store.folder.store import FolderStore as Store
 
     seed_replays(Store(data_dir))
     app = build_app(data_dir)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=SIZE) as pilot:
         await open_first_replay(pilot)
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
         await pilot.press("end")
         await wait_for(pilot, lambda: "Broke the code!" in text_of(app, "#replay-board-0"))
-        for _ in range(3):
-            await pilot.pause()
-        lines = screen_lines(app)
-        for board in app.screen.query(".replay-board"):
-            region = board.content_region
-            inside = [lines[y][region.x:region.right] for y in range(region.y, region.bottom)]
-            guesses = [line for line in inside if line[:3].strip().isdigit()]
-            assert guesses, f"no guess shown in {board.border_title}: {inside}"
-            for line in guesses:
-                pegs = sum(line.count(peg) for peg in "●○·")
-                assert pegs == 4, f"{board.border_title}: the key pegs of {line!r} do not all show on its line"
+
+        async def pegs_on_one_line(size) -> None:
+            for _ in range(3):
+                await pilot.pause()
+            lines = screen_lines(app)
+            for board in app.screen.query(".replay-board"):
+                region = board.content_region
+                inside = [lines[y][region.x:region.right] for y in range(region.y, region.bottom)]
+                guesses = [line for line in inside if line[:3].strip().isdigit()]
+                assert guesses, f"at {size}, no guess shown in {board.border_title}: {inside}"
+                for line in guesses:
+                    pegs = sum(line.count(peg) for peg in "●○·")
+                    assert pegs == 4, f"at {size}, {board.border_title}: the key pegs of {line!r} are not all on its line"
+
+        await at_both_sizes(pilot, pegs_on_one_line)
