@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
 from textual.widgets import OptionList, Static
 
 from wom_tui.domain.store.folder.store import FolderStore as Store
 from wom_tui.domain.table import SeatHolder
 from wom_tui.screens.lobby import LobbyScreen
 
-from .conftest import build_app, wait_for
+from .conftest import at_both_sizes, build_app, wait_for
+from .screen_text import screen_lines
 
 BETTY = SeatHolder("Betty", "s-betty", True)
 ALAN = SeatHolder("Alan", "s-alan", True)
@@ -23,8 +23,7 @@ def _rows(app) -> list[str]:
     return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
 
 
-@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
-async def test_away_with_the_grace_counting_down_then_betty_is_back(data_dir: Path, size) -> None:
+async def test_away_with_the_grace_counting_down_then_betty_is_back(data_dir: Path) -> None:
     store = Store(data_dir)
     for name in ("Alan", "Betty"):
         store.register(name)
@@ -34,15 +33,20 @@ async def test_away_with_the_grace_counting_down_then_betty_is_back(data_dir: Pa
     live.update_table(table.table_id, lambda t: t.sit(BETTY, 1))
     live.act(table.table_id, lambda t, now: t.start(ALAN, now))  # Betty's session is gone: she is away
     app = build_app(data_dir)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("l")
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.state is not None,
                        message="lobby")
-        await wait_for(pilot, lambda: any("Betty (away, " in row for row in _rows(app)), message="Betty away")
-        [row] = [r for r in _rows(app) if "Betty" in r]
-        left = re.search(r"Betty \(away, (\d):(\d\d) left\)", row)
-        assert left and 100 <= int(left[1]) * 60 + int(left[2]) <= 120
-        first = row
+
+        async def away(size) -> None:
+            await wait_for(pilot, lambda: any("Betty (away, " in row for row in _rows(app)), message=f"Betty away at {size}")
+            [row] = [r for r in _rows(app) if "Betty" in r]
+            left = re.search(r"Betty \(away, (\d):(\d\d) left\)", row)
+            assert left and 100 <= int(left[1]) * 60 + int(left[2]) <= 120
+            assert any("Betty (away" in line for line in screen_lines(app)), "said in the row, on screen"
+
+        await at_both_sizes(pilot, away)
+        [first] = [r for r in _rows(app) if "Betty" in r]
         await wait_for(pilot, lambda: [r for r in _rows(app) if "Betty" in r] != [first],
                        message="the countdown moves on by itself")
         live.join("Betty", True, BETTY.session)

@@ -3,20 +3,18 @@ not to the dozen columns a hidden log measured (issue 35, item 16)."""
 
 from __future__ import annotations
 
-import pytest
 
 from wom_tui.widgets.message_log import MessageLog
 from wom_tui.widgets.notes_grid import NotesGrid
 
-from .conftest import build_app, wait_for
+from .conftest import at_both_sizes, build_app, wait_for
 from .screen_text import screen_lines
 from .test_solo import open_setup, start_game
 
 
-@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
-async def test_messages_said_under_the_notes_keep_the_log_s_width(data_dir, size):
+async def test_messages_said_under_the_notes_keep_the_log_s_width(data_dir):
     app = build_app(data_dir)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await open_setup(pilot)
         screen = await start_game(pilot)
         log = screen.query_one(MessageLog)
@@ -33,4 +31,9 @@ async def test_messages_said_under_the_notes_keep_the_log_s_width(data_dir, size
         guess = log.lines_said[said]
         assert guess.startswith("Guess #1: 1111 → ")
         shown = "→ " + guess.partition(" → ")[2]  # what follows the arrow, never split (it fits: 20 columns)
-        assert any(shown in line for line in screen_lines(app)), f"{shown!r} on one line of the log"
+
+        async def on_one_line(size) -> None:
+            await wait_for(pilot, lambda: any(shown in line for line in screen_lines(app)),
+                           message=f"{shown!r} on one line of the log at {size}")
+
+        await at_both_sizes(pilot, on_one_line)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-import pytest
 from textual.widgets import DataTable
 from textual.widgets import TabbedContent as TabbedContentLookup
 
@@ -13,7 +12,7 @@ from wom_tui.domain.records import GameRecord, PlayerRecord
 from wom_tui.screens.scoreboard import ScoreboardScreen
 from wom_tui.widgets.rating_list import RatingList
 
-from .conftest import wait_for
+from .conftest import at_both_sizes, wait_for
 from .screen_text import screen_text
 
 
@@ -33,8 +32,7 @@ def ratings_rows(screen: ScoreboardScreen) -> list[list[str]]:
     return [[str(place), r.name, r.label, str(r.games)] for place, r in enumerate(lines, 1)]
 
 
-@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
-async def test_r_opens_the_rating_board_best_first_provisional_players_last_marked_and_no_idle_players(make_app, store, size):
+async def test_r_opens_the_rating_board_best_first_provisional_players_last_marked_and_no_idle_players(make_app, store):
     for name in ("Alan", "Betty", "Old", "Cara"):
         store.register(name)
     for n in range(8):
@@ -45,7 +43,7 @@ async def test_r_opens_the_rating_board_best_first_provisional_players_last_mark
     store.record_game(duel("Cara", "VIKI", 0, 1))  # Cara: two games, provisional
     store.record_game(duel("Cara", "Betty", 0, 2))
     app = make_app()
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("s")
         await wait_for(pilot, lambda: isinstance(app.screen, ScoreboardScreen) and app.screen.query(DataTable))
         screen = app.screen
@@ -57,12 +55,17 @@ async def test_r_opens_the_rating_board_best_first_provisional_players_last_mark
         assert [row[0] for row in rows] == ["1", "2", "3", "4", "5"]
         assert int(rows[0][2]) > int(rows[1][2]) > int(rows[2][2]) > int(rows[3][2])
         assert rows[4][2].endswith("?") and rows[4][2][:-1].isdigit()
-        text = screen_text(app)
-        assert "Last played" in text
-        assert "? provisional" in text, "the mark is explained under the board"
-        for place, row in enumerate(rows, 1):  # each row as drawn: place, name, rating, games, day
-            assert any(line.strip("│ ").split()[:4] == [str(place), *row[1:]] for line in text.splitlines()
-                       if line.strip("│ ").startswith(str(place))), text
+
+        async def drawn(size) -> None:
+            await wait_for(pilot, lambda: "? provisional" in screen_text(app), message=f"the board at {size}")
+            text = screen_text(app)
+            assert "Last played" in text
+            assert "? provisional" in text, "the mark is explained under the board"
+            for place, row in enumerate(rows, 1):  # each row as drawn: place, name, rating, games, day
+                assert any(line.strip("│ ").split()[:4] == [str(place), *row[1:]] for line in text.splitlines()
+                           if line.strip("│ ").startswith(str(place))), text
+
+        await at_both_sizes(pilot, drawn)
         await pilot.press("b")
         await wait_for(pilot, lambda: screen.query_one(TabbedContentLookup).active == "board")
         await pilot.press("escape")
