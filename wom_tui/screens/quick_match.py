@@ -153,6 +153,11 @@ class QuickMatchScreen(LiveScreen):
 
         self.run_worker(requeue(), group="requeue", exclusive=True)
 
+    HOLDS_KEYS_FOR_FIRST_VIEW = False
+    """Its keys do not depend on what it reads, and its first read joins the queue: an Esc typed with the q
+    (one burst) lands before it and never joins, rather than join and leave again while another player's
+    wave may seat this one at a table they never see."""
+
     def wants(self, change: LiveChange) -> bool:
         """The queue (someone came, went or was seated) and new tables."""
         return change.queue or bool(change.tables) or change.presence

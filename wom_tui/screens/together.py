@@ -22,7 +22,7 @@ import contextlib
 import weakref
 from collections.abc import Hashable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.css.query import NoMatches
 from textual.notifications import Notification
@@ -268,6 +268,11 @@ class LiveScreen(WomScreen):
         self.heard = 0
         """How many changes the feed brought the screen, read again or not (tests and benches)."""
 
+    HOLDS_KEYS_FOR_FIRST_VIEW: ClassVar[bool] = True
+    """Keys typed with the one that opened this screen (SSH packs a fast typist's keys) wait until its first
+    read is shown, when what they reach depends on it (a table asking for a code, the lobby's rows), rather
+    than reach the lists it shows while it reads (the key queue's ``hold_keys_for``, 3 s at most)."""
+
     @property
     def together(self) -> Together:
         return together_of(self.app)
@@ -278,9 +283,8 @@ class LiveScreen(WomScreen):
         self.run_worker(self._watch(), group="live-feed", exit_on_error=False)
         self.run_worker(self._refresh_loop(), group="live-refresh")
         self.poke()
-        # Keys typed with the one that opened this screen (SSH packs them) are meant for it as its first read
-        # shows it (a table asking for a code), not for the lists it shows while it reads.
-        self.wom.hold_keys_for(self)
+        if self.HOLDS_KEYS_FOR_FIRST_VIEW:
+            self.wom.hold_keys_for(self)
 
     _housekeeper: Any = None
     """Joined as the screen mounts: a screen shut before it mounted (the app closing) has none to leave."""
