@@ -23,15 +23,22 @@ def _rows(app) -> list[str]:
     return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
 
 
+def _started_with_betty_away(live, opener: SeatHolder, seed: int):
+    """A two-seat table of ``opener``'s with Betty in the second seat, started: Betty's session is gone, so she
+    is away (a seat grace of two minutes)."""
+    table = live.create_table(opener, seats=2, seed=seed, grace=120.0)
+    live.update_table(table.table_id, lambda t: t.sit(BETTY, 1))
+    live.act(table.table_id, lambda t, now: t.start(opener, now))
+    return table
+
+
 async def test_away_with_the_grace_counting_down_then_betty_is_back(data_dir: Path) -> None:
     store = Store(data_dir)
     for name in ("Alan", "Betty"):
         store.register(name)
     live = store.live
     live.join("Alan", True, ALAN.session)
-    table = live.create_table(ALAN, seats=2, seed=4, grace=120.0)
-    live.update_table(table.table_id, lambda t: t.sit(BETTY, 1))
-    live.act(table.table_id, lambda t, now: t.start(ALAN, now))  # Betty's session is gone: she is away
+    table = _started_with_betty_away(live, ALAN, seed=4)
     app = build_app(data_dir)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("l")
@@ -144,9 +151,7 @@ async def test_someone_back_at_a_table_does_not_hide_the_line_that_says_where_yo
     mine = live.create_table(SeatHolder("Alan", "s-alan-before", True), seats=2, seed=4, grace=120.0)
     live.update_table(mine.table_id, lambda t: t.sit(cleo, 1))
     live.act(mine.table_id, lambda t, now: t.start(SeatHolder("Alan", "s-alan-before", True), now))
-    theirs = live.create_table(cleo, seats=2, seed=5, grace=120.0)
-    live.update_table(theirs.table_id, lambda t: t.sit(BETTY, 1))
-    live.act(theirs.table_id, lambda t, now: t.start(cleo, now))  # Betty's session is gone: she is away
+    theirs = _started_with_betty_away(live, cleo, seed=5)
     app = build_app(data_dir)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("l")

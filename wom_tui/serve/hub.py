@@ -727,11 +727,13 @@ async def _serve(settings: Settings, path: str) -> int:
                                                                                      (pid, vouched)))
         loop.call_soon_threadsafe(server_gone)
 
+    gone = False  # the server went without stopping us (killed): its hub goes too, with its socket's folder
+
     def server_gone() -> None:
-        gone.append(True)
+        nonlocal gone
+        gone = True
         stop.set()
 
-    gone: list[bool] = []
     threading.Thread(target=hear_the_server, name="hub-server", daemon=True).start()
     print("ready", flush=True)
     parent = os.getppid()
