@@ -127,7 +127,7 @@ class PostgresStore:
         # First one plain connection: its errors say exactly why (refused, wrong password, no such
         # database); the pool's would only say that it timed out.
         try:
-            with psycopg.connect(url, connect_timeout=max(1, round(connect_timeout)), autocommit=True) as conn:
+            with self._connect() as conn:
                 if migrate_schema:
                     self.applied = migrate(conn, self.database)
                 else:
@@ -149,10 +149,18 @@ class PostgresStore:
             self._live = PostgresLive(self)
         return self._live
 
+    def _connection_options(self) -> dict[str, Any]:
+        """How each connection is opened, pooled or not: autocommit, and a whole number of seconds to connect."""
+        return {"autocommit": True, "connect_timeout": max(1, round(self.connect_timeout))}
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        """A connection of its own, outside the pool (its errors say why it fails; the pool's only time out)."""
+        return psycopg.connect(self.url, **self._connection_options())
+
     def _new_pool(self) -> ConnectionPool:
         return ConnectionPool(
             self.url, min_size=1, max_size=self.pool_max, open=True, timeout=min(self.connect_timeout, POOL_WAIT),
-            kwargs={"autocommit": True, "connect_timeout": max(1, round(self.connect_timeout))},
+            kwargs=self._connection_options(),
             check=ConnectionPool.check_connection, name="wom-store",
         )
 
@@ -197,8 +205,7 @@ class PostgresStore:
                 # the connection that answered (so a reachable database always serves the call), and
                 # a new pool serves the next ones.
                 try:
-                    direct = psycopg.connect(self.url, autocommit=True,
-                                             connect_timeout=max(1, round(self.connect_timeout)))
+                    direct = self._connect()
                 except psycopg.Error as exc:
                     raise DatabaseError(self.database, f"cannot reach the database ({_reason(exc)})") from None
                 log.warning("%s: the connection pool gave no connection in %s s; one of its own serves the call",
