@@ -481,3 +481,27 @@ async def test_a_code_typed_with_the_enter_that_opens_the_table_is_kept(data_dir
                        message="the code typed with the Enter is set")
         assert _code_set(data_dir, table_id) == "RGBY"
         assert isinstance(app.screen, LiveTableScreen) and app.screen.view.phase in ("making", "guessing")
+
+
+async def test_keys_typed_after_a_move_wait_for_it_a_burst_seats_hal_then_starts(data_dir: Path) -> None:
+    """`h g` in one burst (SSH packs a fast typist's keys): the start waits for HAL9000's seat, rather than reach
+    the store first and be refused because a seat was still free, and the game starts; then a guess typed right
+    after the code's Enter goes to the guess entry, not into the code entry being cleared."""
+    app = build_app(data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open_lobby(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("enter")  # "Open table" is focused first
+        await wait_for(pilot, lambda: isinstance(app.screen, LiveTableScreen) and app.screen.view is not None,
+                       message="at the new table")
+        table_id = app.screen.table_id
+        send_burst(app, "h", "g")
+        await wait_for(pilot, lambda: app.screen.view.phase != "open", timeout=10, message="the game started")
+        assert "HAL9000" in _seats(app)[1]
+        await wait_for(pilot, lambda: _focused(app) == "code-input", message="asked for a code")
+        send_burst(app, *"RGBY", "enter", *"WWKK", "enter")
+        await wait_for(pilot, lambda: Store(data_dir).live.table(table_id).to_json()["seats"][0]["guesses"],
+                       timeout=10, message="the guess typed after the code is played")
+        seat = Store(data_dir).live.table(table_id).to_json()["seats"][0]
+        assert seat["code"] == "RGBY" and [g[0] if isinstance(g, list) else g for g in seat["guesses"]][:1] == ["WWKK"]

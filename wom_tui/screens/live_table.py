@@ -584,14 +584,24 @@ class LiveTableScreen(LiveScreen):
 
     # -- acting ------------------------------------------------------------------------------
 
-    def _do(self, move: TableMove) -> None:
-        self.run_worker(self._act(move), group="act")
+    def _do(self, move: TableMove, *, then: Callable[[], None] | None = None) -> None:
+        """Play ``move`` (see :meth:`_act`); the keys typed after the one that made it wait for what it does."""
+        self.wom.hold_keys_for(self)
+        self.run_worker(self._act(move, then=then), group="act")
 
     async def _act(self, move: TableMove, *, then: Callable[[], None] | None = None) -> bool:
         """Play ``move`` at the table (in a thread); True if it went through. The table as the store wrote
         it is shown at once, with what ``then`` does, in one frame: not read again (the change feed's report
-        of it then shows nothing new), so that the person who acted waits for nothing more.
+        of it then shows nothing new), so that the person who acted waits for nothing more. Then the keys
+        held for it go on (:meth:`_do`): `h g` typed at once start the game once HAL9000 is seated, and a
+        guess typed with the code's Enter reaches the guess entry, not the code entry being cleared.
         """
+        try:
+            return await self._play_and_show(move, then)
+        finally:
+            self.wom.keys_ready(self)
+
+    async def _play_and_show(self, move: TableMove, then: Callable[[], None] | None) -> bool:
         me = self.me
         try:
             table = await asyncio.to_thread(self.wom.store.live.play, self.table_id, move)
@@ -629,7 +639,7 @@ class LiveTableScreen(LiveScreen):
             index = view.free_seats[0]
         if index is None or not self._free_or_say(view, index, "sit there"):
             return
-        self.run_worker(self._act(Sit(me, index), then=lambda: seated_by_hand(self.app)), group="act")
+        self._do(Sit(me, index), then=lambda: seated_by_hand(self.app))
 
     def action_stand(self) -> None:
         """Give the seat back before the start."""
@@ -753,6 +763,7 @@ class LiveTableScreen(LiveScreen):
             finally:
                 self._move_on_its_way = False
 
+        self.wom.hold_keys_for(self)  # the keys typed after this Enter wait for its move (see _act)
         self.run_worker(play(), group="act")
 
     def leaving_loses_progress(self) -> bool:
