@@ -51,6 +51,7 @@ TINY: dict[str, list[str]] = {
     "two_servers.py": ["--guesses", "1", "--json"],
     "upstream/focus_cursor.py": [],
     "upstream/footer_leak.py": ["--opens", "2"],
+    "upstream/textual_dispatch.py": ["--opens", "2", "--fixed"],
     "upstream/select_click.py": ["--fixed"],
     "upstream/textual_races.py": ["--case", "keys-behind-quit"],
     "upstream/textual_styling.py": ["--opens", "2", "--fixed"],

@@ -30,13 +30,13 @@ def install(running: str | None = None) -> tuple[str, ...]:
     global _installed
     if running is None and _installed is not None:
         return _installed
-    from . import callbacks, compositor, option_list, styling
+    from . import callbacks, compositor, dispatch, option_list, rule_sets, styling
 
     installed = []
     # In this order (each ``install`` is idempotent): the list guard and the styling one before any
     # widget is built.
     for name, patch in (("option_list", option_list), ("styling", styling), ("compositor", compositor),
-                        ("callbacks", callbacks)):
+                        ("callbacks", callbacks), ("dispatch", dispatch), ("rule_sets", rule_sets)):
         if measured(f"patches.{name}", patch.MEASURED_ON, running):
             patch.install()
             installed.append(name)
