@@ -104,6 +104,39 @@ async def test_a_table_played_through_the_hub_reaches_the_other_player_as_the_ta
     await changes.aclose()
 
 
+async def test_leaving_the_queue_unseen_through_the_hub_takes_the_seat_and_the_other_is_sent_the_table(hub) -> None:
+    # Ann's Esc on the waiting screen crosses a wave that seated her with Ben: her leave, a call of its own
+    # through the hub, leaves the table too, and Ben's screen is sent the table as written (no read of its own).
+    hub_, path = hub
+    ann, ben = await asyncio.to_thread(HubStore, path), await asyncio.to_thread(HubStore, path)
+    for store, person in ((ann, ANN), (ben, BEN)):
+        await asyncio.to_thread(store.live.join, person.name, True, person.session)
+        await asyncio.to_thread(store.live.enqueue, person)
+    tables: list = []
+    while not tables:
+        tables = await asyncio.to_thread(ben.live.match_wave, None, 1, interval=0.0, hold=0.0)
+    [table] = tables
+    assert sorted(table.names) == ["Ann", "Ben"]
+    stop, ready = asyncio.Event(), asyncio.Event()
+    changes = ben.live.feed().changes(stop, ready)
+    step = asyncio.ensure_future(anext(changes))
+    await ready.wait()
+    await asyncio.to_thread(ben.live.table, table.table_id)
+    left = await asyncio.to_thread(ann.live.leave_queue, ANN.session, unseen=True)
+    assert left is not None and left.table_id == table.table_id
+    while True:
+        await step
+        seen = ben.live.pushed.get(table.table_id)
+        if seen is not None and seen.version == left.version:
+            break
+        step = asyncio.ensure_future(anext(changes))
+    assert {seat.name: seat.gone for seat in seen.view_for(BEN).seats} == {"Ann": True, "Ben": False}
+    assert (await asyncio.to_thread(ann.live.match_queue)).ticket(ANN.session) is None
+    stop.set()
+    step.cancel()
+    await changes.aclose()
+
+
 async def test_a_connected_game_late_to_beat_stays_online_and_goes_once_its_connection_closes(tmp_path: Path,
                                                                                               monkeypatch) -> None:
     # Hundreds of games on a few cores: a game waiting for a core misses its heartbeats while its player is there.

@@ -8,7 +8,7 @@ import pytest
 
 from wom_tui.domain.matchmaking import STRAGGLER_HOLD, WAVE_INTERVAL
 from wom_tui.domain.store import open_store
-from wom_tui.domain.table import MAKING, SeatHolder
+from wom_tui.domain.table import GUESSING, MAKING, SeatHolder
 
 from .match_workers import CTX, TIMEOUT, wait_for_match
 from .test_live import Clock, Subscriber
@@ -117,6 +117,38 @@ def test_a_dropped_player_leaves_the_queue(where, live_at):
     clock.now += WAVE_INTERVAL
     assert live.match_wave(unrated, seed=1) == []
     assert [t.holder.name for t in live.match_queue().tickets] == ["Alan"]
+
+
+def test_a_player_who_leaves_before_seeing_the_table_a_wave_gave_them_leaves_it_and_the_other_plays_on(
+        where, live_at):
+    # Alan presses Esc on the waiting screen as Bea's process runs the wave that seats them both: Alan is back
+    # at the menu (still online) and never sees the table, so his leave takes the seat too, and Bea is told
+    # at once instead of waiting for a code that never comes.
+    clock = Clock()
+    live = live_at(where, clock)
+    online(live, "Alan", "Bea")
+    live.enqueue(holder("Alan"))
+    live.enqueue(holder("Bea"))
+    clock.now += WAVE_INTERVAL
+    live.match_wave(unrated, seed=1)
+    clock.now += STRAGGLER_HOLD
+    [table] = live.match_wave(unrated, seed=1)
+    assert sorted(table.names) == ["Alan", "Bea"] and table.phase == MAKING
+    alans = live_at(where, clock)  # Alan's own process
+    left = alans.leave_queue("s-Alan", unseen=True)
+    assert left is not None and left.table_id == table.table_id
+    kept = live_at(where).table(table.table_id)
+    assert kept is not None and kept.phase in (MAKING, GUESSING)
+    seen_by_bea = kept.view_for(holder("Bea"))
+    assert [seat.gone for seat in seen_by_bea.seats if seat.name == "Alan"] == [True]
+    assert any("Alan left the game" in line for line in seen_by_bea.log)
+    assert alans.match_queue().ticket("s-Alan") is None
+    assert alans.leave_queue("s-Alan", unseen=True) is None  # a second Esc: nothing more to leave
+    # Bea opened the table: forgetting her seated ticket keeps her seat.
+    assert live.leave_queue("s-Bea") is None
+    seats = live.table(table.table_id).view_for(holder("Bea")).seats
+    assert {seat.name: seat.gone for seat in seats} == {"Alan": True, "Bea": False}
+    assert live.match_queue().tickets == ()
 
 
 def test_a_repeat_pairing_is_remembered_by_the_store_and_one_networks_game_is_recorded_unrated(where, live_at):

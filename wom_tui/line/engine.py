@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import random
 import time
 from collections.abc import Callable
@@ -177,7 +178,7 @@ class LineSession:
 
         def part() -> None:
             if queued:
-                live.leave_queue(session)
+                live.leave_queue(session, unseen=True)
             live.part(session)
 
         with contextlib.suppress(StoreError, OSError, ValueError):
@@ -705,7 +706,7 @@ class LineSession:
         """Stop waiting, give up a table's seat, or drop a solo game."""
         if self.queued:
             self.queued = False
-            await self._blocking(self.store.live.leave_queue, self.session)
+            await self._blocking(functools.partial(self.store.live.leave_queue, self.session, unseen=True))
             self.say("You stopped waiting for a quick match.")
             return
         if self.table_id is not None:

@@ -146,7 +146,7 @@ class QuickMatchScreen(LiveScreen):
         live, session = self.wom.store.live, self.together.session
 
         async def requeue() -> None:
-            await asyncio.to_thread(live.leave_queue, session)
+            await asyncio.to_thread(live.leave_queue, session, unseen=True)
             self._queued = False
             self.ticket = None
             self.poke()
@@ -174,7 +174,7 @@ class QuickMatchScreen(LiveScreen):
             if self._elsewhere and self.ticket is not None:
                 WaitingElsewhere(self.app, self.attempts, self.ticket)
             else:
-                _leave_later(self.wom.store.live, self.together.session)
+                _leave_later(self.wom.store.live, self.together.session, unseen=True)
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -197,7 +197,7 @@ class QuickMatchScreen(LiveScreen):
             self.ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.wom.options.fill_after,
                                        network=self._network)
             if self._leaving:
-                live.leave_queue(me.session)
+                live.leave_queue(me.session, unseen=True)
                 return Waiting(None, 0, None)
         _wave(self.wom)
         queue = live.match_queue()
@@ -209,7 +209,7 @@ class QuickMatchScreen(LiveScreen):
             ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.wom.options.fill_after,
                                        network=self._network)
             if self._leaving:
-                live.leave_queue(me.session)
+                live.leave_queue(me.session, unseen=True)
         group = queue.held.get(ticket.group, ()) if ticket is not None and ticket.group is not None else ()
         return Waiting(ticket, len(queue.waiting), table, tuple(t.holder.name for t in group))
 
@@ -274,7 +274,7 @@ class QuickMatchScreen(LiveScreen):
             reason += " Set your code!"
         nudge_player(self.wom, reason)
         live, session = self.wom.store.live, self.together.session
-        _leave_later(live, session)
+        _leave_later(live, session, unseen=False)  # (the seated ticket: they go to the table)
         self.app.switch_screen(LiveTableScreen(table.table_id))
 
     # -- acting ------------------------------------------------------------------------------
@@ -373,7 +373,7 @@ class WaitingElsewhere:
         self._leave_at_end = False
         self._gone()
         self.worker.cancel()
-        _leave_later(self.app.store.live, together_of(self.app).session)
+        _leave_later(self.app.store.live, together_of(self.app).session, unseen=True)
 
     def _here(self) -> bool:
         return any(isinstance(screen, QuickMatchScreen) for screen in self.app.screen_stack)
@@ -389,7 +389,7 @@ class WaitingElsewhere:
             ticket = live.enqueue(me, attempts=self.attempts, fill_after=self.ticket.fill_after,
                                   network=self.ticket.network)
             if self._left:  # left while this look joined again (the palette, a quit): out again
-                live.leave_queue(together.session)
+                live.leave_queue(together.session, unseen=True)
                 return None
         if ticket is None:
             return None
@@ -413,7 +413,7 @@ class WaitingElsewhere:
             if self._leave_at_end:
                 self._gone()
                 try:
-                    self.app.store.live.leave_queue(together_of(self.app).session)
+                    self.app.store.live.leave_queue(together_of(self.app).session, unseen=True)
                 except Exception:  # noqa: BLE001  (a wave drops a gone session's ticket anyway)
                     pass
 
@@ -424,7 +424,7 @@ class WaitingElsewhere:
         self._leave_at_end = False
         self._gone()
         app, together = self.app, together_of(self.app)
-        _leave_later(app.store.live, together.session)  # the seated ticket is no longer needed
+        _leave_later(app.store.live, together.session, unseen=False)  # the seated ticket is no longer needed
         me = together.me()
         others = ", ".join(name for name in table.names if name is not None and (me is None or name != me.name))
         notices = getattr(app, "notices", None)
@@ -444,13 +444,16 @@ def waiting_elsewhere(app: Any) -> WaitingElsewhere | None:
     return getattr(app, "quick_wait", None)
 
 
-def _leave_later(live: object, session: str) -> None:
-    """Take the session's ticket out of the queue in a thread, whatever screen is then shown."""
+def _leave_later(live: object, session: str, *, unseen: bool) -> None:
+    """Take the session's ticket out of the queue in a thread, whatever screen is then shown; ``unseen``: the
+    player leaves before seeing a table, so a seat a wave gave them meanwhile is left too (the store's
+    ``leave_queue``).
+    """
     import threading
 
     def leave() -> None:
         try:
-            live.leave_queue(session)  # type: ignore[attr-defined]
+            live.leave_queue(session, unseen=unseen)  # type: ignore[attr-defined]
         except Exception:  # noqa: BLE001  (a wave drops the ticket of a session that is gone anyway)
             pass
 

@@ -332,12 +332,16 @@ class Hub:
             self._tasks.append(task)
             task.add_done_callback(self._tasks.remove)
 
-    def _table_write(self, name: str, args: list[Any]) -> str | None:
-        """The table a call writes ("" for a new one), or None for a call that writes no table."""
+    def _table_write(self, name: str, args: list[Any], kwargs: dict[str, Any]) -> str | None:
+        """The table a call writes ("" for new ones, or one not known before the call), or None for a call that
+        writes no table.
+        """
         if name in ("live.play", "live.tick") and args and isinstance(args[0], str):
             return args[0]
-        if name in ("live.create_table", "live.invite"):
+        if name in ("live.create_table", "live.invite", "live.match_wave"):
             return ""
+        if name == "live.leave_queue" and (kwargs.get("unseen") or args[1:2] == [True]):
+            return ""  # (the table a wave seated the session at, if any)
         return None
 
     def wrote(self, table: Table) -> None:
@@ -492,7 +496,7 @@ class Hub:
             self._beats.pop(args[0], None)
             if self._beats_writing is not None:
                 await asyncio.wait([self._beats_writing])
-        writing = self._table_write(name, args)
+        writing = self._table_write(name, args, kwargs)
         if writing is not None:
             self._writing[writing] += 1
         try:
@@ -502,8 +506,10 @@ class Hub:
                 if not isinstance(exc, (StoreError, ValueError, LookupError)):
                     log.exception("%s failed", name)
                 return failure_of(call.id, exc, self.store.location)
-            if writing is not None and isinstance(result, Table):
-                self.wrote(result)
+            if writing is not None:
+                for table in result if isinstance(result, list) else (result,):
+                    if isinstance(table, Table):
+                        self.wrote(table)
         finally:
             if writing is not None:
                 self._writing[writing] -= 1

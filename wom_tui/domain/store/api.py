@@ -327,8 +327,10 @@ class Matchmaking(Protocol):
                 network: str | None = ...) -> Ticket:
         """Wait for a quick match; the session's ticket (replacing any it or this person had)."""
 
-    def leave_queue(self, session: str) -> None:
-        """Stop waiting, or forget a seated ticket."""
+    def leave_queue(self, session: str, *, unseen: bool = ...) -> Table | None:
+        """Stop waiting, or forget a seated ticket; ``unseen``: also leave the table a wave seated them at
+        before they saw it (the table as written, or None).
+        """
 
     def fill_now(self, session: str) -> Ticket | None:
         """The player asks for the computers now (None if they no longer wait)."""

@@ -14,10 +14,10 @@ from datetime import datetime, timezone
 from typing import TypeVar
 
 from ..codes import WOM_RULESET, Ruleset
-from ..moves import TableMove, apply_move
+from ..moves import Leave, TableMove, apply_move
 from ..matchmaking import FILL_AFTER, STRAGGLER_HOLD, WAVE_INTERVAL, Group, MatchQueue, RatingOf, Ticket, match_table, run_wave, wave_due
 from ..presence import Presence
-from ..table import CLOSED, COMPUTER_PACE, FINISHED, MAX_SEED, SEAT_GRACE, SeatHolder, Table, check_may_open
+from ..table import CLOSED, COMPUTER_PACE, FINISHED, MAX_SEED, SEAT_GRACE, Refused, SeatHolder, Table, check_may_open
 from ..users import COMPUTER_NAMES
 from ..variants import Variant
 from .api import Listing, StoreError
@@ -291,12 +291,29 @@ class TableRules:
             return queue.with_ticket(ticket), [], ticket
         return self._swap_queue(change)
 
-    def leave_queue(self, session: str) -> None:
-        """Stop waiting (or forget a seated ticket once its player has opened the table)."""
+    def leave_queue(self, session: str, *, unseen: bool = False) -> Table | None:
+        """Stop waiting (or forget a seated ticket once its player has opened the table).
+
+        ``unseen``: the player left before they saw where they were seated (Esc on the waiting screen as a
+        wave seated them, in another process): they leave that table too, at once, so that the others there
+        are told and play on rather than wait for someone who is back at the menu. The table as written
+        then (None if there was none to leave).
+        """
+        taken: list[Ticket] = []
+
         def change(queue: MatchQueue) -> tuple[MatchQueue, list[Table], None]:
+            ticket = queue.ticket(session)
+            if ticket is not None:
+                taken.append(ticket)
             return queue.without({session}), [], None
         if self.match_queue().ticket(session) is not None:
             self._swap_queue(change)
+        if not unseen or not taken or taken[0].table_id is None:
+            return None
+        try:
+            return self.play(taken[0].table_id, Leave(taken[0].holder))
+        except (Refused, LookupError):
+            return None  # the table is gone, or over, or they had left it already
 
     def fill_now(self, session: str) -> Ticket | None:
         """The player chooses the computers now: their ticket may be filled at the next wave (None if
