@@ -340,7 +340,7 @@ class Hub:
             return args[0]
         if name in ("live.create_table", "live.invite", "live.match_wave"):
             return ""
-        if name == "live.leave_queue" and (kwargs.get("unseen") or args[1:2] == [True]):
+        if name == "live.leave_queue" and kwargs.get("unseen"):
             return ""  # (the table a wave seated the session at, if any)
         return None
 
