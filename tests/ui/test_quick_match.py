@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from wom_tui.domain.store.folder.store import FolderStore as Store
-from wom_tui.domain.table import MAKING
+from wom_tui.domain.table import MAKING, SeatHolder
 from wom_tui.screens.live_table import LiveTableScreen
 from wom_tui.screens.lobby import LobbyScreen
 from wom_tui.screens.menu import MenuScreen
@@ -90,6 +90,36 @@ async def test_escape_stops_waiting_and_leaves_the_queue(data_dir: Path) -> None
         await wait_for(pilot, lambda: not isinstance(app.screen, QuickMatchScreen), message="back")
         await wait_for(pilot, lambda: store.live.match_queue().tickets == (), message="out of the queue")
         assert store.live.tables().tables == ()
+
+
+async def test_an_escape_that_crosses_the_wave_seating_the_player_leaves_that_table_too(data_dir: Path,
+                                                                                        monkeypatch) -> None:
+    # Bea's process runs the wave that seats Alan with her between two of Alan's screen's reads; Alan presses
+    # Esc before his screen has read it. He is back at the menu, and his seat is given up at once: Bea reads
+    # that he left and plays on, instead of waiting for his code while he plays something else.
+    store = Store(data_dir)
+    bea = SeatHolder("Bea", "s-bea", False)
+    app = build_app(data_dir, fill_after=600)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("q")
+        await wait_for(pilot, lambda: waiting(app), message="Alan waits")
+        monkeypatch.setattr(app.screen, "poke", lambda: None)  # his screen reads nothing more (the wave is between reads)
+        store.live.join("Bea", False, bea.session)
+        store.live.enqueue(bea)
+        tables: list = []
+        while not tables:
+            tables = store.live.match_wave(lambda name: None, seed=1, interval=0.0, hold=0.0)
+        [table] = tables
+        alan = app.together.me().name
+        assert sorted(table.names) == sorted([alan, "Bea"])
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen), message="Alan back at the menu")
+        await wait_for(pilot, lambda: any(seat.gone for seat in store.live.table(table.table_id).view_for(bea).seats),
+                       message="Alan's seat given up")
+        seen_by_bea = store.live.table(table.table_id).view_for(bea)
+        assert {seat.name: seat.gone for seat in seen_by_bea.seats} == {alan: True, "Bea": False}
+        assert any(f"{alan} left the game" in line for line in seen_by_bea.log)
+        assert store.live.match_queue().ticket(app.together.session) is None
 
 
 @pytest.mark.parametrize("size", [(80, 24), (60, 20)])
