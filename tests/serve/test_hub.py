@@ -21,7 +21,7 @@ from wom_tui.domain.moves import Guess, SetCode, Sit, Start
 from wom_tui.domain.store import open_store
 from wom_tui.domain.store.remote import HubStore, read_message
 from wom_tui.domain.store.wire import HEADER, Call, Change, Hello, Subscribe, frame
-from wom_tui.domain.table import FINISHED, GUESSING, Refused, SeatHolder
+from wom_tui.domain.table import FINISHED, GUESSING, Refused, SeatHolder, Table
 from wom_tui.serve.hub import CALL_BURST, CONNECTIONS_PER_GAME, Hub
 from wom_tui.serve.session import HUB_DOWN
 from wom_tui.settings import Settings
@@ -65,43 +65,60 @@ def _closed(sock: socket.socket) -> bool:
         return True
 
 
+class Listening:
+    """A game's subscription to the hub's changes, as its screens keep one while they show a table."""
+
+    def __init__(self, game: HubStore) -> None:
+        self.game = game
+        self.stop, self.ready = asyncio.Event(), asyncio.Event()
+
+    async def __aenter__(self) -> Listening:
+        self.changes = self.game.live.feed().changes(self.stop, self.ready)
+        self.step = asyncio.ensure_future(anext(self.changes))
+        await self.ready.wait()
+        return self
+
+    async def pushed(self, table_id: str, version: int) -> Table:
+        """The table as the hub pushed it to this game, once it has pushed ``version``."""
+        while True:
+            await self.step
+            seen = self.game.live.pushed.get(table_id)
+            if seen is not None and seen.version == version:
+                return seen
+            self.step = asyncio.ensure_future(anext(self.changes))
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.step.cancel()
+        await self.changes.aclose()
+
+
 async def test_a_table_played_through_the_hub_reaches_the_other_player_as_the_table_written(hub) -> None:
     hub_, path = hub
     ann, ben = await asyncio.to_thread(HubStore, path), await asyncio.to_thread(HubStore, path)
     table = await asyncio.to_thread(ann.live.create_table, ANN, seats=2, seed=5)
     # Ben's screen listens (the feed) and shows the table: from here each change brings the table with it.
-    stop, ready = asyncio.Event(), asyncio.Event()
-    changes = ben.live.feed().changes(stop, ready)
-    step = asyncio.ensure_future(anext(changes))
-    await ready.wait()
-    assert (await asyncio.to_thread(ben.live.table, table.table_id)).version == table.version
-    await asyncio.to_thread(ben.live.play, table.table_id, Sit(BEN, 1))
-    await asyncio.to_thread(ann.live.play, table.table_id, Start(ANN))
-    await asyncio.to_thread(ann.live.play, table.table_id, SetCode(ANN, "RGBY"))
-    await asyncio.to_thread(ben.live.play, table.table_id, SetCode(BEN, "WWKK"))
-    written = await asyncio.to_thread(ann.live.play, table.table_id, Guess(ANN, "RRGG"))
-    assert written.phase == GUESSING
-    while True:
-        await step
-        seen = ben.live.pushed.get(table.table_id)
-        if seen is not None and seen.version == written.version:
-            break
-        step = asyncio.ensure_future(anext(changes))
-    calls = ben.calls
-    shown = await asyncio.to_thread(ben.live.table, table.table_id)
-    assert shown.version == written.version and ben.calls == calls  # Ben's screen asked the hub nothing
-    # A refusal crosses as itself, with the rules' reason, and nothing is written.
-    with pytest.raises(Refused, match="already"):
-        await asyncio.to_thread(ben.live.play, table.table_id, Sit(BEN, 0))
-    # Ben breaks Ann's code: the game ends and is recorded once, as in one process.
-    await asyncio.to_thread(ben.live.play, table.table_id, Guess(BEN, "RGBY"))
-    for code in ("KKKK", "WWKK"):
-        last = await asyncio.to_thread(ann.live.play, table.table_id, Guess(ANN, code))
-    assert last.phase == FINISHED
-    await until(lambda: len(hub_.store.games()) == 1)
-    stop.set()
-    step.cancel()
-    await changes.aclose()
+    async with Listening(ben) as bens:
+        assert (await asyncio.to_thread(ben.live.table, table.table_id)).version == table.version
+        await asyncio.to_thread(ben.live.play, table.table_id, Sit(BEN, 1))
+        await asyncio.to_thread(ann.live.play, table.table_id, Start(ANN))
+        await asyncio.to_thread(ann.live.play, table.table_id, SetCode(ANN, "RGBY"))
+        await asyncio.to_thread(ben.live.play, table.table_id, SetCode(BEN, "WWKK"))
+        written = await asyncio.to_thread(ann.live.play, table.table_id, Guess(ANN, "RRGG"))
+        assert written.phase == GUESSING
+        await bens.pushed(table.table_id, written.version)
+        calls = ben.calls
+        shown = await asyncio.to_thread(ben.live.table, table.table_id)
+        assert shown.version == written.version and ben.calls == calls  # Ben's screen asked the hub nothing
+        # A refusal crosses as itself, with the rules' reason, and nothing is written.
+        with pytest.raises(Refused, match="already"):
+            await asyncio.to_thread(ben.live.play, table.table_id, Sit(BEN, 0))
+        # Ben breaks Ann's code: the game ends and is recorded once, as in one process.
+        await asyncio.to_thread(ben.live.play, table.table_id, Guess(BEN, "RGBY"))
+        for code in ("KKKK", "WWKK"):
+            last = await asyncio.to_thread(ann.live.play, table.table_id, Guess(ANN, code))
+        assert last.phase == FINISHED
+        await until(lambda: len(hub_.store.games()) == 1)
 
 
 async def test_leaving_the_queue_unseen_through_the_hub_takes_the_seat_and_the_other_is_sent_the_table(hub) -> None:
@@ -117,24 +134,13 @@ async def test_leaving_the_queue_unseen_through_the_hub_takes_the_seat_and_the_o
         tables = await asyncio.to_thread(ben.live.match_wave, None, 1, interval=0.0, hold=0.0)
     [table] = tables
     assert sorted(table.names) == ["Ann", "Ben"]
-    stop, ready = asyncio.Event(), asyncio.Event()
-    changes = ben.live.feed().changes(stop, ready)
-    step = asyncio.ensure_future(anext(changes))
-    await ready.wait()
-    await asyncio.to_thread(ben.live.table, table.table_id)
-    left = await asyncio.to_thread(ann.live.leave_queue, ANN.session, unseen=True)
-    assert left is not None and left.table_id == table.table_id
-    while True:
-        await step
-        seen = ben.live.pushed.get(table.table_id)
-        if seen is not None and seen.version == left.version:
-            break
-        step = asyncio.ensure_future(anext(changes))
+    async with Listening(ben) as bens:
+        await asyncio.to_thread(ben.live.table, table.table_id)
+        left = await asyncio.to_thread(ann.live.leave_queue, ANN.session, unseen=True)
+        assert left is not None and left.table_id == table.table_id
+        seen = await bens.pushed(table.table_id, left.version)
     assert {seat.name: seat.gone for seat in seen.view_for(BEN).seats} == {"Ann": True, "Ben": False}
     assert (await asyncio.to_thread(ann.live.match_queue)).ticket(ANN.session) is None
-    stop.set()
-    step.cancel()
-    await changes.aclose()
 
 
 async def test_a_connected_game_late_to_beat_stays_online_and_goes_once_its_connection_closes(tmp_path: Path,
