@@ -124,6 +124,28 @@ async def test_a_signed_in_player_sees_every_menu_entry_at_60x20(data_dir: Path,
         assert "Alan" in lines[0] and top.rstrip().endswith("╮"), lines[:2]  # the badge leaves the corner
 
 
+async def test_the_badge_sits_on_a_forms_top_border_clear_of_its_corner_at_both_sizes(data_dir: Path,
+                                                                                       store: Store) -> None:
+    # A form opened over the lobby (its box as high as a 60×20 terminal) keeps its corner: the badge sits on
+    # the box's border as it does on the menu's, not at the terminal's edge over the corner.
+    store.register("Alan", key=FP_A)
+    app = served_app(data_dir, Identity.key(FP_A, "Alan"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "LobbyScreen")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "NewTableScreen")
+
+        async def corner_kept(size) -> None:
+            def top() -> str:
+                return next((line for line in screen_lines(app) if "╭" in line), "")
+
+            await wait_for(pilot, lambda: "Alan" in "".join(screen_lines(app)[:2]) and top().rstrip().endswith("╮"),
+                           message=f"the form's corner kept at {size}: {top()!r}")
+
+        await at_both_sizes(pilot, corner_kept)
+
+
 async def test_a_served_player_gets_an_apology_not_a_traceback(
     data_dir: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
 ) -> None:
