@@ -102,6 +102,8 @@ class ThrowawayPostgres:
         """slot -> (URL, schema) of the schemas :meth:`emptied_database` reuses."""
         self._admin: Any = None
         """The one connection the helpers below use (a connection costs the server a new process)."""
+        self._holder: socket.socket | None = None
+        """While the server is stopped, a socket bound to its port, listening to nothing (see :meth:`stop`)."""
         if os.geteuid() == 0:
             name = "postgres" if _has_user("postgres") else "nobody"
             entry = pwd.getpwnam(name)
@@ -134,6 +136,7 @@ class ThrowawayPostgres:
                 pwfile.unlink()
         options = " ".join(f"-c {key}={value}" for key, value in FAST_SETTINGS.items())
         options += f" -p {self.port} -k {self.root}"
+        self._release_port()
         result = self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-w",
                            "-t", "60", "-o", options, "start", check=False)
         if result.returncode != 0:
@@ -141,10 +144,34 @@ class ThrowawayPostgres:
         return self
 
     def stop(self, mode: str = "fast") -> None:
-        """Stop the server (``immediate`` is a crash, ``fast`` ends sessions then shuts down cleanly)."""
+        """Stop the server (``immediate`` is a crash, ``fast`` ends sessions then shuts down cleanly).
+
+        Its port stays this server's until it starts again: a socket bound to it and listening to nothing, so
+        that a client meanwhile is refused (as by a database that is down), and no other process of a busy
+        test run (which binds port 0 for its servers) takes the port, to accept that client and close on it,
+        or to keep the server from starting again. (The kernel never picks a bound port for a port-0 bind.)
+        """
         self._drop_admin()
         self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-w", "-t", "60", "-m", mode, "stop",
                   check=False)
+        self._hold_port()
+
+    def _hold_port(self) -> None:
+        if self._holder is not None:
+            return
+        holder = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (the server's closed connections wait)
+        try:
+            holder.bind(("127.0.0.1", self.port))
+        except OSError:
+            holder.close()  # taken already: the start says so if it cannot have it
+            return
+        self._holder = holder
+
+    def _release_port(self) -> None:
+        if self._holder is not None:
+            self._holder.close()
+            self._holder = None
 
     def restart(self, mode: str = "fast") -> None:
         """Stop and start again on the same port and data (every open connection is cut)."""
@@ -155,6 +182,7 @@ class ThrowawayPostgres:
         """Stop the server and delete its folder."""
         if self.data.exists():
             self.stop("immediate")
+        self._release_port()
         shutil.rmtree(self.root, ignore_errors=True)
 
     def log_text(self) -> str:
