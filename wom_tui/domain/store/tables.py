@@ -303,8 +303,7 @@ class TableRules:
 
         def change(queue: MatchQueue) -> tuple[MatchQueue, list[Table], None]:
             ticket = queue.ticket(session)
-            if ticket is not None:
-                taken.append(ticket)
+            taken[:] = [ticket] if ticket is not None else []  # (a transaction tried again: its last try's)
             return queue.without({session}), [], None
         if self.match_queue().ticket(session) is not None:
             self._swap_queue(change)
