@@ -30,9 +30,9 @@ time-outs): such a server starts no warm parent, which imports and rehearses the
 0.6 CPU-seconds each start) only to be closed unused."""
 
 
-@pytest.fixture
-async def start_server(tmp_path: Path) -> AsyncIterator[ServerFactory]:
-    """Start game servers on 127.0.0.1, port 0, data in a temp folder; all are closed afterwards."""
+@asynccontextmanager
+async def servers_in(tmp_path: Path) -> AsyncIterator[ServerFactory]:
+    """A factory of game servers on 127.0.0.1, port 0, data in ``tmp_path``; all are closed at the end."""
     servers: list[GameServer] = []
 
     async def start(**overrides: object) -> GameServer:
@@ -44,9 +44,18 @@ async def start_server(tmp_path: Path) -> AsyncIterator[ServerFactory]:
         servers.append(server)
         return server
 
-    yield start
-    for server in servers:
-        await asyncio.wait_for(server.close(), WAIT)
+    try:
+        yield start
+    finally:
+        for server in servers:
+            await asyncio.wait_for(server.close(), WAIT)
+
+
+@pytest.fixture
+async def start_server(tmp_path: Path) -> AsyncIterator[ServerFactory]:
+    """Start game servers on 127.0.0.1, port 0, data in a temp folder; all are closed afterwards."""
+    async with servers_in(tmp_path) as start:
+        yield start
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")

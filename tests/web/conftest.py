@@ -22,12 +22,17 @@ from urllib.parse import parse_qs, urlsplit
 import aiohttp
 import pyte
 import pytest
+import pytest_asyncio
 from playwright.async_api import Browser, Page, WebSocket, async_playwright
+from pytest_asyncio import is_async_test
 
-from memory_tmp import tmp_path, tmp_path_factory  # noqa: F401  (data folders in memory)
-from serve.conftest import start_server  # noqa: F401  (the SSH tests' server factory)
-from serve.sshterm import WAIT
+from memory_tmp import tmp_path, tmp_path_factory  # data folders in memory
+from serve.conftest import servers_in
+from serve.sshterm import WAIT, ServerFactory
 from wom_tui.serve.server import GameServer
+
+__all__ = ["tmp_path", "tmp_path_factory"]
+
 
 BROWSER_FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-extensions",
@@ -101,15 +106,47 @@ def _end_group(process: subprocess.Popen[str]) -> None:
     process.wait()
 
 
-@pytest.fixture
-async def browser(chromium_endpoint: str) -> AsyncIterator[Browser]:
-    """The session's Chromium, for one test: the contexts the test opens are closed at its end."""
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser tests run in one event loop per test session (of each xdist worker), the loop the session's
+    Playwright connection lives in: starting Playwright (its Node driver) and connecting to Chromium took
+    about 0.4 CPU-seconds of every browser test. Each test still starts servers of its own and closes them.
+    """
+    session_loop = pytest.mark.asyncio(loop_scope="session")
+    for item in items:
+        if WEB_TESTS in Path(item.path).parents and is_async_test(item):
+            item.add_marker(session_loop, append=False)
+
+
+WEB_TESTS = Path(__file__).parent
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def session_browser(chromium_endpoint: str) -> AsyncIterator[Browser]:
+    """The session's Chromium, connected once through one Playwright driver."""
     async with async_playwright() as playwright:
         chromium = await playwright.chromium.connect_over_cdp(chromium_endpoint)
         try:
             yield chromium
         finally:
             await chromium.close()  # closes this connection's contexts and disconnects; Chromium runs on
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def browser(session_browser: Browser) -> AsyncIterator[Browser]:
+    """The session's Chromium, for one test: the contexts the test opens are closed at its end."""
+    assert session_browser.is_connected(), "the session's Chromium went away"
+    before = set(session_browser.contexts)
+    yield session_browser
+    for context in session_browser.contexts:
+        if context not in before:
+            await context.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def start_server(tmp_path: Path) -> AsyncIterator[ServerFactory]:
+    """The SSH tests' server factory, in the browser tests' loop."""
+    async with servers_in(tmp_path) as start:
+        yield start
 
 
 class Tab:
