@@ -15,6 +15,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -61,24 +62,21 @@ def chromium_endpoint() -> Iterator[str]:
     starting one took about a second of every browser test. Each test connects to it and works in
     contexts of its own (cookies, storage, viewport), which it closes at its end."""
     profile = tempfile.mkdtemp(prefix="wom-chromium-")
-    process = subprocess.Popen(
-        [chromium_path(), *BROWSER_FLAGS, "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
-         f"--user-data-dir={profile}", "about:blank"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        start_new_session=True,  # Debian's chromium-headless-shell is a shell script running the browser as
-        # its child: ended as a group, or the browser outlives the test session (it did, one per run)
-    )
+    said = Path(profile) / "stderr"  # a file, not a pipe: no thread of ours reads it (the store tests fork)
+    with said.open("wb") as stderr:
+        process = subprocess.Popen(
+            [chromium_path(), *BROWSER_FLAGS, "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
+             f"--user-data-dir={profile}/profile", "about:blank"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr,
+            start_new_session=True,  # Debian's chromium-headless-shell is a shell script running the browser as
+            # its child: ended as a group, or the browser outlives the test session (it did, one per run)
+        )
     try:
-        assert process.stderr is not None
-        said = []
-        for line in process.stderr:
-            said.append(line)
-            if match := re.search(r"DevTools listening on (ws://\S+)", line):
-                break
-        else:
-            raise AssertionError(f"chromium-headless-shell did not start: {''.join(said)[-2000:]}")
-        # Keep reading what it says, so that a full pipe never stalls it.
-        threading.Thread(target=process.stderr.read, daemon=True).start()
+        deadline = time.monotonic() + WAIT
+        while not (match := re.search(r"DevTools listening on (ws://\S+)", said.read_text(errors="replace"))):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"chromium-headless-shell did not start: {said.read_text(errors='replace')[-2000:]}")
+            time.sleep(0.02)  # between looks at what it said
         yield match.group(1)
     finally:
         _end_group(process)
@@ -107,22 +105,24 @@ def _end_group(process: subprocess.Popen[str]) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The browser tests run in one event loop per test session (of each xdist worker), the loop the session's
-    Playwright connection lives in: starting Playwright (its Node driver) and connecting to Chromium took
-    about 0.4 CPU-seconds of every browser test. Each test still starts servers of its own and closes them.
+    """The browser tests run in one event loop, the loop their Playwright connection lives in: starting
+    Playwright (its Node driver) and connecting to Chromium took about 0.4 CPU-seconds of every browser test.
+    Both last as long as the worker runs browser tests (the package's scope), and end with them: the
+    driver's process and the loop's threads would be left running in a worker that later forks (the store's
+    process tests fork only a process without threads). Each test still starts servers of its own.
     """
-    session_loop = pytest.mark.asyncio(loop_scope="session")
+    one_loop = pytest.mark.asyncio(loop_scope="package")
     for item in items:
         if WEB_TESTS in Path(item.path).parents and is_async_test(item):
-            item.add_marker(session_loop, append=False)
+            item.add_marker(one_loop, append=False)
 
 
 WEB_TESTS = Path(__file__).parent
 
 
-@pytest_asyncio.fixture(scope="session", loop_scope="session")
-async def session_browser(chromium_endpoint: str) -> AsyncIterator[Browser]:
-    """The session's Chromium, connected once through one Playwright driver."""
+@pytest_asyncio.fixture(scope="package", loop_scope="package")
+async def shared_browser(chromium_endpoint: str) -> AsyncIterator[Browser]:
+    """The session's Chromium, connected once through one Playwright driver for the browser tests."""
     async with async_playwright() as playwright:
         chromium = await playwright.chromium.connect_over_cdp(chromium_endpoint)
         try:
@@ -131,18 +131,34 @@ async def session_browser(chromium_endpoint: str) -> AsyncIterator[Browser]:
             await chromium.close()  # closes this connection's contexts and disconnects; Chromium runs on
 
 
-@pytest_asyncio.fixture(loop_scope="session")
-async def browser(session_browser: Browser) -> AsyncIterator[Browser]:
+@pytest_asyncio.fixture(autouse=True, loop_scope="package")
+async def threads_of_its_own() -> AsyncIterator[None]:
+    """Each browser test gets a default executor of its own, whose threads are ended with the test: the
+    shared loop would keep its idle threads alive into later tests of the worker, among them the store's
+    tests that fork (and fork only a process without threads)."""
+    loop = asyncio.get_running_loop()
+    executor = ThreadPoolExecutor(thread_name_prefix="web-test")
+    loop.set_default_executor(executor)
+    yield
+    loop.set_default_executor(ThreadPoolExecutor(thread_name_prefix="web-teardown"))  # (no thread until used)
+    ending = threading.Thread(target=executor.shutdown, name="web-test-end", daemon=True)
+    ending.start()
+    ending.join(WAIT)
+    assert not ending.is_alive(), "a thread the test started was still busy after it"
+
+
+@pytest_asyncio.fixture(loop_scope="package")
+async def browser(shared_browser: Browser) -> AsyncIterator[Browser]:
     """The session's Chromium, for one test: the contexts the test opens are closed at its end."""
-    assert session_browser.is_connected(), "the session's Chromium went away"
-    before = set(session_browser.contexts)
-    yield session_browser
-    for context in session_browser.contexts:
+    assert shared_browser.is_connected(), "the session's Chromium went away"
+    before = set(shared_browser.contexts)
+    yield shared_browser
+    for context in shared_browser.contexts:
         if context not in before:
             await context.close()
 
 
-@pytest_asyncio.fixture(loop_scope="session")
+@pytest_asyncio.fixture(loop_scope="package")
 async def start_server(tmp_path: Path) -> AsyncIterator[ServerFactory]:
     """The SSH tests' server factory, in the browser tests' loop."""
     async with servers_in(tmp_path) as start:
