@@ -30,6 +30,8 @@ from pathlib import Path
 import asyncssh
 from ssh_load import KEYS, MENU_TEXT, PREFIX, REGISTER_TEXT, connect_guest, start_server, tree_pids
 
+from wom_tui.serve.forkserver import HUB_NAME
+
 PAGE = 4096
 PRESENT = 1 << 63
 FRAME = (1 << 55) - 1
@@ -58,6 +60,15 @@ def by_kind(pid: int) -> dict[str, dict[str, int]]:
         elif match := re.match(r"^(\w+):\s+(\d+) kB", line):
             current[match.group(1)] = current.get(match.group(1), 0) + int(match.group(2))
     return kinds
+
+
+def is_hub(pid: int) -> bool:
+    """Whether process ``pid`` is a server's hub."""
+    try:
+        name = Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return False
+    return name == HUB_NAME.decode() or "wom_tui.serve.hub" in command_line(pid)
 
 
 def command_line(pid: int) -> str:
@@ -116,12 +127,12 @@ async def measure(n: int, wait: float = 1.0) -> None:
             ksm = ksm_state()
             pids = tree_pids(server.pid)
             parents = {pid: int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1]) for pid in pids}
-            children = [pid for pid in pids if parents[pid] == server.pid]
-            # The server's children are its warm parent and its hub (one process of its own, fixed whatever the
-            # number of sessions): told apart by what they run.
-            hub = [pid for pid in children if "wom_tui.serve.hub" in command_line(pid)]
-            warm = [pid for pid in children if pid not in hub]
-            games = [pid for pid in pids if pid != server.pid and pid not in children]
+            # The server's hub (one process, fixed whatever the number of sessions) is told by its name (forked
+            # by the warm parent) or its command line (a fresh interpreter when the warm parent could not fork
+            # it); the warm parent is the server's other child; every other process is a game.
+            hub = [pid for pid in pids if is_hub(pid)]
+            warm = [pid for pid in pids if parents[pid] == server.pid and pid not in hub]
+            games = [pid for pid in pids if pid != server.pid and pid not in hub and pid not in warm]
             roles = {"SSH server": [server.pid], "hub": hub, "warm parent": warm, f"{len(games)} games": games}
             kinds = {pid: by_kind(pid) for pid in pids}
             split = None

@@ -6,7 +6,9 @@ store and on PostgreSQL (two servers sharing one database)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -170,10 +172,21 @@ async def test_who_is_online_drops_the_sessions_of_a_server_that_was_killed(star
 
 
 def _hub_socket_of(server_pid: int) -> str:
-    """The socket of the hub the server of ``server_pid`` started (its command line names it)."""
-    children = Path(f"/proc/{server_pid}/task/{server_pid}/children").read_text().split()
-    for child in children:
-        words = Path(f"/proc/{child}/cmdline").read_bytes().decode().split("\0")
-        if "wom_tui.serve.hub" in words:
-            return words[words.index("wom_tui.serve.hub") + 1]
-    raise AssertionError(f"no hub among the server's children {children}")
+    """The socket of the hub the server of ``server_pid`` started: the Unix socket bound at a ``hub.sock`` that
+    a process of the server's tree holds (the hub, forked by the warm parent: its command line is the warm
+    parent's)."""
+    bound = {}
+    for line in Path("/proc/net/unix").read_text().splitlines()[1:]:
+        fields = line.split()
+        if len(fields) >= 8 and fields[7].endswith("/hub.sock"):
+            bound[fields[6]] = fields[7]
+    tree, found = [server_pid], []
+    while tree:
+        pid = tree.pop()
+        tree += [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                if (held := re.fullmatch(r"socket:\[(\d+)\]", os.readlink(fd))) and held.group(1) in bound:
+                    found.append(bound[held.group(1)])
+    assert len(set(found)) == 1, f"not one hub socket in the server's tree: {found}"
+    return found[0]

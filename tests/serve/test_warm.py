@@ -17,7 +17,10 @@ import pytest
 from wom_tui.serve.server import GameServer
 
 from .conftest import process_gone, serve_process, session_ended, until
-from .sshterm import MENU_TEXT, REGISTER_TEXT, WAIT, ServerFactory, Terminal, connect, newest_session, open_terminal
+from .sshterm import (
+    MENU_TEXT, REGISTER_TEXT, WAIT, ServerFactory, Terminal, connect, new_key, newest_session, open_terminal,
+    registered_names,
+)
 
 GAME_TEXT = "Guess #1"
 
@@ -158,6 +161,68 @@ async def test_the_warm_parent_comes_back_and_its_games_play_on_and_are_reaped(s
     mid_game_conn.close()
     later.type("x")
     await later.wait_closed()
+
+
+def parent_of(pid: int) -> int:
+    """The parent of process ``pid``, from /proc."""
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+async def register(server: GameServer, name: str) -> Terminal:
+    """A newcomer registers ``name`` (through the server's hub); the terminal, welcomed."""
+    terminal = await open_terminal(await connect(server, key=new_key()))
+    await terminal.wait_for_text(MENU_TEXT)
+    terminal.type("r")
+    await terminal.wait_for_text(REGISTER_TEXT)
+    terminal.type(f"{name}\r")
+    await terminal.wait_for_text(f"Welcome, {name}!")
+    return terminal
+
+
+async def test_the_hub_is_forked_by_the_warm_parent_outlives_it_and_is_forked_again_when_it_dies(
+    start_server: ServerFactory,
+) -> None:
+    # A server of its own: its warm parent and its hub are killed.
+    server = await start_server()
+    hub, warm = server.hub, server.warm
+    assert hub is not None and warm is not None and hub.process is not None
+    first = hub.process.pid
+    assert parent_of(first) == warm.pid
+    assert Path(f"/proc/{first}/comm").read_text().strip() == "wom-tui hub"  # (its command line is the warm parent's)
+    assert os.getpriority(os.PRIO_PROCESS, first) == os.getpriority(os.PRIO_PROCESS, 0)  # the server's, not a game's
+    # The warm parent dies: the hub serves on, and a newcomer's game (from the new warm parent) registers through it.
+    old_warm = warm.pid
+    assert old_warm is not None
+    os.kill(old_warm, signal.SIGKILL)
+    await until(lambda: process_gone(old_warm) and warm.pid != old_warm)
+    await warm.ready()
+    await register(server, "Zed")
+    assert hub.up and hub.process.pid == first and parent_of(first) == os.getpid()  # adopted by the server
+    assert "Zed" in registered_names(server.settings.data_dir)
+    # The hub dies: it is forked again, by the new warm parent, and the next registration goes through it.
+    os.kill(first, signal.SIGKILL)
+    await until(lambda: hub.up and hub.process is not None and hub.process.pid != first)
+    assert parent_of(hub.process.pid) == warm.pid and process_gone(first)
+    await register(server, "Amy")
+    assert {"Zed", "Amy"} <= registered_names(server.settings.data_dir)
+
+
+async def test_a_hub_the_warm_parent_cannot_fork_is_started_on_its_own(
+    start_server: ServerFactory, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from wom_tui.serve.warmparent import WarmParent
+
+    async def refused(*args: object, **kwargs: object) -> None:
+        raise OSError("no fork today")
+
+    monkeypatch.setattr(WarmParent, "spawn_hub", refused)
+    server = await start_server()
+    assert server.hub is not None and server.hub.process is not None
+    hub = server.hub.process.pid
+    assert parent_of(hub) == os.getpid()  # the server's own child: a fresh interpreter running the hub
+    assert "wom_tui.serve.hub" in Path(f"/proc/{hub}/cmdline").read_bytes().decode().split("\0")
+    await register(server, "Ivy")
+    assert "Ivy" in registered_names(server.settings.data_dir)
 
 
 async def test_sigterm_says_goodbye_to_every_game_and_leaves_no_process(tmp_path: Path) -> None:

@@ -16,7 +16,10 @@ The protocol (one JSON object per message on a ``socketpair``, fds with SCM_RIGH
 - warm → server ``{"id": N, "pid": P}`` with a pidfd for the child attached (so the server can still
   notice the child's end if the warm parent dies), or ``{"id": N, "error": "..."}``;
 - warm → server ``{"exited": P, "status": S}`` when a child ends (``status`` as asyncio's returncode);
-- warm → server ``{"ready": true}`` once warm.
+- warm → server ``{"ready": true}`` once warm;
+- server → warm ``{"op": "hub", "id": N, "path": SOCKET, "server": PID, "env": {...}, "fds": 2}`` with the read
+  end of the hub's standard input and the write end of its standard output attached: the server's hub
+  (:mod:`.hub`) forked at once, answered as a game is (its pid and a pidfd; ``exited`` when it ends).
 
 Each child leads its own session with the pty as controlling terminal, closes the socket, takes the
 session's environment and runs the game (:func:`wom_tui.launch.run_served`) with the settings the server
@@ -27,6 +30,7 @@ a server) as the key ``fingerprint`` the server verified (none: a guest), never 
 from __future__ import annotations
 
 import collections
+import contextlib
 import fcntl
 import json
 import logging
@@ -39,7 +43,7 @@ import sys
 import termios
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 log = logging.getLogger("wom_tui.serve")
@@ -143,6 +147,14 @@ def _leave_the_warm_parent(request: dict[str, Any], keep: set[int], started: int
         from .. import app
 
         app.after_first_paint = _say_started
+    _shed(request, keep)
+    sys.argv = ["wom-tui"]
+
+
+def _shed(request: dict[str, Any], keep: set[int]) -> None:
+    """Close every fd of the warm parent's but ``keep``, open the standard streams on fds 0–2 and take the
+    environment the request carries.
+    """
     for name in os.listdir("/proc/self/fd"):
         if int(name) not in keep:
             try:
@@ -155,7 +167,6 @@ def _leave_the_warm_parent(request: dict[str, Any], keep: set[int], started: int
     env = {str(key): str(value) for key, value in request.get("env", {}).items()}
     os.environ.clear()
     os.environ.update(env)
-    sys.argv = ["wom-tui"]
 
 
 def _become_game(request: dict[str, Any], slave: int, log: int | None = None, started: int | None = None) -> int:
@@ -229,6 +240,36 @@ def _become_web_game(request: dict[str, Any], stdin: int, stdout: int, log: int 
     return run_served(settings, None, WARM_LOG_FD)
 
 
+HUB_NAME = b"wom-tui hub"
+"""The hub's process name (``ps -o comm``, ``top``): forked from the warm parent, its command line is the warm
+parent's."""
+_PR_SET_NAME = 15
+
+
+def _become_hub(request: dict[str, Any], stdin: int, stdout: int) -> int:
+    """In the forked child of a hub request: the server's hub (:mod:`.hub`) on two pipes to the server, at the
+    server's priority and with its environment, in a session of its own; nothing of the warm parent's stays
+    open but its standard error (the server's log).
+    """
+    signal.set_wakeup_fd(-1)
+    for signum in (signal.SIGCHLD, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1):
+        signal.signal(signum, signal.SIG_DFL)
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # as in any Python program: a write to a closed socket raises
+    os.setsid()
+    os.dup2(stdin, 0)
+    os.dup2(stdout, 1)
+    _shed(request, {0, 1, 2})
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).prctl(_PR_SET_NAME, ctypes.c_char_p(HUB_NAME), 0, 0, 0)
+    from .hub import main
+
+    path, server = request.get("path"), request.get("server")
+    sys.argv = ["wom_tui.serve.hub", str(path)]
+    return main([str(path), "--server", str(int(server))]) if isinstance(server, int) else main([str(path)])
+
+
 def _say_started() -> None:
     """In a forked game, once its menu is on screen: tell the warm parent (the next game may start).
 
@@ -262,6 +303,25 @@ def _spawn(sock: socket.socket, request: dict[str, Any], fds: list[int], started
         return None
     slave = fds[0]
     log = fds[1] if len(fds) == 2 else None
+    if web:
+        return _fork(sock, request, fds, lambda: _become_web_game(request, fds[0], fds[1], fds[2], started))
+    return _fork(sock, request, fds, lambda: _become_game(request, slave, log, started))
+
+
+def _fork_hub(sock: socket.socket, request: dict[str, Any], fds: list[int]) -> int | None:
+    """Fork the server's hub for ``request`` (its stdin's read end and its stdout's write end attached), at
+    once: it does not queue behind the games starting.
+    """
+    if len(fds) != 2 or not isinstance(request.get("path"), str):
+        for fd in fds:
+            os.close(fd)
+        _send(sock, {"id": request.get("id"), "error": "expected a socket path and two pipes"})
+        return None
+    return _fork(sock, request, fds, lambda: _become_hub(request, fds[0], fds[1]))
+
+
+def _fork(sock: socket.socket, request: dict[str, Any], fds: list[int], become: Callable[[], int]) -> int | None:
+    """Fork a child that runs ``become()`` and exits with its status; tell the server its pid (with a pidfd)."""
     try:
         pid = os.fork()
     except OSError as exc:
@@ -272,10 +332,7 @@ def _spawn(sock: socket.socket, request: dict[str, Any], fds: list[int], started
     if pid == 0:
         status = 1
         try:
-            if web:
-                status = _become_web_game(request, fds[0], fds[1], fds[2], started)
-            else:
-                status = _become_game(request, slave, log, started)
+            status = become()
         except SystemExit as exc:
             status = exc.code if isinstance(exc.code, int) else 1
         except BaseException:  # noqa: BLE001 - the game's log gets the traceback; its status says it failed
@@ -399,11 +456,14 @@ def serve_forks(fd: int) -> int:
             while b"\n" in buffer:
                 line, buffer = buffer.split(b"\n", 1)
                 request = json.loads(line)
-                if request.get("op") == "spawn":
+                if request.get("op") in ("spawn", "hub"):
                     count = request.get("fds", 1)
                     count = count if isinstance(count, int) and 1 <= count <= MAX_FDS else 1
                     taken, fds = fds[:count], fds[count:]
-                    queue.add(request, taken)
+                    if request["op"] == "hub":
+                        _fork_hub(sock, request, taken)
+                    else:
+                        queue.add(request, taken)
         _reap(sock, queue.starting)
         queue.fork_what_may_start()
 

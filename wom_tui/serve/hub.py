@@ -40,7 +40,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..domain.store import Store, StoreError
 from ..domain.store.api import Listing, LiveChange, rating_of
@@ -54,6 +54,9 @@ from ..domain.table import Refused, SeatHolder, Table
 from ..domain.users import name_key
 from ..settings import Settings
 from .logsafe import log_formatter
+
+if TYPE_CHECKING:
+    from .warmparent import WarmChild, WarmParent
 
 log = logging.getLogger("wom_tui.hub")
 
@@ -703,7 +706,7 @@ def _peer(writer: asyncio.StreamWriter) -> int:
 # ---------------------------------------------------------------- the process
 
 
-async def _serve(settings: Settings, path: str) -> int:
+async def _serve(settings: Settings, path: str, server: int) -> int:
     from ..settings import open_store
 
     try:
@@ -741,13 +744,20 @@ async def _serve(settings: Settings, path: str) -> int:
         stop.set()
 
     threading.Thread(target=hear_the_server, name="hub-server", daemon=True).start()
+    # The server's end closes our standard input; its pid is watched as well (a pidfd, readable once it has
+    # ended): the hub may be the warm parent's child, not the server's.
+    try:
+        watched: int | None = os.pidfd_open(server)
+    except ProcessLookupError:
+        watched = None
+        server_gone()
+    if watched is not None:
+        loop.add_reader(watched, server_gone)
     print("ready", flush=True)
-    parent = os.getppid()
-    while not stop.is_set():
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(stop.wait(), 1.0)
-        if os.getppid() != parent:
-            server_gone()
+    await stop.wait()
+    if watched is not None:
+        loop.remove_reader(watched)
+        os.close(watched)
     await hub.close()
     if gone:
         # The server is gone (killed: it did not stop us): so is its hub, and the folder it made for our
@@ -760,12 +770,65 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m wom_tui.serve.hub SOCKET``, the settings as JSON on stdin (the server starts it)."""
     parser = argparse.ArgumentParser(prog="wom_tui.serve.hub")
     parser.add_argument("socket")
+    parser.add_argument("--server", type=int, default=None, metavar="PID",
+                        help="the server's pid: the hub ends with it (default: this process's parent)")
     options = parser.parse_args(argv)
     settings = Settings.from_json(json.loads(sys.stdin.readline()))
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(log_formatter(settings.log_format))  # one log with the server's, in its format
-    logging.basicConfig(level=logging.INFO, handlers=[handler])
-    return asyncio.run(_serve(settings, options.socket))
+    logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)  # (forked: not the warm parent's)
+    return asyncio.run(_serve(settings, options.socket, options.server or os.getppid()))
+
+
+class ForkedHub:
+    """The hub as the warm parent forked it, with what :class:`HubProcess` uses of an asyncio Process: ``pid``,
+    ``stdin``, ``stdout``, ``returncode``, ``wait()``, ``terminate()`` and ``kill()``.
+    """
+
+    def __init__(self, child: WarmChild, stdin: asyncio.StreamWriter, stdout: asyncio.StreamReader) -> None:
+        self.child, self.stdin, self.stdout = child, stdin, stdout
+        self.pid = child.pid
+
+    @classmethod
+    async def fork(cls, warm: WarmParent, path: str) -> ForkedHub:
+        """Ask ``warm`` to fork the hub listening at ``path``, on two new pipes (OSError if it cannot)."""
+        loop = asyncio.get_running_loop()
+        hub_in, ours_out = os.pipe()
+        ours_in, hub_out = os.pipe()
+        try:
+            child = await warm.spawn_hub(hub_in, hub_out, path, dict(os.environ))
+        except BaseException:
+            os.close(ours_out)
+            os.close(ours_in)
+            raise
+        finally:
+            os.close(hub_in)
+            os.close(hub_out)
+        stdout = asyncio.StreamReader()
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stdout), open(ours_in, "rb", buffering=0))
+        transport, protocol = await loop.connect_write_pipe(
+            asyncio.streams.FlowControlMixin, open(ours_out, "wb", buffering=0))
+        stdin = asyncio.StreamWriter(transport, protocol, None, loop)
+        hub = cls(child, stdin, stdout)
+        child._done.add_done_callback(lambda _: stdin.close())
+        return hub
+
+    @property
+    def returncode(self) -> int | None:
+        """Its exit status once it has ended (negative: the signal), else None."""
+        return self.child.returncode
+
+    async def wait(self) -> int:
+        """Wait for it to end; its exit status."""
+        return await self.child.wait()
+
+    def terminate(self) -> None:
+        """SIGTERM: it closes its store and ends."""
+        self.child.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        """SIGKILL."""
+        self.child.send_signal(signal.SIGKILL)
 
 
 class HubProcess:
@@ -777,7 +840,10 @@ class HubProcess:
         self.settings = settings
         self.folder = tempfile.mkdtemp(prefix="wom-hub-")
         self.path = os.path.join(self.folder, HUB_SOCKET)
-        self.process: asyncio.subprocess.Process | None = None
+        self.warm: WarmParent | None = None
+        """The server's warm parent, which forks the hub when it is up (it has imported what the hub runs);
+        else the hub is a fresh interpreter."""
+        self.process: asyncio.subprocess.Process | ForkedHub | None = None
         self.up = False
         """True while the hub answers (the server seats no new player while it does not)."""
         self.restarts = 0
@@ -790,10 +856,7 @@ class HubProcess:
         """Start the hub and wait until it listens; ``OSError`` with its reason if it cannot."""
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.path)
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "wom_tui.serve.hub", self.path, stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE, start_new_session=True,
-        )
+        process = await self._launch()
         assert process.stdin is not None and process.stdout is not None
         process.stdin.write(json.dumps(self.settings.as_json()).encode() + b"\n")
         # The server's own calls are trusted; then every running game, as verified (a restarted hub knows nobody).
@@ -810,6 +873,21 @@ class HubProcess:
         self.up = True
         if self._watcher is None or self._watcher.done():
             self._watcher = asyncio.ensure_future(self._watch())
+
+    async def _launch(self) -> asyncio.subprocess.Process | ForkedHub:
+        """The hub forked by the warm parent if it is up (a few milliseconds), else a fresh interpreter (about
+        0.2 CPU-seconds of imports).
+        """
+        warm = self.warm
+        if warm is not None and warm.up:
+            try:
+                return await ForkedHub.fork(warm, self.path)
+            except OSError as error:
+                log.info("the warm parent could not fork the hub (%s): starting it on its own", error)
+        return await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "wom_tui.serve.hub", self.path, stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, start_new_session=True,
+        )
 
     def vouch(self, pid: int, *, key: str | None = None, name: str | None = None) -> None:
         """Tell the hub that the game of process ``pid`` is the holder of the verified SSH ``key``, or the browser
@@ -870,7 +948,8 @@ class HubProcess:
             except asyncio.TimeoutError:
                 with contextlib.suppress(ProcessLookupError):
                     process.kill()
-                await process.wait()
+                with contextlib.suppress(asyncio.TimeoutError):  # (a forked hub's end is told by its warm parent)
+                    await asyncio.wait_for(process.wait(), 5)
         shutil.rmtree(self.folder, ignore_errors=True)
 
 

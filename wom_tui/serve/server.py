@@ -343,6 +343,8 @@ class GameServer:
         self.warm = WarmParent(warm_command, settings.warm_answer_timeout) if warm_command is not None else None
         if self.warm is not None:
             self.warm.hub = self.hub  # told who each game is (the hub checks the seats its moves name)
+            if self.hub is not None:
+                self.hub.warm = self.warm  # which forks it
         self.moderation = ModerationWatch(settings, lambda: list(self._seated), events=lambda: self.events)
         """Bans and retired names: who is turned away at sign-in, and whose open session is ended."""
         """The warm parent that forks each session's game (None: a server for tests that open no game,
@@ -402,20 +404,21 @@ class GameServer:
         # Before anything starts: a mistyped --operator-key stops the server at once, with the file named.
         self.operator_keys = read_operator_keys(self.settings.operator_keys)
         raise_descriptor_limit()  # every connection and game pipe is a descriptor: the most the system allows
-        # First, so that it could not hold the host key even if it were forked rather than exec'd.
+        # Both before the host key is read: neither could hold it, even forked. The warm parent first: it forks
+        # the hub, which then shares what both import instead of importing it again.
+        try:
+            if self.warm is not None:
+                await self.warm.start()
+        except OSError as exc:
+            raise ServeError(f"cannot start the game processes' parent: {exc}") from exc
         if self.hub is not None:
             try:
                 await self.hub.start()
             except OSError as exc:
                 await self.hub.close()
+                if self.warm is not None:
+                    await self.warm.close()
                 raise ServeError(f"cannot start the hub: {exc}") from exc
-        try:
-            if self.warm is not None:
-                await self.warm.start()
-        except OSError as exc:
-            if self.hub is not None:
-                await self.hub.close()
-            raise ServeError(f"cannot start the game processes' parent: {exc}") from exc
         try:
             await self.moderation.start()
             await self._listen()
@@ -438,10 +441,10 @@ class GameServer:
                 self._acceptor.close()
                 self._acceptor = None
             await self.moderation.close()
+            if self.hub is not None:  # a server that cannot start leaves no process behind (the hub first:
+                await self.hub.close()  # the warm parent, its parent, reports its end)
             if self.warm is not None:
-                await self.warm.close()  # a server that cannot start leaves no process behind
-            if self.hub is not None:
-                await self.hub.close()
+                await self.warm.close()
             raise
 
     async def _listen(self) -> None:
@@ -588,13 +591,13 @@ class GameServer:
             self._acceptor = None
         if self.web is not None:
             await self.web.close()
-        if self.warm is not None:
-            await self.warm.close()
         if self._line_store is not None:
             self._line_store.close()
             self._line_store = None
         if self.hub is not None:
-            await self.hub.close()
+            await self.hub.close()  # before the warm parent, its parent, which reports its end
+        if self.warm is not None:
+            await self.warm.close()
 
 
 async def serve_until_stopped(settings: Settings) -> int:

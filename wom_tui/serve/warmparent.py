@@ -14,6 +14,7 @@ import asyncio
 import json
 import logging
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -116,6 +117,14 @@ class WarmChild:
     async def wait(self) -> int:
         """Wait for the game to end; its exit status (negative: the signal that ended it)."""
         return await asyncio.shield(self._done)
+
+    def send_signal(self, signum: int) -> None:
+        """Send ``signum`` to the child through its pidfd (never to a process that took its pid since);
+        ProcessLookupError once it has ended.
+        """
+        if self._pidfd is None or self.returncode is not None:
+            raise ProcessLookupError(self.pid)
+        signal.pidfd_send_signal(self._pidfd, signum)
 
 
 class _Spare:
@@ -410,6 +419,13 @@ class WarmParent:
         """
         request = {"op": "spawn", "transport": "web", "settings": settings.as_json(), "name": name, "env": env}
         return self._vouch(await self._ask(request, [stdin, stdout, log_fd]), name=name)
+
+    async def spawn_hub(self, stdin: int, stdout: int, path: str, env: dict[str, str]) -> WarmChild:
+        """Fork the server's hub (:mod:`.hub`) listening at ``path``, reading the server's word on the pipe
+        ``stdin`` and saying it is ready on ``stdout``, with the environment ``env``; at once (it does not wait
+        behind the games starting). The caller still closes its copies of both fds. OSError if it cannot.
+        """
+        return await self._ask({"op": "hub", "path": path, "server": os.getpid(), "env": env}, [stdin, stdout])
 
     def _vouch(self, child: WarmChild, *, key: str | None = None, name: str | None = None) -> WarmChild:
         """Tell the hub who the new game is, as the server verified it (and that it is gone once it ends)."""
