@@ -3,12 +3,17 @@ it was. Anything else (the menu, a solo game) has nothing to wait for: its game 
 
 from __future__ import annotations
 
+import aiohttp
+import pytest
 from playwright.async_api import Browser
 
 from serve.conftest import until
 from serve.sshterm import MENU_TEXT, ServerFactory
+from wom_tui.domain.browser import hash_session_token, new_session_token
+from wom_tui.domain.store.folder.store import FolderStore
+from wom_tui.serve.web_auth import COOKIE
 
-from .conftest import open_tab
+from .conftest import open_socket_tab, open_tab
 from .test_page import page_url
 
 
@@ -67,3 +72,39 @@ async def test_a_tab_at_a_table_that_does_not_come_back_loses_its_game_after_the
     assert session.running  # waiting the seat grace for the tab
     await until(lambda: not session.running)
     assert server.sessions == [] and server.web.sessions == []
+
+
+async def test_a_signed_in_tab_opened_as_the_last_one_ends_its_game_gets_a_game_of_its_own(
+    start_server: ServerFactory, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The sign-in page leads to the game's page, and the player closes it and opens another tab: the closed tab's
+    game (at the menu: nothing to wait for) is ending, and the new tab must not take that dying game over (it
+    read nothing then: the game's goodbye, without a frame). The dying game's hang-up is held back to make
+    the moment as long as a loaded machine makes it."""
+    server = await start_server(web="127.0.0.1:0")
+    store = FolderStore(server.settings.data_dir)
+    store.register("Ada")
+    token = new_session_token()
+    store.redeem_browser_code(store.issue_browser_code("Ada"), hash_session_token(token), "127.0.0.1")
+    cookie = {"Cookie": f"{COOKIE}={token}"}
+    assert server.web is not None
+    async with aiohttp.ClientSession() as http:
+        first = await open_socket_tab(http, server, headers=cookie)
+        await first.wait_for_text(MENU_TEXT)
+        (dying,) = server.web.sessions
+        hang_up = dying._hang_up
+        monkeypatch.setattr(dying, "_hang_up", lambda: None)  # told to end; its game not stopped yet
+        try:
+            await first.socket.close()
+            await until(lambda: dying.ending)
+            second = await open_socket_tab(http, server, headers=cookie)
+            await second.wait_for_text(MENU_TEXT)
+            await second.wait_for_text("Ada")
+            assert dying.running and not dying.connected  # still ending, and not this tab's game
+        finally:
+            hang_up()
+        await until(lambda: not dying.running)
+        (playing,) = server.web.sessions
+        assert playing is not dying and playing.running
+        await second.type("x")
+        await second.wait_closed()

@@ -295,6 +295,11 @@ class WebSession(SeatedGame):
         """True while a tab's websocket is attached."""
         return self._socket is not None
 
+    @property
+    def ending(self) -> bool:
+        """True once the session is being ended (its game told to stop): no tab may take it over any more."""
+        return self._ending is not None
+
     def end(self, reason: str, farewell: str | None = None) -> None:
         """End the session: stop the game (SIGHUP, then SIGKILL), then say ``farewell`` and close the socket."""
         if self._ending:
@@ -624,7 +629,7 @@ class WebDoor:
         if name is None:
             return None
         waiting = [session for session in self._sessions.values()
-                   if session.name == name and not session.connected and session.running]
+                   if session.name == name and not session.connected and session.running and not session.ending]
         if not waiting:
             return None
         session = max(waiting, key=lambda candidate: candidate.started_at)
