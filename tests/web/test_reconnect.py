@@ -3,6 +3,8 @@ it was. Anything else (the menu, a solo game) has nothing to wait for: its game 
 
 from __future__ import annotations
 
+import secrets
+
 import aiohttp
 import pytest
 from playwright.async_api import Browser
@@ -74,13 +76,14 @@ async def test_a_tab_at_a_table_that_does_not_come_back_loses_its_game_after_the
     assert server.sessions == [] and server.web.sessions == []
 
 
+@pytest.mark.parametrize("same_tab", [False, True], ids=["another-tab", "same-tab"])
 async def test_a_signed_in_tab_opened_as_the_last_one_ends_its_game_gets_a_game_of_its_own(
-    start_server: ServerFactory, monkeypatch: pytest.MonkeyPatch,
+    start_server: ServerFactory, monkeypatch: pytest.MonkeyPatch, same_tab: bool,
 ) -> None:
-    """The sign-in page leads to the game's page, and the player closes it and opens another tab: the closed tab's
-    game (at the menu: nothing to wait for) is ending, and the new tab must not take that dying game over (it
-    read nothing then: the game's goodbye, without a frame). The dying game's hang-up is held back to make
-    the moment as long as a loaded machine makes it."""
+    """The sign-in page leads to the game's page, and the player closes it and opens another tab, or goes to the
+    sign-in page and back in the same tab: the game left at the menu (nothing to wait for) is ending, and the
+    tab must not take that dying game over (it read nothing then: the game's goodbye, without a frame). The
+    dying game's hang-up is held back to make the moment as long as a loaded machine makes it."""
     server = await start_server(web="127.0.0.1:0")
     store = FolderStore(server.settings.data_dir)
     store.register("Ada")
@@ -89,7 +92,8 @@ async def test_a_signed_in_tab_opened_as_the_last_one_ends_its_game_gets_a_game_
     cookie = {"Cookie": f"{COOKIE}={token}"}
     assert server.web is not None
     async with aiohttp.ClientSession() as http:
-        first = await open_socket_tab(http, server, headers=cookie)
+        tab = secrets.token_urlsafe(24)
+        first = await open_socket_tab(http, server, tab=tab, headers=cookie)
         await first.wait_for_text(MENU_TEXT)
         (dying,) = server.web.sessions
         hang_up = dying._hang_up
@@ -97,7 +101,7 @@ async def test_a_signed_in_tab_opened_as_the_last_one_ends_its_game_gets_a_game_
         try:
             await first.socket.close()
             await until(lambda: dying.ending)
-            second = await open_socket_tab(http, server, headers=cookie)
+            second = await open_socket_tab(http, server, tab=tab if same_tab else None, headers=cookie)
             await second.wait_for_text(MENU_TEXT)
             await second.wait_for_text("Ada")
             assert dying.running and not dying.connected  # still ending, and not this tab's game

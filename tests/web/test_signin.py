@@ -109,7 +109,7 @@ class _Waiting:
 
     def __init__(self, tab: str, name: str | None, connected: bool, started_at: float) -> None:
         self.tab, self.name, self.connected, self.started_at = tab, name, connected, started_at
-        self.running = True
+        self.running, self.ending = True, False
         self.label = f"web session #{tab[:3]}"
 
 

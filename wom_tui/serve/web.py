@@ -878,7 +878,10 @@ class WebDoor:
         host = self.client_address(request)
         socket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
         await socket.prepare(request)
-        session = self._sessions.get(tab) or self.reclaim(tab, name)
+        session = self._sessions.get(tab)
+        if session is not None and session.ending:
+            session = None  # its game is ending (this tab left it at the menu): the tab gets a game of its own
+        session = session or self.reclaim(tab, name)
         if session is not None and session.name != name:
             # This tab signed in (or out) since its game began: that game is not for who is here now.
             await self.hand_over(session)
