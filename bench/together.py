@@ -173,10 +173,12 @@ async def guess_to_panel(folder: Path, tables: int, players: int, guesses: int) 
                 for p, pilot in enumerate(row):
                     others = [other.app for other in row if other is not pilot]
                     want = round_ + 1
-                    # As a person waits to see the entry ready (their last guess counted, the keys on it): an
-                    # Enter sent while it was still being redrawn was lost once, and the bench waited 60 s.
+                    # As a person waits to see the entry ready (their last guess counted, the keys on it, the
+                    # entry emptied): an Enter sent while it was still being redrawn was lost once, and a guess
+                    # set just before the screen emptied the entry after the last one (under load) another time;
+                    # each time the bench waited 60 s.
                     await until(lambda a=pilot.app, n=round_: a.focused is not None and a.focused.id == "guess-input"
-                                and a.screen.view.seats[p].attempts_used == n,
+                                and a.screen.view.seats[p].attempts_used == n and not a.focused.value,
                                 what=lambda a=pilot.app: (a.screen, a.focused))
                     entry = pilot.app.screen.query_one("#guess-input")
                     entry.value = "WWWW"
