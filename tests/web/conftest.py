@@ -108,8 +108,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The browser tests run in one event loop, the loop their Playwright connection lives in: starting
     Playwright (its Node driver) and connecting to Chromium took about 0.4 CPU-seconds of every browser test.
     Both last as long as the worker runs browser tests (the package's scope), and end with them: the
-    driver's process and the loop's threads would be left running in a worker that later forks (the store's
-    process tests fork only a process without threads). Each test still starts servers of its own.
+    driver's process (and the thread that waits for it) would be left running in a worker that later forks
+    (the store's process tests fork only a process without threads; the loop's executor threads end with each
+    test, below). Each test still starts servers of its own.
     """
     one_loop = pytest.mark.asyncio(loop_scope="package")
     for item in items:
