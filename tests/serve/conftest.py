@@ -70,6 +70,20 @@ async def shared_server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterat
     await asyncio.wait_for(server.close(), WAIT)
 
 
+def socket_inodes(pid: int | str) -> set[str]:
+    """The sockets a process has open (``socket:[inode]``), from /proc."""
+    folder = Path(f"/proc/{pid}/fd")
+    found = set()
+    for entry in folder.iterdir():
+        try:
+            target = os.readlink(entry)
+        except OSError:
+            continue
+        if target.startswith("socket:"):
+            found.add(target)
+    return found
+
+
 async def until(condition: Callable[[], bool], timeout: float = WAIT, every: float = 0.02) -> None:
     """Wait (bounded) for a condition that nothing announces (no screen output, no event to await),
     looking ``every`` so many seconds."""

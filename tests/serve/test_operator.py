@@ -6,9 +6,7 @@ store and on PostgreSQL (two servers sharing one database)."""
 
 from __future__ import annotations
 
-import contextlib
 import os
-import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -17,7 +15,7 @@ import pytest
 from wom_tui.domain.presence import HEARTBEAT_INTERVAL, PRESENCE_STALE
 from wom_tui.domain.store import open_store
 
-from .conftest import serve_process, until
+from .conftest import serve_process, socket_inodes, until
 from .sshterm import MENU_TEXT, REGISTER_TEXT, Terminal, connect, new_key, open_terminal
 
 KICK_REACH = 5.0
@@ -184,9 +182,6 @@ def _hub_socket_of(server_pid: int) -> str:
     while tree:
         pid = tree.pop()
         tree += [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-        for fd in Path(f"/proc/{pid}/fd").iterdir():
-            with contextlib.suppress(OSError):
-                if (held := re.fullmatch(r"socket:\[(\d+)\]", os.readlink(fd))) and held.group(1) in bound:
-                    found.append(bound[held.group(1)])
+        found += [bound[inode] for held in socket_inodes(pid) if (inode := held[len("socket:["):-1]) in bound]
     assert len(set(found)) == 1, f"not one hub socket in the server's tree: {found}"
     return found[0]

@@ -16,27 +16,13 @@ import pytest
 
 from wom_tui.serve.server import GameServer
 
-from .conftest import process_gone, serve_process, session_ended, until
+from .conftest import process_gone, serve_process, session_ended, socket_inodes, until
 from .sshterm import (
     MENU_TEXT, REGISTER_TEXT, WAIT, ServerFactory, Terminal, connect, new_key, newest_session, open_terminal,
     registered_names,
 )
 
 GAME_TEXT = "Guess #1"
-
-
-def socket_inodes(pid: int | str) -> set[str]:
-    """The sockets a process has open (``socket:[inode]``), from /proc."""
-    folder = Path(f"/proc/{pid}/fd")
-    found = set()
-    for entry in folder.iterdir():
-        try:
-            target = os.readlink(entry)
-        except OSError:
-            continue
-        if target.startswith("socket:"):
-            found.add(target)
-    return found
 
 
 async def solo_game_with_a_lifeline(server: GameServer) -> tuple[Terminal, str]:

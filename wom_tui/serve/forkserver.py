@@ -30,7 +30,6 @@ a server) as the key ``fingerprint`` the server verified (none: a guest), never 
 from __future__ import annotations
 
 import collections
-import contextlib
 import fcntl
 import json
 import logging
@@ -80,15 +79,19 @@ def _offer_pages_for_merging() -> None:
     (``/sys/kernel/mm/ksm/run`` is 0, the default); turning it on is the operator's choice (its scanner
     takes some CPU). Kernels before 6.4 have no such call: nothing happens.
     """
+    if not _prctl(PR_SET_MEMORY_MERGE, 1):
+        log.info("the games' memory cannot be offered to the kernel's page merging (KSM) here")
+
+
+def _prctl(option: int, argument: object) -> bool:
+    """prctl(2) with one argument (an int, or bytes for a name); True if the kernel did it."""
     import ctypes
 
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        offered = libc.prctl(PR_SET_MEMORY_MERGE, 1, 0, 0, 0) == 0
+        value = ctypes.c_char_p(argument) if isinstance(argument, bytes) else argument
+        return bool(ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0) == 0)
     except (OSError, AttributeError):
-        offered = False
-    if not offered:
-        log.info("the games' memory cannot be offered to the kernel's page merging (KSM) here")
+        return False
 
 
 WARM_LOG_FD = 3
@@ -259,10 +262,7 @@ def _become_hub(request: dict[str, Any], stdin: int, stdout: int) -> int:
     os.dup2(stdin, 0)
     os.dup2(stdout, 1)
     _shed(request, {0, 1, 2})
-    import ctypes
-
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None).prctl(_PR_SET_NAME, ctypes.c_char_p(HUB_NAME), 0, 0, 0)
+    _prctl(_PR_SET_NAME, HUB_NAME)
     from .hub import main
 
     path, server = request.get("path"), request.get("server")
