@@ -340,3 +340,36 @@ async def test_textuals_own_driver_takes_such_bytes_too(monkeypatch: pytest.Monk
         os.close(master)
         for number, handler in signals.items():
             signal.signal(number, handler)
+
+
+async def test_a_terminal_that_hangs_up_is_a_hang_up() -> None:
+    """The terminal's far end goes (its window closed, its SSH connection dropped): the game is sent SIGHUP,
+    as the kernel sends it only to the leader of the terminal's session. A game started by a program that
+    waits for it (``make play``) does not lead it: it ran on with no terminal, and ``make`` waited for it.
+    """
+    signals = saved_signals()
+    loop = asyncio.get_running_loop()
+    hung_up = asyncio.Event()
+    loop.add_signal_handler(signal.SIGHUP, hung_up.set)
+    master, slave = os.openpty()
+    driver, inbox = quiet_driver(slave, tty=True, out=open(os.devnull, "w"))
+    driver.start_application_mode()
+    try:
+        thread = input_thread(driver)
+        os.write(master, b"ok")
+        await inbox.until(lambda: inbox.keys() == ["o", "k"])
+        assert not hung_up.is_set()
+        os.close(master)
+        master = -1
+        await asyncio.wait_for(hung_up.wait(), WAIT)
+        assert inbox.keys() == ["o", "k"]
+        _close(driver)
+        assert not thread.is_alive()
+    finally:
+        loop.remove_signal_handler(signal.SIGHUP)
+        driver._file.close()
+        os.close(slave)
+        if master >= 0:
+            os.close(master)
+        for number, handler in signals.items():
+            signal.signal(number, handler)

@@ -16,6 +16,10 @@ app wakes the thread through a pipe that it waits on beside the terminal: settin
 pipe. Everything else (the terminal modes, the writer thread, SIGWINCH, suspend and resume) is
 Textual's.
 
+A terminal that hangs up (its window closed, its connection dropped) is a hang-up: the thread sends the game
+SIGHUP, which the kernel sends only to the leader of the terminal's session; a game started by a program that
+waits for it (``make play``) is not that leader, and ran on with no terminal.
+
 Input that is not UTF-8 (a Latin-1 terminal, 8-bit meta keys, a client sending ``0xff``) is data, not an
 error: each invalid byte becomes U+FFFD, where Textual's strict decoder raised and ended the app with a
 traceback (https://github.com/Textualize/textual/issues/6456). :func:`tolerate_invalid_input` does the
@@ -31,6 +35,7 @@ import contextlib
 import functools
 import os
 import selectors
+import signal
 import threading
 from typing import Any
 
@@ -123,6 +128,7 @@ class QuietDriver(LinuxDriver):
         decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
         exit_event = self.exit_event
         process_message = self.process_message
+        hung_up_means_sighup = self.input_tty
 
         # The parser's deadline for the sequence it holds: Parser.feed sets _timeout_time when it waits for
         # the next character with a timeout (only after an ESC, for ESCDELAY), Parser.tick clears it once
@@ -144,8 +150,11 @@ class QuietDriver(LinuxDriver):
                         continue
                     raw = os.read(fileno, 1024 * 4)
                     if not raw:
-                        # End of input (a pipe, not a terminal): nothing more will come; wait for the exit.
+                        # End of input: nothing more will come. From a pipe, wait for the exit; from a terminal,
+                        # the terminal hung up (its window closed, its connection dropped).
                         selector.unregister(fileno)
+                        if hung_up_means_sighup:
+                            _hang_up()
                         continue
                     data = decode(raw)
                     if data:  # "" only while a character's UTF-8 bytes are still arriving
@@ -164,6 +173,16 @@ class QuietDriver(LinuxDriver):
             except (EOFError, ParseError):
                 pass
 
+
+
+def _hang_up() -> None:
+    """The game's terminal hung up: SIGHUP the game, as the kernel does only when the game leads the terminal's
+    session. Started by another program that waits for it (``make play``, a script), the game is not the
+    leader and got no signal: without this it ran on, with no terminal, and so did its parent. A game that
+    handles SIGHUP (a served one parts its session) handles this one alike; any other ends, as its leader
+    would have.
+    """
+    os.kill(os.getpid(), signal.SIGHUP)
 
 
 def _replacing_decoder(encoding: str) -> Any:
