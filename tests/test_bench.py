@@ -29,6 +29,7 @@ TINY: dict[str, list[str]] = {
     "arcade_match.py": ["--players", "4", "--within", "0.5", "--json"],
     "arena.py": ["--players", "4", "--minutes", "5", "--join-within", "10", "--step", "1", "--json"],
     "arcade.py": ["--games", "200", "--players", "30", "--crowd", "4", "--within", "0.5", "--json"],
+    "fork_copy.py": ["--json"],
     "fuzz.py": ["--events", "20", "--seed", "7"],
     "line_load.py": ["1", "--json"],
     "live.py": ["--tiny"],
@@ -64,6 +65,9 @@ KEYS: dict[str, set[str]] = {
     "arena.py": {"arena_wait_median_s", "arena_wait_p95_s", "left_alone", "repeat_pairings", "standings_match"},
     "ban_reach.py": {"kick_reach_p95_s", "ban_to_every_session_p95_ms"},
     "documents.py": {"users_decode_ms", "games_decode_ms", "games_ms", "tables_ms", "solo_ms"},
+    # (page frame numbers are root's to read: without them the bench says what it can)
+    "fork_copy.py": ({"copied_mib", "new_mib", "copied_by_type_mib", "idle_copied_mib"} if os.geteuid() == 0
+                     else {"private_mib", "idle_private_mib"}),
     "line_load.py": {"sessions", "tui_pss_per_session_mib", "line_pss_per_session_mib", "tui_cpu_per_session_s",
                      "line_cpu_per_session_s", "tui_cpu_per_guess_ms", "line_cpu_per_guess_ms", "tui_guess_p95_ms",
                      "line_guess_p95_ms"},
