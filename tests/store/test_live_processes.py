@@ -224,7 +224,7 @@ def test_a_server_killed_at_any_moment_on_postgresql_leaves_no_table_stuck_and_n
         games = CTX.Value("i", 0)
         worker = CTX.Process(target=play_forever, args=(url, games))
         start_all([worker])
-        wait_until(lambda: games.value >= 1, "a first game")
+        wait_until(lambda: games.value >= 1, "a first game", process=worker)
         assert worker.is_alive(), f"the player died on its own (exit code {worker.exitcode})"
         until = time.perf_counter() + rng.uniform(0, 0.03)
         while time.perf_counter() < until:

@@ -28,20 +28,39 @@ def start_all(children) -> None:
     """Start forked ``children``, from a process with no thread but its main one: a fork copies only the
     forking thread, so a lock another thread held then (a store's connection pool, its scheduler) stays held
     in the child, which hung once on a loaded machine. Close the stores opened here first
-    (``store_factory.close()``)."""
+    (``store_factory.close()``).
+
+    Each child can be asked for its Python stack (SIGUSR2: every thread's, to this test's standard error),
+    which ``wait_until`` does for a child that is still there when it gives up.
+    """
+    import faulthandler
     import threading
 
     others = [thread.name for thread in threading.enumerate() if thread is not threading.main_thread()]
     assert not others, f"threads alive at a fork (close the stores first): {others}"
-    for child in children:
-        child.start()
+    faulthandler.register(STACK_SIGNAL, file=2, all_threads=True)  # (fd 2: the test's captured standard error)
+    try:
+        for child in children:
+            child.start()
+    finally:
+        faulthandler.unregister(STACK_SIGNAL)  # (the children keep it)
 
 
-def wait_until(condition, what: str, timeout: float = TIMEOUT) -> None:
-    """Poll ``condition`` until it holds; ``AssertionError`` naming ``what`` after ``timeout`` seconds."""
+STACK_SIGNAL = signal.SIGUSR2
+
+
+def wait_until(condition, what: str, timeout: float = TIMEOUT, process=None) -> None:
+    """Poll ``condition`` until it holds; ``AssertionError`` naming ``what`` after ``timeout`` seconds, or at
+    once if ``process`` (a child of ``start_all``) ends first. A ``process`` still there after the timeout is
+    asked for its stack first (in the test's captured standard error): what it was stuck on."""
     deadline = time.monotonic() + timeout
     while not condition():
+        if process is not None and not process.is_alive():
+            raise AssertionError(f"the process ended (exit code {process.exitcode}) before {what}")
         if time.monotonic() > deadline:
+            if process is not None:
+                os.kill(process.pid, STACK_SIGNAL)
+                process.join(2.0)  # (a failure's diagnosis: time for the child to write its stack)
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.0002)
 
