@@ -29,32 +29,19 @@ import gc
 import json
 import os
 import signal
-import struct
 import sys
 from collections import Counter
 from pathlib import Path
 
-PAGE = 4096
-PRESENT = 1 << 63
-FRAME = (1 << 55) - 1
+import pages
+
+PAGE = pages.PAGE
 MIB = 1024 * 1024
 
 
 def frames(pid: int) -> dict[int, int]:
     """The present pages of ``pid``'s writable mappings: address -> page frame number (0 unless root)."""
-    pages: dict[int, int] = {}
-    with open(f"/proc/{pid}/pagemap", "rb") as pagemap:
-        for line in Path(f"/proc/{pid}/maps").read_text().splitlines():
-            parts = line.split(None, 5)
-            if "w" not in parts[1]:
-                continue
-            low, high = (int(x, 16) for x in parts[0].split("-"))
-            pagemap.seek(low // PAGE * 8)
-            data = pagemap.read((high - low) // PAGE * 8)
-            for index, entry in enumerate(struct.unpack(f"{len(data) // 8}Q", data)):
-                if entry & PRESENT:
-                    pages[low + index * PAGE] = entry & FRAME
-    return pages
+    return {address: frame for address, (_, frame) in pages.frames(pid).items()}
 
 
 def private_kib(pid: int) -> int:

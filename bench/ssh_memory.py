@@ -23,18 +23,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
-import struct
 import tempfile
 from pathlib import Path
 
 import asyncssh
+from pages import PAGE, frames
 from ssh_load import KEYS, MENU_TEXT, PREFIX, REGISTER_TEXT, connect_guest, start_server, tree_pids
 
 from wom_tui.serve.forkserver import HUB_NAME
 
-PAGE = 4096
-PRESENT = 1 << 63
-FRAME = (1 << 55) - 1
 
 
 def kind_of(name: str) -> str:
@@ -79,24 +76,6 @@ def command_line(pid: int) -> str:
         return ""
 
 
-def frames(pid: int) -> dict[int, tuple[str, int]]:
-    """Present pages of ``pid``'s writable mappings: address -> (kind, page frame number; 0 unless root)."""
-    pages: dict[int, tuple[str, int]] = {}
-    with open(f"/proc/{pid}/pagemap", "rb") as pagemap:
-        for line in Path(f"/proc/{pid}/maps").read_text().splitlines():
-            parts = line.split(None, 5)
-            if "w" not in parts[1]:
-                continue
-            low, high = (int(x, 16) for x in parts[0].split("-"))
-            kind = kind_of(parts[5].strip() if len(parts) > 5 else "")
-            pagemap.seek(low // PAGE * 8)
-            data = pagemap.read((high - low) // PAGE * 8)
-            for index, entry in enumerate(struct.unpack(f"{len(data) // 8}Q", data)):
-                if entry & PRESENT:
-                    pages[low + index * PAGE] = (kind, entry & FRAME)
-    return pages
-
-
 def ksm_state() -> str:
     """Whether the kernel's same-page merging runs here, and how many pages it shares now."""
     folder = Path("/sys/kernel/mm/ksm")
@@ -137,11 +116,11 @@ async def measure(n: int, wait: float = 1.0) -> None:
             kinds = {pid: by_kind(pid) for pid in pids}
             split = None
             if warm and games:
-                parent = frames(warm[0])
+                parent = frames(warm[0], kind_of)
                 if any(frame for _, frame in parent.values()):
                     split = {"shared with the warm parent": 0, "copied from the warm parent": 0, "new": 0}
                     for pid in games:
-                        for address, (_kind, frame) in frames(pid).items():
+                        for address, (_kind, frame) in frames(pid, kind_of).items():
                             if address not in parent:
                                 split["new"] += 1
                             elif parent[address][1] == frame:

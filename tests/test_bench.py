@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 
-HELPERS = {"livefeed.py"}
+HELPERS = {"livefeed.py", "pages.py"}
 """Modules the benches share, not benches themselves."""
 
 TINY: dict[str, list[str]] = {
