@@ -12,7 +12,8 @@ import pytest
 from memory_tmp import tmp_path, tmp_path_factory  # data folders in memory (memory_tmp.py)
 from wom_tui.domain.identity import Identity
 from wom_tui.domain.store import open_store
-from wom_tui.line import MAX_LINE, LineSession
+from wom_tui.line.engine import LineSession
+from wom_tui.line.words import MAX_LINE
 from wom_tui.settings import Settings
 
 ESCAPE = re.compile(r"[\x00-\x1f\x7f-\x9f]")

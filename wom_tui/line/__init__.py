@@ -3,10 +3,6 @@ and braille displays, over any front end (a terminal's standard input and output
 
 :class:`~.engine.LineSession` is the engine a front end drives; :mod:`.words` the wording every line goes
 through. This floor sits beside the app: it imports the domain, the store's role protocols and the settings,
-never Textual, Rich or a screen.
+never Textual, Rich or a screen. The package itself loads neither: a server that only offers line mode loads
+the engine (and the rules' solvers with it) when a line session starts.
 """
-
-from .engine import LineSession, Write
-from .words import MAX_INPUT, MAX_LINE
-
-__all__ = ["MAX_INPUT", "MAX_LINE", "LineSession", "Write"]

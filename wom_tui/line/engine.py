@@ -53,7 +53,7 @@ from ..domain.users import NameRejected
 from ..domain.variant_game import VariantGame
 from ..domain.variants import Variant
 from ..domain.words import counted
-from .words import MAX_INPUT, clean, colour_word, guess_line, listing, rules_words, share_words, split, spoken_code
+from .words import LINE_FORM, MAX_INPUT, clean, colour_word, guess_line, listing, rules_words, share_words, split, spoken_code
 
 if TYPE_CHECKING:
     from ..domain.identity import Identity
@@ -65,8 +65,6 @@ T = TypeVar("T")
 Write = Callable[[str], None]
 """Shows one line (see the module)."""
 
-LINE_FORM = "line"
-"""Where an identity's choice of line mode is remembered (``store.choices(key, "line")``)."""
 
 HELP = (
     "Games: solo [rules], daily [digits], quick (quick match), flip (the computer breaks your code).",

@@ -12,6 +12,8 @@ from collections.abc import Iterable, Sequence
 from ..domain.codes import Feedback, Ruleset
 from ..domain.words import counted
 
+LINE_FORM = "line"
+"""Where an identity's choice of line mode is remembered (``store.choices(key, "line")``)."""
 MAX_LINE = 120
 """The longest line line mode writes (a braille display's line is 40 or 80 cells; a wider one wraps)."""
 MAX_INPUT = 200

@@ -1,6 +1,6 @@
 """Line mode over SSH (``ssh -t -p 2222 host line``): the line engine as a task of the server, no game process.
 
-A line session costs no fork and no Textual: its :class:`~..line.LineSession` runs on the server's own event
+A line session costs no fork and no Textual: its :class:`~..line.engine.LineSession` runs on the server's own event
 loop and reaches the store through the server's one :class:`~..domain.store.remote.HubStore` (the hub, as
 every game does; docs/serve.md, *Line mode*). This module is the SSH side: :class:`LineEditor` turns what
 the client sends into whole lines (echoing them when the client's terminal is raw, ``ssh -t``, with only
@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING
 
 from ..domain.identity import Identity
 from ..domain.store.api import StoreError
-from ..line.engine import LINE_FORM, LineSession
-from ..line.words import MAX_INPUT, clean
+from ..line.words import LINE_FORM, MAX_INPUT, clean
 
 if TYPE_CHECKING:
     from ..domain.store.api import Store
+    from ..line.engine import LineSession
     from ..settings import Settings
 
 log = logging.getLogger("wom_tui.serve")
@@ -129,6 +129,8 @@ class LineFront:
 
     async def run(self) -> None:
         """Sign in as the verified key's name, run the engine until the player quits, then close it."""
+        from ..line.engine import LineSession  # (the engine and the rules it plays by: once a line session starts)
+
         identity = await identify(self.store, self.fingerprint)
         self.name = identity.name
         session = self.session = LineSession(self.store, self.settings, identity, self._write,

@@ -38,8 +38,8 @@ from .moderation import ModerationWatch, moderation_fields
 from .session import SHUTTING_DOWN, GameSession, describe_seconds
 from .hub import HubProcess
 from .warmparent import WARM_COMMAND, WarmChild, WarmParent
-from .webguard import descriptor_limit as _descriptor_limit
-from .webguard import raise_descriptor_limit
+from .descriptors import descriptor_limit as _descriptor_limit
+from .descriptors import raise_descriptor_limit
 
 if TYPE_CHECKING:
     from ..domain.store.api import Store

@@ -5,7 +5,7 @@ keyboard) where each line of the game appears as a paragraph, and a form with on
 no terminal, readable without its stylesheet. ``line.js`` focuses the field, sends each line typed and
 appends each line the game says; without JavaScript the page says it needs it.
 
-Each tab runs one :class:`~wom_tui.line.LineSession` (the engine every line front end drives) in the server's
+Each tab runs one :class:`~wom_tui.line.engine.LineSession` (the engine every line front end drives) in the server's
 own process, on the store its SSH line sessions share (``GameServer.line_store``): no game process to fork,
 which is what makes line mode cheap. Its identity is the browser's
 signed-in session cookie (:mod:`.web_auth`) or a guest, exactly as for the terminal page; it holds a seat
@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from aiohttp import web
 
 from ..domain.identity import Identity
-from ..line import MAX_INPUT, LineSession
+from ..line.engine import LineSession
+from ..line.words import MAX_INPUT
 from .events import Who
 from .session import SeatedGame, describe_seconds
 from .lines import NOT_READING, QUEUED

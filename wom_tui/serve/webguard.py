@@ -20,7 +20,6 @@ import json
 import ipaddress
 import logging
 import re
-import resource
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -30,31 +29,11 @@ from urllib.parse import urlsplit
 from aiohttp import WSMsgType, web
 from aiohttp.http_exceptions import HttpProcessingError
 
+from .descriptors import descriptor_limit
 from .events import extra
 from .logsafe import clean
 
 log = logging.getLogger("wom_tui.serve")
-
-
-def descriptor_limit() -> int:
-    """The process's soft limit on open descriptors (RLIMIT_NOFILE)."""
-    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    return soft if soft != resource.RLIM_INFINITY else 1 << 20
-
-
-def raise_descriptor_limit() -> tuple[int, int]:
-    """Raise the soft RLIMIT_NOFILE to the hard one (logged with both); the (soft, hard) in force after."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft != hard:
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-        except (ValueError, OSError) as exc:
-            log.warning("descriptors: cannot raise the limit from %d to %d: %s", soft, hard, exc)
-            return soft, hard
-        log.info("descriptors: soft limit raised from %d to the hard limit %d", soft, hard)
-        return hard, hard
-    log.info("descriptors: limit %d (soft and hard)", soft)
-    return soft, hard
 
 
 class RefusalLog:
