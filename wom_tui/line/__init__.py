@@ -3,6 +3,6 @@ and braille displays, over any front end (a terminal's standard input and output
 
 :class:`~.engine.LineSession` is the engine a front end drives; :mod:`.words` the wording every line goes
 through. This floor sits beside the app: it imports the domain, the store's role protocols and the settings,
-never Textual, Rich or a screen. The package itself loads neither: a server that only offers line mode loads
-the engine (and the rules' solvers with it) when a line session starts.
+never Textual, Rich or a screen. Importing the package loads neither module: the server loads the engine (and
+the rules' solvers with it) when its first line session starts.
 """
