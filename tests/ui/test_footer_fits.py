@@ -48,7 +48,8 @@ async def test_the_footer_opens_out_again_when_the_terminal_grows(app) -> None:
 
 async def test_at_60x20_the_palette_key_gives_up_its_word_for_the_screens_own_keys(app) -> None:
     # The scoreboard's nine keys need 63 columns even closed up: without the palette's word, the tabs'
-    # keys show (before: "h H", cut); the last, m Stats, is cut ("m St") and stays on the menu and in F1 Help.
+    # keys show (before: "h H", cut); the last, m Stats, does not fit whole and is left out (it stays on the
+    # menu and in F1 Help).
     async with app.run_test(size=(60, 20)) as pilot:
         await pilot.press("s")
         await wait_for(pilot, lambda: type(pilot.app.screen).__name__ == "ScoreboardScreen"
@@ -57,3 +58,29 @@ async def test_at_60x20_the_palette_key_gives_up_its_word_for_the_screens_own_ke
         assert "r Rank h Hall" in line and "palette" not in line
         await pilot.resize_terminal(100, 30)
         await wait_for(pilot, lambda: "palette" in footer_line(pilot.app), message="the palette's word at 100 columns")
+
+
+def shown_labels(app) -> list[str]:
+    """The footer's keys on show but the palette's (those that did not fit are left out), as the player reads them."""
+    footer = app.screen.query_one(Footer)
+    return [f"{key.key_display} {key.description}".strip() for key in footer.query(FooterKey)
+            if key.display and not key.has_class("-command-palette")]
+
+
+async def test_at_60_columns_no_key_shows_cut_on_either_side_of_the_palettes_key(app) -> None:
+    # A solo game's keys need 66 columns closed up. F1 Help ran on beneath the palette's key, which keeps one
+    # cell of margin at the edge: the row ended "F4 Notes ▏^pH". Every key shown is whole and the row ends with
+    # the palette's key, at 60 columns and at 52, where one key more is left out.
+    async with app.run_test(size=(60, 20)) as pilot:
+        await solo_game_under_way(pilot)
+        shown: dict[int, list[str]] = {}
+        for width in (60, 52):
+            if width != 60:
+                await pilot.resize_terminal(width, 20)
+            await wait_for(pilot, lambda: tuple(pilot.app.screen.outer_size) == (width, 20)
+                           and screen_lines(pilot.app)[-1].endswith("^p")
+                           and footer_line(pilot.app) == " ".join(shown_labels(pilot.app)) + " ▏^p",
+                           message=f"every key whole at {width} columns: {footer_line(pilot.app)!r}")
+            shown[width] = shown_labels(pilot.app)
+        assert "F1 Help" not in shown[60] and "F4 Notes" in shown[60]
+        assert shown[52] == shown[60][:-1]

@@ -2,7 +2,8 @@
 
 It forgets the FooterKeys it has thrown away, and it rebuilds its keys only when what it shows
 has changed. It also closes up its keys (Textual's ``compact`` style) on a terminal too narrow for them
-at the usual spacing, so that the last keys and the palette's are not cut off.
+at the usual spacing, so that the last keys and the palette's are not cut off; on one too narrow even
+then, the palette's key goes without its word and the keys that still do not fit whole are left out.
 
 Textual 8's Footer recomposes its FooterKeys whenever the active bindings change (every screen
 opened or closed). Each FooterKey data-binds ``compact`` to the Footer, which puts a watcher in the
@@ -38,8 +39,9 @@ class Footer(TextualFooter):
     """
 
     _shown: Any = None
-    _fitted: tuple[bool, bool] = (False, False)
-    """Whether the keys were closed up, and the palette's word left out, at the last compose."""
+    _fitted: tuple[bool, bool, int | None] = (False, False, None)
+    """Whether the keys were closed up, and the palette's word left out, at the last compose; and then how many
+    keys fitted beside it."""
 
     def compose(self) -> ComposeResult:
         """Textual's keys, each made with the Footer's ``compact`` already set.
@@ -50,14 +52,18 @@ class Footer(TextualFooter):
         changes are no-ops; the data binding still follows later changes of ``compact``.
         """
         bare_palette = False
+        fit: int | None = None
         if self._bindings_ready and self.is_attached:
             width = self.app.size.width
             self.set_reactive(TextualFooter.compact, self._too_narrow(width))
             self.set_class(self.compact, "-compact", update=False)
-            # Closed up and still too wide: the palette's key goes without its word (F1 Help names it).
+            # Closed up and still too wide: the palette's key goes without its word (F1 Help names it), and
+            # the keys that would run on beneath it are left out (each stays in F1 Help and on its screen).
             bare_palette = self._too_narrow(width, compact=True)
-            self._fitted = (self.compact, bare_palette)
+            fit = self._keys_that_fit(width) if bare_palette else None
+            self._fitted = (self.compact, bare_palette, fit)
         compact = self.compact
+        keys = 0
         if not self._bindings_ready and self.is_attached and getattr(self.screen, "FOOTER_AT_ONCE", False):
             # Textual's Footer composes empty and fills in only once its screen says its bindings are
             # ready, after the screen's first paint: the screen is laid out and drawn a second time just
@@ -71,6 +77,9 @@ class Footer(TextualFooter):
             if isinstance(widget, FooterKey) and "compact" in (widget._reactive_connect or {}):
                 widget.set_reactive(FooterKey.compact, compact)
                 widget.set_class(compact, "-compact", update=False)
+                if fit is not None and keys >= fit:
+                    widget.display = False
+                keys += 1
             elif bare_palette and isinstance(widget, FooterKey) and widget.has_class("-command-palette"):
                 widget.description = ""
             yield widget
@@ -115,11 +124,36 @@ class Footer(TextualFooter):
                 needed += cell_len(shown) + 1 + cell_len(binding.description) + (1 if compact else 2)
         return needed > width
 
+    def _keys_that_fit(self, width: int) -> int:
+        """How many of the shown keys, closed up, fit whole in ``width`` cells beside the palette's bare key
+        (its border, its key and the one cell of margin it keeps at the edge). Those after them ran on beneath
+        the palette's key and showed as a stray letter or two on either side of it.
+        """
+        app = self.app
+        palette = app.COMMAND_PALETTE_BINDING
+        room = width
+        widths: list[int] = []
+        actions: set[str] = set()
+        for key, (_node, binding, _enabled, _tooltip) in self.screen.active_bindings.items():
+            shown = app.get_key_display(binding)
+            if key == palette and self.show_command_palette and app.ENABLE_COMMAND_PALETTE:
+                room -= 1 + cell_len(shown) + 1
+            elif binding.show and binding.action not in actions:
+                actions.add(binding.action)
+                widths.append(cell_len(shown) + 1 + cell_len(binding.description))
+        fit, end = 0, 0
+        for needed in widths:
+            if end + needed > room:
+                break
+            fit, end = fit + 1, end + needed + 1  # (one cell of margin between two keys)
+        return fit
+
     def on_resize(self, event: events.Resize) -> None:
         """Close up the keys when the terminal became too narrow for them, open them out when it is wide again."""
         if self._bindings_ready and self.is_attached:
             width = event.size.width
-            if (self._too_narrow(width), self._too_narrow(width, compact=True)) != self._fitted:
+            bare = self._too_narrow(width, compact=True)
+            if (self._too_narrow(width), bare, self._keys_that_fit(width) if bare else None) != self._fitted:
                 self._shown = None  # (compose again, whatever the bindings)
                 self.call_after_refresh(self.recompose)
 
