@@ -9,6 +9,7 @@ import json
 import os
 import re
 import secrets
+import select
 import signal
 import shutil
 import subprocess
@@ -62,28 +63,36 @@ def chromium_endpoint() -> Iterator[str]:
     starting one took about a second of every browser test. Each test connects to it and works in
     contexts of its own (cookies, storage, viewport), which it closes at its end."""
     profile = tempfile.mkdtemp(prefix="wom-chromium-")
-    said = Path(profile) / "stderr"  # a file, not a pipe: no thread of ours reads it (the store tests fork)
-    with said.open("wb") as stderr:
-        process = subprocess.Popen(
-            [chromium_path(), *BROWSER_FLAGS, "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
-             f"--user-data-dir={profile}/profile", "about:blank"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr,
-            start_new_session=True,  # Debian's chromium-headless-shell is a shell script running the browser as
-            # its child: ended as a group, or the browser outlives the test session (it did, one per run)
-        )
+    process = subprocess.Popen(
+        [chromium_path(), *BROWSER_FLAGS, "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
+         f"--user-data-dir={profile}", "about:blank"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        start_new_session=True,  # Debian's chromium-headless-shell is a shell script running the browser as
+        # its child: ended as a group, or the browser outlives the test session (it did, one per run)
+    )
+    drain: subprocess.Popen[bytes] | None = None
     try:
-        deadline = time.monotonic() + WAIT
-        while not (match := re.search(r"DevTools listening on (ws://\S+)", said.read_text(errors="replace"))):
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"chromium-headless-shell did not start: {said.read_text(errors='replace')[-2000:]}")
-            time.sleep(0.02)  # between looks at what it said
-        yield match.group(1)
+        assert process.stderr is not None
+        said, deadline = b"", time.monotonic() + WAIT
+        while not (match := re.search(rb"DevTools listening on (ws://\S+)", said)):
+            ready, _, _ = select.select([process.stderr], [], [], max(0.0, deadline - time.monotonic()))
+            chunk = os.read(process.stderr.fileno(), 65536) if ready else b""
+            if not chunk:  # (its end, or WAIT seconds without a word)
+                raise AssertionError(f"chromium-headless-shell did not start: {said.decode(errors='replace')[-2000:]}")
+            said += chunk
+        # What it says from now on is read by a process of its own (so that a full pipe never stalls it), not by
+        # a thread of ours: the store's tests fork only a process without threads.
+        drain = subprocess.Popen(["cat"], stdin=process.stderr, stdout=subprocess.DEVNULL)
+        process.stderr.close()
+        yield match.group(1).decode()
     finally:
         _end_group(process)
+        if drain is not None:
+            drain.wait()  # (it ends with the pipe, once the browser has)
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def _end_group(process: subprocess.Popen[str]) -> None:
+def _end_group(process: subprocess.Popen[bytes]) -> None:
     """Stop ``process`` and everything in its session: SIGTERM, then SIGKILL after 10 s."""
     for sig in (signal.SIGTERM, signal.SIGKILL):
         with contextlib.suppress(ProcessLookupError):
