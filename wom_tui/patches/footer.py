@@ -54,14 +54,11 @@ class Footer(TextualFooter):
         bare_palette = False
         fit: int | None = None
         if self._bindings_ready and self.is_attached:
-            width = self.app.size.width
-            self.set_reactive(TextualFooter.compact, self._too_narrow(width))
+            closed_up, bare_palette, fit = self._fitted = self._fit(self.app.size.width)
+            self.set_reactive(TextualFooter.compact, closed_up)
             self.set_class(self.compact, "-compact", update=False)
             # Closed up and still too wide: the palette's key goes without its word (F1 Help names it), and
             # the keys that would run on beneath it are left out (each stays in F1 Help and on its screen).
-            bare_palette = self._too_narrow(width, compact=True)
-            fit = self._keys_that_fit(width) if bare_palette else None
-            self._fitted = (self.compact, bare_palette, fit)
         compact = self.compact
         keys = 0
         if not self._bindings_ready and self.is_attached and getattr(self.screen, "FOOTER_AT_ONCE", False):
@@ -105,55 +102,48 @@ class Footer(TextualFooter):
             ),
         )
 
-    def _too_narrow(self, width: int, *, compact: bool = False) -> bool:
-        """Whether the shown keys, at Textual's usual spacing (or ``compact``), need more than ``width`` cells.
+    def _fit(self, width: int) -> tuple[bool, bool, int | None]:
+        """How the shown keys fit in ``width`` cells: whether they are closed up (Textual's ``compact``), whether
+        the palette's key goes bare even so, and then how many keys fit whole beside it (else None).
 
-        A key takes its key, a space and its description, and two cells more (its padding, or when
-        compact one cell of margin); the palette's key (docked right) takes its border too.
+        A key takes its key, a space and its description, and two cells more (its padding, or when closed up
+        one cell of margin); the palette's key (docked right) takes its border too, and bare, one cell of margin
+        at the edge. The keys after those that fit whole beside it ran on beneath it and showed as a stray
+        letter or two on either side of it.
         """
         app = self.app
         palette = app.COMMAND_PALETTE_BINDING
-        needed = 0
+        palette_key: tuple[int, int] | None = None  # (its key's cells, its word's)
+        keys: list[int] = []
         actions: set[str] = set()
         for key, (_node, binding, _enabled, _tooltip) in self.screen.active_bindings.items():
-            shown = app.get_key_display(binding)
+            shown = cell_len(app.get_key_display(binding))
             if key == palette and self.show_command_palette and app.ENABLE_COMMAND_PALETTE:
-                needed += 1 + cell_len(shown) + 1 + cell_len(binding.description) + (0 if compact else 1)
+                palette_key = (shown, cell_len(binding.description))
             elif binding.show and binding.action not in actions:
                 actions.add(binding.action)
-                needed += cell_len(shown) + 1 + cell_len(binding.description) + (1 if compact else 2)
-        return needed > width
+                keys.append(shown + 1 + cell_len(binding.description))
 
-    def _keys_that_fit(self, width: int) -> int:
-        """How many of the shown keys, closed up, fit whole in ``width`` cells beside the palette's bare key
-        (its border, its key and the one cell of margin it keeps at the edge). Those after them ran on beneath
-        the palette's key and showed as a stray letter or two on either side of it.
-        """
-        app = self.app
-        palette = app.COMMAND_PALETTE_BINDING
-        room = width
-        widths: list[int] = []
-        actions: set[str] = set()
-        for key, (_node, binding, _enabled, _tooltip) in self.screen.active_bindings.items():
-            shown = app.get_key_display(binding)
-            if key == palette and self.show_command_palette and app.ENABLE_COMMAND_PALETTE:
-                room -= 1 + cell_len(shown) + 1
-            elif binding.show and binding.action not in actions:
-                actions.add(binding.action)
-                widths.append(cell_len(shown) + 1 + cell_len(binding.description))
+        def needed(compact: bool) -> int:
+            cells = sum(keys) + len(keys) * (1 if compact else 2)
+            if palette_key is not None:
+                cells += 1 + palette_key[0] + 1 + palette_key[1] + (0 if compact else 1)
+            return cells
+
+        if needed(compact=True) <= width:
+            return needed(compact=False) > width, False, None
+        room = width - (0 if palette_key is None else 1 + palette_key[0] + 1)
         fit, end = 0, 0
-        for needed in widths:
-            if end + needed > room:
+        for cells in keys:
+            if end + cells > room:
                 break
-            fit, end = fit + 1, end + needed + 1  # (one cell of margin between two keys)
-        return fit
+            fit, end = fit + 1, end + cells + 1  # (one cell of margin between two keys)
+        return True, True, fit
 
     def on_resize(self, event: events.Resize) -> None:
         """Close up the keys when the terminal became too narrow for them, open them out when it is wide again."""
         if self._bindings_ready and self.is_attached:
-            width = event.size.width
-            bare = self._too_narrow(width, compact=True)
-            if (self._too_narrow(width), bare, self._keys_that_fit(width) if bare else None) != self._fitted:
+            if self._fit(event.size.width) != self._fitted:
                 self._shown = None  # (compose again, whatever the bindings)
                 self.call_after_refresh(self.recompose)
 
