@@ -30,15 +30,16 @@ def start_all(children) -> None:
     in the child, which hung once on a loaded machine. Close the stores opened here first
     (``store_factory.close()``).
 
-    Each child can be asked for its Python stack (SIGUSR2: every thread's, to this test's standard error),
-    which ``wait_until`` does for a child that is still there when it gives up.
+    Each child writes its Python stack (every thread's, to this test's standard error) and ends on SIGUSR2,
+    which ``wait_until`` sends a child that is still there when it gives up.
     """
     import faulthandler
     import threading
 
     others = [thread.name for thread in threading.enumerate() if thread is not threading.main_thread()]
     assert not others, f"threads alive at a fork (close the stores first): {others}"
-    faulthandler.register(STACK_SIGNAL, file=2, all_threads=True)  # (fd 2: the test's captured standard error)
+    # (fd 2: the test's captured standard error; chained to the signal's default action: the child then ends)
+    faulthandler.register(STACK_SIGNAL, file=2, all_threads=True, chain=True)
     try:
         for child in children:
             child.start()
@@ -52,7 +53,7 @@ STACK_SIGNAL = signal.SIGUSR2
 def wait_until(condition, what: str, timeout: float = TIMEOUT, process=None) -> None:
     """Poll ``condition`` until it holds; ``AssertionError`` naming ``what`` after ``timeout`` seconds, or at
     once if ``process`` (a child of ``start_all``) ends first. A ``process`` still there after the timeout is
-    asked for its stack first (in the test's captured standard error): what it was stuck on."""
+    asked for its stack first (in the test's captured standard error: what it was stuck on), and ends."""
     deadline = time.monotonic() + timeout
     while not condition():
         if process is not None and not process.is_alive():
@@ -60,7 +61,7 @@ def wait_until(condition, what: str, timeout: float = TIMEOUT, process=None) -> 
         if time.monotonic() > deadline:
             if process is not None:
                 os.kill(process.pid, STACK_SIGNAL)
-                process.join(2.0)  # (a failure's diagnosis: time for the child to write its stack)
+                process.join(timeout)  # (once it has written its stack)
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.0002)
 
