@@ -33,7 +33,6 @@ from ssh_load import KEYS, MENU_TEXT, PREFIX, REGISTER_TEXT, connect_guest, star
 from wom_tui.serve.forkserver import HUB_NAME
 
 
-
 def kind_of(name: str) -> str:
     if name == "[heap]":
         return "malloc heap"
