@@ -29,6 +29,11 @@ def text_in(app, region: Region) -> str:
     return " ".join(line[region.x:region.right] for line in lines[region.y:region.bottom])
 
 
+def words_in(app, region: Region) -> str:
+    """What ``region`` shows, its words one space apart."""
+    return " ".join(text_in(app, region).split())
+
+
 def no_sideways_scroll(widget) -> bool:
     return widget.virtual_size.width <= widget.scrollable_content_region.width
 
@@ -210,3 +215,47 @@ async def test_at_60x20_the_daily_screen_shows_its_play_button_whole(app, store)
         button = app.screen.query_one("#daily-play", Button)
         await wait_for(pilot, lambda: "Play" in text_in(app, button.region), message="Play shown whole")
         assert shown_whole(app, button)
+
+
+async def test_a_board_that_shrinks_keeps_its_last_attempt_in_view(make_app, data_dir):
+    """A long board seen whole on a tall terminal, then the terminal shrinks to 60×20: the board still shows
+    its last attempt (as a chat log does), not its first rows with the newest below the edge. Scrolled up
+    by the wheel, it stays where the player put it until the next attempt."""
+    from textual import events
+
+    from wom_tui.domain.board import DecodingBoard
+    from wom_tui.domain.codes import WOM_RULESET
+
+    from .test_wom import enter_code
+    from .test_wom_snapshots import register, seat
+
+    register(data_dir, "Alan", "Steve")
+    app = make_app()
+    async with app.run_test(size=(80, 44)) as pilot:
+        screen = await seat(pilot, "Alan", "Steve", "HAL9000")
+        await enter_code(pilot, screen, "Alan", "RGBY", paste=True)
+        await enter_code(pilot, screen, "Steve", "KKWW", paste=True)
+        await wait_turn(pilot, screen, "Alan")
+        table = screen.query_one("#guess-history", DataTable)
+        board = DecodingBoard(WOM_RULESET)
+        board.set_secret("RGBY")
+        for attempt in ("RRGG", "YYBB", "WWWW", "KKBB", "RGYB"):
+            board.guess(attempt)
+        table.show_board(board, owner=0)
+        await until(pilot, lambda: "5 R G Y B" in words_in(app, table.region) and table.max_scroll_y == 0,
+                    message="the whole board shown")
+        await pilot.resize_terminal(*SIZE)
+        await until(pilot, lambda: app.size == SIZE and table.max_scroll_y > 0, message="the board shrunk")
+        await until(pilot, lambda: "5 R G Y B" in words_in(app, table.region), message="the last attempt still shown")
+
+        table.post_message(events.MouseScrollUp(table, 5, 5, 0, 0, 0, False, False, False))  # the wheel, once
+        await until(pilot, lambda: table.scroll_y < table.max_scroll_y, message="scrolled up")
+        scrolled = table.scroll_y
+        await pilot.resize_terminal(60, 21)
+        await until(pilot, lambda: app.screen.size == (60, 21), message="one row taller")
+        await pilot.pause()
+        assert table.scroll_y == scrolled, "a board the player scrolled up stays where they put it"
+        board.guess("RGBY")
+        table.show_board(board, owner=0)
+        await until(pilot, lambda: "6 R G B Y" in words_in(app, table.region),
+                    message="the new attempt shown")

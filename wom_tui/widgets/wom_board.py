@@ -141,7 +141,10 @@ class HistoryTable(DataTable[Text]):
         return found
 
     def on_mount(self) -> None:
-        """Add the columns."""
+        """Add the columns; keep the newest attempt in view as the board grows or shrinks (until the player
+        scrolls up; scrolled back down, or a new attempt, it follows again).
+        """
+        self.anchor()
         self.add_column(Text("#"), key="number")
         self.add_column(Text("Guess"), key="guess")
         self.add_column(Text("Keys"), key="keys")
