@@ -82,3 +82,25 @@ def test_wheel_installs_into_a_fresh_environment_and_starts(tmp_path: Path) -> N
         cwd=tmp_path, capture_output=True, text=True, timeout=120,
     )
     assert page.returncode == 0 and page.stdout.split()[1] == "True", page.stdout + page.stderr
+
+
+def _venv_python_make_chooses(tmp_path: Path, system_python: str) -> str:
+    """The interpreter ``make`` would make .venv from, given ``system_python`` as the system's own."""
+    result = subprocess.run(["make", "-n", "-B", "-f", str(REPO / "Makefile"), f"SYSTEM_PYTHON={system_python}",
+                             f"VENV={tmp_path / 'venv'}", str(tmp_path / "venv" / "bin" / "python")],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=60, env={"PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0, result.stderr
+    first = result.stdout.splitlines()[0]
+    assert first.endswith(f"-m venv {tmp_path / 'venv'}"), first
+    return first.split()[0]
+
+
+def test_make_builds_the_venv_from_the_systems_python_when_it_can_else_from_python3(tmp_path: Path) -> None:
+    """The system's Python 3 (a distribution's optimised build) when it is 3.10 or newer and has venv; python3 on
+    PATH when it is too old, cannot make a venv, or is missing."""
+    assert _venv_python_make_chooses(tmp_path, sys.executable) == sys.executable
+    too_old = tmp_path / "python3.9"
+    too_old.write_text("#!/bin/sh\nexit 1\n")  # what sys.exit(version < (3, 10)) answers on 3.9
+    too_old.chmod(0o755)
+    assert _venv_python_make_chooses(tmp_path, str(too_old)) == "python3"
+    assert _venv_python_make_chooses(tmp_path, str(tmp_path / "missing")) == "python3"
