@@ -16,9 +16,10 @@ ARGS   ?=
 
 # The fast tests: the rules on their own (game transcripts, milliseconds each), on two workers and without
 # the screenshot plugin (it imports Textual, which the rules never do): `make check` runs them after the
-# linters. `make test` runs the linters, then every test but the `slow` ones in one run on four workers (on
-# two cores: many tests wait on processes, servers and timers, and the other workers use that time; an idle
-# worker takes tests queued for a busy one).
+# linters. `make test` runs the linters, then every test but the `slow` ones in one run on six workers (on two
+# cores: many tests wait on processes, servers and timers, and the other workers use that time; an idle worker
+# takes tests queued for a busy one). On 2 cores six kept the machine 98 % busy, four 87 % (docs/develop.md).
+WORKERS ?= 6
 FAST   := tests/domain
 
 .PHONY: play lint check test test-all test-floor serve bench clean postgresql-server
@@ -39,11 +40,11 @@ check: lint
 	$(PY) -m pytest -q -n 2 -p no:textual-snapshot $(FAST)
 
 test: lint postgresql-server
-	$(PY) -m pytest -n 4 --dist worksteal -m "not slow" $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(WORKERS) --dist worksteal -m "not slow" $(PYTEST_ARGS)
 
 # Everything `make test` runs, and the long proofs it leaves out (marked `slow`: the solver's whole tables).
 test-all: lint postgresql-server
-	$(PY) -m pytest -n 4 --dist worksteal $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 # The lowest versions pyproject.toml allows for what it names (uv's lowest-direct resolution; what they
 # pull in comes at its newest), in a venv of their own, and the whole suite on them: a floor that no
@@ -56,7 +57,7 @@ test-floor: postgresql-server
 	$(FLOOR)/bin/python -m pip install -q uv
 	$(FLOOR)/bin/uv pip install -q --python $(FLOOR)/bin/python --resolution lowest-direct -e '.[test]'
 	$(FLOOR)/bin/lint-imports
-	$(FLOOR)/bin/python -m pytest -n 4 --dist worksteal $(PYTEST_ARGS)
+	$(FLOOR)/bin/python -m pytest -n $(WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 # `make serve ARGS="--web 127.0.0.1:8080"` also serves the game to browsers there (docs/serve.md).
 serve: $(VENV)/.installed
