@@ -67,7 +67,8 @@ async def test_quad_devious_and_liar_tables_through_the_screens(data_dir: Path) 
         assert rows[1].split()[:5] == ["1", "R", "R", "G", "G"] and len(rows[1].split()) == 9  # four answers
         await wait_for(pilot, lambda: app.screen.view.phase == "finished", message="Quad over")
         await wait_for(pilot, lambda: "Alan's four codes were" in screen_text(app), message="the codes revealed")
-        assert "+3" in screen_text(app)  # the results' code column: Bea's code and three more
+        # The results' code column: Bea's code and three more (the grid is laid out a frame after its text is set).
+        await wait_for(pilot, lambda: "+3" in screen_text(app), message="the results' codes")
         quad = store.live.table(tid)
         assert quad.variant.value == "quad" and quad.recorded
         await pilot.press("escape")
