@@ -12,6 +12,7 @@ PYTHON := $(shell $(SYSTEM_PYTHON) -c 'import sys, ensurepip, venv; sys.exit(sys
 endif
 VENV   := .venv
 PY     := $(VENV)/bin/python
+COMPILED := $(VENV)/.compiled
 ARGS   ?=
 
 # The fast tests: the rules on their own (game transcripts, milliseconds each), on two workers and without
@@ -26,7 +27,7 @@ FAST   := tests/domain
 
 # The tests start many Python processes (servers, sessions, workers): let them keep compiled bytecode
 # (`__pycache__/`, ignored by git) even where the environment turns that off.
-lint check test test-all: export PYTHONDONTWRITEBYTECODE :=
+lint check test test-all $(COMPILED): export PYTHONDONTWRITEBYTECODE :=
 
 play: $(VENV)/.installed
 	$(VENV)/bin/wom-tui $(ARGS)
@@ -39,12 +40,21 @@ lint: $(VENV)/.installed-test
 check: lint
 	$(PY) -m pytest -q -n 2 -p no:textual-snapshot $(FAST)
 
-test: lint postgresql-server
+test: lint postgresql-server $(COMPILED)
 	$(PY) -m pytest -n $(WORKERS) --dist worksteal -m "not slow" $(PYTEST_ARGS)
 
 # Everything `make test` runs, and the long proofs it leaves out (marked `slow`: the solver's whole tables).
-test-all: lint postgresql-server
+test-all: lint postgresql-server $(COMPILED)
 	$(PY) -m pytest -n $(WORKERS) --dist worksteal $(PYTEST_ARGS)
+
+# The package, the benches and the tests compiled once before the workers start (the tests with their asserts
+# rewritten: pytest's own bytecode), again only after a source changed. Else, on a first run, each of the six
+# workers and the processes they start compiled all of it at once (about 2 CPU-seconds a worker); errors are
+# left to the run that follows, which reports them.
+$(COMPILED): $(VENV)/.installed-test $(shell find wom_tui tests bench -name '*.py' 2>/dev/null)
+	$(PY) -m compileall -q wom_tui bench tests >/dev/null || true
+	$(PY) -m pytest --collect-only -qq -p no:cacheprovider >/dev/null 2>&1 || true
+	@touch $@
 
 # The lowest versions pyproject.toml allows for what it names (uv's lowest-direct resolution; what they
 # pull in comes at its newest), in a venv of their own, and the whole suite on them: a floor that no
