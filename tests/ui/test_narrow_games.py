@@ -38,6 +38,24 @@ def no_sideways_scroll(widget) -> bool:
     return widget.virtual_size.width <= widget.scrollable_content_region.width
 
 
+async def alans_board(pilot):
+    """Alan's turn in a three-player game (Alan, Steve, HAL9000, both registered; codes set): his board's table,
+    and a board on HAL9000's code for the test to fill and show in it."""
+    from wom_tui.domain.board import DecodingBoard
+    from wom_tui.domain.codes import WOM_RULESET
+
+    from .test_wom import enter_code
+    from .test_wom_snapshots import seat
+
+    screen = await seat(pilot, "Alan", "Steve", "HAL9000")
+    await enter_code(pilot, screen, "Alan", "RGBY", paste=True)
+    await enter_code(pilot, screen, "Steve", "KKWW", paste=True)
+    await wait_turn(pilot, screen, "Alan")
+    board = DecodingBoard(WOM_RULESET)
+    board.set_secret("RGBY")
+    return screen.query_one("#guess-history", DataTable), board
+
+
 async def test_at_60x20_the_wom_board_shows_every_column_and_the_messages_wrap(make_app, store):
     store.register("Alan")
     app = make_app()
@@ -143,27 +161,15 @@ async def test_the_solo_history_shows_every_column_at_60x20_and_its_roomy_column
         assert "4  5  6  7" in shown and no_sideways_scroll(table), shown
 
 
-
-
 async def test_at_60x20_the_wom_board_shows_four_blacks_and_its_header_whole_once_it_scrolls(make_app, data_dir):
     """Alan's board in a three-player game at 60×20, long enough to scroll, ending on his code broken:
     the board still says "Feedback" whole and shows all four blacks (its pegs close up to fit)."""
-    from wom_tui.domain.board import DecodingBoard
-    from wom_tui.domain.codes import WOM_RULESET
-
-    from .test_wom import enter_code
-    from .test_wom_snapshots import register, seat
+    from .test_wom_snapshots import register
 
     register(data_dir, "Alan", "Steve")
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await seat(pilot, "Alan", "Steve", "HAL9000")
-        await enter_code(pilot, screen, "Alan", "RGBY", paste=True)
-        await enter_code(pilot, screen, "Steve", "KKWW", paste=True)
-        await wait_turn(pilot, screen, "Alan")
-        table = screen.query_one("#guess-history", DataTable)
-        board = DecodingBoard(WOM_RULESET)
-        board.set_secret("RGBY")
+        table, board = await alans_board(pilot)
         for attempt in ("RRGG", "YYBB", "WWWW", "KKBB", "RGYB", "RGBY"):
             board.guess(attempt)
         table.show_board(board, owner=0)
@@ -223,22 +229,12 @@ async def test_a_board_that_shrinks_keeps_its_last_attempt_in_view(make_app, dat
     by the wheel, it stays where the player put it until the next attempt."""
     from textual import events
 
-    from wom_tui.domain.board import DecodingBoard
-    from wom_tui.domain.codes import WOM_RULESET
-
-    from .test_wom import enter_code
-    from .test_wom_snapshots import register, seat
+    from .test_wom_snapshots import register
 
     register(data_dir, "Alan", "Steve")
     app = make_app()
     async with app.run_test(size=(80, 44)) as pilot:
-        screen = await seat(pilot, "Alan", "Steve", "HAL9000")
-        await enter_code(pilot, screen, "Alan", "RGBY", paste=True)
-        await enter_code(pilot, screen, "Steve", "KKWW", paste=True)
-        await wait_turn(pilot, screen, "Alan")
-        table = screen.query_one("#guess-history", DataTable)
-        board = DecodingBoard(WOM_RULESET)
-        board.set_secret("RGBY")
+        table, board = await alans_board(pilot)
         for attempt in ("RRGG", "YYBB", "WWWW", "KKBB", "RGYB"):
             board.guess(attempt)
         table.show_board(board, owner=0)
