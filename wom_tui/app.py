@@ -197,7 +197,7 @@ class WomApp(FocusCursor[int], KeyQueue[int]):
 
         with contextlib.suppress(StoreError, OSError):
             self.store.live.part(together.session)
-        self.exit(128 + signal.SIGHUP)  # as the shell reports a hang-up
+        self.exit(return_code=128 + signal.SIGHUP)  # as the shell reports a hang-up
 
     def _import_screens_soon(self) -> None:
         """Once the menu is painted: say so to ``serve``'s warm parent (:data:`after_first_paint`), start

@@ -13,6 +13,7 @@ import asyncssh
 import pytest
 import pytest_asyncio
 
+from wom_tui.domain.store import open_store
 from wom_tui.serve.server import GameServer, ServeError
 from wom_tui.settings import Settings
 
@@ -80,14 +81,24 @@ async def test_play_over_ssh_register_resize_and_quit(shared_server: GameServer)
 
 
 @shared
-async def test_a_dropped_client_takes_its_game_with_it(shared_server: GameServer) -> None:
+async def test_a_dropped_client_takes_its_game_with_it(shared_server: GameServer, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="wom_tui.serve")
     server = shared_server
     conn = await connect(server)
     terminal = await open_terminal(conn)
     await terminal.wait_for_text(MENU_TEXT)
     session = newest_session(server)
+    store = open_store(server.settings.data_dir)
+    try:  # online: the game has painted its menu and hears its hang-up as a served game does
+        await until(lambda: session.presence_id in {presence.session for presence in store.live.sessions()})
+    finally:
+        store.close()
     conn.abort()
     await session_ended(server, session)
+    # The game ended as a hang-up, and the operator's log says so (the status a shell gives one), not as a quit.
+    ended = [record.getMessage() for record in caplog.records if "session ended" in record.getMessage()]
+    assert any(session.label in line and "(client left)" in line and line.endswith("game exit status 129")
+               for line in ended), ended
 
 
 @shared
