@@ -107,8 +107,21 @@ async def at_both_sizes(pilot: Pilot[object], check: Callable[[tuple[int, int]],
     for size in BOTH_SIZES:
         if tuple(pilot.app.size) != size:
             await pilot.resize_terminal(*size)
-            await wait_for(pilot, lambda: tuple(pilot.app.screen.outer_size) == size, message=f"laid out at {size}")
+            try:
+                await wait_for(pilot, lambda: tuple(pilot.app.screen.outer_size) == size, message=f"laid out at {size}")
+            except AssertionError as failed:
+                raise AssertionError(f"{failed}\n{_resize_state(pilot.app)}") from None
         await check(size)
+
+
+def _resize_state(app) -> str:
+    """Where a resize stands in Textual, for a failure that a screen never took its new size (seen once in some
+    hundreds of runs under heavy load, not understood yet)."""
+    screen = app.screen
+    return (f"app size {app.size}, pending resize {app._resize_event}, resize timer {app._resize_timer}; "
+            f"{type(screen).__name__} size {screen.size}, resumed {screen.stack_updates} times, first resize seen "
+            f"{getattr(screen, '_wom_first_resize_seen', None)}, {screen._message_queue.qsize()} messages queued; "
+            f"screens {[type(each).__name__ for each in app.screen_stack]}")
 
 
 async def no_blink(pilot: Pilot[object]) -> None:
